@@ -1,0 +1,164 @@
+/* softpmu-demo: embed the model, drive it as a PMU driver and a VMM would,
+ * and print what the PMU did.
+ *
+ *   softpmu-demo [PROFILE]      PROFILE: a preset name or key=value list
+ *                               (default: skylake)
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <softpmu/softpmu.h>
+
+static const spmu_profile *prof;
+
+/* Print the fields of value that are non-zero, by SDM name. */
+static void print_fields(uint32_t msr, uint64_t value)
+{
+  spmu_msr_info info;
+  unsigned i;
+  int shown = 0;
+
+  if (spmu_msr_info_get(prof, msr, &info) != SPMU_OK)
+    return;
+  for (i = 0; i < info.nfields; i++) {
+    spmu_field_info f;
+    uint64_t v;
+    if (spmu_msr_field_get(prof, msr, i, &f) != SPMU_OK)
+      continue;
+    spmu_msr_field_decode(prof, msr, f.name, value, &v);
+    if (!v)
+      continue;
+    if (f.width == 1)
+      printf("%s%s", shown++ ? ", " : "  [", f.name);
+    else
+      printf("%s%s=0x%" PRIx64, shown++ ? ", " : "  [", f.name, v);
+  }
+  if (shown)
+    printf("]");
+}
+
+static const char *msr_name(uint32_t msr)
+{
+  static spmu_msr_info info;
+  if (spmu_msr_info_get(prof, msr, &info) != SPMU_OK)
+    snprintf(info.name, sizeof info.name, "MSR %#x", msr);
+  return info.name;
+}
+
+static int wr(spmu_lp *lp, uint32_t msr, uint64_t v)
+{
+  int rc = spmu_wrmsr(lp, msr, v);
+  printf("  WRMSR %-30s <- 0x%016" PRIx64 "  %s", msr_name(msr), v,
+         rc == SPMU_OK ? "ok" : "#GP");
+  if (rc == SPMU_OK)
+    print_fields(msr, v);
+  printf("\n");
+  return rc;
+}
+
+static uint64_t rd(spmu_lp *lp, uint32_t msr)
+{
+  uint64_t v = 0;
+  int rc = spmu_rdmsr(lp, msr, &v);
+  printf("  RDMSR %-30s -> ", msr_name(msr));
+  if (rc != SPMU_OK) {
+    printf("#GP\n");
+    return 0;
+  }
+  printf("0x%016" PRIx64 "  ok", v);
+  print_fields(msr, v);
+  printf("\n");
+  return v;
+}
+
+static uint32_t addr(const char *name)
+{
+  uint32_t a = 0;
+  if (spmu_msr_lookup(NULL, name, &a) != SPMU_OK) {
+    fprintf(stderr, "softpmu-demo: no MSR named %s\n", name);
+    exit(1);
+  }
+  return a;
+}
+
+int main(int argc, char **argv)
+{
+  const char *spec = argc > 1 ? argv[1] : "skylake";
+  spmu_profile p;
+  spmu_core *core;
+  spmu_lp *lp;
+  char why[256];
+  uint32_t r[4];
+  uint64_t v;
+  size_t blob;
+  int rc;
+
+  rc = spmu_profile_parse(spec, &p, why, sizeof why);
+  if (rc != SPMU_OK) {
+    fprintf(stderr, "softpmu-demo: %s\n", why);
+    return 2;
+  }
+  if ((rc = spmu_core_new(&p, &core)) != SPMU_OK) {
+    fprintf(stderr, "softpmu-demo: %s\n", spmu_strerror(rc));
+    return 2;
+  }
+  prof = spmu_core_profile(core);
+  lp = spmu_core_lp(core, 0);
+
+  printf("softpmu %s — profile '%s'\n\n", spmu_version_string(), prof->name);
+
+  printf("1. Enumerate (CPUID.0AH), as a driver does at boot:\n");
+  spmu_cpuid(lp, 0xA, 0, r);
+  printf("  EAX=%08x EBX=%08x ECX=%08x EDX=%08x\n", r[0], r[1], r[2], r[3]);
+  printf("  version %u, %u GP counters of %u bits, %u fixed counters of %u "
+         "bits, %u logical processors\n\n",
+         r[0] & 0xff, (r[0] >> 8) & 0xff, (r[0] >> 16) & 0xff, r[3] & 0x1f,
+         (r[3] >> 5) & 0xff, spmu_core_threads(core));
+  if ((r[0] & 0xff) < 2) {
+    printf("  (no GLOBAL_* MSRs before version 2; pick a later profile to see "
+           "more)\n");
+    spmu_core_free(core);
+    return 0;
+  }
+
+  printf("2. Linux's boot probe: read PMC0, flip the low 16 bits, write, read "
+         "back:\n");
+  v = rd(lp, addr("IA32_PMC0"));
+  wr(lp, addr("IA32_PMC0"), v ^ 0xffff);
+  printf("  probe %s\n\n",
+         rd(lp, addr("IA32_PMC0")) == (v ^ 0xffff) ? "passed" : "FAILED");
+
+  printf("3. Program a sampling event, GLOBAL_CTRL last (SDM 18.2.4.1):\n");
+  wr(lp, addr("IA32_PERF_GLOBAL_CTRL"), 0);
+  wr(lp, addr("IA32_PERFEVTSEL0"), 0x5300C0); /* INST_RETIRED, USR OS INT EN */
+  wr(lp, addr("IA32_PMC0"), (uint64_t)-100000); /* period 100000 */
+  rd(lp, addr("IA32_PMC0"));
+  wr(lp, addr("IA32_FIXED_CTR_CTRL"), 0x0BB); /* fixed 0, 1: all rings, PMI */
+  wr(lp, addr("IA32_PERF_GLOBAL_CTRL"), 0x300000001ULL);
+  if (prof->version >= 4)
+    rd(lp, addr("IA32_PERF_GLOBAL_INUSE"));
+  printf("\n");
+
+  printf("4. What an exact PMU refuses:\n");
+  wr(lp, addr("IA32_PERF_GLOBAL_CTRL"), 1ULL << 40); /* absent fixed ctr */
+  wr(lp, addr("IA32_PERF_GLOBAL_STATUS"), 1);         /* read-only */
+  wr(lp, addr("IA32_FIXED_CTR0") + 7, 0);             /* absent counter */
+  printf("\n");
+
+  if (prof->version >= 4) {
+    printf("5. A VMM restores overflow status with STATUS_SET, the guest "
+           "acks it:\n");
+    wr(lp, addr("IA32_PERF_GLOBAL_STATUS_SET"), (1ULL << 62) | 1);
+    rd(lp, addr("IA32_PERF_GLOBAL_STATUS"));
+    wr(lp, addr("IA32_PERF_GLOBAL_STATUS_RESET"), 1);
+    rd(lp, addr("IA32_PERF_GLOBAL_STATUS"));
+    printf("\n");
+  }
+
+  spmu_core_save(core, NULL, 0, &blob);
+  printf("Snapshot of the whole core: %zu bytes (format %d).\n", blob,
+         SPMU_SNAPSHOT_FORMAT);
+  spmu_core_free(core);
+  return 0;
+}

@@ -1,0 +1,96 @@
+/* softpmu — the PMU of one processor core, and its logical processors.
+ *
+ * A core is created from a profile; it holds one PMU state per logical
+ * processor (hyper-thread). All memory is allocated by spmu_core_new();
+ * nothing else allocates, performs I/O or reads a clock. A core is not
+ * thread-safe: serialise calls on one core; distinct cores share nothing.
+ *
+ * Guest path: spmu_wrmsr/spmu_rdmsr/spmu_rdpmc behave exactly as the
+ * instructions do and return SPMU_OK or SPMU_GP (#GP(0)); a negative code
+ * means the call itself was wrong (NULL pointer).
+ *
+ * Host path: spmu_host_wrmsr/spmu_host_rdmsr are for a VMM saving and
+ * restoring state. They may set state the guest cannot (GLOBAL_STATUS, full
+ * 64-bit counter values), never raise faults, and report bad values as
+ * negative error codes.
+ */
+#ifndef SOFTPMU_PMU_H
+#define SOFTPMU_PMU_H
+
+#include "export.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct spmu_core spmu_core;
+typedef struct spmu_lp spmu_lp;
+
+/* Create a core for a valid profile (see spmu_profile_validate), in the
+ * power-on state. Returns SPMU_OK, SPMU_EINVAL, SPMU_EPROFILE, SPMU_ENOMEM. */
+SPMU_API int spmu_core_new(const spmu_profile *profile, spmu_core **out);
+SPMU_API void spmu_core_free(spmu_core *core);
+
+SPMU_API const spmu_profile *spmu_core_profile(const spmu_core *core);
+SPMU_API unsigned spmu_core_threads(const spmu_core *core);
+/* Logical processor i of the core, or NULL if i is out of range. */
+SPMU_API spmu_lp *spmu_core_lp(spmu_core *core, unsigned i);
+SPMU_API spmu_core *spmu_lp_core(const spmu_lp *lp);
+SPMU_API unsigned spmu_lp_index(const spmu_lp *lp);
+
+/* Power-on (RESET#) of the whole core: every PMU MSR takes its reset value
+ * (SDM Vol. 3A 9.1.1, Table 9-1; GLOBAL_CTRL per SDM 18.2.2). */
+SPMU_API int spmu_core_reset(spmu_core *core);
+/* INIT# of one logical processor. SDM Vol. 3A 9.1: "during an INIT, the
+ * internal caches, MSRs, MTRRs, and x87 FPU state are left unchanged", so
+ * every PMU MSR keeps its value. */
+SPMU_API int spmu_lp_init(spmu_lp *lp);
+
+/* WRMSR / RDMSR from the guest. */
+SPMU_API int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value);
+SPMU_API int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value);
+
+/* RDPMC with ECX = ecx at privilege level cpl (0-3) with CR4.PCE = cr4_pce
+ * (SDM Vol. 2B RDPMC): ECX[30] selects the fixed counters, ECX[29:0] is the
+ * index; ECX = 1<<29 reads MSR_PERF_METRICS where present. #GP at CPL > 0
+ * without CR4.PCE, and for any ECX that names no present counter (the
+ * ECX[31] fast-read form included: architectural perfmon has none).
+ * *value gets the counter's width bits (EDX:EAX). */
+SPMU_API int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
+               uint64_t *value);
+
+/* CPUID of this logical processor's profile (see spmu_profile_cpuid). */
+SPMU_API int spmu_cpuid(const spmu_lp *lp, uint32_t leaf, uint32_t subleaf,
+               uint32_t regs[4]);
+
+/* Host (VMM) access. Writes: counters take the full width as given (no
+ * sign extension); GLOBAL_STATUS takes any bit the profile defines;
+ * OVF_CTRL/STATUS_RESET/STATUS_SET act as for the guest; read-only state
+ * (PERF_CAPABILITIES, INUSE, MISC_ENABLE perf bits) accepts only its current
+ * value. Errors: SPMU_ENOMSR, SPMU_ERESERVED, SPMU_EREADONLY, SPMU_EINVAL. */
+SPMU_API int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value);
+SPMU_API int spmu_host_rdmsr(const spmu_lp *lp, uint32_t msr, uint64_t *value);
+
+/* Snapshot of the whole core as a versioned, little-endian byte blob.
+ * spmu_core_save writes at most cap bytes and sets *len to the size the
+ * blob needs; with buf == NULL or cap too small it returns SPMU_ENOSPC
+ * (and *len) so the caller can size the buffer. spmu_core_restore checks
+ * everything before changing anything: another format version
+ * (SPMU_EVERSION), another profile (SPMU_EMISMATCH), a damaged blob
+ * (SPMU_ECORRUPT) or an invalid value (SPMU_ERESERVED...) leave the core
+ * untouched. */
+SPMU_API int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len);
+SPMU_API int spmu_core_restore(spmu_core *core, const void *buf, size_t len);
+
+#define SPMU_SNAPSHOT_FORMAT 1
+
+#ifdef __cplusplus
+}
+#endif
+#endif

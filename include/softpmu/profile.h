@@ -1,0 +1,115 @@
+/* softpmu — CPU profiles: what PMU the modelled processor has.
+ *
+ * A profile holds exactly what CPUID enumerates about the PMU (leaf 0AH,
+ * the PMU bits of leaf 01H), IA32_PERF_CAPABILITIES, and the few
+ * generation-specific facts that CPUID does not enumerate (feature flags).
+ * Everything else (which MSRs exist, their reserved bits, reset values) is
+ * derived from it by the register catalogue.
+ */
+#ifndef SOFTPMU_PROFILE_H
+#define SOFTPMU_PROFILE_H
+
+#include "export.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Model limits, from the architectural MSR ranges (SDM Vol. 4 Table 2-2):
+ * IA32_PMC0-7 (C1H-C8H) and IA32_PERFEVTSEL0-7 (186H-18DH) hold 8 GP
+ * counters; IA32_PERF_GLOBAL_CTRL bits 47:32 hold 16 fixed counters. */
+#define SPMU_MAX_GP 8
+#define SPMU_MAX_FIXED 16
+#define SPMU_MAX_THREADS 8
+
+/* Features outside CPUID.0AH and IA32_PERF_CAPABILITIES. */
+enum spmu_feature {
+  SPMU_FEAT_PDCM = 1u << 0,    /* CPUID.01H:ECX[15]: PERF_CAPABILITIES exists */
+  SPMU_FEAT_DS = 1u << 1,      /* CPUID.01H:EDX[21]: debug store, DS_AREA */
+  SPMU_FEAT_DTES64 = 1u << 2,  /* CPUID.01H:ECX[2]: 64-bit DS layout */
+  SPMU_FEAT_DS_CPL = 1u << 3,  /* CPUID.01H:ECX[4]: BTS_OFF_OS/USR */
+  SPMU_FEAT_BTS = 1u << 4,     /* IA32_MISC_ENABLE[11] = 0 */
+  SPMU_FEAT_PEBS = 1u << 5,    /* IA32_MISC_ENABLE[12] = 0 */
+  SPMU_FEAT_RTM = 1u << 6,     /* TSX: EVTSEL IN_TX/IN_TXCP, DEBUGCTL.RTM */
+  SPMU_FEAT_PT = 1u << 7,      /* Intel PT with ToPA: STATUS.Trace_ToPA_PMI */
+  SPMU_FEAT_SGX = 1u << 8,     /* SGX: STATUS.ASCI */
+  SPMU_FEAT_UNCORE_PMI = 1u << 9, /* DEBUGCTL[13], STATUS.Ovf_Uncore */
+  SPMU_FEAT_PRECISE_STORE = 1u << 10, /* PEBS_ENABLE[63] PS_EN (SNB/IVB) */
+  SPMU_FEAT_ANY_DEPRECATED = 1u << 11, /* CPUID.0AH:EDX[15] (v5+) */
+};
+
+/* IA32_PERF_CAPABILITIES bits (SDM Vol. 3B 18.6.2 / Vol. 4 Table 2-2). */
+#define SPMU_PERFCAP_LBR_FMT_MASK 0x3fULL
+#define SPMU_PERFCAP_PEBS_TRAP (1ULL << 6)
+#define SPMU_PERFCAP_PEBS_ARCH_REG (1ULL << 7)
+#define SPMU_PERFCAP_PEBS_FMT_SHIFT 8
+#define SPMU_PERFCAP_PEBS_FMT_MASK (0xfULL << 8)
+#define SPMU_PERFCAP_SMM_FREEZE (1ULL << 12)
+#define SPMU_PERFCAP_FW_WRITE (1ULL << 13)
+#define SPMU_PERFCAP_PEBS_BASELINE (1ULL << 14)
+#define SPMU_PERFCAP_PERF_METRICS (1ULL << 15)
+#define SPMU_PERFCAP_PEBS_OUTPUT_PT (1ULL << 16)
+#define SPMU_PERFCAP_PEBS_TIMING (1ULL << 17)
+#define SPMU_PERFCAP_DEFINED_MASK 0x3ffffULL
+
+typedef struct spmu_profile {
+  char name[32];
+  uint8_t version;             /* CPUID.0AH:EAX[7:0]; 0 = no PMU */
+  uint8_t gp;                  /* EAX[15:8]: GP counters per thread */
+  uint8_t gp_width;            /* EAX[23:16] */
+  uint8_t events_len;          /* EAX[31:24]: length of the EBX vector */
+  uint32_t events_unavailable; /* EBX: bit i = event i NOT available */
+  uint32_t fixed_mask;         /* fixed counters present (bit i = FIXED_CTRi) */
+  uint8_t fixed_width;         /* EDX[12:5] */
+  uint8_t threads;             /* logical processors per core (SMT width) */
+  uint32_t features;           /* enum spmu_feature */
+  uint64_t perf_capabilities;  /* IA32_PERF_CAPABILITIES (needs PDCM) */
+} spmu_profile;
+
+/* The named presets, in a stable order; NULL past the end. */
+SPMU_API const char *spmu_profile_preset_name(unsigned index);
+
+/* Fill *out from a string: a preset name ("skylake"), or a list of
+ * key=value pairs separated by commas or spaces, optionally starting from a
+ * preset with base=NAME:
+ *
+ *   base=skylake,gp=8,threads=1
+ *   version=2,gp=2,gp_width=40,fixed=3,fixed_width=40
+ *
+ * Keys: name, base, version, gp, gp_width, fixed (a count: counters
+ * 0..n-1), fixed_mask (a bitmap, v5), fixed_width, events (EBX length),
+ * unavailable (EBX), perf_capabilities (implies pdcm=1), threads, and the
+ * 0/1 feature keys pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi
+ * precise_store any_deprecated. Numbers are decimal or 0x-hex.
+ *
+ * On failure returns a negative code (SPMU_ENOENT for an unknown preset,
+ * SPMU_EINVAL for a malformed string, SPMU_EPROFILE for an impossible
+ * profile) and, when why != NULL, a one-line reason in why[0..whylen). */
+SPMU_API int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
+                       size_t whylen);
+
+/* 0 if the profile describes a processor the model can be, else
+ * SPMU_EPROFILE with the reason in why (as spmu_profile_parse). */
+SPMU_API int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen);
+
+/* Write the profile as a key=value string that spmu_profile_parse reads
+ * back to an identical profile. Returns the length, or SPMU_ENOSPC /
+ * SPMU_EINVAL; the output is always NUL-terminated when len > 0. */
+SPMU_API int spmu_profile_format(const spmu_profile *p, char *buf, size_t len);
+
+/* CPUID as this profile enumerates it, for leaves 01H (only the PMU bits:
+ * ECX[2] DTES64, ECX[4] DS-CPL, ECX[15] PDCM, EDX[21] DS) and 0AH (all of
+ * it; no sub-leaves). regs = {EAX, EBX, ECX, EDX}. Other leaves: SPMU_ENOENT.
+ * spmu_cpuid_owned() gives the bits softpmu defines for a leaf, so a host
+ * merges with  host = (host & ~owned) | ours. */
+SPMU_API int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
+                       uint32_t regs[4]);
+SPMU_API int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,93 @@
+/* softpmu — the register catalogue, as seen from outside.
+ *
+ * Every MSR of the architectural PMU is declared once, in one table
+ * (src/regs/catalog.c). These calls answer questions about it for a given
+ * profile: which MSRs exist, their names, fields, reset values and
+ * reserved bits, and they decode and encode field values. The model itself
+ * uses the same table for every RDMSR/WRMSR.
+ */
+#ifndef SOFTPMU_REGS_H
+#define SOFTPMU_REGS_H
+
+#include "export.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a register reacts to a guest WRMSR. */
+typedef enum spmu_policy {
+  SPMU_POLICY_RW,         /* stored; reserved bits #GP; read-only fields
+                             must keep their value (else #GP) */
+  SPMU_POLICY_RO,         /* #GP on write; the host may write it */
+  SPMU_POLICY_CONST,      /* #GP on write; fixed by the profile */
+  SPMU_POLICY_COMPUTED,   /* #GP on write; read computes it from others */
+  SPMU_POLICY_W1C,        /* each 1 clears that bit of the target; reads 0 */
+  SPMU_POLICY_W1S,        /* each 1 sets that bit of the target; reads 0 */
+  SPMU_POLICY_COUNTER_SX, /* counter; bits 31:0 written, sign-extended */
+  SPMU_POLICY_COUNTER,    /* counter; full width, bits above it #GP */
+} spmu_policy;
+
+typedef enum spmu_access {
+  SPMU_ACCESS_RW, /* writable field */
+  SPMU_ACCESS_RO, /* read-only: a write must keep its value */
+  SPMU_ACCESS_W1C,
+  SPMU_ACCESS_W1S,
+} spmu_access;
+
+typedef struct spmu_msr_info {
+  uint32_t addr;
+  char name[40];        /* SDM name of this instance, e.g. "IA32_PMC3" */
+  spmu_policy policy;
+  uint32_t target;      /* the MSR whose state a W1C/W1S/alias write changes */
+  unsigned width;       /* counters: the counter width; others 64 */
+  uint64_t reset;       /* power-on value in this profile */
+  uint64_t reserved;    /* bits that #GP when set (0 for counters) */
+  uint64_t readonly;    /* bits a write must not change */
+  unsigned nfields;
+  const char *sdm;      /* where the SDM defines it */
+  const char *brief;    /* one line */
+} spmu_msr_info;
+
+typedef struct spmu_field_info {
+  char name[40]; /* e.g. "Ovf_PMC0", "EN_FIXED_CTR1", "CMASK" */
+  unsigned lsb, width;
+  spmu_access access;
+  const char *brief;
+} spmu_field_info;
+
+/* Every MSR present in the profile, in ascending address order. Writes up to
+ * cap addresses and returns how many exist (call with cap 0 to count). */
+SPMU_API size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap);
+
+/* Describe an MSR of the profile: SPMU_OK, or SPMU_ENOMSR if absent. */
+SPMU_API int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out);
+
+/* Field idx (0..nfields-1) of an MSR, in ascending bit order. */
+SPMU_API int spmu_msr_field_get(const spmu_profile *p, uint32_t addr, unsigned idx,
+                       spmu_field_info *out);
+
+/* Address of an MSR by SDM name (case-insensitive; "IA32_PMC3",
+ * "IA32_PERF_GLOBAL_OVF_CTRL") or by number ("0x38f", "911"). With
+ * p == NULL any name in the catalogue is accepted; otherwise the MSR must be
+ * present in p (SPMU_ENOMSR if it exists only elsewhere, SPMU_ENOENT if the
+ * name is unknown). */
+SPMU_API int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr);
+
+/* Read / set one named field of a register value. Field names are
+ * case-insensitive. SPMU_ENOMSR, SPMU_ENOENT (no such field), SPMU_ERANGE
+ * (value wider than the field). */
+SPMU_API int spmu_msr_field_decode(const spmu_profile *p, uint32_t addr,
+                          const char *field, uint64_t reg, uint64_t *value);
+SPMU_API int spmu_msr_field_encode(const spmu_profile *p, uint32_t addr,
+                          const char *field, uint64_t value, uint64_t *reg);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,12 @@
+/* softpmu — the Intel performance-monitoring unit in software.
+ * The one header to include. */
+#ifndef SOFTPMU_SOFTPMU_H
+#define SOFTPMU_SOFTPMU_H
+
+#include "error.h"
+#include "pmu.h"
+#include "profile.h"
+#include "regs.h"
+#include "version.h"
+
+#endif

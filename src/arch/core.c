@@ -1,0 +1,176 @@
+/* The public PMU object: creation, reset, and the guest and host paths. */
+#include <stdlib.h>
+
+#include "arch/core.h"
+#include "arch/msr.h"
+#include "softpmu/error.h"
+
+int spmu_core_new(const spmu_profile *profile, spmu_core **out)
+{
+  spmu_core *c;
+  unsigned i;
+
+  if (!profile || !out)
+    return SPMU_EINVAL;
+  *out = NULL;
+  if (spmu_profile_validate(profile, NULL, 0) != SPMU_OK)
+    return SPMU_EPROFILE;
+  c = calloc(1, sizeof(*c));
+  if (!c)
+    return SPMU_ENOMEM;
+  spmu_applied_init(&c->a, profile);
+  c->nlp = profile->threads;
+  for (i = 0; i < c->nlp; i++) {
+    c->lp[i].core = c;
+    c->lp[i].index = i;
+  }
+  spmu_core_reset(c);
+  *out = c;
+  return SPMU_OK;
+}
+
+void spmu_core_free(spmu_core *core) { free(core); }
+
+const spmu_profile *spmu_core_profile(const spmu_core *core)
+{
+  return core ? &core->a.prof : NULL;
+}
+
+unsigned spmu_core_threads(const spmu_core *core)
+{
+  return core ? core->nlp : 0;
+}
+
+spmu_lp *spmu_core_lp(spmu_core *core, unsigned i)
+{
+  return core && i < core->nlp ? &core->lp[i] : NULL;
+}
+
+spmu_core *spmu_lp_core(const spmu_lp *lp) { return lp ? lp->core : NULL; }
+
+unsigned spmu_lp_index(const spmu_lp *lp) { return lp ? lp->index : 0; }
+
+int spmu_core_reset(spmu_core *core)
+{
+  unsigned i;
+
+  if (!core)
+    return SPMU_EINVAL;
+  for (i = 0; i < core->nlp; i++)
+    spmu_regs_reset(&core->a, &core->lp[i].r);
+  return SPMU_OK;
+}
+
+int spmu_lp_init(spmu_lp *lp)
+{
+  /* SDM Vol. 3A 9.1: INIT leaves MSRs unchanged, so there is nothing to do
+   * to the register file. The call exists so hosts forward INIT as they
+   * forward RESET; transient state added by later model parts (a pending
+   * PMI request) is dropped here. */
+  return lp ? SPMU_OK : SPMU_EINVAL;
+}
+
+int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
+{
+  const struct spmu_msr_rt *m;
+
+  if (!lp)
+    return SPMU_EINVAL;
+  /* An MSR the profile lacks raises #GP (SDM Vol. 2B WRMSR). */
+  m = spmu_applied_find(&lp->core->a, msr);
+  if (!m)
+    return SPMU_GP;
+  return spmu_msr_write(&lp->core->a, &lp->r, m, value, false) == SPMU_WR_OK
+             ? SPMU_OK
+             : SPMU_GP;
+}
+
+int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value)
+{
+  const struct spmu_msr_rt *m;
+
+  if (!lp || !value)
+    return SPMU_EINVAL;
+  m = spmu_applied_find(&lp->core->a, msr);
+  if (!m)
+    return SPMU_GP;
+  *value = spmu_msr_read(&lp->core->a, &lp->r, m);
+  return SPMU_OK;
+}
+
+int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
+{
+  const struct spmu_msr_rt *m;
+
+  if (!lp)
+    return SPMU_EINVAL;
+  m = spmu_applied_find(&lp->core->a, msr);
+  if (!m)
+    return SPMU_ENOMSR;
+  switch (spmu_msr_write(&lp->core->a, &lp->r, m, value, true)) {
+  case SPMU_WR_OK:
+    return SPMU_OK;
+  case SPMU_WR_READONLY:
+    return SPMU_EREADONLY;
+  default:
+    return SPMU_ERESERVED;
+  }
+}
+
+int spmu_host_rdmsr(const spmu_lp *lp, uint32_t msr, uint64_t *value)
+{
+  const struct spmu_msr_rt *m;
+
+  if (!lp || !value)
+    return SPMU_EINVAL;
+  m = spmu_applied_find(&lp->core->a, msr);
+  if (!m)
+    return SPMU_ENOMSR;
+  *value = spmu_msr_read(&lp->core->a, &lp->r, m);
+  return SPMU_OK;
+}
+
+/* RDPMC (SDM Vol. 2B "RDPMC"; SDM 18.2.1, 18.2.2):
+ *  - #GP when CPL > 0 and CR4.PCE = 0;
+ *  - ECX[30] = 1 selects fixed counter ECX[29:0], ECX[30] = 0 GP counter
+ *    ECX[29:0]; ECX = 1<<29 selects MSR_PERF_METRICS where it exists (Linux);
+ *  - #GP "if ECX does not indicate a supported counter": any other bit, an
+ *    absent counter, and the ECX[31] fast-read form, which architectural
+ *    perfmon does not define (KVM faults it too).
+ * The value is the counter's width bits, as stored. */
+int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
+               uint64_t *value)
+{
+  const struct spmu_applied *a;
+  uint32_t idx = ecx & 0x3fffffffu;
+
+  if (!lp || !value || cpl > 3)
+    return SPMU_EINVAL;
+  a = &lp->core->a;
+  if (cpl > 0 && !cr4_pce)
+    return SPMU_GP;
+  if (a->prof.version == 0 || (ecx & 0x80000000u))
+    return SPMU_GP;
+  if (ecx & 0x40000000u) {
+    if (idx >= SPMU_MAX_FIXED || !(a->prof.fixed_mask & (UINT32_C(1) << idx)))
+      return SPMU_GP;
+    *value = lp->r.fixed_ctr[idx];
+    return SPMU_OK;
+  }
+  if (ecx == 0x20000000u && (a->caps & CAP(PERF_METRICS))) {
+    *value = lp->r.perf_metrics;
+    return SPMU_OK;
+  }
+  if (idx >= a->prof.gp)
+    return SPMU_GP;
+  *value = lp->r.pmc[idx];
+  return SPMU_OK;
+}
+
+int spmu_cpuid(const spmu_lp *lp, uint32_t leaf, uint32_t subleaf,
+               uint32_t regs[4])
+{
+  if (!lp)
+    return SPMU_EINVAL;
+  return spmu_profile_cpuid(&lp->core->a.prof, leaf, subleaf, regs);
+}

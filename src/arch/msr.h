@@ -1,0 +1,49 @@
+/* The MSR access algorithm: one write and one read routine for every MSR,
+ * driven by the catalogue's policy and the masks of the applied profile. */
+#ifndef SPMU_ARCH_MSR_H
+#define SPMU_ARCH_MSR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/state.h"
+#include "regs/applied.h"
+#include "util/bits.h"
+
+/* Field positions the model's behaviour depends on. They restate catalogue
+ * fields; tests/test_catalog.c checks each against the table. */
+#define SPMU_EVTSEL_EVENT GENMASK64(7, 0)
+#define SPMU_EVTSEL_INT BIT64(20)
+#define SPMU_FIXED_EN(j) (UINT64_C(3) << (4 * (j)))
+#define SPMU_FIXED_PMI(j) (UINT64_C(8) << (4 * (j)))
+#define SPMU_INUSE_PMI BIT64(63)
+
+enum spmu_wr {
+  SPMU_WR_OK,
+  SPMU_WR_RESERVED, /* a reserved bit is set, or the value is invalid */
+  SPMU_WR_READONLY, /* the write would change read-only state */
+};
+
+/* Write v to MSR m of register file r. host selects the host path (may set
+ * read-only state, counters take the value unmodified). */
+enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
+                            const struct spmu_msr_rt *m, uint64_t v,
+                            bool host);
+
+/* What RDMSR of m returns. */
+uint64_t spmu_msr_read(const struct spmu_applied *a,
+                       const struct spmu_regs *r,
+                       const struct spmu_msr_rt *m);
+
+/* Put every MSR of r to its power-on value. */
+void spmu_regs_reset(const struct spmu_applied *a, struct spmu_regs *r);
+
+/* IA32_PERF_GLOBAL_INUSE from the event selects, FIXED_CTR_CTRL and
+ * PEBS_ENABLE (SDM 18.2.4.3, seed 000). */
+uint64_t spmu_inuse_compute(const struct spmu_applied *a,
+                            const struct spmu_regs *r);
+
+/* Is the MSR's state part of a snapshot (stored, not derived, not an alias)? */
+bool spmu_msr_saved(const struct spmu_msr_rt *m);
+
+#endif

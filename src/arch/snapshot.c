@@ -1,0 +1,176 @@
+/* Save and restore of a whole core as a versioned, little-endian blob.
+ *
+ * Format 1:
+ *   0   "SPMU"                       magic
+ *   4   u16 format (1)
+ *   6   u16 logical processors
+ *   8   u64 profile fingerprint      FNV-1a of the profile's key=value form
+ *                                    (name left out)
+ *   16  per logical processor: u16 n, then n x (u32 address, u64 value)
+ *       for every stored MSR of the profile, in ascending address order
+ *   end u64 FNV-1a of every byte before it
+ */
+#include <string.h>
+
+#include "arch/core.h"
+#include "arch/msr.h"
+#include "softpmu/error.h"
+
+#define HDR_LEN 16u
+#define ENTRY_LEN 12u
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  while (n--) {
+    h ^= *p++;
+    h *= UINT64_C(0x100000001b3);
+  }
+  return h;
+}
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned n)
+{
+  uint64_t v = 0;
+  unsigned i;
+  for (i = 0; i < n; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+static uint64_t profile_fingerprint(const spmu_profile *p)
+{
+  spmu_profile anon = *p;
+  char buf[512];
+  int n;
+
+  anon.name[0] = '\0';
+  n = spmu_profile_format(&anon, buf, sizeof buf);
+  return n > 0 ? fnv1a((const uint8_t *)buf, (size_t)n) : 0;
+}
+
+static unsigned saved_count(const struct spmu_applied *a)
+{
+  unsigned i, n = 0;
+  for (i = 0; i < a->nmsr; i++)
+    n += spmu_msr_saved(&a->msr[i]);
+  return n;
+}
+
+static size_t blob_len(const spmu_core *c)
+{
+  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN) + 8;
+}
+
+/* The stored MSRs in ascending address order: walk the address index. */
+static const struct spmu_msr_rt *next_saved(const struct spmu_applied *a,
+                                            uint32_t *addr)
+{
+  for (; *addr < SPMU_MSR_SPAN; (*addr)++) {
+    const struct spmu_msr_rt *m = spmu_applied_find(a, *addr);
+    if (m && spmu_msr_saved(m)) {
+      (*addr)++;
+      return m;
+    }
+  }
+  return NULL;
+}
+
+int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
+{
+  uint8_t *p = buf;
+  size_t need;
+  unsigned i;
+
+  if (!core || !len)
+    return SPMU_EINVAL;
+  need = blob_len(core);
+  *len = need;
+  if (!buf || cap < need)
+    return SPMU_ENOSPC;
+
+  memcpy(p, "SPMU", 4);
+  put_le(p + 4, SPMU_SNAPSHOT_FORMAT, 2);
+  put_le(p + 6, core->nlp, 2);
+  put_le(p + 8, profile_fingerprint(&core->a.prof), 8);
+  p += HDR_LEN;
+  for (i = 0; i < core->nlp; i++) {
+    const struct spmu_msr_rt *m;
+    uint32_t addr = 0;
+
+    put_le(p, saved_count(&core->a), 2);
+    p += 2;
+    while ((m = next_saved(&core->a, &addr)) != NULL) {
+      put_le(p, m->addr, 4);
+      put_le(p + 4, spmu_msr_read(&core->a, &core->lp[i].r, m), 8);
+      p += ENTRY_LEN;
+    }
+  }
+  put_le(p, fnv1a(buf, need - 8), 8);
+  return SPMU_OK;
+}
+
+/* Check one logical processor's records and stage them into *r. */
+static int restore_lp(const spmu_core *c, const uint8_t **pp,
+                      struct spmu_regs *r)
+{
+  const uint8_t *p = *pp;
+  const struct spmu_msr_rt *m;
+  uint32_t addr = 0;
+
+  if (get_le(p, 2) != saved_count(&c->a))
+    return SPMU_ECORRUPT;
+  p += 2;
+  while ((m = next_saved(&c->a, &addr)) != NULL) {
+    if (get_le(p, 4) != m->addr)
+      return SPMU_ECORRUPT;
+    switch (spmu_msr_write(&c->a, r, m, get_le(p + 4, 8), true)) {
+    case SPMU_WR_OK:
+      break;
+    case SPMU_WR_READONLY:
+      return SPMU_EREADONLY;
+    default:
+      return SPMU_ERESERVED;
+    }
+    p += ENTRY_LEN;
+  }
+  *pp = p;
+  return SPMU_OK;
+}
+
+int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
+{
+  const uint8_t *p = buf;
+  unsigned i;
+  int rc;
+
+  if (!core || !buf)
+    return SPMU_EINVAL;
+  if (len < HDR_LEN + 8 || memcmp(p, "SPMU", 4) != 0)
+    return SPMU_ECORRUPT;
+  if (get_le(p + 4, 2) != SPMU_SNAPSHOT_FORMAT)
+    return SPMU_EVERSION;
+  if (get_le(p + 6, 2) != core->nlp ||
+      get_le(p + 8, 8) != profile_fingerprint(&core->a.prof))
+    return SPMU_EMISMATCH;
+  if (len != blob_len(core) || get_le(p + len - 8, 8) != fnv1a(p, len - 8))
+    return SPMU_ECORRUPT;
+
+  p += HDR_LEN;
+  for (i = 0; i < core->nlp; i++) {
+    core->scratch[i] = core->lp[i].r;
+    rc = restore_lp(core, &p, &core->scratch[i]);
+    if (rc != SPMU_OK)
+      return rc;
+  }
+  for (i = 0; i < core->nlp; i++)
+    core->lp[i].r = core->scratch[i];
+  return SPMU_OK;
+}

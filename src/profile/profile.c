@@ -1,0 +1,518 @@
+/* CPU profiles: presets of real processors, custom profiles from key=value
+ * strings, validation, and CPUID as the profile enumerates it. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "softpmu/error.h"
+#include "softpmu/profile.h"
+#include "util/bits.h"
+
+/* Features every DS-capable Core-family part from Core 2 on has. */
+#define CORE_DS                                                              \
+  (SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL |    \
+   SPMU_FEAT_BTS | SPMU_FEAT_PEBS)
+
+/* Presets. CPUID.0AH values as the SDM gives them per generation (18.2,
+ * 18.4-18.9; facts sheet A): 40-bit counters on Core Duo/Core 2, 48-bit
+ * from Nehalem; 4 GP counters per thread with HT; 8 on Ice Lake and
+ * Sapphire Rapids. PERF_CAPABILITIES: LBR format, trap-like PEBS, arch
+ * registers saved, the PEBS record format of the generation (0 Core 2,
+ * 1 Nehalem-Ivy Bridge, 2 Haswell, 3 Skylake, 4 baseline), SMM freeze and
+ * full-width writes from Sandy Bridge, baseline and PERF_METRICS on Ice
+ * Lake. */
+static const spmu_profile presets[] = {
+  {.name = "core-duo", .version = 1, .gp = 2, .gp_width = 40,
+   .events_len = 7, .threads = 1,
+   .features = SPMU_FEAT_DS | SPMU_FEAT_BTS},
+  {.name = "core2", .version = 2, .gp = 2, .gp_width = 40, .events_len = 7,
+   .fixed_mask = 0x7, .fixed_width = 40, .threads = 1, .features = CORE_DS,
+   .perf_capabilities = 0xC1},
+  {.name = "nehalem", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
+   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
+   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI, .perf_capabilities = 0x1C3},
+  {.name = "sandybridge", .version = 3, .gp = 4, .gp_width = 48,
+   .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
+   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_PRECISE_STORE,
+   .perf_capabilities = 0x31C3},
+  {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
+   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
+   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
+   .perf_capabilities = 0x32C4},
+  {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48, .events_len = 7,
+   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
+   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
+               SPMU_FEAT_SGX,
+   .perf_capabilities = 0x33C5},
+  {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48, .events_len = 8,
+   .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
+   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
+               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
+   .perf_capabilities = 0xF4C5},
+  {.name = "sapphirerapids", .version = 5, .gp = 8, .gp_width = 48,
+   .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
+   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
+               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
+   .perf_capabilities = 0x1F4C5},
+};
+#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
+
+/* Other names people use for the same parts. */
+static const struct {
+  const char *alias, *name;
+} aliases[] = {
+  {"yonah", "core-duo"}, {"coreduo", "core-duo"}, {"merom", "core2"},
+  {"penryn", "core2"},   {"nhm", "nehalem"},      {"snb", "sandybridge"},
+  {"hsw", "haswell"},    {"skl", "skylake"},      {"icl", "icelake"},
+  {"spr", "sapphirerapids"},
+};
+
+static const struct {
+  const char *key;
+  uint32_t flag;
+} feature_keys[] = {
+  {"pdcm", SPMU_FEAT_PDCM},
+  {"ds", SPMU_FEAT_DS},
+  {"dtes64", SPMU_FEAT_DTES64},
+  {"ds_cpl", SPMU_FEAT_DS_CPL},
+  {"bts", SPMU_FEAT_BTS},
+  {"pebs", SPMU_FEAT_PEBS},
+  {"rtm", SPMU_FEAT_RTM},
+  {"pt", SPMU_FEAT_PT},
+  {"sgx", SPMU_FEAT_SGX},
+  {"uncore_pmi", SPMU_FEAT_UNCORE_PMI},
+  {"precise_store", SPMU_FEAT_PRECISE_STORE},
+  {"any_deprecated", SPMU_FEAT_ANY_DEPRECATED},
+};
+#define NFEATURES (sizeof(feature_keys) / sizeof(feature_keys[0]))
+
+const char *spmu_profile_preset_name(unsigned index)
+{
+  return index < NPRESETS ? presets[index].name : NULL;
+}
+
+static int say(char *why, size_t whylen, int rc, const char *fmt, ...)
+{
+  if (why && whylen) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, whylen, fmt, ap);
+    va_end(ap);
+  }
+  return rc;
+}
+
+/* Case-insensitive equality of a[0..len) and the whole of b. */
+static bool name_eq(const char *a, size_t len, const char *b)
+{
+  size_t i;
+  if (strlen(b) != len)
+    return false;
+  for (i = 0; i < len; i++)
+    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+      return false;
+  return true;
+}
+
+static const spmu_profile *find_preset(const char *name, size_t len)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+    if (name_eq(name, len, aliases[i].alias)) {
+      name = aliases[i].name;
+      len = strlen(name);
+      break;
+    }
+  for (i = 0; i < NPRESETS; i++)
+    if (name_eq(name, len, presets[i].name))
+      return &presets[i];
+  return NULL;
+}
+
+static int unknown_preset(const char *name, size_t len, char *why,
+                          size_t whylen)
+{
+  char list[256] = "";
+  size_t i;
+
+  for (i = 0; i < NPRESETS; i++) {
+    if (i)
+      strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+    strncat(list, presets[i].name, sizeof(list) - strlen(list) - 1);
+  }
+  return say(why, whylen, SPMU_ENOENT, "unknown profile '%.*s'; known: %s",
+             (int)len, name, list);
+}
+
+/* ---- validation ------------------------------------------------------ */
+
+int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
+{
+  uint64_t pc;
+  unsigned fmt, v;
+  size_t i;
+
+  if (!p)
+    return say(why, whylen, SPMU_EINVAL, "no profile");
+  v = p->version;
+  pc = p->perf_capabilities;
+  fmt = (unsigned)((pc & SPMU_PERFCAP_PEBS_FMT_MASK) >> SPMU_PERFCAP_PEBS_FMT_SHIFT);
+
+  if (memchr(p->name, '\0', sizeof(p->name)) == NULL)
+    return say(why, whylen, SPMU_EPROFILE, "name is not terminated");
+  for (i = 0; p->name[i]; i++)
+    if (!isalnum((unsigned char)p->name[i]) && !strchr("-_.+", p->name[i]))
+      return say(why, whylen, SPMU_EPROFILE,
+                 "name may hold letters, digits and -_.+ only");
+  if (p->threads < 1 || p->threads > SPMU_MAX_THREADS)
+    return say(why, whylen, SPMU_EPROFILE,
+               "threads=%u: a core has 1 to %u logical processors",
+               p->threads, SPMU_MAX_THREADS);
+  if (v > 5)
+    return say(why, whylen, SPMU_EPROFILE,
+               "version=%u: perfmon versions 1-5 are modelled (0 = no PMU)", v);
+  if (p->gp > SPMU_MAX_GP)
+    return say(why, whylen, SPMU_EPROFILE,
+               "gp=%u: the architectural MSR ranges hold at most %u GP "
+               "counters (IA32_PMC0-7)", p->gp, SPMU_MAX_GP);
+  if (v == 0 && (p->gp || p->fixed_mask))
+    return say(why, whylen, SPMU_EPROFILE,
+               "version=0 means no architectural PMU, so no counters");
+  if (p->gp && (p->gp_width < 32 || p->gp_width > 64))
+    return say(why, whylen, SPMU_EPROFILE,
+               "gp_width=%u: a counter is 32 to 64 bits (a PMCx write sets "
+               "bits 31:0; CPUID.0AH:EAX[23:16])", p->gp_width);
+  if (p->fixed_mask) {
+    unsigned n = spmu_trailing_ones(p->fixed_mask);
+    if (v < 2)
+      return say(why, whylen, SPMU_EPROFILE,
+                 "fixed counters need version 2 or later (CPUID.0AH:EDX[4:0])");
+    if (v < 5 && (uint64_t)p->fixed_mask != spmu_width_mask(n))
+      return say(why, whylen, SPMU_EPROFILE,
+                 "fixed_mask=0x%x: before version 5 CPUID enumerates fixed "
+                 "counters only as a count, so they are 0..n-1", p->fixed_mask);
+    if (v < 5 && n > 3)
+      return say(why, whylen, SPMU_EPROFILE,
+                 "%u fixed counters with version %u: versions 2-4 define three "
+                 "(GLOBAL_STATUS bits 32-34); more need version 5", n, v);
+    if (p->fixed_mask >> SPMU_MAX_FIXED)
+      return say(why, whylen, SPMU_EPROFILE,
+                 "fixed_mask=0x%x: GLOBAL_CTRL bits 47:32 hold at most %u "
+                 "fixed counters", p->fixed_mask, SPMU_MAX_FIXED);
+    if ((pc & SPMU_PERFCAP_PEBS_BASELINE) && (p->fixed_mask >> 8))
+      return say(why, whylen, SPMU_EPROFILE,
+                 "fixed counters 8 and up collide with the FIXED_CTR_CTRL "
+                 "ADAPTIVE bits (32+4j) of adaptive PEBS");
+    if (p->fixed_width < 32 || p->fixed_width > 64)
+      return say(why, whylen, SPMU_EPROFILE,
+                 "fixed_width=%u: a counter is 32 to 64 bits", p->fixed_width);
+  }
+  if (p->events_len > 32)
+    return say(why, whylen, SPMU_EPROFILE,
+               "events=%u: the EBX availability vector has 32 bits",
+               p->events_len);
+  if (p->events_unavailable & ~(uint32_t)spmu_width_mask(p->events_len))
+    return say(why, whylen, SPMU_EPROFILE,
+               "unavailable=0x%x has bits at or past events=%u (reserved in EBX)",
+               p->events_unavailable, p->events_len);
+  if (pc && !(p->features & SPMU_FEAT_PDCM))
+    return say(why, whylen, SPMU_EPROFILE,
+               "perf_capabilities needs pdcm=1 (CPUID.01H:ECX[15])");
+  if (pc & ~SPMU_PERFCAP_DEFINED_MASK)
+    return say(why, whylen, SPMU_EPROFILE,
+               "perf_capabilities=0x%llx sets undefined bits above 17",
+               (unsigned long long)pc);
+  if (fmt > 4)
+    return say(why, whylen, SPMU_EPROFILE,
+               "PEBS record format %u: formats 0-4 are modelled", fmt);
+  if ((fmt == 4) != ((pc & SPMU_PERFCAP_PEBS_BASELINE) != 0))
+    return say(why, whylen, SPMU_EPROFILE,
+               "PEBS record format 4 and PEBS_BASELINE (bit 14) go together");
+  if ((pc & SPMU_PERFCAP_PERF_METRICS) && !(p->fixed_mask & 0x8))
+    return say(why, whylen, SPMU_EPROFILE,
+               "PERF_METRICS (bit 15) needs fixed counter 3 (TOPDOWN.SLOTS)");
+  if ((p->features & (SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL | SPMU_FEAT_BTS |
+                      SPMU_FEAT_PEBS)) &&
+      !(p->features & SPMU_FEAT_DS))
+    return say(why, whylen, SPMU_EPROFILE,
+               "dtes64, ds_cpl, bts and pebs need the debug store (ds=1)");
+  if ((p->features & SPMU_FEAT_PEBS) && v < 2)
+    return say(why, whylen, SPMU_EPROFILE,
+               "PEBS needs version 2 or later (GLOBAL_STATUS.OvfBuf)");
+  if ((p->features & SPMU_FEAT_PRECISE_STORE) &&
+      (!(p->features & SPMU_FEAT_PEBS) || fmt < 1 || fmt > 3))
+    return say(why, whylen, SPMU_EPROFILE,
+               "precise_store (PEBS_ENABLE[63]) needs PEBS with record "
+               "format 1-3");
+  if ((p->features & SPMU_FEAT_ANY_DEPRECATED) && v < 5)
+    return say(why, whylen, SPMU_EPROFILE,
+               "any_deprecated is CPUID.0AH:EDX[15], defined from version 5");
+  if ((p->features & SPMU_FEAT_UNCORE_PMI) && v < 3)
+    return say(why, whylen, SPMU_EPROFILE,
+               "uncore_pmi needs version 3 or later");
+  return SPMU_OK;
+}
+
+/* ---- parsing --------------------------------------------------------- */
+
+static int parse_num(const char *s, size_t len, uint64_t max, uint64_t *out)
+{
+  char buf[32];
+  char *end;
+  unsigned long long v;
+
+  if (len == 0 || len >= sizeof buf || s[0] == '-' || s[0] == '+')
+    return -1;
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  errno = 0;
+  v = strtoull(buf, &end, 0);
+  if (errno || *end || v > max)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+struct kv {
+  const char *key, *val;
+  size_t klen, vlen;
+};
+
+/* Next "key=value" token; separators are commas and white space. */
+static const char *next_token(const char *s, const char **tok, size_t *len)
+{
+  while (*s == ',' || isspace((unsigned char)*s))
+    s++;
+  *tok = s;
+  while (*s && *s != ',' && !isspace((unsigned char)*s))
+    s++;
+  *len = (size_t)(s - *tok);
+  return s;
+}
+
+static bool key_is(const struct kv *kv, const char *k)
+{
+  return strlen(k) == kv->klen && strncmp(kv->key, k, kv->klen) == 0;
+}
+
+static int set_key(spmu_profile *p, const struct kv *kv, char *why,
+                   size_t whylen)
+{
+  uint64_t n;
+  size_t i;
+
+  if (key_is(kv, "name")) {
+    if (kv->vlen >= sizeof(p->name))
+      return say(why, whylen, SPMU_EINVAL, "name is longer than %zu characters",
+                 sizeof(p->name) - 1);
+    memcpy(p->name, kv->val, kv->vlen);
+    p->name[kv->vlen] = '\0';
+    return SPMU_OK;
+  }
+  for (i = 0; i < NFEATURES; i++)
+    if (key_is(kv, feature_keys[i].key)) {
+      if (parse_num(kv->val, kv->vlen, 1, &n))
+        return say(why, whylen, SPMU_EINVAL, "%s=%.*s: expected 0 or 1",
+                   feature_keys[i].key, (int)kv->vlen, kv->val);
+      p->features = n ? p->features | feature_keys[i].flag
+                      : p->features & ~feature_keys[i].flag;
+      return SPMU_OK;
+    }
+
+#define NUMKEY(k, field, max)                                                \
+  if (key_is(kv, k)) {                                                       \
+    if (parse_num(kv->val, kv->vlen, (max), &n))                             \
+      return say(why, whylen, SPMU_EINVAL, "%s=%.*s: expected a number 0..%llu", \
+                 k, (int)kv->vlen, kv->val, (unsigned long long)(max));      \
+    p->field = (__typeof__(p->field))n;                                      \
+    return SPMU_OK;                                                          \
+  }
+  NUMKEY("version", version, 255)
+  NUMKEY("gp", gp, 255)
+  NUMKEY("gp_width", gp_width, 255)
+  NUMKEY("fixed_width", fixed_width, 255)
+  NUMKEY("events", events_len, 255)
+  NUMKEY("unavailable", events_unavailable, UINT32_MAX)
+  NUMKEY("fixed_mask", fixed_mask, UINT32_MAX)
+  NUMKEY("threads", threads, 255)
+#undef NUMKEY
+  if (key_is(kv, "fixed")) {
+    if (parse_num(kv->val, kv->vlen, 32, &n))
+      return say(why, whylen, SPMU_EINVAL,
+                 "fixed=%.*s: expected a count 0..32 (or use fixed_mask=)",
+                 (int)kv->vlen, kv->val);
+    p->fixed_mask = (uint32_t)spmu_width_mask((unsigned)n);
+    return SPMU_OK;
+  }
+  if (key_is(kv, "perf_capabilities")) {
+    if (parse_num(kv->val, kv->vlen, UINT64_MAX, &n))
+      return say(why, whylen, SPMU_EINVAL, "perf_capabilities=%.*s: expected a number",
+                 (int)kv->vlen, kv->val);
+    p->perf_capabilities = n;
+    if (n)
+      p->features |= SPMU_FEAT_PDCM;
+    return SPMU_OK;
+  }
+  return say(why, whylen, SPMU_EINVAL,
+             "unknown key '%.*s' (keys: name base version gp gp_width fixed "
+             "fixed_mask fixed_width events unavailable perf_capabilities "
+             "threads pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
+             "precise_store any_deprecated)",
+             (int)kv->klen, kv->key);
+}
+
+int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
+                       size_t whylen)
+{
+  spmu_profile p = {.name = "custom", .gp_width = 48, .fixed_width = 48,
+                    .events_len = 7, .threads = 1};
+  const char *s, *tok;
+  size_t len;
+  bool first = true;
+  int rc;
+
+  if (!spec || !out)
+    return say(why, whylen, SPMU_EINVAL, "no profile string");
+  s = next_token(spec, &tok, &len);
+  if (len == 0)
+    return say(why, whylen, SPMU_EINVAL, "empty profile string");
+
+  if (!memchr(tok, '=', len)) {
+    /* A bare preset name, alone. */
+    const spmu_profile *pre = find_preset(tok, len);
+    const char *rest;
+    size_t rlen;
+    next_token(s, &rest, &rlen);
+    if (!pre)
+      return unknown_preset(tok, len, why, whylen);
+    if (rlen)
+      return say(why, whylen, SPMU_EINVAL,
+                 "write base=%.*s to add keys to a preset", (int)len, tok);
+    *out = *pre;
+    return SPMU_OK;
+  }
+
+  for (s = spec;; first = false) {
+    struct kv kv;
+    const char *eq;
+
+    s = next_token(s, &tok, &len);
+    if (len == 0)
+      break;
+    eq = memchr(tok, '=', len);
+    if (!eq || eq == tok)
+      return say(why, whylen, SPMU_EINVAL, "'%.*s' is not key=value",
+                 (int)len, tok);
+    kv.key = tok;
+    kv.klen = (size_t)(eq - tok);
+    kv.val = eq + 1;
+    kv.vlen = len - kv.klen - 1;
+    if (key_is(&kv, "base")) {
+      const spmu_profile *pre = find_preset(kv.val, kv.vlen);
+      if (!first)
+        return say(why, whylen, SPMU_EINVAL, "base= must come first");
+      if (!pre)
+        return unknown_preset(kv.val, kv.vlen, why, whylen);
+      p = *pre;
+      strcpy(p.name, "custom");
+      continue;
+    }
+    rc = set_key(&p, &kv, why, whylen);
+    if (rc != SPMU_OK)
+      return rc;
+  }
+  rc = spmu_profile_validate(&p, why, whylen);
+  if (rc != SPMU_OK)
+    return rc;
+  *out = p;
+  return SPMU_OK;
+}
+
+int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
+{
+  int n, k;
+  size_t i;
+
+  if (!p || (!buf && len))
+    return SPMU_EINVAL;
+  n = snprintf(buf, len,
+               "%s%s%sversion=%u,gp=%u,gp_width=%u,events=%u,unavailable=0x%x,"
+               "fixed_mask=0x%x,fixed_width=%u,threads=%u,"
+               "perf_capabilities=0x%llx",
+               p->name[0] ? "name=" : "", p->name, p->name[0] ? "," : "",
+               p->version, p->gp, p->gp_width, p->events_len,
+               p->events_unavailable, p->fixed_mask, p->fixed_width,
+               p->threads, (unsigned long long)p->perf_capabilities);
+  for (i = 0; i < NFEATURES && n >= 0; i++) {
+    k = snprintf(buf && (size_t)n < len ? buf + n : NULL,
+                 (size_t)n < len ? len - (size_t)n : 0, ",%s=%d",
+                 feature_keys[i].key, (p->features & feature_keys[i].flag) != 0);
+    n = k < 0 ? k : n + k;
+  }
+  if (n < 0)
+    return SPMU_EINVAL;
+  if ((size_t)n >= len)
+    return SPMU_ENOSPC;
+  return n;
+}
+
+/* ---- CPUID ----------------------------------------------------------- */
+
+int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4])
+{
+  if (!owned)
+    return SPMU_EINVAL;
+  switch (leaf) {
+  case 0x1:
+    owned[0] = 0;
+    owned[1] = 0;
+    owned[2] = (1u << 2) | (1u << 4) | (1u << 15);
+    owned[3] = 1u << 21;
+    return SPMU_OK;
+  case 0xA:
+    owned[0] = owned[1] = owned[2] = owned[3] = 0xffffffffu;
+    return SPMU_OK;
+  default:
+    return SPMU_ENOENT;
+  }
+}
+
+int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
+                       uint32_t regs[4])
+{
+  (void)subleaf; /* neither leaf has sub-leaves */
+  if (!p || !regs)
+    return SPMU_EINVAL;
+  regs[0] = regs[1] = regs[2] = regs[3] = 0;
+  switch (leaf) {
+  case 0x1:
+    /* SDM Vol. 2A CPUID, Table 3-10/3-11. */
+    if (p->features & SPMU_FEAT_DTES64) regs[2] |= 1u << 2;
+    if (p->features & SPMU_FEAT_DS_CPL) regs[2] |= 1u << 4;
+    if (p->features & SPMU_FEAT_PDCM) regs[2] |= 1u << 15;
+    if (p->features & SPMU_FEAT_DS) regs[3] |= 1u << 21;
+    return SPMU_OK;
+  case 0xA:
+    /* SDM 18.2.1 / Vol. 2A Table 3-8, leaf 0AH; facts sheet A. */
+    if (p->version == 0)
+      return SPMU_OK;
+    regs[0] = p->version | (uint32_t)p->gp << 8 | (uint32_t)p->gp_width << 16 |
+              (uint32_t)p->events_len << 24;
+    regs[1] = p->events_unavailable;
+    if (p->version >= 5)
+      regs[2] = p->fixed_mask; /* supported fixed counters bitmap */
+    if (p->version >= 2 && p->fixed_mask)
+      regs[3] = spmu_trailing_ones(p->fixed_mask) |
+                (uint32_t)p->fixed_width << 5;
+    if (p->features & SPMU_FEAT_ANY_DEPRECATED)
+      regs[3] |= 1u << 15;
+    return SPMU_OK;
+  default:
+    return SPMU_ENOENT;
+  }
+}

@@ -1,0 +1,225 @@
+/* Applying a profile to the catalogue: which MSRs and fields exist, and the
+ * masks of each, computed once. */
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/state.h"
+#include "regs/applied.h"
+#include "util/bits.h"
+
+uint32_t spmu_profile_caps(const spmu_profile *p)
+{
+  uint32_t c = 0;
+  unsigned fmt = (unsigned)((p->perf_capabilities & SPMU_PERFCAP_PEBS_FMT_MASK) >>
+                            SPMU_PERFCAP_PEBS_FMT_SHIFT);
+  uint64_t pc = (p->features & SPMU_FEAT_PDCM) ? p->perf_capabilities : 0;
+  bool pebs = (p->features & SPMU_FEAT_PEBS) != 0;
+
+  if (p->version >= 1) c |= CAP(V1);
+  if (p->version >= 2) c |= CAP(V2);
+  if (p->version >= 3) c |= CAP(V3);
+  if (p->version >= 4) c |= CAP(V4);
+  if (p->version >= 5) c |= CAP(V5);
+  if (p->features & SPMU_FEAT_PDCM) c |= CAP(PDCM);
+  if (p->features & SPMU_FEAT_DS) c |= CAP(DS);
+  if (p->features & SPMU_FEAT_DS_CPL) c |= CAP(DS_CPL);
+  if (p->features & SPMU_FEAT_BTS) c |= CAP(BTS);
+  if (pebs) c |= CAP(PEBS);
+  if (p->features & SPMU_FEAT_RTM) c |= CAP(RTM);
+  if (p->features & SPMU_FEAT_PT) c |= CAP(PT);
+  if (p->features & SPMU_FEAT_SGX) c |= CAP(SGX);
+  if (p->features & SPMU_FEAT_UNCORE_PMI) c |= CAP(UNCORE_PMI);
+  /* SDM 18.2.3: AnyThread from v3; CPUID.0AH:EDX[15] deprecates it (v5). */
+  if (p->version >= 3 && !(p->features & SPMU_FEAT_ANY_DEPRECATED))
+    c |= CAP(ANY);
+  if (pc & SPMU_PERFCAP_FW_WRITE) c |= CAP(FW_WRITE);
+  if (pc & SPMU_PERFCAP_PERF_METRICS) c |= CAP(PERF_METRICS);
+  if (pc & SPMU_PERFCAP_SMM_FREEZE) c |= CAP(SMM_FREEZE);
+  if (pebs) {
+    if (pc & SPMU_PERFCAP_PEBS_BASELINE)
+      c |= CAP(BASELINE);
+    else if (fmt == 0)
+      c |= CAP(PEBS_FMT0);
+    else
+      c |= CAP(PEBS_LL);
+    if ((c & CAP(PEBS_LL)) && (p->features & SPMU_FEAT_PRECISE_STORE))
+      c |= CAP(PEBS_PS);
+    if (fmt >= 1) c |= CAP(LD_LAT);
+    if (fmt >= 3) c |= CAP(FRONTEND);
+  }
+  return c;
+}
+
+const char *spmu_cap_text(unsigned bit)
+{
+  static const char *const text[] = {
+    [SPMU_CAP_V1] = "v1+",
+    [SPMU_CAP_V2] = "v2+",
+    [SPMU_CAP_V3] = "v3+",
+    [SPMU_CAP_V4] = "v4+",
+    [SPMU_CAP_V5] = "v5+",
+    [SPMU_CAP_PDCM] = "PDCM",
+    [SPMU_CAP_DS] = "DS",
+    [SPMU_CAP_DS_CPL] = "DS-CPL",
+    [SPMU_CAP_BTS] = "BTS",
+    [SPMU_CAP_PEBS] = "PEBS",
+    [SPMU_CAP_RTM] = "RTM",
+    [SPMU_CAP_PT] = "Intel PT",
+    [SPMU_CAP_SGX] = "SGX",
+    [SPMU_CAP_UNCORE_PMI] = "uncore PMI",
+    [SPMU_CAP_ANY] = "AnyThread (v3+, not deprecated)",
+    [SPMU_CAP_FW_WRITE] = "PERF_CAPABILITIES.FW_WRITE",
+    [SPMU_CAP_BASELINE] = "PEBS baseline",
+    [SPMU_CAP_PERF_METRICS] = "PERF_CAPABILITIES.PERF_METRICS",
+    [SPMU_CAP_SMM_FREEZE] = "PERF_CAPABILITIES.SMM_FREEZE",
+    [SPMU_CAP_PEBS_FMT0] = "PEBS format 0",
+    [SPMU_CAP_PEBS_LL] = "PEBS formats 1-3",
+    [SPMU_CAP_PEBS_PS] = "PEBS precise store",
+    [SPMU_CAP_LD_LAT] = "PEBS format 1+",
+    [SPMU_CAP_FRONTEND] = "PEBS format 3+",
+  };
+  return bit < sizeof(text) / sizeof(text[0]) && text[bit] ? text[bit] : NULL;
+}
+
+static bool avail(uint32_t caps, uint32_t requires, uint32_t excludes)
+{
+  return (caps & requires) == requires && (caps & excludes) == 0;
+}
+
+/* Counter indices that exist for a repeat kind (bitmap). */
+static uint32_t repeat_set(const struct spmu_applied *a, unsigned repeat)
+{
+  switch (repeat) {
+  case SPMU_REP_GP:
+    return (uint32_t)spmu_width_mask(a->prof.gp);
+  case SPMU_REP_FIXED:
+    return a->prof.fixed_mask;
+  default:
+    return 1;
+  }
+}
+
+uint32_t spmu_field_instances(const struct spmu_applied *a,
+                              const struct spmu_field_def *f,
+                              unsigned reg_inst)
+{
+  uint32_t set;
+
+  if (!avail(a->caps, f->requires, f->excludes))
+    return 0;
+  if (f->only_inst >= 0 && (unsigned)f->only_inst != reg_inst)
+    return 0;
+  set = repeat_set(a, f->repeat);
+  if (f->max_inst)
+    set &= (uint32_t)spmu_width_mask(f->max_inst);
+  return set;
+}
+
+void spmu_name_format(char *buf, size_t len, const char *tmpl,
+                      const char *prefix, unsigned idx)
+{
+  const char *pct = strstr(tmpl, "%u");
+  int n;
+
+  if (!prefix)
+    prefix = "";
+  if (pct)
+    n = snprintf(buf, len, "%s%.*s%u%s", prefix, (int)(pct - tmpl), tmpl,
+                 idx, pct + 2);
+  else
+    n = snprintf(buf, len, "%s%s", prefix, tmpl);
+  (void)n;
+}
+
+static uint64_t reset_value(const struct spmu_applied *a,
+                            const struct spmu_reg_def *d)
+{
+  const spmu_profile *p = &a->prof;
+
+  switch (d->reset) {
+  case SPMU_RESET_GP_ENABLES:
+    /* KVM (pmu_intel.c): "At RESET, Intel CPUs set all enable bits for
+     * general purpose counters in IA32_PERF_GLOBAL_CTRL". */
+    return a->gp_mask;
+  case SPMU_RESET_MISC:
+    /* Vol. 3C Table 35-2: bit 7 perfmon available, 11 BTS unavailable,
+     * 12 PEBS unavailable. */
+    return (p->version ? BIT64(7) : 0) |
+           ((p->features & SPMU_FEAT_BTS) ? 0 : BIT64(11)) |
+           ((p->features & SPMU_FEAT_PEBS) ? 0 : BIT64(12));
+  case SPMU_RESET_PERFCAP:
+    return p->perf_capabilities;
+  default:
+    return 0;
+  }
+}
+
+static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
+                      unsigned inst)
+{
+  struct spmu_msr_rt *m = &a->msr[a->nmsr];
+  unsigned i;
+
+  memset(m, 0, sizeof(*m));
+  m->def = d;
+  m->addr = d->addr + inst;
+  m->inst = (uint8_t)inst;
+  m->width = 64;
+  if (d->repeat == SPMU_REP_GP)
+    m->width = a->prof.gp_width;
+  else if (d->repeat == SPMU_REP_FIXED)
+    m->width = a->prof.fixed_width;
+
+  for (i = 0; i < d->nfields; i++) {
+    const struct spmu_field_def *f = &d->fields[i];
+    uint32_t set = spmu_field_instances(a, f, inst);
+    unsigned w = f->width ? f->width : m->width;
+    unsigned k;
+
+    for (k = 0; set; k++, set >>= 1) {
+      uint64_t bits;
+      if (!(set & 1))
+        continue;
+      bits = spmu_field_mask(f->lsb + k * f->stride, w);
+      m->valid |= bits;
+      if (f->access == SPMU_ACCESS_RO)
+        m->ro |= bits;
+      if (f->flags & SPMU_FF_PEBS_EN)
+        a->pebs_en_mask |= bits;
+    }
+  }
+  m->valid &= ~d->field_exclude;
+  m->rsvd = d->open ? 0 : ~m->valid;
+  if (d->policy == SPMU_POLICY_COUNTER_SX)
+    m->rsvd = 0; /* bits 63:32 of a PMCx write are not examined */
+  m->reset = reset_value(a, d);
+
+  a->index[m->addr] = (uint8_t)(a->nmsr + 1);
+  a->nmsr++;
+}
+
+_Static_assert(SPMU_MAX_MSRS < 255, "index holds slot + 1 in a byte");
+
+void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
+{
+  size_t i;
+  unsigned k;
+
+  memset(a, 0, sizeof(*a));
+  a->prof = *p;
+  a->caps = spmu_profile_caps(p);
+  a->gp_mask = spmu_width_mask(p->gp);
+  a->fixed_mask = (uint64_t)p->fixed_mask << 32;
+
+  for (i = 0; i < spmu_catalog_len; i++) {
+    const struct spmu_reg_def *d = &spmu_catalog[i];
+    uint32_t set;
+
+    if (!avail(a->caps, d->requires, d->excludes))
+      continue;
+    set = repeat_set(a, d->repeat);
+    for (k = 0; set; k++, set >>= 1)
+      if (set & 1)
+        apply_one(a, d, k);
+  }
+}

@@ -1,0 +1,66 @@
+/* A profile applied to the catalogue: every present MSR with its masks,
+ * computed once (when a core is created, or for a catalogue query), so the
+ * hot path is a table lookup and `if (value & rsvd) fault`. */
+#ifndef SPMU_REGS_APPLIED_H
+#define SPMU_REGS_APPLIED_H
+
+#include "regs/catalog.h"
+
+/* Upper bound on MSRs one profile has: 4 per-GP defs x 8, 1 per-fixed x 16,
+ * plus the singletons. Checked by a static assert in applied.c. */
+#define SPMU_MAX_MSRS 72
+/* Every architectural PMU MSR lies below this address (DS_AREA is 600H). */
+#define SPMU_MSR_SPAN 0x601
+
+struct spmu_msr_rt {
+  const struct spmu_reg_def *def;
+  uint32_t addr;
+  uint8_t inst;     /* counter index for repeated defs */
+  uint8_t width;    /* counter width, or 64 */
+  uint64_t valid;   /* bits declared by available fields */
+  uint64_t rsvd;    /* bits that #GP when set */
+  uint64_t ro;      /* bits a write must not change */
+  uint64_t reset;   /* power-on value */
+};
+
+struct spmu_applied {
+  spmu_profile prof;
+  uint32_t caps;          /* CAP(...) bits */
+  uint64_t gp_mask;       /* global bits of the GP counters */
+  uint64_t fixed_mask;    /* global bits of the fixed counters (32+j) */
+  uint64_t pebs_en_mask;  /* bits of SPMU_FF_PEBS_EN fields (PMI_InUse) */
+  unsigned nmsr;
+  struct spmu_msr_rt msr[SPMU_MAX_MSRS];
+  uint8_t index[SPMU_MSR_SPAN]; /* address -> msr slot + 1; 0 = absent */
+};
+
+/* Capability bits of a profile (assumed valid). */
+uint32_t spmu_profile_caps(const spmu_profile *p);
+
+/* A short text for capability bit `bit` (enum spmu_cap_bit), or NULL. */
+const char *spmu_cap_text(unsigned bit);
+
+/* Apply a valid profile: fills *a. */
+void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p);
+
+/* The present MSR at addr, or NULL. */
+static inline const struct spmu_msr_rt *
+spmu_applied_find(const struct spmu_applied *a, uint32_t addr)
+{
+  if (addr >= SPMU_MSR_SPAN || a->index[addr] == 0)
+    return NULL;
+  return &a->msr[a->index[addr] - 1];
+}
+
+/* Is field f available in register instance `inst` of this profile, and at
+ * which bit does its instance k sit? Iterates instances via callback-free
+ * helpers: spmu_field_instances() gives the set of k (a bitmap). */
+uint32_t spmu_field_instances(const struct spmu_applied *a,
+                              const struct spmu_field_def *f,
+                              unsigned reg_inst);
+
+/* Format a name template with an index ("IA32_PMC%u", 3 -> "IA32_PMC3"). */
+void spmu_name_format(char *buf, size_t len, const char *tmpl,
+                      const char *prefix, unsigned idx);
+
+#endif

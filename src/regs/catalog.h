@@ -1,0 +1,118 @@
+/* The register catalogue: every MSR of the architectural PMU, declared once.
+ *
+ * Index spaces (one comment for all of them):
+ *  - MSR address: what WRMSR/RDMSR take in ECX (C1H+i for IA32_PMCi ...);
+ *  - counter index: GP counter i, fixed counter j;
+ *  - global bit: GP counter i is bit i, fixed counter j is bit 32+j of
+ *    GLOBAL_CTRL / GLOBAL_STATUS / OVF_CTRL / STATUS_SET / INUSE;
+ *  - RDPMC ECX: i for GP counter i, (1<<30)|j for fixed counter j.
+ *
+ * A register ("def") may repeat once per GP or fixed counter; a field may
+ * repeat once per GP or fixed counter inside one register. Whether a def or
+ * field exists in a profile is a set of capability bits (SPMU_CAP_*) the
+ * profile must have (requires) and must not have (excludes).
+ */
+#ifndef SPMU_REGS_CATALOG_H
+#define SPMU_REGS_CATALOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "softpmu/profile.h"
+#include "softpmu/regs.h"
+
+/* Availability conditions, derived from a profile by spmu_profile_caps(). */
+enum spmu_cap_bit {
+  SPMU_CAP_V1,            /* CPUID.0AH:EAX[7:0] >= 1 */
+  SPMU_CAP_V2,            /* >= 2: fixed counters, GLOBAL_* MSRs */
+  SPMU_CAP_V3,            /* >= 3 */
+  SPMU_CAP_V4,            /* >= 4: STATUS_RESET/SET, INUSE, freeze bits */
+  SPMU_CAP_V5,            /* >= 5 */
+  SPMU_CAP_PDCM,          /* IA32_PERF_CAPABILITIES exists */
+  SPMU_CAP_DS,
+  SPMU_CAP_DS_CPL,
+  SPMU_CAP_BTS,
+  SPMU_CAP_PEBS,
+  SPMU_CAP_RTM,
+  SPMU_CAP_PT,
+  SPMU_CAP_SGX,
+  SPMU_CAP_UNCORE_PMI,
+  SPMU_CAP_ANY,           /* AnyThread: v3+ and not deprecated */
+  SPMU_CAP_FW_WRITE,      /* PERF_CAPABILITIES[13] */
+  SPMU_CAP_BASELINE,      /* PERF_CAPABILITIES[14], with PEBS */
+  SPMU_CAP_PERF_METRICS,  /* PERF_CAPABILITIES[15] */
+  SPMU_CAP_SMM_FREEZE,    /* PERF_CAPABILITIES[12] */
+  SPMU_CAP_PEBS_FMT0,     /* PEBS, record format 0 (Core 2) */
+  SPMU_CAP_PEBS_LL,       /* PEBS, formats 1-3 (Nehalem..Skylake layout) */
+  SPMU_CAP_PEBS_PS,       /* PEBS_LL and precise store (SNB/IVB) */
+  SPMU_CAP_LD_LAT,        /* PEBS, format >= 1: load-latency threshold */
+  SPMU_CAP_FRONTEND,      /* PEBS, format >= 3: MSR_PEBS_FRONTEND */
+};
+#define CAP(x) (UINT32_C(1) << SPMU_CAP_##x)
+
+enum spmu_repeat {
+  SPMU_REP_ONE,   /* one instance */
+  SPMU_REP_GP,    /* once per GP counter present */
+  SPMU_REP_FIXED, /* once per fixed counter present */
+};
+
+enum spmu_reset {
+  SPMU_RESET_ZERO,
+  SPMU_RESET_GP_ENABLES, /* every GP enable bit set (GLOBAL_CTRL) */
+  SPMU_RESET_MISC,       /* MISC_ENABLE perf bits from the profile */
+  SPMU_RESET_PERFCAP,    /* the profile's PERF_CAPABILITIES */
+};
+
+enum spmu_check {
+  SPMU_CHECK_NONE,
+  SPMU_CHECK_CANONICAL, /* a linear address: bits 63:47 equal */
+};
+
+struct spmu_field_def {
+  const char *name;  /* "%u" is replaced by the counter index */
+  uint8_t lsb;
+  uint8_t width;     /* 0: the counter width of the register */
+  uint8_t repeat;    /* enum spmu_repeat */
+  uint8_t stride;    /* bits between repeated instances */
+  uint8_t max_inst;  /* only instances below this (0: no limit) */
+  int8_t only_inst;  /* only in register instance n (-1: every one) */
+  uint8_t access;    /* spmu_access */
+  uint8_t flags;     /* SPMU_FF_* */
+  uint32_t requires, excludes;
+  const char *brief;
+};
+
+/* Field roles the model needs to find without naming an MSR. */
+#define SPMU_FF_PEBS_EN 0x01 /* enables PEBS on a counter (PMI_InUse) */
+
+struct spmu_applied;
+struct spmu_regs;
+typedef uint64_t (*spmu_compute_fn)(const struct spmu_applied *a,
+                                    const struct spmu_regs *r);
+
+struct spmu_reg_def {
+  const char *name;     /* SDM name; "%u" is replaced by the index */
+  const char *former;   /* another name the SDM or Linux uses, or NULL */
+  uint32_t addr;        /* address of instance 0 */
+  uint8_t repeat;       /* enum spmu_repeat */
+  uint8_t policy;       /* spmu_policy */
+  uint8_t reset;        /* enum spmu_reset */
+  uint8_t check;        /* enum spmu_check */
+  bool open;            /* bits not declared are host-owned, not reserved */
+  bool alias;           /* another name for state another def saves */
+  uint32_t requires, excludes;
+  int storage;          /* offsetof(struct spmu_regs, ...), -1 if none */
+  spmu_compute_fn compute;
+  const struct spmu_field_def *fields;
+  uint8_t nfields;
+  const char *field_prefix; /* prepended to field names (W1C/W1S views) */
+  uint64_t field_exclude;   /* field bits this view lacks */
+  const char *sdm;
+  const char *brief;
+};
+
+extern const struct spmu_reg_def spmu_catalog[];
+extern const size_t spmu_catalog_len;
+
+#endif
