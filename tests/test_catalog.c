@@ -1,0 +1,194 @@
+/* The register catalogue's public face: lookup, description, fields,
+ * decode/encode; and the field constants the model uses agree with it. */
+#include "helpers.h"
+
+#include "arch/msr.h"
+
+static spmu_profile prof(const char *spec)
+{
+  spmu_profile p;
+  assert_int_equal(spmu_profile_parse(spec, &p, NULL, 0), SPMU_OK);
+  return p;
+}
+
+static uint64_t enc(const spmu_profile *p, uint32_t msr, const char *field,
+                    uint64_t v)
+{
+  uint64_t reg = 0;
+  assert_int_equal(spmu_msr_field_encode(p, msr, field, v, &reg), SPMU_OK);
+  return reg;
+}
+
+/* The model's own field constants (arch/msr.h) are the catalogue's fields:
+ * EVTSEL EVENT 7:0 and INT 20 (SDM 18.2.1.1), FIXED_CTR_CTRL EN 2 bits and
+ * PMI at 4j (SDM 18.2.2.1), INUSE PMI_InUse 63 (SDM 18.2.4.3). */
+static void test_model_constants_match_catalogue(void **state)
+{
+  spmu_profile p = prof("icelake");
+  unsigned j;
+  (void)state;
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "EVENT", 0xff), SPMU_EVTSEL_EVENT);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "INT", 1), SPMU_EVTSEL_INT);
+  for (j = 0; j < 4; j++) {
+    char en[8], pmi[8];
+    snprintf(en, sizeof en, "EN%u", j);
+    snprintf(pmi, sizeof pmi, "PMI%u", j);
+    assert_int_equal(enc(&p, MSR_FIXED_CTR_CTRL, en, 3), SPMU_FIXED_EN(j));
+    assert_int_equal(enc(&p, MSR_FIXED_CTR_CTRL, pmi, 1), SPMU_FIXED_PMI(j));
+  }
+  assert_int_equal(enc(&p, MSR_GLOBAL_INUSE, "PMI_InUse", 1), SPMU_INUSE_PMI);
+}
+
+/* Lookup by SDM name, former name, and number; per profile the name must be
+ * the one present at that address (390H: OVF_CTRL v2-3, STATUS_RESET v4+). */
+static void test_lookup_by_name_and_number(void **state)
+{
+  spmu_profile hsw = prof("haswell"), skl = prof("skylake");
+  uint32_t a = 0;
+  (void)state;
+  assert_int_equal(spmu_msr_lookup(NULL, "IA32_PMC3", &a), SPMU_OK);
+  assert_int_equal(a, 0xC4);
+  assert_int_equal(spmu_msr_lookup(NULL, "ia32_perfevtsel1", &a), SPMU_OK);
+  assert_int_equal(a, 0x187);
+  assert_int_equal(spmu_msr_lookup(NULL, "IA32_PERFCTR0", &a), SPMU_OK);
+  assert_int_equal(a, 0xC1);
+  assert_int_equal(spmu_msr_lookup(NULL, "MSR_PERF_GLOBAL_CTRL", &a), SPMU_OK);
+  assert_int_equal(a, 0x38F);
+  assert_int_equal(spmu_msr_lookup(NULL, "0x38f", &a), SPMU_OK);
+  assert_int_equal(a, 0x38F);
+  assert_int_equal(spmu_msr_lookup(NULL, "911", &a), SPMU_OK);
+  assert_int_equal(a, 0x38F);
+  assert_int_equal(spmu_msr_lookup(NULL, "IA32_PMC5", &a), SPMU_OK);
+  assert_int_equal(a, 0xC6);
+  assert_int_equal(spmu_msr_lookup(&skl, "IA32_PMC5", &a), SPMU_ENOMSR);
+  assert_int_equal(spmu_msr_lookup(NULL, "IA32_PMC9", &a), SPMU_ENOENT);
+  assert_int_equal(spmu_msr_lookup(NULL, "IA32_PMC", &a), SPMU_ENOENT);
+  assert_int_equal(spmu_msr_lookup(NULL, "NOPE", &a), SPMU_ENOENT);
+  assert_int_equal(spmu_msr_lookup(&hsw, "IA32_PERF_GLOBAL_OVF_CTRL", &a), SPMU_OK);
+  assert_int_equal(a, 0x390);
+  assert_int_equal(spmu_msr_lookup(&hsw, "IA32_PERF_GLOBAL_STATUS_RESET", &a),
+                   SPMU_ENOMSR);
+  assert_int_equal(spmu_msr_lookup(&skl, "IA32_PERF_GLOBAL_STATUS_RESET", &a),
+                   SPMU_OK);
+  assert_int_equal(spmu_msr_lookup(&skl, "IA32_PERF_GLOBAL_OVF_CTRL", &a),
+                   SPMU_ENOMSR);
+  assert_int_equal(spmu_msr_lookup(&skl, "0x310", &a), SPMU_ENOMSR);
+}
+
+/* Descriptions: names, policies, targets, widths, reset values and masks. */
+static void test_info_describes_registers(void **state)
+{
+  spmu_profile hsw = prof("haswell"), skl = prof("skylake"), c2 = prof("core2");
+  spmu_msr_info i;
+  (void)state;
+  assert_int_equal(spmu_msr_info_get(&hsw, 0x390, &i), SPMU_OK);
+  assert_string_equal(i.name, "IA32_PERF_GLOBAL_OVF_CTRL");
+  assert_int_equal(i.policy, SPMU_POLICY_W1C);
+  assert_int_equal(i.target, 0x38E);
+  assert_int_equal(spmu_msr_info_get(&skl, 0x390, &i), SPMU_OK);
+  assert_string_equal(i.name, "IA32_PERF_GLOBAL_STATUS_RESET");
+  assert_int_equal(spmu_msr_info_get(&skl, 0x4C2, &i), SPMU_OK);
+  assert_string_equal(i.name, "IA32_A_PMC1");
+  assert_int_equal(i.target, 0xC2);
+  assert_int_equal(i.width, 48);
+  assert_int_equal(spmu_msr_info_get(&c2, 0xC2, &i), SPMU_OK);
+  assert_int_equal(i.width, 40);
+  assert_int_equal(i.policy, SPMU_POLICY_COUNTER_SX);
+  assert_int_equal(spmu_msr_info_get(&skl, MSR_GLOBAL_CTRL, &i), SPMU_OK);
+  assert_int_equal(i.reset, 0xF);
+  assert_int_equal(i.reserved, ~(0xFULL | 0x7ULL << 32));
+  assert_int_equal(spmu_msr_info_get(&skl, 0x4C5, &i), SPMU_ENOMSR);
+  assert_int_equal(spmu_msr_info_get(&c2, 0x4C1, &i), SPMU_ENOMSR);
+}
+
+/* SDM 18.2.4.1 Figure 18-10: the GLOBAL_STATUS fields of a v4 part with
+ * PT and SGX, in bit order; STATUS_SET lacks CondChgd (bit 63 reserved). */
+static void test_status_fields_in_order(void **state)
+{
+  static const char *const want[] = {
+    "Ovf_PMC0", "Ovf_PMC1", "Ovf_PMC2", "Ovf_PMC3", "Ovf_FixedCtr0",
+    "Ovf_FixedCtr1", "Ovf_FixedCtr2", "Trace_ToPA_PMI", "LBR_Frz", "CTR_Frz",
+    "ASCI", "Ovf_Uncore", "OvfBuf", "CondChgd"};
+  static const unsigned bits[] = {0, 1, 2, 3, 32, 33, 34, 55, 58, 59, 60, 61, 62, 63};
+  spmu_profile skl = prof("skylake");
+  spmu_msr_info info;
+  spmu_field_info f;
+  unsigned k;
+  (void)state;
+  assert_int_equal(spmu_msr_info_get(&skl, MSR_GLOBAL_STATUS, &info), SPMU_OK);
+  assert_int_equal(info.nfields, 14);
+  for (k = 0; k < 14; k++) {
+    assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS, k, &f), SPMU_OK);
+    assert_string_equal(f.name, want[k]);
+    assert_int_equal(f.lsb, bits[k]);
+    assert_int_equal(f.width, 1);
+  }
+  assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS, 14, &f), SPMU_ENOENT);
+  assert_int_equal(spmu_msr_info_get(&skl, MSR_GLOBAL_STATUS_SET, &info), SPMU_OK);
+  assert_int_equal(info.nfields, 13);
+  assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS_SET, 12, &f), SPMU_OK);
+  assert_string_equal(f.name, "SetOvfBuf");
+  assert_int_equal(f.access, SPMU_ACCESS_W1S);
+}
+
+/* Decode (issue 6's example) and encode, with range checks. */
+static void test_field_decode_encode(void **state)
+{
+  spmu_profile skl = prof("skylake");
+  uint64_t v = 0, reg;
+  (void)state;
+  reg = 0x8000000400000001ULL;
+  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "Ovf_PMC0", reg, &v), SPMU_OK);
+  assert_int_equal(v, 1);
+  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "ovf_fixedctr2", reg, &v), SPMU_OK);
+  assert_int_equal(v, 1);
+  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "CondChgd", reg, &v), SPMU_OK);
+  assert_int_equal(v, 1);
+  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "Ovf_PMC1", reg, &v), SPMU_OK);
+  assert_int_equal(v, 0);
+  assert_int_equal(spmu_msr_field_decode(&skl, MSR_EVTSEL0, "CMASK", 0x3000000ULL, &v), SPMU_OK);
+  assert_int_equal(v, 3);
+
+  reg = 0;
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "CMASK", 0x100, &reg), SPMU_ERANGE);
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "CMASK", 0xff, &reg), SPMU_OK);
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "EN", 1, &reg), SPMU_OK);
+  assert_int_equal(reg, 0xff400000ULL);
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "NOPE", 1, &reg), SPMU_ENOENT);
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "ADAPTIVE", 1, &reg), SPMU_ENOENT);
+  assert_int_equal(spmu_msr_field_encode(&skl, 0x999, "EN", 1, &reg), SPMU_ENOMSR);
+  reg = 0;
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_FIXED_CTR_CTRL, "EN1", 3, &reg), SPMU_OK);
+  assert_int_equal(reg, 0x30);
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_PMC0, "COUNT", 1ULL << 48, &reg), SPMU_ERANGE);
+}
+
+/* The Skylake MSR set, exactly (facts sheet B). */
+static void test_skylake_msr_list(void **state)
+{
+  static const uint32_t want[] = {
+    0xC1, 0xC2, 0xC3, 0xC4, 0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1D9,
+    0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390, 0x391, 0x392,
+    0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
+  spmu_profile skl = prof("skylake");
+  uint32_t got[80];
+  size_t n;
+  (void)state;
+  n = spmu_msr_list(&skl, got, 80);
+  assert_int_equal(n, sizeof want / sizeof want[0]);
+  assert_memory_equal(got, want, sizeof want);
+  assert_int_equal(spmu_msr_list(&skl, NULL, 0), n);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_model_constants_match_catalogue),
+    cmocka_unit_test(test_lookup_by_name_and_number),
+    cmocka_unit_test(test_info_describes_registers),
+    cmocka_unit_test(test_status_fields_in_order),
+    cmocka_unit_test(test_field_decode_encode),
+    cmocka_unit_test(test_skylake_msr_list),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
