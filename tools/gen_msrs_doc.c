@@ -1,5 +1,6 @@
 /* softpmu-gen-msrs: write docs/msrs.md from the register catalogue.
  * The test suite regenerates it and compares, so the page never drifts. */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,7 +107,7 @@ int main(void)
     printf("## %s — %XH%s\n\n", nm, d->addr,
            d->repeat == SPMU_REP_GP ? " + i, one per GP counter"
            : d->repeat == SPMU_REP_FIXED ? " + i, one per fixed counter" : "");
-    printf("%s.\n\n", d->brief);
+    printf("%c%s.\n\n", toupper((unsigned char)d->brief[0]), d->brief + 1);
     caps_text(d->requires, d->excludes, caps, sizeof caps);
     printf("- SDM: %s\n- Present: %s\n- Write: %s\n- Reset: %s\n", d->sdm,
            caps, policy_text(d->policy), reset_text(d->reset));
