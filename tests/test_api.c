@@ -7,11 +7,10 @@
 static const struct {
   int code;
   const char *name;
-} results[] = {
-  {SPMU_OK, "SPMU_OK"},
-  {SPMU_GP, "SPMU_GP"},
+} results[] = {{SPMU_OK, "SPMU_OK"},
+               {SPMU_GP, "SPMU_GP"},
 #define RESULT_(name, text) {SPMU_##name, "SPMU_" #name},
-  SPMU_ERRNO_MAP(RESULT_)
+               SPMU_ERRNO_MAP(RESULT_)
 #undef RESULT_
 };
 #define NRESULTS (sizeof(results) / sizeof(results[0]))
@@ -333,20 +332,20 @@ static void test_core_new_invalid_profile_eprofile(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_version_macros_match_library),
-    cmocka_unit_test(test_strerror_distinct_for_every_code),
-    cmocka_unit_test(test_strerror_unknown_code),
-    cmocka_unit_test(test_core_new_null_args_einval),
-    cmocka_unit_test(test_guest_path_null_args_einval),
-    cmocka_unit_test(test_host_path_null_args_einval),
-    cmocka_unit_test(test_snapshot_null_args_einval),
-    cmocka_unit_test(test_core_calls_null_and_out_of_range),
-    cmocka_unit_test(test_cpuid_null_args_einval),
-    cmocka_unit_test(test_profile_calls_null_args_einval),
-    cmocka_unit_test(test_catalog_calls_null_args_einval),
-    cmocka_unit_test(test_unknown_msr_gp_guest_enomsr_host),
-    cmocka_unit_test(test_two_cores_share_no_state),
-    cmocka_unit_test(test_core_new_invalid_profile_eprofile),
+      cmocka_unit_test(test_version_macros_match_library),
+      cmocka_unit_test(test_strerror_distinct_for_every_code),
+      cmocka_unit_test(test_strerror_unknown_code),
+      cmocka_unit_test(test_core_new_null_args_einval),
+      cmocka_unit_test(test_guest_path_null_args_einval),
+      cmocka_unit_test(test_host_path_null_args_einval),
+      cmocka_unit_test(test_snapshot_null_args_einval),
+      cmocka_unit_test(test_core_calls_null_and_out_of_range),
+      cmocka_unit_test(test_cpuid_null_args_einval),
+      cmocka_unit_test(test_profile_calls_null_args_einval),
+      cmocka_unit_test(test_catalog_calls_null_args_einval),
+      cmocka_unit_test(test_unknown_msr_gp_guest_enomsr_host),
+      cmocka_unit_test(test_two_cores_share_no_state),
+      cmocka_unit_test(test_core_new_invalid_profile_eprofile),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -310,8 +310,8 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
     if (kv->vlen >= sizeof(p->name))
       return say(why, whylen, SPMU_EINVAL, "name is longer than %zu characters",
                  sizeof(p->name) - 1);
+    memset(p->name, 0, sizeof(p->name));
     memcpy(p->name, kv->val, kv->vlen);
-    p->name[kv->vlen] = '\0';
     return SPMU_OK;
   }
   for (i = 0; i < NFEATURES; i++)
@@ -419,6 +419,7 @@ int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
       if (!pre)
         return unknown_preset(kv.val, kv.vlen, why, whylen);
       p = *pre;
+      memset(p.name, 0, sizeof(p.name));
       strcpy(p.name, "custom");
       continue;
     }
