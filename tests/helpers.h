@@ -59,6 +59,28 @@ static inline uint64_t rd(spmu_lp *lp, uint32_t msr)
   return v;
 }
 
+#ifdef SPMU_TEST_FIXTURE
+/* One core under test and its logical processor 0; use() replaces them,
+ * teardown() frees them after each test. */
+static spmu_core *core;
+static spmu_lp *lp;
+
+static inline void use(const char *spec)
+{
+  spmu_core_free(core);
+  core = core_for(spec);
+  lp = spmu_core_lp(core, 0);
+}
+
+static inline int teardown(void **state)
+{
+  (void)state;
+  spmu_core_free(core);
+  core = NULL;
+  return 0;
+}
+#endif
+
 /* Every preset, for loops over profiles. */
 #define FOR_EACH_PRESET(name)                                                \
   for (unsigned name##_i = 0;                                                \

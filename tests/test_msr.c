@@ -1,25 +1,9 @@
 /* Guest-path WRMSR/RDMSR semantics of every architectural PMU MSR, rule by
  * rule (SDM Vol. 3B chapter 18; facts sheet B and E; the KVM test suites'
  * checks, rephrased for the model). */
+#define SPMU_TEST_FIXTURE
 #include "helpers.h"
 
-static spmu_core *core;
-static spmu_lp *lp;
-
-static void use(const char *spec)
-{
-  spmu_core_free(core);
-  core = core_for(spec);
-  lp = spmu_core_lp(core, 0);
-}
-
-static int teardown(void **state)
-{
-  (void)state;
-  spmu_core_free(core);
-  core = NULL;
-  return 0;
-}
 
 #define GP_OK(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_OK)
 #define GP_FAULT(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_GP)

@@ -1,25 +1,9 @@
 /* RDPMC (SDM Vol. 2B "RDPMC"; SDM 18.2.1, 18.2.2; KVM check_rdpmc). */
+#define SPMU_TEST_FIXTURE
 #include "helpers.h"
 
 #define FIXED (1u << 30)
 
-static spmu_core *core;
-static spmu_lp *lp;
-
-static void use(const char *spec)
-{
-  spmu_core_free(core);
-  core = core_for(spec);
-  lp = spmu_core_lp(core, 0);
-}
-
-static int teardown(void **state)
-{
-  (void)state;
-  spmu_core_free(core);
-  core = NULL;
-  return 0;
-}
 
 static uint64_t pmc(uint32_t ecx)
 {
