@@ -12,6 +12,7 @@
 
 #define HDR_LEN 16u
 #define ENTRY_LEN 12u
+#define ENGINE_LEN 4u /* u32 counting-engine state after each LP */
 #define SUM_LEN 8u
 #define BLOB_MAX 8192u
 #define MAX_MSRS 128u
@@ -78,7 +79,7 @@ static size_t value_offset(const blob *bl, unsigned lp, uint32_t addr)
   unsigned i, n;
 
   for (i = 0; i < lp; i++)
-    off += 2 + (size_t)get_le(bl->b + off, 2) * ENTRY_LEN;
+    off += 2 + (size_t)get_le(bl->b + off, 2) * ENTRY_LEN + ENGINE_LEN;
   n = (unsigned)get_le(bl->b + off, 2);
   off += 2;
   for (i = 0; i < n; i++, off += ENTRY_LEN)
@@ -281,7 +282,8 @@ static void test_restore_over_programmed_core(void **state)
 
 /* Snapshot format 1 (src/arch/snapshot.c): magic "SPMU", format
  * SPMU_SNAPSHOT_FORMAT, the number of logical processors, per logical
- * processor the stored MSRs in ascending address order, and an FNV-1a-64
+ * processor the stored MSRs in ascending address order and the u32
+ * counting-engine state, and an FNV-1a-64
  * of everything before the checksum. */
 static void test_blob_layout_format1(void **state)
 {
@@ -309,6 +311,8 @@ static void test_blob_layout_format1(void **state)
         assert_true(addr > last);
       last = addr;
     }
+    assert_int_equal(get_le(bl.b + off, 4), 0); /* no edge state yet */
+    off += ENGINE_LEN;
   }
   assert_int_equal(off + SUM_LEN, bl.len);
   assert_int_equal(get_le(bl.b + off, 8), fnv1a64(bl.b, off));
@@ -330,7 +334,7 @@ static void test_save_reports_needed_size(void **state)
   (void)state;
   save(c, &bl);
   n = (size_t)get_le(bl.b + HDR_LEN, 2);
-  assert_int_equal(bl.len, HDR_LEN + 2 * (2 + n * ENTRY_LEN) + SUM_LEN);
+  assert_int_equal(bl.len, HDR_LEN + 2 * (2 + n * ENTRY_LEN + ENGINE_LEN) + SUM_LEN);
 
   assert_int_equal(spmu_core_save(c, NULL, 0, &len), SPMU_ENOSPC);
   assert_int_equal(len, bl.len);

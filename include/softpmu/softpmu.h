@@ -4,6 +4,7 @@
 #define SOFTPMU_SOFTPMU_H
 
 #include "error.h"
+#include "events.h"
 #include "pmu.h"
 #include "profile.h"
 #include "regs.h"

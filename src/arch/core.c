@@ -56,8 +56,10 @@ int spmu_core_reset(spmu_core *core)
 
   if (!core)
     return SPMU_EINVAL;
-  for (i = 0; i < core->nlp; i++)
+  for (i = 0; i < core->nlp; i++) {
     spmu_regs_reset(&core->a, &core->lp[i].r);
+    core->lp[i].edge = 0;
+  }
   return SPMU_OK;
 }
 

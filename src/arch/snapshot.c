@@ -7,7 +7,9 @@
  *   8   u64 profile fingerprint      FNV-1a of the profile's key=value form
  *                                    (name left out)
  *   16  per logical processor: u16 n, then n x (u32 address, u64 value)
- *       for every stored MSR of the profile, in ascending address order
+ *       for every stored MSR of the profile, in ascending address order,
+ *       then u32 counting-engine state (edge-detect conditions, bit i =
+ *       GP counter i)
  *   end u64 FNV-1a of every byte before it
  */
 #include <string.h>
@@ -66,7 +68,7 @@ static unsigned saved_count(const struct spmu_applied *a)
 
 static size_t blob_len(const spmu_core *c)
 {
-  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN) + 8;
+  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 4) + 8;
 }
 
 /* The stored MSRs in ascending address order: walk the address index. */
@@ -112,14 +114,16 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
       put_le(p + 4, spmu_msr_read(&core->a, &core->lp[i].r, m), 8);
       p += ENTRY_LEN;
     }
+    put_le(p, core->lp[i].edge, 4);
+    p += 4;
   }
   put_le(p, fnv1a(buf, need - 8), 8);
   return SPMU_OK;
 }
 
-/* Check one logical processor's records and stage them into *r. */
+/* Check one logical processor's records and stage them into *r, *edge. */
 static int restore_lp(const spmu_core *c, const uint8_t **pp,
-                      struct spmu_regs *r)
+                      struct spmu_regs *r, uint32_t *edge)
 {
   const uint8_t *p = *pp;
   const struct spmu_msr_rt *m;
@@ -141,7 +145,10 @@ static int restore_lp(const spmu_core *c, const uint8_t **pp,
     }
     p += ENTRY_LEN;
   }
-  *pp = p;
+  *edge = (uint32_t)get_le(p, 4);
+  if (*edge & ~(uint32_t)spmu_width_mask(c->a.prof.gp))
+    return SPMU_ECORRUPT;
+  *pp = p + 4;
   return SPMU_OK;
 }
 
@@ -166,11 +173,13 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
   p += HDR_LEN;
   for (i = 0; i < core->nlp; i++) {
     core->scratch[i] = core->lp[i].r;
-    rc = restore_lp(core, &p, &core->scratch[i]);
+    rc = restore_lp(core, &p, &core->scratch[i], &core->scratch_edge[i]);
     if (rc != SPMU_OK)
       return rc;
   }
-  for (i = 0; i < core->nlp; i++)
+  for (i = 0; i < core->nlp; i++) {
     core->lp[i].r = core->scratch[i];
+    core->lp[i].edge = core->scratch_edge[i];
+  }
   return SPMU_OK;
 }
