@@ -82,6 +82,59 @@ static uint32_t addr(const char *name)
   return a;
 }
 
+static unsigned pmis;
+
+static void on_pmi(void *opaque, spmu_lp *lp)
+{
+  (void)opaque;
+  (void)lp;
+  pmis++;
+}
+
+/* A stream of 1,000,000 clocks retiring 3 instructions each, sampled every
+ * 100,000 instructions: period preset in PMC0, a PMI at each overflow, and
+ * Linux's handler flow (facts sheet F): disable, read and ack the status,
+ * reload, re-enable. */
+static void sample(spmu_lp *lp)
+{
+  const uint64_t period = 100000, clocks = 1000000;
+  const spmu_event_line line = {.event = 0xC0, .umask = 0x00, .count = 3};
+  const spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
+  uint32_t ctrl = addr("IA32_PERF_GLOBAL_CTRL"), pmc0 = addr("IA32_PMC0");
+  uint32_t status = addr("IA32_PERF_GLOBAL_STATUS"), fixed0 = addr("IA32_FIXED_CTR0");
+  uint64_t done = 0, used, st, v, samples = 0;
+
+  spmu_core_set_host(spmu_lp_core(lp), &(spmu_host){.pmi = on_pmi});
+  spmu_wrmsr(lp, ctrl, 0);
+  spmu_wrmsr(lp, fixed0, 0);
+  spmu_wrmsr(lp, addr("IA32_PERFEVTSEL0"), 0x5300C0); /* INST_RETIRED, INT */
+  spmu_wrmsr(lp, pmc0, -period);
+  spmu_wrmsr(lp, addr("IA32_FIXED_CTR_CTRL"), 0x3); /* fixed 0, no PMI */
+  spmu_wrmsr(lp, ctrl, 0x100000001ULL);
+  while (done < clocks) {
+    if (spmu_deliver(lp, &clk, clocks - done, &used) & SPMU_TICK_PMI) {
+      spmu_wrmsr(lp, ctrl, 0);
+      spmu_rdmsr(lp, status, &st);
+      spmu_wrmsr(lp, addr("IA32_PERF_GLOBAL_OVF_CTRL"), st);
+      spmu_rdmsr(lp, pmc0, &v);
+      if (samples < 3)
+        printf("  PMI at clock %-7" PRIu64 " status 0x%" PRIx64
+               ", PMC0 = %" PRIu64 " past the overflow; reload -%" PRIu64 "\n",
+               done + used, st, v, period - v);
+      samples++;
+      /* Carry the overshoot into the next period, as Linux's
+       * x86_perf_event_set_period does. */
+      spmu_wrmsr(lp, pmc0, -(period - v));
+      spmu_wrmsr(lp, ctrl, 0x100000001ULL);
+    }
+    done += used;
+  }
+  spmu_rdmsr(lp, fixed0, &v);
+  printf("  ...\n  %" PRIu64 " clocks, %" PRIu64 " instructions (IA32_FIXED_CTR0 = %"
+         PRIu64 "), %" PRIu64 " samples, %u PMIs\n",
+         clocks, 3 * clocks, v, samples, pmis);
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = argc > 1 ? argv[1] : "skylake";
@@ -153,8 +206,14 @@ int main(int argc, char **argv)
     rd(lp, addr("IA32_PERF_GLOBAL_STATUS"));
     wr(lp, addr("IA32_PERF_GLOBAL_STATUS_RESET"), 1);
     rd(lp, addr("IA32_PERF_GLOBAL_STATUS"));
+    wr(lp, addr("IA32_PERF_GLOBAL_STATUS_RESET"), 1ULL << 62);
+    rd(lp, addr("IA32_PERF_GLOBAL_STATUS"));
     printf("\n");
   }
+
+  printf("6. Sampling by overflow on a synthetic instruction stream:\n");
+  sample(lp);
+  printf("\n");
 
   spmu_core_save(core, NULL, 0, &blob);
   printf("Snapshot of the whole core: %zu bytes (format %d).\n", blob,
