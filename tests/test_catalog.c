@@ -20,8 +20,9 @@ static uint64_t enc(const spmu_profile *p, uint32_t msr, const char *field,
 }
 
 /* The model's own field constants (arch/msr.h) are the catalogue's fields:
- * EVTSEL EVENT 7:0 and INT 20 (SDM 18.2.1.1), FIXED_CTR_CTRL EN 2 bits and
- * PMI at 4j (SDM 18.2.2.1), INUSE PMI_InUse 63 (SDM 18.2.4.3). */
+ * PERFEVTSEL (SDM 18.2.1.1, 18.11.5.1), FIXED_CTR_CTRL EN/PMI at 4j
+ * (SDM 18.2.2.1), DEBUGCTL freeze bits (SDM 17.4.1), GLOBAL_STATUS
+ * LBR_Frz/CTR_Frz/ASCI (SDM 18.2.4.1), INUSE PMI_InUse (SDM 18.2.4.3). */
 static void test_model_constants_match_catalogue(void **state)
 {
   spmu_profile p = prof("icelake");
@@ -37,6 +38,23 @@ static void test_model_constants_match_catalogue(void **state)
     assert_int_equal(enc(&p, MSR_FIXED_CTR_CTRL, pmi, 1), SPMU_FIXED_PMI(j));
   }
   assert_int_equal(enc(&p, MSR_GLOBAL_INUSE, "PMI_InUse", 1), SPMU_INUSE_PMI);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "UMASK", 1), 1ULL << SPMU_EVTSEL_UMASK_SHIFT);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "USR", 1), SPMU_EVTSEL_USR);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "OS", 1), SPMU_EVTSEL_OS);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "E", 1), SPMU_EVTSEL_E);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "EN", 1), SPMU_EVTSEL_EN);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "INV", 1), SPMU_EVTSEL_INV);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "CMASK", 1), 1ULL << SPMU_EVTSEL_CMASK_SHIFT);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "IN_TX", 1), SPMU_EVTSEL_IN_TX);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "LBR", 1), SPMU_DEBUGCTL_LBR);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_LBRS_ON_PMI", 1), SPMU_DEBUGCTL_FREEZE_LBRS);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_PERFMON_ON_PMI", 1),
+                   SPMU_DEBUGCTL_FREEZE_PERFMON);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_WHILE_SMM", 1),
+                   SPMU_DEBUGCTL_FREEZE_WHILE_SMM);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "LBR_Frz", 1), SPMU_STATUS_LBR_FRZ);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CTR_Frz", 1), SPMU_STATUS_CTR_FRZ);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "ASCI", 1), SPMU_STATUS_ASCI);
 }
 
 /* Lookup by SDM name, former name, and number; per profile the name must be

@@ -14,21 +14,6 @@
 
 #define NCTR (SPMU_MAX_GP + SPMU_MAX_FIXED)
 
-/* PERFEVTSEL fields used here (SDM 18.2.1.1 Figure 18-1, 18.11.5.1). */
-#define EVTSEL_USR BIT64(16)
-#define EVTSEL_OS BIT64(17)
-#define EVTSEL_E BIT64(18)
-#define EVTSEL_EN BIT64(22)
-#define EVTSEL_INV BIT64(23)
-#define EVTSEL_IN_TX BIT64(32)
-/* DEBUGCTL (SDM 17.4.1) and GLOBAL_STATUS (SDM 18.2.4.1) bits. */
-#define DEBUGCTL_LBR BIT64(0)
-#define DEBUGCTL_FREEZE_LBRS BIT64(11)
-#define DEBUGCTL_FREEZE_PERFMON BIT64(12)
-#define DEBUGCTL_FREEZE_WHILE_SMM BIT64(14)
-#define STATUS_LBR_FRZ BIT64(58)
-#define STATUS_CTR_FRZ BIT64(59)
-#define STATUS_ASCI BIT64(60)
 
 /* What one clock does to every counter, before it is applied. Counter
  * index c: GP counter i is c = i, fixed counter j is c = SPMU_MAX_GP + j. */
@@ -55,9 +40,9 @@ static uint64_t line_sum(const spmu_clock *clk, uint8_t event, uint8_t umask)
 static bool frozen(const struct spmu_applied *a, const struct spmu_regs *r,
                    const spmu_clock *clk)
 {
-  if (a->prof.version >= 4 && (r->global_status & STATUS_CTR_FRZ))
+  if (a->prof.version >= 4 && (r->global_status & SPMU_STATUS_CTR_FRZ))
     return true;
-  return (clk->flags & SPMU_CLK_SMM) && (r->debugctl & DEBUGCTL_FREEZE_WHILE_SMM);
+  return (clk->flags & SPMU_CLK_SMM) && (r->debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM);
 }
 
 /* SDM 18.2.1.1: the per-clock contribution of GP counter i. */
@@ -65,27 +50,27 @@ static uint64_t gp_increment(const spmu_lp *lp, const spmu_clock *clk,
                              unsigned i, uint32_t *edge, bool enabled)
 {
   uint64_t sel = lp->r.evtsel[i];
-  uint64_t cmask = sel >> 24 & 0xff;
+  uint64_t cmask = sel >> SPMU_EVTSEL_CMASK_SHIFT & 0xff;
   uint64_t raw = 0;
   bool cond, prev = lp->edge >> i & 1;
 
   /* USR counts at CPL > 0, OS at CPL 0. */
-  if ((clk->cpl == 0) ? (sel & EVTSEL_OS) : (sel & EVTSEL_USR))
-    raw = line_sum(clk, (uint8_t)sel, (uint8_t)(sel >> 8));
+  if ((clk->cpl == 0) ? (sel & SPMU_EVTSEL_OS) : (sel & SPMU_EVTSEL_USR))
+    raw = line_sum(clk, (uint8_t)sel, (uint8_t)(sel >> SPMU_EVTSEL_UMASK_SHIFT));
   /* SDM 18.11.5.1: IN_TX counts only inside a transactional region. */
-  if ((sel & EVTSEL_IN_TX) && !(clk->flags & SPMU_CLK_IN_TX))
+  if ((sel & SPMU_EVTSEL_IN_TX) && !(clk->flags & SPMU_CLK_IN_TX))
     raw = 0;
   /* CMASK != 0: the clock passes when raw >= CMASK (< with INV). CMASK = 0:
    * the condition is "the event occurred" and INV is ignored. */
   if (cmask)
-    cond = (sel & EVTSEL_INV) ? raw < cmask : raw >= cmask;
+    cond = (sel & SPMU_EVTSEL_INV) ? raw < cmask : raw >= cmask;
   else
     cond = raw > 0;
   *edge = cond ? *edge | (UINT32_C(1) << i) : *edge & ~(UINT32_C(1) << i);
   if (!enabled)
     return 0;
   /* E: count deasserted-to-asserted transitions of the condition. */
-  if (sel & EVTSEL_E)
+  if (sel & SPMU_EVTSEL_E)
     return cond && !prev;
   return cmask ? cond : raw;
 }
@@ -101,7 +86,7 @@ static void plan_step(const spmu_lp *lp, const spmu_clock *clk, struct step *s)
   s->edge = lp->edge;
   for (i = 0; i < a->prof.gp; i++) {
     /* SDM 18.2.2.2: EN & GLOBAL_CTRL bit (v2+) & !CTR_Frz (v4+). */
-    bool en = (r->evtsel[i] & EVTSEL_EN) &&
+    bool en = (r->evtsel[i] & SPMU_EVTSEL_EN) &&
               (a->prof.version < 2 || (r->global_ctrl >> i & 1)) && !frz;
     s->inc[i] = gp_increment(lp, clk, i, &s->edge, en);
     s->width[i] = spmu_width_mask(a->prof.gp_width);
@@ -180,17 +165,17 @@ static bool overflow(spmu_lp *lp, const struct step *s, uint64_t wrapped)
   /* Freeze at the moment of overflow (SDM 18.2.4.1; facts sheet B):
    * legacy (v2-v3) clears GLOBAL_CTRL / DEBUGCTL.LBR, streamlined (v4+)
    * sets CTR_Frz / LBR_Frz. */
-  if (r->debugctl & DEBUGCTL_FREEZE_PERFMON) {
+  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_PERFMON) {
     if (a->prof.version >= 4)
-      r->global_status |= STATUS_CTR_FRZ;
+      r->global_status |= SPMU_STATUS_CTR_FRZ;
     else
       r->global_ctrl = 0;
   }
-  if (r->debugctl & DEBUGCTL_FREEZE_LBRS) {
+  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_LBRS) {
     if (a->prof.version >= 4)
-      r->global_status |= STATUS_LBR_FRZ;
+      r->global_status |= SPMU_STATUS_LBR_FRZ;
     else
-      r->debugctl &= ~DEBUGCTL_LBR;
+      r->debugctl &= ~SPMU_DEBUGCTL_LBR;
   }
   return true;
 }
@@ -201,7 +186,7 @@ static void note_enclave(spmu_lp *lp, const spmu_clock *clk, const struct step *
 {
   if ((clk->flags & SPMU_CLK_ENCLAVE) && s->counted &&
       (lp->core->a.caps & CAP(SGX)) && lp->core->a.prof.version >= 4)
-    lp->r.global_status |= STATUS_ASCI;
+    lp->r.global_status |= SPMU_STATUS_ASCI;
 }
 
 static int deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,

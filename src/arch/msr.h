@@ -13,9 +13,24 @@
 /* Field positions the model's behaviour depends on. They restate catalogue
  * fields; tests/test_catalog.c checks each against the table. */
 #define SPMU_EVTSEL_EVENT GENMASK64(7, 0)
+#define SPMU_EVTSEL_UMASK_SHIFT 8
+#define SPMU_EVTSEL_USR BIT64(16)
+#define SPMU_EVTSEL_OS BIT64(17)
+#define SPMU_EVTSEL_E BIT64(18)
 #define SPMU_EVTSEL_INT BIT64(20)
+#define SPMU_EVTSEL_EN BIT64(22)
+#define SPMU_EVTSEL_INV BIT64(23)
+#define SPMU_EVTSEL_CMASK_SHIFT 24
+#define SPMU_EVTSEL_IN_TX BIT64(32)
 #define SPMU_FIXED_EN(j) (UINT64_C(3) << (4 * (j)))
 #define SPMU_FIXED_PMI(j) (UINT64_C(8) << (4 * (j)))
+#define SPMU_DEBUGCTL_LBR BIT64(0)
+#define SPMU_DEBUGCTL_FREEZE_LBRS BIT64(11)
+#define SPMU_DEBUGCTL_FREEZE_PERFMON BIT64(12)
+#define SPMU_DEBUGCTL_FREEZE_WHILE_SMM BIT64(14)
+#define SPMU_STATUS_LBR_FRZ BIT64(58)
+#define SPMU_STATUS_CTR_FRZ BIT64(59)
+#define SPMU_STATUS_ASCI BIT64(60)
 #define SPMU_INUSE_PMI BIT64(63)
 
 enum spmu_wr {
