@@ -20,7 +20,6 @@
 struct step {
   uint64_t inc[NCTR];  /* increment per clock */
   uint64_t pmi;        /* counters whose overflow requests a PMI */
-  uint64_t width[NCTR];
   uint32_t edge;       /* edge state after the clock */
   bool counted;        /* some enabled counter counted (ASCI) */
 };
@@ -89,7 +88,6 @@ static void plan_step(const spmu_lp *lp, const spmu_clock *clk, struct step *s)
     bool en = (r->evtsel[i] & SPMU_EVTSEL_EN) &&
               (a->prof.version < 2 || (r->global_ctrl >> i & 1)) && !frz;
     s->inc[i] = gp_increment(lp, clk, i, &s->edge, en);
-    s->width[i] = spmu_width_mask(a->prof.gp_width);
     if (r->evtsel[i] & SPMU_EVTSEL_INT)
       s->pmi |= BIT64(i);
     s->counted |= en;
@@ -107,7 +105,6 @@ static void plan_step(const spmu_lp *lp, const spmu_clock *clk, struct step *s)
       s->inc[c] = i == 0   ? line_sum(clk, 0xC0, 0x00)
                   : i == 1 ? line_sum(clk, 0x3C, 0x00)
                            : line_sum(clk, 0x00, (uint8_t)(i + 1));
-    s->width[c] = spmu_width_mask(a->prof.fixed_width);
     if (ctl & 8)
       s->pmi |= BIT64(c);
     s->counted |= en;
@@ -133,13 +130,19 @@ static uint64_t *ctr_slot(spmu_lp *lp, unsigned c)
   return c < SPMU_MAX_GP ? &lp->r.pmc[c] : &lp->r.fixed_ctr[c - SPMU_MAX_GP];
 }
 
+static uint64_t ctr_width(const spmu_lp *lp, unsigned c)
+{
+  return c < SPMU_MAX_GP ? lp->core->a.gp_width_mask
+                         : lp->core->a.fixed_width_mask;
+}
+
 /* Apply n clocks of step s; returns the counters that wrapped. */
 static uint64_t apply(spmu_lp *lp, const struct step *s, uint64_t n)
 {
   uint64_t wrapped = 0;
   unsigned c;
   for (c = 0; c < NCTR; c++)
-    if (s->inc[c] && advance(ctr_slot(lp, c), s->inc[c], n, s->width[c]))
+    if (s->inc[c] && advance(ctr_slot(lp, c), s->inc[c], n, ctr_width(lp, c)))
       wrapped |= BIT64(c);
   return wrapped;
 }
@@ -209,7 +212,7 @@ static int deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     plan_step(lp, clk, &s);
     for (c = 0; c < NCTR; c++)
       if (s.inc[c] && (s.pmi >> c & 1)) {
-        uint64_t t = clocks_to_wrap(*ctr_slot(lp, c), s.inc[c], s.width[c]);
+        uint64_t t = clocks_to_wrap(*ctr_slot(lp, c), s.inc[c], ctr_width(lp, c));
         if (t < stop)
           stop = t;
       }

@@ -28,6 +28,8 @@ struct spmu_applied {
   uint32_t caps;          /* CAP(...) bits */
   uint64_t gp_mask;       /* global bits of the GP counters */
   uint64_t fixed_mask;    /* global bits of the fixed counters (32+j) */
+  uint64_t gp_width_mask;    /* value mask of a GP counter */
+  uint64_t fixed_width_mask; /* value mask of a fixed counter */
   uint64_t pebs_en_mask;  /* bits of SPMU_FF_PEBS_EN fields (PMI_InUse) */
   unsigned nmsr;
   struct spmu_msr_rt msr[SPMU_MAX_MSRS];
