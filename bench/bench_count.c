@@ -2,21 +2,14 @@
  * a software PMU (a bare loop adding increments into 12 counters), and the
  * cost of batched delivery for K = 1 and K = 10^9 clocks. Prints figures;
  * no thresholds. Run: cmake --build build --target bench */
-#define _POSIX_C_SOURCE 199309L
+#include "bench.h"
+
 #include <inttypes.h>
 #include <stdio.h>
-#include <time.h>
 
 #include <softpmu/softpmu.h>
 
 #define N 5000000u
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The four lines the fixed counters count (events.h), programmed on the GP
  * counters too, so that every enabled counter matches a line. */
@@ -54,10 +47,10 @@ static double per_clock(unsigned gp, unsigned fixed)
   spmu_clock clk = {.lines = lines, .nlines = 4, .cpl = 3};
   uint64_t used;
   unsigned i;
-  double t = now();
+  double t = bench_now();
   for (i = 0; i < N; i++)
     spmu_deliver(lp, &clk, 1, &used);
-  t = (now() - t) * 1e9 / N;
+  t = (bench_now() - t) * 1e9 / N;
   spmu_core_free(core);
   return t;
 }
@@ -68,11 +61,11 @@ static double floor_per_clock(void)
   volatile uint32_t inc[4] = {3, 1, 1, 4};
   uint64_t ctr[12] = {0}, sum = 0;
   unsigned i, c;
-  double t = now();
+  double t = bench_now();
   for (i = 0; i < N; i++)
     for (c = 0; c < 12; c++)
       ctr[c] += inc[c & 3];
-  t = (now() - t) * 1e9 / N;
+  t = (bench_now() - t) * 1e9 / N;
   for (c = 0; c < 12; c++)
     sum += ctr[c];
   if (sum == 42)
@@ -87,10 +80,10 @@ static double batch(uint64_t k)
   spmu_clock clk = {.lines = lines, .nlines = 4, .cpl = 3};
   uint64_t used;
   unsigned i, reps = 1000000;
-  double t = now();
+  double t = bench_now();
   for (i = 0; i < reps; i++)
     spmu_deliver(lp, &clk, k, &used);
-  t = (now() - t) * 1e9 / reps;
+  t = (bench_now() - t) * 1e9 / reps;
   spmu_core_free(core);
   return t;
 }

@@ -1,21 +1,14 @@
 /* bench_msr: cost of the guest MSR path (WRMSR/RDMSR/RDPMC) on one core.
  * Prints nanoseconds per call; run by hand or `cmake --build build --target
  * bench`. Not a test: no thresholds. */
-#define _POSIX_C_SOURCE 199309L
+#include "bench.h"
+
 #include <inttypes.h>
 #include <stdio.h>
-#include <time.h>
 
 #include <softpmu/softpmu.h>
 
 #define N 20000000u
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int main(void)
 {
@@ -31,36 +24,36 @@ int main(void)
     return 1;
   lp = spmu_core_lp(core, 0);
 
-  t = now();
+  t = bench_now();
   for (i = 0; i < N; i++)
     sink += (unsigned)spmu_wrmsr(lp, 0x186 + (i & 3), 0x4300c0 | (i & 0xff00));
-  printf("wrmsr IA32_PERFEVTSELx     %6.2f ns/call\n", (now() - t) * 1e9 / N);
+  printf("wrmsr IA32_PERFEVTSELx     %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
 
-  t = now();
+  t = bench_now();
   for (i = 0; i < N; i++)
     sink += (unsigned)spmu_wrmsr(lp, 0xC1 + (i & 3), i);
-  printf("wrmsr IA32_PMCx (sign-ext) %6.2f ns/call\n", (now() - t) * 1e9 / N);
+  printf("wrmsr IA32_PMCx (sign-ext) %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
 
-  t = now();
+  t = bench_now();
   for (i = 0; i < N; i++) {
     spmu_rdmsr(lp, 0x38E + (i & 1), &v);
     sink += v;
   }
-  printf("rdmsr GLOBAL_STATUS/CTRL   %6.2f ns/call\n", (now() - t) * 1e9 / N);
+  printf("rdmsr GLOBAL_STATUS/CTRL   %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
 
-  t = now();
+  t = bench_now();
   for (i = 0; i < N; i++) {
     spmu_rdmsr(lp, 0x392, &v);
     sink += v;
   }
-  printf("rdmsr GLOBAL_INUSE (live)  %6.2f ns/call\n", (now() - t) * 1e9 / N);
+  printf("rdmsr GLOBAL_INUSE (live)  %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
 
-  t = now();
+  t = bench_now();
   for (i = 0; i < N; i++) {
     spmu_rdpmc(lp, i & 3, 0, false, &v);
     sink += v;
   }
-  printf("rdpmc GP counter           %6.2f ns/call\n", (now() - t) * 1e9 / N);
+  printf("rdpmc GP counter           %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
 
   printf("(%u calls each; checksum %" PRIu64 ")\n", N, sink);
   spmu_core_free(core);
