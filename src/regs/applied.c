@@ -119,16 +119,14 @@ void spmu_name_format(char *buf, size_t len, const char *tmpl,
                       const char *prefix, unsigned idx)
 {
   const char *pct = strstr(tmpl, "%u");
-  int n;
 
   if (!prefix)
     prefix = "";
   if (pct)
-    n = snprintf(buf, len, "%s%.*s%u%s", prefix, (int)(pct - tmpl), tmpl,
-                 idx, pct + 2);
+    snprintf(buf, len, "%s%.*s%u%s", prefix, (int)(pct - tmpl), tmpl, idx,
+             pct + 2);
   else
-    n = snprintf(buf, len, "%s%s", prefix, tmpl);
-  (void)n;
+    snprintf(buf, len, "%s%s", prefix, tmpl);
 }
 
 static uint64_t reset_value(const struct spmu_applied *a,

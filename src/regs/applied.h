@@ -54,9 +54,9 @@ spmu_applied_find(const struct spmu_applied *a, uint32_t addr)
   return &a->msr[a->index[addr] - 1];
 }
 
-/* Is field f available in register instance `inst` of this profile, and at
- * which bit does its instance k sit? Iterates instances via callback-free
- * helpers: spmu_field_instances() gives the set of k (a bitmap). */
+/* The counter indices k for which field f exists in register instance
+ * reg_inst of this profile (a bitmap; bit 0 alone for unrepeated fields).
+ * Instance k sits at bit f->lsb + k * f->stride. */
 uint32_t spmu_field_instances(const struct spmu_applied *a,
                               const struct spmu_field_def *f,
                               unsigned reg_inst);
