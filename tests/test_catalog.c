@@ -25,7 +25,8 @@ static uint64_t enc(const spmu_profile *p, uint32_t msr, const char *field,
  * LBR_Frz/CTR_Frz/ASCI (SDM 18.2.4.1), INUSE PMI_InUse (SDM 18.2.4.3). */
 static void test_model_constants_match_catalogue(void **state)
 {
-  spmu_profile p = prof("icelake");
+  /* Ice Lake deprecates AnyThread; Skylake has it. */
+  spmu_profile p = prof("icelake"), skl = prof("skylake");
   unsigned j;
   (void)state;
   assert_int_equal(enc(&p, MSR_EVTSEL0, "EVENT", 0xff), SPMU_EVTSEL_EVENT);
@@ -55,6 +56,15 @@ static void test_model_constants_match_catalogue(void **state)
   assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "LBR_Frz", 1), SPMU_STATUS_LBR_FRZ);
   assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CTR_Frz", 1), SPMU_STATUS_CTR_FRZ);
   assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "ASCI", 1), SPMU_STATUS_ASCI);
+  assert_int_equal(enc(&skl, MSR_EVTSEL0, "ANY", 1), SPMU_EVTSEL_ANY);
+  assert_int_equal(enc(&skl, MSR_FIXED_CTR_CTRL, "ANY1", 1), SPMU_FIXED_ANY(1));
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "ENABLE_UNCORE_PMI", 1),
+                   SPMU_DEBUGCTL_ENABLE_UNCORE_PMI);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "Trace_ToPA_PMI", 1),
+                   SPMU_STATUS_TRACE_TOPA_PMI);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "Ovf_Uncore", 1), SPMU_STATUS_OVF_UNCORE);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CondChgd", 1), SPMU_STATUS_COND_CHGD);
+  assert_int_equal(MSR_GLOBAL_STATUS, SPMU_MSR_GLOBAL_STATUS);
 }
 
 /* Lookup by SDM name, former name, and number; per profile the name must be

@@ -59,6 +59,7 @@ int spmu_core_reset(spmu_core *core)
   for (i = 0; i < core->nlp; i++) {
     spmu_regs_reset(&core->a, &core->lp[i].r);
     core->lp[i].edge = 0;
+    spmu_lp_touch(&core->lp[i]);
   }
   return SPMU_OK;
 }
@@ -82,9 +83,10 @@ int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
   m = spmu_applied_find(&lp->core->a, msr);
   if (!m)
     return SPMU_GP;
-  return spmu_msr_write(&lp->core->a, &lp->r, m, value, false) == SPMU_WR_OK
-             ? SPMU_OK
-             : SPMU_GP;
+  if (spmu_msr_write(&lp->core->a, &lp->r, m, value, false) != SPMU_WR_OK)
+    return SPMU_GP;
+  spmu_lp_touch(lp);
+  return SPMU_OK;
 }
 
 int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value)
@@ -111,6 +113,7 @@ int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
     return SPMU_ENOMSR;
   switch (spmu_msr_write(&lp->core->a, &lp->r, m, value, true)) {
   case SPMU_WR_OK:
+    spmu_lp_touch(lp);
     return SPMU_OK;
   case SPMU_WR_READONLY:
     return SPMU_EREADONLY;
@@ -156,7 +159,7 @@ int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
   if (ecx & 0x40000000u) {
     if (idx >= SPMU_MAX_FIXED || !(a->prof.fixed_mask & (UINT32_C(1) << idx)))
       return SPMU_GP;
-    *value = lp->r.fixed_ctr[idx];
+    *value = lp->r.ctr[SPMU_MAX_GP + idx];
     return SPMU_OK;
   }
   if (ecx == 0x20000000u && (a->caps & CAP(PERF_METRICS))) {
@@ -165,7 +168,7 @@ int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
   }
   if (idx >= a->prof.gp)
     return SPMU_GP;
-  *value = lp->r.pmc[idx];
+  *value = lp->r.ctr[idx];
   return SPMU_OK;
 }
 

@@ -2,10 +2,50 @@
 #ifndef SPMU_ARCH_CORE_H
 #define SPMU_ARCH_CORE_H
 
+#include <stdbool.h>
+
 #include "arch/state.h"
 #include "regs/applied.h"
 #include "softpmu/events.h"
 #include "softpmu/pmu.h"
+
+/* Counter index c: GP counter i is c = i, fixed counter j is
+ * c = SPMU_MAX_GP + j (the order of struct spmu_regs ctr). */
+#define SPMU_NCTR (SPMU_MAX_GP + SPMU_MAX_FIXED)
+
+/* The counting engine's compiled view of one counter: what its event
+ * select (or FIXED_CTR_CTRL block) and GLOBAL_CTRL say, decoded once when
+ * they change instead of on every clock (src/arch/count.c). */
+struct spmu_pe {
+  /* Where the counter finds its raw count in the clock's line sums, by
+   * clock variant (bit 0: CPL > 0, bit 1: inside a transaction). A clock
+   * the counter filters out (USR/OS, ENABLE, IN_TX) points at a zero sum. */
+  uint8_t kd[4];
+  uint8_t c;      /* counter index (struct spmu_regs ctr[c]); for GP
+                     counters also the edge state bit */
+  uint8_t cmask;
+  uint8_t flags;  /* SPMU_PE_* */
+};
+
+enum {
+  SPMU_PE_GP = 1u << 0,    /* a GP counter (CMASK/INV/E logic, edge state) */
+  SPMU_PE_COND = 1u << 1,  /* CMASK != 0 or E: the count is not the raw sum */
+  SPMU_PE_PMI = 1u << 2,   /* overflow requests a PMI (INT / PMI) */
+  SPMU_PE_INV = 1u << 3,
+  SPMU_PE_EDGE = 1u << 4,
+  SPMU_PE_ANY = 1u << 6,   /* AnyThread */
+};
+
+struct spmu_prog {
+  uint32_t en_at[2]; /* entries enabled at CPL 0 / CPL > 0 (bit k = e[k]) */
+  uint32_t any;      /* entries with AnyThread set */
+  uint32_t any_gp;   /* GP counters with AnyThread set (bit i = PMCi) */
+  uint8_t n;         /* entries */
+  uint8_t nkeys;     /* distinct lines counted; sum nkeys is always 0 */
+  bool has_edge;     /* some entry uses edge detection */
+  uint16_t keys[SPMU_NCTR]; /* event select | umask << 8 */
+  struct spmu_pe e[SPMU_NCTR];
+};
 
 struct spmu_lp {
   spmu_core *core;
@@ -14,17 +54,28 @@ struct spmu_lp {
   /* Counting-engine state that is not an MSR: bit i = the CMASK/INV
    * condition of GP counter i held in the previous clock (edge detect). */
   uint32_t edge;
+  /* Derived from r; valid unless the core marks this lp stale. */
+  struct spmu_prog prog;
 };
 
 struct spmu_core {
   struct spmu_applied a;
   spmu_host host;
   unsigned nlp;
+  uint32_t stale;   /* lps whose prog must be rebuilt (bit = lp index) */
+  uint32_t any_lps; /* lps whose prog has AnyThread entries */
   struct spmu_lp lp[SPMU_MAX_THREADS];
   /* Staging for spmu_core_restore, so a restore never half-applies and
    * never allocates. */
   struct spmu_regs scratch[SPMU_MAX_THREADS];
   uint32_t scratch_edge[SPMU_MAX_THREADS];
 };
+
+/* Something in lp's register file changed: its compiled counters must be
+ * rebuilt before the next clock. Every path that writes registers calls it. */
+static inline void spmu_lp_touch(struct spmu_lp *lp)
+{
+  lp->core->stale |= UINT32_C(1) << lp->index;
+}
 
 #endif

@@ -1,37 +1,188 @@
 /* The counting engine: event lines in, counter increments, overflow,
  * PMI requests and freeze out (SDM 18.2.1-18.2.4; seeds 001-003).
  *
+ * Each logical processor keeps a compiled view of its counters (struct
+ * spmu_prog): the line each one counts, at which CPLs, with which CMASK,
+ * INV, E, INT and AnyThread settings, and whether EN and GLOBAL_CTRL enable
+ * it. It is rebuilt only after a register write (spmu_lp_touch), so a clock
+ * costs one pass over the counters.
+ *
  * A delivery of K identical clocks is the first clock, computed alone
  * (edge detection may fire there), then K-1 clocks in which every counter
  * gains the same amount per clock. Those are added in closed form, stopping
  * at the first clock where a counter that requests a PMI wraps. The result
- * is bit-identical to K single clocks (tests/test_count.c checks it). */
+ * is bit-identical to K single clocks (tests/test_count.c checks it).
+ *
+ * AnyThread (SDM 18.2.3): a counter with ANY set counts the events of every
+ * logical processor of the core, "including matching the thread's CPL with
+ * the OS/USR setting" of the counter. A clock delivered to one logical
+ * processor is therefore also a clock of every AnyThread counter of the
+ * other logical processors, seen with the delivering thread's CPL; the
+ * increments of the threads add up (docs/decisions.md #22).
+ */
 #include <string.h>
 
 #include "arch/core.h"
 #include "arch/msr.h"
 #include "softpmu/error.h"
 
-#define NCTR (SPMU_MAX_GP + SPMU_MAX_FIXED)
+/* The line a fixed counter counts (events.h; decisions.md #17). */
+static uint16_t fixed_key(unsigned j)
+{
+  if (j == 0)
+    return 0x00C0; /* INST_RETIRED.ANY */
+  if (j == 1)
+    return 0x003C; /* CPU_CLK_UNHALTED.THREAD */
+  return (uint16_t)((j + 1) << 8);
+}
 
+/* Clock variants: bit 0 CPL > 0, bit 1 inside a transaction. */
+#define VARIANTS 4
 
-/* What one clock does to every counter, before it is applied. Counter
- * index c: GP counter i is c = i, fixed counter j is c = SPMU_MAX_GP + j. */
-struct step {
-  uint64_t inc[NCTR];  /* increment per clock */
-  uint64_t pmi;        /* counters whose overflow requests a PMI */
-  uint32_t edge;       /* edge state after the clock */
-  bool counted;        /* some enabled counter counted (ASCI) */
+/* Index of line `key` in p->keys, added if new. */
+static uint8_t key_index(struct spmu_prog *p, uint16_t key)
+{
+  unsigned d = 0;
+  while (d < p->nkeys && p->keys[d] != key)
+    d++;
+  if (d == p->nkeys)
+    p->keys[p->nkeys++] = key;
+  return (uint8_t)d;
+}
+
+/* Append an entry that counts line `key` in the clock variants of `seen`
+ * (bit v = variant v) and is enabled in those of `en` (bit 0: CPL 0,
+ * bit 1: CPL > 0). */
+static void add_entry(struct spmu_prog *p, struct spmu_pe e, uint16_t key,
+                      unsigned seen, unsigned en)
+{
+  unsigned v, k;
+
+  if (e.flags & SPMU_PE_ANY && e.flags & SPMU_PE_GP)
+    p->any_gp |= UINT32_C(1) << e.c;
+  /* A counter that sees no line in any clock and has no CMASK/E logic
+   * adds nothing and its condition is always false: it needs no entry,
+   * since step() clears the edge bits of every GP counter it reaches. */
+  if (!seen && !(e.flags & SPMU_PE_COND))
+    return;
+  k = p->n++;
+  for (v = 0; v < VARIANTS; v++)
+    e.kd[v] = (seen >> v & 1) ? key_index(p, key) : SPMU_NCTR;
+  if (e.flags & SPMU_PE_ANY)
+    p->any |= UINT32_C(1) << k;
+  if (e.flags & SPMU_PE_EDGE)
+    p->has_edge = true;
+  for (v = 0; v < 2; v++)
+    if (en >> v & 1)
+      p->en_at[v] |= UINT32_C(1) << k;
+  p->e[k] = e;
+}
+
+/* GP counter i (SDM 18.2.1.1, 18.2.2.2, 18.2.3, 18.11.5.1). */
+static void add_gp(struct spmu_prog *p, const struct spmu_applied *a,
+                   const struct spmu_regs *r, unsigned i)
+{
+  uint64_t sel = r->evtsel[i];
+  struct spmu_pe e = {.c = (uint8_t)i,
+                      .cmask = (uint8_t)(sel >> SPMU_EVTSEL_CMASK_SHIFT),
+                      .flags = SPMU_PE_GP};
+  /* OS counts at CPL 0 (variants 0, 2), USR at CPL > 0 (1, 3); IN_TX only
+   * inside a transaction (variants 2, 3). */
+  unsigned seen = ((sel & SPMU_EVTSEL_OS) ? 0x5u : 0) |
+                  ((sel & SPMU_EVTSEL_USR) ? 0xAu : 0);
+  if (sel & SPMU_EVTSEL_IN_TX)
+    seen &= 0xCu;
+  if (e.cmask || (sel & SPMU_EVTSEL_E))
+    e.flags |= SPMU_PE_COND;
+  if (sel & SPMU_EVTSEL_INT)
+    e.flags |= SPMU_PE_PMI;
+  if (sel & SPMU_EVTSEL_INV)
+    e.flags |= SPMU_PE_INV;
+  if (sel & SPMU_EVTSEL_E)
+    e.flags |= SPMU_PE_EDGE;
+  if (sel & SPMU_EVTSEL_ANY)
+    e.flags |= SPMU_PE_ANY;
+  /* EN & GLOBAL_CTRL bit (v2+) at every CPL; USR/OS only filter events.
+   * CTR_Frz (v4+) and FREEZE_WHILE_SMM are per clock (frozen()). */
+  add_entry(p, e, (uint16_t)(sel & 0xffff), seen,
+            (sel & SPMU_EVTSEL_EN) &&
+                    (a->prof.version < 2 || (r->global_ctrl >> i & 1))
+                ? 3u
+                : 0u);
+}
+
+static void rebuild(spmu_lp *lp)
+{
+  const struct spmu_applied *a = &lp->core->a;
+  const struct spmu_regs *r = &lp->r;
+  struct spmu_prog *p = &lp->prog;
+  unsigned i;
+
+  memset(p, 0, sizeof *p);
+  /* Every GP counter, enabled or not: its CMASK/INV condition is tracked
+   * on every clock (decisions.md #19). */
+  for (i = 0; i < a->prof.gp; i++)
+    add_gp(p, a, r, i);
+  /* SDM 18.2.2.1: ENABLE bit 0 counts at CPL 0, bit 1 at CPL > 0, if the
+   * GLOBAL_CTRL bit is set. A fixed counter that can never count has no
+   * other state, so it gets no entry. */
+  for (i = 0; i < SPMU_MAX_FIXED; i++) {
+    unsigned ring = (unsigned)(r->fixed_ctr_ctrl >> (4 * i)) & 3;
+    struct spmu_pe e = {.c = (uint8_t)(SPMU_MAX_GP + i)};
+    if (!(a->prof.fixed_mask >> i & 1) || !ring ||
+        !(r->global_ctrl >> (32 + i) & 1))
+      continue;
+    if (r->fixed_ctr_ctrl & SPMU_FIXED_PMI(i))
+      e.flags |= SPMU_PE_PMI;
+    if (r->fixed_ctr_ctrl & SPMU_FIXED_ANY(i))
+      e.flags |= SPMU_PE_ANY;
+    add_entry(p, e, fixed_key(i), ring * 0x5u, ring);
+  }
+}
+
+/* Rebuild the programs of every stale logical processor. */
+static void refresh(spmu_core *core)
+{
+  uint32_t s = core->stale;
+
+  while (s) {
+    unsigned i = spmu_ctz32(s);
+    s &= s - 1;
+    rebuild(&core->lp[i]);
+    if (core->lp[i].prog.any || core->lp[i].prog.any_gp)
+      core->any_lps |= UINT32_C(1) << i;
+    else
+      core->any_lps &= ~(UINT32_C(1) << i);
+  }
+  core->stale = 0;
+}
+
+/* One clock's effect on the counters of one logical processor. */
+struct lpstep {
+  spmu_lp *lp;
+  uint32_t mask;  /* program entries this clock reaches */
+  uint32_t gp;    /* GP counters among them (edge state bits) */
+  uint32_t edge;  /* edge state after the clock */
+  bool counted;   /* an enabled counter was reached (ASCI) */
+  uint64_t inc[SPMU_NCTR]; /* per entry */
 };
 
-static uint64_t line_sum(const spmu_clock *clk, uint8_t event, uint8_t umask)
+/* Add the increment of each line the program counts to sums (zeroed by
+ * the caller; a line may appear more than once). */
+static inline __attribute__((always_inline)) void
+line_sums(const struct spmu_prog *p, const spmu_clock *clk, uint64_t *sums)
 {
-  uint64_t sum = 0;
+  unsigned d, nkeys = p->nkeys;
   size_t i;
-  for (i = 0; i < clk->nlines; i++)
-    if (clk->lines[i].event == event && clk->lines[i].umask == umask)
-      sum += clk->lines[i].count;
-  return sum;
+
+  for (i = 0; i < clk->nlines; i++) {
+    unsigned key = clk->lines[i].event | clk->lines[i].umask << 8;
+    for (d = 0; d < nkeys; d++)
+      if (p->keys[d] == key) {
+        sums[d] += clk->lines[i].count;
+        break;
+      }
+  }
 }
 
 /* SDM 18.2.4.1 (seed 002): on v4+ CTR_Frz is a read-only enable of every
@@ -41,133 +192,117 @@ static bool frozen(const struct spmu_applied *a, const struct spmu_regs *r,
 {
   if (a->prof.version >= 4 && (r->global_status & SPMU_STATUS_CTR_FRZ))
     return true;
-  return (clk->flags & SPMU_CLK_SMM) && (r->debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM);
+  return (clk->flags & SPMU_CLK_SMM) &&
+         (r->debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM);
 }
 
-/* SDM 18.2.1.1: the per-clock contribution of GP counter i. */
-static uint64_t gp_increment(const spmu_lp *lp, const spmu_clock *clk,
-                             unsigned i, uint32_t *edge, bool enabled)
+/* SDM 18.2.1.1: what a counter adds in a clock whose raw count of its line
+ * is raw; *cond gets the CMASK/INV condition (edge state), prev is the
+ * condition of the previous clock. */
+static inline __attribute__((always_inline)) uint64_t
+count_of(const struct spmu_pe *e, uint64_t raw, bool prev, bool *cond)
 {
-  uint64_t sel = lp->r.evtsel[i];
-  uint64_t cmask = sel >> SPMU_EVTSEL_CMASK_SHIFT & 0xff;
-  uint64_t raw = 0;
-  bool cond, prev = lp->edge >> i & 1;
-
-  /* USR counts at CPL > 0, OS at CPL 0. */
-  if ((clk->cpl == 0) ? (sel & SPMU_EVTSEL_OS) : (sel & SPMU_EVTSEL_USR))
-    raw = line_sum(clk, (uint8_t)sel, (uint8_t)(sel >> SPMU_EVTSEL_UMASK_SHIFT));
-  /* SDM 18.11.5.1: IN_TX counts only inside a transactional region. */
-  if ((sel & SPMU_EVTSEL_IN_TX) && !(clk->flags & SPMU_CLK_IN_TX))
-    raw = 0;
-  /* CMASK != 0: the clock passes when raw >= CMASK (< with INV). CMASK = 0:
-   * the condition is "the event occurred" and INV is ignored. */
-  if (cmask)
-    cond = (sel & SPMU_EVTSEL_INV) ? raw < cmask : raw >= cmask;
-  else
-    cond = raw > 0;
-  *edge = cond ? *edge | (UINT32_C(1) << i) : *edge & ~(UINT32_C(1) << i);
-  if (!enabled)
-    return 0;
+  *cond = raw != 0;
+  if (!(e->flags & SPMU_PE_COND))
+    return raw;
+  /* CMASK != 0: the clock passes when raw >= CMASK (< with INV).
+   * CMASK = 0: the condition is "the event occurred", INV ignored. */
+  if (e->cmask)
+    *cond = (e->flags & SPMU_PE_INV) ? raw < e->cmask : raw >= e->cmask;
   /* E: count deasserted-to-asserted transitions of the condition. */
-  if (sel & SPMU_EVTSEL_E)
-    return cond && !prev;
-  return cmask ? cond : raw;
-}
-
-static void plan_step(const spmu_lp *lp, const spmu_clock *clk, struct step *s)
-{
-  const struct spmu_applied *a = &lp->core->a;
-  const struct spmu_regs *r = &lp->r;
-  bool frz = frozen(a, r, clk);
-  unsigned i;
-
-  memset(s, 0, sizeof(*s));
-  s->edge = lp->edge;
-  for (i = 0; i < a->prof.gp; i++) {
-    /* SDM 18.2.2.2: EN & GLOBAL_CTRL bit (v2+) & !CTR_Frz (v4+). */
-    bool en = (r->evtsel[i] & SPMU_EVTSEL_EN) &&
-              (a->prof.version < 2 || (r->global_ctrl >> i & 1)) && !frz;
-    s->inc[i] = gp_increment(lp, clk, i, &s->edge, en);
-    if (r->evtsel[i] & SPMU_EVTSEL_INT)
-      s->pmi |= BIT64(i);
-    s->counted |= en;
-  }
-  for (i = 0; i < SPMU_MAX_FIXED; i++) {
-    unsigned c = SPMU_MAX_GP + i;
-    uint64_t ctl = r->fixed_ctr_ctrl >> (4 * i);
-    bool ring, en;
-    if (!(a->prof.fixed_mask >> i & 1))
-      continue;
-    /* SDM 18.2.2.1: ENABLE bit 0 counts at CPL 0, bit 1 at CPL > 0. */
-    ring = (clk->cpl == 0) ? (ctl & 1) : (ctl & 2);
-    en = ring && (r->global_ctrl >> (32 + i) & 1) && !frz;
-    if (en)
-      s->inc[c] = i == 0   ? line_sum(clk, 0xC0, 0x00)
-                  : i == 1 ? line_sum(clk, 0x3C, 0x00)
-                           : line_sum(clk, 0x00, (uint8_t)(i + 1));
-    if (ctl & 8)
-      s->pmi |= BIT64(c);
-    s->counted |= en;
-  }
+  if (e->flags & SPMU_PE_EDGE)
+    return *cond && !prev;
+  return *cond;
 }
 
 /* Add n * inc to *ctr within its width; true if it wrapped. */
-static bool advance(uint64_t *ctr, uint64_t inc, uint64_t n, uint64_t width)
+static inline __attribute__((always_inline)) bool
+advance(uint64_t *ctr, uint64_t inc, uint64_t n, uint64_t width)
 {
-  unsigned __int128 sum = (unsigned __int128)inc * n + *ctr;
-  *ctr = (uint64_t)sum & width;
-  return sum > width;
+  uint64_t old = *ctr, sum;
+
+  if (n == 1) {
+    /* 2^64 is a multiple of width + 1, so a uint64_t carry loses nothing
+     * that the mask would keep. */
+    sum = old + inc;
+    *ctr = sum & width;
+    return sum < old || sum > width;
+  }
+  {
+    unsigned __int128 big = (unsigned __int128)inc * n + old;
+    *ctr = (uint64_t)big & width;
+    return big > width;
+  }
 }
 
-/* Clocks (>= 1) until counter c wraps, adding inc > 0 per clock. */
+static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped,
+                   bool pmi);
+
+/* Compute one clock for the counters s reaches, from edge state edge_in:
+ * s->inc, s->edge, s->counted. With apply, also add it to the counters and
+ * settle overflow; returns true when a PMI is requested. The counters are
+ * untouched otherwise. */
+static inline __attribute__((always_inline)) bool
+step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
+{
+  spmu_lp *lp = s->lp;
+  const struct spmu_applied *a = &lp->core->a;
+  const struct spmu_prog *p = &lp->prog;
+  unsigned user = clk->cpl != 0, n = p->n, k;
+  unsigned variant = user | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
+  uint32_t en = frozen(a, &lp->r, clk) ? 0 : p->en_at[user] & s->mask;
+  uint32_t conds = 0;
+  /* sums[SPMU_NCTR] stays 0: filtered clocks read it. */
+  uint64_t sums[SPMU_NCTR + 1] = {0}, wrapped = 0;
+  bool pmi = false;
+
+  line_sums(p, clk, sums);
+  for (k = 0; k < n; k++) {
+    const struct spmu_pe *e = &p->e[k];
+    bool cond;
+    uint64_t v;
+
+    if (!(s->mask >> k & 1)) {
+      s->inc[k] = 0;
+      continue;
+    }
+    v = count_of(e, sums[e->kd[variant]], edge_in >> e->c & 1, &cond);
+    conds |= (uint32_t)cond << e->c;
+    v = (en >> k & 1) ? v : 0;
+    s->inc[k] = v;
+    if (apply && v && advance(&lp->r.ctr[e->c], v, 1, a->width_mask[e->c])) {
+      wrapped |= BIT64(e->c);
+      pmi |= e->flags & SPMU_PE_PMI;
+    }
+  }
+  /* Only GP counters keep edge state (fixed counters' bits are >= 8). */
+  s->edge = (edge_in & ~s->gp) | (conds & s->gp);
+  s->counted = en != 0;
+  return apply && settle(s, clk, wrapped, pmi);
+}
+
+/* Clocks (>= 1) until a counter at val wraps, adding inc > 0 per clock;
+ * UINT64_MAX when that is 2^64 or more clocks away. */
 static uint64_t clocks_to_wrap(uint64_t val, uint64_t inc, uint64_t width)
 {
-  return (width - val) / inc + 1;
-}
-
-static uint64_t *ctr_slot(spmu_lp *lp, unsigned c)
-{
-  return c < SPMU_MAX_GP ? &lp->r.pmc[c] : &lp->r.fixed_ctr[c - SPMU_MAX_GP];
-}
-
-static uint64_t ctr_width(const spmu_lp *lp, unsigned c)
-{
-  return c < SPMU_MAX_GP ? lp->core->a.gp_width_mask
-                         : lp->core->a.fixed_width_mask;
-}
-
-/* Apply n clocks of step s; returns the counters that wrapped. */
-static uint64_t apply(spmu_lp *lp, const struct step *s, uint64_t n)
-{
-  uint64_t wrapped = 0;
-  unsigned c;
-  for (c = 0; c < NCTR; c++)
-    if (s->inc[c] && advance(ctr_slot(lp, c), s->inc[c], n, ctr_width(lp, c)))
-      wrapped |= BIT64(c);
-  return wrapped;
+  uint64_t q = (width - val) / inc;
+  return q == UINT64_MAX ? q : q + 1;
 }
 
 /* GLOBAL_STATUS bit of counter c (fixed j is bit 32 + j). */
 static uint64_t status_bits(uint64_t ctrs)
 {
-  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) |
-         (ctrs >> SPMU_MAX_GP) << 32;
+  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_MAX_GP) << 32;
 }
 
-/* Overflow bookkeeping and the PMI (SDM 18.2.2.2, 18.2.4.1). Returns true
- * when a PMI is requested. */
-static bool overflow(spmu_lp *lp, const struct step *s, uint64_t wrapped)
+/* A PMI request (SDM 18.2.4.1, 17.4.7; for ToPA PMIs SDM 36.2.7.2): freeze
+ * at the moment of the request. Legacy (v2-v3) clears GLOBAL_CTRL /
+ * DEBUGCTL.LBR, streamlined (v4+) sets CTR_Frz / LBR_Frz. */
+static void request_pmi(spmu_lp *lp)
 {
   const struct spmu_applied *a = &lp->core->a;
   struct spmu_regs *r = &lp->r;
 
-  if (a->prof.version >= 2)
-    r->global_status |= status_bits(wrapped);
-  if (!(wrapped & s->pmi))
-    return false;
-  /* Freeze at the moment of overflow (SDM 18.2.4.1; facts sheet B):
-   * legacy (v2-v3) clears GLOBAL_CTRL / DEBUGCTL.LBR, streamlined (v4+)
-   * sets CTR_Frz / LBR_Frz. */
   if (r->debugctl & SPMU_DEBUGCTL_FREEZE_PERFMON) {
     if (a->prof.version >= 4)
       r->global_status |= SPMU_STATUS_CTR_FRZ;
@@ -180,82 +315,218 @@ static bool overflow(spmu_lp *lp, const struct step *s, uint64_t wrapped)
     else
       r->debugctl &= ~SPMU_DEBUGCTL_LBR;
   }
-  return true;
+  spmu_lp_touch(lp);
 }
 
-/* Seed 002 / SDM 18.2.4.1: ASCI is set when a counter counts while an
- * enclave runs (SGX parts). */
-static void note_enclave(spmu_lp *lp, const spmu_clock *clk, const struct step *s)
+/* After a clock (or n): edge state, ASCI, overflow status (SDM 18.2.2.2)
+ * and the PMI request. True when a PMI is requested. */
+static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped,
+                   bool pmi)
 {
+  spmu_lp *lp = s->lp;
+  const struct spmu_applied *a = &lp->core->a;
+
+  lp->edge = s->edge;
+  /* Seed 002 / SDM 18.2.4.1: ASCI is set when a counter counts while an
+   * enclave runs (SGX parts). */
   if ((clk->flags & SPMU_CLK_ENCLAVE) && s->counted &&
-      (lp->core->a.caps & CAP(SGX)) && lp->core->a.prof.version >= 4)
+      (a->caps & CAP(SGX)) && a->prof.version >= 4)
     lp->r.global_status |= SPMU_STATUS_ASCI;
+  if (!wrapped)
+    return false;
+  if (a->prof.version >= 2)
+    lp->r.global_status |= status_bits(wrapped);
+  if (pmi)
+    request_pmi(lp);
+  return pmi;
 }
 
-static int deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
-                   uint64_t *consumed, bool notify)
+/* Apply n clocks of the increments s holds. True when a PMI is requested. */
+static bool commit(struct lpstep *s, const spmu_clock *clk, uint64_t n)
 {
-  struct step s;
-  uint64_t n, stop = UINT64_MAX;
-  unsigned c;
-  bool pmi;
+  spmu_lp *lp = s->lp;
+  const struct spmu_applied *a = &lp->core->a;
+  uint64_t wrapped = 0;
+  bool pmi = false;
+  unsigned k;
+
+  for (k = 0; k < lp->prog.n; k++) {
+    const struct spmu_pe *e = &lp->prog.e[k];
+    if (s->inc[k] &&
+        advance(&lp->r.ctr[e->c], s->inc[k], n, a->width_mask[e->c])) {
+      wrapped |= BIT64(e->c);
+      pmi |= e->flags & SPMU_PE_PMI;
+    }
+  }
+  return settle(s, clk, wrapped, pmi);
+}
+
+/* Clocks until the first PMI-requesting counter of s wraps. */
+static uint64_t steady_stop(const struct lpstep *s)
+{
+  spmu_lp *lp = s->lp;
+  uint64_t stop = UINT64_MAX;
+  unsigned k;
+
+  for (k = 0; k < lp->prog.n; k++) {
+    const struct spmu_pe *e = &lp->prog.e[k];
+    if (s->inc[k] && (e->flags & SPMU_PE_PMI)) {
+      uint64_t t = clocks_to_wrap(lp->r.ctr[e->c], s->inc[k],
+                                  lp->core->a.width_mask[e->c]);
+      if (t < stop)
+        stop = t;
+    }
+  }
+  return stop;
+}
+
+/* The logical processors a clock of lp reaches: lp itself (every counter),
+ * then the AnyThread counters of the others, by index. */
+static unsigned reach(spmu_lp *lp, struct lpstep *st)
+{
+  spmu_core *core = lp->core;
+  uint32_t others;
+  unsigned n = 1;
+
+  if (core->stale)
+    refresh(core);
+  st[0].lp = lp;
+  st[0].mask = (UINT32_C(1) << lp->prog.n) - 1;
+  st[0].gp = (uint32_t)spmu_width_mask(core->a.prof.gp);
+  others = core->any_lps & ~(UINT32_C(1) << lp->index);
+  while (others) {
+    unsigned i = spmu_ctz32(others);
+    others &= others - 1;
+    st[n].lp = &core->lp[i];
+    st[n].mask = core->lp[i].prog.any;
+    st[n].gp = core->lp[i].prog.any_gp;
+    n++;
+  }
+  return n;
+}
+
+/* Deliver up to `clocks` clocks to the n reached logical processors.
+ * Returns the set of st indices whose logical processor requested a PMI. */
+static uint32_t run(struct lpstep *st, unsigned n, const spmu_clock *clk,
+                    uint64_t clocks, uint64_t *consumed)
+{
+  uint64_t rest, stop = UINT64_MAX;
+  uint32_t pmi = 0;
+  unsigned i;
 
   /* The first clock alone: edge detection may fire only there. */
-  plan_step(lp, clk, &s);
-  lp->edge = s.edge;
-  note_enclave(lp, clk, &s);
-  pmi = overflow(lp, &s, apply(lp, &s, 1));
+  for (i = 0; i < n; i++)
+    if (step(&st[i], clk, st[i].lp->edge, true))
+      pmi |= UINT32_C(1) << i;
   *consumed = 1;
-  if (!pmi && clocks > 1) {
-    /* The rest: constant increments; stop at the first wrap that requests
-     * a PMI. */
-    plan_step(lp, clk, &s);
-    for (c = 0; c < NCTR; c++)
-      if (s.inc[c] && (s.pmi >> c & 1)) {
-        uint64_t t = clocks_to_wrap(*ctr_slot(lp, c), s.inc[c], ctr_width(lp, c));
-        if (t < stop)
-          stop = t;
-      }
-    n = clocks - 1 < stop ? clocks - 1 : stop;
-    lp->edge = s.edge;
-    if (n) {
-      note_enclave(lp, clk, &s);
-      pmi = overflow(lp, &s, apply(lp, &s, n));
-    }
-    *consumed += n;
+  if (pmi || clocks == 1)
+    return pmi;
+  /* The rest: constant increments (recomputed only where E makes the
+   * first clock differ); stop at the first wrap that requests a PMI. No
+   * freeze can start before then, so the enables hold. */
+  for (i = 0; i < n; i++) {
+    uint64_t t;
+    if (st[i].lp->prog.has_edge)
+      step(&st[i], clk, st[i].lp->edge, false);
+    t = steady_stop(&st[i]);
+    if (t < stop)
+      stop = t;
   }
-  if (pmi && notify && lp->core->host.pmi)
-    lp->core->host.pmi(lp->core->host.opaque, lp);
-  return pmi ? SPMU_TICK_PMI : 0;
+  rest = clocks - 1 < stop ? clocks - 1 : stop;
+  for (i = 0; i < n; i++)
+    if (commit(&st[i], clk, rest))
+      pmi |= UINT32_C(1) << i;
+  *consumed += rest;
+  return pmi;
+}
+
+static bool clock_ok(const spmu_clock *clk)
+{
+  return clk && (!clk->nlines || clk->lines) && clk->cpl <= 3;
 }
 
 int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                  uint64_t *consumed)
 {
+  struct lpstep st[SPMU_MAX_THREADS];
+  const spmu_host *host;
   uint64_t done = 0;
-  int rc;
+  uint32_t pmi;
+  unsigned n, i;
 
   if (consumed)
     *consumed = 0;
-  if (!lp || !clk || (clk->nlines && !clk->lines) || clk->cpl > 3 || !clocks)
+  if (!lp || !clock_ok(clk) || !clocks)
     return SPMU_EINVAL;
-  rc = deliver(lp, clk, clocks, &done, true);
+  n = reach(lp, st);
+  pmi = run(st, n, clk, clocks, &done);
   if (consumed)
     *consumed = done;
-  return rc;
+  host = &lp->core->host;
+  for (i = 0; i < n; i++)
+    if ((pmi >> i & 1) && host->pmi)
+      host->pmi(host->opaque, st[i].lp);
+  return pmi ? SPMU_TICK_PMI : 0;
 }
 
 uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk)
 {
-  spmu_lp copy;
+  struct lpstep st[SPMU_MAX_THREADS];
+  spmu_lp copy[SPMU_MAX_THREADS];
   uint64_t done = 0;
+  unsigned n, i;
 
-  if (!lp || !clk || (clk->nlines && !clk->lines) || clk->cpl > 3)
+  if (!lp || !clock_ok(clk))
     return UINT64_MAX;
-  copy = *lp;
-  return deliver(&copy, clk, UINT64_MAX, &done, false) & SPMU_TICK_PMI
-             ? done
-             : UINT64_MAX;
+  /* Run on copies of the reached logical processors; the originals keep
+   * their state (their programs are refreshed, which changes nothing
+   * visible). */
+  n = reach(&lp->core->lp[lp->index], st);
+  for (i = 0; i < n; i++) {
+    copy[i] = *st[i].lp;
+    st[i].lp = &copy[i];
+  }
+  return run(st, n, clk, UINT64_MAX, &done) ? done : UINT64_MAX;
+}
+
+int spmu_signal(spmu_lp *lp, unsigned sig)
+{
+  const struct spmu_msr_rt *m;
+  uint64_t bit;
+  bool pmi;
+
+  if (!lp)
+    return SPMU_EINVAL;
+  switch (sig) {
+  case SPMU_SIGNAL_TOPA_PMI:
+    /* SDM 36.2.7.2: a filled ToPA region with INT=1 signals a PMI; the
+     * freeze-on-PMI settings apply to it as to other PMIs. */
+    bit = SPMU_STATUS_TRACE_TOPA_PMI;
+    pmi = true;
+    break;
+  case SPMU_SIGNAL_UNCORE_OVF:
+    /* Vol. 3C Table 35-2 / SDM 18.8.2: DEBUGCTL.ENABLE_UNCORE_PMI lets the
+     * logical processor take PMIs on behalf of the uncore. */
+    bit = SPMU_STATUS_OVF_UNCORE;
+    pmi = lp->r.debugctl & SPMU_DEBUGCTL_ENABLE_UNCORE_PMI;
+    break;
+  case SPMU_SIGNAL_COND_CHGD:
+    bit = SPMU_STATUS_COND_CHGD;
+    pmi = false;
+    break;
+  default:
+    return SPMU_EINVAL;
+  }
+  m = spmu_applied_find(&lp->core->a, SPMU_MSR_GLOBAL_STATUS);
+  if (!m || (m->rsvd & bit))
+    return SPMU_ERESERVED;
+  lp->r.global_status |= bit;
+  if (!pmi)
+    return 0;
+  request_pmi(lp);
+  if (lp->core->host.pmi)
+    lp->core->host.pmi(lp->core->host.opaque, lp);
+  return SPMU_TICK_PMI;
 }
 
 int spmu_core_set_host(spmu_core *core, const spmu_host *host)

@@ -180,6 +180,7 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
   for (i = 0; i < core->nlp; i++) {
     core->lp[i].r = core->scratch[i];
     core->lp[i].edge = core->scratch_edge[i];
+    spmu_lp_touch(&core->lp[i]);
   }
   return SPMU_OK;
 }

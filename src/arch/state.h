@@ -8,9 +8,10 @@
 #include "softpmu/profile.h"
 
 struct spmu_regs {
-  uint64_t pmc[SPMU_MAX_GP];
+  /* The counters, in the counting engine's order: IA32_PMC0-7 at 0-7,
+   * IA32_FIXED_CTR0-15 at SPMU_MAX_GP + j. */
+  uint64_t ctr[SPMU_MAX_GP + SPMU_MAX_FIXED];
   uint64_t evtsel[SPMU_MAX_GP];
-  uint64_t fixed_ctr[SPMU_MAX_FIXED];
   uint64_t fixed_ctr_ctrl;
   uint64_t global_ctrl;
   uint64_t global_status;

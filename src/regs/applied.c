@@ -210,6 +210,8 @@ void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
   a->fixed_mask = (uint64_t)p->fixed_mask << 32;
   a->gp_width_mask = spmu_width_mask(p->gp_width);
   a->fixed_width_mask = spmu_width_mask(p->fixed_width);
+  for (i = 0; i < SPMU_MAX_GP + SPMU_MAX_FIXED; i++)
+    a->width_mask[i] = i < SPMU_MAX_GP ? a->gp_width_mask : a->fixed_width_mask;
 
   for (i = 0; i < spmu_catalog_len; i++) {
     const struct spmu_reg_def *d = &spmu_catalog[i];

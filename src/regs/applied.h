@@ -30,6 +30,7 @@ struct spmu_applied {
   uint64_t fixed_mask;    /* global bits of the fixed counters (32+j) */
   uint64_t gp_width_mask;    /* value mask of a GP counter */
   uint64_t fixed_width_mask; /* value mask of a fixed counter */
+  uint64_t width_mask[SPMU_MAX_GP + SPMU_MAX_FIXED]; /* by counter index */
   uint64_t pebs_en_mask;  /* bits of SPMU_FF_PEBS_EN fields (PMI_InUse) */
   unsigned nmsr;
   struct spmu_msr_rt msr[SPMU_MAX_MSRS];

@@ -43,4 +43,10 @@ static inline unsigned spmu_popcount(uint64_t v)
   return n;
 }
 
+/* Index of the lowest set bit of v != 0. */
+static inline unsigned spmu_ctz32(uint32_t v)
+{
+  return (unsigned)__builtin_ctz(v);
+}
+
 #endif
