@@ -1,0 +1,121 @@
+/* softpmu command-line tool: what the subcommands share.
+ *
+ * Each subcommand is a `struct cli_command`: its manual (printed by
+ * --help) and a run function. cli_command_main() does the common part:
+ * options, --help, the argument count and the profile; the run function
+ * only sees a parsed `struct cli_args`. The tool uses the public API only.
+ */
+#ifndef SOFTPMU_CLI_H
+#define SOFTPMU_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <softpmu/error.h>
+#include <softpmu/profile.h>
+#include <softpmu/regs.h>
+
+#if defined(__GNUC__)
+#define CLI_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define CLI_PRINTF(fmt, args)
+#endif
+
+/* Exit status of every subcommand. */
+enum cli_exit {
+  CLI_EXIT_OK = 0,    /* done */
+  CLI_EXIT_FAIL = 1,  /* a check asked for on the command line failed */
+  CLI_EXIT_USAGE = 2, /* bad usage or input (nothing was done), or the
+                         output could not be written */
+};
+
+/* Used when --cpu is not given: the newest preset, with every layout the
+ * catalogue knows (perfmon v5, adaptive PEBS, PERF_METRICS). */
+#define CLI_DEFAULT_PROFILE "sapphirerapids"
+
+/* Options beyond --cpu and --help that a subcommand may accept. */
+enum cli_flag {
+  CLI_FLAG_STRICT = 1u << 0, /* --strict */
+  CLI_FLAG_FIELDS = 1u << 1, /* --fields */
+};
+
+struct cli_args {
+  spmu_profile profile; /* from --cpu, or CLI_DEFAULT_PROFILE */
+  unsigned flags;       /* enum cli_flag given */
+  int argc;             /* the positional arguments */
+  char **argv;
+};
+
+struct cli_command {
+  const char *name;
+  const char *summary;     /* NAME: one line */
+  const char *synopsis;    /* what follows "softpmu NAME " */
+  const char *description; /* DESCRIPTION, indented text */
+  const char *options;     /* OPTIONS besides --cpu and --help, or NULL */
+  const char *exit_status; /* EXIT STATUS */
+  const char *examples;    /* EXAMPLES */
+  unsigned flags;          /* enum cli_flag accepted */
+  int min_args, max_args;  /* positional arguments; max_args < 0: any */
+  int (*run)(const struct cli_args *a);
+};
+
+extern const struct cli_command cli_cmd_decode;
+extern const struct cli_command cli_cmd_encode;
+extern const struct cli_command cli_cmd_cpuid;
+extern const struct cli_command cli_cmd_msrs;
+
+/* Parse options and arguments, handle --help, load the profile and run the
+ * command. argv[0] is the command's name. Returns the exit status. */
+int cli_command_main(const struct cli_command *cmd, int argc, char **argv);
+
+/* The manual of a command, on stdout. */
+void cli_command_manual(const struct cli_command *cmd);
+
+/* "softpmu: " + message + newline, on stderr. */
+void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
+
+/* An error message, then the command's usage line; returns
+ * CLI_EXIT_USAGE. */
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+    CLI_PRINTF(2, 3);
+
+/* A number: 0x-prefixed hex or decimal (a leading 0 is not octal), no
+ * sign, at most 64 bits. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+
+/* Case-insensitive equality of two strings. */
+bool cli_ieq(const char *a, const char *b);
+
+/* The addresses of the profile's MSRs (spmu_msr_list), ascending, in a
+ * malloc'ed array the caller frees; NULL (after a message) if out of
+ * memory. */
+uint32_t *cli_msr_addrs(const spmu_profile *p, size_t *n);
+
+/* The set bits of mask as ranges, "21" or "8-31, 36-47" (truncated to
+ * fit len). */
+void cli_bits_text(uint64_t mask, char *buf, size_t len);
+
+/* Find an MSR of the profile by name or number and describe it. On failure
+ * the reason (with the nearest names for a misspelt one) is on stderr and
+ * the result is CLI_EXIT_USAGE; else CLI_EXIT_OK. */
+int cli_msr_resolve(const spmu_profile *p, const char *arg, spmu_msr_info *out);
+
+/* The few names closest to a misspelt word (case-insensitive edit
+ * distance), for "did you mean" hints. */
+#define CLI_NEAREST_MAX 3
+struct cli_nearest {
+  const char *word;
+  size_t n;
+  struct {
+    char name[48];
+    unsigned dist;
+  } best[CLI_NEAREST_MAX];
+};
+
+void cli_nearest_init(struct cli_nearest *nb, const char *word);
+void cli_nearest_offer(struct cli_nearest *nb, const char *name);
+/* "softpmu: did you mean A, B or C?" on stderr; nothing if none is near. */
+void cli_nearest_report(const struct cli_nearest *nb);
+
+#endif

@@ -1,0 +1,189 @@
+/* softpmu cpuid: CPUID leaf 0AH and the PMU bits of leaf 01H, raw and
+ * decoded (SDM Vol. 2A, CPUID; Vol. 3B 18.2). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+enum { EAX, EBX, ECX, EDX };
+
+/* The architectural events of the EBX vector, bit i = event i (SDM Vol.
+ * 3B Table 18-1), with their event select and umask. */
+static const struct {
+  const char *name;
+  unsigned event, umask;
+} arch_events[] = {
+  {"UnHalted Core Cycles", 0x3C, 0x00},
+  {"Instruction Retired", 0xC0, 0x00},
+  {"UnHalted Reference Cycles", 0x3C, 0x01},
+  {"LLC Reference", 0x2E, 0x4F},
+  {"LLC Misses", 0x2E, 0x41},
+  {"Branch Instruction Retired", 0xC4, 0x00},
+  {"Branch Misses Retired", 0xC5, 0x00},
+  {"Topdown Slots", 0xA4, 0x01},
+};
+#define NARCH_EVENTS (sizeof(arch_events) / sizeof(arch_events[0]))
+
+static unsigned bits_of(uint32_t reg, unsigned lsb, unsigned width)
+{
+  return (unsigned)(reg >> lsb) & ((1u << width) - 1);
+}
+
+static void print_raw(const char *leaf, const uint32_t r[4])
+{
+  printf("CPUID.%s  EAX 0x%08" PRIx32 "  EBX 0x%08" PRIx32 "  ECX 0x%08" PRIx32
+         "  EDX 0x%08" PRIx32 "\n",
+         leaf, r[EAX], r[EBX], r[ECX], r[EDX]);
+}
+
+/* One decoded field: where it is, its value, what it means. */
+static void row(const char *where, unsigned value, const char *meaning)
+{
+  printf("  %-10s  %-4u  %s\n", where, value, meaning);
+}
+
+static void print_events(uint32_t ebx, unsigned len)
+{
+  unsigned i;
+
+  for (i = 0; i < len && i < 32; i++) {
+    unsigned unavailable = ebx >> i & 1;
+    char where[16];
+
+    snprintf(where, sizeof where, "EBX[%u]", i);
+    if (i < NARCH_EVENTS)
+      printf("  %-10s  %-4u  %s (%02XH/%02XH) %s\n", where, unavailable,
+             arch_events[i].name, arch_events[i].event, arch_events[i].umask,
+             unavailable ? "not available" : "available");
+    else
+      printf("  %-10s  %-4u  architectural event %u %s\n", where, unavailable,
+             i, unavailable ? "not available" : "available");
+  }
+}
+
+/* Fixed counter i exists if ECX[i] is set or EDX[4:0] > i (SDM Vol. 2A,
+ * CPUID leaf 0AH). */
+static uint32_t fixed_present(const uint32_t r[4])
+{
+  unsigned count = bits_of(r[EDX], 0, 5);
+  uint32_t contiguous = count >= 32 ? UINT32_MAX : (1u << count) - 1;
+
+  return r[ECX] | contiguous;
+}
+
+static void print_fixed(const uint32_t r[4], unsigned version)
+{
+  char list[160];
+
+  if (version >= 5)
+    printf("  %-10s  0x%-2" PRIx32 "  fixed counter bitmap\n", "ECX[31:0]",
+           r[ECX]);
+  else
+    printf("  %-10s  0x%-2" PRIx32 "  reserved before version 5\n",
+           "ECX[31:0]", r[ECX]);
+  if (version < 2) {
+    row("EDX[12:0]", bits_of(r[EDX], 0, 13),
+        "no fixed counters before version 2");
+    return;
+  }
+  row("EDX[4:0]", bits_of(r[EDX], 0, 5), "contiguous fixed counters");
+  row("EDX[12:5]", bits_of(r[EDX], 5, 8), "fixed counter width");
+  row("EDX[15]", bits_of(r[EDX], 15, 1), "AnyThread deprecation");
+  cli_bits_text(fixed_present(r), list, sizeof list);
+  printf("  fixed counters: %s\n", list[0] ? list : "none");
+}
+
+static const char *anythread_text(const uint32_t r[4], unsigned version)
+{
+  if (version < 3)
+    return "not available (version 3 or later)";
+  if (bits_of(r[EDX], 15, 1))
+    return "deprecated: bit 21 is reserved";
+  return "available";
+}
+
+static void print_leaf_0a(const uint32_t r[4], const char *profile)
+{
+  unsigned version = bits_of(r[EAX], 0, 8);
+  unsigned len = bits_of(r[EAX], 24, 8);
+
+  printf("Leaf 0AH, architectural performance monitoring, on %s\n", profile);
+  if (version == 0) {
+    row("EAX[7:0]", version, "version ID: no architectural PMU");
+    return;
+  }
+  row("EAX[7:0]", version, "version ID");
+  row("EAX[15:8]", bits_of(r[EAX], 8, 8),
+      "general-purpose counters per thread");
+  row("EAX[23:16]", bits_of(r[EAX], 16, 8), "general-purpose counter width");
+  row("EAX[31:24]", len, "length of the EBX event vector");
+  print_events(r[EBX], len);
+  print_fixed(r, version);
+  printf("  AnyThread (IA32_PERFEVTSELx bit 21): %s\n",
+         anythread_text(r, version));
+}
+
+static void print_leaf_01(const uint32_t r[4])
+{
+  puts("Leaf 01H, the PMU bits (softpmu defines only these)");
+  row("ECX[2]", bits_of(r[ECX], 2, 1), "DTES64: 64-bit DS save area layout");
+  row("ECX[4]", bits_of(r[ECX], 4, 1), "DS-CPL: CPL-qualified debug store");
+  row("ECX[15]", bits_of(r[ECX], 15, 1), "PDCM: IA32_PERF_CAPABILITIES exists");
+  row("EDX[21]", bits_of(r[EDX], 21, 1), "DS: debug store (BTS, PEBS)");
+}
+
+static int cpuid_run(const struct cli_args *a)
+{
+  uint32_t r0a[4], r01[4];
+
+  if (spmu_profile_cpuid(&a->profile, 0xA, 0, r0a) != SPMU_OK ||
+      spmu_profile_cpuid(&a->profile, 0x1, 0, r01) != SPMU_OK) {
+    cli_error("the profile gives no CPUID");
+    return CLI_EXIT_USAGE;
+  }
+  print_raw("0AH", r0a);
+  print_raw("01H", r01);
+  putchar('\n');
+  print_leaf_0a(r0a, a->profile.name);
+  print_leaf_01(r01);
+  return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_cpuid = {
+  .name = "cpuid",
+  .summary = "CPUID leaf 0AH and the PMU bits of leaf 01H, decoded",
+  .synopsis = "[-c PROFILE]",
+  .description =
+    "    Prints CPUID as the profile enumerates it to a guest (what\n"
+    "    spmu_profile_cpuid returns): first the raw EAX, EBX, ECX and EDX\n"
+    "    of leaves 0AH and 01H in hex, then every field of leaf 0AH\n"
+    "    decoded as SDM Vol. 2A (CPUID) and Vol. 3B 18.2 define it, then\n"
+    "    the PMU bits of leaf 01H.\n"
+    "\n"
+    "    Leaf 0AH: EAX holds the version ID, the number and width of the\n"
+    "    general-purpose counters and the length of the EBX vector; an EBX\n"
+    "    bit that is 1 means that architectural event is NOT available\n"
+    "    (each is shown with its event select/umask); ECX is the bitmap of\n"
+    "    fixed counters from version 5; EDX holds the number of contiguous\n"
+    "    fixed counters, their width and, in bit 15, the deprecation of\n"
+    "    AnyThread. The \"fixed counters\" line applies the SDM rule:\n"
+    "    fixed counter i exists if ECX[i] = 1 or EDX[4:0] > i.\n"
+    "\n"
+    "    Leaf 01H: softpmu defines ECX[2] DTES64, ECX[4] DS-CPL, ECX[15]\n"
+    "    PDCM and EDX[21] DS; every other bit of that leaf belongs to the\n"
+    "    host CPU model and is printed as 0.\n",
+  .options = NULL,
+  .exit_status =
+    "    0   CPUID was printed.\n"
+    "    2   Bad usage, a malformed PROFILE or an output error.\n",
+  .examples =
+    "    softpmu cpuid --cpu skylake\n"
+    "        Version 4, four 48-bit counters, three 48-bit fixed counters.\n"
+    "\n"
+    "    softpmu cpuid --cpu base=skylake,unavailable=0x44\n"
+    "        Reference cycles and branch misses marked not available.\n",
+  .flags = 0,
+  .min_args = 0,
+  .max_args = 0,
+  .run = cpuid_run,
+};

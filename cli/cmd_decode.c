@@ -1,0 +1,332 @@
+/* softpmu decode / encode: between an MSR value and its named fields. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- decode ------------------------------------------------------------ */
+
+/* One set field, formatted for printing. */
+struct row {
+  char bits[8];   /* "63" or "31:24" */
+  char name[40];
+  char value[24]; /* "1" for a single bit, else hex */
+  const char *brief;
+};
+
+static uint64_t field_mask(unsigned lsb, unsigned width)
+{
+  uint64_t ones = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+  return ones << lsb;
+}
+
+static void row_fill(struct row *r, const spmu_field_info *f, uint64_t v)
+{
+  if (f->width == 1)
+    snprintf(r->bits, sizeof r->bits, "%u", f->lsb);
+  else
+    snprintf(r->bits, sizeof r->bits, "%u:%u", f->lsb + f->width - 1, f->lsb);
+  snprintf(r->name, sizeof r->name, "%s", f->name);
+  if (f->width == 1)
+    snprintf(r->value, sizeof r->value, "1");
+  else
+    snprintf(r->value, sizeof r->value, "0x%" PRIx64, v);
+  r->brief = f->brief;
+}
+
+/* The fields of m that are not zero in value, in bit order; *covered gets
+ * the bits of every field of m. Returns how many rows were filled. */
+static size_t collect_rows(const spmu_profile *p, const spmu_msr_info *m,
+                           uint64_t value, struct row rows[64],
+                           uint64_t *covered)
+{
+  size_t n = 0;
+  unsigned i;
+
+  *covered = 0;
+  for (i = 0; i < m->nfields && n < 64; i++) {
+    spmu_field_info f;
+    uint64_t v;
+
+    if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK ||
+        spmu_msr_field_decode(p, m->addr, f.name, value, &v) != SPMU_OK)
+      continue;
+    *covered |= field_mask(f.lsb, f.width);
+    if (v != 0)
+      row_fill(&rows[n++], &f, v);
+  }
+  return n;
+}
+
+static void print_rows(const struct row *rows, size_t n)
+{
+  int wname = 0, wvalue = 0;
+  size_t i;
+
+  for (i = 0; i < n; i++) {
+    if ((int)strlen(rows[i].name) > wname)
+      wname = (int)strlen(rows[i].name);
+    if ((int)strlen(rows[i].value) > wvalue)
+      wvalue = (int)strlen(rows[i].value);
+  }
+  for (i = 0; i < n; i++)
+    printf("  %5s  %-*s  %-*s  %s\n", rows[i].bits, wname, rows[i].name,
+           wvalue, rows[i].value, rows[i].brief);
+}
+
+/* Report set bits that are reserved or that no field describes. Returns
+ * true if reserved bits are set. */
+static bool print_leftovers(const spmu_profile *p, const spmu_msr_info *m,
+                            uint64_t value, uint64_t covered)
+{
+  uint64_t rsvd = value & m->reserved;
+  uint64_t other = value & ~m->reserved & ~covered;
+  char bits[256];
+
+  if (rsvd) {
+    cli_bits_text(rsvd, bits, sizeof bits);
+    printf("reserved bits set: %s %s (0x%" PRIx64 "), reserved in profile "
+           "%s\n", rsvd & (rsvd - 1) ? "bits" : "bit", bits, rsvd, p->name);
+  }
+  if (other) {
+    cli_bits_text(other, bits, sizeof bits);
+    printf("other bits set: %s %s (0x%" PRIx64 "), in no field and not "
+           "reserved\n", other & (other - 1) ? "bits" : "bit", bits, other);
+  }
+  return rsvd != 0;
+}
+
+static int decode_run(const struct cli_args *a)
+{
+  const spmu_profile *p = &a->profile;
+  struct row rows[64];
+  spmu_msr_info m;
+  uint64_t value, covered;
+  size_t n;
+  int rc;
+
+  rc = cli_msr_resolve(p, a->argv[0], &m);
+  if (rc != CLI_EXIT_OK)
+    return rc;
+  if (!cli_parse_u64(a->argv[1], &value)) {
+    cli_error("'%s' is not a 64-bit value (0x-prefixed hex or decimal)",
+              a->argv[1]);
+    return CLI_EXIT_USAGE;
+  }
+  printf("%s (0x%x) = 0x%" PRIx64 " on %s\n", m.name, m.addr, value, p->name);
+  n = collect_rows(p, &m, value, rows, &covered);
+  if (n == 0)
+    puts("  no field is set");
+  print_rows(rows, n);
+  if (print_leftovers(p, &m, value, covered) && (a->flags & CLI_FLAG_STRICT))
+    return CLI_EXIT_FAIL;
+  return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_decode = {
+  .name = "decode",
+  .summary = "name the fields of an MSR value",
+  .synopsis = "[-c PROFILE] [--strict] MSR VALUE",
+  .description =
+    "    Prints the MSR's name, address and VALUE, then one line for each\n"
+    "    field of the register that is not zero in VALUE: its bit range\n"
+    "    (msb:lsb), its SDM name, its value (1 for a single bit, hex for a\n"
+    "    wider field) and its meaning in one line. Only the fields the\n"
+    "    profile has are listed; `softpmu msrs --fields` shows them all.\n"
+    "\n"
+    "    MSR is an SDM name in any case (IA32_PERF_GLOBAL_STATUS, ia32_pmc3;\n"
+    "    former names such as IA32_PERFCTR0 work too) or an address, 0x-hex\n"
+    "    or decimal (0x38e, 910). VALUE is 0x-hex or decimal; a leading 0\n"
+    "    does not mean octal.\n"
+    "\n"
+    "    Set bits that the profile reserves (a WRMSR setting them raises\n"
+    "    #GP) are reported on a line \"reserved bits set: ...\"; set bits\n"
+    "    that are in no field but not reserved either (such as the\n"
+    "    host-owned bits of IA32_MISC_ENABLE, or counter bits above the\n"
+    "    counter width) on a line \"other bits set: ...\". Neither changes\n"
+    "    the exit status unless --strict is given.\n",
+  .options =
+    "    --strict\n"
+    "        Exit with status 1 if VALUE sets bits reserved in the profile.\n",
+  .exit_status =
+    "    0   VALUE was decoded (reserved bits, if any, are reported).\n"
+    "    1   --strict was given and VALUE sets reserved bits.\n"
+    "    2   Bad usage; an unknown MSR, or one absent from the profile; a\n"
+    "        malformed VALUE or PROFILE; an output error.\n",
+  .examples =
+    "    softpmu decode IA32_PERF_GLOBAL_STATUS 0x8000000400000001\n"
+    "        Ovf_PMC0, Ovf_FixedCtr2 and CondChgd are set.\n"
+    "\n"
+    "    softpmu decode --cpu skylake 0x186 0x4300c0\n"
+    "        IA32_PERFEVTSEL0 by address: EVENT 0xc0 with USR, OS and EN.\n"
+    "\n"
+    "    softpmu decode --strict --cpu icelake IA32_PERFEVTSEL0 0x600000\n"
+    "        Exits 1: AnyThread (bit 21) is deprecated, so reserved, on\n"
+    "        perfmon v5.\n",
+  .flags = CLI_FLAG_STRICT,
+  .min_args = 2,
+  .max_args = 2,
+  .run = decode_run,
+};
+
+/* ---- encode ------------------------------------------------------------ */
+
+/* Field `name` of m (case-insensitive): true and *out if it exists. */
+static bool field_by_name(const spmu_profile *p, const spmu_msr_info *m,
+                          const char *name, spmu_field_info *out)
+{
+  unsigned i;
+
+  for (i = 0; i < m->nfields; i++)
+    if (spmu_msr_field_get(p, m->addr, i, out) == SPMU_OK &&
+        cli_ieq(out->name, name))
+      return true;
+  return false;
+}
+
+/* "core2, nehalem": the presets in which the MSR at m's address has the
+ * field. */
+static void presets_with_field(const spmu_msr_info *m, const char *field,
+                               char *buf, size_t len)
+{
+  const char *name;
+  unsigned i;
+  size_t used = 0;
+
+  buf[0] = '\0';
+  for (i = 0; (name = spmu_profile_preset_name(i)) != NULL; i++) {
+    spmu_profile p;
+    spmu_msr_info other;
+    spmu_field_info f;
+    int n;
+
+    if (spmu_profile_parse(name, &p, NULL, 0) != SPMU_OK ||
+        spmu_msr_info_get(&p, m->addr, &other) != SPMU_OK ||
+        !field_by_name(&p, &other, field, &f))
+      continue;
+    n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
+    if (n < 0 || (size_t)n >= len - used)
+      break;
+    used += (size_t)n;
+  }
+}
+
+static int no_such_field(const spmu_profile *p, const spmu_msr_info *m,
+                         const char *field)
+{
+  char have[256];
+  unsigned i;
+
+  presets_with_field(m, field, have, sizeof have);
+  if (have[0])
+    cli_error("%s has no field '%s' in profile %s; presets that have it: %s",
+              m->name, field, p->name, have);
+  else
+    cli_error("%s has no field '%s'", m->name, field);
+  fputs("softpmu: its fields:", stderr);
+  for (i = 0; i < m->nfields; i++) {
+    spmu_field_info f;
+    if (spmu_msr_field_get(p, m->addr, i, &f) == SPMU_OK)
+      fprintf(stderr, " %s", f.name);
+  }
+  fputc('\n', stderr);
+  return CLI_EXIT_USAGE;
+}
+
+static int too_wide(const spmu_profile *p, const spmu_msr_info *m,
+                    const char *field, const char *value)
+{
+  spmu_field_info f;
+
+  if (!field_by_name(p, m, field, &f)) {
+    cli_error("%s=%s: %s", field, value, spmu_strerror(SPMU_ERANGE));
+    return CLI_EXIT_USAGE;
+  }
+  cli_error("%s is %u bit%s wide; %s does not fit", f.name, f.width,
+            f.width == 1 ? "" : "s", value);
+  return CLI_EXIT_USAGE;
+}
+
+/* Apply one FIELD=VALUE argument to *reg. */
+static int encode_one(const spmu_profile *p, const spmu_msr_info *m,
+                      const char *arg, uint64_t *reg)
+{
+  const char *eq = strchr(arg, '=');
+  char field[48];
+  uint64_t v;
+  int rc;
+
+  if (!eq || eq == arg) {
+    cli_error("'%s' is not FIELD=VALUE", arg);
+    return CLI_EXIT_USAGE;
+  }
+  if ((size_t)(eq - arg) >= sizeof field)
+    return no_such_field(p, m, arg);
+  snprintf(field, sizeof field, "%.*s", (int)(eq - arg), arg);
+  if (!cli_parse_u64(eq + 1, &v)) {
+    cli_error("%s: '%s' is not a number (0x-hex or decimal)", field, eq + 1);
+    return CLI_EXIT_USAGE;
+  }
+  rc = spmu_msr_field_encode(p, m->addr, field, v, reg);
+  if (rc == SPMU_ENOENT)
+    return no_such_field(p, m, field);
+  if (rc == SPMU_ERANGE)
+    return too_wide(p, m, field, eq + 1);
+  if (rc != SPMU_OK) {
+    cli_error("%s: %s", arg, spmu_strerror(rc));
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}
+
+static int encode_run(const struct cli_args *a)
+{
+  spmu_msr_info m;
+  uint64_t reg = 0;
+  int i, rc;
+
+  rc = cli_msr_resolve(&a->profile, a->argv[0], &m);
+  for (i = 1; i < a->argc && rc == CLI_EXIT_OK; i++)
+    rc = encode_one(&a->profile, &m, a->argv[i], &reg);
+  if (rc != CLI_EXIT_OK)
+    return rc;
+  printf("0x%" PRIx64 "\n", reg);
+  return CLI_EXIT_OK;
+}
+
+const struct cli_command cli_cmd_encode = {
+  .name = "encode",
+  .summary = "build an MSR value from named fields",
+  .synopsis = "[-c PROFILE] MSR [FIELD=VALUE]...",
+  .description =
+    "    Starts from 0, sets each FIELD to its VALUE and prints the result\n"
+    "    as one 0x-hex number, ready for `softpmu decode` or a WRMSR.\n"
+    "\n"
+    "    MSR is named as for `softpmu decode`. FIELD is a field name of\n"
+    "    that MSR in the profile, in any case (EVENT, usr, Ovf_PMC0); VALUE\n"
+    "    is 0x-hex or decimal and must fit the field. When a field is given\n"
+    "    twice the last value wins. Fields the profile lacks are refused,\n"
+    "    with the presets that have them, so the result never sets bits\n"
+    "    that are reserved in the profile.\n",
+  .options = NULL,
+  .exit_status =
+    "    0   The value was printed.\n"
+    "    2   Bad usage; an unknown or absent MSR; an unknown field (the\n"
+    "        MSR's fields are listed); a VALUE that is not a number or is\n"
+    "        wider than its field; a malformed PROFILE; an output error.\n",
+  .examples =
+    "    softpmu encode IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1\n"
+    "        Prints 0x4300c0: count retired instructions in every ring.\n"
+    "\n"
+    "    softpmu encode IA32_FIXED_CTR_CTRL en0=3 pmi0=1\n"
+    "        Prints 0xb: fixed counter 0 in every ring, PMI on overflow.\n"
+    "\n"
+    "    v=$(softpmu encode IA32_PERFEVTSEL1 event=0x3c cmask=1 inv=1 en=1)\n"
+    "    softpmu decode IA32_PERFEVTSEL1 \"$v\"\n"
+    "        A round trip: 0x1c0003c, and back to its four fields.\n",
+  .flags = 0,
+  .min_args = 1,
+  .max_args = -1,
+  .run = encode_run,
+};

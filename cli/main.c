@@ -1,0 +1,142 @@
+/* softpmu: the command-line face of the PMU model. main() finds the
+ * subcommand and hands over; each one lives in its own cmd_*.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <softpmu/version.h>
+
+#include "cli.h"
+
+static const struct cli_command *const commands[] = {
+  &cli_cmd_decode,
+  &cli_cmd_encode,
+  &cli_cmd_cpuid,
+  &cli_cmd_msrs,
+};
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const char usage_line[] =
+  "usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)\n";
+
+static void print_manual(void)
+{
+  size_t i;
+
+  fputs("NAME\n"
+        "    softpmu - the Intel performance-monitoring unit, as softpmu "
+        "models it\n\n"
+        "SYNOPSIS\n"
+        "    softpmu COMMAND [-c PROFILE] [OPTIONS] [ARGUMENTS]\n"
+        "    softpmu help [COMMAND]\n"
+        "    softpmu --help | --version\n\n"
+        "DESCRIPTION\n"
+        "    Answers questions about the PMU of a modelled processor from the\n"
+        "    register catalogue the library itself uses for every RDMSR and\n"
+        "    WRMSR: what an MSR value means, how to build one, what CPUID\n"
+        "    says, which MSRs exist. The processor is a preset or a key=value\n"
+        "    profile given with --cpu; the default is " CLI_DEFAULT_PROFILE
+        ".\n\n"
+        "COMMANDS\n",
+        stdout);
+  for (i = 0; i < NCOMMANDS; i++)
+    printf("    %-8s %s\n", commands[i]->name, commands[i]->summary);
+  fputs("\n    `softpmu COMMAND --help` or `softpmu help COMMAND` prints a\n"
+        "    command's manual.\n\n"
+        "OPTIONS\n"
+        "    -h, --help\n"
+        "        Print this manual and exit.\n\n"
+        "    -V, --version\n"
+        "        Print the library version and exit.\n\n"
+        "EXIT STATUS\n"
+        "    0   Success.\n"
+        "    1   A check asked for on the command line failed (decode\n"
+        "        --strict).\n"
+        "    2   Bad usage or bad input (an unknown command, MSR, field or\n"
+        "        profile; a malformed number), or the output could not be\n"
+        "        written. Messages go to standard error, prefixed\n"
+        "        \"softpmu: \".\n\n"
+        "EXAMPLES\n"
+        "    softpmu decode IA32_PERF_GLOBAL_STATUS 0x8000000400000001\n"
+        "    softpmu encode --cpu skylake IA32_PERFEVTSEL0 event=0xc0 en=1 "
+        "usr=1\n"
+        "    softpmu cpuid --cpu icelake\n"
+        "    softpmu msrs --cpu core2 --fields\n",
+        stdout);
+}
+
+static const struct cli_command *find_command(const char *name)
+{
+  size_t i;
+
+  for (i = 0; i < NCOMMANDS; i++)
+    if (strcmp(commands[i]->name, name) == 0)
+      return commands[i];
+  return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+  struct cli_nearest nb;
+  size_t i;
+
+  cli_error("unknown command '%s'", name);
+  cli_nearest_init(&nb, name);
+  for (i = 0; i < NCOMMANDS; i++)
+    cli_nearest_offer(&nb, commands[i]->name);
+  cli_nearest_report(&nb);
+  fputs(usage_line, stderr);
+  return CLI_EXIT_USAGE;
+}
+
+/* softpmu help [COMMAND] */
+static int help(int argc, char **argv)
+{
+  const struct cli_command *cmd;
+
+  if (argc < 2) {
+    print_manual();
+    return CLI_EXIT_OK;
+  }
+  cmd = find_command(argv[1]);
+  if (!cmd)
+    return unknown_command(argv[1]);
+  cli_command_manual(cmd);
+  return CLI_EXIT_OK;
+}
+
+static int dispatch(int argc, char **argv)
+{
+  const struct cli_command *cmd;
+
+  if (argc < 2) {
+    fputs(usage_line, stderr);
+    return CLI_EXIT_USAGE;
+  }
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+    print_manual();
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+    printf("softpmu %s\n", spmu_version_string());
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(argv[1], "help") == 0)
+    return help(argc - 1, argv + 1);
+  cmd = find_command(argv[1]);
+  if (!cmd)
+    return unknown_command(argv[1]);
+  return cli_command_main(cmd, argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+  int rc = dispatch(argc, argv);
+
+  /* Output goes through stdio: a full disk or closed pipe shows up here. */
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    cli_error("cannot write the output: %s", strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  return rc;
+}

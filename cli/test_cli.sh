@@ -1,0 +1,409 @@
+#!/bin/sh
+# Tests of the softpmu command-line tool: each runs the built binary and
+# checks its exit status, its standard output and its standard error
+# exactly. Expected values come from the library (spmu_profile_cpuid,
+# spmu_msr_list, the catalogue) and are checked against the SDM where a
+# comment says so.
+#
+# usage: test_cli.sh PATH/TO/softpmu
+set -u
+
+SOFTPMU=${1:?usage: test_cli.sh PATH/TO/softpmu}
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+failures=0
+checks=0
+
+# run ARGS...: run the tool; the results are in $rc, $tmp/out, $tmp/err.
+run() {
+  "$SOFTPMU" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+}
+
+fail() {
+  printf 'FAIL: %s\n' "$*"
+  failures=$((failures + 1))
+}
+
+# same FILE TEXT: FILE holds exactly TEXT and a newline (nothing if TEXT is
+# empty); else show the difference.
+same() {
+  if [ -z "$2" ]; then
+    [ ! -s "$1" ] && return 0
+    : >"$tmp/want"
+  else
+    printf '%s\n' "$2" >"$tmp/want"
+    cmp -s "$tmp/want" "$1" && return 0
+  fi
+  diff -u "$tmp/want" "$1" | sed 's/^/    /'
+  return 1
+}
+
+# expect NAME STATUS STDOUT STDERR: the last run gave exactly these.
+expect() {
+  checks=$((checks + 1))
+  [ "$rc" = "$2" ] || fail "$1: exit status $rc, expected $2"
+  same "$tmp/out" "$3" || fail "$1: standard output differs (above)"
+  same "$tmp/err" "$4" || fail "$1: standard error differs (above)"
+}
+
+# expect_lines NAME COUNT: the last run succeeded with COUNT output lines.
+expect_lines() {
+  checks=$((checks + 1))
+  n=$(wc -l <"$tmp/out")
+  [ "$rc" = 0 ] || fail "$1: exit status $rc, expected 0"
+  [ "$n" -eq "$2" ] || fail "$1: $n lines, expected $2"
+  same "$tmp/err" "" || fail "$1: standard error is not empty"
+}
+
+# expect_manual NAME: the last run printed a manual with every section.
+expect_manual() {
+  checks=$((checks + 1))
+  [ "$rc" = 0 ] || fail "$1: exit status $rc, expected 0"
+  for section in NAME SYNOPSIS DESCRIPTION OPTIONS 'EXIT STATUS' EXAMPLES; do
+    grep -qx "$section" "$tmp/out" || fail "$1: no $section section"
+  done
+  [ "$(head -n 1 "$tmp/out")" = NAME ] || fail "$1: does not start with NAME"
+  same "$tmp/err" "" || fail "$1: standard error is not empty"
+}
+
+# ---- decode ---------------------------------------------------------------
+
+# GLOBAL_STATUS bit 0 = PMC0, bit 34 = fixed counter 2, bit 63 = CondChgd
+# (SDM 18.2.2.2); default profile sapphirerapids.
+run decode IA32_PERF_GLOBAL_STATUS 0x8000000400000001
+expect "decode GLOBAL_STATUS" 0 "\
+IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on sapphirerapids
+      0  Ovf_PMC0       1  IA32_PMCi overflowed
+     34  Ovf_FixedCtr2  1  IA32_FIXED_CTRj overflowed
+     63  CondChgd       1  PMU state changed (condition changed)" ""
+
+# The same MSR by number (decimal 910 = 0x38e) and in lower case.
+run decode 910 0x8000000400000001
+expect "decode by decimal address" 0 "\
+IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on sapphirerapids
+      0  Ovf_PMC0       1  IA32_PMCi overflowed
+     34  Ovf_FixedCtr2  1  IA32_FIXED_CTRj overflowed
+     63  CondChgd       1  PMU state changed (condition changed)" ""
+run decode --cpu skylake ia32_perf_global_status 0x70000000f
+expect "decode lower case, skylake" 0 "\
+IA32_PERF_GLOBAL_STATUS (0x38e) = 0x70000000f on skylake
+      0  Ovf_PMC0       1  IA32_PMCi overflowed
+      1  Ovf_PMC1       1  IA32_PMCi overflowed
+      2  Ovf_PMC2       1  IA32_PMCi overflowed
+      3  Ovf_PMC3       1  IA32_PMCi overflowed
+     32  Ovf_FixedCtr0  1  IA32_FIXED_CTRj overflowed
+     33  Ovf_FixedCtr1  1  IA32_FIXED_CTRj overflowed
+     34  Ovf_FixedCtr2  1  IA32_FIXED_CTRj overflowed" ""
+
+# A former name (IA32_PERFCTR0) and a value with no field set.
+run decode IA32_PERFCTR0 0
+expect "decode former name, zero" 0 "\
+IA32_PMC0 (0xc1) = 0x0 on sapphirerapids
+  no field is set" ""
+
+# Reserved bits: AnyThread (EVTSEL bit 21) is reserved once deprecated
+# (v5, CPUID.0AH:EDX[15]); reported, exit 0, or 1 with --strict.
+run decode --cpu icelake IA32_PERFEVTSEL0 0x600000
+expect "decode reserved bits" 0 "\
+IA32_PERFEVTSEL0 (0x186) = 0x600000 on icelake
+     22  EN  1  enable the counter
+reserved bits set: bit 21 (0x200000), reserved in profile icelake" ""
+run decode --strict --cpu icelake IA32_PERFEVTSEL0 0x600000
+expect "decode --strict, reserved bits" 1 "\
+IA32_PERFEVTSEL0 (0x186) = 0x600000 on icelake
+     22  EN  1  enable the counter
+reserved bits set: bit 21 (0x200000), reserved in profile icelake" ""
+run decode --strict --cpu skylake IA32_PERFEVTSEL0 0x600000
+expect "decode --strict, AnyThread valid on v4" 0 "\
+IA32_PERFEVTSEL0 (0x186) = 0x600000 on skylake
+     21  ANY  1  AnyThread: count events of every thread of the core
+     22  EN   1  enable the counter" ""
+
+# Bits in no field but not reserved: the host-owned bits of MISC_ENABLE.
+run decode IA32_MISC_ENABLE 0x1081
+expect "decode other bits" 0 "\
+IA32_MISC_ENABLE (0x1a0) = 0x1081 on sapphirerapids
+      7  PERFMON_AVAILABLE  1  performance monitoring available
+     12  PEBS_UNAVAILABLE   1  PEBS not supported
+other bits set: bit 0 (0x1), in no field and not reserved" ""
+
+# ---- encode, and the round trip through decode -------------------------
+
+# EVENT C0H (instructions retired), USR bit 16, OS bit 17, EN bit 22
+# (SDM 18.2.1.1): 0x4300c0. Field names in any case.
+run encode IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1
+expect "encode PERFEVTSEL0" 0 "0x4300c0" ""
+run encode --cpu core2 ia32_perfevtsel0 EVENT=192 Usr=1 oS=1 En=1
+expect "encode PERFEVTSEL0, any case, decimal" 0 "0x4300c0" ""
+run decode IA32_PERFEVTSEL0 0x4300c0
+expect "decode what encode built" 0 "\
+IA32_PERFEVTSEL0 (0x186) = 0x4300c0 on sapphirerapids
+    7:0  EVENT  0xc0  event select: the event logic unit
+     16  USR    1     count when CPL > 0
+     17  OS     1     count when CPL = 0
+     22  EN     1     enable the counter" ""
+
+# Round trip through the shell: cycles with CMASK=1, INV (bits 24, 23).
+run encode IA32_PERFEVTSEL1 event=0x3c umask=0x01 cmask=1 inv=1 en=1
+expect "encode PERFEVTSEL1" 0 "0x1c0013c" ""
+run decode IA32_PERFEVTSEL1 "$(cat "$tmp/out")"
+expect "round trip PERFEVTSEL1" 0 "\
+IA32_PERFEVTSEL1 (0x187) = 0x1c0013c on sapphirerapids
+    7:0  EVENT  0x3c  event select: the event logic unit
+   15:8  UMASK  0x1   unit mask: the condition within the event
+     22  EN     1     enable the counter
+     23  INV    1     invert the CMASK comparison (>= becomes <)
+  31:24  CMASK  0x1   counter mask: count cycles with at least CMASK events" ""
+
+# FIXED_CTR_CTRL: EN0 = 3 (all rings) in bits 1:0, PMI0 bit 3.
+run encode IA32_FIXED_CTR_CTRL en0=3 pmi0=1
+expect "encode FIXED_CTR_CTRL" 0 "0xb" ""
+run encode IA32_PERF_GLOBAL_CTRL en_pmc0=1 en_fixed_ctr2=1
+expect "encode GLOBAL_CTRL" 0 "0x400000001" ""
+run encode IA32_PERFEVTSEL0
+expect "encode with no field" 0 "0x0" ""
+
+# Too wide: CMASK is 8 bits, EN0 2 bits, USR 1 bit.
+run encode IA32_PERFEVTSEL0 event=0xc0 cmask=300
+expect "encode too wide" 2 "" "softpmu: CMASK is 8 bits wide; 300 does not fit"
+run encode IA32_FIXED_CTR_CTRL en0=4
+expect "encode too wide, 2 bits" 2 "" "softpmu: EN0 is 2 bits wide; 4 does not fit"
+run encode IA32_PERFEVTSEL0 usr=0x2
+expect "encode too wide, 1 bit" 2 "" "softpmu: USR is 1 bit wide; 0x2 does not fit"
+
+# Unknown fields list the MSR's fields (and presets that have one the
+# profile lacks).
+run encode IA32_PERFEVTSEL0 evnt=1
+expect "encode unknown field" 2 "" "\
+softpmu: IA32_PERFEVTSEL0 has no field 'evnt'
+softpmu: its fields: EVENT UMASK USR OS E PC INT EN INV CMASK IN_TX ADAPTIVE"
+run encode IA32_PERFEVTSEL0 any=1
+expect "encode field absent from profile" 2 "" "\
+softpmu: IA32_PERFEVTSEL0 has no field 'any' in profile sapphirerapids; presets that have it: nehalem, sandybridge, haswell, skylake
+softpmu: its fields: EVENT UMASK USR OS E PC INT EN INV CMASK IN_TX ADAPTIVE"
+run encode IA32_PERFEVTSEL0 usr
+expect "encode not FIELD=VALUE" 2 "" "softpmu: 'usr' is not FIELD=VALUE"
+run encode IA32_PERFEVTSEL0 usr=yes
+expect "encode bad number" 2 "" \
+  "softpmu: usr: 'yes' is not a number (0x-hex or decimal)"
+
+# ---- bad input -------------------------------------------------------------
+
+run decode IA32_PERF_GLOBAL_STAUS 1
+expect "unknown MSR, one suggestion" 2 "" "\
+softpmu: unknown MSR 'IA32_PERF_GLOBAL_STAUS'
+softpmu: did you mean IA32_PERF_GLOBAL_STATUS?"
+run decode ia32_pmc 1
+expect "unknown MSR, three suggestions" 2 "" "\
+softpmu: unknown MSR 'ia32_pmc'
+softpmu: did you mean IA32_PMC0, IA32_PMC1 or IA32_PMC2?"
+run encode status ovf_pmc0=1
+expect "unknown MSR, part of a name" 2 "" "\
+softpmu: unknown MSR 'status'
+softpmu: did you mean IA32_PERF_GLOBAL_STATUS, IA32_PERF_GLOBAL_STATUS_SET or IA32_PERF_GLOBAL_STATUS_RESET?"
+run decode zzzz 1
+expect "unknown MSR, nothing near" 2 "" "softpmu: unknown MSR 'zzzz'"
+
+# Known MSRs that the profile lacks, by name and by number.
+run decode --cpu haswell IA32_PERF_GLOBAL_INUSE 0
+expect "MSR absent from profile" 2 "" \
+  "softpmu: IA32_PERF_GLOBAL_INUSE is not present in profile haswell; presets that have it: skylake, icelake, sapphirerapids"
+run decode --cpu haswell 0x392 0
+expect "MSR number absent from profile" 2 "" \
+  "softpmu: MSR 0x392 is not present in profile haswell; presets that have it: skylake, icelake, sapphirerapids"
+run decode 0x10 0
+expect "MSR number absent everywhere" 2 "" \
+  "softpmu: MSR 0x10 is not present in profile sapphirerapids"
+
+run decode --cpu bogus IA32_PMC0 1
+expect "unknown profile" 2 "" \
+  "softpmu: unknown profile 'bogus'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids"
+run cpuid --cpu base=skylake,gp=9
+expect "impossible profile" 2 "" \
+  "softpmu: gp=9: the architectural MSR ranges hold at most 8 GP counters (IA32_PMC0-7)"
+
+run decode IA32_PMC0 0x1ffffffffffffffff
+expect "value wider than 64 bits" 2 "" \
+  "softpmu: '0x1ffffffffffffffff' is not a 64-bit value (0x-prefixed hex or decimal)"
+run decode IA32_PMC0 12abc
+expect "value not a number" 2 "" \
+  "softpmu: '12abc' is not a 64-bit value (0x-prefixed hex or decimal)"
+
+run decode IA32_PMC0
+expect "decode missing argument" 2 "" "\
+softpmu: decode: missing argument
+usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+run encode
+expect "encode missing argument" 2 "" "\
+softpmu: encode: missing argument
+usage: softpmu encode [-c PROFILE] MSR [FIELD=VALUE]..."
+run cpuid extra
+expect "cpuid extra argument" 2 "" "\
+softpmu: cpuid: unexpected argument 'extra'
+usage: softpmu cpuid [-c PROFILE]"
+run decode --cpu
+expect "option without its value" 2 "" "\
+softpmu: decode: option '--cpu' needs a value
+usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+run msrs --strict
+expect "option of another command" 2 "" "\
+softpmu: msrs: unknown option '--strict'
+usage: softpmu msrs [-c PROFILE] [--fields]"
+run
+expect "no command" 2 "" \
+  "usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)"
+run decod
+expect "unknown command" 2 "" "\
+softpmu: unknown command 'decod'
+softpmu: did you mean decode?
+usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)"
+
+# ---- cpuid -----------------------------------------------------------------
+
+# Skylake, SDM CPUID.0AH: EAX = 0x07300404 is version 4 (7:0), 4 GP
+# counters (15:8), 48 bits wide (23:16 = 0x30), 7 events (31:24); EBX = 0,
+# all seven available; ECX reserved before v5; EDX = 0x603 is 3 fixed
+# counters (4:0) 48 bits wide (12:5 = 0x30). Leaf 01H: ECX = 0x8014 is
+# DTES64 (2), DS-CPL (4), PDCM (15); EDX = 0x200000 is DS (21).
+run cpuid --cpu skylake
+expect "cpuid skylake" 0 "\
+CPUID.0AH  EAX 0x07300404  EBX 0x00000000  ECX 0x00000000  EDX 0x00000603
+CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
+
+Leaf 0AH, architectural performance monitoring, on skylake
+  EAX[7:0]    4     version ID
+  EAX[15:8]   4     general-purpose counters per thread
+  EAX[23:16]  48    general-purpose counter width
+  EAX[31:24]  7     length of the EBX event vector
+  EBX[0]      0     UnHalted Core Cycles (3CH/00H) available
+  EBX[1]      0     Instruction Retired (C0H/00H) available
+  EBX[2]      0     UnHalted Reference Cycles (3CH/01H) available
+  EBX[3]      0     LLC Reference (2EH/4FH) available
+  EBX[4]      0     LLC Misses (2EH/41H) available
+  EBX[5]      0     Branch Instruction Retired (C4H/00H) available
+  EBX[6]      0     Branch Misses Retired (C5H/00H) available
+  ECX[31:0]   0x0   reserved before version 5
+  EDX[4:0]    3     contiguous fixed counters
+  EDX[12:5]   48    fixed counter width
+  EDX[15]     0     AnyThread deprecation
+  fixed counters: 0-2
+  AnyThread (IA32_PERFEVTSELx bit 21): available
+Leaf 01H, the PMU bits (softpmu defines only these)
+  ECX[2]      1     DTES64: 64-bit DS save area layout
+  ECX[4]      1     DS-CPL: CPL-qualified debug store
+  ECX[15]     1     PDCM: IA32_PERF_CAPABILITIES exists
+  EDX[21]     1     DS: debug store (BTS, PEBS)" ""
+
+# Sapphire Rapids (the default): EAX = 0x08300805 is version 5, 8 GP
+# counters of 48 bits, 8 events (Topdown Slots is bit 7); ECX = 0xf is the
+# fixed-counter bitmap (v5); EDX = 0x8604 is 4 fixed counters of 48 bits
+# and AnyThread deprecated (bit 15).
+run cpuid
+expect "cpuid sapphirerapids" 0 "\
+CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x0000000f  EDX 0x00008604
+CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
+
+Leaf 0AH, architectural performance monitoring, on sapphirerapids
+  EAX[7:0]    5     version ID
+  EAX[15:8]   8     general-purpose counters per thread
+  EAX[23:16]  48    general-purpose counter width
+  EAX[31:24]  8     length of the EBX event vector
+  EBX[0]      0     UnHalted Core Cycles (3CH/00H) available
+  EBX[1]      0     Instruction Retired (C0H/00H) available
+  EBX[2]      0     UnHalted Reference Cycles (3CH/01H) available
+  EBX[3]      0     LLC Reference (2EH/4FH) available
+  EBX[4]      0     LLC Misses (2EH/41H) available
+  EBX[5]      0     Branch Instruction Retired (C4H/00H) available
+  EBX[6]      0     Branch Misses Retired (C5H/00H) available
+  EBX[7]      0     Topdown Slots (A4H/01H) available
+  ECX[31:0]   0xf   fixed counter bitmap
+  EDX[4:0]    4     contiguous fixed counters
+  EDX[12:5]   48    fixed counter width
+  EDX[15]     1     AnyThread deprecation
+  fixed counters: 0-3
+  AnyThread (IA32_PERFEVTSELx bit 21): deprecated: bit 21 is reserved
+Leaf 01H, the PMU bits (softpmu defines only these)
+  ECX[2]      1     DTES64: 64-bit DS save area layout
+  ECX[4]      1     DS-CPL: CPL-qualified debug store
+  ECX[15]     1     PDCM: IA32_PERF_CAPABILITIES exists
+  EDX[21]     1     DS: debug store (BTS, PEBS)" ""
+
+# Core 2 (v2): EAX = 0x07280202, two 40-bit counters; EDX = 0x503 is three
+# fixed counters of 40 bits (0x28 << 5 | 3).
+run cpuid --cpu core2
+checks=$((checks + 1))
+head -n 1 "$tmp/out" >"$tmp/first"
+same "$tmp/first" \
+  "CPUID.0AH  EAX 0x07280202  EBX 0x00000000  ECX 0x00000000  EDX 0x00000503" ||
+  fail "cpuid core2: registers differ"
+
+# EBX = 0x44: events 2 and 6 marked not available.
+run cpuid --cpu base=skylake,unavailable=0x44
+checks=$((checks + 1))
+grep '^  EBX\[[26]\]' "$tmp/out" >"$tmp/ebx"
+same "$tmp/ebx" "\
+  EBX[2]      1     UnHalted Reference Cycles (3CH/01H) not available
+  EBX[6]      1     Branch Misses Retired (C5H/00H) not available" ||
+  fail "cpuid unavailable events differ"
+
+# ---- msrs ------------------------------------------------------------------
+
+# One line per MSR: as many lines as spmu_msr_list counts (43 on Ice Lake
+# and Sapphire Rapids, 28 on Skylake, 16 on Core 2, 7 on Core Duo).
+run msrs
+expect_lines "msrs sapphirerapids" 43
+run msrs --cpu icelake
+expect_lines "msrs icelake" 43
+run msrs --cpu skylake
+expect_lines "msrs skylake" 28
+run msrs --cpu core2
+expect_lines "msrs core2" 16
+run msrs --cpu core-duo
+expect "msrs core-duo" 0 "\
+0x0c1  IA32_PMC0         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31
+0x0c2  IA32_PMC1         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31
+0x186  IA32_PERFEVTSEL0  rw          0x0     event select for IA32_PMCi
+0x187  IA32_PERFEVTSEL1  rw          0x0     event select for IA32_PMCi
+0x1a0  IA32_MISC_ENABLE  rw          0x1080  perf availability bits (read-only); other bits host-owned
+0x1d9  IA32_DEBUGCTL     rw          0x0     debug control: LBR, BTS, freeze
+0x600  IA32_DS_AREA      rw          0x0     linear address of the DS save area (canonical)" ""
+run msrs --cpu core-duo --fields
+checks=$((checks + 1))
+sed -n '/^0x186/,/^0x187/p' "$tmp/out" >"$tmp/evtsel"
+same "$tmp/evtsel" "\
+0x186  IA32_PERFEVTSEL0  rw          0x0     event select for IA32_PMCi
+          7:0  EVENT                  rw   event select: the event logic unit
+         15:8  UMASK                  rw   unit mask: the condition within the event
+           16  USR                    rw   count when CPL > 0
+           17  OS                     rw   count when CPL = 0
+           18  E                      rw   edge detect: count deasserted-to-asserted transitions
+           19  PC                     rw   pin control
+           20  INT                    rw   APIC interrupt (PMI) on overflow
+           22  EN                     rw   enable the counter
+           23  INV                    rw   invert the CMASK comparison (>= becomes <)
+        31:24  CMASK                  rw   counter mask: count cycles with at least CMASK events
+0x187  IA32_PERFEVTSEL1  rw          0x0     event select for IA32_PMCi" ||
+  fail "msrs --fields: PERFEVTSEL0 differs"
+
+# ---- manuals and version ---------------------------------------------------
+
+for cmd in decode encode cpuid msrs; do
+  run "$cmd" --help
+  expect_manual "$cmd --help"
+  run "$cmd" -h
+  expect_manual "$cmd -h"
+  run help "$cmd"
+  expect_manual "help $cmd"
+done
+run --help
+expect_manual "--help"
+run help
+expect_manual "help"
+run --version
+checks=$((checks + 1))
+[ "$rc" = 0 ] && grep -Eqx 'softpmu [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" ||
+  fail "--version: status $rc, output $(cat "$tmp/out")"
+
+printf '%d checks, %d failed\n' "$checks" "$failures"
+[ "$failures" -eq 0 ]
