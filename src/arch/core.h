@@ -40,9 +40,11 @@ struct spmu_prog {
   uint32_t en_at[2]; /* entries enabled at CPL 0 / CPL > 0 (bit k = e[k]) */
   uint32_t any;      /* entries with AnyThread set */
   uint32_t any_gp;   /* GP counters with AnyThread set (bit i = PMCi) */
+  uint64_t pmi_ctrs; /* counters whose overflow requests a PMI (bit c) */
   uint8_t n;         /* entries */
-  uint8_t nkeys;     /* distinct lines counted; sum nkeys is always 0 */
+  uint8_t nkeys;     /* distinct lines counted */
   bool has_edge;     /* some entry uses edge detection */
+  bool has_cond;     /* some entry uses CMASK or edge detection */
   uint16_t keys[SPMU_NCTR]; /* event select | umask << 8 */
   struct spmu_pe e[SPMU_NCTR];
 };
