@@ -1135,10 +1135,16 @@ static void test_asci_set_by_enclave_counting_18_2_4_1(void **state)
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_ASCI);
   WR(MSR_GLOBAL_OVF_CTRL, ST_ASCI);
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
-  /* The fixed counters count too. */
+  /* The fixed counters count too, but only at a CPL their ENABLE field
+   * selects (decisions.md #26): OS-only FIXED_CTR0 in a ring-3 enclave
+   * clock is not enabled. */
   WR(MSR_GLOBAL_CTRL, 0);
-  WR(MSR_FIXED_CTR_CTRL, 0x3);
+  WR(MSR_EVTSEL0, 0);
+  WR(MSR_FIXED_CTR_CTRL, 0x1);
   WR(MSR_GLOBAL_CTRL, 0x100000000ULL);
+  feed_on(lp, INST, 1, 3, SPMU_CLK_ENCLAVE, 1);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+  WR(MSR_FIXED_CTR_CTRL, 0x3);
   feed_on(lp, INST, 1, 3, SPMU_CLK_ENCLAVE, 1);
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_ASCI);
 }
