@@ -127,6 +127,11 @@ static void test_info_describes_registers(void **state)
   assert_int_equal(i.reserved, ~(0xFULL | 0x7ULL << 32));
   assert_int_equal(spmu_msr_info_get(&skl, 0x4C5, &i), SPMU_ENOMSR);
   assert_int_equal(spmu_msr_info_get(&c2, 0x4C1, &i), SPMU_ENOMSR);
+  /* Only counters have the counter width; an event select is 64 bits. */
+  assert_int_equal(spmu_msr_info_get(&skl, MSR_EVTSEL0 + 1, &i), SPMU_OK);
+  assert_int_equal(i.width, 64);
+  assert_int_equal(spmu_msr_info_get(&skl, MSR_FIXED_CTR0 + 2, &i), SPMU_OK);
+  assert_int_equal(i.width, 48);
 }
 
 /* SDM 18.2.4.1 Figure 18-10: the GLOBAL_STATUS fields of a v4 part with

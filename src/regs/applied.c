@@ -162,11 +162,11 @@ static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
   m->def = d;
   m->addr = d->addr + inst;
   m->inst = (uint8_t)inst;
+  /* Counters have the profile's width; every other MSR is 64 bits. */
   m->width = 64;
-  if (d->repeat == SPMU_REP_GP)
-    m->width = a->prof.gp_width;
-  else if (d->repeat == SPMU_REP_FIXED)
-    m->width = a->prof.fixed_width;
+  if (d->policy == SPMU_POLICY_COUNTER || d->policy == SPMU_POLICY_COUNTER_SX)
+    m->width = d->repeat == SPMU_REP_FIXED ? a->prof.fixed_width
+                                           : a->prof.gp_width;
 
   for (i = 0; i < d->nfields; i++) {
     const struct spmu_field_def *f = &d->fields[i];
