@@ -65,10 +65,10 @@ static void test_no_allocation_while_running(void **state)
   (void)state;
   FOR_EACH_PRESET(name) {
     spmu_core *c = core_for(name);
-    spmu_host h = {NULL, on_pmi};
+    spmu_host h = {.pmi = on_pmi};
     spmu_lp *lp = spmu_core_lp(c, 0);
     spmu_event_line lines[3] = {{0xC0, 0, 3}, {0x3C, 0, 1}, {0xC4, 0, 1}};
-    spmu_clock clk = {lines, 3, 3, 0};
+    spmu_clock clk = {.lines = lines, .nlines = 3, .cpl = 3, .flags = 0};
     unsigned char blob[16384];
     size_t len = 0;
     uint64_t v, used;

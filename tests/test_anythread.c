@@ -48,7 +48,7 @@ static void on_pmi(void *opaque, spmu_lp *l)
 
 static void use(const char *spec)
 {
-  spmu_host h = {NULL, on_pmi};
+  spmu_host h = {.pmi = on_pmi};
   spmu_core_free(core);
   core = core_for(spec);
   assert_int_equal(spmu_core_threads(core), 2);
@@ -79,7 +79,7 @@ static int insts(spmu_lp *l, uint32_t count, uint8_t cpl, uint64_t clocks,
                  uint64_t *consumed)
 {
   spmu_event_line line = {0xC0, 0x00, count};
-  spmu_clock clk = {&line, 1, cpl, 0};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = cpl, .flags = 0};
   uint64_t used = 0;
   int rc = spmu_deliver(l, &clk, clocks, &used);
   assert_true(rc >= 0);
@@ -156,7 +156,7 @@ static void test_fixed_any_counts_every_thread_18_2_3(void **state)
   /* FIXED_CTR1 has no ANY: lp 1's cycles are not its own. */
   {
     spmu_event_line cyc = {0x3C, 0x00, 1};
-    spmu_clock clk = {&cyc, 1, 3, 0};
+    spmu_clock clk = {.lines = &cyc, .nlines = 1, .cpl = 3, .flags = 0};
     assert_int_equal(spmu_deliver(t1, &clk, 6, NULL), 0);
     assert_int_equal(rd(t0, MSR_FIXED_CTR0 + 1), 0);
     assert_int_equal(spmu_deliver(t0, &clk, 6, NULL), 0);
@@ -187,7 +187,7 @@ static void test_any_overflow_pmi_on_owner_18_2_3(void **state)
 static void test_any_deadline_18_2_3(void **state)
 {
   spmu_event_line line = {0xC0, 0x00, 3};
-  spmu_clock clk = {&line, 1, 3, 0};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .flags = 0};
   (void)state;
   use("skylake");
   count_insts(t0, EV_ANY | EV_INT);

@@ -64,6 +64,7 @@ static void test_model_constants_match_catalogue(void **state)
                    SPMU_STATUS_TRACE_TOPA_PMI);
   assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "Ovf_Uncore", 1), SPMU_STATUS_OVF_UNCORE);
   assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CondChgd", 1), SPMU_STATUS_COND_CHGD);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "OvfBuf", 1), SPMU_STATUS_OVF_BUF);
   assert_int_equal(MSR_GLOBAL_STATUS, SPMU_MSR_GLOBAL_STATUS);
 }
 

@@ -97,7 +97,7 @@ static int feed_on(spmu_lp *l, uint8_t ev, uint8_t um, uint32_t count,
                    uint8_t cpl, uint8_t flags, uint64_t clocks)
 {
   spmu_event_line line = {ev, um, count};
-  spmu_clock clk = {&line, 1, cpl, flags};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = cpl, .flags = flags};
   uint64_t consumed = 0;
   int rc = spmu_deliver(l, &clk, clocks, &consumed);
   assert_true(rc >= 0);
@@ -147,7 +147,7 @@ static void test_kvm_loop_10_instructions_1_branch_every_preset(void **state)
 {
   const unsigned N = 1000;
   const spmu_event_line lines[] = {{INST, 10}, {BRANCH, 1}};
-  const spmu_clock clk = {lines, 2, 3, 0};
+  const spmu_clock clk = {.lines = lines, .nlines = 2, .cpl = 3, .flags = 0};
   const char *name;
   (void)state;
   FOR_EACH_PRESET(name) {
@@ -281,7 +281,7 @@ static void test_kvm_counter_overflow_fixed_18_2_2_1(void **state)
 static void test_overflow_same_clock_one_pmi_18_2_2_2(void **state)
 {
   const spmu_event_line lines[] = {{INST, 1}, {BRANCH, 1}};
-  const spmu_clock clk = {lines, 2, 0, 0};
+  const spmu_clock clk = {.lines = lines, .nlines = 2, .cpl = 0, .flags = 0};
   uint64_t consumed;
   unsigned pmis;
   (void)state;
@@ -412,7 +412,7 @@ static void test_event_and_umask_must_match_18_2_1_1(void **state)
 {
   const spmu_event_line lines[] = {
       {0x2E, 0x4F, 3}, {0x2E, 0x41, 5}, {0x2E, 0x4F, 2}, {0xC0, 0x4F, 7}};
-  const spmu_clock clk = {lines, 4, 0, 0};
+  const spmu_clock clk = {.lines = lines, .nlines = 4, .cpl = 0, .flags = 0};
   (void)state;
   use("skylake");
   WR(MSR_GLOBAL_CTRL, 0);
@@ -545,7 +545,7 @@ static void test_fixed_enable_field_and_global_ctrl_18_2_2_1(void **state)
 static void test_global_ctrl_clear_nothing_counts_18_2_2_2(void **state)
 {
   const spmu_event_line lines[] = {{INST, 3}, {CYCLES, 3}, {0x00, 0x03, 3}};
-  const spmu_clock clk = {lines, 3, 0, 0};
+  const spmu_clock clk = {.lines = lines, .nlines = 3, .cpl = 0, .flags = 0};
   unsigned i;
   (void)state;
   use("skylake");
@@ -750,7 +750,7 @@ static void program_mixed(spmu_core *c, uint64_t pmc0)
 static void test_batch_equals_single_clocks_overflow_in_middle(void **state)
 {
   const spmu_event_line lines[] = {{INST, 1}, {BRANCH, 3}, {CYCLES, 1}};
-  const spmu_clock clk = {lines, 3, 3, 0};
+  const spmu_clock clk = {.lines = lines, .nlines = 3, .cpl = 3, .flags = 0};
   spmu_core *a, *b;
   spmu_lp *la, *lb;
   unsigned pa, pb, k;
@@ -815,7 +815,7 @@ static void test_batch_first_clock_pmi_and_silent_wrap(void **state)
   assert_int_equal(feed(INST, 1, 0, 1000), SPMU_TICK_PMI);
   {
     spmu_event_line line = {INST, 1};
-    spmu_clock clk = {&line, 1, 0, 0};
+    spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 0, .flags = 0};
     assert_int_equal(rd(lp, MSR_PMC0), 0);
     WR(MSR_GLOBAL_OVF_CTRL, 1);
     WR(MSR_EVTSEL0, EV_EN | EV_OS | EV_SEL(INST)); /* no INT */
@@ -989,7 +989,8 @@ static void test_batch_equals_single_clocks_property(void **state)
         lines[k] = pool[below(NPOOL)];
         lines[k].count = (uint32_t)below(6);
       }
-      clk = (spmu_clock){lines, n, (uint8_t)below(4), (uint8_t)below(8)};
+      clk = (spmu_clock){.lines = lines, .nlines = n,
+                         .cpl = (uint8_t)below(4), .flags = (uint8_t)below(8)};
       if (below(8) == 0) {
         K = 1000000000;
         force_pmi_soon(a, b, p, lines, &n, &clk);
@@ -1042,7 +1043,7 @@ static void test_batch_equals_single_clocks_property(void **state)
 static void test_deadline_predicts_pmi_clock(void **state)
 {
   spmu_event_line line = {INST, 1};
-  spmu_clock clk = {&line, 1, 0, 0};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 0, .flags = 0};
   unsigned char *before, *after;
   size_t lb, la;
   uint64_t consumed;
@@ -1088,7 +1089,7 @@ static void test_deadline_predicts_pmi_clock(void **state)
 static void test_deadline_fixed_counter(void **state)
 {
   spmu_event_line line = {CYCLES, 4};
-  spmu_clock clk = {&line, 1, 3, 0};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .flags = 0};
   (void)state;
   use("skylake");
   WR(MSR_GLOBAL_CTRL, 0);
@@ -1193,7 +1194,7 @@ static void test_in_tx_counts_only_in_transaction_18_11_5_1(void **state)
 static void test_deliver_bad_input_einval(void **state)
 {
   spmu_event_line line = {INST, 1};
-  spmu_clock clk = {&line, 1, 0, 0};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 0, .flags = 0};
   spmu_clock bad;
   uint64_t consumed = 77;
   (void)state;

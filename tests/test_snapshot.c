@@ -1,9 +1,10 @@
 /* Save and restore of a core, the host (VMM) write path, RESET and INIT.
  *
  * The blob layout is the one documented at the top of src/arch/snapshot.c
- * (format 1), restated here so that the tests can build damaged blobs:
+ * (format 2), restated here so that the tests can build damaged blobs:
  *   0   "SPMU", u16 format, u16 logical processors, u64 profile fingerprint
- *   16  per logical processor: u16 n, then n x (u32 address, u64 value)
+ *   16  per logical processor: u16 n, then n x (u32 address, u64 value),
+ *       then u32 edge-detect state and u32 PEBS-armed counters
  *   end u64 FNV-1a-64 of every byte before it
  * All little-endian. */
 #include "helpers.h"
@@ -12,7 +13,7 @@
 
 #define HDR_LEN 16u
 #define ENTRY_LEN 12u
-#define ENGINE_LEN 4u /* u32 counting-engine state after each LP */
+#define ENGINE_LEN 8u /* u32 edge state + u32 PEBS armed, after each LP */
 #define SUM_LEN 8u
 #define BLOB_MAX 8192u
 #define MAX_MSRS 128u
@@ -280,12 +281,12 @@ static void test_restore_over_programmed_core(void **state)
   spmu_core_free(dst);
 }
 
-/* Snapshot format 1 (src/arch/snapshot.c): magic "SPMU", format
+/* Snapshot format 2 (src/arch/snapshot.c): magic "SPMU", format
  * SPMU_SNAPSHOT_FORMAT, the number of logical processors, per logical
- * processor the stored MSRs in ascending address order and the u32
- * counting-engine state, and an FNV-1a-64
+ * processor the stored MSRs in ascending address order and the two u32
+ * counting-engine words, and an FNV-1a-64
  * of everything before the checksum. */
-static void test_blob_layout_format1(void **state)
+static void test_blob_layout_format2(void **state)
 {
   spmu_core *c = core_for("skylake");
   blob bl;
@@ -297,7 +298,7 @@ static void test_blob_layout_format1(void **state)
   save(c, &bl);
   assert_memory_equal(bl.b, "SPMU", 4);
   assert_int_equal(get_le(bl.b + 4, 2), SPMU_SNAPSHOT_FORMAT);
-  assert_int_equal(SPMU_SNAPSHOT_FORMAT, 1);
+  assert_int_equal(SPMU_SNAPSHOT_FORMAT, 2);
   assert_int_equal(get_le(bl.b + 6, 2), 2);
   n0 = (unsigned)get_le(bl.b + HDR_LEN, 2);
   for (i = 0; i < 2; i++) {
@@ -312,6 +313,7 @@ static void test_blob_layout_format1(void **state)
       last = addr;
     }
     assert_int_equal(get_le(bl.b + off, 4), 0); /* no edge state yet */
+    assert_int_equal(get_le(bl.b + off + 4, 4), 0); /* nothing armed */
     off += ENGINE_LEN;
   }
   assert_int_equal(off + SUM_LEN, bl.len);
@@ -763,7 +765,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_save_restore_round_trip_every_preset),
       cmocka_unit_test(test_restore_over_programmed_core),
-      cmocka_unit_test(test_blob_layout_format1),
+      cmocka_unit_test(test_blob_layout_format2),
       cmocka_unit_test(test_save_reports_needed_size),
       cmocka_unit_test(test_restore_rejects_other_format),
       cmocka_unit_test(test_restore_rejects_other_profile),

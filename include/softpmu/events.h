@@ -39,14 +39,47 @@ enum spmu_clock_flag {
   SPMU_CLK_IN_TX = 1u << 0,    /* inside a transactional region (IN_TX) */
   SPMU_CLK_ENCLAVE = 1u << 1,  /* inside an SGX enclave (sets ASCI) */
   SPMU_CLK_SMM = 1u << 2,      /* in SMM (DEBUGCTL.FREEZE_WHILE_SMM) */
+  SPMU_CLK_IA32E = 1u << 3,    /* IA-32e mode is active: the DS save area
+                                  has the 64-bit layout even without
+                                  DTES64 (SDM 17.4.9) */
 };
+
+/* The memory access of a clock's instruction, for load-latency counting
+ * (SDM 18.6.1.2: LL_EN counters count loads slower than
+ * MSR_PEBS_LD_LAT_THRESHOLD) and the PEBS record's memory fields. */
+typedef struct spmu_mem_access {
+  uint64_t addr;    /* data linear address */
+  uint64_t source;  /* data source (SDM Table 18-24), or store status */
+  uint64_t latency; /* load latency in core cycles */
+  uint8_t store;    /* 1: a store (precise store PEBS), 0: a load */
+} spmu_mem_access;
 
 typedef struct spmu_clock {
   const spmu_event_line *lines;
   size_t nlines;
   uint8_t cpl;   /* current privilege level, 0-3 */
   uint8_t flags; /* enum spmu_clock_flag */
+  const spmu_mem_access *mem; /* the clock's memory access, or NULL */
 } spmu_clock;
+
+/* The architectural state a PEBS assist records, filled by the host's
+ * machine_state() (zeroed first). */
+typedef struct spmu_machine_state {
+  uint64_t rflags;
+  uint64_t ip;      /* the instruction that caused the event (EventingIP;
+                       RIP of a fault-like record) */
+  uint64_t next_ip; /* the instruction after it (RIP of a trap-like record,
+                       IA32_PERF_CAPABILITIES[6] = 1) */
+  uint64_t gpr[16]; /* by register number: RAX, RCX, RDX, RBX, RSP, RBP,
+                       RSI, RDI, R8-R15 */
+  uint64_t xmm[16][2]; /* low, high quadword */
+  uint64_t tsc;
+  uint64_t tx_abort; /* TSX abort information (format 2+) */
+  unsigned nlbr;     /* valid entries in lbr, most recent first */
+  struct {
+    uint64_t from, to, info;
+  } lbr[32];
+} spmu_machine_state;
 
 /* What the host provides. pmi() is called when the PMU requests a PMI
  * (through the local APIC's LVT performance-counter entry), at the clock
@@ -55,16 +88,33 @@ typedef struct spmu_clock {
 typedef struct spmu_host {
   void *opaque;
   void (*pmi)(void *opaque, spmu_lp *lp);
+  /* Guest linear memory, for the DS save area and the PEBS records: read or
+   * write len bytes at linear address la. Return 0 on success; anything
+   * else fails the access (the model then drops the record, see
+   * SPMU_TICK_MEM_FAULT). NULL: every access fails. */
+  int (*read_mem)(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
+                  size_t len);
+  int (*write_mem)(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
+                   size_t len);
+  /* The machine state at a PEBS assist (st is zeroed first); may be NULL. */
+  void (*machine_state)(void *opaque, spmu_lp *lp, spmu_machine_state *st);
 } spmu_host;
 
 /* Install the host callbacks (copied); NULL removes them. */
 SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);
 
-/* Results of delivery: a bit set. */
-#define SPMU_TICK_PMI 1 /* a PMI was requested at the last clock consumed */
+/* Results of delivery: a bit set, about the last clock consumed. */
+#define SPMU_TICK_PMI 1        /* a PMI was requested */
+#define SPMU_TICK_PEBS 2       /* a PEBS assist wrote a record */
+#define SPMU_TICK_PEBS_LOST 4  /* a PEBS assist was due and wrote nothing:
+                                  the bounds check failed (SDM 17.4.9) or a
+                                  memory access failed */
+#define SPMU_TICK_MEM_FAULT 8  /* a read_mem/write_mem callback failed */
 
 /* Deliver `clocks` repetitions of the same clock of lp (clocks >= 1) and
- * stop early, right after the clock at which a PMI is requested. *consumed
+ * stop early, right after a clock at which a PMI is requested or a PEBS
+ * assist takes place (SDM 18.4.4, seed 003: the first event after a
+ * PEBS-enabled counter overflows). *consumed
  * (may be NULL) gets the number of clocks delivered. Costs O(counters), not
  * O(clocks). Returns SPMU_TICK_* bits (>= 0) or a negative error.
  *
@@ -79,8 +129,8 @@ SPMU_API int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                           uint64_t *consumed);
 
 /* How many repetitions of clk can be delivered before and including the
- * clock at which the next PMI is requested (UINT64_MAX: never). Changes
- * nothing. */
+ * clock at which the next PMI is requested or PEBS assist is due
+ * (UINT64_MAX: never). Changes nothing and touches no memory. */
 SPMU_API uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk);
 
 /* Conditions raised outside the core PMU's counters, which the host (its

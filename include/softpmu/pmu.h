@@ -88,7 +88,7 @@ SPMU_API int spmu_host_rdmsr(const spmu_lp *lp, uint32_t msr, uint64_t *value);
 SPMU_API int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len);
 SPMU_API int spmu_core_restore(spmu_core *core, const void *buf, size_t len);
 
-#define SPMU_SNAPSHOT_FORMAT 1
+#define SPMU_SNAPSHOT_FORMAT 2
 
 #ifdef __cplusplus
 }

@@ -59,6 +59,7 @@ int spmu_core_reset(spmu_core *core)
   for (i = 0; i < core->nlp; i++) {
     spmu_regs_reset(&core->a, &core->lp[i].r);
     core->lp[i].edge = 0;
+    core->lp[i].armed = 0;
     spmu_lp_touch(&core->lp[i]);
   }
   return SPMU_OK;

@@ -34,6 +34,8 @@ enum {
   SPMU_PE_INV = 1u << 3,
   SPMU_PE_EDGE = 1u << 4,
   SPMU_PE_ANY = 1u << 6,   /* AnyThread */
+  SPMU_PE_LL = 1u << 7,    /* load-latency PEBS (LL_EN): counts only loads
+                              slower than MSR_PEBS_LD_LAT_THRESHOLD */
 };
 
 struct spmu_prog {
@@ -41,10 +43,12 @@ struct spmu_prog {
   uint32_t any;      /* entries with AnyThread set */
   uint32_t any_gp;   /* GP counters with AnyThread set (bit i = PMCi) */
   uint64_t pmi_ctrs; /* counters whose overflow requests a PMI (bit c) */
+  uint32_t pebs_ctrs; /* counters whose overflow arms PEBS (bit c) */
   uint8_t n;         /* entries */
   uint8_t nkeys;     /* distinct lines counted */
   bool has_edge;     /* some entry uses edge detection */
-  bool has_cond;     /* some entry uses CMASK or edge detection */
+  bool slow;         /* some entry needs more than the raw count (CMASK,
+                        E, load latency) */
   uint16_t keys[SPMU_NCTR]; /* event select | umask << 8 */
   struct spmu_pe e[SPMU_NCTR];
 };
@@ -56,6 +60,9 @@ struct spmu_lp {
   /* Counting-engine state that is not an MSR: bit i = the CMASK/INV
    * condition of GP counter i held in the previous clock (edge detect). */
   uint32_t edge;
+  /* PEBS counters that overflowed and wait for their next event to
+   * perform the assist (bit c; SDM 18.4.4, seed 003). */
+  uint32_t armed;
   /* Derived from r; valid unless the core marks this lp stale. */
   struct spmu_prog prog;
 };
@@ -71,6 +78,7 @@ struct spmu_core {
    * never allocates. */
   struct spmu_regs scratch[SPMU_MAX_THREADS];
   uint32_t scratch_edge[SPMU_MAX_THREADS];
+  uint32_t scratch_armed[SPMU_MAX_THREADS];
 };
 
 /* Something in lp's register file changed: its compiled counters must be

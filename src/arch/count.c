@@ -24,6 +24,7 @@
 
 #include "arch/core.h"
 #include "arch/msr.h"
+#include "arch/pebs.h"
 #include "softpmu/error.h"
 
 /* The line a fixed counter counts (events.h; decisions.md #17). */
@@ -72,8 +73,8 @@ static void add_entry(struct spmu_prog *p, struct spmu_pe e, uint16_t key,
     p->any |= UINT32_C(1) << k;
   if (e.flags & SPMU_PE_EDGE)
     p->has_edge = true;
-  if (e.flags & SPMU_PE_COND)
-    p->has_cond = true;
+  if (e.flags & (SPMU_PE_COND | SPMU_PE_LL))
+    p->slow = true;
   if (e.flags & SPMU_PE_PMI)
     p->pmi_ctrs |= BIT64(e.c);
   for (v = 0; v < 2; v++)
@@ -106,6 +107,15 @@ static void add_gp(struct spmu_prog *p, const struct spmu_applied *a,
     e.flags |= SPMU_PE_EDGE;
   if (sel & SPMU_EVTSEL_ANY)
     e.flags |= SPMU_PE_ANY;
+  /* SDM 18.6.1.2: with LL_EN (PEBS_ENABLE bit 32 + i, formats 1-3) the
+   * counter counts only loads slower than the threshold. */
+  if ((a->caps & CAP(PEBS_LL)) && (r->pebs_enable >> (32 + i) & 1))
+    e.flags |= SPMU_PE_LL;
+  /* PEBS (SDM 18.4.4, 18.6.1.1): PEBS_ENABLE bit i arms on overflow, for
+   * an event without ANY, E, INV or CMASK (decisions.md #27). */
+  if ((r->pebs_enable >> i & 1) &&
+      !(sel & (SPMU_EVTSEL_ANY | SPMU_EVTSEL_E | SPMU_EVTSEL_INV)) && !e.cmask)
+    p->pebs_ctrs |= UINT32_C(1) << i;
   /* EN & GLOBAL_CTRL bit (v2+) at every CPL; USR/OS only filter events.
    * CTR_Frz (v4+) and FREEZE_WHILE_SMM are per clock (frozen()). */
   add_entry(p, e, (uint16_t)(sel & 0xffff), seen,
@@ -140,6 +150,9 @@ static void rebuild(spmu_lp *lp)
       e.flags |= SPMU_PE_PMI;
     if (r->fixed_ctr_ctrl & SPMU_FIXED_ANY(i))
       e.flags |= SPMU_PE_ANY;
+    /* Fixed-counter PEBS exists only in the baseline layout (bit 32 + j). */
+    else if ((a->caps & CAP(BASELINE)) && (r->pebs_enable >> (32 + i) & 1))
+      p->pebs_ctrs |= UINT32_C(1) << e.c;
     add_entry(p, e, fixed_key(i), ring * 0x5u, ring);
   }
 }
@@ -168,6 +181,7 @@ struct lpstep {
   uint32_t gp;    /* GP counters among them (edge state bits) */
   uint32_t edge;  /* edge state after the clock */
   bool counted;   /* an enabled counter was reached (ASCI) */
+  uint64_t wrapped; /* counters that wrapped (bit c), after apply */
   uint64_t inc[SPMU_NCTR]; /* per entry */
 };
 
@@ -258,10 +272,16 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   uint32_t conds = 0;
   /* sums[SPMU_NCTR] stays 0: filtered clocks read it. */
   uint64_t sums[SPMU_NCTR + 1] = {0}, wrapped = 0;
-  bool pmi = false;
+  bool pmi = false, ll = false;
 
   line_sums(p, clk, sums);
-  if (s->mask == (UINT32_C(1) << n) - 1 && !p->has_cond) {
+  /* SDM 18.6.1.2: a load-latency counter counts loads whose latency is
+   * greater than the threshold (at least 3, decisions.md #10). */
+  if (p->slow && clk->mem && !clk->mem->store) {
+    uint64_t thr = lp->r.pebs_ld_lat & 0xffff;
+    ll = clk->mem->latency > (thr < 3 ? 3 : thr);
+  }
+  if (s->mask == (UINT32_C(1) << n) - 1 && !p->slow) {
     /* The common case, without branches: every entry reached, none with
      * CMASK or E, so each adds its raw count and its condition is
      * "the event occurred". */
@@ -285,13 +305,16 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   for (k = 0; k < n; k++) {
     const struct spmu_pe *e = &p->e[k];
     bool cond;
-    uint64_t v;
+    uint64_t raw, v;
 
     if (!(s->mask >> k & 1)) {
       s->inc[k] = 0;
       continue;
     }
-    v = count_of(e, sums[e->kd[variant]], edge_in >> e->c & 1, &cond);
+    raw = sums[e->kd[variant]];
+    if ((e->flags & SPMU_PE_LL) && !ll)
+      raw = 0;
+    v = count_of(e, raw, edge_in >> e->c & 1, &cond);
     conds |= (uint32_t)cond << e->c;
     v = (en >> k & 1) ? v : 0;
     s->inc[k] = v;
@@ -314,16 +337,10 @@ static uint64_t clocks_to_wrap(uint64_t val, uint64_t inc, uint64_t width)
   return q == UINT64_MAX ? q : q + 1;
 }
 
-/* GLOBAL_STATUS bit of counter c (fixed j is bit 32 + j). */
-static uint64_t status_bits(uint64_t ctrs)
-{
-  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_MAX_GP) << 32;
-}
-
 /* A PMI request (SDM 18.2.4.1, 17.4.7; for ToPA PMIs SDM 36.2.7.2): freeze
  * at the moment of the request. Legacy (v2-v3) clears GLOBAL_CTRL /
  * DEBUGCTL.LBR, streamlined (v4+) sets CTR_Frz / LBR_Frz. */
-static void request_pmi(spmu_lp *lp)
+void spmu_request_pmi(spmu_lp *lp)
 {
   const struct spmu_applied *a = &lp->core->a;
   struct spmu_regs *r = &lp->r;
@@ -352,6 +369,7 @@ static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped,
   const struct spmu_applied *a = &lp->core->a;
 
   lp->edge = s->edge;
+  s->wrapped = wrapped;
   /* Seed 002 / SDM 18.2.4.1: ASCI is set when a counter counts while an
    * enclave runs (SGX parts). */
   if ((clk->flags & SPMU_CLK_ENCLAVE) && s->counted &&
@@ -360,9 +378,9 @@ static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped,
   if (!wrapped)
     return false;
   if (a->prof.version >= 2)
-    lp->r.global_status |= status_bits(wrapped);
+    lp->r.global_status |= spmu_status_of(wrapped);
   if (pmi)
-    request_pmi(lp);
+    spmu_request_pmi(lp);
   return pmi;
 }
 
@@ -386,7 +404,8 @@ static bool commit(struct lpstep *s, const spmu_clock *clk, uint64_t n)
   return settle(s, clk, wrapped, pmi);
 }
 
-/* Clocks until the first PMI-requesting counter of s wraps. */
+/* Clocks until the first counter of s wraps that requests a PMI or arms
+ * PEBS. */
 static uint64_t steady_stop(const struct lpstep *s)
 {
   spmu_lp *lp = s->lp;
@@ -395,7 +414,8 @@ static uint64_t steady_stop(const struct lpstep *s)
 
   for (k = 0; k < lp->prog.n; k++) {
     const struct spmu_pe *e = &lp->prog.e[k];
-    if (s->inc[k] && (e->flags & SPMU_PE_PMI)) {
+    if (s->inc[k] && ((e->flags & SPMU_PE_PMI) ||
+                      (lp->prog.pebs_ctrs >> e->c & 1))) {
       uint64_t t = clocks_to_wrap(lp->r.ctr[e->c], s->inc[k],
                                   lp->core->a.width_mask[e->c]);
       if (t < stop)
@@ -430,39 +450,102 @@ static unsigned reach(spmu_lp *lp, struct lpstep *st)
   return n;
 }
 
-/* Deliver up to `clocks` clocks to the n reached logical processors.
- * Returns the set of st indices whose logical processor requested a PMI. */
-static uint32_t run(struct lpstep *st, unsigned n, const spmu_clock *clk,
-                    uint64_t clocks, uint64_t *consumed)
+/* The armed PEBS counters of s whose event occurs in the clock just
+ * computed: their assist is due (seed 003: "on the subsequent event
+ * following overflow"). */
+static uint32_t assist_due(const struct lpstep *s, uint32_t armed)
 {
-  uint64_t rest, stop = UINT64_MAX;
-  uint32_t pmi = 0;
+  const struct spmu_prog *p = &s->lp->prog;
+  uint32_t due = 0;
+  unsigned k;
+
+  for (k = 0; armed && k < p->n; k++)
+    if (s->inc[k] && (armed >> p->e[k].c & 1))
+      due |= UINT32_C(1) << p->e[k].c;
+  return due;
+}
+
+/* After a clock or a batch: PEBS counters that wrapped are armed. */
+static void arm(struct lpstep *s)
+{
+  s->lp->armed |= (uint32_t)s->wrapped & s->lp->prog.pebs_ctrs;
+}
+
+struct outcome {
+  uint64_t consumed;
+  uint32_t pmi;    /* st indices whose logical processor requested a PMI */
+  unsigned ticks;  /* SPMU_TICK_PEBS* / SPMU_TICK_MEM_FAULT */
+  bool assist_due; /* dry run: stopped where an assist is due */
+};
+
+/* The first of a run of identical clocks, computed alone (edge detection
+ * and PEBS assists happen only there). True when the run must stop. */
+static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
+                        bool dry, struct outcome *o)
+{
+  spmu_lp *self = st[0].lp;
+  uint32_t armed = self->armed, due;
   unsigned i;
 
-  /* The first clock alone: edge detection may fire only there. */
   for (i = 0; i < n; i++)
     if (step(&st[i], clk, st[i].lp->edge, true))
-      pmi |= UINT32_C(1) << i;
-  *consumed = 1;
-  if (pmi || clocks == 1)
-    return pmi;
-  /* The rest: constant increments (recomputed only where E makes the
-   * first clock differ); stop at the first wrap that requests a PMI. No
-   * freeze can start before then, so the enables hold. */
-  for (i = 0; i < n; i++) {
-    uint64_t t;
-    if (st[i].lp->prog.has_edge)
-      step(&st[i], clk, st[i].lp->edge, false);
-    t = steady_stop(&st[i]);
-    if (t < stop)
-      stop = t;
+      o->pmi |= UINT32_C(1) << i;
+  o->consumed++;
+  due = assist_due(&st[0], armed);
+  if (due) {
+    bool pmi = false;
+    /* The assist is for every armed counter; the counters it reloads are
+     * no longer armed, whatever its outcome (decisions.md #28). */
+    self->armed = 0;
+    if (dry)
+      o->assist_due = true;
+    else
+      o->ticks |= spmu_pebs_assist(self, clk, armed, &pmi);
+    if (pmi)
+      o->pmi |= 1;
   }
-  rest = clocks - 1 < stop ? clocks - 1 : stop;
-  for (i = 0; i < n; i++)
-    if (commit(&st[i], clk, rest))
-      pmi |= UINT32_C(1) << i;
-  *consumed += rest;
-  return pmi;
+  arm(&st[0]);
+  return o->pmi || due;
+}
+
+/* Deliver up to `clocks` clocks to the n reached logical processors,
+ * stopping after a clock with a PMI request or a PEBS assist. With dry,
+ * stop where an assist is due without performing it (no memory access). */
+static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
+                uint64_t clocks, bool dry, struct outcome *o)
+{
+  memset(o, 0, sizeof *o);
+  while (!first_clock(st, n, clk, dry, o) && o->consumed < clocks) {
+    uint64_t rest, stop = UINT64_MAX;
+    unsigned i;
+
+    /* Armed at that clock, with events in this pattern: the assist is due
+     * at the next clock, which is computed alone. */
+    if (assist_due(&st[0], st[0].lp->armed))
+      continue;
+    /* The rest: constant increments (recomputed only where E makes the
+     * first clock differ), added in closed form up to the first wrap that
+     * requests a PMI or arms PEBS. No freeze starts before then, so the
+     * enables hold. */
+    for (i = 0; i < n; i++) {
+      uint64_t t;
+      if (st[i].lp->prog.has_edge)
+        step(&st[i], clk, st[i].lp->edge, false);
+      t = steady_stop(&st[i]);
+      if (t < stop)
+        stop = t;
+    }
+    rest = clocks - o->consumed < stop ? clocks - o->consumed : stop;
+    for (i = 0; i < n; i++)
+      if (commit(&st[i], clk, rest))
+        o->pmi |= UINT32_C(1) << i;
+    arm(&st[0]);
+    o->consumed += rest;
+    /* A PEBS counter armed at the last clock: its assist is due at the
+     * next one, which the loop computes alone. */
+    if (o->pmi || o->consumed == clocks)
+      return;
+  }
 }
 
 static bool clock_ok(const spmu_clock *clk)
@@ -474,9 +557,8 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                  uint64_t *consumed)
 {
   struct lpstep st[SPMU_MAX_THREADS];
+  struct outcome o;
   const spmu_host *host;
-  uint64_t done = 0;
-  uint32_t pmi;
   unsigned n, i;
 
   if (consumed)
@@ -484,28 +566,31 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   if (!lp || !clock_ok(clk) || !clocks)
     return SPMU_EINVAL;
   n = reach(lp, st);
-  if (n == 1 && clocks == 1) {
-    /* One clock of one logical processor: the hot path of a host that
-     * calls in every clock. */
-    pmi = step(&st[0], clk, lp->edge, true);
-    done = 1;
+  if (n == 1 && clocks == 1 && !lp->armed && !lp->prog.pebs_ctrs) {
+    /* One clock of one logical processor without PEBS: the hot path of a
+     * host that calls in every clock. */
+    memset(&o, 0, sizeof o);
+    o.pmi = step(&st[0], clk, lp->edge, true);
+    o.consumed = 1;
   } else {
-    pmi = run(st, n, clk, clocks, &done);
+    run(st, n, clk, clocks, false, &o);
   }
   if (consumed)
-    *consumed = done;
+    *consumed = o.consumed;
+  /* The assist comes before the overflow PMI (SDM 18.6.2.4); the host
+   * sees the record in memory when pmi() runs. */
   host = &lp->core->host;
   for (i = 0; i < n; i++)
-    if ((pmi >> i & 1) && host->pmi)
+    if ((o.pmi >> i & 1) && host->pmi)
       host->pmi(host->opaque, st[i].lp);
-  return pmi ? SPMU_TICK_PMI : 0;
+  return (o.pmi ? SPMU_TICK_PMI : 0) | (int)o.ticks;
 }
 
 uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk)
 {
   struct lpstep st[SPMU_MAX_THREADS];
   spmu_lp copy[SPMU_MAX_THREADS];
-  uint64_t done = 0;
+  struct outcome o;
   unsigned n, i;
 
   if (!lp || !clock_ok(clk))
@@ -518,7 +603,8 @@ uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk)
     copy[i] = *st[i].lp;
     st[i].lp = &copy[i];
   }
-  return run(st, n, clk, UINT64_MAX, &done) ? done : UINT64_MAX;
+  run(st, n, clk, UINT64_MAX, true, &o);
+  return o.pmi || o.assist_due ? o.consumed : UINT64_MAX;
 }
 
 int spmu_signal(spmu_lp *lp, unsigned sig)
@@ -555,7 +641,7 @@ int spmu_signal(spmu_lp *lp, unsigned sig)
   lp->r.global_status |= bit;
   if (!pmi)
     return 0;
-  request_pmi(lp);
+  spmu_request_pmi(lp);
   if (lp->core->host.pmi)
     lp->core->host.pmi(lp->core->host.opaque, lp);
   return SPMU_TICK_PMI;

@@ -1,15 +1,17 @@
 /* Save and restore of a whole core as a versioned, little-endian blob.
  *
- * Format 1:
+ * Format 2:
  *   0   "SPMU"                       magic
- *   4   u16 format (1)
+ *   4   u16 format (2)
  *   6   u16 logical processors
  *   8   u64 profile fingerprint      FNV-1a of the profile's key=value form
  *                                    (name left out)
  *   16  per logical processor: u16 n, then n x (u32 address, u64 value)
  *       for every stored MSR of the profile, in ascending address order,
- *       then u32 counting-engine state (edge-detect conditions, bit i =
- *       GP counter i)
+ *       then the counting engine's state: u32 edge-detect conditions
+ *       (bit i = GP counter i), u32 PEBS counters armed (bit i = PMCi,
+ *       bit 8 + j = FIXED_CTRj)
+ * (Format 1 had no armed word.)
  *   end u64 FNV-1a of every byte before it
  */
 #include <string.h>
@@ -29,22 +31,6 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
     h *= UINT64_C(0x100000001b3);
   }
   return h;
-}
-
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-  unsigned i;
-  for (i = 0; i < n; i++)
-    p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-  uint64_t v = 0;
-  unsigned i;
-  for (i = 0; i < n; i++)
-    v |= (uint64_t)p[i] << (8 * i);
-  return v;
 }
 
 static uint64_t profile_fingerprint(const spmu_profile *p)
@@ -68,7 +54,7 @@ static unsigned saved_count(const struct spmu_applied *a)
 
 static size_t blob_len(const spmu_core *c)
 {
-  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 4) + 8;
+  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 8) + 8;
 }
 
 /* The stored MSRs in ascending address order: walk the address index. */
@@ -99,43 +85,44 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
     return SPMU_ENOSPC;
 
   memcpy(p, "SPMU", 4);
-  put_le(p + 4, SPMU_SNAPSHOT_FORMAT, 2);
-  put_le(p + 6, core->nlp, 2);
-  put_le(p + 8, profile_fingerprint(&core->a.prof), 8);
+  spmu_put_le(p + 4, SPMU_SNAPSHOT_FORMAT, 2);
+  spmu_put_le(p + 6, core->nlp, 2);
+  spmu_put_le(p + 8, profile_fingerprint(&core->a.prof), 8);
   p += HDR_LEN;
   for (i = 0; i < core->nlp; i++) {
     const struct spmu_msr_rt *m;
     uint32_t addr = 0;
 
-    put_le(p, saved_count(&core->a), 2);
+    spmu_put_le(p, saved_count(&core->a), 2);
     p += 2;
     while ((m = next_saved(&core->a, &addr)) != NULL) {
-      put_le(p, m->addr, 4);
-      put_le(p + 4, spmu_msr_read(&core->a, &core->lp[i].r, m), 8);
+      spmu_put_le(p, m->addr, 4);
+      spmu_put_le(p + 4, spmu_msr_read(&core->a, &core->lp[i].r, m), 8);
       p += ENTRY_LEN;
     }
-    put_le(p, core->lp[i].edge, 4);
-    p += 4;
+    spmu_put_le(p, core->lp[i].edge, 4);
+    spmu_put_le(p + 4, core->lp[i].armed, 4);
+    p += 8;
   }
-  put_le(p, fnv1a(buf, need - 8), 8);
+  spmu_put_le(p, fnv1a(buf, need - 8), 8);
   return SPMU_OK;
 }
 
 /* Check one logical processor's records and stage them into *r, *edge. */
 static int restore_lp(const spmu_core *c, const uint8_t **pp,
-                      struct spmu_regs *r, uint32_t *edge)
+                      struct spmu_regs *r, uint32_t *edge, uint32_t *armed)
 {
   const uint8_t *p = *pp;
   const struct spmu_msr_rt *m;
   uint32_t addr = 0;
 
-  if (get_le(p, 2) != saved_count(&c->a))
+  if (spmu_get_le(p, 2) != saved_count(&c->a))
     return SPMU_ECORRUPT;
   p += 2;
   while ((m = next_saved(&c->a, &addr)) != NULL) {
-    if (get_le(p, 4) != m->addr)
+    if (spmu_get_le(p, 4) != m->addr)
       return SPMU_ECORRUPT;
-    switch (spmu_msr_write(&c->a, r, m, get_le(p + 4, 8), true)) {
+    switch (spmu_msr_write(&c->a, r, m, spmu_get_le(p + 4, 8), true)) {
     case SPMU_WR_OK:
       break;
     case SPMU_WR_READONLY:
@@ -145,10 +132,13 @@ static int restore_lp(const spmu_core *c, const uint8_t **pp,
     }
     p += ENTRY_LEN;
   }
-  *edge = (uint32_t)get_le(p, 4);
-  if (*edge & ~(uint32_t)spmu_width_mask(c->a.prof.gp))
+  *edge = (uint32_t)spmu_get_le(p, 4);
+  *armed = (uint32_t)spmu_get_le(p + 4, 4);
+  if (*edge & ~(uint32_t)spmu_width_mask(c->a.prof.gp) ||
+      *armed & ~((uint32_t)spmu_width_mask(c->a.prof.gp) |
+                 (uint32_t)c->a.prof.fixed_mask << SPMU_MAX_GP))
     return SPMU_ECORRUPT;
-  *pp = p + 4;
+  *pp = p + 8;
   return SPMU_OK;
 }
 
@@ -162,24 +152,26 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
     return SPMU_EINVAL;
   if (len < HDR_LEN + 8 || memcmp(p, "SPMU", 4) != 0)
     return SPMU_ECORRUPT;
-  if (get_le(p + 4, 2) != SPMU_SNAPSHOT_FORMAT)
+  if (spmu_get_le(p + 4, 2) != SPMU_SNAPSHOT_FORMAT)
     return SPMU_EVERSION;
-  if (get_le(p + 6, 2) != core->nlp ||
-      get_le(p + 8, 8) != profile_fingerprint(&core->a.prof))
+  if (spmu_get_le(p + 6, 2) != core->nlp ||
+      spmu_get_le(p + 8, 8) != profile_fingerprint(&core->a.prof))
     return SPMU_EMISMATCH;
-  if (len != blob_len(core) || get_le(p + len - 8, 8) != fnv1a(p, len - 8))
+  if (len != blob_len(core) || spmu_get_le(p + len - 8, 8) != fnv1a(p, len - 8))
     return SPMU_ECORRUPT;
 
   p += HDR_LEN;
   for (i = 0; i < core->nlp; i++) {
     core->scratch[i] = core->lp[i].r;
-    rc = restore_lp(core, &p, &core->scratch[i], &core->scratch_edge[i]);
+    rc = restore_lp(core, &p, &core->scratch[i], &core->scratch_edge[i],
+                    &core->scratch_armed[i]);
     if (rc != SPMU_OK)
       return rc;
   }
   for (i = 0; i < core->nlp; i++) {
     core->lp[i].r = core->scratch[i];
     core->lp[i].edge = core->scratch_edge[i];
+    core->lp[i].armed = core->scratch_armed[i];
     spmu_lp_touch(&core->lp[i]);
   }
   return SPMU_OK;

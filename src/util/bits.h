@@ -43,6 +43,23 @@ static inline unsigned spmu_popcount(uint64_t v)
   return n;
 }
 
+/* Little-endian n-byte (n <= 8) store and load. */
+static inline void spmu_put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t spmu_get_le(const uint8_t *p, unsigned n)
+{
+  uint64_t v = 0;
+  unsigned i;
+  for (i = 0; i < n; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
 /* Index of the lowest set bit of v != 0. */
 static inline unsigned spmu_ctz32(uint32_t v)
 {

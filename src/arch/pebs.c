@@ -1,0 +1,274 @@
+/* PEBS: the assist that writes a record into the DS save area (SDM 17.4.9
+ * "DS save area", 18.4.4 Core 2, 18.6.2 Nehalem, 18.8.1 Haswell, 18.9
+ * Skylake; facts sheet C for the layouts; seed 003 for the sequence).
+ *
+ * Memory is the guest's linear memory, reached only through the host's
+ * read_mem / write_mem callbacks. Every address the model writes is the
+ * record slot at the PEBS index (after the bounds check) or the PEBS index
+ * field of the DS management area; a failed callback drops the record and
+ * the model changes nothing else (docs/decisions.md #28). */
+#include <string.h>
+
+#include "arch/msr.h"
+#include "arch/pebs.h"
+#include "softpmu/error.h"
+
+#define ADAPTIVE_MAX (32 + 32 + 144 + 256 + 32 * 24)
+
+/* The DS management area as PEBS uses it. */
+struct ds {
+  bool wide;        /* 64-bit layout */
+  uint64_t base;    /* linear address of the DS area */
+  uint64_t pebs_base, index, max, threshold;
+};
+
+static uint64_t field_addr(const struct ds *d, unsigned i64, unsigned i32)
+{
+  return d->base + (d->wide ? i64 : i32);
+}
+
+/* SDM 17.4.9: the 64-bit layout with DTES64, or without it while IA-32e
+ * mode is active. */
+static bool ds_wide(const spmu_lp *lp, const spmu_clock *clk)
+{
+  return (lp->core->a.prof.features & SPMU_FEAT_DTES64) ||
+         (clk->flags & SPMU_CLK_IA32E);
+}
+
+static bool mem_read(spmu_lp *lp, uint64_t la, void *buf, size_t len)
+{
+  const spmu_host *h = &lp->core->host;
+  return h->read_mem && h->read_mem(h->opaque, lp, la, buf, len) == 0;
+}
+
+static bool mem_write(spmu_lp *lp, uint64_t la, const void *buf, size_t len)
+{
+  const spmu_host *h = &lp->core->host;
+  return h->write_mem && h->write_mem(h->opaque, lp, la, buf, len) == 0;
+}
+
+/* Read the four PEBS fields (facts sheet C: 20H-38H wide, 10H-1CH narrow). */
+static bool ds_load(spmu_lp *lp, const spmu_clock *clk, struct ds *d)
+{
+  uint8_t b[32];
+  unsigned w;
+
+  d->wide = ds_wide(lp, clk);
+  w = d->wide ? 8 : 4;
+  d->base = d->wide ? lp->r.ds_area : (uint32_t)lp->r.ds_area;
+  if (!mem_read(lp, field_addr(d, 0x20, 0x10), b, 4 * w))
+    return false;
+  d->pebs_base = spmu_get_le(b, w);
+  d->index = spmu_get_le(b + w, w);
+  d->max = spmu_get_le(b + 2 * w, w);
+  d->threshold = spmu_get_le(b + 3 * w, w);
+  return true;
+}
+
+/* The DS counter-reset slot of counter c: 40H + 8i wide, 20H + 8i narrow;
+ * fixed counter j at slot 8 + j (80H + 8j wide, facts sheet C; the narrow
+ * layout has no fixed-counter PEBS). */
+static uint64_t reset_addr(const struct ds *d, unsigned c)
+{
+  return field_addr(d, 0x40, 0x20) + 8 * (uint64_t)c;
+}
+
+/* --- records ------------------------------------------------------------ */
+
+struct rec {
+  uint8_t b[ADAPTIVE_MAX];
+  size_t len;
+};
+
+static void q(struct rec *r, uint64_t v)
+{
+  spmu_put_le(r->b + r->len, v, 8);
+  r->len += 8;
+}
+
+static void d32(struct rec *r, uint64_t v)
+{
+  spmu_put_le(r->b + r->len, v, 4);
+  r->len += 4;
+}
+
+/* Register numbers (spmu_machine_state.gpr). */
+enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI };
+
+/* SDM 18.6.2.1: RIP is the instruction after the event with trap-like
+ * PEBS (IA32_PERF_CAPABILITIES[6]), the eventing instruction otherwise. */
+static uint64_t record_ip(const spmu_lp *lp, const spmu_machine_state *m)
+{
+  return (lp->r.perf_capabilities & SPMU_PERFCAP_PEBS_TRAP) ? m->next_ip
+                                                            : m->ip;
+}
+
+/* The legacy GPR block: RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8-R15. */
+static void legacy_gprs(struct rec *r, const spmu_machine_state *m)
+{
+  static const unsigned order[8] = {RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP};
+  unsigned i;
+  for (i = 0; i < 8; i++)
+    q(r, m->gpr[order[i]]);
+  for (i = 8; i < 16; i++)
+    q(r, m->gpr[i]);
+}
+
+/* The 40-byte record of the 32-bit DS layout (facts sheet C): EFLAGS,
+ * linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP. */
+static void record_narrow(struct rec *r, const spmu_lp *lp,
+                          const spmu_machine_state *m)
+{
+  static const unsigned order[8] = {RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP};
+  unsigned i;
+  d32(r, m->rflags);
+  d32(r, record_ip(lp, m));
+  for (i = 0; i < 8; i++)
+    d32(r, m->gpr[order[i]]);
+}
+
+/* Formats 0-3 (facts sheet C table). */
+static void record_legacy(struct rec *r, const spmu_lp *lp, unsigned fmt,
+                          const spmu_machine_state *m,
+                          const spmu_mem_access *mem, uint64_t applicable)
+{
+  q(r, m->rflags);
+  q(r, record_ip(lp, m));
+  legacy_gprs(r, m);
+  if (fmt == 0)
+    return;
+  /* 90H: GLOBAL_STATUS (formats 1-2), applicable counters (format 3). */
+  q(r, fmt >= 3 ? spmu_status_of(applicable) : lp->r.global_status);
+  q(r, mem ? mem->addr : 0);
+  q(r, mem ? mem->source : 0);
+  q(r, mem ? mem->latency : 0);
+  if (fmt == 1)
+    return;
+  q(r, m->ip);       /* B0H EventingIP */
+  q(r, m->tx_abort); /* B8H TX abort information */
+  if (fmt >= 3)
+    q(r, m->tsc);    /* C0H TSC */
+}
+
+/* Does the record take the DATA_CFG groups? Only when the counter it is
+ * for (the highest-priority applicable one: PMC0 first, GP before fixed)
+ * has its ADAPTIVE bit (decisions.md #29). */
+static bool adaptive_groups(const spmu_lp *lp, uint32_t applicable)
+{
+  unsigned c = spmu_ctz32(applicable);
+  if (c < SPMU_MAX_GP)
+    return (lp->r.evtsel[c] >> 34) & 1;
+  return (lp->r.fixed_ctr_ctrl >> (32 + 4 * (c - SPMU_MAX_GP))) & 1;
+}
+
+/* Adaptive PEBS (PEBS_BASELINE): Basic, then MemInfo, GPR, XMM, LBR as
+ * MSR_PEBS_DATA_CFG selects (facts sheet C). */
+static void record_adaptive(struct rec *r, const spmu_lp *lp,
+                            const spmu_machine_state *m,
+                            const spmu_mem_access *mem, uint32_t applicable)
+{
+  uint64_t cfg = adaptive_groups(lp, applicable) ? lp->r.pebs_data_cfg : 0;
+  unsigned i, nlbr = (unsigned)(cfg >> 24 & 0xff) + 1;
+
+  r->len = 8; /* the format/size qword is written last */
+  q(r, m->ip);
+  q(r, spmu_status_of(applicable));
+  q(r, m->tsc);
+  if (cfg & 1) { /* MemInfo */
+    q(r, mem ? mem->addr : 0);
+    q(r, mem ? mem->source : 0);
+    q(r, mem ? mem->latency : 0);
+    q(r, m->tx_abort);
+  }
+  if (cfg & 2) { /* GPR: RFLAGS, RIP, then RAX..R15 by register number */
+    q(r, m->rflags);
+    q(r, record_ip(lp, m));
+    for (i = 0; i < 16; i++)
+      q(r, m->gpr[i]);
+  }
+  if (cfg & 4) /* XMM0-15 */
+    for (i = 0; i < 16; i++) {
+      q(r, m->xmm[i][0]);
+      q(r, m->xmm[i][1]);
+    }
+  if (cfg & 8) /* LBR: what the host supplied, zeros past it */
+    for (i = 0; i < nlbr; i++) {
+      bool have = i < m->nlbr && i < 32;
+      q(r, have ? m->lbr[i].from : 0);
+      q(r, have ? m->lbr[i].to : 0);
+      q(r, have ? m->lbr[i].info : 0);
+    }
+  /* Bits 47:0 echo DATA_CFG, 63:48 hold the record size. */
+  spmu_put_le(r->b, (uint64_t)r->len << 48 | (cfg & GENMASK64(47, 0)), 8);
+}
+
+static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
+                  const struct ds *d, uint32_t applicable)
+{
+  const spmu_host *h = &lp->core->host;
+  const struct spmu_applied *a = &lp->core->a;
+  spmu_machine_state m;
+  unsigned fmt = (unsigned)((lp->r.perf_capabilities &
+                             SPMU_PERFCAP_PEBS_FMT_MASK) >>
+                            SPMU_PERFCAP_PEBS_FMT_SHIFT);
+
+  memset(&m, 0, sizeof m);
+  if (h->machine_state)
+    h->machine_state(h->opaque, lp, &m);
+  r->len = 0;
+  if (!d->wide)
+    record_narrow(r, lp, &m);
+  else if (a->caps & CAP(BASELINE))
+    record_adaptive(r, lp, &m, clk->mem, applicable);
+  else
+    record_legacy(r, lp, fmt > 3 ? 3 : fmt, &m, clk->mem, applicable);
+}
+
+/* --- the assist ---------------------------------------------------------- */
+
+unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
+                          uint32_t applicable, bool *pmi)
+{
+  const struct spmu_applied *a = &lp->core->a;
+  uint64_t reset[SPMU_NCTR], next;
+  uint8_t idx[8];
+  struct rec r;
+  struct ds d;
+  uint32_t m;
+
+  *pmi = false;
+  if (!ds_load(lp, clk, &d))
+    return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+  build(&r, lp, clk, &d, applicable);
+  /* SDM 17.4.9 / seed 003: the record must fit below the absolute maximum,
+   * or the assist is skipped entirely. */
+  if (d.index > d.max || d.max - d.index < r.len)
+    return SPMU_TICK_PEBS_LOST;
+  for (m = applicable; m; m &= m - 1) {
+    unsigned c = spmu_ctz32(m);
+    uint8_t b[8];
+    if (!mem_read(lp, reset_addr(&d, c), b, 8))
+      return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+    reset[c] = spmu_get_le(b, 8);
+  }
+  next = d.index + r.len;
+  spmu_put_le(idx, next, d.wide ? 8 : 4);
+  if (!mem_write(lp, d.index, r.b, r.len) ||
+      !mem_write(lp, field_addr(&d, 0x28, 0x14), idx, d.wide ? 8 : 4))
+    return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+  /* Reload every applicable counter from its reset slot and clear its
+   * overflow status (seed 003). */
+  for (m = applicable; m; m &= m - 1) {
+    unsigned c = spmu_ctz32(m);
+    lp->r.ctr[c] = reset[c] & a->width_mask[c];
+  }
+  lp->r.global_status &= ~spmu_status_of(applicable);
+  /* The interrupt threshold: OvfBuf and a PMI (SDM 18.4.4.2; freeze on
+   * PMI applies, facts sheet B). */
+  if (next >= d.threshold) {
+    lp->r.global_status |= SPMU_STATUS_OVF_BUF;
+    spmu_request_pmi(lp);
+    *pmi = true;
+  }
+  return SPMU_TICK_PEBS;
+}

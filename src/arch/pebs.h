@@ -1,0 +1,31 @@
+/* PEBS assists and the DS save area (SDM 17.4.9, 18.4.4, 18.6.2; seed
+ * 003; facts sheet C). */
+#ifndef SPMU_ARCH_PEBS_H
+#define SPMU_ARCH_PEBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arch/core.h"
+#include "util/bits.h"
+
+/* GLOBAL_STATUS bit of each counter in ctrs (bit c: GP i is bit i, fixed j
+ * is bit 32 + j). */
+static inline uint64_t spmu_status_of(uint64_t ctrs)
+{
+  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_MAX_GP) << 32;
+}
+
+/* Perform the PEBS assist of lp at clock clk for the armed counters
+ * `applicable` (bit c): bounds check, record, index, counter reload from
+ * the DS reset slots, overflow status cleared, OvfBuf and a PMI request at
+ * the interrupt threshold. Returns SPMU_TICK_PEBS, or SPMU_TICK_PEBS_LOST
+ * (with SPMU_TICK_MEM_FAULT when a memory callback failed); *pmi is set
+ * when the threshold requests a PMI. */
+unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
+                          uint32_t applicable, bool *pmi);
+
+/* Request a PMI on lp, with freeze-on-PMI (src/arch/count.c). */
+void spmu_request_pmi(spmu_lp *lp);
+
+#endif

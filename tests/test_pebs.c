@@ -1,0 +1,478 @@
+/* PEBS and the DS save area (issue 4): arming, the assist on the next
+ * event, bounds check, records in every format, counter reload, OvfBuf and
+ * the threshold PMI, failing memory (SDM 17.4.9, 18.4.4, 18.6.2, 18.8.1,
+ * 18.9; seed 003; facts sheet C; kvm-unit-tests pmu_pebs, rephrased).
+ * Every value asserted is exact. */
+#define SPMU_TEST_FIXTURE
+#include "helpers.h"
+#include "guest_mem.h"
+
+#include <stdlib.h>
+
+#define EV_USR (UINT64_C(1) << 16)
+#define EV_OS (UINT64_C(1) << 17)
+#define EV_E (UINT64_C(1) << 18)
+#define EV_INT (UINT64_C(1) << 20)
+#define EV_EN (UINT64_C(1) << 22)
+#define EV_INV (UINT64_C(1) << 23)
+#define EV_ADAPTIVE (UINT64_C(1) << 34)
+#define INST_SEL (UINT64_C(0xC0) | EV_USR | EV_OS | EV_EN)
+#define ST_OVF_BUF (UINT64_C(1) << 62)
+#define ST_CTR_FRZ (UINT64_C(1) << 59)
+#define DBG_FREEZE_PERFMON (UINT64_C(1) << 12)
+#define W48 ((UINT64_C(1) << 48) - 1)
+#define WR(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_OK)
+#define HWR(msr, v) assert_int_equal(spmu_host_wrmsr(lp, (msr), (v)), SPMU_OK)
+
+static guest_mem *gm;
+
+/* A core for spec with guest memory attached and a recognisable machine
+ * state: register n holds 0x1000 + n, and so on. */
+static void setup(const char *spec)
+{
+  unsigned i;
+  use(spec);
+  free(gm);
+  gm = calloc(1, sizeof *gm);
+  assert_non_null(gm);
+  gm_attach(gm, core);
+  gm->state.rflags = 0x246;
+  gm->state.ip = 0x401000;
+  gm->state.next_ip = 0x401003;
+  for (i = 0; i < 16; i++) {
+    gm->state.gpr[i] = 0x1000 + i;
+    gm->state.xmm[i][0] = 0x2000 + i;
+    gm->state.xmm[i][1] = 0x3000 + i;
+  }
+  gm->state.tsc = 0x123456789;
+  gm->state.tx_abort = 0x55;
+}
+
+static int pebs_teardown(void **state)
+{
+  free(gm);
+  gm = NULL;
+  return teardown(state);
+}
+
+/* DS area at GM_DS; PEBS buffer of `bytes` at GM_PEBS with the interrupt
+ * threshold after `thresh` bytes; PMC0 reset value `reset`. */
+static void ds(uint64_t bytes, uint64_t thresh, uint64_t reset)
+{
+  gm_ds64(gm, GM_PEBS, GM_PEBS + bytes, GM_PEBS + thresh);
+  gm_put(gm, GM_DS + 0x40, reset, 8);
+  WR(MSR_DS_AREA, GM_DS);
+}
+
+/* Deliver `clocks` clocks of `n` instructions retired at CPL 3, resuming
+ * after each stop; returns the tick bits of every call or'ed. */
+static int insts(uint32_t n, uint64_t clocks)
+{
+  spmu_event_line line = {0xC0, 0x00, n};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
+  int rc = 0;
+  while (clocks) {
+    uint64_t used = 0;
+    int r = spmu_deliver(lp, &clk, clocks, &used);
+    assert_true(r >= 0);
+    rc |= r;
+    assert_true(used >= 1 && used <= clocks);
+    clocks -= used;
+  }
+  return rc;
+}
+
+/* PMC0 counts instructions with PEBS on it, preset to `preset`. */
+static void pebs_pmc0(uint64_t preset)
+{
+  WR(MSR_EVTSEL0, INST_SEL);
+  HWR(MSR_PMC0, preset);
+  WR(MSR_PEBS_ENABLE, 1);
+  WR(MSR_GLOBAL_CTRL, 1);
+}
+
+/* Seed 003 / SDM 18.4.4: the overflow arms PEBS, the next event performs
+ * the assist: record at the index, index advanced, counter reloaded from
+ * its reset slot, its overflow status cleared; at the threshold OvfBuf and
+ * a PMI. Batched delivery stops right after the assist. */
+static void test_overflow_arms_next_event_assists_seed003(void **state)
+{
+  spmu_event_line line = {0xC0, 0x00, 1};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
+  uint64_t used = 0;
+  (void)state;
+  setup("skylake");
+  ds(4096, 200, W48 - 99);
+  pebs_pmc0(W48 - 1);
+  assert_int_equal(spmu_deadline(lp, &clk), 3);
+  assert_int_equal(spmu_deliver(lp, &clk, 1000, &used),
+                   SPMU_TICK_PEBS | SPMU_TICK_PMI);
+  assert_int_equal(used, 3); /* 2nd event wraps, 3rd assists */
+  assert_int_equal(gm_index64(gm), GM_PEBS + 200);
+  assert_int_equal(rd(lp, MSR_PMC0), W48 - 99);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_OVF_BUF);
+  assert_int_equal(gm->pmis, 1);
+  /* Format 3 (facts sheet C): applicable counters at 90H, TSC at C0H. */
+  assert_int_equal(gm_get(gm, GM_PEBS + 0x90, 8), 1);
+  assert_int_equal(gm_get(gm, GM_PEBS + 0xC0, 8), 0x123456789);
+  /* Only the record slot and the index were written. */
+  assert_int_equal(gm->nlog, 2);
+  assert_int_equal(gm->log[0].la, GM_PEBS);
+  assert_int_equal(gm->log[0].len, 200);
+  assert_int_equal(gm->log[1].la, GM_DS + 0x28);
+  assert_int_equal(gm->log[1].len, 8);
+}
+
+/* kvm-unit-tests pmu_pebs: counters preset to 0, 2^48-16, 2^48-2 and
+ * 2^48-1 with a one-page buffer and the threshold one record in; 8 events.
+ * Without an overflow the index stays at the base and the buffer is
+ * untouched; with one, OvfBuf and at least one record. */
+static void test_kvm_presets_one_page_buffer(void **state)
+{
+  static const uint64_t presets[4] = {0, W48 - 15, W48 - 1, W48};
+  static const int records[4] = {0, 0, 1, 1};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 4; i++) {
+    uint8_t zero[4096] = {0};
+    setup("skylake");
+    ds(4096, 200, W48 - 999);
+    pebs_pmc0(presets[i]);
+    insts(1, 8);
+    assert_int_equal(gm_index64(gm), GM_PEBS + 200u * records[i]);
+    if (!records[i]) {
+      assert_memory_equal(gm->b + (GM_PEBS - GM_BASE), zero, sizeof zero);
+      assert_int_equal(rd(lp, MSR_GLOBAL_STATUS) & ST_OVF_BUF, 0);
+    } else {
+      assert_int_equal(rd(lp, MSR_GLOBAL_STATUS) & ST_OVF_BUF, ST_OVF_BUF);
+      /* Applicable counters intersect the enabled mask (PMC0). */
+      assert_int_equal(gm_get(gm, GM_PEBS + 0x90, 8) & 1, 1);
+    }
+  }
+}
+
+/* SDM 17.4.9: PEBS never writes past the absolute maximum; when the next
+ * record does not fit the assist is skipped entirely (no record, no
+ * reload, status kept) and the buffer is not circular. */
+static void test_full_buffer_skips_assist_17_4_9(void **state)
+{
+  int rc;
+  (void)state;
+  setup("skylake");
+  ds(400, 4096, W48 - 9); /* room for two records; threshold never met */
+  pebs_pmc0(W48);
+  insts(1, 11); /* overflow, assist, 9 events to wrap, overflow, assist */
+  assert_int_equal(gm_index64(gm), GM_PEBS + 200);
+  insts(1, 11);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 400);
+  rc = insts(1, 2); /* overflow, then the assist that does not fit */
+  assert_int_equal(rc, SPMU_TICK_PEBS_LOST);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 400);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 1); /* Ovf_PMC0 kept */
+  assert_int_equal(rd(lp, MSR_PMC0), 1);          /* not reloaded */
+  assert_int_equal(gm->pmis, 0);
+}
+
+/* A memory callback that fails never crashes the model and never writes
+ * elsewhere: the record is dropped, the host is told, and nothing else
+ * changes (decisions.md #28). */
+static void test_failing_memory_drops_record(void **state)
+{
+  (void)state;
+  setup("skylake");
+  ds(4096, 200, W48 - 9);
+  pebs_pmc0(W48);
+  gm->fail_lo = GM_PEBS;
+  gm->fail_hi = GM_PEBS + 4096;
+  gm->fail_writes = true;
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT);
+  assert_int_equal(gm_index64(gm), GM_PEBS);
+  assert_int_equal(gm->nlog, 0);
+  assert_int_equal(rd(lp, MSR_PMC0), 1);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 1);
+  /* A DS area that cannot be read: the same. */
+  setup("skylake");
+  ds(4096, 200, W48 - 9);
+  pebs_pmc0(W48);
+  gm->fail_lo = GM_DS;
+  gm->fail_hi = GM_DS + 0x40;
+  gm->fail_reads = true;
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT);
+  assert_int_equal(gm->nlog, 0);
+  /* No memory callbacks at all. */
+  setup("skylake");
+  spmu_core_set_host(core, NULL);
+  WR(MSR_DS_AREA, GM_DS);
+  pebs_pmc0(W48);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT);
+  assert_int_equal(rd(lp, MSR_PMC0), 1);
+}
+
+/* Legacy record layouts (facts sheet C), by profile: size and fields. */
+static void test_legacy_record_formats(void **state)
+{
+  static const struct {
+    const char *cpu;
+    unsigned size;
+  } f[4] = {{"core2", 144}, {"nehalem", 176}, {"haswell", 192},
+            {"skylake", 200}};
+  /* RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP by register number. */
+  static const unsigned legacy[8] = {0, 3, 1, 2, 6, 7, 5, 4};
+  spmu_mem_access mem = {.addr = 0x7fff0000, .source = 3, .latency = 42};
+  spmu_event_line line = {0xC0, 0x00, 1};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .mem = &mem};
+  unsigned i, r;
+  (void)state;
+  for (i = 0; i < 4; i++) {
+    uint64_t rec = GM_PEBS;
+    setup(f[i].cpu);
+    ds(4096, 4096, 0);
+    gm_put(gm, GM_DS + 0x40, 0, 8);
+    pebs_pmc0(f[i].size == 144 ? 0xFFFFFFFFFFULL : W48); /* 40-bit core2 */
+    assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0);
+    assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), SPMU_TICK_PEBS);
+    assert_int_equal(gm_index64(gm), rec + f[i].size);
+    assert_int_equal(gm_get(gm, rec + 0x00, 8), 0x246);
+    /* All four presets report trap-like PEBS: RIP is the next one. */
+    assert_int_equal(gm_get(gm, rec + 0x08, 8), 0x401003);
+    for (r = 0; r < 8; r++)
+      assert_int_equal(gm_get(gm, rec + 0x10 + 8 * r, 8), 0x1000 + legacy[r]);
+    for (r = 8; r < 16; r++)
+      assert_int_equal(gm_get(gm, rec + 0x10 + 8 * r, 8), 0x1000 + r);
+    if (f[i].size >= 176) {
+      /* 90H: GLOBAL_STATUS at the assist (Ovf_PMC0) before format 3,
+       * applicable counters from format 3: both 1 here. */
+      assert_int_equal(gm_get(gm, rec + 0x90, 8), 1);
+      assert_int_equal(gm_get(gm, rec + 0x98, 8), 0x7fff0000);
+      assert_int_equal(gm_get(gm, rec + 0xA0, 8), 3);
+      assert_int_equal(gm_get(gm, rec + 0xA8, 8), 42);
+    }
+    if (f[i].size >= 192) {
+      assert_int_equal(gm_get(gm, rec + 0xB0, 8), 0x401000); /* EventingIP */
+      assert_int_equal(gm_get(gm, rec + 0xB8, 8), 0x55);     /* TX abort */
+    }
+    if (f[i].size >= 200)
+      assert_int_equal(gm_get(gm, rec + 0xC0, 8), 0x123456789);
+    /* Nothing past the record. */
+    assert_int_equal(gm_get(gm, rec + f[i].size, 8), 0);
+  }
+}
+
+/* IA32_PERF_CAPABILITIES[6] = 0: fault-like PEBS, RIP is the eventing
+ * instruction (SDM 18.6.2.1 / facts sheet B). */
+static void test_fault_like_rip_perfcap6(void **state)
+{
+  (void)state;
+  setup("base=skylake,perf_capabilities=0x3385");
+  ds(4096, 4096, 0);
+  pebs_pmc0(W48);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS);
+  assert_int_equal(gm_get(gm, GM_PEBS + 0x08, 8), 0x401000);
+}
+
+/* The threshold PMI freezes like an overflow PMI (facts sheet B: "Trigger:
+ * ... or the PEBS buffer reaches its threshold"). */
+static void test_threshold_pmi_freezes_v4(void **state)
+{
+  (void)state;
+  setup("skylake");
+  ds(4096, 200, W48 - 9);
+  WR(MSR_DEBUGCTL, DBG_FREEZE_PERFMON);
+  pebs_pmc0(W48);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS | SPMU_TICK_PMI);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_OVF_BUF | ST_CTR_FRZ);
+  insts(1, 5);
+  assert_int_equal(rd(lp, MSR_PMC0), W48 - 9); /* frozen */
+}
+
+/* Batched delivery gives the same state and the same guest memory as
+ * single clocks, assists included. */
+static void test_batched_equals_single_with_pebs(void **state)
+{
+  spmu_event_line line = {0xC0, 0x00, 3};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
+  guest_mem *g1;
+  spmu_core *c1;
+  spmu_lp *l1;
+  uint8_t a[4096], b[4096];
+  size_t la = 0, lb = 0;
+  uint64_t left = 500, used;
+  (void)state;
+  setup("skylake");
+  ds(4096, 1000, W48 - 29);
+  pebs_pmc0(W48 - 10);
+  WR(MSR_FIXED_CTR_CTRL, 0x3);
+  WR(MSR_GLOBAL_CTRL, 1 | UINT64_C(1) << 32);
+  g1 = malloc(sizeof *g1);
+  assert_non_null(g1);
+  memcpy(g1, gm, sizeof *g1);
+  c1 = core_for("skylake");
+  gm_attach(g1, c1);
+  assert_int_equal(spmu_core_save(core, a, sizeof a, &la), SPMU_OK);
+  assert_int_equal(spmu_core_restore(c1, a, la), SPMU_OK);
+  l1 = spmu_core_lp(c1, 0);
+  while (left) {
+    assert_true(spmu_deliver(lp, &clk, left, &used) >= 0);
+    left -= used;
+  }
+  for (left = 0; left < 500; left++)
+    assert_true(spmu_deliver(l1, &clk, 1, NULL) >= 0);
+  assert_int_equal(spmu_core_save(core, a, sizeof a, &la), SPMU_OK);
+  assert_int_equal(spmu_core_save(c1, b, sizeof b, &lb), SPMU_OK);
+  assert_int_equal(la, lb);
+  assert_memory_equal(a, b, la);
+  assert_memory_equal(gm->b, g1->b, GM_SIZE);
+  assert_int_equal(gm->pmis, g1->pmis);
+  assert_true(gm_index64(gm) > GM_PEBS);
+  spmu_core_free(c1);
+  free(g1);
+}
+
+/* decisions.md #27: PEBS needs ANY = E = INV = CMASK = 0; otherwise the
+ * counter counts and overflows as without PEBS and never arms. */
+static void test_pebs_requires_plain_event(void **state)
+{
+  static const uint64_t extra[3] = {EV_E, EV_INV | UINT64_C(2) << 24,
+                                    UINT64_C(1) << 24};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 3; i++) {
+    setup("skylake");
+    ds(4096, 200, 0);
+    WR(MSR_EVTSEL0, INST_SEL | extra[i]);
+    HWR(MSR_PMC0, W48);
+    WR(MSR_PEBS_ENABLE, 1);
+    WR(MSR_GLOBAL_CTRL, 1);
+    insts(1, 5);
+    assert_int_equal(gm_index64(gm), GM_PEBS);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS) & 1, 1);
+  }
+}
+
+/* The armed state is part of a snapshot: restored, the next event still
+ * performs the assist. */
+static void test_armed_survives_snapshot(void **state)
+{
+  uint8_t a[4096];
+  size_t len = 0;
+  (void)state;
+  setup("skylake");
+  ds(4096, 4096, 0);
+  pebs_pmc0(W48);
+  insts(1, 1); /* overflow: armed */
+  assert_int_equal(spmu_core_save(core, a, sizeof a, &len), SPMU_OK);
+  assert_int_equal(spmu_core_reset(core), SPMU_OK);
+  assert_int_equal(spmu_core_restore(core, a, len), SPMU_OK);
+  assert_int_equal(insts(1, 1), SPMU_TICK_PEBS);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 200);
+}
+
+/* Adaptive PEBS (format 4, Ice Lake): the size field (bits 63:48) is the
+ * size of the groups DATA_CFG selects, for a counter with ADAPTIVE; every
+ * one of the 16 group combinations. */
+static void test_adaptive_sizes_all_data_cfg(void **state)
+{
+  unsigned cfg;
+  (void)state;
+  for (cfg = 0; cfg < 16; cfg++) {
+    uint64_t size = 32 + ((cfg & 1) ? 32 : 0) + ((cfg & 2) ? 144 : 0) +
+                    ((cfg & 4) ? 256 : 0) + ((cfg & 8) ? 3 * 24 : 0);
+    uint64_t data_cfg = cfg | UINT64_C(2) << 24; /* 3 LBR entries */
+    setup("icelake");
+    ds(4096, 4096, 0);
+    WR(MSR_PEBS_DATA_CFG, data_cfg);
+    WR(MSR_EVTSEL0, INST_SEL | EV_ADAPTIVE);
+    HWR(MSR_PMC0, W48);
+    WR(MSR_PEBS_ENABLE, 1);
+    WR(MSR_GLOBAL_CTRL, 1);
+    assert_int_equal(insts(1, 2), SPMU_TICK_PEBS);
+    assert_int_equal(gm_index64(gm), GM_PEBS + size);
+    assert_int_equal(gm_get(gm, GM_PEBS, 8), size << 48 | data_cfg);
+    assert_int_equal(gm_get(gm, GM_PEBS + 0x08, 8), 0x401000);
+    assert_int_equal(gm_get(gm, GM_PEBS + 0x10, 8), 1);
+    assert_int_equal(gm_get(gm, GM_PEBS + 0x18, 8), 0x123456789);
+  }
+}
+
+/* A counter without ADAPTIVE writes Basic-only records, format field 0,
+ * even when DATA_CFG asks for more. */
+static void test_adaptive_bit_off_basic_only(void **state)
+{
+  (void)state;
+  setup("icelake");
+  ds(4096, 4096, 0);
+  WR(MSR_PEBS_DATA_CFG, 0xF);
+  pebs_pmc0(W48);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS);
+  assert_int_equal(gm_get(gm, GM_PEBS, 8), UINT64_C(32) << 48);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 32);
+}
+
+/* The LBR group holds exactly what the host supplied, zeros past it. */
+static void test_adaptive_lbr_entries_from_host(void **state)
+{
+  uint64_t rec = GM_PEBS, lbr;
+  unsigned i;
+  (void)state;
+  setup("icelake");
+  ds(4096, 4096, 0);
+  memset(gm->b + (GM_PEBS - GM_BASE), 0xAA, 1024); /* stale bytes */
+  gm->state.nlbr = 2;
+  for (i = 0; i < 2; i++) {
+    gm->state.lbr[i].from = 0x5000 + i;
+    gm->state.lbr[i].to = 0x6000 + i;
+    gm->state.lbr[i].info = 0x7000 + i;
+  }
+  WR(MSR_PEBS_DATA_CFG, 8 | UINT64_C(3) << 24); /* LBR group, 4 entries */
+  WR(MSR_EVTSEL0, INST_SEL | EV_ADAPTIVE);
+  HWR(MSR_PMC0, W48);
+  WR(MSR_PEBS_ENABLE, 1);
+  WR(MSR_GLOBAL_CTRL, 1);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS);
+  assert_int_equal(gm_get(gm, rec, 8) >> 48, 32 + 4 * 24);
+  lbr = rec + 32;
+  for (i = 0; i < 4; i++) {
+    assert_int_equal(gm_get(gm, lbr + 24 * i, 8), i < 2 ? 0x5000 + i : 0);
+    assert_int_equal(gm_get(gm, lbr + 24 * i + 8, 8), i < 2 ? 0x6000 + i : 0);
+    assert_int_equal(gm_get(gm, lbr + 24 * i + 16, 8), i < 2 ? 0x7000 + i : 0);
+  }
+}
+
+/* Fixed-counter PEBS (baseline layout, PEBS_ENABLE bit 32 + j): reload
+ * from the fixed reset slot 80H + 8j, applicable counters bit 32 + j. */
+static void test_fixed_counter_pebs_baseline(void **state)
+{
+  (void)state;
+  setup("icelake");
+  ds(4096, 4096, 0);
+  gm_put(gm, GM_DS + 0x80, W48 - 4, 8);
+  WR(MSR_FIXED_CTR_CTRL, 0x3);
+  HWR(MSR_FIXED_CTR0, W48);
+  WR(MSR_PEBS_ENABLE, UINT64_C(1) << 32);
+  WR(MSR_GLOBAL_CTRL, UINT64_C(1) << 32);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS);
+  assert_int_equal(gm_get(gm, GM_PEBS + 0x10, 8), UINT64_C(1) << 32);
+  assert_int_equal(rd(lp, MSR_FIXED_CTR0), W48 - 4);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_teardown(test_overflow_arms_next_event_assists_seed003, pebs_teardown),
+    cmocka_unit_test_teardown(test_kvm_presets_one_page_buffer, pebs_teardown),
+    cmocka_unit_test_teardown(test_full_buffer_skips_assist_17_4_9, pebs_teardown),
+    cmocka_unit_test_teardown(test_failing_memory_drops_record, pebs_teardown),
+    cmocka_unit_test_teardown(test_legacy_record_formats, pebs_teardown),
+    cmocka_unit_test_teardown(test_fault_like_rip_perfcap6, pebs_teardown),
+    cmocka_unit_test_teardown(test_threshold_pmi_freezes_v4, pebs_teardown),
+    cmocka_unit_test_teardown(test_batched_equals_single_with_pebs, pebs_teardown),
+    cmocka_unit_test_teardown(test_pebs_requires_plain_event, pebs_teardown),
+    cmocka_unit_test_teardown(test_armed_survives_snapshot, pebs_teardown),
+    cmocka_unit_test_teardown(test_adaptive_sizes_all_data_cfg, pebs_teardown),
+    cmocka_unit_test_teardown(test_adaptive_bit_off_basic_only, pebs_teardown),
+    cmocka_unit_test_teardown(test_adaptive_lbr_entries_from_host, pebs_teardown),
+    cmocka_unit_test_teardown(test_fixed_counter_pebs_baseline, pebs_teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
