@@ -456,6 +456,77 @@ static void test_fixed_counter_pebs_baseline(void **state)
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
 }
 
+/* SDM 18.6.1.2: an LL_EN counter counts loads whose latency is greater
+ * than MSR_PEBS_LD_LAT_THRESHOLD (never below 3); stores and clocks
+ * without a memory access are ignored (decisions.md #33). */
+static void test_load_latency_threshold_18_6_1_2(void **state)
+{
+  static const struct {
+    uint64_t thresh, latency;
+    uint8_t store;
+    bool mem;
+    uint64_t counted;
+  } c[] = {
+      {10, 10, 0, true, 0}, {10, 11, 0, true, 1}, {10, 100, 1, true, 0},
+      {10, 100, 0, false, 0}, {2, 3, 0, true, 0},  {2, 4, 0, true, 1},
+  };
+  unsigned i;
+  (void)state;
+  for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+    spmu_mem_access mem = {.addr = 0x9000, .source = 1,
+                           .latency = c[i].latency, .store = c[i].store};
+    spmu_event_line line = {0x0B, 0x10, 1}; /* LATENCY_ABOVE_THRESHOLD */
+    spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3,
+                      .mem = c[i].mem ? &mem : NULL};
+    setup("nehalem");
+    WR(MSR_EVTSEL0, 0x100B | EV_USR | EV_OS | EV_EN);
+    WR(MSR_PEBS_LD_LAT, c[i].thresh);
+    WR(MSR_PEBS_ENABLE, UINT64_C(1) << 32 | 1);
+    WR(MSR_GLOBAL_CTRL, 1);
+    assert_int_equal(spmu_deliver(lp, &clk, 5, NULL), 0);
+    assert_int_equal(rd(lp, MSR_PMC0), 5 * c[i].counted);
+  }
+}
+
+/* SDM 17.4.9: without DTES64 and outside IA-32e mode the DS area has the
+ * 32-bit layout (PEBS fields at 10H-1CH, 4 bytes each; reset at 20H) and
+ * the record is the 40-byte one (facts sheet C); in IA-32e mode the 64-bit
+ * layout. */
+static void test_narrow_ds_layout_17_4_9(void **state)
+{
+  spmu_event_line line = {0xC0, 0x00, 1};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
+  static const unsigned legacy[8] = {0, 3, 1, 2, 6, 7, 5, 4};
+  unsigned r;
+  (void)state;
+  setup("base=core2,dtes64=0");
+  gm_put(gm, GM_DS + 0x10, GM_PEBS, 4);
+  gm_put(gm, GM_DS + 0x14, GM_PEBS, 4);
+  gm_put(gm, GM_DS + 0x18, GM_PEBS + 400, 4);
+  gm_put(gm, GM_DS + 0x1C, GM_PEBS + 40, 4);
+  gm_put(gm, GM_DS + 0x20, 0xFFFFFFFF00ULL, 8);
+  WR(MSR_DS_AREA, GM_DS);
+  pebs_pmc0(0xFFFFFFFFFFULL);
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0);
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL),
+                   SPMU_TICK_PEBS | SPMU_TICK_PMI);
+  assert_int_equal(gm_get(gm, GM_DS + 0x14, 4), GM_PEBS + 40);
+  assert_int_equal(gm_get(gm, GM_DS + 0x18, 4), GM_PEBS + 400);
+  assert_int_equal(gm_get(gm, GM_PEBS, 4), 0x246);
+  assert_int_equal(gm_get(gm, GM_PEBS + 4, 4), 0x401003);
+  for (r = 0; r < 8; r++)
+    assert_int_equal(gm_get(gm, GM_PEBS + 8 + 4 * r, 4), 0x1000 + legacy[r]);
+  assert_int_equal(gm_get(gm, GM_PEBS + 40, 8), 0);
+  assert_int_equal(rd(lp, MSR_PMC0), 0xFFFFFFFF00ULL);
+  /* IA-32e mode: the same profile uses the 64-bit layout. */
+  setup("base=core2,dtes64=0");
+  ds(4096, 4096, 0);
+  pebs_pmc0(0xFFFFFFFFFFULL);
+  clk.flags = SPMU_CLK_IA32E;
+  assert_int_equal(spmu_deliver(lp, &clk, 2, NULL), SPMU_TICK_PEBS);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 144);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -473,6 +544,8 @@ int main(void)
     cmocka_unit_test_teardown(test_adaptive_bit_off_basic_only, pebs_teardown),
     cmocka_unit_test_teardown(test_adaptive_lbr_entries_from_host, pebs_teardown),
     cmocka_unit_test_teardown(test_fixed_counter_pebs_baseline, pebs_teardown),
+    cmocka_unit_test_teardown(test_load_latency_threshold_18_6_1_2, pebs_teardown),
+    cmocka_unit_test_teardown(test_narrow_ds_layout_17_4_9, pebs_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
