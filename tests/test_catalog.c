@@ -48,6 +48,12 @@ static void test_model_constants_match_catalogue(void **state)
   assert_int_equal(enc(&p, MSR_EVTSEL0, "CMASK", 1), 1ULL << SPMU_EVTSEL_CMASK_SHIFT);
   assert_int_equal(enc(&p, MSR_EVTSEL0, "IN_TX", 1), SPMU_EVTSEL_IN_TX);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "LBR", 1), SPMU_DEBUGCTL_LBR);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "TR", 1), SPMU_DEBUGCTL_TR);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTS", 1), SPMU_DEBUGCTL_BTS);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTINT", 1), SPMU_DEBUGCTL_BTINT);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTS_OFF_OS", 1), SPMU_DEBUGCTL_BTS_OFF_OS);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTS_OFF_USR", 1),
+                   SPMU_DEBUGCTL_BTS_OFF_USR);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_LBRS_ON_PMI", 1), SPMU_DEBUGCTL_FREEZE_LBRS);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_PERFMON_ON_PMI", 1),
                    SPMU_DEBUGCTL_FREEZE_PERFMON);

@@ -54,12 +54,20 @@ typedef struct spmu_mem_access {
   uint8_t store;    /* 1: a store (precise store PEBS), 0: a load */
 } spmu_mem_access;
 
+/* A branch the clock's instruction took, for the branch trace store
+ * (BTS, SDM 17.4.8-17.4.9). */
+typedef struct spmu_branch {
+  uint64_t from, to; /* linear addresses of the branch and its target */
+  uint8_t predicted; /* 1: the branch was predicted (record flags bit 4) */
+} spmu_branch;
+
 typedef struct spmu_clock {
   const spmu_event_line *lines;
   size_t nlines;
   uint8_t cpl;   /* current privilege level, 0-3 */
   uint8_t flags; /* enum spmu_clock_flag */
   const spmu_mem_access *mem; /* the clock's memory access, or NULL */
+  const spmu_branch *branch;  /* the clock's taken branch, or NULL */
 } spmu_clock;
 
 /* The architectural state a PEBS assist records, filled by the host's
@@ -110,11 +118,14 @@ SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);
                                   the bounds check failed (SDM 17.4.9) or a
                                   memory access failed */
 #define SPMU_TICK_MEM_FAULT 8  /* a read_mem/write_mem callback failed */
+#define SPMU_TICK_BTS 16       /* a branch record was stored (BTS) */
 
 /* Deliver `clocks` repetitions of the same clock of lp (clocks >= 1) and
- * stop early, right after a clock at which a PMI is requested or a PEBS
+ * stop early, right after a clock at which a PMI is requested, a PEBS
  * assist takes place (SDM 18.4.4, seed 003: the first event after a
- * PEBS-enabled counter overflows). *consumed
+ * PEBS-enabled counter overflows) or a memory callback fails. While the
+ * branch trace store is on, each clock with a branch writes a record, so
+ * such clocks cost O(clocks). *consumed
  * (may be NULL) gets the number of clocks delivered. Costs O(counters), not
  * O(clocks). Returns SPMU_TICK_* bits (>= 0) or a negative error.
  *
@@ -130,7 +141,8 @@ SPMU_API int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
 
 /* How many repetitions of clk can be delivered before and including the
  * clock at which the next PMI is requested or PEBS assist is due
- * (UINT64_MAX: never). Changes nothing and touches no memory. */
+ * (UINT64_MAX: never); 1 when clk stores a branch record, since every such
+ * clock needs the host's memory. Changes nothing and touches no memory. */
 SPMU_API uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk);
 
 /* Conditions raised outside the core PMU's counters, which the host (its

@@ -24,7 +24,7 @@
 
 #include "arch/core.h"
 #include "arch/msr.h"
-#include "arch/pebs.h"
+#include "arch/ds.h"
 #include "softpmu/error.h"
 
 /* The line a fixed counter counts (events.h; decisions.md #17). */
@@ -505,7 +505,18 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
       o->pmi |= 1;
   }
   arm(&st[0]);
-  return o->pmi || due;
+  /* The branch trace store (SDM 17.4.8): one record per clock with a
+   * branch; the deadline stops at the first such clock. */
+  if (spmu_bts_stores(self, clk)) {
+    bool pmi = false;
+    if (dry)
+      o->assist_due = true;
+    else
+      o->ticks |= spmu_bts_store(self, clk, &pmi);
+    if (pmi)
+      o->pmi |= 1;
+  }
+  return o->pmi || due || o->assist_due || (o->ticks & SPMU_TICK_MEM_FAULT);
 }
 
 /* Deliver up to `clocks` clocks to the n reached logical processors,
@@ -520,8 +531,9 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
     unsigned i;
 
     /* Armed at that clock, with events in this pattern: the assist is due
-     * at the next clock, which is computed alone. */
-    if (assist_due(&st[0], st[0].lp->armed))
+     * at the next clock, which is computed alone; so is every clock that
+     * stores a branch record. */
+    if (assist_due(&st[0], st[0].lp->armed) || spmu_bts_stores(st[0].lp, clk))
       continue;
     /* The rest: constant increments (recomputed only where E makes the
      * first clock differ), added in closed form up to the first wrap that
@@ -566,7 +578,8 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   if (!lp || !clock_ok(clk) || !clocks)
     return SPMU_EINVAL;
   n = reach(lp, st);
-  if (n == 1 && clocks == 1 && !lp->armed && !lp->prog.pebs_ctrs) {
+  if (n == 1 && clocks == 1 && !lp->armed && !lp->prog.pebs_ctrs &&
+      !clk->branch) {
     /* One clock of one logical processor without PEBS: the hot path of a
      * host that calls in every clock. */
     memset(&o, 0, sizeof o);

@@ -1,7 +1,7 @@
 /* PEBS assists and the DS save area (SDM 17.4.9, 18.4.4, 18.6.2; seed
  * 003; facts sheet C). */
-#ifndef SPMU_ARCH_PEBS_H
-#define SPMU_ARCH_PEBS_H
+#ifndef SPMU_ARCH_DS_H
+#define SPMU_ARCH_DS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +24,16 @@ static inline uint64_t spmu_status_of(uint64_t ctrs)
  * when the threshold requests a PMI. */
 unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
                           uint32_t applicable, bool *pmi);
+
+/* Does a branch in clk go to the BTS buffer (SDM 17.4.9.3 Table 17-x:
+ * TR and BTS set, not filtered by BTS_OFF_OS / BTS_OFF_USR)? */
+bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk);
+
+/* Store clk's branch record in the BTS buffer (SDM 17.4.8-17.4.9):
+ * circular when BTINT is clear, stopped at the absolute maximum when set;
+ * at the interrupt threshold OvfBuf and a PMI. Returns SPMU_TICK_BTS or
+ * SPMU_TICK_MEM_FAULT; *pmi is set when a PMI is requested. */
+unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi);
 
 /* Request a PMI on lp, with freeze-on-PMI (src/arch/count.c). */
 void spmu_request_pmi(spmu_lp *lp);

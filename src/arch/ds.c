@@ -1,6 +1,6 @@
-/* PEBS: the assist that writes a record into the DS save area (SDM 17.4.9
- * "DS save area", 18.4.4 Core 2, 18.6.2 Nehalem, 18.8.1 Haswell, 18.9
- * Skylake; facts sheet C for the layouts; seed 003 for the sequence).
+/* The DS save area: PEBS assists and BTS records (SDM 17.4.8-17.4.9 "BTS"
+ * and "DS save area", 18.4.4 Core 2, 18.6.2 Nehalem, 18.8.1 Haswell, 18.9
+ * Skylake; facts sheet C for the layouts; seed 003 for the PEBS sequence).
  *
  * Memory is the guest's linear memory, reached only through the host's
  * read_mem / write_mem callbacks. Every address the model writes is the
@@ -10,16 +10,18 @@
 #include <string.h>
 
 #include "arch/msr.h"
-#include "arch/pebs.h"
+#include "arch/ds.h"
 #include "softpmu/error.h"
 
 #define ADAPTIVE_MAX (32 + 32 + 144 + 256 + 32 * 24)
 
-/* The DS management area as PEBS uses it. */
+/* One buffer of the DS management area: BTS (fields at 00H wide / 00H
+ * narrow) or PEBS (20H / 10H). */
 struct ds {
   bool wide;        /* 64-bit layout */
   uint64_t base;    /* linear address of the DS area */
-  uint64_t pebs_base, index, max, threshold;
+  unsigned off;     /* offset of the buffer's base field */
+  uint64_t buf_base, index, max, threshold;
 };
 
 static uint64_t field_addr(const struct ds *d, unsigned i64, unsigned i32)
@@ -47,22 +49,31 @@ static bool mem_write(spmu_lp *lp, uint64_t la, const void *buf, size_t len)
   return h->write_mem && h->write_mem(h->opaque, lp, la, buf, len) == 0;
 }
 
-/* Read the four PEBS fields (facts sheet C: 20H-38H wide, 10H-1CH narrow). */
-static bool ds_load(spmu_lp *lp, const spmu_clock *clk, struct ds *d)
+/* Read a buffer's four fields: base, index, absolute maximum, interrupt
+ * threshold (facts sheet C). pebs selects the PEBS buffer, else BTS. */
+static bool ds_load(spmu_lp *lp, const spmu_clock *clk, bool pebs,
+                    struct ds *d)
 {
   uint8_t b[32];
   unsigned w;
 
   d->wide = ds_wide(lp, clk);
   w = d->wide ? 8 : 4;
+  d->off = pebs ? 4 * w : 0;
   d->base = d->wide ? lp->r.ds_area : (uint32_t)lp->r.ds_area;
-  if (!mem_read(lp, field_addr(d, 0x20, 0x10), b, 4 * w))
+  if (!mem_read(lp, d->base + d->off, b, 4 * w))
     return false;
-  d->pebs_base = spmu_get_le(b, w);
+  d->buf_base = spmu_get_le(b, w);
   d->index = spmu_get_le(b + w, w);
   d->max = spmu_get_le(b + 2 * w, w);
   d->threshold = spmu_get_le(b + 3 * w, w);
   return true;
+}
+
+/* The buffer's index field. */
+static uint64_t index_addr(const struct ds *d)
+{
+  return d->base + d->off + (d->wide ? 8 : 4);
 }
 
 /* The DS counter-reset slot of counter c: 40H + 8i wide, 20H + 8i narrow;
@@ -237,7 +248,7 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
   uint32_t m;
 
   *pmi = false;
-  if (!ds_load(lp, clk, &d))
+  if (!ds_load(lp, clk, true, &d))
     return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
   build(&r, lp, clk, &d, applicable);
   /* SDM 17.4.9 / seed 003: the record must fit below the absolute maximum,
@@ -254,7 +265,7 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
   next = d.index + r.len;
   spmu_put_le(idx, next, d.wide ? 8 : 4);
   if (!mem_write(lp, d.index, r.b, r.len) ||
-      !mem_write(lp, field_addr(&d, 0x28, 0x14), idx, d.wide ? 8 : 4))
+      !mem_write(lp, index_addr(&d), idx, d.wide ? 8 : 4))
     return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
   /* Reload every applicable counter from its reset slot and clear its
    * overflow status (seed 003). */
@@ -271,4 +282,61 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
     *pmi = true;
   }
   return SPMU_TICK_PEBS;
+}
+
+/* --- the branch trace store ---------------------------------------------- */
+
+bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk)
+{
+  uint64_t dbg = lp->r.debugctl;
+
+  if (!clk->branch || (dbg & (SPMU_DEBUGCTL_TR | SPMU_DEBUGCTL_BTS)) !=
+                          (SPMU_DEBUGCTL_TR | SPMU_DEBUGCTL_BTS))
+    return false;
+  return !(dbg & (clk->cpl == 0 ? SPMU_DEBUGCTL_BTS_OFF_OS
+                                : SPMU_DEBUGCTL_BTS_OFF_USR));
+}
+
+unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
+{
+  const spmu_branch *br = clk->branch;
+  unsigned w, size;
+  uint8_t rec[24], idx[8];
+  uint64_t next;
+  struct ds d;
+
+  *pmi = false;
+  if (!ds_load(lp, clk, false, &d))
+    return SPMU_TICK_MEM_FAULT;
+  /* A record is from, to and flags (bit 4: predicted), 8 bytes each in
+   * the 64-bit layout, 4 in the 32-bit one (facts sheet C). */
+  w = d.wide ? 8 : 4;
+  size = 3 * w;
+  spmu_put_le(rec, br->from, w);
+  spmu_put_le(rec + w, br->to, w);
+  spmu_put_le(rec + 2 * w, br->predicted ? 0x10 : 0, w);
+  /* With BTINT the buffer is not circular: no record past the absolute
+   * maximum (decisions.md #34). Without it, the index wraps to the base
+   * when the next record would not fit. */
+  if (d.index > d.max || d.max - d.index < size) {
+    if (lp->r.debugctl & SPMU_DEBUGCTL_BTINT)
+      return 0;
+    d.index = d.buf_base;
+    if (d.index > d.max || d.max - d.index < size)
+      return 0;
+  }
+  next = d.index + size;
+  spmu_put_le(idx, next, w);
+  if (!mem_write(lp, d.index, rec, size) ||
+      !mem_write(lp, index_addr(&d), idx, w))
+    return SPMU_TICK_MEM_FAULT;
+  /* SDM 17.4.9.3: reaching the interrupt threshold interrupts, whatever
+   * BTINT says ("it's not enough to clear the BTINT flag"); software that
+   * wants none sets the threshold past the absolute maximum. */
+  if (next >= d.threshold) {
+    lp->r.global_status |= SPMU_STATUS_OVF_BUF;
+    spmu_request_pmi(lp);
+    *pmi = true;
+  }
+  return SPMU_TICK_BTS;
 }
