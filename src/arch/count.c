@@ -578,13 +578,14 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   if (!lp || !clock_ok(clk) || !clocks)
     return SPMU_EINVAL;
   n = reach(lp, st);
-  if (n == 1 && clocks == 1 && !lp->armed && !lp->prog.pebs_ctrs &&
-      !clk->branch) {
-    /* One clock of one logical processor without PEBS: the hot path of a
-     * host that calls in every clock. */
+  if (n == 1 && clocks == 1 && !lp->armed &&
+      !(clk->branch && spmu_bts_stores(lp, clk))) {
+    /* One clock of one logical processor, no PEBS assist or branch record
+     * due: the hot path of a host that calls in every clock. */
     memset(&o, 0, sizeof o);
     o.pmi = step(&st[0], clk, lp->edge, true);
     o.consumed = 1;
+    arm(&st[0]);
   } else {
     run(st, n, clk, clocks, false, &o);
   }
