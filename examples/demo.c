@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <softpmu/softpmu.h>
 
@@ -135,6 +136,157 @@ static void sample(spmu_lp *lp)
          clocks, 3 * clocks, v, samples, pmis);
 }
 
+/* --- a PEBS sampling session --------------------------------------------
+ * The guest's memory is one array; the DS management area sits at DS_LA
+ * and the PEBS buffer (16 records) right after it. */
+#define DS_LA 0x7f0000000000ULL
+#define PEBS_LA (DS_LA + 0x100)
+static uint8_t guest[0x100 + 16 * 200 + 16 * 1232];
+static uint64_t clock_now;
+
+static int guest_rw(uint64_t la, size_t len, uint8_t **p)
+{
+  if (la < DS_LA || la - DS_LA > sizeof guest || len > sizeof guest - (la - DS_LA))
+    return -1;
+  *p = guest + (la - DS_LA);
+  return 0;
+}
+
+static int read_mem(void *o, spmu_lp *l, uint64_t la, void *buf, size_t len)
+{
+  uint8_t *p;
+  (void)o;
+  (void)l;
+  if (guest_rw(la, len, &p))
+    return -1;
+  memcpy(buf, p, len);
+  return 0;
+}
+
+static int write_mem(void *o, spmu_lp *l, uint64_t la, const void *buf,
+                     size_t len)
+{
+  uint8_t *p;
+  (void)o;
+  (void)l;
+  if (guest_rw(la, len, &p))
+    return -1;
+  memcpy(p, buf, len);
+  return 0;
+}
+
+/* The CPU model's state at the assist: here, an IP that moves with time. */
+static void machine_state(void *o, spmu_lp *l, spmu_machine_state *st)
+{
+  (void)o;
+  (void)l;
+  st->ip = 0x400000 + 4 * (clock_now % 4096);
+  st->next_ip = st->ip + 4;
+  st->tsc = clock_now;
+}
+
+static uint64_t get64(uint64_t la)
+{
+  uint64_t v = 0;
+  unsigned i;
+  for (i = 0; i < 8; i++)
+    v |= (uint64_t)guest[la - DS_LA + i] << (8 * i);
+  return v;
+}
+
+static void put64(uint64_t la, uint64_t v)
+{
+  unsigned i;
+  for (i = 0; i < 8; i++)
+    guest[la - DS_LA + i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Record size of this PEBS format (facts sheet C); adaptive records carry
+ * theirs (rec_la != 0), and are 32 bytes (Basic) without ADAPTIVE. */
+static uint64_t record_size(uint64_t perfcap, uint64_t rec_la)
+{
+  static const uint64_t legacy[4] = {144, 176, 192, 200};
+  unsigned fmt = (unsigned)(perfcap >> 8 & 0xf);
+  if (perfcap & (1ULL << 14))
+    return rec_la ? get64(rec_la) >> 48 : 32;
+  return legacy[fmt > 3 ? 3 : fmt];
+}
+
+static uint64_t records, first_ip, last_ip;
+
+/* Read every record between the base and the index, then reset the index
+ * to the base (what Linux's drain_pebs does). */
+static void drain(uint64_t perfcap)
+{
+  uint64_t at = PEBS_LA, index = get64(DS_LA + 0x28);
+  while (at < index) {
+    uint64_t ip = get64(at + ((perfcap & (1ULL << 14)) ? 8 : 0xB0));
+    if (!records)
+      first_ip = ip;
+    last_ip = ip;
+    records++;
+    at += record_size(perfcap, at);
+  }
+  put64(DS_LA + 0x28, PEBS_LA);
+}
+
+/* 3,000,000 instructions sampled by PEBS every 10,000: the DS area set up
+ * as Linux does (base, index, absolute maximum, threshold), the counter's
+ * reset slot holding -period, and a PMI handler in the SDM's flow (facts
+ * sheet F): disable, read the status, drain the buffer on OvfBuf, reset
+ * the index, acknowledge, re-enable. */
+static void pebs_session(spmu_lp *lp)
+{
+  const uint64_t period = 10000, clocks = 1000000, width = (1ULL << prof->gp_width) - 1;
+  const spmu_event_line line = {.event = 0xC0, .umask = 0x00, .count = 3};
+  const spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3,
+                          .flags = SPMU_CLK_IA32E};
+  uint32_t ctrl = addr("IA32_PERF_GLOBAL_CTRL"), status = addr("IA32_PERF_GLOBAL_STATUS");
+  uint64_t perfcap = 0, used, st;
+  unsigned drains = 0;
+  int rc;
+
+  spmu_core_set_host(spmu_lp_core(lp), &(spmu_host){.pmi = on_pmi,
+                                                   .read_mem = read_mem,
+                                                   .write_mem = write_mem,
+                                                   .machine_state = machine_state});
+  spmu_rdmsr(lp, addr("IA32_PERF_CAPABILITIES"), &perfcap);
+  put64(DS_LA + 0x20, PEBS_LA);                       /* base */
+  put64(DS_LA + 0x28, PEBS_LA);                       /* index */
+  put64(DS_LA + 0x30, PEBS_LA + 16 * record_size(perfcap, 0)); /* maximum */
+  put64(DS_LA + 0x38, PEBS_LA + 12 * record_size(perfcap, 0)); /* threshold */
+  put64(DS_LA + 0x40, -period & width);               /* PMC0 reset */
+  spmu_wrmsr(lp, ctrl, 0);
+  spmu_wrmsr(lp, addr("IA32_DS_AREA"), DS_LA);
+  spmu_wrmsr(lp, addr("IA32_PERFEVTSEL0"), 0x4300C0); /* INST_RETIRED, no INT */
+  spmu_wrmsr(lp, addr("IA32_PMC0"), -period);
+  spmu_wrmsr(lp, addr("IA32_PEBS_ENABLE"), 1);
+  spmu_wrmsr(lp, ctrl, 1);
+  pmis = 0;
+  for (clock_now = 0; clock_now < clocks; clock_now += used) {
+    rc = spmu_deliver(lp, &clk, clocks - clock_now, &used);
+    if (!(rc & SPMU_TICK_PMI))
+      continue;
+    spmu_wrmsr(lp, ctrl, 0);
+    spmu_rdmsr(lp, status, &st);
+    if (st & (1ULL << 62)) { /* OvfBuf */
+      drain(perfcap);
+      drains++;
+    }
+    spmu_wrmsr(lp, addr("IA32_PERF_GLOBAL_OVF_CTRL"), st);
+    spmu_wrmsr(lp, ctrl, 1);
+  }
+  spmu_wrmsr(lp, ctrl, 0);
+  drain(perfcap); /* what is left when sampling stops */
+  printf("  %" PRIu64 " instructions, period %" PRIu64 ": %" PRIu64
+         " PEBS records, %u PMIs at the threshold (12 records) and a final "
+         "drain\n",
+         3 * clocks, period, records, drains);
+  if ((perfcap >> 8 & 0xf) >= 2 || (perfcap & (1ULL << 14)))
+    printf("  eventing IPs from 0x%" PRIx64 " to 0x%" PRIx64 "\n", first_ip,
+           last_ip);
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = argc > 1 ? argv[1] : "skylake";
@@ -214,6 +366,13 @@ int main(int argc, char **argv)
   printf("6. Sampling by overflow on a synthetic instruction stream:\n");
   sample(lp);
   printf("\n");
+
+  if (spmu_rdmsr(lp, addr("IA32_PEBS_ENABLE"), &v) == SPMU_OK) {
+    printf("7. PEBS sampling: records in guest memory, drained at the "
+           "threshold PMI:\n");
+    pebs_session(lp);
+    printf("\n");
+  }
 
   spmu_core_save(core, NULL, 0, &blob);
   printf("Snapshot of the whole core: %zu bytes (format %d).\n", blob,
