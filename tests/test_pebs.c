@@ -527,6 +527,30 @@ static void test_narrow_ds_layout_17_4_9(void **state)
   assert_int_equal(gm_index64(gm), GM_PEBS + 144);
 }
 
+/* SDM 18.9.4.3: PS_EN (PEBS_ENABLE bit 63, Sandy Bridge) makes PMC3 a
+ * precise-store counter: its records carry the store's linear address and
+ * status (98H, A0H). */
+static void test_precise_store_pmc3_18_9_4_3(void **state)
+{
+  spmu_mem_access st = {.addr = 0x7ffe1000, .source = 0x5, .store = 1};
+  spmu_event_line line = {0xCD, 0x02, 1}; /* MEM_TRANS_RETIRED.PRECISE_STORE */
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .mem = &st};
+  (void)state;
+  setup("sandybridge");
+  ds(4096, 4096, 0);
+  WR(MSR_EVTSEL0 + 3, 0x02CD | EV_USR | EV_OS | EV_EN);
+  HWR(MSR_PMC0 + 3, W48);
+  WR(MSR_PEBS_ENABLE, UINT64_C(1) << 63);
+  WR(MSR_GLOBAL_CTRL, 8);
+  assert_int_equal(spmu_deliver(lp, &clk, 2, NULL), SPMU_TICK_PEBS);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 176);
+  assert_int_equal(gm_get(gm, GM_PEBS + 0x98, 8), 0x7ffe1000);
+  assert_int_equal(gm_get(gm, GM_PEBS + 0xA0, 8), 0x5);
+  /* Haswell has no PS_EN: bit 63 is reserved there. */
+  setup("haswell");
+  assert_int_equal(spmu_wrmsr(lp, MSR_PEBS_ENABLE, UINT64_C(1) << 63), SPMU_GP);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -546,6 +570,7 @@ int main(void)
     cmocka_unit_test_teardown(test_fixed_counter_pebs_baseline, pebs_teardown),
     cmocka_unit_test_teardown(test_load_latency_threshold_18_6_1_2, pebs_teardown),
     cmocka_unit_test_teardown(test_narrow_ds_layout_17_4_9, pebs_teardown),
+    cmocka_unit_test_teardown(test_precise_store_pmc3_18_9_4_3, pebs_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

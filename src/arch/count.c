@@ -113,8 +113,13 @@ static void add_gp(struct spmu_prog *p, const struct spmu_applied *a,
     e.flags |= SPMU_PE_LL;
   /* PEBS (SDM 18.4.4, 18.6.1.1): PEBS_ENABLE bit i arms on overflow, for
    * an event without ANY, E, INV or CMASK (decisions.md #27). */
-  if ((r->pebs_enable >> i & 1) &&
-      !(sel & (SPMU_EVTSEL_ANY | SPMU_EVTSEL_E | SPMU_EVTSEL_INV)) && !e.cmask)
+  /* SDM 18.9.4.3 (Sandy Bridge): PS_EN (bit 63) makes PMC3 a precise
+   * store counter, a PEBS counter whose records carry the store's
+   * address and status. */
+  bool pebs = (r->pebs_enable >> i & 1) ||
+              (i == 3 && (a->caps & CAP(PEBS_PS)) && (r->pebs_enable >> 63));
+  if (pebs && !(sel & (SPMU_EVTSEL_ANY | SPMU_EVTSEL_E | SPMU_EVTSEL_INV)) &&
+      !e.cmask)
     p->pebs_ctrs |= UINT32_C(1) << i;
   /* EN & GLOBAL_CTRL bit (v2+) at every CPL; USR/OS only filter events.
    * CTR_Frz (v4+) and FREEZE_WHILE_SMM are per clock (frozen()). */
