@@ -32,7 +32,9 @@ extern "C" {
   X(ENOSPC, "buffer too small")                                              \
   X(EVERSION, "snapshot format version not supported")                       \
   X(EMISMATCH, "snapshot belongs to another profile")                        \
-  X(ECORRUPT, "snapshot damaged or truncated")
+  X(ECORRUPT, "snapshot damaged or truncated")                               \
+  X(EBUSY, "counter in use by another agent")                                \
+  X(EIO, "backend I/O failed")
 
 typedef enum spmu_errno {
   SPMU_ERRNO_BASE_ = 0,
@@ -54,6 +56,8 @@ typedef enum spmu_errno {
 #define SPMU_EVERSION (-SPMU_ERRNO_EVERSION_)
 #define SPMU_EMISMATCH (-SPMU_ERRNO_EMISMATCH_)
 #define SPMU_ECORRUPT (-SPMU_ERRNO_ECORRUPT_)
+#define SPMU_EBUSY (-SPMU_ERRNO_EBUSY_)
+#define SPMU_EIO (-SPMU_ERRNO_EIO_)
 
 /* Text for a result: 0, SPMU_GP or a negative SPMU_E* code. Never NULL. */
 SPMU_API const char *spmu_strerror(int code);

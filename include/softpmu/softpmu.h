@@ -3,6 +3,7 @@
 #ifndef SOFTPMU_SOFTPMU_H
 #define SOFTPMU_SOFTPMU_H
 
+#include "agent.h"
 #include "error.h"
 #include "events.h"
 #include "pmu.h"

@@ -1,0 +1,166 @@
+/* The agent object: creation, discovery of the PMU through its backend,
+ * and the backend calls every other agent file goes through. */
+#include <stdlib.h>
+
+#include "agent/internal.h"
+
+int spmu_ag_rdmsr(spmu_agent *a, uint32_t msr, uint64_t *v)
+{
+  int rc = a->be.rdmsr(a->be.opaque, msr, v);
+  if (rc == SPMU_GP)
+    a->fault_msr = msr;
+  return rc;
+}
+
+int spmu_ag_wrmsr(spmu_agent *a, uint32_t msr, uint64_t v)
+{
+  int rc = a->be.wrmsr(a->be.opaque, msr, v);
+  if (rc == SPMU_GP)
+    a->fault_msr = msr;
+  return rc;
+}
+
+int spmu_ag_rdmsr_opt(spmu_agent *a, uint32_t msr, uint64_t *v)
+{
+  return a->be.rdmsr(a->be.opaque, msr, v);
+}
+
+int spmu_ag_update(spmu_agent *a, uint32_t msr, uint64_t mask, uint64_t bits)
+{
+  uint64_t v, nv;
+  int rc = spmu_ag_rdmsr(a, msr, &v);
+
+  if (rc != SPMU_OK)
+    return rc;
+  nv = (v & ~mask) | (bits & mask);
+  return nv == v ? SPMU_OK : spmu_ag_wrmsr(a, msr, nv);
+}
+
+/* A counter is an MSR: no wider than 64 bits, whatever CPUID says. */
+static uint8_t clamp_width(uint32_t w)
+{
+  w &= 0xff;
+  return (uint8_t)(w > 64 ? 64 : w);
+}
+
+/* CPUID.0AH (SDM 18.2.1 Figure 18-1 / Vol. 2A Table 3-8; facts sheet §A):
+ * version, GP counters and width, the event-availability vector; from v2
+ * the fixed counters (EDX[4:0] contiguous ones, EDX[12:5] width); from v5
+ * also the ECX bitmap, FxCtr[i]_supported := ECX[i] || EDX[4:0] > i, and
+ * EDX[15] AnyThread deprecation. The agent uses at most the counters the
+ * architectural MSR ranges hold (SPMU_MAX_GP, SPMU_MAX_FIXED). */
+static int discover_leaf_0a(spmu_agent *a)
+{
+  spmu_agent_pmu *p = &a->pmu;
+  uint32_t r[4], len, gp;
+  int rc = a->be.cpuid(a->be.opaque, 0xA, 0, r);
+
+  if (rc != SPMU_OK)
+    return rc;
+  p->version = (uint8_t)r[0];
+  if (!p->version)
+    return SPMU_ENOMSR;
+  gp = (r[0] >> 8) & 0xff;
+  p->gp = (uint8_t)(gp < SPMU_MAX_GP ? gp : SPMU_MAX_GP);
+  p->gp_width = clamp_width(r[0] >> 16);
+  len = r[0] >> 24;
+  p->events_available = ~r[1] & (uint32_t)spmu_width_mask(len < 32 ? len : 32);
+  if (p->version >= 2) {
+    uint64_t fixed = spmu_width_mask(r[3] & 0x1f);
+    if (p->version >= 5)
+      fixed |= r[2];
+    p->fixed_mask = (uint32_t)(fixed & spmu_width_mask(SPMU_MAX_FIXED));
+    p->fixed_width = clamp_width(r[3] >> 5);
+  }
+  /* SDM 18.2.3: AnyThread from v3; CPUID.0AH:EDX[15] deprecates it. */
+  p->any_thread = p->version >= 3 && !(p->version >= 5 && (r[3] >> 15 & 1));
+  a->present = spmu_width_mask(p->gp) | (uint64_t)p->fixed_mask
+                                            << AG_FIXED_BASE;
+  return SPMU_OK;
+}
+
+/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM); its bit 13
+ * enables full-width writes through IA32_A_PMCx (SDM 18.2.5). A backend
+ * without leaf 01H (SPMU_ENOENT) has no PDCM. */
+static int discover_capabilities(spmu_agent *a)
+{
+  uint32_t r[4];
+  int rc = a->be.cpuid(a->be.opaque, 0x1, 0, r);
+
+  if (rc == SPMU_ENOENT || (rc == SPMU_OK && !(r[2] >> 15 & 1)))
+    return SPMU_OK;
+  if (rc != SPMU_OK)
+    return rc;
+  rc = spmu_ag_rdmsr(a, AG_PERF_CAPABILITIES, &a->pmu.perf_capabilities);
+  if (rc != SPMU_OK)
+    return rc;
+  a->pmu.full_width_writes =
+      (a->pmu.perf_capabilities & SPMU_PERFCAP_FW_WRITE) != 0;
+  return SPMU_OK;
+}
+
+int spmu_agent_new(const spmu_backend *be, spmu_agent **out)
+{
+  spmu_agent *a;
+  int rc;
+
+  if (!out)
+    return SPMU_EINVAL;
+  *out = NULL;
+  if (!be || !be->rdmsr || !be->wrmsr || !be->cpuid)
+    return SPMU_EINVAL;
+  a = calloc(1, sizeof *a);
+  if (!a)
+    return SPMU_ENOMEM;
+  a->be = *be;
+  rc = discover_leaf_0a(a);
+  if (rc == SPMU_OK)
+    rc = discover_capabilities(a);
+  if (rc != SPMU_OK) {
+    free(a);
+    return rc;
+  }
+  *out = a;
+  return SPMU_OK;
+}
+
+void spmu_agent_free(spmu_agent *a)
+{
+  if (!a)
+    return;
+  spmu_agent_release_all(a);
+  free(a);
+}
+
+int spmu_agent_pmu_get(const spmu_agent *a, spmu_agent_pmu *out)
+{
+  if (!a || !out)
+    return SPMU_EINVAL;
+  *out = a->pmu;
+  return SPMU_OK;
+}
+
+uint64_t spmu_agent_present(const spmu_agent *a)
+{
+  return a ? a->present : 0;
+}
+
+uint64_t spmu_agent_owned(const spmu_agent *a)
+{
+  return a ? a->owned : 0;
+}
+
+uint64_t spmu_agent_running(const spmu_agent *a)
+{
+  return a ? a->running : 0;
+}
+
+bool spmu_agent_pmi_owned(const spmu_agent *a)
+{
+  return a && a->pmi_owned;
+}
+
+uint32_t spmu_agent_fault_msr(const spmu_agent *a)
+{
+  return a ? a->fault_msr : 0;
+}

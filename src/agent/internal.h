@@ -1,0 +1,135 @@
+/* The agent's state and the helpers its files share (private to src/agent).
+ */
+#ifndef SPMU_AGENT_INTERNAL_H
+#define SPMU_AGENT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "softpmu/agent.h"
+#include "softpmu/error.h"
+#include "util/bits.h"
+
+/* MSRs (SDM Vol. 4 Table 2-2; facts sheet §B). */
+#define AG_PMC0 0xC1u
+#define AG_EVTSEL0 0x186u
+#define AG_DEBUGCTL 0x1D9u
+#define AG_FIXED_CTR0 0x309u
+#define AG_PERF_CAPABILITIES 0x345u
+#define AG_FIXED_CTR_CTRL 0x38Du
+#define AG_GLOBAL_STATUS 0x38Eu
+#define AG_GLOBAL_CTRL 0x38Fu
+#define AG_GLOBAL_OVF_CTRL 0x390u /* IA32_PERF_GLOBAL_STATUS_RESET on v4+ */
+#define AG_GLOBAL_INUSE 0x392u
+#define AG_PEBS_ENABLE 0x3F1u
+#define AG_A_PMC0 0x4C1u
+
+/* Fields (SDM 18.2.1.1 Figure 18-1, 18.2.2 Figure 18-2, 17.4.1). */
+#define AG_EVTSEL_EVENT GENMASK64(7, 0)
+#define AG_EVTSEL_USR BIT64(16)
+#define AG_EVTSEL_OS BIT64(17)
+#define AG_EVTSEL_E BIT64(18)
+#define AG_EVTSEL_INT BIT64(20)
+#define AG_EVTSEL_ANY BIT64(21)
+#define AG_EVTSEL_EN BIT64(22)
+#define AG_EVTSEL_INV BIT64(23)
+#define AG_FIXED_FIELD(j) (UINT64_C(0xF) << (4 * (j)))
+#define AG_FIXED_EN(j) (UINT64_C(3) << (4 * (j)))
+#define AG_FIXED_PMI(j) (UINT64_C(8) << (4 * (j)))
+#define AG_DEBUGCTL_FREEZE_PERFMON BIT64(12)
+#define AG_STATUS_LBR_FRZ BIT64(58)
+#define AG_STATUS_CTR_FRZ BIT64(59)
+
+#define AG_FIXED_BASE 32u
+#define AG_NSLOT (SPMU_MAX_GP + SPMU_MAX_FIXED)
+
+/* One counter the agent holds. */
+struct ag_ctr {
+  spmu_agent_event ev;
+  uint64_t ctl;        /* GP: event select without EN; fixed: its field */
+  uint64_t prev_ctl;   /* the same as the claim found it */
+  uint64_t prev_value; /* the counter value the claim found */
+  bool prev_global;    /* its GLOBAL_CTRL bit as the claim found it */
+  uint64_t samples;
+};
+
+struct spmu_agent {
+  spmu_backend be;
+  spmu_agent_pmu pmu;
+  uint64_t present;  /* counters that exist */
+  uint64_t owned;    /* counters held */
+  uint64_t running;  /* held and started */
+  uint64_t sampling; /* held with period != 0 (INT / PMI set) */
+  bool pmi_owned;    /* this agent holds the PMI */
+  bool freeze;       /* it set FREEZE_PERFMON_ON_PMI */
+  bool freeze_saved; /* prev_freeze holds what DEBUGCTL had */
+  bool prev_freeze;
+  uint32_t fault_msr;
+  /* GP counter i at slot i, fixed counter j at SPMU_MAX_GP + j. */
+  struct ag_ctr ctr[AG_NSLOT];
+};
+
+static inline bool ag_is_fixed(unsigned c)
+{
+  return c >= AG_FIXED_BASE;
+}
+
+static inline unsigned ag_fixed_index(unsigned c)
+{
+  return c - AG_FIXED_BASE;
+}
+
+static inline struct ag_ctr *ag_slot(spmu_agent *a, unsigned c)
+{
+  return &a->ctr[ag_is_fixed(c) ? SPMU_MAX_GP + ag_fixed_index(c) : c];
+}
+
+static inline const struct ag_ctr *ag_cslot(const spmu_agent *a, unsigned c)
+{
+  return &a->ctr[ag_is_fixed(c) ? SPMU_MAX_GP + ag_fixed_index(c) : c];
+}
+
+static inline bool ag_present(const spmu_agent *a, unsigned c)
+{
+  return c < 64 && (a->present >> c & 1);
+}
+
+/* Lowest counter of a non-empty set. */
+static inline unsigned ag_first(uint64_t set)
+{
+  return (unsigned)__builtin_ctzll(set);
+}
+
+/* Backend calls. The checked forms record the MSR of a #GP. */
+int spmu_ag_rdmsr(spmu_agent *a, uint32_t msr, uint64_t *v);
+int spmu_ag_wrmsr(spmu_agent *a, uint32_t msr, uint64_t v);
+/* RDMSR of an MSR that may be absent: SPMU_GP is not a fault of the agent. */
+int spmu_ag_rdmsr_opt(spmu_agent *a, uint32_t msr, uint64_t *v);
+/* Read-modify-write of a shared MSR: only the bits of mask change. Skips
+ * the write when nothing changes. */
+int spmu_ag_update(spmu_agent *a, uint32_t msr, uint64_t mask, uint64_t bits);
+
+/* Counter access (program.c). */
+int spmu_ag_read_counter(spmu_agent *a, unsigned c, uint64_t *v);
+int spmu_ag_write_counter(spmu_agent *a, unsigned c, uint64_t v);
+/* Clear the overflow indications of set (seed 003); nothing before v2. */
+int spmu_ag_ack(spmu_agent *a, uint64_t set);
+/* Stop the running counters of set: GLOBAL_CTRL bits first, then EN. */
+int spmu_ag_stop_set(spmu_agent *a, uint64_t set);
+uint64_t spmu_ag_width_mask(const spmu_agent *a, unsigned c);
+/* The most a period may be on counter c. */
+uint64_t spmu_ag_max_period(const spmu_agent *a, unsigned c);
+/* The control a held GP counter gets: its event select without EN; for a
+ * fixed counter its FIXED_CTR_CTRL field. */
+uint64_t spmu_ag_control(const spmu_agent *a, unsigned c,
+                         const spmu_agent_event *ev);
+/* Can counter c count ev? SPMU_OK or SPMU_EINVAL / SPMU_ERESERVED /
+ * SPMU_ERANGE. */
+int spmu_ag_check_event(const spmu_agent *a, unsigned c,
+                        const spmu_agent_event *ev);
+
+/* PMI ownership (pmi.c): give the PMI back when no sampling counter is
+ * left, restoring DEBUGCTL.FREEZE_PERFMON_ON_PMI. */
+int spmu_ag_pmi_settle(spmu_agent *a);
+
+#endif

@@ -1,0 +1,192 @@
+/* PMI handling: who holds the PMI, freeze on PMI, and the handler flows of
+ * facts sheet §F (SDM 17.4.7, 18.2.2, 18.2.4.1, 18.2.4.2). */
+#include "agent/internal.h"
+
+/* How many times the classic flow reads the status again before it gives
+ * up on a PMU whose overflow bits do not clear (facts sheet §F). */
+#define PMI_PASSES 100
+
+int spmu_ag_pmi_settle(spmu_agent *a)
+{
+  int rc = SPMU_OK;
+
+  if (a->sampling || !a->pmi_owned)
+    return SPMU_OK;
+  a->pmi_owned = false;
+  a->freeze = false;
+  if (a->freeze_saved)
+    rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
+                        a->prev_freeze ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
+  a->freeze_saved = false;
+  return rc;
+}
+
+/* SDM 17.4.7: IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (bit 12) is "set by the
+ * profiling agent" (seed 002), the one holding the PMI. The value found is
+ * kept for spmu_ag_pmi_settle to restore. */
+int spmu_agent_set_freeze(spmu_agent *a, bool on)
+{
+  uint64_t v;
+  int rc;
+
+  if (!a || a->pmu.version < 2 || !a->pmi_owned)
+    return SPMU_EINVAL;
+  if (!a->freeze_saved) {
+    if ((rc = spmu_ag_rdmsr(a, AG_DEBUGCTL, &v)) != SPMU_OK)
+      return rc;
+    a->prev_freeze = (v & AG_DEBUGCTL_FREEZE_PERFMON) != 0;
+    a->freeze_saved = true;
+  }
+  rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
+                      on ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
+  if (rc == SPMU_OK)
+    a->freeze = on;
+  return rc;
+}
+
+/* Counter c overflowed and now holds v, the events counted past the wrap:
+ * one sample per period elapsed, and the next period shortened by what is
+ * left over, so no event is lost. A running GP counter has EN cleared
+ * while it is written (SDM 18.2.1.1). */
+static int reload(spmu_agent *a, unsigned c, uint64_t v)
+{
+  struct ag_ctr *k = ag_slot(a, c);
+  uint64_t period = k->ev.period, left = period - v % period;
+  bool toggle = !ag_is_fixed(c) && (a->running >> c & 1);
+  int rc;
+
+  k->samples += 1 + v / period;
+  if (toggle && (rc = spmu_ag_wrmsr(a, AG_EVTSEL0 + c, k->ctl)) != SPMU_OK)
+    return rc;
+  if ((rc = spmu_ag_write_counter(a, c, 0 - left)) != SPMU_OK)
+    return rc;
+  if (toggle)
+    rc = spmu_ag_wrmsr(a, AG_EVTSEL0 + c, k->ctl | AG_EVTSEL_EN);
+  return rc;
+}
+
+static int reload_set(spmu_agent *a, uint64_t set)
+{
+  for (; set; set &= set - 1) {
+    unsigned c = ag_first(set);
+    uint64_t v;
+    int rc = spmu_ag_read_counter(a, c, &v);
+    if (rc == SPMU_OK)
+      rc = reload(a, c, v);
+    if (rc != SPMU_OK)
+      return rc;
+  }
+  return SPMU_OK;
+}
+
+/* SDM 10.5.1: the local APIC masks the LVT entry when it delivers the PMI;
+ * software unmasks it. */
+static int unmask(spmu_agent *a)
+{
+  return a->be.pmi_unmask ? a->be.pmi_unmask(a->be.opaque) : SPMU_OK;
+}
+
+/* Facts sheet §F, classic flow (SDM 18.2.2, seed 003): disable all
+ * through GLOBAL_CTRL; read GLOBAL_STATUS; acknowledge the agent's bits
+ * through OVF_CTRL and reload its sampling counters ("reloading counter
+ * values to continue collecting next sample"); read the status again until
+ * none of the agent's bits is left; then re-enable and unmask the LVT,
+ * last. GLOBAL_CTRL gets back what it held (other agents' counters), which
+ * with v2-v3 freeze on PMI the hardware has already cleared (SDM 17.4.7),
+ * plus this agent's running counters. */
+static int pmi_classic(spmu_agent *a, uint64_t *done)
+{
+  uint64_t ctrl, st, mine;
+  unsigned pass;
+  int rc, rc2;
+
+  if ((rc = spmu_ag_rdmsr(a, AG_GLOBAL_CTRL, &ctrl)) != SPMU_OK ||
+      (rc = spmu_ag_wrmsr(a, AG_GLOBAL_CTRL, 0)) != SPMU_OK)
+    return rc;
+  for (pass = 0;; pass++) {
+    if ((rc = spmu_ag_rdmsr(a, AG_GLOBAL_STATUS, &st)) != SPMU_OK)
+      break;
+    mine = st & a->owned;
+    if (!mine)
+      break;
+    if (pass == PMI_PASSES) {
+      rc = SPMU_EIO;
+      break;
+    }
+    if ((rc = spmu_ag_ack(a, mine)) != SPMU_OK ||
+        (rc = reload_set(a, mine & a->sampling)) != SPMU_OK)
+      break;
+    *done |= mine;
+  }
+  /* Re-enable whatever happened: a PMU left disabled stops every agent. */
+  rc2 = spmu_ag_wrmsr(a, AG_GLOBAL_CTRL, ctrl | a->running);
+  if (rc == SPMU_OK)
+    rc = rc2;
+  return rc == SPMU_OK ? unmask(a) : rc;
+}
+
+/* Facts sheet §F, v4 freeze flow (SDM 18.2.4.1, 18.2.4.2, seed 002): the
+ * hardware froze the counters by setting CTR_Frz, GLOBAL_CTRL is left
+ * alone. Read the status, reload, unmask the LVT; then one write to
+ * IA32_PERF_GLOBAL_STATUS_RESET clears the agent's overflow bits and
+ * CTR_Frz (and LBR_Frz) as the very last step, which resumes counting. */
+static int pmi_freeze(spmu_agent *a, uint64_t *done)
+{
+  uint64_t st, mine, reset;
+  int rc;
+
+  if ((rc = spmu_ag_rdmsr(a, AG_GLOBAL_STATUS, &st)) != SPMU_OK)
+    return rc;
+  mine = st & a->owned;
+  if ((rc = reload_set(a, mine & a->sampling)) != SPMU_OK)
+    return rc;
+  *done = mine;
+  if ((rc = unmask(a)) != SPMU_OK)
+    return rc;
+  reset = mine | (st & (AG_STATUS_CTR_FRZ | AG_STATUS_LBR_FRZ));
+  return reset ? spmu_ag_wrmsr(a, AG_GLOBAL_OVF_CTRL, reset) : SPMU_OK;
+}
+
+/* Perfmon v1 has no GLOBAL_STATUS (SDM 18.2.1): a sampling counter preset
+ * to -period keeps its top bit set until it wraps, so a clear top bit
+ * means it overflowed. */
+static int pmi_v1(spmu_agent *a, uint64_t *done)
+{
+  uint64_t set;
+  int rc;
+
+  for (set = a->sampling; set; set &= set - 1) {
+    unsigned c = ag_first(set);
+    uint64_t v;
+    if ((rc = spmu_ag_read_counter(a, c, &v)) != SPMU_OK)
+      return rc;
+    if (v >> (a->pmu.gp_width - 1) & 1) /* width >= 1: it was claimed */
+      continue;
+    if ((rc = reload(a, c, v)) != SPMU_OK)
+      return rc;
+    *done |= BIT64(c);
+  }
+  return unmask(a);
+}
+
+int spmu_agent_handle_pmi(spmu_agent *a, uint64_t *overflowed)
+{
+  uint64_t done = 0;
+  int rc;
+
+  if (overflowed)
+    *overflowed = 0;
+  if (!a)
+    return SPMU_EINVAL;
+  if (!a->pmi_owned)
+    return SPMU_OK; /* not this agent's PMI (SDM 18.2.4.3) */
+  if (a->pmu.version < 2)
+    rc = pmi_v1(a, &done);
+  else if (a->freeze && a->pmu.version >= 4)
+    rc = pmi_freeze(a, &done);
+  else
+    rc = pmi_classic(a, &done);
+  if (overflowed)
+    *overflowed = done;
+  return rc;
+}

@@ -1,0 +1,355 @@
+/* The PMU sharing protocol (SDM 18.2.4.3 and the "Performance Monitoring
+ * Unit Sharing Guideline" it cites; seed 000; facts sheet §E).
+ *
+ * It is cooperative: an agent treats a counter whose InUse bit is set as
+ * another agent's and the PMI as taken when PMI_InUse is set, programs only
+ * free resources, and restores what it found when it is done. InUse is
+ * IA32_PERF_GLOBAL_INUSE on v4+; before v4 the agent computes the same
+ * predicates from the registers INUSE reflects. There is no atomic
+ * test-and-set, so a claim re-reads the shared state just before writing
+ * and reads its write back: a counter another agent took in between shows
+ * the other agent's control and is left to it.
+ */
+#include "agent/internal.h"
+
+/* SDM 18.2.4.3 (seed 000): PERFEVTSELn_InUse = EVTSELn[7:0] != 0,
+ * FCi_InUse = FIXED_CTR_CTRL ENi != 0, PMI_InUse = any EVTSELn.INT, any
+ * FIXED_CTR_CTRL PMIi, any PEBS_ENABLE bit enabling PEBS on a counter.
+ * Before the baseline PEBS layout that is PEBS_EN_PMCn, bits N-1:0 (SDM
+ * 18.4.4, 18.6.1.1); an absent PEBS_ENABLE (#GP) enables nothing. */
+static int inuse_compute(spmu_agent *a, uint64_t *out)
+{
+  uint64_t v = 0, sel, fc, pebs;
+  bool pmi = false;
+  unsigned i;
+  int rc;
+
+  for (i = 0; i < a->pmu.gp; i++) {
+    if ((rc = spmu_ag_rdmsr(a, AG_EVTSEL0 + i, &sel)) != SPMU_OK)
+      return rc;
+    if (sel & AG_EVTSEL_EVENT)
+      v |= BIT64(i);
+    pmi |= (sel & AG_EVTSEL_INT) != 0;
+  }
+  if (a->pmu.fixed_mask) {
+    if ((rc = spmu_ag_rdmsr(a, AG_FIXED_CTR_CTRL, &fc)) != SPMU_OK)
+      return rc;
+    for (i = 0; i < SPMU_MAX_FIXED; i++) {
+      if (!(a->pmu.fixed_mask >> i & 1))
+        continue;
+      if (fc & AG_FIXED_EN(i))
+        v |= BIT64(AG_FIXED_BASE + i);
+      pmi |= (fc & AG_FIXED_PMI(i)) != 0;
+    }
+  }
+  rc = spmu_ag_rdmsr_opt(a, AG_PEBS_ENABLE, &pebs);
+  if (rc == SPMU_OK)
+    pmi |= (pebs & spmu_width_mask(a->pmu.gp)) != 0;
+  else if (rc != SPMU_GP)
+    return rc;
+  *out = pmi ? v | SPMU_AGENT_PMI_INUSE : v;
+  return SPMU_OK;
+}
+
+int spmu_agent_scan(spmu_agent *a, uint64_t *inuse)
+{
+  uint64_t v;
+  int rc;
+
+  if (!a || !inuse)
+    return SPMU_EINVAL;
+  if (a->pmu.version < 4)
+    return inuse_compute(a, inuse);
+  /* SDM 18.2.4.3: v4 introduces IA32_PERF_GLOBAL_INUSE for exactly this. */
+  if ((rc = spmu_ag_rdmsr(a, AG_GLOBAL_INUSE, &v)) != SPMU_OK)
+    return rc;
+  *inuse = v & (a->present | SPMU_AGENT_PMI_INUSE);
+  return SPMU_OK;
+}
+
+/* Write counter c's control: its event select, or its FIXED_CTR_CTRL field
+ * by read-modify-write (the other fields are other agents'). */
+static int write_control(spmu_agent *a, unsigned c, uint64_t ctl)
+{
+  if (!ag_is_fixed(c))
+    return spmu_ag_wrmsr(a, AG_EVTSEL0 + c, ctl);
+  return spmu_ag_update(a, AG_FIXED_CTR_CTRL, AG_FIXED_FIELD(ag_fixed_index(c)),
+                        ctl);
+}
+
+static int read_control(spmu_agent *a, unsigned c, uint64_t *ctl)
+{
+  uint64_t v;
+  int rc;
+
+  if (!ag_is_fixed(c))
+    return spmu_ag_rdmsr(a, AG_EVTSEL0 + c, ctl);
+  if ((rc = spmu_ag_rdmsr(a, AG_FIXED_CTR_CTRL, &v)) != SPMU_OK)
+    return rc;
+  *ctl = v & AG_FIXED_FIELD(ag_fixed_index(c));
+  return SPMU_OK;
+}
+
+/* What the claim finds, to restore on release. */
+static int save_previous(spmu_agent *a, unsigned c, struct ag_ctr *k)
+{
+  uint64_t ctrl;
+  int rc;
+
+  if ((rc = read_control(a, c, &k->prev_ctl)) != SPMU_OK)
+    return rc;
+  if ((rc = spmu_ag_read_counter(a, c, &k->prev_value)) != SPMU_OK)
+    return rc;
+  if (a->pmu.version < 2)
+    return SPMU_OK;
+  if ((rc = spmu_ag_rdmsr(a, AG_GLOBAL_CTRL, &ctrl)) != SPMU_OK)
+    return rc;
+  k->prev_global = ctrl >> c & 1;
+  return SPMU_OK;
+}
+
+/* The claim's read-back: the control must be the one written (else another
+ * agent wrote it in between: SPMU_EBUSY), and on v4+ INUSE must now show
+ * the counter, and PMI_InUse for a sampling claim (else the PMU does not
+ * behave as SDM 18.2.4.3 says: SPMU_EIO). */
+static int verify_claim(spmu_agent *a, unsigned c, uint64_t ctl, bool pmi)
+{
+  uint64_t v, need = BIT64(c) | (pmi ? SPMU_AGENT_PMI_INUSE : 0);
+  int rc;
+
+  if ((rc = read_control(a, c, &v)) != SPMU_OK)
+    return rc;
+  if (v != ctl)
+    return SPMU_EBUSY;
+  if (a->pmu.version < 4)
+    return SPMU_OK;
+  if ((rc = spmu_ag_rdmsr(a, AG_GLOBAL_INUSE, &v)) != SPMU_OK)
+    return rc;
+  return (v & need) == need ? SPMU_OK : SPMU_EIO;
+}
+
+/* Take free counter c for ev. Its GLOBAL_CTRL bit is cleared before its
+ * control is written, so nothing counts until spmu_agent_start writes
+ * GLOBAL_CTRL last (SDM 18.2.4.1, seed 002); the event select is written
+ * with EN clear. Then the counter is preset (EN still clear, SDM
+ * 18.2.1.1) and its overflow indication cleared, as for any new event
+ * select (SDM 18.2.2, seed 003). */
+static int take(spmu_agent *a, unsigned c, const spmu_agent_event *ev)
+{
+  struct ag_ctr k = {.ev = *ev, .ctl = spmu_ag_control(a, c, ev)};
+  int rc;
+
+  if ((rc = save_previous(a, c, &k)) != SPMU_OK)
+    return rc;
+  if (a->pmu.version >= 2 &&
+      (rc = spmu_ag_update(a, AG_GLOBAL_CTRL, BIT64(c), 0)) != SPMU_OK)
+    return rc;
+  if ((rc = write_control(a, c, k.ctl)) != SPMU_OK)
+    return rc;
+  if ((rc = verify_claim(a, c, k.ctl, ev->period != 0)) != SPMU_OK)
+    return rc;
+  *ag_slot(a, c) = k;
+  a->owned |= BIT64(c);
+  if (ev->period) {
+    a->sampling |= BIT64(c);
+    a->pmi_owned = true;
+  }
+  rc = spmu_ag_write_counter(a, c, ev->period ? 0 - ev->period : 0);
+  return rc != SPMU_OK ? rc : spmu_ag_ack(a, BIT64(c));
+}
+
+/* The shared state now: in-use resources, and SPMU_EBUSY when ev needs a
+ * PMI another agent holds. */
+static int fresh_state(spmu_agent *a, const spmu_agent_event *ev,
+                       uint64_t *inuse)
+{
+  int rc = spmu_agent_scan(a, inuse);
+
+  if (rc != SPMU_OK)
+    return rc;
+  if (ev->period && !a->pmi_owned && (*inuse & SPMU_AGENT_PMI_INUSE))
+    return SPMU_EBUSY;
+  return SPMU_OK;
+}
+
+/* Counters that can count ev; *why gets the reason when none can. */
+static uint64_t candidates(const spmu_agent *a, const spmu_agent_event *ev,
+                           int *why)
+{
+  uint64_t set = 0, rest = a->present;
+
+  *why = SPMU_EINVAL;
+  while (rest) {
+    unsigned c = ag_first(rest);
+    int rc = spmu_ag_check_event(a, c, ev);
+    rest &= rest - 1;
+    if (rc == SPMU_OK)
+      set |= BIT64(c);
+    else if (!ag_is_fixed(c))
+      *why = rc; /* the GP counters' reason is the telling one */
+  }
+  return set;
+}
+
+/* Fixed counters first: an event a fixed counter counts leaves the GP
+ * counters to events only they can count. */
+static unsigned pick(uint64_t free)
+{
+  uint64_t fixed = free & ~spmu_width_mask(AG_FIXED_BASE);
+  return ag_first(fixed ? fixed : free);
+}
+
+int spmu_agent_claim(spmu_agent *a, const spmu_agent_event *ev,
+                     unsigned *counter)
+{
+  uint64_t cand, inuse, lost = 0;
+  int rc;
+
+  if (!a || !ev || !counter)
+    return SPMU_EINVAL;
+  cand = candidates(a, ev, &rc);
+  if (!cand)
+    return rc;
+  for (;;) {
+    uint64_t free;
+    unsigned c;
+    if ((rc = fresh_state(a, ev, &inuse)) != SPMU_OK)
+      return rc;
+    free = cand & ~inuse & ~a->owned & ~lost;
+    if (!free)
+      return SPMU_EBUSY;
+    c = pick(free);
+    rc = take(a, c, ev);
+    if (rc != SPMU_EBUSY) {
+      if (rc == SPMU_OK)
+        *counter = c;
+      return rc;
+    }
+    lost |= BIT64(c); /* another agent won it; try the next free one */
+  }
+}
+
+int spmu_agent_claim_counter(spmu_agent *a, unsigned counter,
+                             const spmu_agent_event *ev)
+{
+  uint64_t inuse;
+  int rc;
+
+  if (!a || !ev || !ag_present(a, counter) || (a->owned >> counter & 1))
+    return SPMU_EINVAL;
+  if ((rc = spmu_ag_check_event(a, counter, ev)) != SPMU_OK)
+    return rc;
+  if ((rc = fresh_state(a, ev, &inuse)) != SPMU_OK)
+    return rc;
+  if (inuse >> counter & 1)
+    return SPMU_EBUSY;
+  return take(a, counter, ev);
+}
+
+/* Stop the counter and clear its overflow indication (SDM 18.2.2, seed
+ * 003: "disabling event counting"), then put back what the claim found:
+ * value first, while EN is still clear (SDM 18.2.1.1), then the control,
+ * then the GLOBAL_CTRL bit, last (seed 002). */
+int spmu_agent_release(spmu_agent *a, unsigned counter)
+{
+  struct ag_ctr *k;
+  uint64_t bit;
+  int rc;
+
+  if (!a || !ag_present(a, counter) || !(a->owned >> counter & 1))
+    return SPMU_EINVAL;
+  k = ag_slot(a, counter);
+  bit = BIT64(counter);
+  if ((rc = spmu_ag_stop_set(a, bit)) != SPMU_OK ||
+      (rc = spmu_ag_ack(a, bit)) != SPMU_OK ||
+      (rc = spmu_ag_write_counter(a, counter, k->prev_value)) != SPMU_OK ||
+      (rc = write_control(a, counter, k->prev_ctl)) != SPMU_OK)
+    return rc;
+  if (a->pmu.version >= 2 &&
+      (rc = spmu_ag_update(a, AG_GLOBAL_CTRL, bit, k->prev_global ? bit : 0)) !=
+          SPMU_OK)
+    return rc;
+  a->owned &= ~bit;
+  a->sampling &= ~bit;
+  *k = (struct ag_ctr){0};
+  return spmu_ag_pmi_settle(a);
+}
+
+int spmu_agent_release_all(spmu_agent *a)
+{
+  int rc, first = SPMU_OK;
+
+  if (!a)
+    return SPMU_EINVAL;
+  /* One GLOBAL_CTRL write stops them all before any is taken apart. */
+  first = spmu_ag_stop_set(a, a->running);
+  while (a->owned) {
+    unsigned c = ag_first(a->owned);
+    rc = spmu_agent_release(a, c);
+    if (rc != SPMU_OK) {
+      if (first == SPMU_OK)
+        first = rc;
+      a->owned &= ~BIT64(c); /* do not loop on a counter that fails */
+      a->sampling &= ~BIT64(c);
+    }
+  }
+  rc = spmu_ag_pmi_settle(a);
+  return first != SPMU_OK ? first : rc;
+}
+
+/* Control words for the counter (SDM 18.2.1.1 Figure 18-1; 18.2.2
+ * Figure 18-2: ENABLE bit 0 OS, bit 1 USR, bit 2 AnyThread, bit 3 PMI). */
+uint64_t spmu_ag_control(const spmu_agent *a, unsigned c,
+                         const spmu_agent_event *ev)
+{
+  uint64_t v = 0;
+
+  (void)a;
+  if (ag_is_fixed(c)) {
+    v |= (ev->flags & SPMU_AGENT_OS) ? 1u : 0u;
+    v |= (ev->flags & SPMU_AGENT_USR) ? 2u : 0u;
+    v |= (ev->flags & SPMU_AGENT_ANY) ? 4u : 0u;
+    v |= ev->period ? 8u : 0u;
+    return v << (4 * ag_fixed_index(c));
+  }
+  v = ev->event | (uint64_t)ev->umask << 8 | (uint64_t)ev->cmask << 24;
+  v |= (ev->flags & SPMU_AGENT_USR) ? AG_EVTSEL_USR : 0;
+  v |= (ev->flags & SPMU_AGENT_OS) ? AG_EVTSEL_OS : 0;
+  v |= (ev->flags & SPMU_AGENT_EDGE) ? AG_EVTSEL_E : 0;
+  v |= (ev->flags & SPMU_AGENT_INV) ? AG_EVTSEL_INV : 0;
+  v |= (ev->flags & SPMU_AGENT_ANY) ? AG_EVTSEL_ANY : 0;
+  v |= ev->period ? AG_EVTSEL_INT : 0;
+  return v;
+}
+
+/* The event fixed counter j counts (SDM 18.2.2.1 Table 18-2; the encodings
+ * of j >= 2 are the pseudo-encodings softpmu/events.h uses). */
+static bool fixed_counts(unsigned j, const spmu_agent_event *ev)
+{
+  if (j == 0)
+    return ev->event == 0xC0 && ev->umask == 0; /* INST_RETIRED.ANY */
+  if (j == 1)
+    return ev->event == 0x3C && ev->umask == 0; /* CPU_CLK_UNHALTED.THREAD */
+  return ev->event == 0 && ev->umask == j + 1;
+}
+
+int spmu_ag_check_event(const spmu_agent *a, unsigned c,
+                        const spmu_agent_event *ev)
+{
+  const unsigned known = SPMU_AGENT_USR | SPMU_AGENT_OS | SPMU_AGENT_EDGE |
+                         SPMU_AGENT_INV | SPMU_AGENT_ANY;
+
+  if (!(ev->flags & (SPMU_AGENT_USR | SPMU_AGENT_OS)) || (ev->flags & ~known))
+    return SPMU_EINVAL;
+  if ((ev->flags & SPMU_AGENT_ANY) && !a->pmu.any_thread)
+    return SPMU_ERESERVED; /* SDM 18.2.3: AnyThread needs v3, not EDX[15] */
+  if (ag_is_fixed(c)) {
+    /* Fixed counters have no CMASK, INV or edge detect (Figure 18-2). */
+    if (!fixed_counts(ag_fixed_index(c), ev) || ev->cmask ||
+        (ev->flags & (SPMU_AGENT_EDGE | SPMU_AGENT_INV)))
+      return SPMU_EINVAL;
+  } else if (!ev->event) {
+    return SPMU_EINVAL; /* would read as a free counter (SDM 18.2.4.3) */
+  }
+  return ev->period > spmu_ag_max_period(a, c) ? SPMU_ERANGE : SPMU_OK;
+}

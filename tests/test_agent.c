@@ -1,0 +1,1207 @@
+/* The agent library (include/softpmu/agent.h): discovery through CPUID.0AH,
+ * the PMU sharing protocol of SDM 18.2.4.3 (seed 000), the programming
+ * procedures of seeds 002 and 003, the PMI handler flows of facts sheet §F,
+ * and the two backends (the model; Linux's msr/cpuid devices, pointed at
+ * regular files). Each test names the rule it checks. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "helpers.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define MSR_STATUS_RESET MSR_GLOBAL_OVF_CTRL /* 390H on v4+ */
+#define EV_USR (UINT64_C(1) << 16)
+#define EV_OS (UINT64_C(1) << 17)
+#define EV_INT (UINT64_C(1) << 20)
+#define EV_EN (UINT64_C(1) << 22)
+#define ST_CTR_FRZ (UINT64_C(1) << 59)
+#define DBG_FREEZE_PERFMON (UINT64_C(1) << 12)
+#define BIT(n) (UINT64_C(1) << (n))
+#define FC(j) SPMU_AGENT_FIXED(j)
+#define W48 ((UINT64_C(1) << 48) - 1)
+
+static const spmu_agent_event INST = {0xC0, 0x00, 0,
+                                      SPMU_AGENT_USR | SPMU_AGENT_OS, 0};
+static const spmu_agent_event CYCLES = {0x3C, 0x00, 0,
+                                        SPMU_AGENT_USR | SPMU_AGENT_OS, 0};
+/* LLC references (architectural event 3): no fixed counter counts it. */
+static const spmu_agent_event LLC = {0x2E, 0x4F, 0,
+                                     SPMU_AGENT_USR | SPMU_AGENT_OS, 0};
+static const spmu_agent_event BRANCHES = {0xC4, 0x00, 0, SPMU_AGENT_USR, 0};
+
+static spmu_core *core;
+static spmu_lp *lp;
+
+static void use(const char *spec)
+{
+  spmu_core_free(core);
+  core = core_for(spec);
+  lp = spmu_core_lp(core, 0);
+}
+
+static int teardown(void **state)
+{
+  (void)state;
+  spmu_core_free(core);
+  core = NULL;
+  return 0;
+}
+
+static void WR(uint32_t msr, uint64_t v)
+{
+  int rc = spmu_wrmsr(lp, msr, v);
+  if (rc != SPMU_OK)
+    fail_msg("WRMSR %#x <- %#llx: %s", msr, (unsigned long long)v,
+             spmu_errname(rc));
+}
+
+static spmu_agent *agent_on_backend(const spmu_backend *be)
+{
+  spmu_agent *a = NULL;
+  int rc = spmu_agent_new(be, &a);
+  if (rc != SPMU_OK)
+    fail_msg("spmu_agent_new: %s", spmu_errname(rc));
+  return a;
+}
+
+static spmu_agent *agent_on(spmu_lp *l)
+{
+  spmu_backend be;
+  assert_int_equal(spmu_backend_model(l, &be), SPMU_OK);
+  return agent_on_backend(&be);
+}
+
+static spmu_agent_event sampling(spmu_agent_event ev, uint64_t period)
+{
+  ev.period = period;
+  return ev;
+}
+
+#define OK(call) assert_int_equal((call), SPMU_OK)
+
+/* ---- a recording backend: wraps another, logs every access ------------ */
+enum { LOG_MAX = 512 };
+struct entry {
+  char op; /* R rdmsr, W wrmsr, P rdpmc, C cpuid, U LVT unmask */
+  uint32_t msr;
+  uint64_t value;
+};
+struct rec {
+  spmu_backend inner;
+  struct entry log[LOG_MAX];
+  unsigned n;
+  uint32_t fake_gp;      /* != 0: CPUID.0AH says this many GP counters */
+  uint32_t inject_msr;   /* after this agent's WRMSR of it, "another agent" */
+  uint64_t inject_value; /* writes this value (once) */
+};
+
+static void note(struct rec *r, char op, uint32_t msr, uint64_t v)
+{
+  if (r->n < LOG_MAX)
+    r->log[r->n++] = (struct entry){op, msr, v};
+}
+
+static int rec_rdmsr(void *o, uint32_t msr, uint64_t *v)
+{
+  struct rec *r = o;
+  int rc = r->inner.rdmsr(r->inner.opaque, msr, v);
+  note(r, 'R', msr, rc == SPMU_OK ? *v : 0);
+  return rc;
+}
+
+static int rec_wrmsr(void *o, uint32_t msr, uint64_t v)
+{
+  struct rec *r = o;
+  int rc = r->inner.wrmsr(r->inner.opaque, msr, v);
+  note(r, 'W', msr, v);
+  if (r->inject_msr && msr == r->inject_msr) {
+    r->inject_msr = 0;
+    assert_int_equal(r->inner.wrmsr(r->inner.opaque, msr, r->inject_value),
+                     SPMU_OK);
+  }
+  return rc;
+}
+
+static int rec_rdpmc(void *o, uint32_t ecx, uint64_t *v)
+{
+  struct rec *r = o;
+  int rc = r->inner.rdpmc(r->inner.opaque, ecx, v);
+  note(r, 'P', ecx, rc == SPMU_OK ? *v : 0);
+  return rc;
+}
+
+static int rec_cpuid(void *o, uint32_t leaf, uint32_t sub, uint32_t regs[4])
+{
+  struct rec *r = o;
+  int rc = r->inner.cpuid(r->inner.opaque, leaf, sub, regs);
+  if (rc == SPMU_OK && leaf == 0xA && r->fake_gp)
+    regs[0] = (regs[0] & ~0xff00u) | r->fake_gp << 8;
+  note(r, 'C', leaf, 0);
+  return rc;
+}
+
+static int rec_unmask(void *o)
+{
+  note(o, 'U', 0, 0);
+  return SPMU_OK;
+}
+
+static struct rec *rec_new(spmu_lp *l, spmu_backend *be)
+{
+  struct rec *r = calloc(1, sizeof *r);
+  assert_non_null(r);
+  OK(spmu_backend_model(l, &r->inner));
+  *be =
+      (spmu_backend){r, rec_rdmsr, rec_wrmsr, rec_rdpmc, rec_cpuid, rec_unmask};
+  return r;
+}
+
+/* The writes of the log from entry `from` on, as "W msr=value" entries. */
+static unsigned writes_since(const struct rec *r, unsigned from,
+                             struct entry *out, unsigned cap)
+{
+  unsigned n = 0, i;
+  for (i = from; i < r->n && n < cap; i++)
+    if (r->log[i].op == 'W' || r->log[i].op == 'U')
+      out[n++] = r->log[i];
+  return n;
+}
+
+static void assert_write(const struct entry *e, uint32_t msr, uint64_t v)
+{
+  if (e->op != 'W' || e->msr != msr || e->value != v)
+    fail_msg("expected WRMSR %#x <- %#llx, got %c %#x %#llx", msr,
+             (unsigned long long)v, e->op, e->msr,
+             (unsigned long long)e->value);
+}
+
+/* ---- event delivery with the agent's PMI handler on the model's PMI ---- */
+struct pmi_ctx {
+  spmu_agent *agent;
+  unsigned pmis;
+  uint64_t overflowed;      /* union of what the handler reported */
+  unsigned per_counter[64]; /* PMIs in which each counter overflowed */
+  int check;                /* 1: legacy freeze, 2: v4 freeze (see on_pmi) */
+  unsigned freeze_seen;     /* PMIs at which the expected freeze held */
+  uint64_t ctrl_expected;   /* GLOBAL_CTRL the handler must leave */
+};
+static struct pmi_ctx ctx;
+
+static void on_pmi(void *opaque, spmu_lp *l)
+{
+  struct pmi_ctx *c = opaque;
+  uint64_t done, ctrl, st;
+  unsigned i;
+
+  c->pmis++;
+  if (c->check) {
+    ctrl = rd(l, MSR_GLOBAL_CTRL);
+    st = rd(l, MSR_GLOBAL_STATUS);
+    /* SDM 17.4.7: legacy (v2-v3) freeze clears GLOBAL_CTRL; the v4 one
+     * sets CTR_Frz and leaves GLOBAL_CTRL alone (SDM 18.2.4.1). */
+    if (c->check == 1 && ctrl == 0)
+      c->freeze_seen++;
+    if (c->check == 2 && (st & ST_CTR_FRZ) && ctrl == c->ctrl_expected)
+      c->freeze_seen++;
+  }
+  assert_int_equal(spmu_agent_handle_pmi(c->agent, &done), SPMU_OK);
+  c->overflowed |= done;
+  for (i = 0; i < 64; i++)
+    c->per_counter[i] += done >> i & 1;
+  if (c->check) {
+    assert_int_equal(rd(l, MSR_GLOBAL_CTRL), c->ctrl_expected);
+    if (c->check == 2)
+      assert_int_equal(rd(l, MSR_GLOBAL_STATUS), 0);
+  }
+}
+
+static void hook(spmu_agent *a, int check, uint64_t ctrl_expected)
+{
+  spmu_host h = {.opaque = &ctx, .pmi = on_pmi};
+  memset(&ctx, 0, sizeof ctx);
+  ctx.agent = a;
+  ctx.check = check;
+  ctx.ctrl_expected = ctrl_expected;
+  OK(spmu_core_set_host(core, &h));
+}
+
+static void run(spmu_lp *l, const spmu_event_line *lines, size_t n,
+                uint64_t clocks)
+{
+  spmu_clock clk = {.lines = lines, .nlines = n, .cpl = 3};
+  uint64_t done = 0, used;
+  while (done < clocks) {
+    int rc = spmu_deliver(l, &clk, clocks - done, &used);
+    assert_true(rc >= 0);
+    done += used;
+  }
+}
+
+/* ========================================================================
+ * 1. Discovery: CPUID.0AH (SDM 18.2.1 Figure 18-1 / Vol. 2A Table 3-8,
+ *    facts sheet §A), CPUID.01H:ECX[15] PDCM and PERF_CAPABILITIES[13].
+ * ===================================================================== */
+struct want_pmu {
+  const char *spec;
+  uint8_t version, gp, gp_width, fixed_width;
+  uint32_t fixed_mask, events;
+  bool any, fw;
+  uint64_t perfcap, present;
+};
+
+static void test_discovery_cpuid_0a_presets_18_2_1(void **state)
+{
+  static const struct want_pmu want[] = {
+      {"core-duo", 1, 2, 40, 0, 0x0, 0x7F, false, false, 0, 0x3},
+      {"core2", 2, 2, 40, 40, 0x7, 0x7F, false, false, 0xC1, 0x700000003ull},
+      {"haswell", 3, 4, 48, 48, 0x7, 0x7F, true, true, 0x32C4, 0x70000000Full},
+      {"skylake", 4, 4, 48, 48, 0x7, 0x7F, true, true, 0x33C5, 0x70000000Full},
+      /* v5: EDX[15] deprecates AnyThread; four fixed counters. */
+      {"icelake", 5, 8, 48, 48, 0xF, 0xFF, false, true, 0xF4C5, 0xF000000FFull},
+      /* v5: FxCtr[i]_supported = ECX[i] || EDX[4:0] > i, with a hole;
+       * EBX bit i = 1: event i NOT available. */
+      {"version=5,gp=4,fixed_mask=0x5,unavailable=0x5", 5, 4, 48, 48, 0x5, 0x7A,
+       true, false, 0, 0x50000000Full},
+  };
+  unsigned i;
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    const struct want_pmu *w = &want[i];
+    spmu_agent_pmu p;
+    spmu_agent *a;
+    use(w->spec);
+    a = agent_on(lp);
+    OK(spmu_agent_pmu_get(a, &p));
+    assert_int_equal(p.version, w->version);
+    assert_int_equal(p.gp, w->gp);
+    assert_int_equal(p.gp_width, w->gp_width);
+    assert_int_equal(p.fixed_width, w->fixed_width);
+    assert_int_equal(p.fixed_mask, w->fixed_mask);
+    assert_int_equal(p.events_available, w->events);
+    assert_int_equal(p.any_thread, w->any);
+    assert_int_equal(p.full_width_writes, w->fw);
+    assert_int_equal(p.perf_capabilities, w->perfcap);
+    assert_int_equal(spmu_agent_present(a), w->present);
+    spmu_agent_free(a);
+  }
+}
+
+/* CPUID.0AH:EAX[7:0] = 0: no architectural PMU, nothing to share. */
+static void test_discovery_version_0_is_no_pmu_18_2_1(void **state)
+{
+  spmu_backend be;
+  spmu_agent *a = (spmu_agent *)&be;
+  (void)state;
+  use("version=0,gp=0,fixed=0");
+  OK(spmu_backend_model(lp, &be));
+  assert_int_equal(spmu_agent_new(&be, &a), SPMU_ENOMSR);
+  assert_null(a);
+}
+
+/* ========================================================================
+ * 2. The sharing protocol (SDM 18.2.4.3, seed 000).
+ * ===================================================================== */
+
+/* Seed 000: PERFEVTSELn_InUse = EVTSELn[7:0] != 0 (EN does not matter),
+ * FCi_InUse = FIXED_CTR_CTRL[4i+1:4i] != 0, PMI_InUse = any INT, any fixed
+ * PMI bit, any PEBS enable. Before v4 the agent computes exactly what v4's
+ * IA32_PERF_GLOBAL_INUSE shows for the same registers. */
+static void test_scan_inuse_predicates_seed000(void **state)
+{
+  static const char *const specs[] = {"core2", "haswell", "skylake", "icelake"};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 4; i++) {
+    spmu_agent *a;
+    uint64_t inuse;
+    use(specs[i]);
+    a = agent_on(lp);
+    OK(spmu_agent_scan(a, &inuse));
+    assert_int_equal(inuse, 0);
+    WR(MSR_EVTSEL0 + 1, 0x2E);                /* event, EN clear: in use */
+    WR(MSR_EVTSEL0, EV_EN | EV_USR | 0x4F00); /* event 0: free */
+    WR(MSR_FIXED_CTR_CTRL, 0x020 | 0x800);    /* FC1 USR; FC2 PMI only */
+    OK(spmu_agent_scan(a, &inuse));
+    assert_int_equal(inuse, BIT(1) | BIT(33) | SPMU_AGENT_PMI_INUSE);
+    if (i >= 2)
+      assert_int_equal(rd(lp, MSR_GLOBAL_INUSE), inuse);
+    WR(MSR_FIXED_CTR_CTRL, 0);
+    WR(MSR_EVTSEL0 + 1, 0x2E | EV_INT); /* INT alone: PMI_InUse */
+    OK(spmu_agent_scan(a, &inuse));
+    assert_int_equal(inuse, BIT(1) | SPMU_AGENT_PMI_INUSE);
+    WR(MSR_EVTSEL0 + 1, 0);
+    /* A PEBS enable takes the PMI, not the counter (PEBS_EN_PMC0). */
+    WR(MSR_PEBS_ENABLE, 1);
+    OK(spmu_agent_scan(a, &inuse));
+    assert_int_equal(inuse, SPMU_AGENT_PMI_INUSE);
+    spmu_agent_free(a);
+  }
+}
+
+/* Seed 000: claim only free counters, release restoring what was found.
+ * Foreign state: EVTSEL0 event 0 with a umask (free), PMC0 = 0x1234, FC1
+ * in use with PMI, FIXED_CTR0 = 0x55. The agent takes FC0 for
+ * instructions and, FC1 being taken, GP0 for cycles; every MSR it touched
+ * is back to the found value after release. */
+static void test_claim_release_restores_found_state_seed000(void **state)
+{
+  static const char *const specs[] = {"core2", "haswell", "skylake"};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 3; i++) {
+    const spmu_event_line lines[] = {{0xC0, 0, 2}, {0x3C, 0, 1}};
+    uint64_t ctrl0, v, mask = i == 0 ? (UINT64_C(1) << 40) - 1 : W48;
+    unsigned c1 = 99, c2 = 99;
+    spmu_agent *a;
+    use(specs[i]);
+    ctrl0 = rd(lp, MSR_GLOBAL_CTRL); /* reset: every GP enable set */
+    assert_int_equal(ctrl0, i == 0 ? 0x3 : 0xF);
+    WR(MSR_EVTSEL0, 0x0300);
+    WR(MSR_PMC0, 0x1234);
+    WR(MSR_FIXED_CTR_CTRL, 0x0B0);
+    WR(MSR_FIXED_CTR0, 0x55);
+    a = agent_on(lp);
+    OK(spmu_agent_claim(a, &INST, &c1));
+    OK(spmu_agent_claim(a, &CYCLES, &c2));
+    assert_int_equal(c1, FC(0));
+    assert_int_equal(c2, 0);
+    assert_int_equal(spmu_agent_owned(a), BIT(0) | BIT(32));
+    /* Claimed, configured, not counting: GLOBAL_CTRL bit 0 cleared. */
+    assert_int_equal(rd(lp, MSR_EVTSEL0), 0x3C | EV_USR | EV_OS);
+    assert_int_equal(rd(lp, MSR_FIXED_CTR_CTRL), 0x0B3);
+    assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), ctrl0 & ~BIT(0));
+    assert_int_equal(rd(lp, MSR_PMC0), 0);
+    assert_int_equal(rd(lp, MSR_FIXED_CTR0), 0);
+    OK(spmu_agent_start(a));
+    assert_int_equal(rd(lp, MSR_EVTSEL0), 0x3C | EV_USR | EV_OS | EV_EN);
+    assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), ctrl0 | BIT(32));
+    run(lp, lines, 2, 1000);
+    OK(spmu_agent_read(a, FC(0), &v));
+    assert_int_equal(v, 2000);
+    OK(spmu_agent_read(a, 0, &v));
+    assert_int_equal(v, 1000);
+    OK(spmu_agent_release_all(a));
+    assert_int_equal(spmu_agent_owned(a), 0);
+    assert_int_equal(rd(lp, MSR_EVTSEL0), 0x0300);
+    assert_int_equal(rd(lp, MSR_PMC0), 0x1234 & mask);
+    assert_int_equal(rd(lp, MSR_FIXED_CTR_CTRL), 0x0B0);
+    assert_int_equal(rd(lp, MSR_FIXED_CTR0), 0x55);
+    assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), ctrl0);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+    spmu_agent_free(a);
+  }
+}
+
+/* SDM 18.2.5: with full-width writes (PERF_CAPABILITIES[13]) a counter
+ * value above 32 bits is restored exactly through IA32_A_PMCx; spmu_agent_
+ * free releases what the agent still holds. */
+static void test_free_restores_full_width_value_18_2_5(void **state)
+{
+  spmu_agent *a;
+  unsigned c;
+  (void)state;
+  use("haswell");
+  OK(spmu_host_wrmsr(lp, MSR_PMC0, 0x123456789Aull));
+  a = agent_on(lp);
+  OK(spmu_agent_claim(a, &LLC, &c));
+  assert_int_equal(c, 0);
+  OK(spmu_agent_start(a));
+  spmu_agent_free(a);
+  assert_int_equal(rd(lp, MSR_PMC0), 0x123456789Aull);
+  assert_int_equal(rd(lp, MSR_EVTSEL0), 0);
+  assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), 0xF);
+}
+
+/* Seed 000, two agents on one logical processor, interleaved: A scans, B
+ * scans (both see every counter free), A claims, B claims. B's claim reads
+ * the shared state again, finds A's counter in use and takes the next free
+ * one; with none left it fails with SPMU_EBUSY. Neither disturbs the
+ * other's counters, counting or release. */
+static void test_two_agents_interleaved_never_share_seed000(void **state)
+{
+  static const char *const specs[] = {"core2", "haswell", "skylake"};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 3; i++) {
+    const spmu_event_line lines[] = {{0x2E, 0x4F, 1}, {0xC4, 0, 3}};
+    spmu_agent *A, *B, *C;
+    uint64_t ia, ib, v, ctrl0;
+    unsigned ca = 99, cb = 99, cc;
+    use(specs[i]);
+    ctrl0 = rd(lp, MSR_GLOBAL_CTRL);
+    A = agent_on(lp);
+    B = agent_on(lp);
+    OK(spmu_agent_scan(A, &ia));
+    OK(spmu_agent_scan(B, &ib));
+    assert_int_equal(ia, 0);
+    assert_int_equal(ib, 0);
+    OK(spmu_agent_claim(A, &LLC, &ca));
+    OK(spmu_agent_claim(B, &LLC, &cb));
+    assert_int_equal(ca, 0);
+    assert_int_equal(cb, 1);
+    assert_int_equal(rd(lp, MSR_EVTSEL0), 0x4F2E | EV_USR | EV_OS);
+    assert_int_equal(rd(lp, MSR_EVTSEL0 + 1), 0x4F2E | EV_USR | EV_OS);
+    /* The one taken: asking for it explicitly is refused. */
+    assert_int_equal(spmu_agent_claim_counter(B, 0, &BRANCHES), SPMU_EBUSY);
+    /* Fixed counters alike, through FIXED_CTR_CTRL. */
+    OK(spmu_agent_claim_counter(A, FC(0), &INST));
+    assert_int_equal(spmu_agent_claim_counter(B, FC(0), &INST), SPMU_EBUSY);
+    /* A third agent: core2 has no GP counter left; the others have. */
+    C = agent_on(lp);
+    if (i == 0) {
+      assert_int_equal(spmu_agent_claim(C, &BRANCHES, &cc), SPMU_EBUSY);
+      assert_int_equal(spmu_agent_owned(C), 0);
+    } else {
+      OK(spmu_agent_claim(C, &BRANCHES, &cc));
+      assert_int_equal(cc, 2);
+    }
+    spmu_agent_free(C);
+    /* Both count their own counters. */
+    OK(spmu_agent_reprogram(B, 1, &BRANCHES));
+    OK(spmu_agent_start(A));
+    OK(spmu_agent_start(B));
+    assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), ctrl0 | BIT(32));
+    run(lp, lines, 2, 100);
+    OK(spmu_agent_read(A, 0, &v));
+    assert_int_equal(v, 100);
+    OK(spmu_agent_read(B, 1, &v));
+    assert_int_equal(v, 300);
+    /* A leaves; B keeps counting, its state untouched. */
+    spmu_agent_free(A);
+    assert_int_equal(rd(lp, MSR_EVTSEL0 + 1), 0xC4 | EV_USR | EV_EN);
+    assert_int_equal(rd(lp, MSR_GLOBAL_CTRL) & (BIT(1) | BIT(32)), BIT(1));
+    run(lp, lines, 2, 100);
+    OK(spmu_agent_read(B, 1, &v));
+    assert_int_equal(v, 600);
+    spmu_agent_free(B);
+    assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), ctrl0);
+    assert_int_equal(rd(lp, MSR_EVTSEL0 + 1), 0);
+  }
+}
+
+/* Seed 000, "verify the claim by reading back": another agent writes the
+ * event select between B's write and B's read-back (injected by the
+ * recording backend). B sees the other agent's value, leaves it alone and
+ * takes the next free counter. */
+static void test_claim_readback_detects_race_seed000(void **state)
+{
+  static const char *const specs[] = {"haswell", "skylake"};
+  const uint64_t theirs = 0xC5 | EV_OS | EV_EN;
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    spmu_backend be;
+    struct rec *r;
+    spmu_agent *B;
+    unsigned cb = 99;
+    use(specs[i]);
+    r = rec_new(lp, &be);
+    B = agent_on_backend(&be);
+    r->inject_msr = MSR_EVTSEL0;
+    r->inject_value = theirs;
+    OK(spmu_agent_claim(B, &LLC, &cb));
+    assert_int_equal(cb, 1);
+    assert_int_equal(rd(lp, MSR_EVTSEL0), theirs);
+    assert_int_equal(rd(lp, MSR_EVTSEL0 + 1), 0x4F2E | EV_USR | EV_OS);
+    assert_int_equal(spmu_agent_owned(B), BIT(1));
+    spmu_agent_free(B);
+    assert_int_equal(rd(lp, MSR_EVTSEL0), theirs);
+    free(r);
+  }
+}
+
+/* SDM 18.2.4.3: PMI_InUse set by another agent means the PMI is taken: a
+ * sampling claim fails with SPMU_EBUSY, counting claims still succeed.
+ * Whoever holds the PMI handles it; another agent's handler does nothing. */
+static void test_pmi_inuse_honoured_18_2_4_3(void **state)
+{
+  static const char *const specs[] = {"haswell", "skylake"};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    spmu_agent_event s = sampling(LLC, 1000);
+    spmu_agent *A, *B;
+    spmu_backend be;
+    struct rec *r;
+    uint64_t done = 99, inuse;
+    unsigned c;
+    use(specs[i]);
+    /* A foreign event select with INT and EN clear. */
+    WR(MSR_EVTSEL0 + 3, 0xC4 | EV_USR | EV_INT);
+    A = agent_on(lp);
+    assert_int_equal(spmu_agent_claim(A, &s, &c), SPMU_EBUSY);
+    assert_int_equal(spmu_agent_claim_counter(A, 0, &s), SPMU_EBUSY);
+    assert_int_equal(spmu_agent_owned(A), 0);
+    OK(spmu_agent_claim(A, &LLC, &c));
+    assert_int_equal(c, 0);
+    assert_false(spmu_agent_pmi_owned(A));
+    /* Nor may a held counter be turned into a sampling one. */
+    assert_int_equal(spmu_agent_reprogram(A, 0, &s), SPMU_EBUSY);
+    spmu_agent_free(A);
+    WR(MSR_EVTSEL0 + 3, 0);
+
+    /* A takes the PMI with a sampling counter; B then cannot. */
+    A = agent_on(lp);
+    r = rec_new(lp, &be);
+    B = agent_on_backend(&be);
+    OK(spmu_agent_claim(A, &s, &c));
+    assert_true(spmu_agent_pmi_owned(A));
+    OK(spmu_agent_scan(B, &inuse));
+    assert_int_equal(inuse, BIT(0) | SPMU_AGENT_PMI_INUSE);
+    assert_int_equal(spmu_agent_claim(B, &s, &c), SPMU_EBUSY);
+    OK(spmu_agent_claim(B, &LLC, &c));
+    assert_int_equal(c, 1);
+    r->n = 0;
+    OK(spmu_agent_handle_pmi(B, &done));
+    assert_int_equal(done, 0);
+    assert_int_equal(r->n, 0); /* not B's PMI: no access at all */
+    /* A gives the PMI back; now B may take it. */
+    spmu_agent_free(A);
+    OK(spmu_agent_claim(B, &s, &c));
+    assert_int_equal(c, 0);
+    assert_true(spmu_agent_pmi_owned(B));
+    spmu_agent_free(B);
+    free(r);
+  }
+}
+
+/* ========================================================================
+ * 3. Programming procedures (seeds 002, 003).
+ * ===================================================================== */
+
+/* Seed 002 (SDM 18.2.4.1): "setting IA32_PERF_GLOBAL_CTRL as the very
+ * last step ... after configuring the individual counter registers". The
+ * claim clears the counter's GLOBAL_CTRL bit before anything else, writes
+ * the event select with EN clear, presets the counter (EN clear, SDM
+ * 18.2.1.1) and clears its overflow indication (seed 003); start sets EN,
+ * then GLOBAL_CTRL in the last write. Exact WRMSR sequence on Haswell. */
+static void test_start_writes_global_ctrl_last_seed002(void **state)
+{
+  const uint64_t sel = 0xC0 | EV_USR | EV_OS | EV_INT;
+  spmu_agent_event s = sampling(INST, 10000);
+  struct entry w[16];
+  spmu_backend be;
+  struct rec *r;
+  spmu_agent *a;
+  unsigned n, from;
+  (void)state;
+  use("haswell");
+  r = rec_new(lp, &be);
+  a = agent_on_backend(&be);
+  from = r->n;
+  OK(spmu_agent_claim_counter(a, 0, &s));
+  OK(spmu_agent_claim_counter(a, FC(1), &CYCLES));
+  n = writes_since(r, from, w, 16);
+  assert_int_equal(n, 7);
+  assert_write(&w[0], MSR_GLOBAL_CTRL, 0xE);        /* disable first */
+  assert_write(&w[1], MSR_EVTSEL0, sel);            /* EN clear */
+  assert_write(&w[2], MSR_A_PMC0, W48 - 10000 + 1); /* -period, 18.2.5 */
+  assert_write(&w[3], MSR_GLOBAL_OVF_CTRL, BIT(0)); /* seed 003 */
+  assert_write(&w[4], MSR_FIXED_CTR_CTRL, 0x30);    /* FC1, all rings */
+  assert_write(&w[5], MSR_FIXED_CTR0 + 1, 0);
+  assert_write(&w[6], MSR_GLOBAL_OVF_CTRL, BIT(33));
+  from = r->n;
+  OK(spmu_agent_start(a));
+  n = writes_since(r, from, w, 16);
+  assert_int_equal(n, 2);
+  assert_write(&w[0], MSR_EVTSEL0, sel | EV_EN);
+  assert_write(&w[1], MSR_GLOBAL_CTRL, 0xF | BIT(33)); /* last */
+  spmu_agent_free(a);
+  free(r);
+}
+
+/* Seed 002 on every version: in the whole claim-and-start sequence no
+ * counter register is written after the GLOBAL_CTRL write that enables,
+ * which is the last write; before v2 (no GLOBAL_CTRL) EN is the last. */
+static void test_global_ctrl_last_every_version_seed002(void **state)
+{
+  static const char *const specs[] = {"core-duo", "core2", "haswell", "skylake",
+                                      "icelake"};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 5; i++) {
+    spmu_agent_event s = sampling(LLC, 5000);
+    struct entry w[64];
+    spmu_backend be;
+    struct rec *r;
+    spmu_agent *a;
+    uint64_t prev = 0;
+    unsigned n, k, c;
+    use(specs[i]);
+    if (i > 0)
+      prev = rd(lp, MSR_GLOBAL_CTRL);
+    r = rec_new(lp, &be);
+    a = agent_on_backend(&be);
+    r->n = 0;
+    OK(spmu_agent_claim(a, &s, &c));
+    OK(spmu_agent_claim(a, &BRANCHES, &c));
+    if (i > 0)
+      OK(spmu_agent_claim(a, &INST, &c));
+    OK(spmu_agent_start(a));
+    n = writes_since(r, 0, w, 64);
+    assert_true(n > 2);
+    if (i == 0) {
+      assert_int_equal(w[n - 1].msr, MSR_EVTSEL0 + 1);
+      assert_int_equal(w[n - 1].value & EV_EN, EV_EN);
+    } else {
+      assert_write(&w[n - 1], MSR_GLOBAL_CTRL,
+                   rd(lp, MSR_GLOBAL_CTRL)); /* the last write */
+      assert_int_equal(w[n - 1].value & (BIT(0) | BIT(1) | BIT(32)),
+                       BIT(0) | BIT(1) | BIT(32));
+      for (k = 0; k + 1 < n; k++)
+        if (w[k].msr == MSR_GLOBAL_CTRL) { /* earlier ones only disable */
+          assert_int_equal(w[k].value & ~prev, 0);
+          prev = w[k].value;
+        }
+    }
+    spmu_agent_free(a);
+    free(r);
+  }
+}
+
+/* Seed 003 (SDM 18.2.2): clear overflow indications when setting up a new
+ * event select, when reloading, and when disabling. A counting counter
+ * wraps after 2^48 events (status bit set, no PMI without INT); reprogram,
+ * stop and release each clear it, and only it: another agent's overflow
+ * bit stays. */
+static void test_overflow_indications_cleared_seed003(void **state)
+{
+  static const char *const specs[] = {"haswell", "skylake"};
+  const spmu_event_line wrap[] = {{0x2E, 0x4F, 1u << 16}, {0xC4, 0, 1u << 16}};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    spmu_agent *A, *B;
+    unsigned ca, cb;
+    use(specs[i]);
+    A = agent_on(lp);
+    B = agent_on(lp);
+    OK(spmu_agent_claim(A, &LLC, &ca));
+    OK(spmu_agent_claim(B, &BRANCHES, &cb));
+    assert_int_equal(ca, 0);
+    assert_int_equal(cb, 1);
+    OK(spmu_agent_start(A));
+    OK(spmu_agent_start(B));
+    run(lp, wrap, 2, UINT64_C(1) << 32); /* 2^48 events each */
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), BIT(0) | BIT(1));
+    /* New event select: A's bit cleared, B's kept. */
+    OK(spmu_agent_reprogram(A, 0, &LLC));
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), BIT(1));
+    assert_int_equal(rd(lp, MSR_PMC0), 0);
+    assert_int_equal(spmu_agent_running(A), BIT(0));
+    /* Disabling. */
+    run(lp, wrap, 1, UINT64_C(1) << 32);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS) & BIT(0), BIT(0));
+    OK(spmu_agent_stop(A));
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), BIT(1));
+    assert_int_equal(rd(lp, MSR_GLOBAL_CTRL) & BIT(0), 0);
+    /* Release (disable and give back) of B's counter. */
+    spmu_agent_free(B);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+    spmu_agent_free(A);
+  }
+}
+
+/* ========================================================================
+ * 4. Sampling by overflow with the PMI handler (facts sheet §F).
+ * ===================================================================== */
+
+/* Facts sheet §F classic flow on Haswell (v3) with legacy freeze (SDM
+ * 17.4.7: the PMI clears GLOBAL_CTRL): 1,000,000 clocks retiring one
+ * instruction and one cycle each; PMC0 samples instructions every 10,000,
+ * FIXED_CTR1 cycles every 25,000. PMIs: 100 + 40 - 20 coinciding = 120;
+ * samples 100 and 40; nothing lost: samples * period + residual = total. */
+static void test_classic_handler_haswell_legacy_freeze_facts_F(void **state)
+{
+  const spmu_event_line lines[] = {{0xC0, 0, 1}, {0x3C, 0, 1}};
+  spmu_agent_event si = sampling(INST, 10000), sc = sampling(CYCLES, 25000);
+  spmu_agent *a;
+  uint64_t n, v;
+  (void)state;
+  use("haswell");
+  a = agent_on(lp);
+  OK(spmu_agent_claim_counter(a, 0, &si));
+  OK(spmu_agent_claim(a, &sc, (unsigned[]){0}));
+  OK(spmu_agent_set_freeze(a, true));
+  assert_int_equal(rd(lp, MSR_DEBUGCTL) & DBG_FREEZE_PERFMON,
+                   DBG_FREEZE_PERFMON);
+  OK(spmu_agent_start(a));
+  /* The handler restores GLOBAL_CTRL as it found it (0: frozen) plus its
+   * own running counters; the reset enables of PMC1-3, nobody's, are gone
+   * with the freeze. */
+  hook(a, 1, BIT(0) | BIT(33));
+  run(lp, lines, 2, 1000000);
+  assert_int_equal(ctx.pmis, 120);
+  assert_int_equal(ctx.freeze_seen, 120);
+  assert_int_equal(ctx.per_counter[0], 100);
+  assert_int_equal(ctx.per_counter[33], 40);
+  OK(spmu_agent_samples(a, 0, &n));
+  assert_int_equal(n, 100);
+  OK(spmu_agent_read(a, 0, &v));
+  assert_int_equal((v + 10000) & W48, 0); /* residual */
+  OK(spmu_agent_samples(a, FC(1), &n));
+  assert_int_equal(n, 40);
+  OK(spmu_agent_read(a, FC(1), &v));
+  assert_int_equal((v + 25000) & W48, 0);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+  spmu_agent_free(a);
+  /* The PMI and DEBUGCTL are given back; GLOBAL_CTRL bit 0 as found. */
+  assert_int_equal(rd(lp, MSR_DEBUGCTL), 0);
+  assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), BIT(0));
+}
+
+/* The reload carries the events counted past the overflow (SDM 18.2.2
+ * seed 003 "reloading counter values to continue collecting next
+ * sample"): 7 instructions a clock, period 9,999, 1,000,000 clocks:
+ * 7,000,000 = 700 * 9,999 + 700: 700 PMIs, 700 samples, residual
+ * 700, on the classic flow (Haswell, Skylake without freeze) and the v4
+ * freeze flow (Skylake with it). */
+static void test_reload_carries_overshoot_nothing_lost_facts_F(void **state)
+{
+  static const char *const specs[] = {"haswell", "skylake", "skylake"};
+  const spmu_event_line line = {0xC0, 0, 7};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 3; i++) {
+    spmu_agent_event s = sampling(INST, 9999);
+    spmu_agent *a;
+    uint64_t n, v;
+    unsigned c;
+    use(specs[i]);
+    a = agent_on(lp);
+    OK(spmu_agent_claim(a, &s, &c));
+    assert_int_equal(c, FC(0));
+    if (i == 2)
+      OK(spmu_agent_set_freeze(a, true));
+    OK(spmu_agent_start(a));
+    hook(a, 0, 0);
+    run(lp, &line, 1, 1000000);
+    OK(spmu_agent_samples(a, c, &n));
+    OK(spmu_agent_read(a, c, &v));
+    assert_int_equal(ctx.pmis, 700);
+    assert_int_equal(n, 700);
+    assert_int_equal((v + 9999) & W48, 700);
+    assert_int_equal(n * 9999 + ((v + 9999) & W48), 7000000);
+    spmu_agent_free(a);
+  }
+}
+
+/* Facts sheet §F v4 freeze flow on Skylake (SDM 18.2.4.1, 18.2.4.2): the
+ * PMI sets CTR_Frz and leaves GLOBAL_CTRL alone; the handler reloads and
+ * unfreezes through STATUS_RESET. 1,000,000 instructions at period 10,000:
+ * exactly 100 PMIs and 100 samples, residual 0, status clear after each. */
+static void test_v4_freeze_flow_skylake_facts_F(void **state)
+{
+  const spmu_event_line line = {0xC0, 0, 1};
+  spmu_agent_event s = sampling(INST, 10000);
+  spmu_agent *a;
+  uint64_t n, v;
+  (void)state;
+  use("skylake");
+  a = agent_on(lp);
+  OK(spmu_agent_claim_counter(a, 0, &s));
+  OK(spmu_agent_set_freeze(a, true));
+  OK(spmu_agent_start(a));
+  hook(a, 2, 0xF);
+  run(lp, &line, 1, 1000000);
+  assert_int_equal(ctx.pmis, 100);
+  assert_int_equal(ctx.freeze_seen, 100);
+  assert_int_equal(ctx.overflowed, BIT(0));
+  OK(spmu_agent_samples(a, 0, &n));
+  assert_int_equal(n, 100);
+  OK(spmu_agent_read(a, 0, &v));
+  assert_int_equal(v, W48 - 10000 + 1); /* reloaded: residual 0 */
+  assert_int_equal(n * 10000 + ((v + 10000) & W48), 1000000);
+  spmu_agent_free(a);
+  assert_int_equal(rd(lp, MSR_DEBUGCTL), 0);
+}
+
+/* Facts sheet §F, the order of the two flows, recorded at one PMI.
+ * Classic (Haswell, no freeze): GLOBAL_CTRL = 0 first; ack through
+ * OVF_CTRL; reload with EN clear (SDM 18.2.1.1); GLOBAL_CTRL restored;
+ * LVT unmasked last. v4 freeze (Skylake): no GLOBAL_CTRL write; reload;
+ * unmask; STATUS_RESET with the overflow bit and CTR_Frz as the last
+ * write. */
+static void test_handler_write_order_facts_F(void **state)
+{
+  const spmu_event_line line = {0xC0, 0, 1};
+  const uint64_t sel = 0xC0 | EV_USR | EV_OS | EV_INT;
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    spmu_agent_event s = sampling(INST, 100);
+    struct entry w[16];
+    spmu_backend be;
+    struct rec *r;
+    spmu_agent *a;
+    uint64_t used, done;
+    spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
+    unsigned n;
+    use(i == 0 ? "haswell" : "skylake");
+    r = rec_new(lp, &be);
+    a = agent_on_backend(&be);
+    OK(spmu_agent_claim_counter(a, 0, &s));
+    if (i == 1)
+      OK(spmu_agent_set_freeze(a, true));
+    OK(spmu_agent_start(a));
+    assert_int_equal(spmu_deliver(lp, &clk, 1000, &used), SPMU_TICK_PMI);
+    assert_int_equal(used, 100);
+    r->n = 0;
+    OK(spmu_agent_handle_pmi(a, &done));
+    assert_int_equal(done, BIT(0));
+    n = writes_since(r, 0, w, 16);
+    if (i == 0) {
+      assert_int_equal(n, 7);
+      assert_int_equal(r->log[0].op, 'R'); /* GLOBAL_CTRL saved */
+      assert_int_equal(r->log[0].msr, MSR_GLOBAL_CTRL);
+      assert_write(&w[0], MSR_GLOBAL_CTRL, 0);
+      assert_write(&w[1], MSR_GLOBAL_OVF_CTRL, BIT(0));
+      assert_write(&w[2], MSR_EVTSEL0, sel);
+      assert_write(&w[3], MSR_A_PMC0, W48 - 100 + 1);
+      assert_write(&w[4], MSR_EVTSEL0, sel | EV_EN);
+      assert_write(&w[5], MSR_GLOBAL_CTRL, 0xF);
+      assert_int_equal(w[6].op, 'U');
+    } else {
+      assert_int_equal(n, 5);
+      assert_write(&w[0], MSR_EVTSEL0, sel);
+      assert_write(&w[1], MSR_A_PMC0, W48 - 100 + 1);
+      assert_write(&w[2], MSR_EVTSEL0, sel | EV_EN);
+      assert_int_equal(w[3].op, 'U');
+      assert_write(&w[4], MSR_STATUS_RESET, ST_CTR_FRZ | BIT(0));
+    }
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+    spmu_agent_free(a);
+    free(r);
+  }
+}
+
+/* Perfmon v1 (Core Duo) has no GLOBAL_STATUS (SDM 18.2.1): a counter preset
+ * to -period overflowed when its top bit is clear. 1,000,000 instructions
+ * at period 10,000: 100 PMIs, 100 samples, residual 0. */
+static void test_v1_sampling_by_top_bit_18_2_1(void **state)
+{
+  const spmu_event_line line = {0xC0, 0, 1};
+  spmu_agent_event s = sampling(INST, 10000);
+  spmu_agent *a;
+  uint64_t n, v;
+  unsigned c;
+  (void)state;
+  use("core-duo");
+  a = agent_on(lp);
+  OK(spmu_agent_claim(a, &s, &c));
+  assert_int_equal(c, 0);
+  assert_int_equal(spmu_agent_set_freeze(a, true), SPMU_EINVAL);
+  OK(spmu_agent_start(a));
+  assert_int_equal(rd(lp, MSR_EVTSEL0), 0xC0 | EV_USR | EV_OS | EV_INT | EV_EN);
+  hook(a, 0, 0);
+  run(lp, &line, 1, 1000000);
+  assert_int_equal(ctx.pmis, 100);
+  OK(spmu_agent_samples(a, 0, &n));
+  assert_int_equal(n, 100);
+  OK(spmu_agent_read(a, 0, &v));
+  assert_int_equal(v, (UINT64_C(1) << 40) - 10000);
+  spmu_agent_free(a);
+  assert_int_equal(rd(lp, MSR_EVTSEL0), 0);
+}
+
+/* ========================================================================
+ * 5. Errors: API misuse is an error code, a #GP a reported fault.
+ * ===================================================================== */
+
+/* SDM 18.2.1.1 / 18.2.2 / 18.2.3 / 18.2.5: what a counter cannot do. */
+static void test_claim_refuses_what_counters_cannot_do(void **state)
+{
+  spmu_agent_event ev;
+  spmu_agent *a;
+  unsigned c;
+  (void)state;
+  use("core2");
+  a = agent_on(lp);
+  ev = LLC;
+  ev.event = 0; /* an event select of 0 reads as free (SDM 18.2.4.3) */
+  assert_int_equal(spmu_agent_claim_counter(a, 0, &ev), SPMU_EINVAL);
+  ev = LLC;
+  ev.flags = 0; /* counts at no CPL */
+  assert_int_equal(spmu_agent_claim(a, &ev, &c), SPMU_EINVAL);
+  ev = LLC;
+  ev.flags |= SPMU_AGENT_ANY; /* AnyThread is v3+ */
+  assert_int_equal(spmu_agent_claim(a, &ev, &c), SPMU_ERESERVED);
+  /* IA32_PMCx writes sign-extend bit 31: period <= 2^31. */
+  assert_int_equal(
+      spmu_agent_claim(
+          a, &(spmu_agent_event){0x2E, 0x4F, 0, SPMU_AGENT_OS, BIT(31) + 1},
+          &c),
+      SPMU_ERANGE);
+  /* A fixed counter counts only its own event, without CMASK. */
+  assert_int_equal(spmu_agent_claim_counter(a, FC(0), &CYCLES), SPMU_EINVAL);
+  ev = INST;
+  ev.cmask = 2;
+  assert_int_equal(spmu_agent_claim_counter(a, FC(0), &ev), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_claim_counter(a, 2, &LLC), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_claim_counter(a, FC(3), &LLC), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_release(a, 0), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_set_freeze(a, true), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_owned(a), 0);
+  spmu_agent_free(a);
+  /* With full-width writes a GP counter takes up to 2^47. */
+  use("haswell");
+  a = agent_on(lp);
+  OK(spmu_agent_claim(
+      a, &(spmu_agent_event){0x2E, 0x4F, 0, SPMU_AGENT_OS, BIT(47)}, &c));
+  assert_int_equal(rd(lp, MSR_PMC0), BIT(47));
+  spmu_agent_free(a);
+}
+
+/* A #GP of the backend is reported as SPMU_GP with the MSR: here CPUID
+ * claims four GP counters on a Core 2 that has two, and the scan's RDMSR
+ * of IA32_PERFEVTSEL2 faults. */
+static void test_fault_reported_with_msr(void **state)
+{
+  spmu_backend be;
+  struct rec *r;
+  spmu_agent *a;
+  uint64_t inuse;
+  spmu_agent_pmu p;
+  (void)state;
+  use("core2");
+  r = rec_new(lp, &be);
+  r->fake_gp = 4;
+  a = agent_on_backend(&be);
+  OK(spmu_agent_pmu_get(a, &p));
+  assert_int_equal(p.gp, 4);
+  assert_int_equal(spmu_agent_fault_msr(a), 0);
+  assert_int_equal(spmu_agent_scan(a, &inuse), SPMU_GP);
+  assert_int_equal(spmu_agent_fault_msr(a), MSR_EVTSEL0 + 2);
+  assert_int_equal(spmu_agent_claim_counter(a, 3, &LLC), SPMU_GP);
+  assert_string_equal(spmu_errname(SPMU_EBUSY), "SPMU_EBUSY");
+  assert_string_equal(spmu_strerror(SPMU_EBUSY),
+                      "counter in use by another agent");
+  assert_string_equal(spmu_strerror(SPMU_EIO), "backend I/O failed");
+  spmu_agent_free(a);
+  free(r);
+}
+
+/* ========================================================================
+ * 6. The hardware backend on regular files.
+ * ===================================================================== */
+static char dir[64];
+
+static void put(const char *path, uint64_t off, const void *p, size_t n)
+{
+  int fd = open(path, O_WRONLY | O_CREAT, 0600);
+  assert_true(fd >= 0);
+  assert_int_equal(pwrite(fd, p, n, (off_t)off), (ssize_t)n);
+  close(fd);
+}
+
+static uint64_t get(const char *path, uint64_t off)
+{
+  uint64_t v = 0;
+  int fd = open(path, O_RDONLY);
+  assert_true(fd >= 0);
+  assert_int_equal(pread(fd, &v, 8, (off_t)off), 8);
+  close(fd);
+  return v;
+}
+
+static void put64(const char *path, uint32_t msr, uint64_t v)
+{
+  put(path, msr, &v, 8);
+}
+
+/* Linux msr driver: 8 bytes at offset = MSR; cpuid driver: 16 bytes
+ * (EAX, EBX, ECX, EDX) at offset = leaf | subleaf << 32. */
+static void test_hw_backend_on_files_reads_and_writes(void **state)
+{
+  char msr[96], cpuid[96];
+  const uint32_t leaf_a[4] = {0x07300403, 0, 0, 0x0603};
+  const uint32_t leaf_7_1[4] = {1, 2, 3, 4};
+  uint32_t regs[4];
+  spmu_backend be;
+  spmu_hw *hw;
+  uint64_t v;
+  (void)state;
+  snprintf(msr, sizeof msr, "%s/msr", dir);
+  snprintf(cpuid, sizeof cpuid, "%s/cpuid", dir);
+  put64(msr, 0xC1, 0x1234);
+  put64(msr, 0x38F, 0x70000000Full);
+  put64(msr, 0x1000, 0);
+  put(cpuid, 0xA, leaf_a, 16);
+  put(cpuid, 0x7 | UINT64_C(1) << 32, leaf_7_1, 16);
+  OK(spmu_hw_open_paths(msr, cpuid, &hw, NULL, 0));
+  OK(spmu_hw_backend(hw, &be));
+  assert_null(be.rdpmc);
+  OK(be.rdmsr(be.opaque, 0xC1, &v));
+  assert_int_equal(v, 0x1234);
+  OK(be.rdmsr(be.opaque, 0x38F, &v));
+  assert_int_equal(v, 0x70000000Full);
+  OK(be.rdmsr(be.opaque, 0x186, &v)); /* a hole in the file reads 0 */
+  assert_int_equal(v, 0);
+  OK(be.wrmsr(be.opaque, 0x390, 0x8000000000000005ull));
+  assert_int_equal(get(msr, 0x390), 0x8000000000000005ull);
+  /* Past the end of the file: no such MSR, as the device's EIO. */
+  assert_int_equal(be.rdmsr(be.opaque, 0x2000, &v), SPMU_GP);
+  OK(be.cpuid(be.opaque, 0xA, 0, regs));
+  assert_memory_equal(regs, leaf_a, 16);
+  OK(be.cpuid(be.opaque, 0x7, 1, regs));
+  assert_memory_equal(regs, leaf_7_1, 16);
+  assert_int_equal(be.cpuid(be.opaque, 0x8, 2, regs), SPMU_ENOENT);
+  spmu_hw_close(hw);
+}
+
+/* The agent end to end on a file "machine". In a flat file adjacent MSRs
+ * share bytes (each value is 8 bytes at offset = address), so the machine
+ * is perfmon v1 with one GP counter, whose MSRs lie apart: CPUID.0AH EAX =
+ * 0x07280101 (v1, 1 counter of 40 bits), IA32_PMC0 at C1H, IA32_PERFEVTSEL0
+ * at 186H; no IA32_PEBS_ENABLE (past the end: #GP, enables nothing).
+ * Discovery, the scan of seed 000 (an event select in use refuses the
+ * claim), claim with read-back, start (EN last, before v2), counter reads
+ * by RDMSR (no RDPMC), release restoring the file's values. */
+static void test_agent_over_hw_backend_files_seed000(void **state)
+{
+  char msr[96], cpuid[96];
+  const uint32_t leaf_a[4] = {0x07280101, 0, 0, 0};
+  const uint64_t theirs = 0xC4 | EV_OS | EV_EN;
+  spmu_agent_pmu p;
+  spmu_backend be;
+  spmu_agent *a;
+  spmu_hw *hw;
+  uint64_t inuse, v;
+  unsigned c = 99;
+  (void)state;
+  snprintf(msr, sizeof msr, "%s/msr2", dir);
+  snprintf(cpuid, sizeof cpuid, "%s/cpuid2", dir);
+  put64(msr, 0xC1, 0x777);
+  put64(msr, 0x186, theirs);
+  put(cpuid, 0xA, leaf_a, 16);
+  OK(spmu_hw_open_paths(msr, cpuid, &hw, NULL, 0));
+  OK(spmu_hw_backend(hw, &be));
+  a = agent_on_backend(&be);
+  OK(spmu_agent_pmu_get(a, &p));
+  assert_int_equal(p.version, 1);
+  assert_int_equal(p.gp, 1);
+  assert_int_equal(p.gp_width, 40);
+  assert_int_equal(p.fixed_mask, 0);
+  assert_false(p.full_width_writes); /* leaf 01H reads no PDCM */
+  OK(spmu_agent_scan(a, &inuse));
+  assert_int_equal(inuse, BIT(0));
+  assert_int_equal(spmu_agent_claim(a, &LLC, &c), SPMU_EBUSY);
+  put64(msr, 0x186, 0); /* the other agent is done */
+  OK(spmu_agent_claim(a, &LLC, &c));
+  assert_int_equal(c, 0);
+  assert_int_equal(get(msr, 0x186), 0x4F2E | EV_USR | EV_OS);
+  assert_int_equal(get(msr, 0xC1), 0); /* preset through IA32_PMC0 */
+  OK(spmu_agent_start(a));
+  assert_int_equal(get(msr, 0x186), 0x4F2E | EV_USR | EV_OS | EV_EN);
+  put64(msr, 0xC1, 0x42);
+  OK(spmu_agent_read(a, 0, &v));
+  assert_int_equal(v, 0x42);
+  spmu_agent_free(a);
+  assert_int_equal(get(msr, 0x186), 0);
+  assert_int_equal(get(msr, 0xC1), 0x777);
+  spmu_hw_close(hw);
+}
+
+/* A missing device says plainly what to do: ENOENT names the driver to
+ * load; EACCES/EPERM say root or CAP_SYS_RAWIO is needed. */
+static void test_hw_backend_missing_device_says_why(void **state)
+{
+  char why[256] = "", msr[96];
+  spmu_hw *hw = (spmu_hw *)why;
+  (void)state;
+  assert_int_equal(spmu_hw_open(4095, &hw, why, sizeof why), SPMU_ENOENT);
+  assert_null(hw);
+  assert_string_equal(why,
+                      "/dev/cpu/4095/msr does not exist: the msr driver is "
+                      "not loaded (run `modprobe msr` as root), or that CPU "
+                      "is not online");
+  assert_int_equal(spmu_hw_open_paths("/nonexistent/softpmu/msr", NULL, &hw,
+                                      why, sizeof why),
+                   SPMU_ENOENT);
+  assert_non_null(strstr(why, "/nonexistent/softpmu/msr does not exist"));
+  assert_non_null(strstr(why, "modprobe msr"));
+  /* The msr file opens, the cpuid device is missing. */
+  snprintf(msr, sizeof msr, "%s/msr3", dir);
+  put64(msr, 0, 0);
+  assert_int_equal(
+      spmu_hw_open_paths(msr, "/nonexistent/3/cpuid", &hw, why, sizeof why),
+      SPMU_ENOENT);
+  assert_null(hw);
+  assert_non_null(strstr(why, "`modprobe cpuid`"));
+  assert_int_equal(spmu_hw_explain("/dev/cpu/0/msr", EACCES, why, sizeof why),
+                   SPMU_EIO);
+  assert_string_equal(why, "/dev/cpu/0/msr: permission denied: MSR and CPUID "
+                           "device access needs root (CAP_SYS_RAWIO)");
+  assert_int_equal(spmu_hw_explain("/dev/cpu/0/msr", EPERM, why, sizeof why),
+                   SPMU_EIO);
+  assert_non_null(strstr(why, "CAP_SYS_RAWIO"));
+  assert_int_equal(spmu_hw_explain("/x", EBUSY, why, sizeof why), SPMU_EIO);
+  assert_string_equal(why, "/x: Device or resource busy");
+}
+
+static int make_dir(void **state)
+{
+  (void)state;
+  snprintf(dir, sizeof dir, "/tmp/softpmu-agent-XXXXXX");
+  return mkdtemp(dir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+  static const char *const names[] = {"msr", "cpuid", "msr2", "cpuid2", "msr3"};
+  char path[96];
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 5; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    unlink(path);
+  }
+  return rmdir(dir);
+}
+
+int main(void)
+{
+  const struct CMUnitTest model[] = {
+      cmocka_unit_test_teardown(test_discovery_cpuid_0a_presets_18_2_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_discovery_version_0_is_no_pmu_18_2_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_scan_inuse_predicates_seed000, teardown),
+      cmocka_unit_test_teardown(test_claim_release_restores_found_state_seed000,
+                                teardown),
+      cmocka_unit_test_teardown(test_free_restores_full_width_value_18_2_5,
+                                teardown),
+      cmocka_unit_test_teardown(test_two_agents_interleaved_never_share_seed000,
+                                teardown),
+      cmocka_unit_test_teardown(test_claim_readback_detects_race_seed000,
+                                teardown),
+      cmocka_unit_test_teardown(test_pmi_inuse_honoured_18_2_4_3, teardown),
+      cmocka_unit_test_teardown(test_start_writes_global_ctrl_last_seed002,
+                                teardown),
+      cmocka_unit_test_teardown(test_global_ctrl_last_every_version_seed002,
+                                teardown),
+      cmocka_unit_test_teardown(test_overflow_indications_cleared_seed003,
+                                teardown),
+      cmocka_unit_test_teardown(
+          test_classic_handler_haswell_legacy_freeze_facts_F, teardown),
+      cmocka_unit_test_teardown(
+          test_reload_carries_overshoot_nothing_lost_facts_F, teardown),
+      cmocka_unit_test_teardown(test_v4_freeze_flow_skylake_facts_F, teardown),
+      cmocka_unit_test_teardown(test_handler_write_order_facts_F, teardown),
+      cmocka_unit_test_teardown(test_v1_sampling_by_top_bit_18_2_1, teardown),
+      cmocka_unit_test_teardown(test_claim_refuses_what_counters_cannot_do,
+                                teardown),
+      cmocka_unit_test_teardown(test_fault_reported_with_msr, teardown),
+  };
+  const struct CMUnitTest hw[] = {
+      cmocka_unit_test(test_hw_backend_on_files_reads_and_writes),
+      cmocka_unit_test(test_agent_over_hw_backend_files_seed000),
+      cmocka_unit_test(test_hw_backend_missing_device_says_why),
+  };
+  int failed = cmocka_run_group_tests_name("agent_model", model, NULL, NULL);
+  return failed +
+         cmocka_run_group_tests_name("agent_hw", hw, make_dir, remove_dir);
+}
