@@ -36,6 +36,38 @@
 #define MSR_A_PMC0 0x4C1u
 #define MSR_DS_AREA 0x600u
 
+/* Field bits the tests use, written out from the SDM (Figure 18-1, 18-2,
+ * 17-3, 18-10) rather than taken from the catalogue, for the same reason
+ * as the MSR numbers above. */
+#define EV_USR (UINT64_C(1) << 16)
+#define EV_OS (UINT64_C(1) << 17)
+#define EV_E (UINT64_C(1) << 18)
+#define EV_INT (UINT64_C(1) << 20)
+#define EV_ANY (UINT64_C(1) << 21)
+#define EV_EN (UINT64_C(1) << 22)
+#define EV_INV (UINT64_C(1) << 23)
+#define EV_CMASK(n) ((uint64_t)(n) << 24)
+#define EV_IN_TX (UINT64_C(1) << 32)
+#define EV_ADAPTIVE (UINT64_C(1) << 34)
+#define FX_EN_ALL(j) (UINT64_C(3) << (4 * (j)))
+#define FX_EN_USR(j) (UINT64_C(2) << (4 * (j)))
+#define FX_ANY(j) (UINT64_C(4) << (4 * (j)))
+#define FX_PMI(j) (UINT64_C(8) << (4 * (j)))
+#define DBG_LBR (UINT64_C(1) << 0)
+#define DBG_FREEZE_LBRS (UINT64_C(1) << 11)
+#define DBG_FREEZE_PERFMON (UINT64_C(1) << 12)
+#define DBG_UNCORE_PMI (UINT64_C(1) << 13)
+#define DBG_FREEZE_SMM (UINT64_C(1) << 14)
+#define ST_TOPA (UINT64_C(1) << 55)
+#define ST_LBR_FRZ (UINT64_C(1) << 58)
+#define ST_CTR_FRZ (UINT64_C(1) << 59)
+#define ST_ASCI (UINT64_C(1) << 60)
+#define ST_UNCORE (UINT64_C(1) << 61)
+#define ST_OVF_BUF (UINT64_C(1) << 62)
+#define ST_CONDCHGD (UINT64_C(1) << 63)
+#define MSR_STATUS_RESET MSR_GLOBAL_OVF_CTRL /* 390H on v4+ */
+#define W48 ((UINT64_C(1) << 48) - 1)
+
 /* A core for a profile string; fails the test if it cannot be made. */
 static inline spmu_core *core_for(const char *spec)
 {
@@ -64,6 +96,9 @@ static inline uint64_t rd(spmu_lp *lp, uint32_t msr)
  * teardown() frees them after each test. */
 static spmu_core *core;
 static spmu_lp *lp;
+
+#define WR(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_OK)
+#define HWR(msr, v) assert_int_equal(spmu_host_wrmsr(lp, (msr), (v)), SPMU_OK)
 
 static inline void use(const char *spec)
 {

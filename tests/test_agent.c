@@ -12,16 +12,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define MSR_STATUS_RESET MSR_GLOBAL_OVF_CTRL /* 390H on v4+ */
-#define EV_USR (UINT64_C(1) << 16)
-#define EV_OS (UINT64_C(1) << 17)
-#define EV_INT (UINT64_C(1) << 20)
-#define EV_EN (UINT64_C(1) << 22)
-#define ST_CTR_FRZ (UINT64_C(1) << 59)
-#define DBG_FREEZE_PERFMON (UINT64_C(1) << 12)
 #define BIT(n) (UINT64_C(1) << (n))
 #define FC(j) SPMU_AGENT_FIXED(j)
-#define W48 ((UINT64_C(1) << 48) - 1)
 
 static const spmu_agent_event INST = {0xC0, 0x00, 0,
                                       SPMU_AGENT_USR | SPMU_AGENT_OS, 0};

@@ -12,27 +12,7 @@
 
 #include <stdlib.h>
 
-#define EV_USR (UINT64_C(1) << 16)
-#define EV_OS (UINT64_C(1) << 17)
-#define EV_E (UINT64_C(1) << 18)
-#define EV_INT (UINT64_C(1) << 20)
-#define EV_ANY (UINT64_C(1) << 21)
-#define EV_EN (UINT64_C(1) << 22)
 #define INST_SEL UINT64_C(0xC0) /* INST_RETIRED.ANY, umask 0 */
-#define FX_ANY(j) (UINT64_C(4) << (4 * (j)))
-#define FX_EN_ALL(j) (UINT64_C(3) << (4 * (j)))
-#define FX_EN_USR(j) (UINT64_C(2) << (4 * (j)))
-#define FX_PMI(j) (UINT64_C(8) << (4 * (j)))
-#define DBG_LBR (UINT64_C(1) << 0)
-#define DBG_FREEZE_LBRS (UINT64_C(1) << 11)
-#define DBG_FREEZE_PERFMON (UINT64_C(1) << 12)
-#define DBG_UNCORE_PMI (UINT64_C(1) << 13)
-#define ST_TOPA (UINT64_C(1) << 55)
-#define ST_LBR_FRZ (UINT64_C(1) << 58)
-#define ST_CTR_FRZ (UINT64_C(1) << 59)
-#define ST_UNCORE (UINT64_C(1) << 61)
-#define ST_CONDCHGD (UINT64_C(1) << 63)
-#define MSR_STATUS_RESET MSR_GLOBAL_OVF_CTRL /* 390H on v4+ */
 
 static spmu_core *core;
 static spmu_lp *t0, *t1;

@@ -12,7 +12,6 @@
 #define DBG_BTINT (UINT64_C(1) << 8)
 #define DBG_OFF_OS (UINT64_C(1) << 9)
 #define DBG_OFF_USR (UINT64_C(1) << 10)
-#define ST_OVF_BUF (UINT64_C(1) << 62)
 #define GM_BTS (GM_BASE + 0x3000)
 #define REC 24u
 

@@ -11,33 +11,16 @@
 #include <stdlib.h>
 
 /* IA32_PERFEVTSELx fields (SDM 18.2.1.1 Figure 18-1; facts sheet B). */
-#define EV_USR (UINT64_C(1) << 16)
-#define EV_OS (UINT64_C(1) << 17)
-#define EV_E (UINT64_C(1) << 18)
-#define EV_INT (UINT64_C(1) << 20)
-#define EV_EN (UINT64_C(1) << 22)
-#define EV_INV (UINT64_C(1) << 23)
-#define EV_CMASK(n) ((uint64_t)(n) << 24)
-#define EV_IN_TX (UINT64_C(1) << 32)
 #define EV_SEL(...) EV_SEL_(__VA_ARGS__) /* EV_SEL(INST) works too */
 #define EV_SEL_(ev, um) ((uint64_t)(ev) | (uint64_t)(um) << 8)
 
 /* IA32_DEBUGCTL (SDM 17.4.1) and IA32_PERF_GLOBAL_STATUS (SDM 18.2.4.1). */
-#define DBG_LBR (UINT64_C(1) << 0)
-#define DBG_FREEZE_LBRS (UINT64_C(1) << 11)
-#define DBG_FREEZE_PERFMON (UINT64_C(1) << 12)
-#define DBG_FREEZE_SMM (UINT64_C(1) << 14)
-#define ST_LBR_FRZ (UINT64_C(1) << 58)
-#define ST_CTR_FRZ (UINT64_C(1) << 59)
-#define ST_ASCI (UINT64_C(1) << 60)
 
 /* Architectural event encodings (facts sheet A). */
 #define INST 0xC0, 0x00
 #define BRANCH 0xC4, 0x00
 #define CYCLES 0x3C, 0x00
 
-#define WR(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_OK)
-#define HWR(msr, v) assert_int_equal(spmu_host_wrmsr(lp, (msr), (v)), SPMU_OK)
 
 static uint64_t wmask(unsigned w)
 {

@@ -9,20 +9,7 @@
 
 #include <stdlib.h>
 
-#define EV_USR (UINT64_C(1) << 16)
-#define EV_OS (UINT64_C(1) << 17)
-#define EV_E (UINT64_C(1) << 18)
-#define EV_INT (UINT64_C(1) << 20)
-#define EV_EN (UINT64_C(1) << 22)
-#define EV_INV (UINT64_C(1) << 23)
-#define EV_ADAPTIVE (UINT64_C(1) << 34)
 #define INST_SEL (UINT64_C(0xC0) | EV_USR | EV_OS | EV_EN)
-#define ST_OVF_BUF (UINT64_C(1) << 62)
-#define ST_CTR_FRZ (UINT64_C(1) << 59)
-#define DBG_FREEZE_PERFMON (UINT64_C(1) << 12)
-#define W48 ((UINT64_C(1) << 48) - 1)
-#define WR(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_OK)
-#define HWR(msr, v) assert_int_equal(spmu_host_wrmsr(lp, (msr), (v)), SPMU_OK)
 
 static guest_mem *gm;
 
