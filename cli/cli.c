@@ -96,13 +96,15 @@ void cli_command_manual(const struct cli_command *cmd)
 
 /* ---- options ----------------------------------------------------------- */
 
-enum { OPT_STRICT = 0x100, OPT_FIELDS };
+enum { OPT_STRICT = 0x100, OPT_FIELDS, OPT_JSON, OPT_SVG };
 
 static const struct option long_options[] = {
   {"cpu", required_argument, NULL, 'c'},
   {"help", no_argument, NULL, 'h'},
   {"strict", no_argument, NULL, OPT_STRICT},
   {"fields", no_argument, NULL, OPT_FIELDS},
+  {"json", no_argument, NULL, OPT_JSON},
+  {"svg", required_argument, NULL, OPT_SVG},
   {NULL, 0, NULL, 0},
 };
 
@@ -112,12 +114,15 @@ static unsigned option_flag(int opt)
   switch (opt) {
   case OPT_STRICT: return CLI_FLAG_STRICT;
   case OPT_FIELDS: return CLI_FLAG_FIELDS;
+  case OPT_JSON: return CLI_FLAG_JSON;
+  case OPT_SVG: return CLI_FLAG_SVG;
   default: return 0;
   }
 }
 
 struct parsed {
-  const char *cpu;
+  const char *cpu; /* NULL: not given */
+  const char *svg;
   unsigned flags;
   bool help;
 };
@@ -145,9 +150,11 @@ static int parse_options(const struct cli_command *cmd, int argc, char **argv,
       o->cpu = optarg;
     else if (opt == 'h')
       o->help = true;
-    else if (flag && (cmd->flags & flag))
+    else if (flag && (cmd->flags & flag)) {
       o->flags |= flag;
-    else
+      if (opt == OPT_SVG)
+        o->svg = optarg;
+    } else
       return bad_option(cmd, opt, argv[optind - 1]);
   }
   return CLI_EXIT_OK;
@@ -166,7 +173,7 @@ static int load_profile(const char *spec, spmu_profile *p)
 
 int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
 {
-  struct parsed o = {.cpu = CLI_DEFAULT_PROFILE};
+  struct parsed o = {.cpu = NULL};
   struct cli_args a;
   int rc;
 
@@ -178,7 +185,9 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
     return CLI_EXIT_OK;
   }
   memset(&a, 0, sizeof a);
+  a.cpu = o.cpu;
   a.flags = o.flags;
+  a.svg = o.svg;
   a.argc = argc - optind;
   a.argv = argv + optind;
   if (a.argc < cmd->min_args)
@@ -186,7 +195,7 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
   if (cmd->max_args >= 0 && a.argc > cmd->max_args)
     return cli_usage_error(cmd, "%s: unexpected argument '%s'", cmd->name,
                            a.argv[cmd->max_args]);
-  rc = load_profile(o.cpu, &a.profile);
+  rc = load_profile(o.cpu ? o.cpu : CLI_DEFAULT_PROFILE, &a.profile);
   if (rc != CLI_EXIT_OK)
     return rc;
   return cmd->run(&a);
@@ -295,8 +304,7 @@ static int find_addr(const spmu_profile *p, const char *arg, uint32_t *addr)
   return spmu_msr_info_get(p, *addr, &info);
 }
 
-/* "core2, nehalem": the presets in which arg names an MSR. */
-static void presets_with(const char *arg, char *buf, size_t len)
+void cli_presets_with(const char *arg, char *buf, size_t len)
 {
   const char *name;
   unsigned i;
@@ -322,7 +330,7 @@ static int absent_msr(const spmu_profile *p, const char *arg)
 {
   char have[256];
 
-  presets_with(arg, have, sizeof have);
+  cli_presets_with(arg, have, sizeof have);
   if (have[0])
     cli_error("%s%s is not present in profile %s; presets that have it: %s",
               is_number(arg) ? "MSR " : "", arg, p->name, have);

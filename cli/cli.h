@@ -25,7 +25,8 @@
 /* Exit status of every subcommand. */
 enum cli_exit {
   CLI_EXIT_OK = 0,    /* done */
-  CLI_EXIT_FAIL = 1,  /* a check asked for on the command line failed */
+  CLI_EXIT_FAIL = 1,  /* a check asked for failed (decode --strict, an
+                         expect of a run script) */
   CLI_EXIT_USAGE = 2, /* bad usage or input (nothing was done), or the
                          output could not be written */
 };
@@ -38,11 +39,15 @@ enum cli_exit {
 enum cli_flag {
   CLI_FLAG_STRICT = 1u << 0, /* --strict */
   CLI_FLAG_FIELDS = 1u << 1, /* --fields */
+  CLI_FLAG_JSON = 1u << 2,   /* --json */
+  CLI_FLAG_SVG = 1u << 3,    /* --svg FILE */
 };
 
 struct cli_args {
   spmu_profile profile; /* from --cpu, or CLI_DEFAULT_PROFILE */
+  const char *cpu;      /* the --cpu argument; NULL if not given */
   unsigned flags;       /* enum cli_flag given */
+  const char *svg;      /* the --svg argument; NULL if not given */
   int argc;             /* the positional arguments */
   char **argv;
 };
@@ -64,6 +69,7 @@ extern const struct cli_command cli_cmd_decode;
 extern const struct cli_command cli_cmd_encode;
 extern const struct cli_command cli_cmd_cpuid;
 extern const struct cli_command cli_cmd_msrs;
+extern const struct cli_command cli_cmd_run;
 
 /* Parse options and arguments, handle --help, load the profile and run the
  * command. argv[0] is the command's name. Returns the exit status. */
@@ -101,6 +107,21 @@ void cli_bits_text(uint64_t mask, char *buf, size_t len);
  * the result is CLI_EXIT_USAGE; else CLI_EXIT_OK. */
 int cli_msr_resolve(const spmu_profile *p, const char *arg, spmu_msr_info *out);
 
+/* "core2, nehalem": the presets in which arg (an MSR name or number) names
+ * a present MSR, truncated to fit len; "" if none. */
+void cli_presets_with(const char *arg, char *buf, size_t len);
+
+/* The architectural events, CPUID.0AH:EBX bit i = cli_arch_events[i]
+ * (SDM Vol. 3B Table 18-1; arch_events.c). */
+struct cli_arch_event {
+  const char *sdm;  /* "UnHalted Core Cycles" */
+  const char *name; /* "cycles": the name `softpmu run` scripts use */
+  uint8_t event, umask;
+  int fixed; /* the fixed counter that counts it (events.h), -1 if none */
+};
+extern const struct cli_arch_event cli_arch_events[];
+extern const size_t cli_narch_events;
+
 /* The few names closest to a misspelt word (case-insensitive edit
  * distance), for "did you mean" hints. */
 #define CLI_NEAREST_MAX 3
@@ -117,5 +138,8 @@ void cli_nearest_init(struct cli_nearest *nb, const char *word);
 void cli_nearest_offer(struct cli_nearest *nb, const char *name);
 /* "softpmu: did you mean A, B or C?" on stderr; nothing if none is near. */
 void cli_nearest_report(const struct cli_nearest *nb);
+/* "A, B or C" into buf (truncated to fit len); false, and "", if none is
+ * near. */
+bool cli_nearest_text(const struct cli_nearest *nb, char *buf, size_t len);
 
 #endif

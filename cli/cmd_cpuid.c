@@ -7,23 +7,6 @@
 
 enum { EAX, EBX, ECX, EDX };
 
-/* The architectural events of the EBX vector, bit i = event i (SDM Vol.
- * 3B Table 18-1), with their event select and umask. */
-static const struct {
-  const char *name;
-  unsigned event, umask;
-} arch_events[] = {
-  {"UnHalted Core Cycles", 0x3C, 0x00},
-  {"Instruction Retired", 0xC0, 0x00},
-  {"UnHalted Reference Cycles", 0x3C, 0x01},
-  {"LLC Reference", 0x2E, 0x4F},
-  {"LLC Misses", 0x2E, 0x41},
-  {"Branch Instruction Retired", 0xC4, 0x00},
-  {"Branch Misses Retired", 0xC5, 0x00},
-  {"Topdown Slots", 0xA4, 0x01},
-};
-#define NARCH_EVENTS (sizeof(arch_events) / sizeof(arch_events[0]))
-
 static unsigned bits_of(uint32_t reg, unsigned lsb, unsigned width)
 {
   return (unsigned)(reg >> lsb) & ((1u << width) - 1);
@@ -51,9 +34,10 @@ static void print_events(uint32_t ebx, unsigned len)
     char where[16];
 
     snprintf(where, sizeof where, "EBX[%u]", i);
-    if (i < NARCH_EVENTS)
+    if (i < cli_narch_events)
       printf("  %-10s  %-4u  %s (%02XH/%02XH) %s\n", where, unavailable,
-             arch_events[i].name, arch_events[i].event, arch_events[i].umask,
+             cli_arch_events[i].sdm, cli_arch_events[i].event,
+             cli_arch_events[i].umask,
              unavailable ? "not available" : "available");
     else
       printf("  %-10s  %-4u  architectural event %u %s\n", where, unavailable,

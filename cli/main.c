@@ -13,6 +13,7 @@ static const struct cli_command *const commands[] = {
   &cli_cmd_encode,
   &cli_cmd_cpuid,
   &cli_cmd_msrs,
+  &cli_cmd_run,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -34,9 +35,10 @@ static void print_manual(void)
         "    Answers questions about the PMU of a modelled processor from the\n"
         "    register catalogue the library itself uses for every RDMSR and\n"
         "    WRMSR: what an MSR value means, how to build one, what CPUID\n"
-        "    says, which MSRs exist. The processor is a preset or a key=value\n"
-        "    profile given with --cpu; the default is " CLI_DEFAULT_PROFILE
-        ".\n\n"
+        "    says, which MSRs exist; and runs scenario scripts against the\n"
+        "    model, tracing what the PMU does. The processor is a preset or\n"
+        "    a key=value profile given with --cpu; the default is\n"
+        "    " CLI_DEFAULT_PROFILE ".\n\n"
         "COMMANDS\n",
         stdout);
   for (i = 0; i < NCOMMANDS; i++)
@@ -50,8 +52,8 @@ static void print_manual(void)
         "        Print the library version and exit.\n\n"
         "EXIT STATUS\n"
         "    0   Success.\n"
-        "    1   A check asked for on the command line failed (decode\n"
-        "        --strict).\n"
+        "    1   A check asked for failed (decode --strict, an expect of a\n"
+        "        run script).\n"
         "    2   Bad usage or bad input (an unknown command, MSR, field or\n"
         "        profile; a malformed number), or the output could not be\n"
         "        written. Messages go to standard error, prefixed\n"
@@ -61,7 +63,8 @@ static void print_manual(void)
         "    softpmu encode --cpu skylake IA32_PERFEVTSEL0 event=0xc0 en=1 "
         "usr=1\n"
         "    softpmu cpuid --cpu icelake\n"
-        "    softpmu msrs --cpu core2 --fields\n",
+        "    softpmu msrs --cpu core2 --fields\n"
+        "    softpmu run examples/scripts/pmi_freeze_v4.pmu\n",
         stdout);
 }
 

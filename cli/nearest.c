@@ -87,18 +87,31 @@ void cli_nearest_offer(struct cli_nearest *nb, const char *name)
   nb->best[at].dist = d;
 }
 
-void cli_nearest_report(const struct cli_nearest *nb)
+bool cli_nearest_text(const struct cli_nearest *nb, char *buf, size_t len)
 {
-  size_t i, n;
+  size_t i, n, used = 0;
 
+  buf[0] = '\0';
   if (nb->n == 0)
-    return;
+    return false;
   /* Only the names about as close as the closest one. */
   for (n = 1; n < nb->n && nb->best[n].dist <= 2 * nb->best[0].dist; n++)
     ;
-  fputs("softpmu: did you mean ", stderr);
-  for (i = 0; i < n; i++)
-    fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ",
-            nb->best[i].name);
-  fputs("?\n", stderr);
+  for (i = 0; i < n; i++) {
+    int k = snprintf(buf + used, len - used, "%s%s",
+                     i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                     nb->best[i].name);
+    if (k < 0 || (size_t)k >= len - used)
+      break;
+    used += (size_t)k;
+  }
+  return true;
+}
+
+void cli_nearest_report(const struct cli_nearest *nb)
+{
+  char text[4 * CLI_NEAREST_MAX * sizeof(nb->best[0].name)];
+
+  if (cli_nearest_text(nb, text, sizeof text))
+    fprintf(stderr, "softpmu: did you mean %s?\n", text);
 }
