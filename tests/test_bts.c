@@ -62,7 +62,7 @@ static int branch(uint64_t from, uint64_t to, uint8_t cpl, uint8_t predicted)
 }
 
 /* TR + BTS, BTINT = 0, threshold past the maximum: a circular buffer, no
- * interrupt; a batch of identical branch clocks stores one record each. */
+ * interrupt. Delivery stops after each stored record (decisions.md #35). */
 static void test_circular_buffer_17_4_9(void **state)
 {
   spmu_branch br = {0x401000, 0x402000, 1};
@@ -73,7 +73,8 @@ static void test_circular_buffer_17_4_9(void **state)
   bts64(3, GM_BTS + 100 * REC);
   debugctl(DBG_TR | DBG_BTS);
   assert_int_equal(spmu_deliver(lp, &clk, 2, &used), SPMU_TICK_BTS);
-  assert_int_equal(used, 2);
+  assert_int_equal(used, 1);
+  assert_int_equal(spmu_deliver(lp, &clk, 1, &used), SPMU_TICK_BTS);
   assert_int_equal(bts_index(), GM_BTS + 2 * REC);
   assert_int_equal(gm_get(gm, GM_BTS + 0, 8), 0x401000);
   assert_int_equal(gm_get(gm, GM_BTS + 8, 8), 0x402000);
@@ -102,9 +103,11 @@ static void test_btint_threshold_pmi_17_4_9(void **state)
   setup("skylake");
   bts64(3, GM_BTS + 2 * REC);
   debugctl(DBG_TR | DBG_BTS | DBG_BTINT);
+  assert_int_equal(spmu_deliver(lp, &clk, 10, &used), SPMU_TICK_BTS);
+  assert_int_equal(used, 1);
   assert_int_equal(spmu_deliver(lp, &clk, 10, &used),
                    SPMU_TICK_BTS | SPMU_TICK_PMI);
-  assert_int_equal(used, 2);
+  assert_int_equal(used, 1);
   assert_int_equal(gm->pmis, 1);
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_OVF_BUF);
   assert_int_equal(branch(1, 2, 0, 0), SPMU_TICK_BTS | SPMU_TICK_PMI);
@@ -193,8 +196,9 @@ static void test_failing_write_stops_batch(void **state)
   assert_int_equal(gm->nlog, 0);
 }
 
-/* The deadline is 1 while a clock stores a branch record, and the counters
- * still count in those clocks. */
+/* The deadline is 1 while a clock stores a branch record; delivery stops
+ * after each record, so a huge batch costs one record per call; the
+ * counters count those clocks. */
 static void test_deadline_and_counting_with_bts(void **state)
 {
   spmu_branch br = {1, 2, 0};
@@ -209,8 +213,10 @@ static void test_deadline_and_counting_with_bts(void **state)
   assert_int_equal(spmu_deadline(lp, &clk), UINT64_MAX);
   debugctl(DBG_TR | DBG_BTS);
   assert_int_equal(spmu_deadline(lp, &clk), 1);
-  assert_int_equal(spmu_deliver(lp, &clk, 50, &used), SPMU_TICK_BTS);
-  assert_int_equal(used, 50);
+  assert_int_equal(spmu_deliver(lp, &clk, UINT64_MAX, &used), SPMU_TICK_BTS);
+  assert_int_equal(used, 1);
+  for (unsigned i = 1; i < 50; i++)
+    assert_int_equal(spmu_deliver(lp, &clk, UINT64_MAX, &used), SPMU_TICK_BTS);
   assert_int_equal(bts_index(), GM_BTS + 50 * REC);
   assert_int_equal(rd(lp, MSR_PMC0), 50);
 }

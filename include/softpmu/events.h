@@ -123,9 +123,8 @@ SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);
 /* Deliver `clocks` repetitions of the same clock of lp (clocks >= 1) and
  * stop early, right after a clock at which a PMI is requested, a PEBS
  * assist takes place (SDM 18.4.4, seed 003: the first event after a
- * PEBS-enabled counter overflows) or a memory callback fails. While the
- * branch trace store is on, each clock with a branch writes a record, so
- * such clocks cost O(clocks). *consumed
+ * PEBS-enabled counter overflows), a branch record is stored (BTS) or a
+ * memory callback fails. *consumed
  * (may be NULL) gets the number of clocks delivered. Costs O(counters), not
  * O(clocks). Returns SPMU_TICK_* bits (>= 0) or a negative error.
  *

@@ -510,8 +510,9 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
       o->pmi |= 1;
   }
   arm(&st[0]);
-  /* The branch trace store (SDM 17.4.8): one record per clock with a
-   * branch; the deadline stops at the first such clock. */
+  /* The branch trace store (SDM 17.4.8): a record for the clock's branch,
+   * written through the host; delivery stops after it, so a call stays
+   * O(counters) however many clocks it is given (decisions.md #35). */
   if (spmu_bts_stores(self, clk)) {
     bool pmi = false;
     if (dry)
@@ -520,6 +521,7 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
       o->ticks |= spmu_bts_store(self, clk, &pmi);
     if (pmi)
       o->pmi |= 1;
+    return true;
   }
   return o->pmi || due || o->assist_due || (o->ticks & SPMU_TICK_MEM_FAULT);
 }
@@ -536,9 +538,8 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
     unsigned i;
 
     /* Armed at that clock, with events in this pattern: the assist is due
-     * at the next clock, which is computed alone; so is every clock that
-     * stores a branch record. */
-    if (assist_due(&st[0], st[0].lp->armed) || spmu_bts_stores(st[0].lp, clk))
+     * at the next clock, which is computed alone. */
+    if (assist_due(&st[0], st[0].lp->armed))
       continue;
     /* The rest: constant increments (recomputed only where E makes the
      * first clock differ), added in closed form up to the first wrap that
