@@ -49,7 +49,8 @@ struct spmu_prog {
   bool has_edge;     /* some entry uses edge detection */
   bool slow;         /* some entry needs more than the raw count (CMASK,
                         E, load latency) */
-  uint16_t keys[SPMU_NCTR]; /* event select | umask << 8 */
+  uint16_t keys[SPMU_NCTR]; /* (event select, umask) as one uint16_t in
+                               host byte order (count.c native_key) */
   struct spmu_pe e[SPMU_NCTR];
 };
 

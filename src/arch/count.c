@@ -20,6 +20,7 @@
  * other logical processors, seen with the delivering thread's CPL; the
  * increments of the threads add up (docs/decisions.md #22).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "arch/core.h"
@@ -40,10 +41,24 @@ static uint16_t fixed_key(unsigned j)
 /* Clock variants: bit 0 CPL > 0, bit 1 inside a transaction. */
 #define VARIANTS 4
 
+/* spmu_event_line's event and umask, read as one uint16_t (line_sums):
+ * the key of (event, umask) in this host's byte order. */
+_Static_assert(offsetof(spmu_event_line, umask) ==
+                   offsetof(spmu_event_line, event) + 1,
+               "event and umask are adjacent");
+static uint16_t native_key(uint16_t key)
+{
+  spmu_event_line l = {.event = (uint8_t)key, .umask = (uint8_t)(key >> 8)};
+  uint16_t k;
+  memcpy(&k, &l.event, sizeof k);
+  return k;
+}
+
 /* Index of line `key` in p->keys, added if new. */
 static uint8_t key_index(struct spmu_prog *p, uint16_t key)
 {
   unsigned d = 0;
+  key = native_key(key);
   while (d < p->nkeys && p->keys[d] != key)
     d++;
   if (d == p->nkeys)
@@ -190,22 +205,26 @@ struct lpstep {
   uint64_t inc[SPMU_NCTR]; /* per entry */
 };
 
-/* Add the increment of each line the program counts to sums (zeroed by
- * the caller; a line may appear more than once). */
+/* The increment of each line the program counts, summed over the clock's
+ * lines (a line may appear more than once); sums[SPMU_NCTR] is 0. */
 static inline __attribute__((always_inline)) void
 line_sums(const struct spmu_prog *p, const spmu_clock *clk, uint64_t *sums)
 {
   unsigned d, nkeys = p->nkeys;
   size_t i;
 
-  for (i = 0; i < clk->nlines; i++) {
-    unsigned key = clk->lines[i].event | clk->lines[i].umask << 8;
-    for (d = 0; d < nkeys; d++)
-      if (p->keys[d] == key) {
-        sums[d] += clk->lines[i].count;
-        break;
-      }
+  for (d = 0; d < nkeys; d++) {
+    uint64_t sum = 0;
+    for (i = 0; i < clk->nlines; i++) {
+      /* event and umask as one load (native_key). */
+      uint16_t key;
+      memcpy(&key, &clk->lines[i].event, sizeof key);
+      if (key == p->keys[d])
+        sum += clk->lines[i].count;
+    }
+    sums[d] = sum;
   }
+  sums[SPMU_NCTR] = 0;
 }
 
 /* SDM 18.2.4.1 (seed 002): on v4+ CTR_Frz is a read-only enable of every
@@ -251,6 +270,11 @@ advance(uint64_t *ctr, uint64_t inc, uint64_t n, uint64_t width)
     *ctr = sum & width;
     return sum < old || sum > width;
   }
+  if (!__builtin_mul_overflow(inc, n, &sum) &&
+      !__builtin_add_overflow(sum, old, &sum)) {
+    *ctr = sum & width;
+    return sum > width;
+  }
   {
     unsigned __int128 big = (unsigned __int128)inc * n + old;
     *ctr = (uint64_t)big & width;
@@ -275,8 +299,8 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   unsigned variant = user | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
   uint32_t en = frozen(a, &lp->r, clk) ? 0 : p->en_at[user] & s->mask;
   uint32_t conds = 0;
-  /* sums[SPMU_NCTR] stays 0: filtered clocks read it. */
-  uint64_t sums[SPMU_NCTR + 1] = {0}, wrapped = 0;
+  /* sums[SPMU_NCTR] is 0: filtered clocks read it. */
+  uint64_t sums[SPMU_NCTR + 1], wrapped = 0;
   bool pmi = false, ll = false;
 
   line_sums(p, clk, sums);
