@@ -538,6 +538,51 @@ static void test_precise_store_pmc3_18_9_4_3(void **state)
   assert_int_equal(spmu_wrmsr(lp, MSR_PEBS_ENABLE, UINT64_C(1) << 63), SPMU_GP);
 }
 
+/* kvm-unit-tests pmu_pebs: all 16 DATA_CFG combinations with several
+ * counters at once (PMC0, PMC1 and every fixed counter), all overflowing
+ * at the same clock: one record for all of them (applicable counters
+ * 0xF00000003), its groups those of PMC0 (ADAPTIVE; decisions.md #29),
+ * and every counter reloaded from its own reset slot. */
+static void test_adaptive_many_counters_all_data_cfg(void **state)
+{
+  unsigned cfg, j;
+  (void)state;
+  for (cfg = 0; cfg < 16; cfg++) {
+    uint64_t size = 32 + ((cfg & 1) ? 32 : 0) + ((cfg & 2) ? 144 : 0) +
+                    ((cfg & 4) ? 256 : 0) + ((cfg & 8) ? 24 : 0);
+    spmu_event_line lines[5] = {{0xC0, 0x00, 1}, {0x3C, 0x00, 1},
+                                {0x00, 0x03, 1}, {0x00, 0x04, 1},
+                                {0xC4, 0x00, 1}};
+    spmu_clock clk = {.lines = lines, .nlines = 5, .cpl = 3};
+    setup("icelake");
+    ds(4096, 4096, W48 - 7);
+    gm_put(gm, GM_DS + 0x48, W48 - 8, 8); /* PMC1 */
+    for (j = 0; j < 4; j++)
+      gm_put(gm, GM_DS + 0x80 + 8 * j, W48 - 10 - j, 8);
+    WR(MSR_PEBS_DATA_CFG, cfg);
+    WR(MSR_EVTSEL0, INST_SEL | EV_ADAPTIVE);
+    WR(MSR_EVTSEL0 + 1, 0xC4 | EV_USR | EV_OS | EV_EN);
+    WR(MSR_FIXED_CTR_CTRL, 0x3333);
+    HWR(MSR_PMC0, W48);
+    HWR(MSR_PMC0 + 1, W48);
+    for (j = 0; j < 4; j++)
+      HWR(MSR_FIXED_CTR0 + j, W48);
+    WR(MSR_PEBS_ENABLE, 0xF00000003ULL);
+    WR(MSR_GLOBAL_CTRL, 0xF00000003ULL);
+    assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0xF00000003ULL);
+    assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), SPMU_TICK_PEBS);
+    assert_int_equal(gm_index64(gm), GM_PEBS + size);
+    assert_int_equal(gm_get(gm, GM_PEBS, 8), size << 48 | cfg);
+    assert_int_equal(gm_get(gm, GM_PEBS + 0x10, 8), 0xF00000003ULL);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+    assert_int_equal(rd(lp, MSR_PMC0), W48 - 7);
+    assert_int_equal(rd(lp, MSR_PMC0 + 1), W48 - 8);
+    for (j = 0; j < 4; j++)
+      assert_int_equal(rd(lp, MSR_FIXED_CTR0 + j), W48 - 10 - j);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -558,6 +603,7 @@ int main(void)
     cmocka_unit_test_teardown(test_load_latency_threshold_18_6_1_2, pebs_teardown),
     cmocka_unit_test_teardown(test_narrow_ds_layout_17_4_9, pebs_teardown),
     cmocka_unit_test_teardown(test_precise_store_pmc3_18_9_4_3, pebs_teardown),
+    cmocka_unit_test_teardown(test_adaptive_many_counters_all_data_cfg, pebs_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
