@@ -464,6 +464,9 @@ static void test_malformed_strings_einval(void **state)
   parse_fails("gp=256", SPMU_EINVAL, "gp=256");
   parse_fails("", SPMU_EINVAL, "empty");
   parse_fails("skylake,gp=2", SPMU_EINVAL, "base=");
+  /* An empty name would not read back from spmu_profile_format (fuzz
+   * finding, fuzz/regressions/profile/empty-name). */
+  parse_fails("version=2,name=", SPMU_EINVAL, "name=");
 }
 
 /* API contract (profile.h): an unknown preset is SPMU_ENOENT, and the

@@ -96,6 +96,9 @@ const char *spmu_profile_preset_name(unsigned index)
 }
 
 static int say(char *why, size_t whylen, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int say(char *why, size_t whylen, int rc, const char *fmt, ...)
 {
   if (why && whylen) {
     va_list ap;
@@ -307,6 +310,10 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   size_t i;
 
   if (key_is(kv, "name")) {
+    /* An empty name would not survive spmu_profile_format, which leaves
+     * name= out for it (fuzz/regressions/profile/empty-name). */
+    if (kv->vlen == 0)
+      return say(why, whylen, SPMU_EINVAL, "name= needs a value");
     if (kv->vlen >= sizeof(p->name))
       return say(why, whylen, SPMU_EINVAL, "name is longer than %zu characters",
                  sizeof(p->name) - 1);
