@@ -2,6 +2,7 @@
  * finding an MSR by what the user typed. */
 #include <ctype.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,14 +90,26 @@ void cli_command_manual(const struct cli_command *cmd)
   fputs("OPTIONS\n", stdout);
   if (cmd->options)
     printf("%s\n", cmd->options);
-  print_common_options();
+  if (cmd->flags & CLI_FLAG_CPU_NUMBER)
+    fputs("    -h, --help\n"
+          "        Print this manual and exit.\n",
+          stdout);
+  else
+    print_common_options();
   printf("\nEXIT STATUS\n%s\n", cmd->exit_status);
   printf("EXAMPLES\n%s", cmd->examples);
 }
 
 /* ---- options ----------------------------------------------------------- */
 
-enum { OPT_STRICT = 0x100, OPT_FIELDS, OPT_JSON, OPT_SVG };
+enum {
+  OPT_STRICT = 0x100,
+  OPT_FIELDS,
+  OPT_JSON,
+  OPT_SVG,
+  OPT_MSR_FILE,
+  OPT_CPUID_FILE
+};
 
 static const struct option long_options[] = {
   {"cpu", required_argument, NULL, 'c'},
@@ -105,6 +118,8 @@ static const struct option long_options[] = {
   {"fields", no_argument, NULL, OPT_FIELDS},
   {"json", no_argument, NULL, OPT_JSON},
   {"svg", required_argument, NULL, OPT_SVG},
+  {"msr-file", required_argument, NULL, OPT_MSR_FILE},
+  {"cpuid-file", required_argument, NULL, OPT_CPUID_FILE},
   {NULL, 0, NULL, 0},
 };
 
@@ -116,13 +131,27 @@ static unsigned option_flag(int opt)
   case OPT_FIELDS: return CLI_FLAG_FIELDS;
   case OPT_JSON: return CLI_FLAG_JSON;
   case OPT_SVG: return CLI_FLAG_SVG;
+  case OPT_MSR_FILE: return CLI_FLAG_FILES;
+  case OPT_CPUID_FILE: return CLI_FLAG_FILES;
   default: return 0;
   }
+}
+
+/* The long name of option opt. */
+static const char *option_name(int opt)
+{
+  const struct option *o;
+
+  for (o = long_options; o->name; o++)
+    if (o->val == opt)
+      return o->name;
+  return "?";
 }
 
 struct parsed {
   const char *cpu; /* NULL: not given */
   const char *svg;
+  const char *msr_file, *cpuid_file;
   unsigned flags;
   bool help;
 };
@@ -154,6 +183,16 @@ static int parse_options(const struct cli_command *cmd, int argc, char **argv,
       o->flags |= flag;
       if (opt == OPT_SVG)
         o->svg = optarg;
+      else if (opt == OPT_MSR_FILE)
+        o->msr_file = optarg;
+      else if (opt == OPT_CPUID_FILE)
+        o->cpuid_file = optarg;
+    } else if (flag) {
+      /* A known option of another command; with its value consumed,
+       * argv[optind - 1] would be the value. */
+      char name[32];
+      snprintf(name, sizeof name, "--%s", option_name(opt));
+      return bad_option(cmd, opt, name);
     } else
       return bad_option(cmd, opt, argv[optind - 1]);
   }
@@ -188,6 +227,8 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
   a.cpu = o.cpu;
   a.flags = o.flags;
   a.svg = o.svg;
+  a.msr_file = o.msr_file;
+  a.cpuid_file = o.cpuid_file;
   a.argc = argc - optind;
   a.argv = argv + optind;
   if (a.argc < cmd->min_args)
@@ -195,9 +236,11 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
   if (cmd->max_args >= 0 && a.argc > cmd->max_args)
     return cli_usage_error(cmd, "%s: unexpected argument '%s'", cmd->name,
                            a.argv[cmd->max_args]);
-  rc = load_profile(o.cpu ? o.cpu : CLI_DEFAULT_PROFILE, &a.profile);
-  if (rc != CLI_EXIT_OK)
-    return rc;
+  if (!(cmd->flags & CLI_FLAG_CPU_NUMBER)) {
+    rc = load_profile(o.cpu ? o.cpu : CLI_DEFAULT_PROFILE, &a.profile);
+    if (rc != CLI_EXIT_OK)
+      return rc;
+  }
   return cmd->run(&a);
 }
 
@@ -278,6 +321,156 @@ void cli_bits_text(uint64_t mask, char *buf, size_t len)
       return;
     used += (size_t)n;
     lo = hi + 1;
+  }
+}
+
+void cli_json_string(const char *s)
+{
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      printf("\\%c", c);
+    else if (c < 0x20)
+      printf("\\u%04x", c);
+    else
+      putchar(c);
+  }
+  putchar('"');
+}
+
+/* ---- the fields of a value --------------------------------------------- */
+
+/* One set field, formatted for printing. */
+struct row {
+  char bits[8]; /* "63" or "31:24" */
+  char name[40];
+  char value[24]; /* "1" for a single bit, else hex */
+  const char *brief;
+};
+
+static uint64_t field_mask(unsigned lsb, unsigned width)
+{
+  uint64_t ones = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
+  return ones << lsb;
+}
+
+static void row_fill(struct row *r, const spmu_field_info *f, uint64_t v)
+{
+  if (f->width == 1)
+    snprintf(r->bits, sizeof r->bits, "%u", f->lsb);
+  else
+    snprintf(r->bits, sizeof r->bits, "%u:%u", f->lsb + f->width - 1, f->lsb);
+  snprintf(r->name, sizeof r->name, "%s", f->name);
+  if (f->width == 1)
+    snprintf(r->value, sizeof r->value, "1");
+  else
+    snprintf(r->value, sizeof r->value, "0x%" PRIx64, v);
+  r->brief = f->brief;
+}
+
+/* The fields of m that are not zero in value, in bit order; *covered gets
+ * the bits of every field of m. Returns how many rows were filled. */
+static size_t collect_rows(const spmu_profile *p, const spmu_msr_info *m,
+                           uint64_t value, struct row rows[64],
+                           uint64_t *covered)
+{
+  size_t n = 0;
+  unsigned i;
+
+  *covered = 0;
+  for (i = 0; i < m->nfields && n < 64; i++) {
+    spmu_field_info f;
+    uint64_t v;
+
+    if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK ||
+        spmu_msr_field_decode(p, m->addr, f.name, value, &v) != SPMU_OK)
+      continue;
+    *covered |= field_mask(f.lsb, f.width);
+    if (v != 0)
+      row_fill(&rows[n++], &f, v);
+  }
+  return n;
+}
+
+static void print_rows(const struct row *rows, size_t n, int indent)
+{
+  int wname = 0, wvalue = 0;
+  size_t i;
+
+  for (i = 0; i < n; i++) {
+    if ((int)strlen(rows[i].name) > wname)
+      wname = (int)strlen(rows[i].name);
+    if ((int)strlen(rows[i].value) > wvalue)
+      wvalue = (int)strlen(rows[i].value);
+  }
+  for (i = 0; i < n; i++)
+    printf("%*s%5s  %-*s  %-*s  %s\n", indent, "", rows[i].bits, wname,
+           rows[i].name, wvalue, rows[i].value, rows[i].brief);
+}
+
+/* Report set bits that are reserved or that no field describes. Returns
+ * true if reserved bits are set. */
+static bool print_leftovers(const spmu_profile *p, const spmu_msr_info *m,
+                            uint64_t value, uint64_t covered, int indent)
+{
+  uint64_t rsvd = value & m->reserved;
+  uint64_t other = value & ~m->reserved & ~covered;
+  char bits[256];
+
+  if (rsvd) {
+    cli_bits_text(rsvd, bits, sizeof bits);
+    printf("%*sreserved bits set: %s %s (0x%" PRIx64 "), reserved in profile "
+           "%s\n",
+           indent, "", rsvd & (rsvd - 1) ? "bits" : "bit", bits, rsvd, p->name);
+  }
+  if (other) {
+    cli_bits_text(other, bits, sizeof bits);
+    printf("%*sother bits set: %s %s (0x%" PRIx64 "), in no field and not "
+           "reserved\n",
+           indent, "", other & (other - 1) ? "bits" : "bit", bits, other);
+  }
+  return rsvd != 0;
+}
+
+bool cli_print_fields(const spmu_profile *p, const spmu_msr_info *m,
+                      uint64_t value, int row_indent, int note_indent,
+                      bool none_line)
+{
+  struct row rows[64];
+  uint64_t covered;
+  size_t n = collect_rows(p, m, value, rows, &covered);
+
+  if (n == 0 && none_line)
+    printf("%*sno field is set\n", row_indent, "");
+  print_rows(rows, n, row_indent);
+  return print_leftovers(p, m, value, covered, note_indent);
+}
+
+void cli_fields_text(const spmu_profile *p, const spmu_msr_info *m,
+                     uint64_t value, char *buf, size_t len)
+{
+  size_t used = 0;
+  unsigned i;
+
+  buf[0] = '\0';
+  for (i = 0; i < m->nfields; i++) {
+    spmu_field_info f;
+    uint64_t v;
+    int n;
+
+    if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK ||
+        spmu_msr_field_decode(p, m->addr, f.name, value, &v) != SPMU_OK ||
+        v == 0)
+      continue;
+    if (f.width == 1)
+      n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", f.name);
+    else
+      n = snprintf(buf + used, len - used, "%s%s=0x%" PRIx64, used ? ", " : "",
+                   f.name, v);
+    if (n < 0 || (size_t)n >= len - used)
+      return;
+    used += (size_t)n;
   }
 }
 

@@ -41,14 +41,21 @@ enum cli_flag {
   CLI_FLAG_FIELDS = 1u << 1, /* --fields */
   CLI_FLAG_JSON = 1u << 2,   /* --json */
   CLI_FLAG_SVG = 1u << 3,    /* --svg FILE */
+  /* --cpu N names a CPU of this machine, not a profile: no profile is
+   * loaded and the manual describes --cpu in the command's options. */
+  CLI_FLAG_CPU_NUMBER = 1u << 4,
+  CLI_FLAG_FILES = 1u << 5, /* --msr-file PATH, --cpuid-file PATH */
 };
 
 struct cli_args {
-  spmu_profile profile; /* from --cpu, or CLI_DEFAULT_PROFILE */
-  const char *cpu;      /* the --cpu argument; NULL if not given */
-  unsigned flags;       /* enum cli_flag given */
-  const char *svg;      /* the --svg argument; NULL if not given */
-  int argc;             /* the positional arguments */
+  spmu_profile profile;   /* from --cpu, or CLI_DEFAULT_PROFILE (not loaded
+                             with CLI_FLAG_CPU_NUMBER) */
+  const char *cpu;        /* the --cpu argument; NULL if not given */
+  unsigned flags;         /* enum cli_flag given */
+  const char *svg;        /* the --svg argument; NULL if not given */
+  const char *msr_file;   /* --msr-file; NULL if not given */
+  const char *cpuid_file; /* --cpuid-file; NULL if not given */
+  int argc;               /* the positional arguments */
   char **argv;
 };
 
@@ -70,6 +77,7 @@ extern const struct cli_command cli_cmd_encode;
 extern const struct cli_command cli_cmd_cpuid;
 extern const struct cli_command cli_cmd_msrs;
 extern const struct cli_command cli_cmd_run;
+extern const struct cli_command cli_cmd_show;
 
 /* Parse options and arguments, handle --help, load the profile and run the
  * command. argv[0] is the command's name. Returns the exit status. */
@@ -106,6 +114,24 @@ void cli_bits_text(uint64_t mask, char *buf, size_t len);
  * the reason (with the nearest names for a misspelt one) is on stderr and
  * the result is CLI_EXIT_USAGE; else CLI_EXIT_OK. */
 int cli_msr_resolve(const spmu_profile *p, const char *arg, spmu_msr_info *out);
+
+/* The fields of m that are not zero in value, one line each: bit range,
+ * name, value (1 for a single bit, else hex) and meaning, indented by
+ * row_indent blanks ("no field is set" when none is and none_line is
+ * true); then, indented by note_indent, a line for set bits reserved in p
+ * and one for set bits in no field. Returns true if reserved bits are
+ * set. */
+bool cli_print_fields(const spmu_profile *p, const spmu_msr_info *m,
+                      uint64_t value, int row_indent, int note_indent,
+                      bool none_line);
+
+/* "EVENT=0xc0, USR, EN": the non-zero fields of value (bits in no field are
+ * not listed), truncated to fit len; "" if none. */
+void cli_fields_text(const spmu_profile *p, const spmu_msr_info *m,
+                     uint64_t value, char *buf, size_t len);
+
+/* s as a JSON string, quotes included, on stdout. */
+void cli_json_string(const char *s);
 
 /* "core2, nehalem": the presets in which arg (an MSR name or number) names
  * a present MSR, truncated to fit len; "" if none. */

@@ -7,103 +7,11 @@
 
 /* ---- decode ------------------------------------------------------------ */
 
-/* One set field, formatted for printing. */
-struct row {
-  char bits[8];   /* "63" or "31:24" */
-  char name[40];
-  char value[24]; /* "1" for a single bit, else hex */
-  const char *brief;
-};
-
-static uint64_t field_mask(unsigned lsb, unsigned width)
-{
-  uint64_t ones = width >= 64 ? UINT64_MAX : (UINT64_C(1) << width) - 1;
-  return ones << lsb;
-}
-
-static void row_fill(struct row *r, const spmu_field_info *f, uint64_t v)
-{
-  if (f->width == 1)
-    snprintf(r->bits, sizeof r->bits, "%u", f->lsb);
-  else
-    snprintf(r->bits, sizeof r->bits, "%u:%u", f->lsb + f->width - 1, f->lsb);
-  snprintf(r->name, sizeof r->name, "%s", f->name);
-  if (f->width == 1)
-    snprintf(r->value, sizeof r->value, "1");
-  else
-    snprintf(r->value, sizeof r->value, "0x%" PRIx64, v);
-  r->brief = f->brief;
-}
-
-/* The fields of m that are not zero in value, in bit order; *covered gets
- * the bits of every field of m. Returns how many rows were filled. */
-static size_t collect_rows(const spmu_profile *p, const spmu_msr_info *m,
-                           uint64_t value, struct row rows[64],
-                           uint64_t *covered)
-{
-  size_t n = 0;
-  unsigned i;
-
-  *covered = 0;
-  for (i = 0; i < m->nfields && n < 64; i++) {
-    spmu_field_info f;
-    uint64_t v;
-
-    if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK ||
-        spmu_msr_field_decode(p, m->addr, f.name, value, &v) != SPMU_OK)
-      continue;
-    *covered |= field_mask(f.lsb, f.width);
-    if (v != 0)
-      row_fill(&rows[n++], &f, v);
-  }
-  return n;
-}
-
-static void print_rows(const struct row *rows, size_t n)
-{
-  int wname = 0, wvalue = 0;
-  size_t i;
-
-  for (i = 0; i < n; i++) {
-    if ((int)strlen(rows[i].name) > wname)
-      wname = (int)strlen(rows[i].name);
-    if ((int)strlen(rows[i].value) > wvalue)
-      wvalue = (int)strlen(rows[i].value);
-  }
-  for (i = 0; i < n; i++)
-    printf("  %5s  %-*s  %-*s  %s\n", rows[i].bits, wname, rows[i].name,
-           wvalue, rows[i].value, rows[i].brief);
-}
-
-/* Report set bits that are reserved or that no field describes. Returns
- * true if reserved bits are set. */
-static bool print_leftovers(const spmu_profile *p, const spmu_msr_info *m,
-                            uint64_t value, uint64_t covered)
-{
-  uint64_t rsvd = value & m->reserved;
-  uint64_t other = value & ~m->reserved & ~covered;
-  char bits[256];
-
-  if (rsvd) {
-    cli_bits_text(rsvd, bits, sizeof bits);
-    printf("reserved bits set: %s %s (0x%" PRIx64 "), reserved in profile "
-           "%s\n", rsvd & (rsvd - 1) ? "bits" : "bit", bits, rsvd, p->name);
-  }
-  if (other) {
-    cli_bits_text(other, bits, sizeof bits);
-    printf("other bits set: %s %s (0x%" PRIx64 "), in no field and not "
-           "reserved\n", other & (other - 1) ? "bits" : "bit", bits, other);
-  }
-  return rsvd != 0;
-}
-
 static int decode_run(const struct cli_args *a)
 {
   const spmu_profile *p = &a->profile;
-  struct row rows[64];
   spmu_msr_info m;
-  uint64_t value, covered;
-  size_t n;
+  uint64_t value;
   int rc;
 
   rc = cli_msr_resolve(p, a->argv[0], &m);
@@ -115,11 +23,8 @@ static int decode_run(const struct cli_args *a)
     return CLI_EXIT_USAGE;
   }
   printf("%s (0x%x) = 0x%" PRIx64 " on %s\n", m.name, m.addr, value, p->name);
-  n = collect_rows(p, &m, value, rows, &covered);
-  if (n == 0)
-    puts("  no field is set");
-  print_rows(rows, n);
-  if (print_leftovers(p, &m, value, covered) && (a->flags & CLI_FLAG_STRICT))
+  if (cli_print_fields(p, &m, value, 2, 0, true) &&
+      (a->flags & CLI_FLAG_STRICT))
     return CLI_EXIT_FAIL;
   return CLI_EXIT_OK;
 }

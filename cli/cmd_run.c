@@ -113,6 +113,128 @@ static bool ctr_enabled(const struct run *r, const struct ctr *c)
          field(r, r->ctrl.addr, c->global, rd(r, c->lp, r->ctrl.addr));
 }
 
+/* ---- guest memory: the script's windows, through the host callbacks ------ */
+
+/* The mapped window that holds the len bytes at la; NULL if none. */
+static struct window *window_of(const struct run *r, uint64_t la, size_t len)
+{
+  size_t i;
+
+  for (i = 0; i < r->nwin; i++) {
+    struct window *w = &r->win[i];
+    if (w->mapped && la >= w->base && len <= w->size &&
+        la - w->base <= w->size - len)
+      return w;
+  }
+  return NULL;
+}
+
+/* The model reads a buffer's four management fields before anything else
+ * of it (SDM 17.4.9): BTS at the DS base, PEBS 4 fields above it. */
+static void note_phase(struct run *r, uint64_t la)
+{
+  unsigned w = r->ds.wide ? 8 : 4;
+
+  if (!r->ds.present)
+    return;
+  if (la == r->ds.base)
+    r->phase = DS_BTS;
+  else if (la == r->ds.base + 4 * w)
+    r->phase = DS_PEBS;
+}
+
+static int mem_fail(struct run *r, bool write, uint64_t la, size_t len)
+{
+  if (r->nfaults < RUN_MAX_FAULTS)
+    r->faults[r->nfaults++] = (struct fault){write, la, len, r->phase};
+  return -1;
+}
+
+static int host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
+                     size_t len)
+{
+  struct run *r = opaque;
+  struct window *w;
+
+  (void)lp;
+  note_phase(r, la);
+  w = window_of(r, la, len);
+  if (!w)
+    return mem_fail(r, false, la, len);
+  memcpy(buf, w->data + (la - w->base), len);
+  return 0;
+}
+
+static int host_write(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
+                      size_t len)
+{
+  struct run *r = opaque;
+  struct window *w;
+
+  (void)lp;
+  w = window_of(r, la, len);
+  if (!w)
+    return mem_fail(r, true, la, len);
+  memcpy(w->data + (la - w->base), buf, len);
+  return 0;
+}
+
+/* The machine state of the lp's last `state` statement. */
+static void host_state(void *opaque, spmu_lp *lp, spmu_machine_state *m)
+{
+  const struct run *r = opaque;
+  const struct script_state *s = &r->st[spmu_lp_index(lp)].state;
+
+  m->ip = s->ip;
+  m->next_ip = s->next_ip;
+  m->rflags = s->rflags;
+  m->tsc = s->tsc;
+  memcpy(m->gpr, s->gpr, sizeof m->gpr);
+}
+
+/* The len (1-8) bytes at la as a little-endian number, read without the
+ * model; false if the memory does not hold them. */
+static bool peek(const struct run *r, uint64_t la, unsigned len, uint64_t *v)
+{
+  const struct window *w = window_of(r, la, len);
+  unsigned i;
+
+  *v = 0;
+  if (!w)
+    return false;
+  for (i = 0; i < len; i++)
+    *v |= (uint64_t)w->data[la - w->base + i] << (8 * i);
+  return true;
+}
+
+/* Where the DS management area is for clk: IA32_DS_AREA, in the 64-bit
+ * layout with DTES64 or in IA-32e mode, else the 32-bit one (SDM
+ * 17.4.9). */
+static struct ds_view ds_view_of(const struct run *r, const spmu_clock *clk)
+{
+  struct ds_view d = {false, false, 0};
+
+  if (!r->ds_area.present)
+    return d;
+  d.present = true;
+  d.wide = (r->p->features & SPMU_FEAT_DTES64) || (clk->flags & SPMU_CLK_IA32E);
+  d.base = rd(r, r->lp, r->ds_area.addr);
+  if (!d.wide)
+    d.base &= UINT32_MAX;
+  return d;
+}
+
+/* Management field i (0 buffer base, 1 index, 2 absolute maximum, 3
+ * interrupt threshold) of the PEBS or the BTS buffer (facts sheet C). */
+static bool ds_field(const struct run *r, bool pebs, unsigned i, uint64_t *v)
+{
+  unsigned w = r->ds.wide ? 8 : 4;
+
+  *v = 0;
+  return r->ds.present &&
+         peek(r, r->ds.base + (pebs ? 4 * w : 0) + i * w, w, v);
+}
+
 /* ---- bookkeeping after a statement ------------------------------------- */
 
 static void tl_check(struct run *r, bool ok)
@@ -307,8 +429,37 @@ static uint64_t next_chunk(const struct run *r, uint64_t left)
   return n;
 }
 
+/* What each counter counted by the end of a call of `done` clocks, before
+ * any PEBS reload, into r->counted; which counters the call's assist
+ * reloaded into r->reloaded. An assist is at the last clock of the call
+ * (the model stops there), which counts before it reloads (decisions.md
+ * #30). Without a dry run the values follow from the increments measured
+ * (a counter armed for PEBS counts plain events: no edge detection, so
+ * the same every clock). The assist also clears the overflow bit of each
+ * counter it reloads. */
+static void count_values(struct run *r, const struct globals *before,
+                         uint64_t done, int rc, bool dry)
+{
+  size_t k;
+
+  for (k = 0; k < r->nctr; k++) {
+    struct ctr *c = &r->ctr[k];
+    uint64_t v = rd(r, c->lp, c->addr);
+    uint64_t status = r->status.present ? rd(r, c->lp, r->status.addr) : 0;
+    bool mine = (rc & SPMU_TICK_PEBS) && c->lp == r->lp;
+
+    if (!dry)
+      r->counted[k] = mine ? (c->val + c->inc * done) & c->mask : v;
+    r->reloaded[k] =
+        mine &&
+        (r->counted[k] != v ||
+         ((before[c->lp].status & c->status_bit) && !(status & c->status_bit)));
+  }
+}
+
 /* Read every counter after a chunk of `done` clocks (n asked for): trace
- * each wrap, and measure increments after a single clock. */
+ * each wrap, and measure increments after a single clock. r->counted
+ * holds the values before a PEBS reload (count_values). */
 static void observe(struct run *r, const struct script_stmt *st,
                     const struct globals *before, uint64_t n, uint64_t done)
 {
@@ -320,10 +471,10 @@ static void observe(struct run *r, const struct script_stmt *st,
     status[i] = r->status.present ? rd(r, i, r->status.addr) : 0;
   for (k = 0; k < r->nctr; k++) {
     struct ctr *c = &r->ctr[k];
-    uint64_t v = rd(r, c->lp, c->addr);
+    uint64_t v = rd(r, c->lp, c->addr), cv = r->counted[k];
     uint64_t fresh = status[c->lp] & ~before[c->lp].status;
-    bool wrapped = v < c->val || (fresh & c->status_bit);
-    uint64_t gain = (v - c->val) & c->mask;
+    bool wrapped = cv < c->val || (fresh & c->status_bit);
+    uint64_t gain = (cv - c->val) & c->mask;
 
     if (n == 1) {
       c->inc = gain;
@@ -341,11 +492,135 @@ static void observe(struct run *r, const struct script_stmt *st,
     c->val = v;
     if (c->lane < 0)
       continue;
-    tl_check(r, timeline_ramp(r->tl, c->lane, r->clock, v));
+    tl_check(r, timeline_ramp(r->tl, c->lane, r->clock, cv));
     if (wrapped)
       tl_check(r, timeline_overflow(r->tl, c->lane, r->clock));
+    if (v != cv) /* reloaded by a PEBS assist */
+      tl_check(r, timeline_step(r->tl, c->lane, r->clock, v));
     if (c->gained)
       timeline_show(r->tl, c->lane);
+  }
+}
+
+/* One clock of clk on the scratch core, a copy of the run's without guest
+ * memory (so a PEBS assist there reloads nothing): what the counters count
+ * in it, into r->counted. False if the copy failed. */
+static bool dry_clock(struct run *r, const spmu_clock *clk)
+{
+  size_t len, k;
+
+  if (spmu_core_save(r->core, r->snap, r->snap_cap, &len) != SPMU_OK ||
+      spmu_core_restore(r->scratch, r->snap, len) != SPMU_OK ||
+      spmu_deliver(spmu_core_lp(r->scratch, r->lp), clk, 1, NULL) < 0)
+    return false;
+  for (k = 0; k < r->nctr; k++)
+    if (spmu_host_rdmsr(spmu_core_lp(r->scratch, r->ctr[k].lp), r->ctr[k].addr,
+                        &r->counted[k]) != SPMU_OK)
+      return false;
+  return true;
+}
+
+/* ---- the DS save area: what an assist or a branch record did ------------- */
+
+/* Does the model store clk's branch? DEBUGCTL.TR and BTS set, and not
+ * BTS_OFF_OS at CPL 0 or BTS_OFF_USR above (SDM 17.4.9.3). */
+static bool bts_due(const struct run *r, const spmu_clock *clk)
+{
+  uint32_t a = r->debugctl.addr;
+  uint64_t dbg;
+
+  if (!clk->branch || !r->debugctl.present)
+    return false;
+  dbg = rd(r, r->lp, a);
+  return field(r, a, "TR", dbg) && field(r, a, "BTS", dbg) &&
+         !field(r, a, clk->cpl == 0 ? "BTS_OFF_OS" : "BTS_OFF_USR", dbg);
+}
+
+struct ds_before {
+  bool bts_due;
+  uint64_t pebs_index; /* where the next PEBS record goes */
+};
+
+static void ds_prepare(struct run *r, const spmu_clock *clk,
+                       struct ds_before *db)
+{
+  r->ds = ds_view_of(r, clk);
+  r->phase = DS_NONE;
+  r->nfaults = 0;
+  db->bts_due = bts_due(r, clk);
+  ds_field(r, true, 1, &db->pebs_index);
+}
+
+/* Why an access of the buffer `phase` failed, if one did. */
+static bool fault_text(const struct run *r, enum ds_phase phase, char *buf,
+                       size_t len)
+{
+  size_t i;
+
+  for (i = 0; i < r->nfaults; i++) {
+    const struct fault *f = &r->faults[i];
+    if (f->phase != phase)
+      continue;
+    snprintf(buf, len,
+             "the guest memory %s of %zu bytes at 0x%" PRIx64
+             " failed: no memory window holds it",
+             f->write ? "write" : "read", f->len, f->la);
+    return true;
+  }
+  return false;
+}
+
+/* Why no record fit (SDM 17.4.9: below the absolute maximum). */
+static void no_room_text(const struct run *r, bool pebs, char *buf, size_t len)
+{
+  uint64_t base, index, max;
+
+  ds_field(r, pebs, 0, &base);
+  ds_field(r, pebs, 1, &index);
+  ds_field(r, pebs, 2, &max);
+  if (pebs)
+    snprintf(buf, len,
+             "no room for it below the absolute maximum (index 0x%" PRIx64
+             ", absolute maximum 0x%" PRIx64 ")",
+             index, max);
+  else if (field(r, r->debugctl.addr, "BTINT", rd(r, r->lp, r->debugctl.addr)))
+    snprintf(buf, len,
+             "the buffer is full (index 0x%" PRIx64
+             ", absolute maximum 0x%" PRIx64
+             ") and BTINT is set, so it does not wrap",
+             index, max);
+  else
+    snprintf(buf, len,
+             "no room for a record even at the buffer base 0x%" PRIx64
+             " (absolute maximum 0x%" PRIx64 ")",
+             base, max);
+}
+
+static void ds_report(struct run *r, const struct script_stmt *st,
+                      const spmu_clock *clk, int rc, const struct ds_before *db)
+{
+  struct lpstate *s = &r->st[r->lp];
+  char why[256];
+  uint64_t next;
+
+  if (rc & SPMU_TICK_PEBS) {
+    ds_field(r, true, 1, &next);
+    run_trace_pebs(r, st, db->pebs_index, next - db->pebs_index, r->reloaded);
+    s->counts[SCRIPT_COUNT_PEBS]++;
+  } else if (rc & SPMU_TICK_PEBS_LOST) {
+    if (!fault_text(r, DS_PEBS, why, sizeof why))
+      no_room_text(r, true, why, sizeof why);
+    run_trace_pebs_lost(r, st, why);
+    s->counts[SCRIPT_COUNT_LOST]++;
+  }
+  if (rc & SPMU_TICK_BTS) {
+    ds_field(r, false, 1, &next);
+    run_trace_bts(r, st, next - (r->ds.wide ? 24 : 12), clk->branch);
+    s->counts[SCRIPT_COUNT_BTS]++;
+  } else if (db->bts_due) {
+    if (!fault_text(r, DS_BTS, why, sizeof why))
+      no_room_text(r, false, why, sizeof why);
+    run_trace_bts_lost(r, st, why);
   }
 }
 
@@ -356,6 +631,8 @@ static int exec_deliver(struct run *r, const struct script_stmt *st)
       .nlines = st->nlines,
       .cpl = (uint8_t)st->cpl,
       .flags = st->flags,
+      .mem = st->has_mem ? &st->mem : NULL,
+      .branch = st->has_branch ? &st->branch : NULL,
   };
   struct globals before[SPMU_MAX_THREADS];
   uint64_t left = st->clocks, first = r->clock + 1;
@@ -371,16 +648,25 @@ static int exec_deliver(struct run *r, const struct script_stmt *st)
   }
   while (left) {
     uint64_t n = probes ? 1 : next_chunk(r, left), done = 0;
+    struct ds_before db;
+    bool dry = false;
     int rc;
 
     snapshot(r, before);
     r->npending = 0;
+    /* A clock being measured whose PEBS assist may reload counters: try
+     * it on the copy first to see what it counts. */
+    if (n == 1 && r->scratch && spmu_deadline(lp_of(r, r->lp), &clk) == 1)
+      dry = dry_clock(r, &clk);
+    ds_prepare(r, &clk, &db);
     rc = spmu_deliver(lp_of(r, r->lp), &clk, n, &done);
     if (rc < 0 || done == 0 || done > left)
       return failed_call(r, st, "deliver", rc < 0 ? rc : SPMU_EINVAL);
     r->clock += done;
     left -= done;
+    count_values(r, before, done, rc, dry);
     observe(r, st, before, n, done);
+    ds_report(r, st, &clk, rc, &db);
     if (probes)
       probes--;
     if (rc & SPMU_TICK_PMI) {
@@ -390,6 +676,41 @@ static int exec_deliver(struct run *r, const struct script_stmt *st)
   }
   run_trace_deliver(r, st, first);
   return after_statement(r);
+}
+
+/* ---- memory, poke, state ------------------------------------------------- */
+
+static int exec_memory(struct run *r, const struct script_stmt *st)
+{
+  size_t i;
+
+  for (i = 0; i < r->nwin; i++)
+    if (r->win[i].base == st->addr)
+      r->win[i].mapped = true;
+  run_trace_memory(r, st);
+  return CLI_EXIT_OK;
+}
+
+static int exec_poke(struct run *r, const struct script_stmt *st)
+{
+  struct window *w = window_of(r, st->addr, st->len);
+  uint64_t old = 0;
+  unsigned i;
+
+  if (!w) /* the parser checked it */
+    return failed_call(r, st, "poke", SPMU_EINVAL);
+  peek(r, st->addr, (unsigned)st->len, &old);
+  for (i = 0; i < st->len; i++)
+    w->data[st->addr - w->base + i] = (uint8_t)(st->value >> (8 * i));
+  run_trace_poke(r, st, old);
+  return CLI_EXIT_OK;
+}
+
+static int exec_state(struct run *r, const struct script_stmt *st)
+{
+  r->st[r->lp].state = r->s->states[st->state];
+  run_trace_state(r, st, &r->st[r->lp].state);
+  return CLI_EXIT_OK;
 }
 
 /* ---- signal, lp, reset-pmis ---------------------------------------------- */
@@ -501,6 +822,35 @@ static int exec_expect_pmis(struct run *r, const struct script_stmt *st)
                        st->value);
 }
 
+static int exec_expect_mem(struct run *r, const struct script_stmt *st)
+{
+  uint64_t v = 0;
+  char got[64], want[64];
+
+  peek(r, st->addr, (unsigned)st->len, &v);
+  if (v == st->value)
+    return CLI_EXIT_OK;
+  format_like(st, v, got, sizeof got);
+  format_like(st, st->value, want, sizeof want);
+  return expect_failed(
+      r, st, "mem 0x%" PRIx64 " (%u byte%s) is %s, expected %s", st->addr,
+      (unsigned)st->len, st->len == 1 ? "" : "s", got, want);
+}
+
+static int exec_expect_count(struct run *r, const struct script_stmt *st)
+{
+  static const char *const what[] = {"PEBS record", "BTS record",
+                                     "lost PEBS record"};
+  uint64_t n = r->st[r->lp].counts[st->count];
+
+  if (n == st->value)
+    return CLI_EXIT_OK;
+  return expect_failed(r, st,
+                       "%" PRIu64 " %s%s on lp %u since the start, expected "
+                       "%" PRIu64,
+                       n, what[st->count], n == 1 ? "" : "s", r->lp, st->value);
+}
+
 static int exec_expect_fault(struct run *r, const struct script_stmt *st)
 {
   bool fault = r->last.rc != SPMU_OK;
@@ -544,6 +894,12 @@ static int exec(struct run *r, const struct script_stmt *st)
     return exec_deliver(r, st);
   case SCRIPT_SIGNAL:
     return exec_signal(r, st);
+  case SCRIPT_MEMORY:
+    return exec_memory(r, st);
+  case SCRIPT_POKE:
+    return exec_poke(r, st);
+  case SCRIPT_STATE:
+    return exec_state(r, st);
   case SCRIPT_RESET_PMIS:
     r->st[r->lp].pmis = 0;
     r->st[r->lp].reset_line = st->line;
@@ -559,6 +915,12 @@ static int exec(struct run *r, const struct script_stmt *st)
     break;
   case SCRIPT_EXPECT_FAULT:
     rc = exec_expect_fault(r, st);
+    break;
+  case SCRIPT_EXPECT_MEM:
+    rc = exec_expect_mem(r, st);
+    break;
+  case SCRIPT_EXPECT_COUNT:
+    rc = exec_expect_count(r, st);
     break;
   default:
     return failed_call(r, st, "statement", SPMU_EINVAL);
@@ -624,9 +986,12 @@ static bool add_counters(struct run *r)
   char name[32], ctl[32], en[8], global[24], ovf[24];
   unsigned lp, i;
 
-  r->ctr = calloc((size_t)r->threads * (SPMU_MAX_GP + SPMU_MAX_FIXED),
-                  sizeof(*r->ctr));
-  if (!r->ctr)
+  size_t most = (size_t)r->threads * (SPMU_MAX_GP + SPMU_MAX_FIXED);
+
+  r->ctr = calloc(most, sizeof(*r->ctr));
+  r->counted = calloc(most, sizeof(*r->counted));
+  r->reloaded = calloc(most, sizeof(*r->reloaded));
+  if (!r->ctr || !r->counted || !r->reloaded)
     return false;
   for (lp = 0; lp < r->threads; lp++) {
     for (i = 0; i < r->p->gp; i++) {
@@ -651,6 +1016,32 @@ static bool add_counters(struct run *r)
   return true;
 }
 
+/* The script's memory windows, zero-filled and not yet mapped, and the
+ * scratch core that measures clocks whose PEBS assist may reload
+ * counters (only with memory: without it no assist writes). */
+static bool add_memory(struct run *r)
+{
+  const struct script *s = r->s;
+  size_t i;
+
+  if (!s->nwindows)
+    return true;
+  r->win = calloc(s->nwindows, sizeof(*r->win));
+  if (!r->win)
+    return false;
+  for (i = 0; i < s->nwindows; i++) {
+    r->win[i].base = s->windows[i].base;
+    r->win[i].size = s->windows[i].size;
+    r->win[i].data = calloc(1, (size_t)s->windows[i].size);
+    if (!r->win[i].data)
+      return false;
+    r->nwin++;
+  }
+  spmu_core_save(r->core, NULL, 0, &r->snap_cap);
+  r->snap = malloc(r->snap_cap ? r->snap_cap : 1);
+  return r->snap && spmu_core_new(r->p, &r->scratch) == SPMU_OK;
+}
+
 static int run_start(struct run *r, const struct script *s, bool json, bool svg)
 {
   int rc;
@@ -666,10 +1057,19 @@ static int run_start(struct run *r, const struct script *s, bool json, bool svg)
   r->p = spmu_core_profile(r->core);
   r->threads = spmu_core_threads(r->core);
   r->show_lp = s->uses_lp;
-  spmu_core_set_host(r->core, &(spmu_host){.opaque = r, .pmi = on_pmi});
+  spmu_core_set_host(r->core, &(spmu_host){.opaque = r,
+                                           .pmi = on_pmi,
+                                           .read_mem = host_read,
+                                           .write_mem = host_write,
+                                           .machine_state = host_state});
   find_reg(r->p, "IA32_PERF_GLOBAL_CTRL", &r->ctrl);
   find_reg(r->p, "IA32_PERF_GLOBAL_STATUS", &r->status);
   find_reg(r->p, "IA32_DEBUGCTL", &r->debugctl);
+  find_reg(r->p, "IA32_DS_AREA", &r->ds_area);
+  if (!add_memory(r)) {
+    cli_error("out of memory");
+    return CLI_EXIT_USAGE;
+  }
   r->descs = calloc(1, sizeof(*r->descs));
   if (r->descs) {
     r->descs->cap = spmu_msr_list(r->p, NULL, 0);
@@ -696,6 +1096,13 @@ static void run_end(struct run *r)
   }
   timeline_free(r->tl);
   free(r->ctr);
+  free(r->counted);
+  free(r->reloaded);
+  for (i = 0; i < r->nwin; i++)
+    free(r->win[i].data);
+  free(r->win);
+  free(r->snap);
+  spmu_core_free(r->scratch);
   spmu_core_free(r->core);
 }
 
@@ -817,11 +1224,12 @@ const struct cli_command cli_cmd_run = {
     "    Runs SCRIPT, a scenario in a small line-based language, on a\n"
     "    modelled core and prints a trace of what the PMU did: a line for\n"
     "    each statement that wrote or read something, and one for each\n"
-    "    counter overflow, PMI and freeze, at the clock it happened. The\n"
-    "    whole script is parsed first: if any line has an error, every\n"
-    "    error is reported and nothing runs. docs/scripts.md is the full\n"
-    "    reference; examples/scripts/ holds a script for each procedure of\n"
-    "    the SDM that drivers follow. SCRIPT - reads standard input.\n"
+    "    counter overflow, PMI and freeze, PEBS assist and branch record,\n"
+    "    at the clock it happened. The whole script is parsed first: if\n"
+    "    any line has an error, every error is reported and nothing runs.\n"
+    "    docs/scripts.md is the full reference; examples/scripts/ holds a\n"
+    "    script for each procedure of the SDM that drivers follow. SCRIPT\n"
+    "    - reads standard input.\n"
     "\n"
     "    One statement per line; '#' starts a comment. Keywords, MSR names,\n"
     "    field names and event names are case-insensitive. MSR is an SDM\n"
@@ -850,7 +1258,8 @@ const struct cli_command cli_cmd_run = {
     "        RDMSR: the value and its non-zero fields, or #GP.\n"
     "    rdpmc ECX [cpl=N] [pce=0|1]\n"
     "        RDPMC at CPL N (default 0) with CR4.PCE (default 0).\n"
-    "    deliver LINE... [cpl=N] [x COUNT] [tx] [enclave] [smm]\n"
+    "    deliver LINE... [cpl=N] [x COUNT] [tx] [enclave] [smm] [ia32e]\n"
+    "            [mem=ADDR [lat=N] [src=N] [store]] [branch=FROM->TO [predicted]]\n"
     "        One clock, or COUNT identical clocks, at CPL N (default 3) in\n"
     "        which each event LINE happens: EVENT/UMASK[:COUNT] such as\n"
     "        0xc0/0x00:3, or an architectural event (SDM Table 18-1) by\n"
@@ -859,7 +1268,28 @@ const struct cli_command cli_cmd_run = {
     "        topdown-slots, or the SDM name with dashes\n"
     "        (unhalted-core-cycles). ref-cycles and topdown-slots also\n"
     "        reach fixed counters 2 and 3. tx, enclave and smm mark the\n"
-    "        clocks as in a transaction, an SGX enclave or SMM.\n"
+    "        clocks as in a transaction, an SGX enclave or SMM; ia32e as\n"
+    "        in IA-32e mode (the 64-bit DS layout even without DTES64).\n"
+    "        mem=ADDR gives each clock's instruction a memory access at\n"
+    "        linear address ADDR: a load of lat=N cycles (for load\n"
+    "        latency) from data source src=N, or with store a store (src=\n"
+    "        its status), which a PEBS record reports. branch=FROM->TO\n"
+    "        gives it a taken branch, a predicted one with predicted, for\n"
+    "        the branch trace store.\n"
+    "    memory BASE SIZE\n"
+    "        A window of guest linear memory: SIZE bytes (up to 16 MiB)\n"
+    "        from address BASE, zero-filled, there from this statement on.\n"
+    "        The model reads and writes the DS save area and the PEBS and\n"
+    "        BTS buffers in it; an access outside every window fails, and\n"
+    "        the record is lost.\n"
+    "    poke ADDR VALUE [size=1|2|4|8]\n"
+    "        Write VALUE in size bytes (default 8), little-endian, at ADDR\n"
+    "        of a window declared above: to set up the DS save area.\n"
+    "    state REGISTER=VALUE...\n"
+    "        The machine state a PEBS record of this logical processor\n"
+    "        holds from now on, all zero but what is named: rip (the\n"
+    "        eventing instruction), next (the one after it), rflags, tsc,\n"
+    "        rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp, r8-r15.\n"
     "    signal topa|uncore|condchgd\n"
     "        The host reports a full ToPA region, an uncore counter\n"
     "        overflow or a changed PMU condition (IA32_PERF_GLOBAL_STATUS\n"
@@ -870,19 +1300,25 @@ const struct cli_command cli_cmd_run = {
     "    expect MSR.FIELD == VALUE\n"
     "    expect rdpmc ECX == VALUE\n"
     "    expect pmis == N\n"
+    "    expect pebs-records == N | bts-records == N | lost == N\n"
+    "    expect mem ADDR == VALUE [size=1|2|4|8]\n"
     "    expect fault | expect ok\n"
     "        Check an MSR or one field of it, a counter through RDPMC at\n"
     "        CPL 0, the PMIs this logical processor requested since the\n"
-    "        start or reset-pmis, or whether the last wrmsr, host-wrmsr,\n"
-    "        rdmsr or rdpmc faulted (for host-wrmsr: was refused). Checks\n"
-    "        change nothing. The first that fails ends the run.\n",
+    "        start or reset-pmis, the PEBS records it wrote, the branch\n"
+    "        records it stored and the PEBS records it lost since the\n"
+    "        start, size bytes of memory (default 8), or whether the last\n"
+    "        wrmsr, host-wrmsr, rdmsr or rdpmc faulted (for host-wrmsr: was\n"
+    "        refused). Checks change nothing. The first that fails ends\n"
+    "        the run.\n",
   .options =
     "    --json\n"
     "        Print the trace as one JSON object per line, each with the\n"
     "        script line, the logical processor and an \"op\": cpu, wrmsr,\n"
     "        host-wrmsr, rdmsr, rdpmc, deliver, overflow, pmi, freeze,\n"
-    "        signal, expect (a failure) and end. 64-bit values are\n"
-    "        \"0x...\" strings.\n"
+    "        signal, memory, poke, state, pebs, pebs-lost, bts, bts-lost,\n"
+    "        expect (a failure) and end. 64-bit values are \"0x...\"\n"
+    "        strings.\n"
     "\n"
     "    --svg FILE\n"
     "        Also draw the run as an SVG timeline in FILE: the value of\n"
@@ -907,6 +1343,10 @@ const struct cli_command cli_cmd_run = {
     "\n"
     "    softpmu run --svg sampling.svg examples/scripts/sampling.pmu\n"
     "        The same run, drawn.\n"
+    "\n"
+    "    softpmu run examples/scripts/pebs_format3.pmu\n"
+    "        A PEBS assist on Skylake: the record, the counter reloaded\n"
+    "        from the DS save area, OvfBuf and the PMI.\n"
     "\n"
     "    printf 'cpu core2\\nwrmsr IA32_PERF_GLOBAL_STATUS 0\\nexpect "
     "fault\\n' |\n"

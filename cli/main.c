@@ -14,6 +14,7 @@ static const struct cli_command *const commands[] = {
   &cli_cmd_cpuid,
   &cli_cmd_msrs,
   &cli_cmd_run,
+  &cli_cmd_show,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -38,7 +39,8 @@ static void print_manual(void)
         "    says, which MSRs exist; and runs scenario scripts against the\n"
         "    model, tracing what the PMU does. The processor is a preset or\n"
         "    a key=value profile given with --cpu; the default is\n"
-        "    " CLI_DEFAULT_PROFILE ".\n\n"
+        "    " CLI_DEFAULT_PROFILE ". `softpmu show` reads the PMU of this\n"
+        "    machine instead (there --cpu N is a CPU number).\n\n"
         "COMMANDS\n",
         stdout);
   for (i = 0; i < NCOMMANDS; i++)
@@ -64,7 +66,8 @@ static void print_manual(void)
         "usr=1\n"
         "    softpmu cpuid --cpu icelake\n"
         "    softpmu msrs --cpu core2 --fields\n"
-        "    softpmu run examples/scripts/pmi_freeze_v4.pmu\n",
+        "    softpmu run examples/scripts/pmi_freeze_v4.pmu\n"
+        "    sudo softpmu show --cpu 0\n",
         stdout);
 }
 

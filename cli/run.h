@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <softpmu/events.h>
 #include <softpmu/pmu.h>
 
 #include "cli.h"
@@ -37,10 +38,13 @@ struct globals {
 };
 
 struct lpstate {
-  uint64_t pmis;       /* requested since the start or reset-pmis */
-  unsigned reset_line; /* that reset-pmis; 0 if none */
-  bool legacy_frozen;  /* GLOBAL_CTRL cleared by a PMI, not re-enabled */
-  bool frozen;         /* as last given to the timeline */
+  uint64_t pmis;             /* requested since the start or reset-pmis */
+  uint64_t counts[3];        /* enum script_count: PEBS records, BTS records and
+                                lost PEBS records, since the start */
+  struct script_state state; /* the last `state` */
+  unsigned reset_line;       /* that reset-pmis; 0 if none */
+  bool legacy_frozen;        /* GLOBAL_CTRL cleared by a PMI, not re-enabled */
+  bool frozen;               /* as last given to the timeline */
 };
 
 /* What the catalogue says of an MSR, looked up once per run: each query of
@@ -54,6 +58,36 @@ struct descs {
   struct desc *d;
   size_t n, cap;
   bool oom;
+};
+
+/* A window of guest memory; mapped once its `memory` statement ran. */
+struct window {
+  uint64_t base, size;
+  uint8_t *data;
+  bool mapped;
+};
+
+/* Which buffer of the DS save area the model is serving, as told by the
+ * management fields it read last (SDM 17.4.9: BTS at 00H, PEBS at 20H, or
+ * 10H in the 32-bit layout). */
+enum ds_phase { DS_NONE, DS_BTS, DS_PEBS };
+
+/* A guest memory access the script's memory did not hold. */
+struct fault {
+  bool write;
+  uint64_t la;
+  size_t len;
+  enum ds_phase phase;
+};
+
+#define RUN_MAX_FAULTS 4
+
+/* Where the DS management area of the current logical processor is, for
+ * the clock being delivered. */
+struct ds_view {
+  bool present; /* the profile has IA32_DS_AREA */
+  bool wide;    /* the 64-bit layout (DTES64, or IA-32e mode) */
+  uint64_t base;
 };
 
 /* An MSR the run reads on its own, if the profile has it. */
@@ -75,11 +109,29 @@ struct run {
   uint64_t clock; /* clocks delivered so far, on every logical processor */
   struct ctr *ctr;
   size_t nctr;
+  /* Per counter, for the last spmu_deliver call: its value before a PEBS
+   * reload, and whether the call's assist reloaded it. */
+  uint64_t *counted;
+  bool *reloaded;
   struct lpstate st[SPMU_MAX_THREADS];
   unsigned pending[SPMU_MAX_THREADS]; /* PMIs reported by the host hook */
   size_t npending;
   uint64_t pmis, expects;
-  struct reg ctrl, status, debugctl;
+  struct reg ctrl, status, debugctl, ds_area;
+  /* Guest memory (the script's windows) and what the model asked of it
+   * during the current spmu_deliver call. */
+  struct window *win;
+  size_t nwin;
+  struct ds_view ds;
+  enum ds_phase phase;
+  struct fault faults[RUN_MAX_FAULTS];
+  size_t nfaults;
+  /* A second core on which a clock can be tried first, without guest
+   * memory, to see what the counters count before a PEBS reload; NULL
+   * when the script has no memory (no assist can then reload). */
+  spmu_core *scratch;
+  void *snap;
+  size_t snap_cap;
   struct {
     unsigned line;
     const char *op;
@@ -127,6 +179,24 @@ void run_trace_deliver(const struct run *r, const struct script_stmt *st,
                        uint64_t first);
 void run_trace_signal(const struct run *r, const struct script_stmt *st,
                       uint64_t old, uint64_t new);
+/* memory, poke (old: the bytes before), state. */
+void run_trace_memory(const struct run *r, const struct script_stmt *st);
+void run_trace_poke(const struct run *r, const struct script_stmt *st,
+                    uint64_t old);
+void run_trace_state(const struct run *r, const struct script_stmt *st,
+                     const struct script_state *state);
+/* At r->clock: a PEBS record of size bytes written at addr, and the
+ * counters it reloaded (reloaded[k]: r->ctr[k], now at its value). */
+void run_trace_pebs(const struct run *r, const struct script_stmt *st,
+                    uint64_t addr, uint64_t size, const bool *reloaded);
+/* A PEBS record lost, a BTS record stored at addr, or a BTS record not
+ * stored; why is a sentence. */
+void run_trace_pebs_lost(const struct run *r, const struct script_stmt *st,
+                         const char *why);
+void run_trace_bts(const struct run *r, const struct script_stmt *st,
+                   uint64_t addr, const spmu_branch *br);
+void run_trace_bts_lost(const struct run *r, const struct script_stmt *st,
+                        const char *why);
 /* The failed expectation that ends the run (JSON only; the message itself
  * goes to stderr). */
 void run_trace_failure(const struct run *r, const struct script_stmt *st,

@@ -10,23 +10,6 @@
 
 /* ---- JSON ---------------------------------------------------------------- */
 
-/* ---- the trace ----------------------------------------------------------- */
-
-static void put_json_string(const char *s)
-{
-  putchar('"');
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      printf("\\%c", c);
-    else if (c < 0x20)
-      printf("\\u%04x", c);
-    else
-      putchar(c);
-  }
-  putchar('"');
-}
-
 static void json_begin(unsigned line, unsigned lp, const char *op)
 {
   printf("{\"line\":%u,\"lp\":%u,\"op\":\"%s\"", line, lp, op);
@@ -35,7 +18,7 @@ static void json_begin(unsigned line, unsigned lp, const char *op)
 static void json_str(const char *key, const char *v)
 {
   printf(",\"%s\":", key);
-  put_json_string(v);
+  cli_json_string(v);
 }
 
 static void json_hex(const char *key, uint64_t v)
@@ -109,7 +92,7 @@ static void json_fields(const struct run *r, uint32_t addr, uint64_t value)
       *comma = '\0';
     if (p != buf)
       putchar(',');
-    put_json_string(p);
+    cli_json_string(p);
     p = comma ? comma + 2 : p + strlen(p);
   }
   putchar(']');
@@ -304,10 +287,42 @@ void run_trace_rdpmc(const struct run *r, const struct script_stmt *st, int rc,
     puts("#GP");
 }
 
+/* The clock's memory access and branch, in JSON. */
+static void json_access(const struct script_stmt *st)
+{
+  if (st->has_mem)
+    printf(",\"mem\":{\"addr\":\"0x%" PRIx64
+           "\",\"store\":%s,\"latency\":%" PRIu64 ",\"source\":\"0x%" PRIx64
+           "\"}",
+           st->mem.addr, st->mem.store ? "true" : "false", st->mem.latency,
+           st->mem.source);
+  if (st->has_branch)
+    printf(",\"branch\":{\"from\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64
+           "\",\"predicted\":%s}",
+           st->branch.from, st->branch.to,
+           st->branch.predicted ? "true" : "false");
+}
+
+/* ", load at A (latency L, source S), branch F -> T" in the text. */
+static void put_access(const struct script_stmt *st)
+{
+  if (st->has_mem && st->mem.store)
+    printf(", store at 0x%" PRIx64 " (status 0x%" PRIx64 ")", st->mem.addr,
+           st->mem.source);
+  else if (st->has_mem)
+    printf(", load at 0x%" PRIx64 " (latency %" PRIu64 ", source 0x%" PRIx64
+           ")",
+           st->mem.addr, st->mem.latency, st->mem.source);
+  if (st->has_branch)
+    printf(", branch 0x%" PRIx64 " -> 0x%" PRIx64 "%s", st->branch.from,
+           st->branch.to, st->branch.predicted ? " (predicted)" : "");
+}
+
 void run_trace_deliver(const struct run *r, const struct script_stmt *st,
                        uint64_t first)
 {
-  static const char *const flag_names[] = {"tx", "enclave", "smm"};
+  /* Bit i of enum spmu_clock_flag. */
+  static const char *const flag_names[] = {"tx", "enclave", "smm", "ia32e"};
   bool any = false;
   unsigned f;
   size_t k;
@@ -318,12 +333,14 @@ void run_trace_deliver(const struct run *r, const struct script_stmt *st,
     json_num("last", r->clock);
     json_num("cpl", st->cpl);
     fputs(",\"flags\":[", stdout);
-    for (f = 0; f < 3; f++)
+    for (f = 0; f < 4; f++)
       if (st->flags >> f & 1) {
         printf("%s\"%s\"", any ? "," : "", flag_names[f]);
         any = true;
       }
-    fputs("],\"changed\":[", stdout);
+    putchar(']');
+    json_access(st);
+    fputs(",\"changed\":[", stdout);
     any = false;
     for (k = 0; k < r->nctr; k++) {
       const struct ctr *c = &r->ctr[k];
@@ -346,9 +363,10 @@ void run_trace_deliver(const struct run *r, const struct script_stmt *st,
   else
     printf("clocks %" PRIu64 "-%" PRIu64, first, r->clock);
   printf(" at CPL %u", st->cpl);
-  for (f = 0; f < 3; f++)
+  for (f = 0; f < 4; f++)
     if (st->flags >> f & 1)
       printf(", %s", flag_names[f]);
+  put_access(st);
   fputs(": ", stdout);
   for (k = 0; k < r->nctr; k++) {
     const struct ctr *c = &r->ctr[k];
@@ -408,4 +426,143 @@ void run_trace_failure(const struct run *r, const struct script_stmt *st,
   json_str("result", "fail");
   json_str("message", msg);
   puts("}");
+}
+
+/* ---- guest memory and the DS save area ----------------------------------- */
+
+void run_trace_memory(const struct run *r, const struct script_stmt *st)
+{
+  if (r->json) {
+    json_begin(st->line, r->lp, "memory");
+    json_hex("base", st->addr);
+    json_num("size", st->len);
+    puts("}");
+    return;
+  }
+  text_begin(r, st->line, r->lp);
+  printf("memory 0x%" PRIx64 "-0x%" PRIx64 ": %" PRIu64 " bytes, zero-filled\n",
+         st->addr, st->addr + (st->len - 1), st->len);
+}
+
+void run_trace_poke(const struct run *r, const struct script_stmt *st,
+                    uint64_t old)
+{
+  if (r->json) {
+    json_begin(st->line, r->lp, "poke");
+    json_hex("addr", st->addr);
+    json_num("size", st->len);
+    json_hex("value", st->value);
+    json_hex("old", old);
+    puts("}");
+    return;
+  }
+  text_begin(r, st->line, r->lp);
+  printf("poke 0x%" PRIx64 " 0x%" PRIx64 " (%u byte%s): 0x%" PRIx64
+         " -> 0x%" PRIx64 "\n",
+         st->addr, st->value, (unsigned)st->len, st->len == 1 ? "" : "s", old,
+         st->value);
+}
+
+void run_trace_state(const struct run *r, const struct script_stmt *st,
+                     const struct script_state *state)
+{
+  struct script_state s = *state;
+  const char *name;
+  bool any = false;
+  unsigned i;
+
+  if (r->json) {
+    json_begin(st->line, r->lp, "state");
+    for (i = 0; (name = script_state_name(i)) != NULL; i++)
+      json_hex(name, *script_state_reg(&s, i));
+    puts("}");
+    return;
+  }
+  text_begin(r, st->line, r->lp);
+  fputs("state", stdout);
+  for (i = 0; (name = script_state_name(i)) != NULL; i++) {
+    uint64_t v = *script_state_reg(&s, i);
+    if (!v)
+      continue;
+    printf("%s %s=0x%" PRIx64, any ? "," : "", name, v);
+    any = true;
+  }
+  puts(any ? "" : " all zero");
+}
+
+void run_trace_pebs(const struct run *r, const struct script_stmt *st,
+                    uint64_t addr, uint64_t size, const bool *reloaded)
+{
+  bool any = false;
+  size_t k;
+
+  if (r->json) {
+    json_begin(st->line, r->lp, "pebs");
+    json_num("clock", r->clock);
+    json_hex("addr", addr);
+    json_num("size", size);
+    fputs(",\"reloaded\":[", stdout);
+    for (k = 0; k < r->nctr; k++) {
+      if (!reloaded[k])
+        continue;
+      printf("%s{\"counter\":\"%s\"", any ? "," : "", r->ctr[k].name);
+      json_hex("value", r->ctr[k].val);
+      putchar('}');
+      any = true;
+    }
+    puts("]}");
+    return;
+  }
+  text_begin(r, st->line, r->lp);
+  printf("clock %" PRIu64 ": PEBS assist: record at 0x%" PRIx64 " (%" PRIu64
+         " bytes)",
+         r->clock, addr, size);
+  for (k = 0; k < r->nctr; k++)
+    if (reloaded[k])
+      printf(", %s reloaded to 0x%" PRIx64, r->ctr[k].name, r->ctr[k].val);
+  putchar('\n');
+}
+
+static void trace_why(const struct run *r, const struct script_stmt *st,
+                      const char *op, const char *what, const char *why)
+{
+  if (r->json) {
+    json_begin(st->line, r->lp, op);
+    json_num("clock", r->clock);
+    json_str("why", why);
+    puts("}");
+    return;
+  }
+  text_begin(r, st->line, r->lp);
+  printf("clock %" PRIu64 ": %s: %s\n", r->clock, what, why);
+}
+
+void run_trace_pebs_lost(const struct run *r, const struct script_stmt *st,
+                         const char *why)
+{
+  trace_why(r, st, "pebs-lost", "PEBS record lost", why);
+}
+
+void run_trace_bts(const struct run *r, const struct script_stmt *st,
+                   uint64_t addr, const spmu_branch *br)
+{
+  if (r->json) {
+    json_begin(st->line, r->lp, "bts");
+    json_num("clock", r->clock);
+    json_hex("addr", addr);
+    json_hex("from", br->from);
+    json_hex("to", br->to);
+    printf(",\"predicted\":%s}\n", br->predicted ? "true" : "false");
+    return;
+  }
+  text_begin(r, st->line, r->lp);
+  printf("clock %" PRIu64 ": BTS record at 0x%" PRIx64 ": 0x%" PRIx64
+         " -> 0x%" PRIx64 "%s\n",
+         r->clock, addr, br->from, br->to, br->predicted ? ", predicted" : "");
+}
+
+void run_trace_bts_lost(const struct run *r, const struct script_stmt *st,
+                        const char *why)
+{
+  trace_why(r, st, "bts-lost", "BTS record not stored", why);
 }

@@ -697,11 +697,129 @@ static bool parse_line(struct parser *ps, size_t i)
   return false;
 }
 
+/* branch=FROM->TO at word i into *br. */
+static bool parse_branch(struct parser *ps, size_t i, bool *seen,
+                         spmu_branch *br)
+{
+  char buf[MAX_WORD + 1];
+  char *text = (char *)word(ps, i, buf) + strlen("branch=");
+  char *arrow = strstr(text, "->");
+  unsigned col = col_of(ps, i) + (unsigned)strlen("branch=");
+
+  if (*seen) {
+    perr(ps, col_of(ps, i), "branch= given twice");
+    return false;
+  }
+  *seen = true;
+  if (!arrow) {
+    perr(ps, col,
+         "branch=%s: a branch is FROM->TO, two linear addresses "
+         "(branch=0x401000->0x402000)",
+         text);
+    return false;
+  }
+  *arrow = '\0';
+  if (!cli_parse_u64(text, &br->from)) {
+    perr(ps, col, "branch=: '%s' is not an address (0x-hex or decimal)", text);
+    return false;
+  }
+  if (!cli_parse_u64(arrow + 2, &br->to)) {
+    perr(ps, col + (unsigned)(arrow + 2 - text),
+         "branch=: '%s' is not an address (0x-hex or decimal)", arrow + 2);
+    return false;
+  }
+  return true;
+}
+
+/* The columns of the memory and branch options of a deliver, to check
+ * that each qualifier comes with what it qualifies. */
+struct access_cols {
+  unsigned lat, src, store, predicted;
+};
+
+struct misplaced {
+  unsigned col;
+  const char *msg;
+};
+
+static void add_misplaced(struct misplaced *m, size_t *n, unsigned col,
+                          const char *msg)
+{
+  size_t i = (*n)++;
+
+  /* Keep them in the order of the line. */
+  for (; i > 0 && m[i - 1].col > col; i--)
+    m[i] = m[i - 1];
+  m[i].col = col;
+  m[i].msg = msg;
+}
+
+static bool check_access(struct parser *ps, const struct script_stmt *st,
+                         const struct access_cols *c)
+{
+  static const char need_mem[] = "needs mem=ADDR, the clock's memory access";
+  struct misplaced bad[4];
+  size_t n = 0, i;
+
+  if (!st->has_mem && c->lat)
+    add_misplaced(bad, &n, c->lat, "lat=");
+  if (!st->has_mem && c->src)
+    add_misplaced(bad, &n, c->src, "src=");
+  if (!st->has_mem && c->store)
+    add_misplaced(bad, &n, c->store, "store");
+  if (!st->has_branch && c->predicted)
+    add_misplaced(bad, &n, c->predicted, "predicted");
+  for (i = 0; i < n; i++)
+    perr(ps, bad[i].col, "%s %s", bad[i].msg,
+         strcmp(bad[i].msg, "predicted") == 0 ? "needs branch=FROM->TO"
+                                              : need_mem);
+  return n == 0;
+}
+
+/* A word of a deliver that is not an event line: an option. Returns
+ * false if it is not one (*ok untouched), else true with *ok false after
+ * an error. */
+static bool deliver_option(struct parser *ps, size_t i, struct script_stmt *st,
+                           struct access_cols *c, bool *seen, bool *ok)
+{
+  char buf[MAX_WORD + 1];
+  uint64_t v = 0;
+
+  word(ps, i, buf);
+  if (option_is(ps, i, "mem")) {
+    *ok = parse_option(ps, i, "mem", UINT64_MAX, &st->has_mem, &v) && *ok;
+    st->mem.addr = v;
+  } else if (option_is(ps, i, "lat")) {
+    c->lat = col_of(ps, i);
+    *ok = parse_option(ps, i, "lat", UINT64_MAX, &seen[0], &v) && *ok;
+    st->mem.latency = v;
+  } else if (option_is(ps, i, "src")) {
+    c->src = col_of(ps, i);
+    *ok = parse_option(ps, i, "src", UINT64_MAX, &seen[1], &v) && *ok;
+    st->mem.source = v;
+  } else if (cli_ieq(buf, "store")) {
+    c->store = col_of(ps, i);
+    st->mem.store = 1;
+  } else if (option_is(ps, i, "branch")) {
+    *ok = parse_branch(ps, i, &st->has_branch, &st->branch) && *ok;
+  } else if (cli_ieq(buf, "predicted")) {
+    c->predicted = col_of(ps, i);
+    st->branch.predicted = 1;
+  } else if (cli_ieq(buf, "ia32e")) {
+    st->flags |= SPMU_CLK_IA32E;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 static bool parse_deliver(struct parser *ps)
 {
   char buf[MAX_WORD + 1];
   struct script_stmt st = {.op = SCRIPT_DELIVER, .line = ps->line};
-  bool seen_cpl = false, seen_x = false, ok = true;
+  struct access_cols cols = {0, 0, 0, 0};
+  bool seen_cpl = false, seen_x = false, seen_opt[2] = {false, false};
+  bool ok = true;
   uint64_t cpl = 3;
   size_t i;
 
@@ -735,12 +853,13 @@ static bool parse_deliver(struct parser *ps)
       st.flags |= SPMU_CLK_ENCLAVE;
     } else if (cli_ieq(buf, "smm")) {
       st.flags |= SPMU_CLK_SMM;
-    } else {
+    } else if (!deliver_option(ps, i, &st, &cols, seen_opt, &ok)) {
       ok = parse_line(ps, i) && ok;
     }
   }
   st.nlines = ps->s->nevents - st.first;
   st.cpl = (unsigned)cpl;
+  ok = check_access(ps, &st, &cols) && ok;
   if (!ok || ps->oom) {
     ps->s->nevents = st.first;
     return false;
@@ -818,11 +937,276 @@ static bool parse_reset_pmis(struct parser *ps)
   return nargs(ps, 0, 0, "reset-pmis") && push(ps, SCRIPT_RESET_PMIS);
 }
 
+/* ---- guest memory and machine state -------------------------------------- */
+
+#define MAX_WINDOWS 16
+#define MAX_WINDOW_BYTES (UINT64_C(16) << 20)
+#define MAX_MEMORY_BYTES (UINT64_C(64) << 20)
+
+/* The last byte of a window or access: base + len - 1 (len >= 1). */
+static uint64_t last_byte(uint64_t base, uint64_t len)
+{
+  return base + (len - 1);
+}
+
+static bool parse_memory(struct parser *ps)
+{
+  struct script *s = ps->s;
+  char buf[MAX_WORD + 1];
+  uint64_t base, size, total = 0;
+  struct script_window *w;
+  struct script_stmt *st;
+  size_t i;
+
+  if (!nargs(ps, 2, 2, "memory BASE SIZE") ||
+      !parse_count(ps, 1, word(ps, 1, buf), UINT64_MAX, "memory BASE", &base) ||
+      !parse_count(ps, 2, word(ps, 2, buf), UINT64_MAX, "memory SIZE", &size))
+    return false;
+  if (size == 0 || size > MAX_WINDOW_BYTES) {
+    perr(ps, col_of(ps, 2),
+         "memory SIZE %s: a window is 1 byte to 16 MiB "
+         "(0x1000000)",
+         buf);
+    return false;
+  }
+  if (size - 1 > UINT64_MAX - base) {
+    perr(ps, col_of(ps, 2),
+         "memory 0x%llx + %s runs past the top of the address space",
+         (unsigned long long)base, buf);
+    return false;
+  }
+  for (i = 0; i < s->nwindows; i++) {
+    w = &s->windows[i];
+    total += w->size;
+    if (base <= last_byte(w->base, w->size) &&
+        w->base <= last_byte(base, size)) {
+      perr(ps, col_of(ps, 1),
+           "memory 0x%llx-0x%llx overlaps the window of line %u "
+           "(0x%llx-0x%llx)",
+           (unsigned long long)base, (unsigned long long)last_byte(base, size),
+           w->line, (unsigned long long)w->base,
+           (unsigned long long)last_byte(w->base, w->size));
+      return false;
+    }
+  }
+  if (s->nwindows == MAX_WINDOWS || total + size > MAX_MEMORY_BYTES) {
+    perr(ps, col_of(ps, 0), "memory: at most %d windows of 64 MiB in all",
+         MAX_WINDOWS);
+    return false;
+  }
+  w = realloc(s->windows, (s->nwindows + 1) * sizeof(*w));
+  if (!w) {
+    ps->oom = true;
+    return false;
+  }
+  s->windows = w;
+  s->windows[s->nwindows++] = (struct script_window){base, size, ps->line};
+  st = push(ps, SCRIPT_MEMORY);
+  if (!st)
+    return false;
+  st->addr = base;
+  st->len = size;
+  return true;
+}
+
+/* Do the windows declared so far hold the len bytes at addr? Else an
+ * error at column col. */
+static bool in_memory(struct parser *ps, unsigned col, const char *what,
+                      uint64_t addr, uint64_t len)
+{
+  const struct script *s = ps->s;
+  size_t i;
+
+  if (len - 1 <= UINT64_MAX - addr)
+    for (i = 0; i < s->nwindows; i++) {
+      const struct script_window *w = &s->windows[i];
+      if (addr >= w->base &&
+          last_byte(addr, len) <= last_byte(w->base, w->size))
+        return true;
+    }
+  perr(ps, col,
+       "%s 0x%llx: no memory window declared above holds its %llu byte%s "
+       "(memory BASE SIZE declares one)",
+       what, (unsigned long long)addr, (unsigned long long)len,
+       len == 1 ? "" : "s");
+  return false;
+}
+
+/* size=1|2|4|8 at word i, if given (default 8 bytes). */
+static bool parse_size(struct parser *ps, size_t i, const char *usage,
+                       uint64_t *size)
+{
+  char buf[MAX_WORD + 1];
+  bool seen = false;
+
+  *size = 8;
+  if (i >= ps->nw)
+    return true;
+  if (!option_is(ps, i, "size")) {
+    perr(ps, col_of(ps, i), "unexpected '%s'; usage: %s", word(ps, i, buf),
+         usage);
+    return false;
+  }
+  if (!parse_option(ps, i, "size", 8, &seen, size))
+    return false;
+  if (*size != 1 && *size != 2 && *size != 4 && *size != 8) {
+    perr(ps, col_of(ps, i) + 5, "size=%llu: the size is 1, 2, 4 or 8 bytes",
+         (unsigned long long)*size);
+    return false;
+  }
+  return true;
+}
+
+/* ADDR at word ia and VALUE at word iv of a poke or expect mem whose
+ * size= is at word isz. */
+static bool parse_mem_ref(struct parser *ps, const char *what,
+                          const char *usage, size_t ia, size_t iv, size_t isz,
+                          struct script_stmt *st)
+{
+  char buf[MAX_WORD + 1], wbuf[16];
+
+  if (!parse_size(ps, isz, usage, &st->len) ||
+      !parse_count(ps, ia, word(ps, ia, buf), UINT64_MAX, what, &st->addr))
+    return false;
+  st->width = 8 * (unsigned)st->len;
+  snprintf(wbuf, sizeof wbuf, "size=%u", (unsigned)st->len);
+  return parse_value(ps, word(ps, iv, buf), col_of(ps, iv), st->width, true,
+                     wbuf, &st->value, &st->radix) &&
+         in_memory(ps, col_of(ps, ia), what, st->addr, st->len);
+}
+
+static bool parse_poke(struct parser *ps)
+{
+  static const char usage[] = "poke ADDR VALUE [size=1|2|4|8]";
+  struct script_stmt st = {.op = SCRIPT_POKE, .line = ps->line};
+  struct script_stmt *p;
+
+  if (!nargs(ps, 2, 3, usage) ||
+      !parse_mem_ref(ps, "poke", usage, 1, 2, 3, &st))
+    return false;
+  p = push(ps, SCRIPT_POKE);
+  if (p)
+    *p = st;
+  return p != NULL;
+}
+
+/* The registers of `state`, in the order the trace prints them (that of
+ * the legacy PEBS record, facts sheet C). */
+static const struct {
+  const char *name;
+  int gpr; /* register number, or -1 for the fields before */
+} state_regs[] = {
+    {"rip", -1}, {"next", -1}, {"rflags", -1}, {"tsc", -1}, {"rax", 0},
+    {"rbx", 3},  {"rcx", 1},   {"rdx", 2},     {"rsi", 6},  {"rdi", 7},
+    {"rbp", 5},  {"rsp", 4},   {"r8", 8},      {"r9", 9},   {"r10", 10},
+    {"r11", 11}, {"r12", 12},  {"r13", 13},    {"r14", 14}, {"r15", 15},
+};
+#define NSTATE_REGS (sizeof(state_regs) / sizeof(state_regs[0]))
+
+const char *script_state_name(unsigned i)
+{
+  return i < NSTATE_REGS ? state_regs[i].name : NULL;
+}
+
+uint64_t *script_state_reg(struct script_state *s, unsigned i)
+{
+  switch (i) {
+  case 0:
+    return &s->ip;
+  case 1:
+    return &s->next_ip;
+  case 2:
+    return &s->rflags;
+  case 3:
+    return &s->tsc;
+  default:
+    return &s->gpr[state_regs[i].gpr];
+  }
+}
+
+static void unknown_reg(struct parser *ps, size_t i, const char *key)
+{
+  struct cli_nearest nb;
+  char near[256];
+  unsigned k;
+
+  cli_nearest_init(&nb, key);
+  for (k = 0; k < NSTATE_REGS; k++)
+    cli_nearest_offer(&nb, state_regs[k].name);
+  if (cli_nearest_text(&nb, near, sizeof near))
+    perr(ps, col_of(ps, i), "state has no register '%s'; did you mean %s?", key,
+         near);
+  else
+    perr(ps, col_of(ps, i),
+         "state has no register '%s'; the registers: rip (the eventing "
+         "instruction), next (the one after it), rflags, tsc, rax, rbx, rcx, "
+         "rdx, rsi, rdi, rbp, rsp, r8-r15",
+         key);
+}
+
+/* One KEY=VALUE of `state` at word i into *st; given: registers seen. */
+static bool state_word(struct parser *ps, size_t i, struct script_state *st,
+                       uint32_t *given)
+{
+  char buf[MAX_WORD + 1];
+  char *text = (char *)word(ps, i, buf), *eq = strchr(text, '=');
+  unsigned k;
+
+  if (!eq || eq == text) {
+    perr(ps, col_of(ps, i), "'%s' is not REGISTER=VALUE", text);
+    return false;
+  }
+  *eq = '\0';
+  for (k = 0; k < NSTATE_REGS && !cli_ieq(state_regs[k].name, text); k++)
+    ;
+  if (k == NSTATE_REGS) {
+    unknown_reg(ps, i, text);
+    return false;
+  }
+  if (*given >> k & 1) {
+    perr(ps, col_of(ps, i), "%s= given twice", state_regs[k].name);
+    return false;
+  }
+  *given |= UINT32_C(1) << k;
+  return parse_value(ps, eq + 1, col_of(ps, i) + (unsigned)(eq - text) + 1, 64,
+                     true, state_regs[k].name, script_state_reg(st, k), NULL);
+}
+
+static bool parse_state(struct parser *ps)
+{
+  struct script *s = ps->s;
+  struct script_state state, *n;
+  struct script_stmt *st;
+  uint32_t given = 0;
+  bool ok = true;
+  size_t i;
+
+  memset(&state, 0, sizeof state);
+  for (i = 1; i < ps->nw; i++)
+    ok = state_word(ps, i, &state, &given) && ok;
+  if (!ok)
+    return false;
+  n = realloc(s->states, (s->nstates + 1) * sizeof(*n));
+  if (!n) {
+    ps->oom = true;
+    return false;
+  }
+  s->states = n;
+  s->states[s->nstates] = state;
+  st = push(ps, SCRIPT_STATE);
+  if (!st)
+    return false;
+  st->state = s->nstates++;
+  return true;
+}
+
 /* ---- expect -------------------------------------------------------------- */
 
 static const char expect_forms[] =
     "expect MSR == VALUE, expect MSR.FIELD == VALUE, expect rdpmc ECX == "
-    "VALUE, expect pmis == N, expect fault, expect ok";
+    "VALUE, expect pmis == N, expect pebs-records == N, expect bts-records "
+    "== N, expect lost == N, expect mem ADDR == VALUE [size=N], expect "
+    "fault, expect ok";
 
 static bool expect_form_error(struct parser *ps)
 {
@@ -905,6 +1289,48 @@ static bool parse_expect_pmis(struct parser *ps)
   return st != NULL;
 }
 
+static const char *const count_names[] = {"pebs-records", "bts-records",
+                                          "lost"};
+
+const char *script_count_name(enum script_count c)
+{
+  return (unsigned)c < 3 ? count_names[c] : "?";
+}
+
+static bool parse_expect_count(struct parser *ps, enum script_count c)
+{
+  char buf[MAX_WORD + 1];
+  struct script_stmt *st;
+  uint64_t n;
+
+  if (!parse_count(ps, 3, word(ps, 3, buf), UINT64_MAX, count_names[c], &n))
+    return false;
+  st = push(ps, SCRIPT_EXPECT_COUNT);
+  if (!st)
+    return false;
+  st->count = c;
+  st->value = n;
+  return true;
+}
+
+static bool parse_expect_mem(struct parser *ps)
+{
+  static const char usage[] = "expect mem ADDR == VALUE [size=1|2|4|8]";
+  struct script_stmt st = {.op = SCRIPT_EXPECT_MEM, .line = ps->line};
+  struct script_stmt *p;
+
+  if (ps->nw < 5 || ps->nw > 6 || !word_is(ps, 3, "==")) {
+    perr(ps, col_of(ps, 1), "usage: %s", usage);
+    return false;
+  }
+  if (!parse_mem_ref(ps, "expect mem", usage, 2, 4, 5, &st))
+    return false;
+  p = push(ps, SCRIPT_EXPECT_MEM);
+  if (p)
+    *p = st;
+  return p != NULL;
+}
+
 static bool parse_expect_msr(struct parser *ps)
 {
   char buf[MAX_WORD + 1], vbuf[MAX_WORD + 1];
@@ -951,16 +1377,23 @@ static bool parse_expect_msr(struct parser *ps)
 
 static bool parse_expect(struct parser *ps)
 {
+  unsigned c;
+
   if (ps->nw == 2 && word_is(ps, 1, "fault"))
     return parse_expect_fault(ps, true);
   if (ps->nw == 2 && word_is(ps, 1, "ok"))
     return parse_expect_fault(ps, false);
   if (word_is(ps, 1, "rdpmc"))
     return parse_expect_rdpmc(ps);
+  if (word_is(ps, 1, "mem"))
+    return parse_expect_mem(ps);
   if (ps->nw != 4 || !word_is(ps, 2, "=="))
     return expect_form_error(ps);
   if (word_is(ps, 1, "pmis"))
     return parse_expect_pmis(ps);
+  for (c = 0; c < 3; c++)
+    if (word_is(ps, 1, count_names[c]))
+      return parse_expect_count(ps, (enum script_count)c);
   return parse_expect_msr(ps);
 }
 
@@ -979,6 +1412,9 @@ static const struct {
     {"deliver", parse_deliver},
     {"signal", parse_signal},
     {"reset-pmis", parse_reset_pmis},
+    {"memory", parse_memory},
+    {"poke", parse_poke},
+    {"state", parse_state},
     {"expect", parse_expect},
 };
 #define NKEYWORDS (sizeof(keywords) / sizeof(keywords[0]))
@@ -1000,7 +1436,7 @@ static void unknown_keyword(struct parser *ps)
     perr(ps, col_of(ps, 0),
          "unknown statement '%s'; statements: cpu, lp, "
          "wrmsr, host-wrmsr, rdmsr, rdpmc, deliver, signal, reset-pmis, "
-         "expect",
+         "memory, poke, state, expect",
          buf);
 }
 
@@ -1049,7 +1485,11 @@ void script_free(struct script *s)
 {
   free(s->stmt);
   free(s->events);
+  free(s->windows);
+  free(s->states);
   s->stmt = NULL;
   s->events = NULL;
-  s->nstmt = s->nevents = 0;
+  s->windows = NULL;
+  s->states = NULL;
+  s->nstmt = s->nevents = s->nwindows = s->nstates = 0;
 }

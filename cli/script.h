@@ -29,6 +29,32 @@ enum script_op {
   SCRIPT_EXPECT_RDPMC, /* expect rdpmc ECX == VALUE */
   SCRIPT_EXPECT_PMIS,  /* expect pmis == N */
   SCRIPT_EXPECT_FAULT, /* expect fault / expect ok */
+  SCRIPT_MEMORY,       /* memory BASE SIZE */
+  SCRIPT_POKE,         /* poke ADDR VALUE [size=1|2|4|8] */
+  SCRIPT_STATE,        /* state KEY=VALUE... */
+  SCRIPT_EXPECT_MEM,   /* expect mem ADDR == VALUE [size=N] */
+  SCRIPT_EXPECT_COUNT, /* expect pebs-records|bts-records|lost == N */
+};
+
+/* What `expect ... == N` counts besides PMIs (per logical processor). */
+enum script_count {
+  SCRIPT_COUNT_PEBS, /* records PEBS assists wrote (SPMU_TICK_PEBS) */
+  SCRIPT_COUNT_BTS,  /* branch records stored (SPMU_TICK_BTS) */
+  SCRIPT_COUNT_LOST, /* PEBS records lost (SPMU_TICK_PEBS_LOST) */
+};
+
+/* A window of guest linear memory: `memory BASE SIZE`. */
+struct script_window {
+  uint64_t base, size;
+  unsigned line;
+};
+
+/* The machine state a PEBS assist records (`state`): a part of
+ * spmu_machine_state; gpr by register number (RAX, RCX, RDX, RBX, RSP,
+ * RBP, RSI, RDI, R8-R15). */
+struct script_state {
+  uint64_t ip, next_ip, rflags, tsc;
+  uint64_t gpr[16];
 };
 
 /* How a number was written, so that the actual value of a failed
@@ -60,6 +86,15 @@ struct script_stmt {
   size_t first, nlines;    /* deliver: script.events[first..+nlines) */
   uint64_t clocks;         /* deliver: repetitions (x COUNT) */
   uint8_t flags;           /* deliver: enum spmu_clock_flag */
+  spmu_mem_access mem;     /* deliver: mem= lat= src= store */
+  spmu_branch branch;      /* deliver: branch=FROM->TO [predicted] */
+  bool has_mem, has_branch;
+  /* memory: the window (addr = BASE, len = SIZE); poke and expect mem:
+   * the address and the size in bytes (value and radix as above; width
+   * = 8 * len). */
+  uint64_t addr, len;
+  size_t state;            /* state: script.states[state] */
+  enum script_count count; /* expect pebs-records, bts-records, lost */
   bool want_fault;         /* expect fault (true) or expect ok */
   unsigned access_line;    /* expect fault/ok: the access it checks */
   const char *access_op;   /* ... and its keyword ("wrmsr") */
@@ -74,6 +109,10 @@ struct script {
   size_t nstmt;
   spmu_event_line *events; /* the event lines of every deliver */
   size_t nevents;
+  struct script_window *windows; /* every `memory`, in script order */
+  size_t nwindows;
+  struct script_state *states; /* every `state` */
+  size_t nstates;
 };
 
 /* Parse text, the NUL-terminated contents of file, into *s (freed with
@@ -89,5 +128,14 @@ void script_free(struct script *s);
 
 /* The enum spmu_signal named by a `signal` statement, and back. */
 const char *script_signal_name(unsigned sig);
+
+/* The names of struct script_state's registers, as `state` takes them:
+ * script_state_name(i) for i = 0.. until NULL; script_state_reg gives
+ * the register in s. */
+const char *script_state_name(unsigned i);
+uint64_t *script_state_reg(struct script_state *s, unsigned i);
+
+/* The names of the enum script_count, as `expect` takes them. */
+const char *script_count_name(enum script_count c);
 
 #endif

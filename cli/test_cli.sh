@@ -330,9 +330,246 @@ same "$tmp/evtsel" "\
 0x187  IA32_PERFEVTSEL1  rw          0x0     event select for IA32_PMCi" ||
   fail "msrs --fields: PERFEVTSEL0 differs"
 
+# ---- show -------------------------------------------------------------------
+
+# show reads a PMU through the hardware backend; --msr-file and --cpuid-file
+# put regular files in place of /dev/cpu/N/msr and /dev/cpu/N/cpuid, with
+# the devices' layout: an MSR is the 8 bytes at offset = its address, a
+# CPUID leaf the 16 bytes EAX, EBX, ECX, EDX at offset = leaf (sub-leaf 0),
+# little-endian; past the end of the file is #GP.
+#
+# put FILE OFFSET VALUE: VALUE (0x and up to 16 hex digits) as 8
+# little-endian bytes at byte OFFSET of FILE.
+put() {
+  bytes=$(printf '%s\n' "$3" | awk '{
+    h = tolower($1); sub(/^0x/, "", h)
+    while (length(h) < 16) h = "0" h
+    s = ""
+    for (i = 15; i >= 1; i -= 2)
+      s = s sprintf("\\%03o", (index("0123456789abcdef", substr(h, i, 1)) - 1) * 16 + index("0123456789abcdef", substr(h, i + 1, 1)) - 1)
+    print s
+  }')
+  # shellcheck disable=SC2059 # the bytes are octal escapes
+  printf "$bytes" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc 2>/dev/null
+}
+
+# The leaves overlap in a flat file: 01H is bytes 1-16, 07H 7-22, 0AH
+# 10-25, so leaves 01H and 07H are made of leaf 0AH's bytes. Here leaf 0AH
+# EAX = 0x07280101 (SDM CPUID.0AH: version 1, one GP counter of 40 bits,
+# 7 events) makes CPUID.01H ECX 0x28010100 (no PDCM, no DTES64), EDX 0x7
+# (no DS), and CPUID.07H EBX 0x00072801, whose bit 11 is RTM.
+put "$tmp/cpuid1" 10 0x0000000007280101
+put "$tmp/cpuid1" 18 0
+# Perfmon v1 with one GP counter: its four MSRs lie apart, so each reads
+# just what was written. PMC0 = -16 in 40 bits; IA32_PERFEVTSEL0 =
+# 0x5300c0: EVENT C0H, USR (16), OS (17), INT (20), EN (22) (SDM 18.2.1.1);
+# IA32_MISC_ENABLE 0x1880: perfmon available (7), BTS (11) and PEBS (12)
+# unavailable. The file ends before IA32_DEBUGCTL (1D9H): #GP. Before v4
+# INUSE is computed (SDM 18.2.4.3): EVTSEL0[7:0] != 0 is bit 0, its INT
+# makes PMI_InUse (bit 63).
+put "$tmp/msr1" 0xc1 0xfffffffff0
+put "$tmp/msr1" 0x186 0x5300c0
+put "$tmp/msr1" 0x1a0 0x1880
+run show --cpu 1 --msr-file "$tmp/msr1" --cpuid-file "$tmp/cpuid1"
+expect "show v1: computed INUSE, #GP" 0 "\
+CPU 1: MSRs from $tmp/msr1, CPUID from $tmp/cpuid1
+CPUID.0AH  EAX 0x07280101  EBX 0x00000000  ECX 0x00000000  EDX 0x00000000
+CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x28010100  EDX 0x00000007
+CPUID.07H  EAX 0x01000000  EBX 0x00072801  ECX 0x00000000  EDX 0x00000000
+perfmon v1: 1 GP counter of 40 bits, no fixed counters
+architectural events: 7 enumerated, all available
+CPUID.01H: PDCM 0, DS 0, DTES64 0, DS-CPL 0; CPUID.07H: RTM 1, Intel PT 0, SGX 0
+decoded as the profile name=cpu1,version=1,gp=1,gp_width=40,events=7,unavailable=0x0,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=1,pt=0,sgx=0,uncore_pmi=0,any_deprecated=0
+
+The 4 MSRs of this PMU:
+0x0c1  IA32_PMC0         0xfffffffff0 (-16)
+0x186  IA32_PERFEVTSEL0  0x5300c0
+         7:0  EVENT  0xc0  event select: the event logic unit
+          16  USR    1     count when CPL > 0
+          17  OS     1     count when CPL = 0
+          20  INT    1     APIC interrupt (PMI) on overflow
+          22  EN     1     enable the counter
+0x1a0  IA32_MISC_ENABLE  0x1880
+           7  PERFMON_AVAILABLE  1  performance monitoring available
+          11  BTS_UNAVAILABLE    1  branch trace storage not supported
+          12  PEBS_UNAVAILABLE   1  PEBS not supported
+0x1d9  IA32_DEBUGCTL     #GP
+
+In use, computed as IA32_PERF_GLOBAL_INUSE would be (perfmon v1 has none) = 0x8000000000000001:
+  IA32_PMC0        PERFEVTSEL0_InUse  EVENT=0xc0, USR, OS, INT, EN; counting
+  PMI              PMI_InUse          IA32_PERFEVTSEL0.INT
+Free: none" ""
+
+# Perfmon v4 (Skylake's CPUID.0AH: EAX 0x07300404, EDX 0x603: 4 GP and 3
+# fixed counters of 48 bits). Leaf 07H EBX comes out 0x00073004: SGX (bit
+# 2), so GLOBAL_STATUS has ASCI; no RTM, no Intel PT.
+put "$tmp/cpuid4" 10 0x0000000007300404
+put "$tmp/cpuid4" 18 0x0000060300000000
+# The v4 MSRs 38DH-392H are neighbours: each reads its own first byte and
+# the next ones' bytes above it. Written: IA32_PERFEVTSEL3 = 0x5300c0
+# (EVENT C0H, USR, OS, INT, EN), IA32_FIXED_CTR_CTRL = 0xb0 (EN1 = 3, PMI1:
+# SDM 18.2.2.1), GLOBAL_CTRL = 0x8 (EN_PMC3), INUSE = 0x8000000200000008
+# (PERFEVTSEL3_InUse, FC1_InUse, PMI_InUse; facts sheet E). So EVTSEL0-2
+# read EVTSEL3's bytes shifted (event 0: not in use), and FIXED_CTR_CTRL,
+# STATUS, CTRL, STATUS_RESET and STATUS_SET read INUSE's and CTRL's bytes
+# as reserved bits: decode reports them. The summary comes from INUSE:
+# PMC3 counts (EN, GLOBAL_CTRL bit 3, no CTR_Frz), fixed counter 1 does not
+# (GLOBAL_CTRL bit 33 clear); INT and PMI1 hold the PMI.
+put "$tmp/msr4" 0x189 0x5300c0
+put "$tmp/msr4" 0x1a0 0x1880
+put "$tmp/msr4" 0x38d 0xb0
+put "$tmp/msr4" 0x38f 0x8
+put "$tmp/msr4" 0x392 0x8000000200000008
+run show -c 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
+expect "show v4: INUSE, counting or not, who holds the PMI" 0 "\
+CPU 2: MSRs from $tmp/msr4, CPUID from $tmp/cpuid4
+CPUID.0AH  EAX 0x07300404  EBX 0x00000000  ECX 0x00000000  EDX 0x00000603
+CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x30040400  EDX 0x00000007
+CPUID.07H  EAX 0x04000000  EBX 0x00073004  ECX 0x00000000  EDX 0x03000000
+perfmon v4: 4 GP counters of 48 bits, fixed counters 0-2 of 48 bits
+architectural events: 7 enumerated, all available
+CPUID.01H: PDCM 0, DS 0, DTES64 0, DS-CPL 0; CPUID.07H: RTM 0, Intel PT 0, SGX 1
+decoded as the profile name=cpu2,version=4,gp=4,gp_width=48,events=7,unavailable=0x0,fixed_mask=0x7,fixed_width=48,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=1,uncore_pmi=1,any_deprecated=0
+
+The 19 MSRs of this PMU:
+0x0c1  IA32_PMC0                      0x0
+0x0c2  IA32_PMC1                      0x0
+0x0c3  IA32_PMC2                      0x0
+0x0c4  IA32_PMC3                      0x0
+0x186  IA32_PERFEVTSEL0               0x5300c0000000
+       31:24  CMASK  0xc0  counter mask: count cycles with at least CMASK events
+       reserved bits set: bits 40-41, 44, 46 (0x530000000000), reserved in profile cpu2
+0x187  IA32_PERFEVTSEL1               0x5300c00000
+          22  EN   1  enable the counter
+          23  INV  1  invert the CMASK comparison (>= becomes <)
+       reserved bits set: bits 32-33, 36, 38 (0x5300000000), reserved in profile cpu2
+0x188  IA32_PERFEVTSEL2               0x5300c000
+        15:8  UMASK  0xc0  unit mask: the condition within the event
+       31:24  CMASK  0x53  counter mask: count cycles with at least CMASK events
+0x189  IA32_PERFEVTSEL3               0x5300c0
+         7:0  EVENT  0xc0  event select: the event logic unit
+          16  USR    1     count when CPL > 0
+          17  OS     1     count when CPL = 0
+          20  INT    1     APIC interrupt (PMI) on overflow
+          22  EN     1     enable the counter
+0x1a0  IA32_MISC_ENABLE               0x1880
+           7  PERFMON_AVAILABLE  1  performance monitoring available
+          11  BTS_UNAVAILABLE    1  branch trace storage not supported
+          12  PEBS_UNAVAILABLE   1  PEBS not supported
+0x1d9  IA32_DEBUGCTL                  0x0
+0x309  IA32_FIXED_CTR0                0x0
+0x30a  IA32_FIXED_CTR1                0x0
+0x30b  IA32_FIXED_CTR2                0x0
+0x38d  IA32_FIXED_CTR_CTRL            0x800000800b0
+         5:4  EN1   0x3  enable: 0 off, 1 OS (CPL 0), 2 USR (CPL > 0), 3 all rings
+           7  PMI1  1    PMI on overflow
+       reserved bits set: bits 19, 43 (0x80000080000), reserved in profile cpu2
+0x38e  IA32_PERF_GLOBAL_STATUS        0x800000800
+       reserved bits set: bits 11, 35 (0x800000800), reserved in profile cpu2
+0x38f  IA32_PERF_GLOBAL_CTRL          0x200000008000008
+           3  EN_PMC3  1  enable IA32_PMCi
+       reserved bits set: bits 27, 57 (0x200000008000000), reserved in profile cpu2
+0x390  IA32_PERF_GLOBAL_STATUS_RESET  0x2000000080000
+       reserved bits set: bits 19, 49 (0x2000000080000), reserved in profile cpu2
+0x391  IA32_PERF_GLOBAL_STATUS_SET    0x20000000800
+       reserved bits set: bits 11, 41 (0x20000000800), reserved in profile cpu2
+0x392  IA32_PERF_GLOBAL_INUSE         0x8000000200000008
+           3  PERFEVTSEL3_InUse  1  IA32_PERFEVTSELi[7:0] != 0
+          33  FC1_InUse          1  IA32_FIXED_CTR_CTRL enable field of counter j != 0
+          63  PMI_InUse          1  some INT, fixed PMI or PEBS enable bit is set
+
+In use, from IA32_PERF_GLOBAL_INUSE 0x8000000200000008:
+  IA32_PMC3        PERFEVTSEL3_InUse  EVENT=0xc0, USR, OS, INT, EN; counting
+  IA32_FIXED_CTR1  FC1_InUse          EN1=0x3, PMI1; not counting: IA32_PERF_GLOBAL_CTRL.EN_FIXED_CTR1 clear
+  PMI              PMI_InUse          IA32_PERFEVTSEL3.INT, IA32_FIXED_CTR_CTRL.PMI1
+Free: IA32_PMC0, IA32_PMC1, IA32_PMC2, IA32_FIXED_CTR0, IA32_FIXED_CTR2" ""
+
+# The same as JSON: one object; the in-use part.
+run show --json -c 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
+checks=$((checks + 1))
+sed 's/.*,"inuse":/"inuse":/' "$tmp/out" >"$tmp/lines"
+same "$tmp/lines" '"inuse":{"from":"IA32_PERF_GLOBAL_INUSE","result":"ok","value":"0x8000000200000008","counters":[{"counter":"IA32_PMC0","bit":0,"in_use":false},{"counter":"IA32_PMC1","bit":1,"in_use":false},{"counter":"IA32_PMC2","bit":2,"in_use":false},{"counter":"IA32_PMC3","bit":3,"in_use":true,"flag":"PERFEVTSEL3_InUse","control":["EVENT=0xc0","USR","OS","INT","EN"],"state":"counting"},{"counter":"IA32_FIXED_CTR0","bit":32,"in_use":false},{"counter":"IA32_FIXED_CTR1","bit":33,"in_use":true,"flag":"FC1_InUse","control":["EN1=0x3","PMI1"],"state":"not counting: IA32_PERF_GLOBAL_CTRL.EN_FIXED_CTR1 clear"},{"counter":"IA32_FIXED_CTR2","bit":34,"in_use":false}],"pmi":{"in_use":true,"by":["IA32_PERFEVTSEL3.INT","IA32_FIXED_CTR_CTRL.PMI1"]}}}' &&
+  [ "$rc" = 0 ] || fail "show --json: the inuse object differs (above)"
+grep -q '"msrs":\[{"addr":"0xc1","name":"IA32_PMC0","result":"ok","value":"0x0","fields":\[\]}' "$tmp/out" ||
+  fail "show --json: the MSR list differs"
+
+# A CPU that enumerates more than softpmu models: perfmon version 6 and
+# ten GP counters (EAX 0x07300a06; EDX 0x8604 with ECX 0xf: four fixed
+# counters, AnyThread deprecated) is decoded as version 5 with eight, and
+# says so.
+put "$tmp/cpuid6" 10 0x0000000007300a06
+put "$tmp/cpuid6" 18 0x000086040000000f
+run show --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid6"
+checks=$((checks + 1))
+sed -n '5p;8,10p' "$tmp/out" >"$tmp/lines"
+same "$tmp/lines" "\
+perfmon v5: 8 GP counters of 48 bits, fixed counters 0-3 of 48 bits
+decoded as the profile name=cpu0,version=5,gp=8,gp_width=48,events=7,unavailable=0x0,fixed_mask=0xf,fixed_width=48,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=0,uncore_pmi=1,any_deprecated=1
+note: perfmon version 6: softpmu models versions 1-5; the MSRs are decoded as version 5
+note: 10 GP counters: the architectural MSR ranges hold 8; IA32_PMC8 and up are not shown" &&
+  [ "$rc" = 0 ] || fail "show: notes on what softpmu does not model (above)"
+
+# An event select that faults stops the scan: the summary says why; the
+# MSR list shows #GP. (The file holds only IA32_PMC0.)
+put "$tmp/msr0" 0xc1 0x1234
+run show --msr-file "$tmp/msr0" --cpuid-file "$tmp/cpuid1"
+checks=$((checks + 1))
+tail -n 6 "$tmp/out" >"$tmp/lines"
+same "$tmp/lines" "\
+0x0c1  IA32_PMC0         0x1234
+0x186  IA32_PERFEVTSEL0  #GP
+0x1a0  IA32_MISC_ENABLE  #GP
+0x1d9  IA32_DEBUGCTL     #GP
+
+In use: unknown: RDMSR 0x186 raised #GP" && [ "$rc" = 0 ] ||
+  fail "show: a faulting event select (above)"
+
+# CPUID.0AH version 0: no architectural PMU, said plainly.
+put "$tmp/cpuid0" 10 0
+put "$tmp/cpuid0" 18 0
+run show --msr-file "$tmp/msr0" --cpuid-file "$tmp/cpuid0"
+checks=$((checks + 1))
+tail -n 1 "$tmp/out" >"$tmp/lines"
+same "$tmp/lines" "no architectural PMU: CPUID.0AH:EAX[7:0] (the version ID) is 0" &&
+  [ "$rc" = 0 ] || fail "show: version 0"
+
+# No device: the backend's plain explanation, exit 2, nothing on stdout.
+# (No machine has a CPU 4095 online.)
+run show --cpu 4095
+expect "show: no msr device" 2 "" \
+  "softpmu: /dev/cpu/4095/msr does not exist: the msr driver is not loaded (run \`modprobe msr\` as root), or that CPU is not online"
+if [ ! -e /dev/cpu/0/msr ]; then
+  run show
+  expect "show: this machine has no msr device" 2 "" \
+    "softpmu: /dev/cpu/0/msr does not exist: the msr driver is not loaded (run \`modprobe msr\` as root), or that CPU is not online"
+fi
+run show --msr-file "$tmp/msr1" --cpu 4095
+expect "show: no cpuid device" 2 "" \
+  "softpmu: /dev/cpu/4095/cpuid does not exist: the cpuid driver is not loaded (run \`modprobe cpuid\` as root), or that CPU is not online"
+run show --msr-file "$tmp/none" --cpuid-file "$tmp/cpuid1"
+expect "show: a missing file" 2 "" "softpmu: cannot open $tmp/none: No such file or directory"
+# Permission: only a user without CAP_DAC_OVERRIDE sees it on a file.
+if [ "$(id -u)" != 0 ]; then
+  cp "$tmp/msr1" "$tmp/locked" && chmod 000 "$tmp/locked"
+  run show --msr-file "$tmp/locked" --cpuid-file "$tmp/cpuid1"
+  expect "show: an unreadable file" 2 "" "softpmu: cannot open $tmp/locked: Permission denied"
+fi
+run show --cpu skylake
+expect "show: --cpu is a CPU number" 2 "" "\
+softpmu: show: --cpu takes the number of a CPU of this machine (0, 1, ...), not 'skylake'; \`softpmu cpuid --cpu PROFILE\` describes a modelled one
+usage: softpmu show [-c N] [--json]"
+run show extra
+expect "show: no arguments" 2 "" "\
+softpmu: show: unexpected argument 'extra'
+usage: softpmu show [-c N] [--json]"
+run decode --msr-file x IA32_PMC0 0
+expect "--msr-file is for show only" 2 "" "\
+softpmu: decode: unknown option '--msr-file'
+usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+
 # ---- manuals and version ---------------------------------------------------
 
-for cmd in decode encode cpuid msrs run; do
+for cmd in decode encode cpuid msrs run show; do
   run "$cmd" --help
   expect_manual "$cmd --help"
   run "$cmd" -h

@@ -227,14 +227,14 @@ bad.pmu:2:41: CMASK is 8 bits wide; 0x100 does not fit
 bad.pmu:3:7: unknown MSR 'IA32_PERF_GLOBL_CTRL'; did you mean IA32_PERF_GLOBAL_CTRL?
 bad.pmu:4:9: unknown event 'instrctions'; did you mean instructions? (or EVENT/UMASK, e.g. 0xc0/0x00:3)
 bad.pmu:4:25: x 0: a deliver is at least one clock
-bad.pmu:5:8: no expect form starts 'pebs'; the forms: expect MSR == VALUE, expect MSR.FIELD == VALUE, expect rdpmc ECX == VALUE, expect pmis == N, expect fault, expect ok
+bad.pmu:5:8: no expect form starts 'pebs'; the forms: expect MSR == VALUE, expect MSR.FIELD == VALUE, expect rdpmc ECX == VALUE, expect pmis == N, expect pebs-records == N, expect bts-records == N, expect lost == N, expect mem ADDR == VALUE [size=N], expect fault, expect ok
 bad.pmu:6:21: IA32_PMC0 is 48 bits wide; 0x1000000000000 does not fit
 bad.pmu:7:24: IA32_PERFEVTSEL0 has no field 'enable' in profile skylake; its fields: EVENT UMASK USR OS E PC INT ANY EN INV CMASK IN_TX
 bad.pmu:8:4: lp 2: profile skylake has 2 logical processors (from 0); threads=N in the cpu profile sets more
 bad.pmu:9:13: cpl=4: cpl is 0 to 3
 bad.pmu:10:1: cpu must be the first statement of the script
 bad.pmu:11:43: CTR_Frz is 1 bit wide; 2 does not fit
-bad.pmu:12:3: unknown statement 'frob'; statements: cpu, lp, wrmsr, host-wrmsr, rdmsr, rdpmc, deliver, signal, reset-pmis, expect
+bad.pmu:12:3: unknown statement 'frob'; statements: cpu, lp, wrmsr, host-wrmsr, rdmsr, rdpmc, deliver, signal, reset-pmis, memory, poke, state, expect
 bad.pmu:13:16: missing argument; usage: wrmsr MSR VALUE | wrmsr MSR FIELD=VALUE...
 bad.pmu:14:24: '+=': FIELD=VALUE lists start from 0; there is no '+=' (write the whole value, or every field)
 bad.pmu:15:8: IA32_PMC4 is not present in profile skylake; presets that have it: icelake, sapphirerapids; to check that an access faults, write the access, then \`expect fault\`"
@@ -269,6 +269,226 @@ expect "--json is for run only" 2 "" "\
 softpmu: decode: unknown option '--json'
 usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
 
+# ---- guest memory, PEBS and BTS ----------------------------------------------
+
+# The PEBS example: the overflow at clock 3 arms PEBS; the event at clock
+# 4 takes the assist (seed 003), at the first clock of its deliver: the
+# runner sees that it counted 1 before PMC0 was reloaded from the DS
+# reset slot (-1000 in 48 bits); the index reaches the threshold: OvfBuf
+# and the PMI, after the record (SDM 18.6.2.4: the assist comes first).
+run run "$examples/pebs_format3.pmu"
+checks=$((checks + 1))
+grep '^\(45\|53\):' "$tmp/out" >"$tmp/lines"
+same "$tmp/lines" "\
+45: clock 3: IA32_PMC0 overflowed
+45: clocks 2-3 at CPL 3, load at 0x7fff2040 (latency 48, source 0x4): IA32_PMC0 0xfffffffffffe -> 0x0 (+2)
+53: clock 4: PEBS assist: record at 0x11000 (200 bytes), IA32_PMC0 reloaded to 0xfffffffffc18
+53: clock 4: PMI, IA32_PERF_GLOBAL_STATUS 0x4000000000000000 (OvfBuf)
+53: clock 4 at CPL 3, load at 0x7fff2048 (latency 52, source 0x4): IA32_PMC0 0x0 -> 0xfffffffffc18 (+1)" &&
+  [ "$rc" = 0 ] || fail "run: the PEBS assist of pebs_format3.pmu (above)"
+
+# The three ways a PEBS record is lost (seed 003, decisions.md #28: the
+# assist is skipped, nothing changes, the counter is no longer armed).
+# PMC0 from -1 wraps at the first clock, which arms PEBS; the next event
+# takes the assist. (1) IA32_DS_AREA points outside the script's memory:
+# reading the PEBS management fields (DS + 20H, 32 bytes) fails; PMC0 is
+# not reloaded and keeps Ovf_PMC0. (2) The index is at the absolute
+# maximum: no room for a 200-byte record (SDM 17.4.9). (3) The buffer is
+# outside the memory: writing the record fails.
+script lost.pmu \
+  'cpu skylake' \
+  'memory 0x10000 0x1000' \
+  'wrmsr IA32_DS_AREA 0x50000' \
+  'wrmsr IA32_PMC0 -1' \
+  'wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 en=1' \
+  'wrmsr IA32_PEBS_ENABLE PEBS_EN_PMC0=1' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL EN_PMC0=1' \
+  'deliver instructions x 3' \
+  'expect lost == 1' \
+  'expect pebs-records == 0' \
+  'expect IA32_PMC0 == 2' \
+  'expect IA32_PERF_GLOBAL_STATUS == 0x1' \
+  'wrmsr IA32_DS_AREA 0x10000' \
+  'poke 0x10020 0x10800' \
+  'poke 0x10028 0x10900' \
+  'poke 0x10030 0x10900' \
+  'poke 0x10038 0x10900' \
+  'wrmsr IA32_PMC0 -1' \
+  'deliver instructions x 2' \
+  'expect lost == 2' \
+  'poke 0x10020 0x30000' \
+  'poke 0x10028 0x30000' \
+  'poke 0x10030 0x30c80' \
+  'wrmsr IA32_PMC0 -1' \
+  'deliver instructions x 2' \
+  'expect lost == 3' \
+  'expect mem 0x10028 == 0x30000'
+run run lost.pmu
+expect "run: PEBS records lost" 0 "\
+cpu skylake (script): perfmon v4, 4 GP counters of 48 bits, fixed counters 0-2 of 48 bits, 2 logical processors
+2: memory 0x10000-0x10fff: 4096 bytes, zero-filled
+3: wrmsr IA32_DS_AREA 0x50000: 0x0 -> 0x50000
+4: wrmsr IA32_PMC0 0xffffffffffff: 0x0 -> 0xffffffffffff
+5: wrmsr IA32_PERFEVTSEL0 0x4100c0: 0x0 -> 0x4100c0 (EVENT=0xc0, USR, EN)
+6: wrmsr IA32_PEBS_ENABLE 0x1: 0x0 -> 0x1 (PEBS_EN_PMC0)
+7: wrmsr IA32_PERF_GLOBAL_CTRL 0x1: 0xf -> 0x1 (EN_PMC0)
+8: clock 1: IA32_PMC0 overflowed
+8: clock 2: PEBS record lost: the guest memory read of 32 bytes at 0x50020 failed: no memory window holds it
+8: clocks 1-3 at CPL 3: IA32_PMC0 0xffffffffffff -> 0x2 (+3)
+13: wrmsr IA32_DS_AREA 0x10000: 0x50000 -> 0x10000
+14: poke 0x10020 0x10800 (8 bytes): 0x0 -> 0x10800
+15: poke 0x10028 0x10900 (8 bytes): 0x0 -> 0x10900
+16: poke 0x10030 0x10900 (8 bytes): 0x0 -> 0x10900
+17: poke 0x10038 0x10900 (8 bytes): 0x0 -> 0x10900
+18: wrmsr IA32_PMC0 0xffffffffffff: 0x2 -> 0xffffffffffff
+19: clock 4: IA32_PMC0 overflowed
+19: clock 5: PEBS record lost: no room for it below the absolute maximum (index 0x10900, absolute maximum 0x10900)
+19: clocks 4-5 at CPL 3: IA32_PMC0 0xffffffffffff -> 0x1 (+2)
+21: poke 0x10020 0x30000 (8 bytes): 0x10800 -> 0x30000
+22: poke 0x10028 0x30000 (8 bytes): 0x10900 -> 0x30000
+23: poke 0x10030 0x30c80 (8 bytes): 0x10900 -> 0x30c80
+24: wrmsr IA32_PMC0 0xffffffffffff: 0x1 -> 0xffffffffffff
+25: clock 6: IA32_PMC0 overflowed
+25: clock 7: PEBS record lost: the guest memory write of 200 bytes at 0x30000 failed: no memory window holds it
+25: clocks 6-7 at CPL 3: IA32_PMC0 0xffffffffffff -> 0x1 (+2)
+end: 7 expects passed, 7 clocks, 0 PMIs" ""
+
+# BTS with BTINT on Core 2 (SDM 17.4.9.3): a record reaching the
+# interrupt threshold (0x8058, one record in) sets OvfBuf and requests a
+# PMI, and so does the next; once the index is at the absolute maximum
+# nothing is stored, the buffer does not wrap. A record the memory cannot
+# take is not stored either.
+script btint.pmu \
+  'cpu core2' \
+  'memory 0x8000 0x100' \
+  'poke 0x8000 0x8040' \
+  'poke 0x8008 0x8040' \
+  'poke 0x8010 0x8070' \
+  'poke 0x8018 0x8058' \
+  'wrmsr IA32_DS_AREA 0x8000' \
+  'wrmsr IA32_DEBUGCTL TR=1 BTS=1 BTINT=1' \
+  'deliver branch=0x1000->0x2000 x 3' \
+  'expect bts-records == 2' \
+  'expect pmis == 2' \
+  'expect IA32_PERF_GLOBAL_STATUS.OvfBuf == 1' \
+  'poke 0x8008 0x9000' \
+  'poke 0x8010 0x9100' \
+  'wrmsr IA32_DEBUGCTL TR=1 BTS=1' \
+  'deliver branch=0x1000->0x2000 predicted' \
+  'expect bts-records == 2'
+run run btint.pmu
+checks=$((checks + 1))
+grep '^\(9\|16\):' "$tmp/out" >"$tmp/lines"
+same "$tmp/lines" "\
+9: clock 1: BTS record at 0x8040: 0x1000 -> 0x2000
+9: clock 1: PMI, IA32_PERF_GLOBAL_STATUS 0x4000000000000000 (OvfBuf)
+9: clock 2: BTS record at 0x8058: 0x1000 -> 0x2000
+9: clock 2: PMI, IA32_PERF_GLOBAL_STATUS 0x4000000000000000 (OvfBuf)
+9: clock 3: BTS record not stored: the buffer is full (index 0x8070, absolute maximum 0x8070) and BTINT is set, so it does not wrap
+9: clocks 1-3 at CPL 3, branch 0x1000 -> 0x2000: no counter changed
+16: clock 4: BTS record not stored: the guest memory write of 24 bytes at 0x9000 failed: no memory window holds it
+16: clock 4 at CPL 3, branch 0x1000 -> 0x2000 (predicted): no counter changed" &&
+  [ "$rc" = 0 ] || fail "run: BTS with BTINT, and a failed write (above)"
+
+# The 32-bit DS layout (SDM 17.4.9): Core Duo has no DTES64, so the BTS
+# fields are 4 bytes at 00H-0CH and a record is 12 bytes (from, to, flags
+# with bit 4 predicted). In IA-32e mode (deliver ... ia32e) the 64-bit
+# layout applies even without DTES64.
+script narrow.pmu \
+  'cpu core-duo' \
+  'memory 0x8000 0x100' \
+  'poke 0x8000 0x8040 size=4' \
+  'poke 0x8004 0x8040 size=4' \
+  'poke 0x8008 0x8058 size=4' \
+  'poke 0x800c 0x8100 size=4' \
+  'wrmsr IA32_DS_AREA 0x8000' \
+  'wrmsr IA32_DEBUGCTL TR=1 BTS=1' \
+  'deliver branch=0x1000->0x2000 predicted' \
+  'expect mem 0x8040 == 0x1000 size=4' \
+  'expect mem 0x8044 == 0x2000 size=4' \
+  'expect mem 0x8048 == 0x10 size=4' \
+  'expect mem 0x8004 == 0x804c size=4' \
+  'wrmsr IA32_DS_AREA 0x8080' \
+  'poke 0x8080 0x80c0' \
+  'poke 0x8088 0x80c0' \
+  'poke 0x8090 0x8100' \
+  'poke 0x8098 0x8100' \
+  'deliver branch=0x3000->0x4000 ia32e' \
+  'expect mem 0x80c0 == 0x3000' \
+  'expect mem 0x80c8 == 0x4000' \
+  'expect mem 0x8088 == 0x80d8' \
+  'expect bts-records == 2'
+run run narrow.pmu
+checks=$((checks + 1))
+grep '^\(9\|19\):' "$tmp/out" >"$tmp/lines"
+same "$tmp/lines" "\
+9: clock 1: BTS record at 0x8040: 0x1000 -> 0x2000, predicted
+9: clock 1 at CPL 3, branch 0x1000 -> 0x2000 (predicted): no counter changed
+19: clock 2: BTS record at 0x80c0: 0x3000 -> 0x4000
+19: clock 2 at CPL 3, ia32e, branch 0x3000 -> 0x4000: no counter changed" &&
+  [ "$rc" = 0 ] || fail "run: the 32-bit DS layout, and ia32e (above)"
+
+# Failed expectations name what was counted or read.
+script pebsfail.pmu 'cpu skylake' 'memory 0x1000 0x100' 'expect pebs-records == 1'
+run run pebsfail.pmu
+checks=$((checks + 1))
+same "$tmp/err" "pebsfail.pmu:3: expect failed: 0 PEBS records on lp 0 since the start, expected 1" &&
+  [ "$rc" = 1 ] || fail "run: pebs-records expect"
+script memfail.pmu 'cpu skylake' 'memory 0x1000 0x100' 'poke 0x1004 0xff size=1' \
+  'expect mem 0x1004 == 255 size=4' 'expect mem 0x1004 == 0x1ff size=2'
+run run memfail.pmu
+checks=$((checks + 1))
+same "$tmp/err" "memfail.pmu:5: expect failed: mem 0x1004 (2 bytes) is 0xff, expected 0x1ff" &&
+  [ "$rc" = 1 ] || fail "run: mem expect"
+script lostfail.pmu 'cpu skylake' 'expect lost == 0' 'expect bts-records == 2'
+run run lostfail.pmu
+checks=$((checks + 1))
+same "$tmp/err" "lostfail.pmu:3: expect failed: 0 BTS records on lp 0 since the start, expected 2" &&
+  [ "$rc" = 1 ] || fail "run: bts-records expect"
+
+# Script errors of memory, poke, state, the clock's access and expect mem.
+script badmem.pmu \
+  'cpu skylake' \
+  'poke 0x1000 1' \
+  'memory 0x1000 0x100' \
+  'memory 0x10ff 0x10' \
+  'memory 0x2000 0' \
+  'memory 0x3000 0x2000000' \
+  'memory 0xffffffffffffff00 0x200' \
+  'poke 0x1000 0x1ff size=1' \
+  'poke 0x1000 1 size=3' \
+  'poke 0x10fc 1' \
+  'expect mem 0x1100 == 0' \
+  'state rip=1 rxa=2' \
+  'state rip=1 rip=2 zz' \
+  'deliver instructions lat=3' \
+  'deliver instructions branch=0x10' \
+  'deliver instructions store predicted src=1' \
+  'expect mem 0x1000 = 0' \
+  'deliver branch=0x1->y' \
+  'poke 0x1000 -1 size=2'
+run run badmem.pmu
+expect "run: memory script errors" 2 "" "\
+badmem.pmu:2:6: poke 0x1000: no memory window declared above holds its 8 bytes (memory BASE SIZE declares one)
+badmem.pmu:4:8: memory 0x10ff-0x110e overlaps the window of line 3 (0x1000-0x10ff)
+badmem.pmu:5:15: memory SIZE 0: a window is 1 byte to 16 MiB (0x1000000)
+badmem.pmu:6:15: memory SIZE 0x2000000: a window is 1 byte to 16 MiB (0x1000000)
+badmem.pmu:7:27: memory 0xffffffffffffff00 + 0x200 runs past the top of the address space
+badmem.pmu:8:13: size=1 is 8 bits wide; 0x1ff does not fit
+badmem.pmu:9:20: size=3: the size is 1, 2, 4 or 8 bytes
+badmem.pmu:10:6: poke 0x10fc: no memory window declared above holds its 8 bytes (memory BASE SIZE declares one)
+badmem.pmu:11:12: expect mem 0x1100: no memory window declared above holds its 8 bytes (memory BASE SIZE declares one)
+badmem.pmu:12:13: state has no register 'rxa'; did you mean rip, rax or rbx?
+badmem.pmu:13:13: rip= given twice
+badmem.pmu:13:19: 'zz' is not REGISTER=VALUE
+badmem.pmu:14:22: lat= needs mem=ADDR, the clock's memory access
+badmem.pmu:15:29: branch=0x10: a branch is FROM->TO, two linear addresses (branch=0x401000->0x402000)
+badmem.pmu:16:22: store needs mem=ADDR, the clock's memory access
+badmem.pmu:16:28: predicted needs branch=FROM->TO
+badmem.pmu:16:38: src= needs mem=ADDR, the clock's memory access
+badmem.pmu:17:8: usage: expect mem ADDR == VALUE [size=1|2|4|8]
+badmem.pmu:18:21: branch=: 'y' is not an address (0x-hex or decimal)"
+
 # ---- --json ------------------------------------------------------------------
 
 run run --json first.pmu
@@ -287,6 +507,19 @@ same "$tmp/lines" '{"line":21,"lp":0,"op":"pmi","clock":100,"status":"0xc0000000
 {"line":21,"lp":0,"op":"freeze","clock":100,"register":"IA32_PERF_GLOBAL_STATUS.CTR_Frz","old":"0x0","new":"0x1"}
 {"line":21,"lp":0,"op":"freeze","clock":100,"register":"IA32_PERF_GLOBAL_STATUS.LBR_Frz","old":"0x0","new":"0x1"}' ||
   fail "run --json: PMI and freeze objects differ (above)"
+# A PEBS assist, the memory it needs, and the state it records, as JSON.
+run run --json "$examples/pebs_format3.pmu"
+checks=$((checks + 1))
+grep '"op":"\(memory\|pebs\|state\)"' "$tmp/out" | head -n 3 >"$tmp/lines"
+same "$tmp/lines" '{"line":17,"lp":0,"op":"memory","base":"0x10000","size":8192}
+{"line":37,"lp":0,"op":"state","rip":"0x401000","next":"0x401004","rflags":"0x246","tsc":"0x2540be400","rax":"0xa0","rbx":"0xb0","rcx":"0xc0","rdx":"0xd0","rsi":"0x51","rdi":"0xd1","rbp":"0xb9","rsp":"0x7ffe0000","r8":"0x8","r9":"0x0","r10":"0x0","r11":"0x0","r12":"0x0","r13":"0x0","r14":"0x0","r15":"0xf"}
+{"line":53,"lp":0,"op":"pebs","clock":4,"addr":"0x11000","size":200,"reloaded":[{"counter":"IA32_PMC0","value":"0xfffffffffc18"}]}' ||
+  fail "run --json: memory, state and pebs objects differ (above)"
+run run --json lost.pmu
+checks=$((checks + 1))
+grep '"op":"pebs-lost"' "$tmp/out" | head -n 1 >"$tmp/lines"
+same "$tmp/lines" '{"line":8,"lp":0,"op":"pebs-lost","clock":2,"why":"the guest memory read of 32 bytes at 0x50020 failed: no memory window holds it"}' ||
+  fail "run --json: the pebs-lost object differs (above)"
 run run --json fail.pmu
 checks=$((checks + 1))
 tail -n 1 "$tmp/out" >"$tmp/lines"
@@ -322,6 +555,15 @@ closes=$(grep -o '</[a-z][a-z]*>\|/>' run.svg | wc -l)
 [ "$opens" = "$closes" ] || fail "run --svg: $opens tags opened, $closes closed"
 if command -v xmllint >/dev/null 2>&1; then
   xmllint --noout run.svg 2>"$tmp/xml" || fail "run --svg: not XML: $(cat "$tmp/xml")"
+fi
+
+# A PEBS reload is a step down after the climb to the overflow.
+run run --svg pebs.svg "$examples/pebs_format3.pmu"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c 'class="pmi"' pebs.svg)" = 2 ] ||
+  fail "run --svg: the PEBS example (status $rc)"
+if command -v xmllint >/dev/null 2>&1; then
+  xmllint --noout pebs.svg 2>"$tmp/xml" || fail "run --svg pebs: not XML: $(cat "$tmp/xml")"
 fi
 
 # Freeze spans: pmi_freeze_v4 freezes three times; the file is written even
