@@ -162,7 +162,7 @@ expect "MSR number absent everywhere" 2 "" \
 
 run decode --cpu bogus IA32_PMC0 1
 expect "unknown profile" 2 "" \
-  "softpmu: unknown profile 'bogus'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids"
+  "softpmu: unknown profile 'bogus'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht"
 run cpuid --cpu base=skylake,gp=9
 expect "impossible profile" 2 "" \
   "softpmu: gp=9: the architectural MSR ranges hold at most 8 GP counters (IA32_PMC0-7)"

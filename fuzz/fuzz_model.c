@@ -727,6 +727,10 @@ static uint32_t rdpmc_msr(const spmu_inv_ctx *ctx, uint32_t ecx)
 {
   uint32_t msr = 0;
 
+  /* NetBurst (Vol. 2B RDPMC): ECX[30:0] = counter n (300H + n), ECX[31]
+   * the fast read (bits 31:0, see op_rdpmc). */
+  if (ctx->prof.features & SPMU_FEAT_NETBURST)
+    return (ecx & 0x7FFFFFFFu) < 18 ? 0x300 + (ecx & 0x7FFFFFFFu) : 0;
   if (ecx < SPMU_MAX_GP)
     msr = MSR_PMC0 + ecx;
   else if ((ecx & 0xC0000000u) == 0x40000000u &&
@@ -777,6 +781,8 @@ static void op_rdpmc(run *r)
     return;
   }
   spmu_host_rdmsr(lp, msr, &want);
+  if ((r->ctx->prof.features & SPMU_FEAT_NETBURST) && (ecx & 0x80000000u))
+    want &= 0xFFFFFFFFu;
   if (rc != SPMU_OK || v != want)
     die(r, "rdpmc-agree: RDPMC ECX=%#x CPL %u PCE %d: %s %#llx, MSR %#x "
         "holds %#llx", ecx, cpl, pce, spmu_errname(rc), ull(v), msr,

@@ -315,6 +315,13 @@ static int check_rdpmc(const spmu_inv_ctx *ctx, spmu_lp *lp, char *why,
 {
   unsigned i;
 
+  if (ctx->prof.features & SPMU_FEAT_NETBURST) {
+    /* NetBurst (Vol. 2B RDPMC): ECX[30:0] = counter n at 300H + n. */
+    for (i = 0; i < 18; i++)
+      if (check_rdpmc_one(ctx, lp, i, 0x300 + i, why, len))
+        return -1;
+    return 0;
+  }
   for (i = 0; i < SPMU_MAX_GP; i++)
     if (check_rdpmc_one(ctx, lp, i, MSR_PMC0 + i, why, len))
       return -1;

@@ -121,4 +121,13 @@ static inline int teardown(void **state)
   for (unsigned name##_i = 0;                                                \
        (name = spmu_profile_preset_name(name##_i)) != NULL; name##_i++)
 
+/* Is preset `name` an architectural-perfmon part (not NetBurst)? Loops
+ * that test the architectural PMU skip the others. */
+static inline int preset_is_arch(const char *name)
+{
+  spmu_profile p;
+  return spmu_profile_parse(name, &p, NULL, 0) == SPMU_OK &&
+         !(p.features & SPMU_FEAT_NETBURST);
+}
+
 #endif

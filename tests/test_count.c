@@ -930,8 +930,9 @@ static void test_batch_equals_single_clocks_property(void **state)
   unsigned npresets = 0, round;
   const char *name;
   (void)state;
+  /* The architectural presets (listed before the NetBurst ones). */
   FOR_EACH_PRESET(name)
-    npresets++;
+    npresets += preset_is_arch(name) ? 1u : 0u;
   rng = 0x9E3779B97F4A7C15ULL;
   for (round = 0; round < 200; round++) {
     const char *pname = spmu_profile_preset_name((unsigned)below(npresets));

@@ -14,14 +14,14 @@ static void check_profile(const char *name)
   spmu_profile p;
   spmu_core *core;
   spmu_lp *lp;
-  uint32_t addrs[80], a;
+  uint32_t addrs[128], a;
   size_t n, k, next = 0;
 
   assert_int_equal(spmu_profile_parse(name, &p, NULL, 0), SPMU_OK);
   core = core_for(name);
   lp = spmu_core_lp(core, 0);
-  n = spmu_msr_list(&p, addrs, 80);
-  assert_true(n > 0 && n <= 80);
+  n = spmu_msr_list(&p, addrs, 128);
+  assert_true(n > 0 && n <= 128);
 
   for (k = 0; k < n; k++) {
     spmu_msr_info info;

@@ -29,6 +29,8 @@ static const char *reset_text(unsigned reset)
   case SPMU_RESET_GP_ENABLES: return "every GP enable bit set";
   case SPMU_RESET_MISC: return "bit 7 if perfmon, bit 11 if no BTS, bit 12 if no PEBS";
   case SPMU_RESET_PERFCAP: return "the profile's PERF_CAPABILITIES";
+  case SPMU_RESET_NB_CCCR:
+    return "0; without Hyper-Threading bits 17:16 are 11B";
   default: return "0";
   }
 }
@@ -60,6 +62,53 @@ static void name_range(char *buf, size_t len, const char *tmpl)
     snprintf(buf, len, "%s", tmpl);
 }
 
+/* A def's name: the template with "i", or for a fixed number of
+ * instances their range ("MSR_CRU_ESCR2-3", "MSR_SSU_ESCR0"). */
+static void def_name(char *buf, size_t len, const struct spmu_reg_def *d)
+{
+  const char *pct = strstr(d->name, "%u");
+  unsigned first = d->name_base, last = d->name_base + d->count - 1;
+
+  if (d->repeat != SPMU_REP_COUNT || !pct)
+    name_range(buf, len, d->name);
+  else if (first == last)
+    snprintf(buf, len, "%.*s%u%s", (int)(pct - d->name), d->name, first,
+             pct + 2);
+  else
+    snprintf(buf, len, "%.*s%u-%u%s", (int)(pct - d->name), d->name, first,
+             last, pct + 2);
+}
+
+static const char *counters_text(uint32_t ctrs, char *buf, size_t len)
+{
+  unsigned n;
+  buf[0] = '\0';
+  for (n = 0; n < 32; n++)
+    if (ctrs >> n & 1)
+      snprintf(buf + strlen(buf), len - strlen(buf), "%s%u",
+               buf[0] ? ", " : "", n);
+  return buf;
+}
+
+static const char *repeat_text(const struct spmu_reg_def *d, char *buf,
+                               size_t len)
+{
+  switch (d->repeat) {
+  case SPMU_REP_GP:
+    return " + i, one per GP counter";
+  case SPMU_REP_FIXED:
+    return " + i, one per fixed counter";
+  case SPMU_REP_COUNT:
+    if (d->count > 1) {
+      snprintf(buf, len, " + i, i = 0-%u", d->count - 1);
+      return buf;
+    }
+    return "";
+  default:
+    return "";
+  }
+}
+
 int main(void)
 {
   size_t i;
@@ -79,7 +128,7 @@ int main(void)
     const struct spmu_reg_def *d = &spmu_catalog[i];
     char nm[64], have[256] = "";
     const char *pn;
-    name_range(nm, sizeof nm, d->name);
+    def_name(nm, sizeof nm, d);
     for (k = 0; (pn = spmu_profile_preset_name(k)) != NULL; k++) {
       spmu_profile p;
       struct spmu_applied a;
@@ -93,20 +142,21 @@ int main(void)
         strncat(have, ", ", sizeof have - strlen(have) - 1);
       strncat(have, pn, sizeof have - strlen(have) - 1);
     }
-    printf("| %XH%s | %s | %s |\n", d->addr, d->repeat ? "+i" : "", nm,
+    printf("| %XH%s | %s | %s |\n", d->addr,
+           d->repeat && !(d->repeat == SPMU_REP_COUNT && d->count == 1) ? "+i"
+                                                                       : "",
+           nm,
            have[0] ? have : "(custom profiles only)");
   }
   printf("\n");
 
   for (i = 0; i < spmu_catalog_len; i++) {
     const struct spmu_reg_def *d = &spmu_catalog[i];
-    char nm[64], caps[256];
+    char nm[64], caps[256], rep[32];
     unsigned f;
 
-    name_range(nm, sizeof nm, d->name);
-    printf("## %s — %XH%s\n\n", nm, d->addr,
-           d->repeat == SPMU_REP_GP ? " + i, one per GP counter"
-           : d->repeat == SPMU_REP_FIXED ? " + i, one per fixed counter" : "");
+    def_name(nm, sizeof nm, d);
+    printf("## %s — %XH%s\n\n", nm, d->addr, repeat_text(d, rep, sizeof rep));
     printf("%c%s.\n\n", toupper((unsigned char)d->brief[0]), d->brief + 1);
     caps_text(d->requires, d->excludes, caps, sizeof caps);
     printf("- SDM: %s\n- Present: %s\n- Write: %s\n- Reset: %s\n", d->sdm,
@@ -121,6 +171,19 @@ int main(void)
     if (d->check == SPMU_CHECK_CANONICAL)
       printf("- The value must be a canonical 48-bit linear address, else "
              "#GP.\n");
+    if (d->shared)
+      printf("- One per core: every logical processor reads and writes the "
+             "same register.\n");
+    if (d->view)
+      printf("- Per-thread view: the accessing logical processor sees its "
+             "own enable in bit 25 and the other one's in bit 26.\n");
+    if (d->escr)
+      printf("- ESCR pair of unit %s: CCCR ESCR select %u; ESCR0 feeds "
+             "counters %s, ESCR1 %s.\n",
+             spmu_nb_unit_name(d->escr->unit), d->escr->sel,
+             counters_text(d->escr->ctrs[0], rep, sizeof rep),
+             d->count > 1 ? counters_text(d->escr->ctrs[1], caps, sizeof caps)
+                          : "nothing (there is no ESCR1)");
     printf("\n| Bits | Field | Needs | Meaning |\n|---|---|---|---|\n");
     for (f = 0; f < d->nfields; f++) {
       const struct spmu_field_def *fd = &d->fields[f];

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "netburst.h"
 #include "pmu.h"
 
 #ifdef __cplusplus
@@ -134,7 +135,9 @@ SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);
  * own logical processor's; pmi() is then called for each logical processor
  * that requests a PMI in the last clock, lp first, then by index.
  *
- * Never allocates; a core is not safe to use from two threads at once. */
+ * Never allocates; a core is not safe to use from two threads at once.
+ * A NetBurst core has no architectural counters: there it only stores
+ * branch records (spmu_deliver_netburst counts its events). */
 SPMU_API int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                           uint64_t *consumed);
 
@@ -143,6 +146,77 @@ SPMU_API int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
  * (UINT64_MAX: never); 1 when clk stores a branch record, since every such
  * clock needs the host's memory. Changes nothing and touches no memory. */
 SPMU_API uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk);
+
+/* ---- NetBurst (Pentium 4) --------------------------------------------
+ *
+ * A NetBurst core (netburst.h; SDM 18.15-18.16) counts events that its
+ * ESCRs select. A line is one event-mask bit of one event of one ESCR pair
+ * (unit): the ESCRs of that unit whose event select matches and whose mask
+ * has the bit see it. Each ESCR sums the lines its mask selects, for the
+ * CPL and logical processor their T0_OS/T0_USR/T1_OS/T1_USR bits qualify
+ * (thread-independent mask bits of the event table: either thread's bits),
+ * and presents the sum, 0 to 15 (four binary-weighted input lines, seed
+ * 004; larger sums saturate at 15), to the counters whose CCCR selects it.
+ */
+typedef struct spmu_nb_line {
+  uint8_t unit;   /* enum spmu_nb_unit; SPMU_NB_UNIT_NONE: ignored */
+  uint8_t evsel;  /* ESCR[30:25] */
+  uint8_t bit;    /* event-mask bit k (ESCR bit 9 + k), 0-15 */
+  uint32_t count; /* occurrences in this clock */
+} spmu_nb_line;
+
+/* Retiring uops, for the at-retirement events and their tagging (SDM
+ * 18.15.6): the model tags them as the ESCRs, MSR_PEBS_ENABLE and
+ * MSR_PEBS_MATRIX_VERT say and counts them for instr_retired (NBOGUS/BOGUS,
+ * tagged or not), uops_retired, front_end_event, execution_event and
+ * replay_event. */
+typedef struct spmu_nb_retire {
+  uint32_t uops;   /* uops retiring with these attributes in the clock */
+  uint32_t instrs; /* instructions they complete (instr_retired) */
+  uint8_t bogus;   /* 1: on a mispredicted path */
+  uint8_t kind;    /* uop type, MSR_PEBS_MATRIX_VERT numbering: bit 0 load,
+                      bit 1 store, bit 4 branch (also uop_type's TAGLOADS /
+                      TAGSTORES front-end tagging) */
+  uint16_t replay; /* replay causes met: bit k = MSR_PEBS_ENABLE metric
+                      bit k (SDM Table 19-33: 0 1stL miss, 1 2ndL miss,
+                      2 DTLB miss, 9 MOB load replay, 10 split access) */
+  /* The execution event the uops met (execution tagging, SDM 18.15.6.3):
+   * ESCRs with TAG_ENABLE that select it OR their TAG_VALUE into the uops'
+   * tag bits. exec_unit = SPMU_NB_UNIT_NONE: none. */
+  uint8_t exec_unit, exec_evsel, exec_bit;
+} spmu_nb_retire;
+
+typedef struct spmu_nb_clock {
+  const spmu_nb_line *lines;
+  size_t nlines;
+  const spmu_nb_retire *retire;
+  size_t nretire;
+  uint8_t cpl;      /* CPL of the delivering logical processor, 0-3 */
+  uint8_t flags;    /* enum spmu_clock_flag: SPMU_CLK_IA32E (DS layout) */
+  uint8_t inactive; /* logical processors of the core (bit = index) that
+                       are halted or wait for SIPI in this clock (CCCR
+                       active-thread filter, SDM 18.16.2); 0: all active */
+  const spmu_branch *branch; /* the clock's taken branch (BTS), or NULL */
+} spmu_nb_clock;
+
+/* Deliver `clocks` repetitions (>= 1) of the same clock of lp to a NetBurst
+ * core, stopping early right after a clock at which a PMI is requested
+ * (for any logical processor: OVF_PMI_T0 / OVF_PMI_T1), a PEBS assist
+ * takes place, a branch record is stored or a memory callback fails.
+ * *consumed (may be NULL) gets the clocks delivered. pmi() is called for
+ * each logical processor that requests a PMI in the last clock, lp first.
+ *
+ * Counting follows SDM 18.15.5: the ESCR's sum, then the CCCR's compare /
+ * complement / threshold (a passing clock adds 1) and edge filters, the
+ * enable (ENABLE, or CASCADE / extended cascading while the starting
+ * counter's OVF is set) and the active-thread filter. An overflow sets OVF
+ * (sticky); the PMI is requested at the counter's next increment (SDM
+ * 18.15.3). Cost: O(counters x lines) per call plus one such step per
+ * overflow that changes state (an OVF flag going from 0 to 1, a PEBS
+ * counter arming); batches are otherwise added in closed form.
+ * SPMU_EINVAL if the core is not NetBurst. Returns SPMU_TICK_* bits. */
+SPMU_API int spmu_deliver_netburst(spmu_lp *lp, const spmu_nb_clock *clk,
+                                   uint64_t clocks, uint64_t *consumed);
 
 /* Conditions raised outside the core PMU's counters, which the host (its
  * Intel PT, uncore or power-management model) reports to a logical

@@ -1,7 +1,9 @@
 /* softpmu — the PMU of one processor core, and its logical processors.
  *
  * A core is created from a profile; it holds one PMU state per logical
- * processor (hyper-thread). All memory is allocated by spmu_core_new();
+ * processor (hyper-thread); on NetBurst profiles the counters, CCCRs, ESCRs
+ * and tagging MSRs are one set per core that every logical processor reads
+ * and writes (SDM 18.16, Table 35-41 "Shared"). All memory is allocated by spmu_core_new();
  * nothing else allocates, performs I/O or reads a clock. A core is not
  * thread-safe: serialise calls on one core; distinct cores share nothing.
  *
@@ -61,7 +63,9 @@ SPMU_API int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value);
  * index; ECX = 1<<29 reads MSR_PERF_METRICS where present. #GP at CPL > 0
  * without CR4.PCE, and for any ECX that names no present counter (the
  * ECX[31] fast-read form included: architectural perfmon has none).
- * *value gets the counter's width bits (EDX:EAX). */
+ * *value gets the counter's width bits (EDX:EAX). On a NetBurst core
+ * ECX[30:0] is the counter n (0-17, MSR 300H + n) and ECX[31] the fast
+ * read: EAX = bits 31:0, EDX = 0. */
 SPMU_API int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
                uint64_t *value);
 

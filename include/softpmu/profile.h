@@ -39,6 +39,15 @@ enum spmu_feature {
   SPMU_FEAT_UNCORE_PMI = 1u << 9, /* DEBUGCTL[13], STATUS.Ovf_Uncore */
   SPMU_FEAT_PRECISE_STORE = 1u << 10, /* PEBS_ENABLE[63] PS_EN (SNB/IVB) */
   SPMU_FEAT_ANY_DEPRECATED = 1u << 11, /* CPUID.0AH:EDX[15] (v5+) */
+  /* The NetBurst PMU (Pentium 4, family 0FH; SDM 18.15-18.16): 18
+   * counters with their CCCRs and the ESCRs instead of architectural
+   * perfmon (version must be 0). threads=2 is Hyper-Threading: both
+   * logical processors share the one PMU. */
+  SPMU_FEAT_NETBURST = 1u << 12,
+  SPMU_FEAT_NB_IQ_ESCR = 1u << 13,     /* MSR_IQ_ESCR0/1: family 0FH
+                                          models 1-2 only (Table 18-63) */
+  SPMU_FEAT_NB_EXT_CASCADE = 1u << 14, /* IQ CCCR bit 11 extended cascading:
+                                          0F_02/03/04/06 (18.15.5.7) */
 };
 
 /* IA32_PERF_CAPABILITIES bits (SDM Vol. 3B 18.6.2 / Vol. 4 Table 2-2). */
@@ -83,7 +92,13 @@ SPMU_API const char *spmu_profile_preset_name(unsigned index);
  * 0..n-1), fixed_mask (a bitmap, v5), fixed_width, events (EBX length),
  * unavailable (EBX), perf_capabilities (implies pdcm=1), threads, and the
  * 0/1 feature keys pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi
- * precise_store any_deprecated. Numbers are decimal or 0x-hex.
+ * precise_store any_deprecated netburst iq_escr ext_cascade. Numbers are
+ * decimal or 0x-hex.
+ *
+ * The NetBurst presets: "pentium4" (family 0FH model 2 with
+ * Hyper-Threading: two logical processors sharing one PMU, 45 ESCRs,
+ * extended cascading, DS with BTS and PEBS, 32-bit DS layout) and
+ * "pentium4-noht" (the same part with one logical processor).
  *
  * On failure returns a negative code (SPMU_ENOENT for an unknown preset,
  * SPMU_EINVAL for a malformed string, SPMU_EPROFILE for an impossible

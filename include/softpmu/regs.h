@@ -1,9 +1,9 @@
 /* softpmu — the register catalogue, as seen from outside.
  *
- * Every MSR of the architectural PMU is declared once, in one table
- * (src/regs/catalog.c). These calls answer questions about it for a given
- * profile: which MSRs exist, their names, fields, reset values and
- * reserved bits, and they decode and encode field values. The model itself
+ * Every MSR of the architectural and the NetBurst PMU is declared once, in
+ * one table (src/regs/catalog.c). These calls answer questions about it
+ * for a given profile: which MSRs exist, their names, fields, reset values
+ * and reserved bits, and they decode and encode field values. The model itself
  * uses the same table for every RDMSR/WRMSR.
  */
 #ifndef SOFTPMU_REGS_H

@@ -6,6 +6,7 @@
 #include "agent.h"
 #include "error.h"
 #include "events.h"
+#include "netburst.h"
 #include "pmu.h"
 #include "profile.h"
 #include "regs.h"

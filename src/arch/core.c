@@ -1,4 +1,5 @@
 /* The public PMU object: creation, reset, and the guest and host paths. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "arch/core.h"
@@ -57,11 +58,13 @@ int spmu_core_reset(spmu_core *core)
   if (!core)
     return SPMU_EINVAL;
   for (i = 0; i < core->nlp; i++) {
-    spmu_regs_reset(&core->a, &core->lp[i].r);
+    struct spmu_file f = spmu_lp_file(&core->lp[i]);
+    spmu_regs_reset(&core->a, &f);
     core->lp[i].edge = 0;
     core->lp[i].armed = 0;
     spmu_lp_touch(&core->lp[i]);
   }
+  spmu_nb_reset(&core->nb);
   return SPMU_OK;
 }
 
@@ -77,6 +80,7 @@ int spmu_lp_init(spmu_lp *lp)
 int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
+  struct spmu_file f;
 
   if (!lp)
     return SPMU_EINVAL;
@@ -84,7 +88,8 @@ int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
   m = spmu_applied_find(&lp->core->a, msr);
   if (!m)
     return SPMU_GP;
-  if (spmu_msr_write(&lp->core->a, &lp->r, m, value, false) != SPMU_WR_OK)
+  f = spmu_lp_file(lp);
+  if (spmu_msr_write(&lp->core->a, &f, m, value, false) != SPMU_WR_OK)
     return SPMU_GP;
   spmu_lp_touch(lp);
   return SPMU_OK;
@@ -93,26 +98,30 @@ int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value)
 {
   const struct spmu_msr_rt *m;
+  struct spmu_file f;
 
   if (!lp || !value)
     return SPMU_EINVAL;
   m = spmu_applied_find(&lp->core->a, msr);
   if (!m)
     return SPMU_GP;
-  *value = spmu_msr_read(&lp->core->a, &lp->r, m);
+  f = spmu_lp_file(lp);
+  *value = spmu_msr_read(&lp->core->a, &f, m);
   return SPMU_OK;
 }
 
 int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
+  struct spmu_file f;
 
   if (!lp)
     return SPMU_EINVAL;
   m = spmu_applied_find(&lp->core->a, msr);
   if (!m)
     return SPMU_ENOMSR;
-  switch (spmu_msr_write(&lp->core->a, &lp->r, m, value, true)) {
+  f = spmu_lp_file(lp);
+  switch (spmu_msr_write(&lp->core->a, &f, m, value, true)) {
   case SPMU_WR_OK:
     spmu_lp_touch(lp);
     return SPMU_OK;
@@ -126,13 +135,16 @@ int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 int spmu_host_rdmsr(const spmu_lp *lp, uint32_t msr, uint64_t *value)
 {
   const struct spmu_msr_rt *m;
+  struct spmu_file f;
 
   if (!lp || !value)
     return SPMU_EINVAL;
   m = spmu_applied_find(&lp->core->a, msr);
   if (!m)
     return SPMU_ENOMSR;
-  *value = spmu_msr_read(&lp->core->a, &lp->r, m);
+  /* Reads change nothing: the file is only read through. */
+  f = spmu_lp_file((spmu_lp *)(uintptr_t)lp);
+  *value = spmu_msr_read(&lp->core->a, &f, m);
   return SPMU_OK;
 }
 
@@ -143,7 +155,8 @@ int spmu_host_rdmsr(const spmu_lp *lp, uint32_t msr, uint64_t *value)
  *  - #GP "if ECX does not indicate a supported counter": any other bit, an
  *    absent counter, and the ECX[31] fast-read form, which architectural
  *    perfmon does not define (KVM faults it too).
- * The value is the counter's width bits, as stored. */
+ * The value is the counter's width bits, as stored. A NetBurst core has
+ * its own index space and fast read (src/netburst/engine.c). */
 int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
                uint64_t *value)
 {
@@ -155,6 +168,8 @@ int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
   a = &lp->core->a;
   if (cpl > 0 && !cr4_pce)
     return SPMU_GP;
+  if (a->caps & CAP(NETBURST))
+    return spmu_nb_rdpmc(lp, ecx, value);
   if (a->prof.version == 0 || (ecx & 0x80000000u))
     return SPMU_GP;
   if (ecx & 0x40000000u) {

@@ -4,7 +4,9 @@
 
 #include <stdbool.h>
 
+#include "arch/msr.h"
 #include "arch/state.h"
+#include "netburst/nb.h"
 #include "regs/applied.h"
 #include "softpmu/events.h"
 #include "softpmu/pmu.h"
@@ -75,9 +77,15 @@ struct spmu_core {
   uint32_t stale;   /* lps whose prog must be rebuilt (bit = lp index) */
   uint32_t any_lps; /* lps whose prog has AnyThread entries */
   struct spmu_lp lp[SPMU_MAX_THREADS];
+  /* NetBurst profiles: the shared register file and the engine's state
+   * (src/netburst); nb_stale asks for a recompile before the next clock. */
+  struct spmu_nb_regs nb_regs;
+  struct spmu_nb nb;
+  bool nb_stale;
   /* Staging for spmu_core_restore, so a restore never half-applies and
    * never allocates. */
   struct spmu_regs scratch[SPMU_MAX_THREADS];
+  struct spmu_nb_regs nb_scratch;
   uint32_t scratch_edge[SPMU_MAX_THREADS];
   uint32_t scratch_armed[SPMU_MAX_THREADS];
 };
@@ -87,6 +95,14 @@ struct spmu_core {
 static inline void spmu_lp_touch(struct spmu_lp *lp)
 {
   lp->core->stale |= UINT32_C(1) << lp->index;
+  lp->core->nb_stale = true;
+}
+
+/* The register files an access of lp reaches (its own and the core's
+ * shared NetBurst file). */
+static inline struct spmu_file spmu_lp_file(struct spmu_lp *lp)
+{
+  return (struct spmu_file){&lp->r, &lp->core->nb_regs, lp->index};
 }
 
 #endif

@@ -237,17 +237,24 @@ static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
 
 /* --- the assist ---------------------------------------------------------- */
 
-unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                          uint32_t applicable, bool *pmi)
+/* The record of one assist (SDM 17.4.9, seed 003), shared by the
+ * architectural PEBS and NetBurst's (18.15.7): load the PEBS buffer
+ * fields, build the record, check the bounds, read the counter-reset slots
+ * `slots` (bit c: slot c) into reset[c], write the record and the new
+ * index. Nothing is written unless every read succeeded and the record
+ * fits. Returns SPMU_TICK_PEBS with *threshold = the new index reached
+ * the interrupt threshold, else SPMU_TICK_PEBS_LOST (| MEM_FAULT). */
+static unsigned pebs_record(spmu_lp *lp, const spmu_clock *clk,
+                            uint32_t applicable, uint32_t slots,
+                            uint64_t *reset, bool *threshold)
 {
-  const struct spmu_applied *a = &lp->core->a;
-  uint64_t reset[SPMU_NCTR], next;
+  uint64_t next;
   uint8_t idx[8];
   struct rec r;
   struct ds d;
   uint32_t m;
 
-  *pmi = false;
+  *threshold = false;
   if (!ds_load(lp, clk, true, &d))
     return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
   build(&r, lp, clk, &d, applicable);
@@ -255,7 +262,7 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
    * or the assist is skipped entirely. */
   if (d.index > d.max || d.max - d.index < r.len)
     return SPMU_TICK_PEBS_LOST;
-  for (m = applicable; m; m &= m - 1) {
+  for (m = slots; m; m &= m - 1) {
     unsigned c = spmu_ctz32(m);
     uint8_t b[8];
     if (!mem_read(lp, reset_addr(&d, c), b, 8))
@@ -267,6 +274,23 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
   if (!mem_write(lp, d.index, r.b, r.len) ||
       !mem_write(lp, index_addr(&d), idx, d.wide ? 8 : 4))
     return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+  *threshold = next >= d.threshold;
+  return SPMU_TICK_PEBS;
+}
+
+unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
+                          uint32_t applicable, bool *pmi)
+{
+  const struct spmu_applied *a = &lp->core->a;
+  uint64_t reset[SPMU_NCTR];
+  unsigned ticks;
+  bool threshold;
+  uint32_t m;
+
+  *pmi = false;
+  ticks = pebs_record(lp, clk, applicable, applicable, reset, &threshold);
+  if (ticks != SPMU_TICK_PEBS)
+    return ticks;
   /* Reload every applicable counter from its reset slot and clear its
    * overflow status (seed 003). */
   for (m = applicable; m; m &= m - 1) {
@@ -276,7 +300,7 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
   lp->r.global_status &= ~spmu_status_of(applicable);
   /* The interrupt threshold: OvfBuf and a PMI (SDM 18.4.4.2; freeze on
    * PMI applies, facts sheet B). */
-  if (next >= d.threshold) {
+  if (threshold) {
     lp->r.global_status |= SPMU_STATUS_OVF_BUF;
     spmu_request_pmi(lp);
     *pmi = true;
@@ -284,17 +308,47 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
   return SPMU_TICK_PEBS;
 }
 
+unsigned spmu_nb_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
+                             uint64_t *reset, bool *threshold)
+{
+  uint64_t slot[1];
+  unsigned ticks;
+
+  /* SDM 17.4.9 Figure 17-5 / 17-8: one "PEBS counter reset" field, at
+   * 20H (32-bit layout) or 40H (64-bit), slot 0 of reset_addr(). */
+  ticks = pebs_record(lp, clk, 0, 1, slot, threshold);
+  if (ticks == SPMU_TICK_PEBS)
+    *reset = slot[0];
+  return ticks;
+}
+
 /* --- the branch trace store ---------------------------------------------- */
+
+/* The branch-trace bits of the debug control MSR: IA32_DEBUGCTL (SDM
+ * 17.4.1 Figure 17-3) or, on NetBurst, MSR_DEBUGCTLA (17.11.1 Figure
+ * 17-12: TR 2, BTS 3, BTINT 4, BTS_OFF_OS 5, BTS_OFF_USR 6). */
+struct bts_bits {
+  uint64_t tr, bts, btint, off_os, off_usr;
+};
+
+static const struct bts_bits *bts_bits(const spmu_lp *lp)
+{
+  static const struct bts_bits debugctl = {
+    SPMU_DEBUGCTL_TR, SPMU_DEBUGCTL_BTS, SPMU_DEBUGCTL_BTINT,
+    SPMU_DEBUGCTL_BTS_OFF_OS, SPMU_DEBUGCTL_BTS_OFF_USR};
+  static const struct bts_bits debugctla = {BIT64(2), BIT64(3), BIT64(4),
+                                            BIT64(5), BIT64(6)};
+  return (lp->core->a.caps & CAP(NETBURST)) ? &debugctla : &debugctl;
+}
 
 bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk)
 {
+  const struct bts_bits *b = bts_bits(lp);
   uint64_t dbg = lp->r.debugctl;
 
-  if (!clk->branch || (dbg & (SPMU_DEBUGCTL_TR | SPMU_DEBUGCTL_BTS)) !=
-                          (SPMU_DEBUGCTL_TR | SPMU_DEBUGCTL_BTS))
+  if (!clk->branch || (dbg & (b->tr | b->bts)) != (b->tr | b->bts))
     return false;
-  return !(dbg & (clk->cpl == 0 ? SPMU_DEBUGCTL_BTS_OFF_OS
-                                : SPMU_DEBUGCTL_BTS_OFF_USR));
+  return !(dbg & (clk->cpl == 0 ? b->off_os : b->off_usr));
 }
 
 unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
@@ -319,7 +373,7 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
    * maximum (decisions.md #34). Without it, the index wraps to the base
    * when the next record would not fit. */
   if (d.index > d.max || d.max - d.index < size) {
-    if (lp->r.debugctl & SPMU_DEBUGCTL_BTINT)
+    if (lp->r.debugctl & bts_bits(lp)->btint)
       return 0;
     d.index = d.buf_base;
     if (d.index > d.max || d.max - d.index < size)

@@ -25,6 +25,15 @@ static inline uint64_t spmu_status_of(uint64_t ctrs)
 unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
                           uint32_t applicable, bool *pmi);
 
+/* The NetBurst PEBS assist of lp (SDM 18.15.7): the record (the 40-byte
+ * 32-bit form, or the 64-bit one with the 64-bit DS layout) and the new
+ * PEBS index, as spmu_pebs_assist, through the same DS code. On
+ * SPMU_TICK_PEBS, *reset is the DS area's PEBS counter reset value and
+ * *threshold says the index reached the interrupt threshold; the caller
+ * reloads the counter and requests the PMI. */
+unsigned spmu_nb_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
+                             uint64_t *reset, bool *threshold);
+
 /* Does a branch in clk go to the BTS buffer (SDM 17.4.9.3 Table 17-x:
  * TR and BTS set, not filtered by BTS_OFF_OS / BTS_OFF_USR)? */
 bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk);

@@ -3,17 +3,34 @@
  * applied profile says which bits may be written (masks). */
 #include "arch/msr.h"
 
-static uint64_t *slot_of(struct spmu_regs *r, const struct spmu_msr_rt *m)
+/* The def's storage: in the core's NetBurst file for shared defs, in the
+ * logical processor's file otherwise. */
+static uint64_t *slot_of(const struct spmu_file *f,
+                         const struct spmu_msr_rt *m)
 {
-  uint64_t *base = (uint64_t *)(void *)((char *)r + m->def->storage);
+  char *file = m->def->shared ? (char *)f->nb : (char *)f->lp;
+  uint64_t *base = (uint64_t *)(void *)(file + m->def->storage);
   /* Repeated defs store instance k at storage + k; A_PMCk aliases PMCk. */
   return base + (m->def->repeat == SPMU_REP_ONE ? 0 : m->inst);
 }
 
-static const uint64_t *cslot_of(const struct spmu_regs *r,
-                                const struct spmu_msr_rt *m)
+/* What logical processor f->index sees of a stored value, and stores for
+ * a written one (the view is its own inverse). */
+static uint64_t viewed(const struct spmu_file *f, const struct spmu_msr_rt *m,
+                       uint64_t v)
 {
-  return slot_of((struct spmu_regs *)(uintptr_t)r, m);
+  return m->def->view ? m->def->view(v, f->index) : v;
+}
+
+uint64_t spmu_nb_pebs_view(uint64_t v, unsigned lp)
+{
+  uint64_t t0 = v & SPMU_NB_PEBS_T0, t1 = v & SPMU_NB_PEBS_T1;
+
+  if (lp == 0)
+    return v;
+  /* Logical processor 1: its own enable (thread 1, bit 26 stored) is its
+   * bit 25, the other's (thread 0) its bit 26. */
+  return (v & ~(SPMU_NB_PEBS_T0 | SPMU_NB_PEBS_T1)) | t0 << 1 | t1 >> 1;
 }
 
 /* SDM 3.3.7.1: a 48-bit linear address is canonical when bits 63:47 are all
@@ -24,7 +41,8 @@ static bool canonical48(uint64_t v)
   return top == 0 || top == (UINT64_C(1) << 17) - 1;
 }
 
-enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
+enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
+                            const struct spmu_file *f,
                             const struct spmu_msr_rt *m, uint64_t v, bool host)
 {
   uint64_t width = spmu_width_mask(m->width);
@@ -32,7 +50,8 @@ enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
 
   switch ((spmu_policy)m->def->policy) {
   case SPMU_POLICY_RW:
-    slot = slot_of(r, m);
+    slot = slot_of(f, m);
+    v = viewed(f, m, v);
     if (v & m->rsvd)
       return SPMU_WR_RESERVED;
     /* IA32_MISC_ENABLE perf bits are read-only: KVM faults a guest write
@@ -51,7 +70,7 @@ enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
       return SPMU_WR_READONLY;
     if (v & m->rsvd)
       return SPMU_WR_RESERVED;
-    *slot_of(r, m) = v;
+    *slot_of(f, m) = v;
     return SPMU_WR_OK;
 
   case SPMU_POLICY_CONST:
@@ -59,20 +78,20 @@ enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
     /* Read-only to the guest; the host may only write what is there. */
     if (!host)
       return SPMU_WR_READONLY;
-    return v == spmu_msr_read(a, r, m) ? SPMU_WR_OK : SPMU_WR_READONLY;
+    return v == spmu_msr_read(a, f, m) ? SPMU_WR_OK : SPMU_WR_READONLY;
 
   case SPMU_POLICY_W1C:
     /* SDM 18.2.2.2, 18.2.4.2: each 1 clears the GLOBAL_STATUS bit. */
     if (v & m->rsvd)
       return SPMU_WR_RESERVED;
-    *slot_of(r, m) &= ~v;
+    *slot_of(f, m) &= ~v;
     return SPMU_WR_OK;
 
   case SPMU_POLICY_W1S:
     /* SDM 18.2.4.2: each 1 sets the GLOBAL_STATUS bit (bit 63 reserved). */
     if (v & m->rsvd)
       return SPMU_WR_RESERVED;
-    *slot_of(r, m) |= v;
+    *slot_of(f, m) |= v;
     return SPMU_WR_OK;
 
   case SPMU_POLICY_COUNTER_SX:
@@ -82,9 +101,9 @@ enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
     if (host) {
       if (v & ~width)
         return SPMU_WR_RESERVED;
-      *slot_of(r, m) = v;
+      *slot_of(f, m) = v;
     } else {
-      *slot_of(r, m) = spmu_sext32(v) & width;
+      *slot_of(f, m) = spmu_sext32(v) & width;
     }
     return SPMU_WR_OK;
 
@@ -94,13 +113,14 @@ enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
      * masks instead; Linux always writes masked values). */
     if (v & ~width)
       return SPMU_WR_RESERVED;
-    *slot_of(r, m) = v;
+    *slot_of(f, m) = v;
     return SPMU_WR_OK;
   }
   return SPMU_WR_RESERVED;
 }
 
-uint64_t spmu_msr_read(const struct spmu_applied *a, const struct spmu_regs *r,
+uint64_t spmu_msr_read(const struct spmu_applied *a,
+                       const struct spmu_file *f,
                        const struct spmu_msr_rt *m)
 {
   switch ((spmu_policy)m->def->policy) {
@@ -110,9 +130,9 @@ uint64_t spmu_msr_read(const struct spmu_applied *a, const struct spmu_regs *r,
      * return 0 (as KVM does for OVF_CTRL). */
     return 0;
   case SPMU_POLICY_COMPUTED:
-    return m->def->compute(a, r);
+    return m->def->compute(a, f->lp);
   default:
-    return *cslot_of(r, m);
+    return viewed(f, m, *slot_of(f, m));
   }
 }
 
@@ -129,15 +149,16 @@ bool spmu_msr_saved(const struct spmu_msr_rt *m)
   }
 }
 
-void spmu_regs_reset(const struct spmu_applied *a, struct spmu_regs *r)
+void spmu_regs_reset(const struct spmu_applied *a, const struct spmu_file *f)
 {
   unsigned i;
 
-  *r = (struct spmu_regs){0};
+  *f->lp = (struct spmu_regs){0};
+  *f->nb = (struct spmu_nb_regs){0};
   for (i = 0; i < a->nmsr; i++) {
     const struct spmu_msr_rt *m = &a->msr[i];
     if (m->def->storage >= 0 && !m->def->alias)
-      *slot_of(r, m) = m->reset;
+      *slot_of(f, m) = m->reset;
   }
 }
 

@@ -46,25 +46,45 @@
 #define SPMU_MSR_GLOBAL_STATUS 0x38Eu
 #define SPMU_INUSE_PMI BIT64(63)
 
+/* Where an access finds an MSR's state: the accessing logical
+ * processor's register file, or for `shared` defs the core's NetBurst
+ * register file; index is the accessing logical processor (views). */
+struct spmu_file {
+  struct spmu_regs *lp;
+  struct spmu_nb_regs *nb;
+  unsigned index;
+};
+
 enum spmu_wr {
   SPMU_WR_OK,
   SPMU_WR_RESERVED, /* a reserved bit is set, or the value is invalid */
   SPMU_WR_READONLY, /* the write would change read-only state */
 };
 
-/* Write v to MSR m of register file r. host selects the host path (may set
- * read-only state, counters take the value unmodified). */
-enum spmu_wr spmu_msr_write(const struct spmu_applied *a, struct spmu_regs *r,
+/* Write v to MSR m of register file f. host selects the host path (may
+ * set read-only state, counters take the value unmodified). */
+enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
+                            const struct spmu_file *f,
                             const struct spmu_msr_rt *m, uint64_t v,
                             bool host);
 
 /* What RDMSR of m returns. */
 uint64_t spmu_msr_read(const struct spmu_applied *a,
-                       const struct spmu_regs *r,
+                       const struct spmu_file *f,
                        const struct spmu_msr_rt *m);
 
-/* Put every MSR of r to its power-on value. */
-void spmu_regs_reset(const struct spmu_applied *a, struct spmu_regs *r);
+/* Put every MSR of f (the logical processor's and the shared ones) to its
+ * power-on value. */
+void spmu_regs_reset(const struct spmu_applied *a, const struct spmu_file *f);
+
+/* MSR_PEBS_ENABLE's per-thread view (SDM 18.16.3): bit 25 is the
+ * accessing logical processor's PEBS enable ("my thread"), bit 26 the
+ * other's; the shared register stores thread 0's at 25, thread 1's at 26. */
+uint64_t spmu_nb_pebs_view(uint64_t v, unsigned lp);
+#define SPMU_NB_PEBS_T0 BIT64(25)
+#define SPMU_NB_PEBS_T1 BIT64(26)
+#define SPMU_NB_PEBS_UOP_TAG BIT64(24)
+#define SPMU_NB_PEBS_METRIC GENMASK64(12, 0)
 
 /* IA32_PERF_GLOBAL_INUSE from the event selects, FIXED_CTR_CTRL and
  * PEBS_ENABLE (SDM 18.2.4.3, seed 000). */

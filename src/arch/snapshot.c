@@ -12,8 +12,17 @@
  *       (bit i = GP counter i), u32 PEBS counters armed (bit i = PMCi,
  *       bit 8 + j = FIXED_CTRj)
  * (Format 1 had no armed word.)
+ *
+ * NetBurst profiles: the shared MSRs (counters, CCCRs, ESCRs, tagging
+ * MSRs) appear in every logical processor's records, as each one reads
+ * them, and a restore requires the copies to agree. The two words are the
+ * NetBurst engine's (src/netburst/nb.h spmu_nb_words): threshold-output
+ * state of the 18 counters (logical processor 0 only), and the counters
+ * owing the logical processor a PMI plus bit 31 for its PEBS counter
+ * armed.
  *   end u64 FNV-1a of every byte before it
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "arch/core.h"
@@ -71,6 +80,28 @@ static const struct spmu_msr_rt *next_saved(const struct spmu_applied *a,
   return NULL;
 }
 
+/* The counting engine's two words of logical processor i. */
+static void engine_words(const spmu_core *c, unsigned i, uint32_t *edge,
+                         uint32_t *armed)
+{
+  if (c->a.caps & CAP(NETBURST)) {
+    spmu_nb_words(&c->nb, i, edge, armed);
+  } else {
+    *edge = c->lp[i].edge;
+    *armed = c->lp[i].armed;
+  }
+}
+
+static bool engine_words_valid(const spmu_core *c, unsigned i, uint32_t edge,
+                               uint32_t armed)
+{
+  if (c->a.caps & CAP(NETBURST))
+    return spmu_nb_words_valid(i, edge, armed);
+  return !(edge & ~(uint32_t)spmu_width_mask(c->a.prof.gp)) &&
+         !(armed & ~((uint32_t)spmu_width_mask(c->a.prof.gp) |
+                     (uint32_t)c->a.prof.fixed_mask << SPMU_MAX_GP));
+}
+
 int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
 {
   uint8_t *p = buf;
@@ -91,30 +122,52 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
   p += HDR_LEN;
   for (i = 0; i < core->nlp; i++) {
     const struct spmu_msr_rt *m;
-    uint32_t addr = 0;
+    uint32_t addr = 0, edge, armed;
+    struct spmu_file f = spmu_lp_file((spmu_lp *)(uintptr_t)&core->lp[i]);
 
     spmu_put_le(p, saved_count(&core->a), 2);
     p += 2;
     while ((m = next_saved(&core->a, &addr)) != NULL) {
       spmu_put_le(p, m->addr, 4);
-      spmu_put_le(p + 4, spmu_msr_read(&core->a, &core->lp[i].r, m), 8);
+      spmu_put_le(p + 4, spmu_msr_read(&core->a, &f, m), 8);
       p += ENTRY_LEN;
     }
-    spmu_put_le(p, core->lp[i].edge, 4);
-    spmu_put_le(p + 4, core->lp[i].armed, 4);
+    engine_words(core, i, &edge, &armed);
+    spmu_put_le(p, edge, 4);
+    spmu_put_le(p + 4, armed, 4);
     p += 8;
   }
   spmu_put_le(p, fnv1a(buf, need - 8), 8);
   return SPMU_OK;
 }
 
-/* Check one logical processor's records and stage them into *r, *edge. */
+/* Stage one record into f. A shared MSR (NetBurst) is staged by logical
+ * processor 0; the others' copies must read back the same. */
+static int restore_msr(const spmu_core *c, const struct spmu_file *f,
+                       const struct spmu_msr_rt *m, uint64_t v)
+{
+  if (m->def->shared && f->index > 0)
+    return spmu_msr_read(&c->a, f, m) == v ? SPMU_OK : SPMU_ECORRUPT;
+  switch (spmu_msr_write(&c->a, f, m, v, true)) {
+  case SPMU_WR_OK:
+    return SPMU_OK;
+  case SPMU_WR_READONLY:
+    return SPMU_EREADONLY;
+  default:
+    return SPMU_ERESERVED;
+  }
+}
+
+/* Check one logical processor's records and stage them into f, *edge,
+ * *armed. */
 static int restore_lp(const spmu_core *c, const uint8_t **pp,
-                      struct spmu_regs *r, uint32_t *edge, uint32_t *armed)
+                      const struct spmu_file *f, uint32_t *edge,
+                      uint32_t *armed)
 {
   const uint8_t *p = *pp;
   const struct spmu_msr_rt *m;
   uint32_t addr = 0;
+  int rc;
 
   if (spmu_get_le(p, 2) != saved_count(&c->a))
     return SPMU_ECORRUPT;
@@ -122,21 +175,14 @@ static int restore_lp(const spmu_core *c, const uint8_t **pp,
   while ((m = next_saved(&c->a, &addr)) != NULL) {
     if (spmu_get_le(p, 4) != m->addr)
       return SPMU_ECORRUPT;
-    switch (spmu_msr_write(&c->a, r, m, spmu_get_le(p + 4, 8), true)) {
-    case SPMU_WR_OK:
-      break;
-    case SPMU_WR_READONLY:
-      return SPMU_EREADONLY;
-    default:
-      return SPMU_ERESERVED;
-    }
+    rc = restore_msr(c, f, m, spmu_get_le(p + 4, 8));
+    if (rc != SPMU_OK)
+      return rc;
     p += ENTRY_LEN;
   }
   *edge = (uint32_t)spmu_get_le(p, 4);
   *armed = (uint32_t)spmu_get_le(p + 4, 4);
-  if (*edge & ~(uint32_t)spmu_width_mask(c->a.prof.gp) ||
-      *armed & ~((uint32_t)spmu_width_mask(c->a.prof.gp) |
-                 (uint32_t)c->a.prof.fixed_mask << SPMU_MAX_GP))
+  if (!engine_words_valid(c, f->index, *edge, *armed))
     return SPMU_ECORRUPT;
   *pp = p + 8;
   return SPMU_OK;
@@ -161,17 +207,25 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
     return SPMU_ECORRUPT;
 
   p += HDR_LEN;
+  core->nb_scratch = core->nb_regs;
   for (i = 0; i < core->nlp; i++) {
+    struct spmu_file f = {&core->scratch[i], &core->nb_scratch, i};
     core->scratch[i] = core->lp[i].r;
-    rc = restore_lp(core, &p, &core->scratch[i], &core->scratch_edge[i],
+    rc = restore_lp(core, &p, &f, &core->scratch_edge[i],
                     &core->scratch_armed[i]);
     if (rc != SPMU_OK)
       return rc;
   }
+  core->nb_regs = core->nb_scratch;
   for (i = 0; i < core->nlp; i++) {
     core->lp[i].r = core->scratch[i];
-    core->lp[i].edge = core->scratch_edge[i];
-    core->lp[i].armed = core->scratch_armed[i];
+    if (core->a.caps & CAP(NETBURST)) {
+      spmu_nb_words_set(&core->nb, i, core->scratch_edge[i],
+                        core->scratch_armed[i]);
+    } else {
+      core->lp[i].edge = core->scratch_edge[i];
+      core->lp[i].armed = core->scratch_armed[i];
+    }
     spmu_lp_touch(&core->lp[i]);
   }
   return SPMU_OK;

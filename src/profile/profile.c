@@ -17,6 +17,11 @@
   (SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL |    \
    SPMU_FEAT_BTS | SPMU_FEAT_PEBS)
 
+/* The Pentium 4 model 2 preset's features (decisions.md, NetBurst). */
+#define NETBURST_DS                                                          \
+  (SPMU_FEAT_DS | SPMU_FEAT_BTS | SPMU_FEAT_PEBS | SPMU_FEAT_NETBURST |      \
+   SPMU_FEAT_NB_IQ_ESCR | SPMU_FEAT_NB_EXT_CASCADE)
+
 /* Presets. CPUID.0AH values as the SDM gives them per generation (18.2,
  * 18.4-18.9; facts sheet A): 40-bit counters on Core Duo/Core 2, 48-bit
  * from Nehalem; 4 GP counters per thread with HT; 8 on Ice Lake and
@@ -58,6 +63,13 @@ static const spmu_profile presets[] = {
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
                SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
    .perf_capabilities = 0x1F4C5},
+  /* NetBurst (SDM 18.15-18.16): no architectural perfmon (CPUID.0AH all
+   * zero); family 0FH model 2 with Hyper-Threading (the two logical
+   * processors share the PMU), which has MSR_IQ_ESCR0/1 (models 1-2,
+   * Table 18-63) and extended cascading (0F_02, 18.15.5.7); DS with BTS and
+   * PEBS, no DTES64 and no DS-CPL (32-bit DS layout outside IA-32e mode). */
+  {.name = "pentium4", .threads = 2, .features = NETBURST_DS},
+  {.name = "pentium4-noht", .threads = 1, .features = NETBURST_DS},
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
@@ -68,25 +80,32 @@ static const struct {
   {"yonah", "core-duo"}, {"coreduo", "core-duo"}, {"merom", "core2"},
   {"penryn", "core2"},   {"nhm", "nehalem"},      {"snb", "sandybridge"},
   {"hsw", "haswell"},    {"skl", "skylake"},      {"icl", "icelake"},
-  {"spr", "sapphirerapids"},
+  {"spr", "sapphirerapids"}, {"netburst", "pentium4"}, {"p4", "pentium4"},
 };
 
+/* Keys of the feature flags. `sparse` keys are written by
+ * spmu_profile_format only when set, so the key=value form of every
+ * architectural profile stays what it was before NetBurst existed. */
 static const struct {
   const char *key;
   uint32_t flag;
+  bool sparse;
 } feature_keys[] = {
-  {"pdcm", SPMU_FEAT_PDCM},
-  {"ds", SPMU_FEAT_DS},
-  {"dtes64", SPMU_FEAT_DTES64},
-  {"ds_cpl", SPMU_FEAT_DS_CPL},
-  {"bts", SPMU_FEAT_BTS},
-  {"pebs", SPMU_FEAT_PEBS},
-  {"rtm", SPMU_FEAT_RTM},
-  {"pt", SPMU_FEAT_PT},
-  {"sgx", SPMU_FEAT_SGX},
-  {"uncore_pmi", SPMU_FEAT_UNCORE_PMI},
-  {"precise_store", SPMU_FEAT_PRECISE_STORE},
-  {"any_deprecated", SPMU_FEAT_ANY_DEPRECATED},
+  {"pdcm", SPMU_FEAT_PDCM, false},
+  {"ds", SPMU_FEAT_DS, false},
+  {"dtes64", SPMU_FEAT_DTES64, false},
+  {"ds_cpl", SPMU_FEAT_DS_CPL, false},
+  {"bts", SPMU_FEAT_BTS, false},
+  {"pebs", SPMU_FEAT_PEBS, false},
+  {"rtm", SPMU_FEAT_RTM, false},
+  {"pt", SPMU_FEAT_PT, false},
+  {"sgx", SPMU_FEAT_SGX, false},
+  {"uncore_pmi", SPMU_FEAT_UNCORE_PMI, false},
+  {"precise_store", SPMU_FEAT_PRECISE_STORE, false},
+  {"any_deprecated", SPMU_FEAT_ANY_DEPRECATED, false},
+  {"netburst", SPMU_FEAT_NETBURST, true},
+  {"iq_escr", SPMU_FEAT_NB_IQ_ESCR, true},
+  {"ext_cascade", SPMU_FEAT_NB_EXT_CASCADE, true},
 };
 #define NFEATURES (sizeof(feature_keys) / sizeof(feature_keys[0]))
 
@@ -153,6 +172,28 @@ static int unknown_preset(const char *name, size_t len, char *why,
 }
 
 /* ---- validation ------------------------------------------------------ */
+
+/* SDM 18.15-18.16: the NetBurst PMU is not architectural perfmon
+ * (CPUID.0AH reports version 0), has the T0/T1 qualification of two
+ * logical processors at most, and predates PERF_CAPABILITIES (PDCM came
+ * with Core 2), TSX, Intel PT and SGX. */
+static int validate_netburst(const spmu_profile *p, char *why, size_t whylen)
+{
+  if (p->version != 0)
+    return say(why, whylen, SPMU_EPROFILE,
+               "netburst=1 needs version=0: a NetBurst part has no "
+               "architectural perfmon (CPUID.0AH all zero)");
+  if (p->threads > 2)
+    return say(why, whylen, SPMU_EPROFILE,
+               "threads=%u: NetBurst qualifies events for two logical "
+               "processors at most (T0/T1 bits)", p->threads);
+  if (p->features & (SPMU_FEAT_PDCM | SPMU_FEAT_RTM | SPMU_FEAT_PT |
+                     SPMU_FEAT_SGX))
+    return say(why, whylen, SPMU_EPROFILE,
+               "a NetBurst part has no PERF_CAPABILITIES (pdcm), TSX (rtm), "
+               "Intel PT (pt) or SGX (sgx)");
+  return SPMU_OK;
+}
 
 int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
 {
@@ -244,7 +285,16 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
       !(p->features & SPMU_FEAT_DS))
     return say(why, whylen, SPMU_EPROFILE,
                "dtes64, ds_cpl, bts and pebs need the debug store (ds=1)");
-  if ((p->features & SPMU_FEAT_PEBS) && v < 2)
+  if (p->features & SPMU_FEAT_NETBURST) {
+    int rc = validate_netburst(p, why, whylen);
+    if (rc != SPMU_OK)
+      return rc;
+  } else if (p->features & (SPMU_FEAT_NB_IQ_ESCR | SPMU_FEAT_NB_EXT_CASCADE)) {
+    return say(why, whylen, SPMU_EPROFILE,
+               "iq_escr and ext_cascade describe NetBurst parts (netburst=1)");
+  }
+  if ((p->features & SPMU_FEAT_PEBS) && v < 2 &&
+      !(p->features & SPMU_FEAT_NETBURST))
     return say(why, whylen, SPMU_EPROFILE,
                "PEBS needs version 2 or later (GLOBAL_STATUS.OvfBuf)");
   if ((p->features & SPMU_FEAT_PRECISE_STORE) &&
@@ -369,7 +419,7 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
              "unknown key '%.*s' (keys: name base version gp gp_width fixed "
              "fixed_mask fixed_width events unavailable perf_capabilities "
              "threads pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
-             "precise_store any_deprecated)",
+             "precise_store any_deprecated netburst iq_escr ext_cascade)",
              (int)kv->klen, kv->key);
 }
 
@@ -457,6 +507,8 @@ int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
                p->events_unavailable, p->fixed_mask, p->fixed_width,
                p->threads, (unsigned long long)p->perf_capabilities);
   for (i = 0; i < NFEATURES && n >= 0; i++) {
+    if (feature_keys[i].sparse && !(p->features & feature_keys[i].flag))
+      continue;
     k = snprintf(buf && (size_t)n < len ? buf + n : NULL,
                  (size_t)n < len ? len - (size_t)n : 0, ",%s=%d",
                  feature_keys[i].key, (p->features & feature_keys[i].flag) != 0);

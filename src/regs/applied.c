@@ -47,6 +47,12 @@ uint32_t spmu_profile_caps(const spmu_profile *p)
     if (fmt >= 1) c |= CAP(LD_LAT);
     if (fmt >= 3) c |= CAP(FRONTEND);
   }
+  if (p->features & SPMU_FEAT_NETBURST) {
+    c |= CAP(NETBURST);
+    if (p->threads > 1) c |= CAP(NB_HT);
+    if (p->features & SPMU_FEAT_NB_IQ_ESCR) c |= CAP(NB_IQ_ESCR);
+    if (p->features & SPMU_FEAT_NB_EXT_CASCADE) c |= CAP(NB_EXT_CASCADE);
+  }
   return c;
 }
 
@@ -77,6 +83,10 @@ const char *spmu_cap_text(unsigned bit)
     [SPMU_CAP_PEBS_PS] = "PEBS precise store",
     [SPMU_CAP_LD_LAT] = "PEBS format 1+",
     [SPMU_CAP_FRONTEND] = "PEBS format 3+",
+    [SPMU_CAP_NETBURST] = "NetBurst",
+    [SPMU_CAP_NB_HT] = "NetBurst with Hyper-Threading",
+    [SPMU_CAP_NB_IQ_ESCR] = "NetBurst family 0FH models 1-2 (iq_escr)",
+    [SPMU_CAP_NB_EXT_CASCADE] = "NetBurst extended cascading (ext_cascade)",
   };
   return bit < sizeof(text) / sizeof(text[0]) && text[bit] ? text[bit] : NULL;
 }
@@ -86,14 +96,18 @@ static bool avail(uint32_t caps, uint32_t requires, uint32_t excludes)
   return (caps & requires) == requires && (caps & excludes) == 0;
 }
 
-/* Counter indices that exist for a repeat kind (bitmap). */
-static uint32_t repeat_set(const struct spmu_applied *a, unsigned repeat)
+/* Counter indices that exist for a repeat kind (bitmap); count is the
+ * number of instances of SPMU_REP_COUNT. */
+static uint32_t repeat_set(const struct spmu_applied *a, unsigned repeat,
+                           unsigned count)
 {
   switch (repeat) {
   case SPMU_REP_GP:
     return (uint32_t)spmu_width_mask(a->prof.gp);
   case SPMU_REP_FIXED:
     return a->prof.fixed_mask;
+  case SPMU_REP_COUNT:
+    return (uint32_t)spmu_width_mask(count);
   default:
     return 1;
   }
@@ -109,7 +123,7 @@ uint32_t spmu_field_instances(const struct spmu_applied *a,
     return 0;
   if (f->only_inst >= 0 && (unsigned)f->only_inst != reg_inst)
     return 0;
-  set = repeat_set(a, f->repeat);
+  set = repeat_set(a, f->repeat, 1);
   if (f->max_inst)
     set &= (uint32_t)spmu_width_mask(f->max_inst);
   return set;
@@ -142,14 +156,33 @@ static uint64_t reset_value(const struct spmu_applied *a,
   case SPMU_RESET_MISC:
     /* Vol. 3C Table 35-2: bit 7 perfmon available, 11 BTS unavailable,
      * 12 PEBS unavailable. */
-    return (p->version ? BIT64(7) : 0) |
+    return (p->version || (p->features & SPMU_FEAT_NETBURST) ? BIT64(7) : 0) |
            ((p->features & SPMU_FEAT_BTS) ? 0 : BIT64(11)) |
            ((p->features & SPMU_FEAT_PEBS) ? 0 : BIT64(12));
   case SPMU_RESET_PERFCAP:
     return p->perf_capabilities;
+  case SPMU_RESET_NB_CCCR:
+    /* SDM 18.15.3: CCCRs reset to 0; without Hyper-Threading bits 17:16
+     * "must be set to 11B" (Figure 18-45), so they read 11B from reset and
+     * a write must keep them (decisions.md, NetBurst). */
+    return (a->caps & CAP(NB_HT)) ? 0 : UINT64_C(3) << 16;
   default:
     return 0;
   }
+}
+
+/* SDM Table 18-63: ESCR k of a pair feeds the counters of its group; a
+ * CCCR of one of them picks it with the pair's ESCR-select value. */
+static void map_escr(struct spmu_applied *a, const struct spmu_reg_def *d,
+                     unsigned inst, uint32_t addr)
+{
+  unsigned slot = 2u * (d->escr->unit - 1u) + inst, n;
+  uint32_t ctrs = d->escr->ctrs[inst];
+
+  a->nb_escr_addr[slot] = (uint16_t)addr;
+  for (n = 0; n < SPMU_NB_NCTR; n++)
+    if (ctrs >> n & 1)
+      a->nb_escr_for[n][d->escr->sel] = (int8_t)slot;
 }
 
 static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
@@ -165,8 +198,9 @@ static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
   /* Counters have the profile's width; every other MSR is 64 bits. */
   m->width = 64;
   if (d->policy == SPMU_POLICY_COUNTER || d->policy == SPMU_POLICY_COUNTER_SX)
-    m->width = d->repeat == SPMU_REP_FIXED ? a->prof.fixed_width
-                                           : a->prof.gp_width;
+    m->width = d->ctr_width               ? d->ctr_width
+               : d->repeat == SPMU_REP_FIXED ? a->prof.fixed_width
+                                             : a->prof.gp_width;
 
   for (i = 0; i < d->nfields; i++) {
     const struct spmu_field_def *f = &d->fields[i];
@@ -191,6 +225,8 @@ static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
   if (d->policy == SPMU_POLICY_COUNTER_SX)
     m->rsvd = 0; /* bits 63:32 of a PMCx write are not examined */
   m->reset = reset_value(a, d);
+  if (d->escr)
+    map_escr(a, d, inst, m->addr);
 
   a->index[m->addr] = (uint8_t)(a->nmsr + 1);
   a->nmsr++;
@@ -204,6 +240,7 @@ void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
   unsigned k;
 
   memset(a, 0, sizeof(*a));
+  memset(a->nb_escr_for, -1, sizeof a->nb_escr_for);
   a->prof = *p;
   a->caps = spmu_profile_caps(p);
   a->gp_mask = spmu_width_mask(p->gp);
@@ -219,7 +256,7 @@ void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
 
     if (!avail(a->caps, d->requires, d->excludes))
       continue;
-    set = repeat_set(a, d->repeat);
+    set = repeat_set(a, d->repeat, d->count);
     for (k = 0; set; k++, set >>= 1)
       if (set & 1)
         apply_one(a, d, k);

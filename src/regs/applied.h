@@ -4,11 +4,13 @@
 #ifndef SPMU_REGS_APPLIED_H
 #define SPMU_REGS_APPLIED_H
 
+#include "arch/state.h"
 #include "regs/catalog.h"
 
 /* Upper bound on MSRs one profile has: 4 per-GP defs x 8, 1 per-fixed x 16,
- * plus the singletons. Checked by a static assert in applied.c. */
-#define SPMU_MAX_MSRS 72
+ * plus the singletons (72); NetBurst: 18 counters, 18 CCCRs, 45 ESCRs and
+ * 6 others (87). Checked by a static assert in applied.c. */
+#define SPMU_MAX_MSRS 96
 /* Every architectural PMU MSR lies below this address (DS_AREA is 600H). */
 #define SPMU_MSR_SPAN 0x601
 
@@ -32,6 +34,11 @@ struct spmu_applied {
   uint64_t fixed_width_mask; /* value mask of a fixed counter */
   uint64_t width_mask[SPMU_MAX_GP + SPMU_MAX_FIXED]; /* by counter index */
   uint64_t pebs_en_mask;  /* bits of SPMU_FF_PEBS_EN fields (PMI_InUse) */
+  /* NetBurst (SDM Table 18-63): the ESCR slot that CCCR ESCR-select value
+   * s picks for counter n, or -1 when no ESCR with that select feeds
+   * counter n (the counter then counts nothing). */
+  int8_t nb_escr_for[SPMU_NB_NCTR][8];
+  uint16_t nb_escr_addr[SPMU_NB_NESCR]; /* slot -> MSR address; 0 absent */
   unsigned nmsr;
   struct spmu_msr_rt msr[SPMU_MAX_MSRS];
   uint8_t index[SPMU_MSR_SPAN]; /* address -> msr slot + 1; 0 = absent */

@@ -1,4 +1,5 @@
-/* The register catalogue: every MSR of the architectural PMU, declared once.
+/* The register catalogue: every MSR of the architectural and the NetBurst
+ * PMU, declared once.
  *
  * Section numbers are those of the Intel SDM Vol. 3B, order 325384-059US
  * (chapter 18 "Performance Monitoring", chapter 17 "Debug, Branch Profile,
@@ -14,9 +15,11 @@
 #include "arch/msr.h"
 #include "arch/state.h"
 #include "regs/catalog.h"
+#include "softpmu/netburst.h"
 
 #define NF(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
 #define ST(m) ((int)offsetof(struct spmu_regs, m))
+#define NBST(m) ((int)offsetof(struct spmu_nb_regs, m))
 
 /* Field initialisers: F = one field; FR = repeated per counter. */
 #define F(n, l, w, req, b)                                                   \
@@ -29,6 +32,18 @@
   {.name = n, .lsb = l, .width = w, .repeat = rep, .stride = str,            \
    .max_inst = max, .only_inst = -1, .access = SPMU_ACCESS_RW,               \
    .requires = req, .brief = b}
+
+/* A field present only in profiles without capability exc. */
+#define FX(n, l, w, exc, b)                                                  \
+  {.name = n, .lsb = l, .width = w, .repeat = SPMU_REP_ONE, .only_inst = -1, \
+   .access = SPMU_ACCESS_RW, .excludes = exc, .brief = b}
+#define FROX(n, l, w, exc, b)                                                \
+  {.name = n, .lsb = l, .width = w, .repeat = SPMU_REP_ONE, .only_inst = -1, \
+   .access = SPMU_ACCESS_RO, .excludes = exc, .brief = b}
+/* A field of register instance i only. */
+#define FI(n, l, w, i, req, b)                                               \
+  {.name = n, .lsb = l, .width = w, .repeat = SPMU_REP_ONE, .only_inst = i,  \
+   .access = SPMU_ACCESS_RW, .requires = req, .brief = b}
 
 #define PEBS_EN(n, l, rep, max, req, b)                                      \
   {.name = n, .lsb = l, .width = 1, .repeat = rep, .stride = 1,              \
@@ -200,7 +215,149 @@ static const struct spmu_field_def perf_metrics_fields[] = {
   F("MEMORY_BOUND", 56, 8, 0, "memory bound (level 2)"),
 };
 
+/* ---- NetBurst (SDM 18.15-18.16) ---------------------------------------- */
+
+/* A NetBurst counter: 40 bits, all of them written by WRMSR (SDM 18.15.2,
+ * Figure 18-44); bits 63:40 reserved. */
+static const struct spmu_field_def nb_counter_fields[] = {
+  F("COUNT", 0, 0, 0, "counter value (40 bits)"),
+};
+
+/* ESCR — SDM 18.15.1 Figure 18-43 (one logical processor: USR bit 2, OS
+ * bit 3, bits 1:0 reserved), 18.16.1 Figure 18-47 (Hyper-Threading:
+ * T1_USR 0, T1_OS 1, T0_USR 2, T0_OS 3). Bits 63:31 reserved. */
+static const struct spmu_field_def nb_escr_fields[] = {
+  F("T1_USR", 0, 1, CAP(NB_HT), "count thread 1's events at CPL > 0"),
+  F("T1_OS", 1, 1, CAP(NB_HT), "count thread 1's events at CPL 0"),
+  F("T0_USR", 2, 1, CAP(NB_HT), "count thread 0's events at CPL > 0"),
+  F("T0_OS", 3, 1, CAP(NB_HT), "count thread 0's events at CPL 0"),
+  FX("USR", 2, 1, CAP(NB_HT), "count at CPL > 0"),
+  FX("OS", 3, 1, CAP(NB_HT), "count at CPL 0"),
+  F("TAG_ENABLE", 4, 1, 0, "tag uops that meet the event (at-retirement)"),
+  F("TAG_VALUE", 5, 4, 0, "execution tag bits to set on a tagged uop"),
+  F("EVENT_MASK", 9, 16, 0, "event mask: the events of the class to count"),
+  F("EVENT_SELECT", 25, 6, 0, "event select: the class of events"),
+};
+
+/* CCCR — SDM 18.15.3 Figure 18-45 (one logical processor: bits 17:16
+ * "must be set to 11B", OVF_PMI bit 26), 18.16.2 Figure 18-48
+ * (Hyper-Threading: active thread, OVF_PMI_T0 26, OVF_PMI_T1 27).
+ * Bits 11:0, 29:28 and 63:32 reserved. */
+#define NB_CCCR_COMMON                                                       \
+  F("ENABLE", 12, 1, 0, "enable counting"),                                  \
+  F("ESCR_SELECT", 13, 3, 0, "the ESCR (its Table 18-63 number) to count"),   \
+  F("ACTIVE_THREAD", 16, 2, CAP(NB_HT),                                      \
+    "count when 00 no, 01 one, 10 both, 11 any logical processor is active"), \
+  FROX("ACTIVE_THREAD", 16, 2, CAP(NB_HT),                                   \
+       "must be 11B without Hyper-Threading"),                               \
+  F("COMPARE", 18, 1, 0, "threshold filtering on"),                          \
+  F("COMPLEMENT", 19, 1, 0, "count values <= THRESHOLD (else >)"),           \
+  F("THRESHOLD", 20, 4, 0, "threshold 0-15"),                                \
+  F("EDGE", 24, 1, 0, "count false-to-true edges of the threshold output"),  \
+  F("FORCE_OVF", 25, 1, 0, "every increment overflows"),                     \
+  F("OVF_PMI_T0", 26, 1, CAP(NB_HT), "PMI to logical processor 0 on overflow"), \
+  FX("OVF_PMI", 26, 1, CAP(NB_HT), "PMI on overflow"),                       \
+  F("OVF_PMI_T1", 27, 1, CAP(NB_HT), "PMI to logical processor 1 on overflow"), \
+  F("CASCADE", 30, 1, 0, "count while the alternate counter's OVF is set"),  \
+  F("OVF", 31, 1, 0, "overflowed (sticky: software clears it)")
+
+static const struct spmu_field_def nb_cccr_fields[] = {NB_CCCR_COMMON};
+
+/* The IQ CCCRs add extended cascading (SDM 18.15.5.7 Table 18-65): bit 11
+ * of IQ_CCCR0/3/4/5 (reserved in IQ_CCCR1/2). "Counter 4/5" are IQ
+ * counters 16/17, "counter 0/3" IQ counters 12/15. */
+static const struct spmu_field_def nb_iq_cccr_fields[] = {
+  FI("CASCNT4INTO0", 11, 1, 0, CAP(NB_EXT_CASCADE),
+     "count while counter 16's OVF is set (extended cascading)"),
+  FI("CASCNT5INTO3", 11, 1, 3, CAP(NB_EXT_CASCADE),
+     "count while counter 17's OVF is set (extended cascading)"),
+  FI("CASCNT5INTO4", 11, 1, 4, CAP(NB_EXT_CASCADE),
+     "count while counter 17's OVF is set (extended cascading)"),
+  FI("CASCNT4INTO5", 11, 1, 5, CAP(NB_EXT_CASCADE),
+     "count while counter 16's OVF is set (extended cascading)"),
+  NB_CCCR_COMMON,
+};
+
+/* MSR_DEBUGCTLA — SDM 17.11.1 Figure 17-12; BTS_OFF_OS/USR with DS-CPL
+ * (17.4.9.4). Bits 63:7 reserved. */
+static const struct spmu_field_def debugctla_fields[] = {
+  F("LBR", 0, 1, 0, "record last branches"),
+  F("BTF", 1, 1, 0, "single-step on branches"),
+  F("TR", 2, 1, 0, "send branch trace messages"),
+  F("BTS", 3, 1, CAP(DS) | CAP(BTS), "store branch records in the BTS buffer"),
+  F("BTINT", 4, 1, CAP(DS) | CAP(BTS), "interrupt when the BTS buffer is full"),
+  F("BTS_OFF_OS", 5, 1, CAP(DS_CPL), "no BTS records at CPL 0"),
+  F("BTS_OFF_USR", 6, 1, CAP(DS_CPL), "no BTS records at CPL > 0"),
+};
+
+/* MSR_PEBS_ENABLE (P4) — Vol. 3C Table 35-41, SDM 18.15.6.4, 18.16.3:
+ * 12:0 the replay-tagging metric (Table 19-33), 24 UOP_TAG, 25
+ * ENABLE_PEBS_MY_THR (ENABLE_PEBS without HT), 26 ENABLE_PEBS_OTH_THR (HT
+ * only); 23:13 and 63:27 reserved. */
+static const struct spmu_field_def nb_pebs_enable_fields[] = {
+  F("METRIC", 0, 13, 0, "replay-tagging metric select (Table 19-33)"),
+  F("UOP_TAG", 24, 1, 0, "enable replay tagging"),
+  F("ENABLE_PEBS_MY_THR", 25, 1, CAP(NB_HT),
+    "PEBS for the logical processor that accesses the MSR"),
+  FX("ENABLE_PEBS", 25, 1, CAP(NB_HT), "enable PEBS on IQ_COUNTER4"),
+  F("ENABLE_PEBS_OTH_THR", 26, 1, CAP(NB_HT),
+    "PEBS for the other logical processor"),
+};
+
+/* MSR_PEBS_MATRIX_VERT — SDM 18.15.6.4, Table 19-33 names bits 0 (load
+ * metrics), 1 (store metrics) and 4 (Tagged_mispred_branch); the rest is
+ * reserved (decisions.md, NetBurst). */
+static const struct spmu_field_def nb_matrix_vert_fields[] = {
+  F("LOADS", 0, 1, 0, "replay-tag loads"),
+  F("STORES", 1, 1, 0, "replay-tag stores"),
+  F("BRANCHES", 4, 1, 0, "replay-tag branches"),
+};
+
+/* MSR_TC_PRECISE_EVENT — SDM 18.15.6.2: front-end tagging of trace-cache
+ * events; the SDM defines no bit ("None of the events currently supported
+ * requires the use of" it), so the value is stored and has no effect. */
+static const struct spmu_field_def nb_tc_precise_fields[] = {
+  F("VALUE", 0, 64, 0, "stored as written; no bit is defined"),
+};
+
 #define FIELDS(a) .fields = (a), .nfields = NF(a)
+
+/* Counter group masks (SDM 18.15.2): BPU 0-3, MS 4-7, FLAME 8-11, IQ
+ * 12-17; ESCR0 of a pair feeds the first counters, ESCR1 the second. */
+#define C_BPU0 0x00003u
+#define C_BPU1 0x0000Cu
+#define C_MS0 0x00030u
+#define C_MS1 0x000C0u
+#define C_FLAME0 0x00300u
+#define C_FLAME1 0x00C00u
+#define C_IQ0 0x13000u /* 12, 13, 16 */
+#define C_IQ1 0x2C000u /* 14, 15, 17 */
+
+/* An ESCR pair (one ESCR for SSU): name template and its first index, the
+ * address of ESCR0, the unit, the CCCR select, the counters each feeds
+ * (SDM Table 18-63, 18.15.1 / 18.16.1). */
+#define ESCR(nm, base, a, n, u, s, c0, c1, req)                              \
+  {.name = nm, .name_base = base, .addr = a, .repeat = SPMU_REP_COUNT,       \
+   .count = n, .policy = SPMU_POLICY_RW, .shared = true,                     \
+   .requires = CAP(NETBURST) | (req), .storage = NBST(escr[2 * ((u) - 1)]),  \
+   FIELDS(nb_escr_fields),                                                   \
+   .escr = &(const struct spmu_nb_escr_def){(u), (s), {(c0), (c1)}},         \
+   .sdm = "18.15.1, 18.16.1, Table 18-63",                                   \
+   .brief = "event selection control (NetBurst ESCR)"}
+
+/* A group of counters or of CCCRs (SDM Table 18-63). */
+#define NB_CTR(nm, a, n, first)                                              \
+  {.name = nm, .addr = a, .repeat = SPMU_REP_COUNT, .count = n,              \
+   .ctr_width = 40, .policy = SPMU_POLICY_COUNTER, .shared = true,           \
+   .requires = CAP(NETBURST), .storage = NBST(ctr[first]),                   \
+   FIELDS(nb_counter_fields), .sdm = "18.15.2, Table 18-63",                 \
+   .brief = "NetBurst counter (40 bits, all written)"}
+#define NB_CCCR(nm, a, n, first, flds)                                       \
+  {.name = nm, .addr = a, .repeat = SPMU_REP_COUNT, .count = n,              \
+   .policy = SPMU_POLICY_RW, .reset = SPMU_RESET_NB_CCCR, .shared = true,    \
+   .requires = CAP(NETBURST), .storage = NBST(cccr[first]), FIELDS(flds),    \
+   .sdm = "18.15.3, 18.16.2, Table 18-63",                                   \
+   .brief = "counter configuration control (filtering, overflow)"}
 
 const struct spmu_reg_def spmu_catalog[] = {
   {.name = "IA32_PMC%u", .former = "IA32_PERFCTR%u", .addr = 0xC1,
@@ -260,10 +417,12 @@ const struct spmu_reg_def spmu_catalog[] = {
    FIELDS(misc_fields), .sdm = "Vol. 3C Table 35-2",
    .brief = "perf availability bits (read-only); other bits host-owned"},
   {.name = "IA32_DEBUGCTL", .former = "MSR_DEBUGCTLA", .addr = 0x1D9,
-   .policy = SPMU_POLICY_RW, .storage = ST(debugctl), FIELDS(debugctl_fields),
+   .policy = SPMU_POLICY_RW, .excludes = CAP(NETBURST),
+   .storage = ST(debugctl), FIELDS(debugctl_fields),
    .sdm = "17.4.1, 18.2.4.1", .brief = "debug control: LBR, BTS, freeze"},
   {.name = "IA32_PEBS_ENABLE", .addr = 0x3F1, .policy = SPMU_POLICY_RW,
-   .requires = CAP(PEBS), .storage = ST(pebs_enable),
+   .requires = CAP(PEBS), .excludes = CAP(NETBURST),
+   .storage = ST(pebs_enable),
    FIELDS(pebs_enable_fields), .sdm = "18.4.4, 18.6.1.1, 18.7.4.2",
    .brief = "PEBS enables (layout per generation)"},
   {.name = "MSR_PEBS_DATA_CFG", .addr = 0x3F2, .policy = SPMU_POLICY_RW,
@@ -282,6 +441,58 @@ const struct spmu_reg_def spmu_catalog[] = {
    .policy = SPMU_POLICY_COUNTER, .requires = CAP(V1) | CAP(FW_WRITE),
    .alias = true, .storage = ST(ctr), FIELDS(counter_fields),
    .sdm = "18.2.5", .brief = "full-width alias of IA32_PMCi"},
+  /* NetBurst: counters, CCCRs, ESCRs (SDM Table 18-63), DEBUGCTLA and the
+   * tagging / PEBS MSRs. */
+  NB_CTR("MSR_BPU_COUNTER%u", 0x300, 4, 0),
+  NB_CTR("MSR_MS_COUNTER%u", 0x304, 4, 4),
+  NB_CTR("MSR_FLAME_COUNTER%u", 0x308, 4, 8),
+  NB_CTR("MSR_IQ_COUNTER%u", 0x30C, 6, 12),
+  NB_CCCR("MSR_BPU_CCCR%u", 0x360, 4, 0, nb_cccr_fields),
+  NB_CCCR("MSR_MS_CCCR%u", 0x364, 4, 4, nb_cccr_fields),
+  NB_CCCR("MSR_FLAME_CCCR%u", 0x368, 4, 8, nb_cccr_fields),
+  NB_CCCR("MSR_IQ_CCCR%u", 0x36C, 6, 12, nb_iq_cccr_fields),
+  ESCR("MSR_BSU_ESCR%u", 0, 0x3A0, 2, SPMU_NB_BSU, 7, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_FSB_ESCR%u", 0, 0x3A2, 2, SPMU_NB_FSB, 6, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_FIRM_ESCR%u", 0, 0x3A4, 2, SPMU_NB_FIRM, 1, C_FLAME0, C_FLAME1, 0),
+  ESCR("MSR_FLAME_ESCR%u", 0, 0x3A6, 2, SPMU_NB_FLAME, 0, C_FLAME0, C_FLAME1, 0),
+  ESCR("MSR_DAC_ESCR%u", 0, 0x3A8, 2, SPMU_NB_DAC, 5, C_FLAME0, C_FLAME1, 0),
+  ESCR("MSR_MOB_ESCR%u", 0, 0x3AA, 2, SPMU_NB_MOB, 2, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_PMH_ESCR%u", 0, 0x3AC, 2, SPMU_NB_PMH, 4, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_SAAT_ESCR%u", 0, 0x3AE, 2, SPMU_NB_SAAT, 2, C_FLAME0, C_FLAME1, 0),
+  ESCR("MSR_U2L_ESCR%u", 0, 0x3B0, 2, SPMU_NB_U2L, 3, C_FLAME0, C_FLAME1, 0),
+  ESCR("MSR_BPU_ESCR%u", 0, 0x3B2, 2, SPMU_NB_BPU, 0, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_IS_ESCR%u", 0, 0x3B4, 2, SPMU_NB_IS, 1, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_ITLB_ESCR%u", 0, 0x3B6, 2, SPMU_NB_ITLB, 3, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_CRU_ESCR%u", 0, 0x3B8, 2, SPMU_NB_CRU0, 4, C_IQ0, C_IQ1, 0),
+  ESCR("MSR_IQ_ESCR%u", 0, 0x3BA, 2, SPMU_NB_IQ, 0, C_IQ0, C_IQ1,
+       CAP(NB_IQ_ESCR)),
+  ESCR("MSR_RAT_ESCR%u", 0, 0x3BC, 2, SPMU_NB_RAT, 2, C_IQ0, C_IQ1, 0),
+  ESCR("MSR_SSU_ESCR%u", 0, 0x3BE, 1, SPMU_NB_SSU, 3, C_IQ0, 0, 0),
+  ESCR("MSR_MS_ESCR%u", 0, 0x3C0, 2, SPMU_NB_MS, 0, C_MS0, C_MS1, 0),
+  ESCR("MSR_TBPU_ESCR%u", 0, 0x3C2, 2, SPMU_NB_TBPU, 2, C_MS0, C_MS1, 0),
+  ESCR("MSR_TC_ESCR%u", 0, 0x3C4, 2, SPMU_NB_TC, 1, C_MS0, C_MS1, 0),
+  ESCR("MSR_IX_ESCR%u", 0, 0x3C8, 2, SPMU_NB_IX, 5, C_BPU0, C_BPU1, 0),
+  ESCR("MSR_ALF_ESCR%u", 0, 0x3CA, 2, SPMU_NB_ALF, 1, C_IQ0, C_IQ1, 0),
+  ESCR("MSR_CRU_ESCR%u", 2, 0x3CC, 2, SPMU_NB_CRU2, 5, C_IQ0, C_IQ1, 0),
+  ESCR("MSR_CRU_ESCR%u", 4, 0x3E0, 2, SPMU_NB_CRU4, 6, C_IQ0, C_IQ1, 0),
+  {.name = "MSR_DEBUGCTLA", .former = "IA32_DEBUGCTL", .addr = 0x1D9,
+   .policy = SPMU_POLICY_RW, .requires = CAP(NETBURST),
+   .storage = ST(debugctl), FIELDS(debugctla_fields), .sdm = "17.11.1",
+   .brief = "debug control (NetBurst layout): LBR, BTS"},
+  {.name = "MSR_TC_PRECISE_EVENT", .addr = 0x3F0, .policy = SPMU_POLICY_RW,
+   .requires = CAP(NETBURST), .shared = true, .storage = NBST(tc_precise),
+   FIELDS(nb_tc_precise_fields), .sdm = "18.15.6.2, Table 19-31",
+   .brief = "front-end tagging of trace-cache events (no bit defined)"},
+  {.name = "MSR_PEBS_ENABLE", .former = "IA32_PEBS_ENABLE", .addr = 0x3F1,
+   .policy = SPMU_POLICY_RW, .requires = CAP(NETBURST) | CAP(PEBS),
+   .shared = true, .storage = NBST(pebs_enable), .view = spmu_nb_pebs_view,
+   FIELDS(nb_pebs_enable_fields), .sdm = "18.15.6.4, 18.16.3, Table 35-41",
+   .brief = "PEBS and replay tagging (NetBurst layout)"},
+  {.name = "MSR_PEBS_MATRIX_VERT", .addr = 0x3F2, .policy = SPMU_POLICY_RW,
+   .requires = CAP(NETBURST), .shared = true,
+   .storage = NBST(pebs_matrix_vert), FIELDS(nb_matrix_vert_fields),
+   .sdm = "18.15.6.4, Table 19-33",
+   .brief = "uop types that replay tagging tags"},
   {.name = "IA32_DS_AREA", .addr = 0x600, .policy = SPMU_POLICY_RW,
    .check = SPMU_CHECK_CANONICAL, .requires = CAP(DS), .storage = ST(ds_area),
    FIELDS(ds_area_fields), .sdm = "17.4.9",

@@ -1,11 +1,16 @@
-/* The register catalogue: every MSR of the architectural PMU, declared once.
+/* The register catalogue: every MSR of the architectural and the NetBurst
+ * PMU, declared once.
  *
  * Index spaces (one comment for all of them):
  *  - MSR address: what WRMSR/RDMSR take in ECX (C1H+i for IA32_PMCi ...);
  *  - counter index: GP counter i, fixed counter j;
  *  - global bit: GP counter i is bit i, fixed counter j is bit 32+j of
  *    GLOBAL_CTRL / GLOBAL_STATUS / OVF_CTRL / STATUS_SET / INUSE;
- *  - RDPMC ECX: i for GP counter i, (1<<30)|j for fixed counter j.
+ *  - RDPMC ECX: i for GP counter i, (1<<30)|j for fixed counter j;
+ *  - NetBurst: counter n (0-17) is MSR 300H+n with its CCCR at 360H+n and
+ *    RDPMC ECX n; an ESCR is slot 2*(unit-1)+k, k = 0 for ESCR0 of the
+ *    unit's pair (enum spmu_nb_unit), 1 for ESCR1; the CCCR's ESCR-select
+ *    value is per pair (SDM Table 18-63).
  *
  * A register ("def") may repeat once per GP or fixed counter; a field may
  * repeat once per GP or fixed counter inside one register. Whether a def or
@@ -48,6 +53,10 @@ enum spmu_cap_bit {
   SPMU_CAP_PEBS_PS,       /* PEBS_LL and precise store (SNB/IVB) */
   SPMU_CAP_LD_LAT,        /* PEBS, format >= 1: load-latency threshold */
   SPMU_CAP_FRONTEND,      /* PEBS, format >= 3: MSR_PEBS_FRONTEND */
+  SPMU_CAP_NETBURST,      /* the NetBurst PMU (SDM 18.15) */
+  SPMU_CAP_NB_HT,         /* NetBurst with two logical processors (18.16) */
+  SPMU_CAP_NB_IQ_ESCR,    /* MSR_IQ_ESCR0/1 (family 0FH models 1-2) */
+  SPMU_CAP_NB_EXT_CASCADE, /* IQ CCCR bit 11 (SDM 18.15.5.7) */
 };
 #define CAP(x) (UINT32_C(1) << SPMU_CAP_##x)
 
@@ -55,6 +64,7 @@ enum spmu_repeat {
   SPMU_REP_ONE,   /* one instance */
   SPMU_REP_GP,    /* once per GP counter present */
   SPMU_REP_FIXED, /* once per fixed counter present */
+  SPMU_REP_COUNT, /* `count` instances (NetBurst counters, CCCRs, ESCRs) */
 };
 
 enum spmu_reset {
@@ -62,6 +72,7 @@ enum spmu_reset {
   SPMU_RESET_GP_ENABLES, /* every GP enable bit set (GLOBAL_CTRL) */
   SPMU_RESET_MISC,       /* MISC_ENABLE perf bits from the profile */
   SPMU_RESET_PERFCAP,    /* the profile's PERF_CAPABILITIES */
+  SPMU_RESET_NB_CCCR,    /* 0; active thread 11B without HT (Figure 18-45) */
 };
 
 enum spmu_check {
@@ -90,12 +101,35 @@ struct spmu_applied;
 struct spmu_regs;
 typedef uint64_t (*spmu_compute_fn)(const struct spmu_applied *a,
                                     const struct spmu_regs *r);
+/* A per-logical-processor view of shared state: what logical processor
+ * `lp` reads for stored value v, and what it stores when it writes v (the
+ * map is its own inverse). */
+typedef uint64_t (*spmu_view_fn)(uint64_t v, unsigned lp);
+
+/* A NetBurst ESCR pair (SDM Table 18-63): the unit (enum spmu_nb_unit),
+ * the CCCR ESCR-select value that picks it, and the counters ESCR0 and
+ * ESCR1 feed (bit n = counter n). The model and the event table both use
+ * it; nothing else lists ESCR addresses. */
+struct spmu_nb_escr_def {
+  uint8_t unit;
+  uint8_t sel;
+  uint32_t ctrs[2];
+};
 
 struct spmu_reg_def {
-  const char *name;     /* SDM name; "%u" is replaced by the index */
+  const char *name;     /* SDM name; "%u" is replaced by the index
+                           (plus name_base) */
   const char *former;   /* another name the SDM or Linux uses, or NULL */
   uint32_t addr;        /* address of instance 0 */
   uint8_t repeat;       /* enum spmu_repeat */
+  uint8_t count;        /* instances of SPMU_REP_COUNT */
+  uint8_t name_base;    /* the name's index of instance 0 (CRU_ESCR2/3) */
+  uint8_t ctr_width;    /* counters of a fixed width (NetBurst: 40), or 0
+                           for the profile's GP / fixed width */
+  bool shared;          /* state in the core's NetBurst register file,
+                           shared by its logical processors (SDM Table
+                           35-41 "Shared"); storage is an offset into
+                           struct spmu_nb_regs */
   uint8_t policy;       /* spmu_policy */
   uint8_t reset;        /* enum spmu_reset */
   uint8_t check;        /* enum spmu_check */
@@ -104,6 +138,8 @@ struct spmu_reg_def {
   uint32_t requires, excludes;
   int storage;          /* offsetof(struct spmu_regs, ...), -1 if none */
   spmu_compute_fn compute;
+  spmu_view_fn view;    /* per-logical-processor view of shared state */
+  const struct spmu_nb_escr_def *escr; /* NetBurst ESCR pair, or NULL */
   const struct spmu_field_def *fields;
   uint8_t nfields;
   const char *field_prefix; /* prepended to field names (W1C/W1S views) */

@@ -87,7 +87,8 @@ int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)
     return SPMU_ENOMSR;
   memset(out, 0, sizeof(*out));
   out->addr = addr;
-  spmu_name_format(out->name, sizeof out->name, m->def->name, NULL, m->inst);
+  spmu_name_format(out->name, sizeof out->name, m->def->name, NULL,
+                   m->inst + m->def->name_base);
   out->policy = (spmu_policy)m->def->policy;
   out->target = addr;
   if (m->def->alias) {
@@ -300,11 +301,18 @@ int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr)
     if (!match_template(d->name, name, &idx) &&
         !(d->former && match_template(d->former, name, &idx)))
       continue;
+    /* The name's index counts from name_base (MSR_CRU_ESCR2 is instance
+     * 0 of the CRU_ESCR2/3 pair). */
+    if (idx < d->name_base)
+      continue;
+    idx -= d->name_base;
     if (d->repeat == SPMU_REP_ONE && idx != 0)
       continue;
     if (d->repeat == SPMU_REP_GP && idx >= SPMU_MAX_GP)
       continue;
     if (d->repeat == SPMU_REP_FIXED && idx >= SPMU_MAX_FIXED)
+      continue;
+    if (d->repeat == SPMU_REP_COUNT && idx >= d->count)
       continue;
     known = true;
     if (p) {
