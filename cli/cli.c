@@ -573,3 +573,33 @@ int cli_msr_resolve(const spmu_profile *p, const char *arg, spmu_msr_info *out)
   }
   return CLI_EXIT_OK;
 }
+
+void cli_json_list(const char *text)
+{
+  char buf[512], *p = buf, *comma;
+
+  snprintf(buf, sizeof buf, "%s", text);
+  putchar('[');
+  while (*p) {
+    comma = strstr(p, ", ");
+    if (comma)
+      *comma = '\0';
+    if (p != buf)
+      putchar(',');
+    cli_json_string(p);
+    p = comma ? comma + 2 : p + strlen(p);
+  }
+  putchar(']');
+}
+
+bool cli_field_by_name(const spmu_profile *p, const spmu_msr_info *m,
+                       const char *name, spmu_field_info *out)
+{
+  unsigned i;
+
+  for (i = 0; i < m->nfields; i++)
+    if (spmu_msr_field_get(p, m->addr, i, out) == SPMU_OK &&
+        cli_ieq(out->name, name))
+      return true;
+  return false;
+}

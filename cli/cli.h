@@ -132,6 +132,11 @@ void cli_fields_text(const spmu_profile *p, const spmu_msr_info *m,
 
 /* s as a JSON string, quotes included, on stdout. */
 void cli_json_string(const char *s);
+/* "A, B, C" printed as a JSON array of strings. */
+void cli_json_list(const char *text);
+/* Field `name` (case-insensitive) of MSR m in profile p: true and *out. */
+bool cli_field_by_name(const spmu_profile *p, const spmu_msr_info *m,
+                       const char *name, spmu_field_info *out);
 
 /* "core2, nehalem": the presets in which arg (an MSR name or number) names
  * a present MSR, truncated to fit len; "" if none. */

@@ -77,19 +77,6 @@ const struct cli_command cli_cmd_decode = {
 
 /* ---- encode ------------------------------------------------------------ */
 
-/* Field `name` of m (case-insensitive): true and *out if it exists. */
-static bool field_by_name(const spmu_profile *p, const spmu_msr_info *m,
-                          const char *name, spmu_field_info *out)
-{
-  unsigned i;
-
-  for (i = 0; i < m->nfields; i++)
-    if (spmu_msr_field_get(p, m->addr, i, out) == SPMU_OK &&
-        cli_ieq(out->name, name))
-      return true;
-  return false;
-}
-
 /* "core2, nehalem": the presets in which the MSR at m's address has the
  * field. */
 static void presets_with_field(const spmu_msr_info *m, const char *field,
@@ -108,7 +95,7 @@ static void presets_with_field(const spmu_msr_info *m, const char *field,
 
     if (spmu_profile_parse(name, &p, NULL, 0) != SPMU_OK ||
         spmu_msr_info_get(&p, m->addr, &other) != SPMU_OK ||
-        !field_by_name(&p, &other, field, &f))
+        !cli_field_by_name(&p, &other, field, &f))
       continue;
     n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
     if (n < 0 || (size_t)n >= len - used)
@@ -144,7 +131,7 @@ static int too_wide(const spmu_profile *p, const spmu_msr_info *m,
 {
   spmu_field_info f;
 
-  if (!field_by_name(p, m, field, &f)) {
+  if (!cli_field_by_name(p, m, field, &f)) {
     cli_error("%s=%s: %s", field, value, spmu_strerror(SPMU_ERANGE));
     return CLI_EXIT_USAGE;
   }

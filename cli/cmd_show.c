@@ -673,25 +673,6 @@ static void json_regs(const char *key, const uint32_t r[4], bool comma)
          comma ? "," : "", key, r[EAX], r[EBX], r[ECX], r[EDX]);
 }
 
-/* "A, B, C" as a JSON array of strings. */
-static void json_list(const char *text)
-{
-  char buf[512], *p = buf, *comma;
-
-  snprintf(buf, sizeof buf, "%s", text);
-  putchar('[');
-  while (*p) {
-    comma = strstr(p, ", ");
-    if (comma)
-      *comma = '\0';
-    if (p != buf)
-      putchar(',');
-    cli_json_string(p);
-    p = comma ? comma + 2 : p + strlen(p);
-  }
-  putchar(']');
-}
-
 static void json_msrs(const struct show *s)
 {
   char fields[512];
@@ -712,7 +693,7 @@ static void json_msrs(const struct show *s)
     fields[0] = '\0';
     if (!is_counter(m))
       cli_fields_text(&s->prof, &m->info, m->value, fields, sizeof fields);
-    json_list(fields);
+    cli_json_list(fields);
     putchar('}');
   }
   putchar(']');
@@ -747,7 +728,7 @@ static void json_inuse(const struct show *s)
            c.name, bit, in ? "true" : "false");
     if (in) {
       printf(",\"flag\":\"%s\",\"control\":", c.inuse);
-      json_list(c.programmed ? c.control : "");
+      cli_json_list(c.programmed ? c.control : "");
       fputs(",\"state\":", stdout);
       cli_json_string(c.state);
     }
@@ -759,7 +740,7 @@ static void json_inuse(const struct show *s)
   if (s->inuse & SPMU_AGENT_PMI_INUSE) {
     pmi_holders(s, holders, sizeof holders);
     fputs(",\"by\":", stdout);
-    json_list(holders);
+    cli_json_list(holders);
   }
   fputs("}}", stdout);
 }

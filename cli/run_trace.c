@@ -82,20 +82,11 @@ static void put_fields(const struct run *r, uint32_t addr, uint64_t value)
 /* The fields as a JSON array. */
 static void json_fields(const struct run *r, uint32_t addr, uint64_t value)
 {
-  char buf[512], *p = buf, *comma;
+  char buf[512];
 
   fields_text(r, addr, value, buf, sizeof buf);
-  fputs(",\"fields\":[", stdout);
-  while (*p) {
-    comma = strstr(p, ", ");
-    if (comma)
-      *comma = '\0';
-    if (p != buf)
-      putchar(',');
-    cli_json_string(p);
-    p = comma ? comma + 2 : p + strlen(p);
-  }
-  putchar(']');
+  fputs(",\"fields\":", stdout);
+  cli_json_list(buf);
 }
 
 static const char *result_name(int rc)

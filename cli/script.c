@@ -331,19 +331,6 @@ static bool resolve_msr(struct parser *ps, size_t i, const char *text,
   return true;
 }
 
-/* Field `name` of MSR m, case-insensitive. */
-static bool find_field(const spmu_profile *p, const spmu_msr_info *m,
-                       const char *name, spmu_field_info *out)
-{
-  unsigned i;
-
-  for (i = 0; i < m->nfields; i++)
-    if (spmu_msr_field_get(p, m->addr, i, out) == SPMU_OK &&
-        cli_ieq(out->name, name))
-      return true;
-  return false;
-}
-
 static void no_such_field(struct parser *ps, unsigned col,
                           const spmu_msr_info *m, const char *name)
 {
@@ -396,7 +383,7 @@ static bool encode_field(struct parser *ps, size_t i, const spmu_msr_info *m,
     return false;
   }
   buf[eq - arg] = '\0';
-  if (!find_field(&ps->s->profile, m, arg, &f)) {
+  if (!cli_field_by_name(&ps->s->profile, m, arg, &f)) {
     no_such_field(ps, col, m, arg);
     return false;
   }
@@ -1351,7 +1338,7 @@ static bool parse_expect_msr(struct parser *ps)
   width = m.info.width;
   what = m.info.name;
   if (dot) {
-    if (!find_field(&ps->s->profile, &m.info, dot + 1, &f)) {
+    if (!cli_field_by_name(&ps->s->profile, &m.info, dot + 1, &f)) {
       no_such_field(ps, col_of(ps, 1) + (unsigned)(dot - text) + 1, &m.info,
                     dot + 1);
       return false;
