@@ -46,6 +46,7 @@ struct spmu_prog {
   uint32_t any_gp;   /* GP counters with AnyThread set (bit i = PMCi) */
   uint64_t pmi_ctrs; /* counters whose overflow requests a PMI (bit c) */
   uint32_t pebs_ctrs; /* counters whose overflow arms PEBS (bit c) */
+  uint32_t stop_entries; /* entries whose wrap ends a batch (PMI or PEBS) */
   uint8_t n;         /* entries */
   uint8_t nkeys;     /* distinct lines counted */
   bool has_edge;     /* some entry uses edge detection */

@@ -92,6 +92,8 @@ static void add_entry(struct spmu_prog *p, struct spmu_pe e, uint16_t key,
     p->slow = true;
   if (e.flags & SPMU_PE_PMI)
     p->pmi_ctrs |= BIT64(e.c);
+  if ((e.flags & SPMU_PE_PMI) || (p->pebs_ctrs >> e.c & 1))
+    p->stop_entries |= UINT32_C(1) << k;
   for (v = 0; v < 2; v++)
     if (en >> v & 1)
       p->en_at[v] |= UINT32_C(1) << k;
@@ -439,12 +441,12 @@ static uint64_t steady_stop(const struct lpstep *s)
 {
   spmu_lp *lp = s->lp;
   uint64_t stop = UINT64_MAX;
-  unsigned k;
+  uint32_t m;
 
-  for (k = 0; k < lp->prog.n; k++) {
+  for (m = lp->prog.stop_entries & s->mask; m; m &= m - 1) {
+    unsigned k = spmu_ctz32(m);
     const struct spmu_pe *e = &lp->prog.e[k];
-    if (s->inc[k] && ((e->flags & SPMU_PE_PMI) ||
-                      (lp->prog.pebs_ctrs >> e->c & 1))) {
+    if (s->inc[k]) {
       uint64_t t = clocks_to_wrap(lp->r.ctr[e->c], s->inc[k],
                                   lp->core->a.width_mask[e->c]);
       if (t < stop)
