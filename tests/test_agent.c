@@ -1,8 +1,9 @@
 /* The agent library (include/softpmu/agent.h): discovery through CPUID.0AH,
  * the PMU sharing protocol of SDM 18.2.4.3 (seed 000), the programming
  * procedures of seeds 002 and 003, the PMI handler flows of facts sheet §F,
- * and the two backends (the model; Linux's msr/cpuid devices, pointed at
- * regular files). Each test names the rule it checks. */
+ * the NetBurst setup procedure of seed 004 with the P4 handler, and the two
+ * backends (the model; Linux's msr/cpuid devices, pointed at regular
+ * files). Each test names the rule it checks. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "helpers.h"
@@ -977,7 +978,613 @@ static void test_fault_reported_with_msr(void **state)
 }
 
 /* ========================================================================
- * 6. The hardware backend on regular files.
+ * 6. NetBurst (SDM 18.15-18.16): the setup procedure of seed 004, the
+ *    sharing rules of agent.h on ESCRs and CCCRs, the P4 PMI handler
+ *    (facts sheet §F).
+ * ===================================================================== */
+
+/* Addresses and bits written out from the SDM (Table 18-63, Figures
+ * 18-47 / 18-48), not taken from the library. */
+#define P4_CTR(n) (0x300u + (n))
+#define P4_CCCR(n) (0x360u + (n))
+#define IQ_ESCR0 0x3BAu
+#define CRU_ESCR0 0x3B8u
+#define CRU_ESCR1 0x3B9u
+#define CRU_ESCR2 0x3CCu
+#define CC_EN BIT(12)
+#define CC_SEL(s) ((uint64_t)(s) << 13)
+#define CC_ACT(t) ((uint64_t)(t) << 16)
+#define CC_ANY CC_ACT(3)
+#define CC_PMI0 BIT(26)
+#define CC_PMI1 BIT(27)
+#define CC_CASCADE BIT(30)
+#define CC_OVF BIT(31)
+#define ES_EVSEL(e) ((uint64_t)(e) << 25)
+#define ES_MASK(m) ((uint64_t)(m) << 9)
+#define ES_T0 (BIT(3) | BIT(2)) /* T0_OS | T0_USR */
+#define ES_T0_USR BIT(2)
+#define ES_T1 (BIT(1) | BIT(0)) /* T1_OS | T1_USR */
+#define W40 ((UINT64_C(1) << 40) - 1)
+/* instr_retired:NBOGUSNTAG (Table 19-29): CRU_ESCR0/1, select 02H, mask
+ * bit 0, CCCR select 4; IQ counters 12, 13, 16 / 14, 15, 17. */
+#define INSTR_ESCR (ES_EVSEL(0x02) | ES_MASK(1))
+#define INSTR_CCCR (CC_SEL(4) | CC_ANY | CC_EN)
+
+static const spmu_agent_nb_event NB_INSTR = {"instr_retired:NBOGUSNTAG",
+                                             SPMU_AGENT_USR | SPMU_AGENT_OS,
+                                             SPMU_AGENT_NB_ANY, 0};
+
+static spmu_agent *nb_agent_on_backend(const spmu_backend *be)
+{
+  spmu_agent *a = NULL;
+  int rc = spmu_agent_new_netburst(be, &a);
+  if (rc != SPMU_OK)
+    fail_msg("spmu_agent_new_netburst: %s", spmu_errname(rc));
+  return a;
+}
+
+static spmu_agent *nb_agent_on(spmu_lp *l)
+{
+  spmu_backend be;
+  OK(spmu_backend_model(l, &be));
+  return nb_agent_on_backend(&be);
+}
+
+static unsigned nb_claim(spmu_agent *a, const char *spec, unsigned flags,
+                         uint64_t period)
+{
+  spmu_agent_nb_event ev = {spec, (uint8_t)flags, SPMU_AGENT_NB_ANY, period};
+  unsigned c = 99;
+  int rc = spmu_agent_nb_claim(a, &ev, &c);
+  if (rc != SPMU_OK)
+    fail_msg("claim %s: %s", spec, spmu_errname(rc));
+  return c;
+}
+
+static void nb_run(spmu_lp *l, const spmu_nb_clock *clk, uint64_t clocks)
+{
+  uint64_t done = 0, used;
+  while (done < clocks) {
+    int rc = spmu_deliver_netburst(l, clk, clocks - done, &used);
+    assert_true(rc >= 0);
+    done += used;
+  }
+}
+
+/* `clocks` clocks on l at CPL 3, each retiring `instrs` instructions
+ * (bogus: on a mispredicted path). */
+static void retire_on(spmu_lp *l, uint32_t instrs, uint8_t bogus,
+                      uint64_t clocks)
+{
+  spmu_nb_retire r = {.uops = instrs + 1, .instrs = instrs, .bogus = bogus};
+  spmu_nb_clock clk = {.retire = &r, .nretire = 1, .cpl = 3};
+  nb_run(l, &clk, clocks);
+}
+
+static uint64_t nb_read(spmu_agent *a, unsigned c)
+{
+  uint64_t v = 0;
+  OK(spmu_agent_read(a, c, &v));
+  return v;
+}
+
+/* Seed 004 (SDM 18.15.5.1 steps 1-6, 18.15.5.3 step 9) through the model
+ * backend, on both presets. The claim reads every CCCR and the candidate
+ * ESCR (free: CRU_ESCR0 is 0 and no counter in use selects it), saves the
+ * counter, writes the ESCR (event select 02H, mask NBOGUSNTAG, T0_OS and
+ * T0_USR) and reads it back, presets the counter, writes the CCCR (select
+ * 4, active thread 11B, ENABLE) and reads it back: exactly that sequence.
+ * Then 1000 clocks of 2 retired instructions count 2000; bogus ones and,
+ * with HT, logical processor 1's do not count; release puts back the
+ * reset values. */
+static void test_nb_setup_procedure_seed004(void **state)
+{
+  static const char *const specs[] = {"pentium4-noht", "pentium4"};
+  unsigned i, j;
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    const uint64_t cccr_reset = i == 0 ? CC_ANY : 0; /* decision 45 */
+    spmu_agent_pmu p;
+    spmu_backend be;
+    struct rec *r;
+    spmu_agent *a;
+    struct entry w[8];
+    unsigned from, c;
+    use(specs[i]);
+    r = rec_new(lp, &be);
+    a = nb_agent_on_backend(&be);
+    OK(spmu_agent_pmu_get(a, &p));
+    assert_true(p.netburst);
+    assert_int_equal(p.version, 0);
+    assert_int_equal(p.gp_width, 40);
+    assert_int_equal(p.fixed_mask, 0);
+    assert_int_equal(spmu_agent_present(a), 0x3FFFF);
+    assert_int_equal(rd(lp, P4_CCCR(12)), cccr_reset);
+    from = r->n;
+    c = nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 0);
+    assert_int_equal(c, 12);
+    assert_int_equal(r->n - from, 25);
+    for (j = 0; j < 18; j++) { /* steps 1-4: which counters are free */
+      assert_int_equal(r->log[from + j].op, 'R');
+      assert_int_equal(r->log[from + j].msr, P4_CCCR(j));
+    }
+    assert_int_equal(r->log[from + 18].op, 'R'); /* is CRU_ESCR0 free? */
+    assert_int_equal(r->log[from + 18].msr, CRU_ESCR0);
+    assert_int_equal(r->log[from + 19].op, 'P'); /* the value found */
+    assert_int_equal(r->log[from + 19].msr, 12);
+    assert_write(&r->log[from + 20], CRU_ESCR0, INSTR_ESCR | ES_T0); /* 5 */
+    assert_int_equal(r->log[from + 21].op, 'R');
+    assert_int_equal(r->log[from + 21].msr, CRU_ESCR0);
+    assert_write(&r->log[from + 22], P4_CTR(12), 0);
+    assert_write(&r->log[from + 23], P4_CCCR(12), INSTR_CCCR); /* 6, 9 */
+    assert_int_equal(r->log[from + 24].op, 'R');
+    assert_int_equal(r->log[from + 24].msr, P4_CCCR(12));
+    assert_int_equal(writes_since(r, from, w, 8), 3);
+    assert_int_equal(spmu_agent_owned(a), BIT(12));
+    assert_int_equal(spmu_agent_running(a), BIT(12));
+    assert_false(spmu_agent_pmi_owned(a));
+    /* It counts from the claim on: 2 instructions a clock. */
+    retire_on(lp, 2, 0, 1000);
+    assert_int_equal(nb_read(a, 12), 2000);
+    assert_int_equal(rd(lp, P4_CTR(12)), 2000);
+    retire_on(lp, 2, 1, 1000); /* BOGUS: not NBOGUSNTAG */
+    assert_int_equal(nb_read(a, 12), 2000);
+    if (i == 1) {
+      retire_on(spmu_core_lp(core, 1), 5, 0, 1000); /* T1: not qualified */
+      assert_int_equal(nb_read(a, 12), 2000);
+    }
+    OK(spmu_agent_release(a, 12));
+    assert_int_equal(spmu_agent_owned(a), 0);
+    assert_int_equal(rd(lp, CRU_ESCR0), 0);
+    assert_int_equal(rd(lp, P4_CTR(12)), 0);
+    assert_int_equal(rd(lp, P4_CCCR(12)), cccr_reset);
+    spmu_agent_free(a);
+    free(r);
+  }
+}
+
+/* SDM 18.16.1-18.16.2: T1 puts the OS/USR bits in T1_OS/T1_USR, so an
+ * agent on logical processor 1 counts that processor's instructions only;
+ * USR alone does not count CPL 0. Without Hyper-Threading the T1 bits are
+ * reserved and the active-thread field must be 11B: the claim faults
+ * (SPMU_GP, the MSR named) and leaves the registers as they were. */
+static void test_nb_threads_and_cpl_18_16_1(void **state)
+{
+  spmu_nb_retire ret = {.uops = 2, .instrs = 1};
+  spmu_nb_clock clk0 = {.retire = &ret, .nretire = 1, .cpl = 0};
+  spmu_agent_nb_event ev = NB_INSTR;
+  spmu_agent *a, *b;
+  spmu_lp *l1;
+  unsigned c0, c1;
+  (void)state;
+  use("pentium4");
+  l1 = spmu_core_lp(core, 1);
+  a = nb_agent_on(lp);
+  b = nb_agent_on(l1);
+  c0 = nb_claim(a, ev.spec, SPMU_AGENT_USR, 0);
+  c1 = nb_claim(b, ev.spec, SPMU_AGENT_USR | SPMU_AGENT_OS | SPMU_AGENT_T1, 0);
+  assert_int_equal(c0, 12);
+  assert_int_equal(c1, 14); /* CRU_ESCR0 is a's: CRU_ESCR1 */
+  assert_int_equal(rd(lp, CRU_ESCR0), INSTR_ESCR | ES_T0_USR);
+  assert_int_equal(rd(lp, CRU_ESCR1), INSTR_ESCR | ES_T1);
+  retire_on(lp, 3, 0, 100);
+  retire_on(l1, 7, 0, 100);
+  nb_run(lp, &clk0, 100); /* CPL 0: not USR */
+  nb_run(l1, &clk0, 100);
+  assert_int_equal(nb_read(a, 12), 300);
+  assert_int_equal(nb_read(b, 14), 800);
+  spmu_agent_free(a);
+  spmu_agent_free(b);
+
+  use("pentium4-noht");
+  WR(P4_CTR(12), 0x55);
+  a = nb_agent_on(lp);
+  ev.flags |= SPMU_AGENT_T1;
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c0), SPMU_GP);
+  assert_int_equal(spmu_agent_fault_msr(a), CRU_ESCR0);
+  ev = NB_INSTR;
+  ev.active = SPMU_AGENT_NB_SINGLE;
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c0), SPMU_GP);
+  assert_int_equal(spmu_agent_fault_msr(a), P4_CCCR(12));
+  assert_int_equal(spmu_agent_owned(a), 0);
+  assert_int_equal(rd(lp, CRU_ESCR0), 0);
+  assert_int_equal(rd(lp, P4_CTR(12)), 0x55);
+  assert_int_equal(rd(lp, P4_CCCR(12)), CC_ANY);
+  spmu_agent_free(a);
+}
+
+/* Seed 004 steps 2-3 with seed 000's sharing: two agents claiming
+ * instr_retired get CRU_ESCR0 / counter 12 and CRU_ESCR1 / counter 14; a
+ * third gets SPMU_EBUSY, for uops_retired too (the same two ESCRs), while
+ * branch_retired (CRU_ESCR2, which feeds 12, 13, 16) gets counter 13. Each
+ * counts its own events; one leaving does not disturb the others. On HT
+ * the agents sit on both logical processors, which share the registers. */
+static void test_nb_two_agents_different_counters_seed004(void **state)
+{
+  static const char *const specs[] = {"pentium4-noht", "pentium4"};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    spmu_nb_line br = {SPMU_NB_CRU2, 0x06, 2, 1}; /* branch_retired MMTP */
+    spmu_nb_retire ret = {.uops = 3, .instrs = 2};
+    spmu_nb_clock clk = {
+        .lines = &br, .nlines = 1, .retire = &ret, .nretire = 1, .cpl = 3};
+    spmu_agent *A, *B, *C;
+    uint64_t inuse;
+    unsigned c;
+    use(specs[i]);
+    A = nb_agent_on(lp);
+    B = nb_agent_on(spmu_core_lp(core, i)); /* logical processor 1 on HT */
+    C = nb_agent_on(lp);
+    assert_int_equal(nb_claim(A, "instr_retired:NBOGUSNTAG", SPMU_AGENT_USR, 0),
+                     12);
+    assert_int_equal(nb_claim(B, "instr_retired:NBOGUSNTAG", SPMU_AGENT_USR, 0),
+                     14);
+    assert_int_equal(
+        spmu_agent_nb_claim(
+            C, &(spmu_agent_nb_event){"instr_retired", SPMU_AGENT_USR, 0, 0},
+            &c),
+        SPMU_EBUSY);
+    assert_int_equal(
+        spmu_agent_nb_claim(
+            C,
+            &(spmu_agent_nb_event){"uops_retired:NBOGUS", SPMU_AGENT_USR, 0, 0},
+            &c),
+        SPMU_EBUSY);
+    assert_int_equal(spmu_agent_owned(C), 0);
+    assert_int_equal(nb_claim(C, "branch_retired:MMTP", SPMU_AGENT_USR, 0), 13);
+    assert_int_equal(rd(lp, CRU_ESCR2),
+                     ES_EVSEL(0x06) | ES_MASK(4) | ES_T0_USR);
+    assert_int_equal(rd(lp, P4_CCCR(13)), CC_SEL(5) | CC_ANY | CC_EN);
+    OK(spmu_agent_scan(C, &inuse));
+    assert_int_equal(inuse, BIT(12) | BIT(13) | BIT(14));
+    nb_run(lp, &clk, 500);
+    assert_int_equal(nb_read(A, 12), 1000);
+    assert_int_equal(nb_read(B, 14), 1000);
+    assert_int_equal(nb_read(C, 13), 500);
+    spmu_agent_free(A);
+    assert_int_equal(rd(lp, CRU_ESCR0), 0);
+    nb_run(lp, &clk, 500);
+    assert_int_equal(nb_read(B, 14), 2000);
+    assert_int_equal(nb_read(C, 13), 1000);
+    /* The freed ESCR and counter serve the next claim. */
+    assert_int_equal(nb_claim(C, "instr_retired:NBOGUSNTAG", SPMU_AGENT_USR, 0),
+                     12);
+    spmu_agent_free(B);
+    spmu_agent_free(C);
+    assert_int_equal(rd(lp, P4_CCCR(12)) & CC_EN, 0);
+    assert_int_equal(rd(lp, P4_CCCR(13)) & CC_EN, 0);
+    assert_int_equal(rd(lp, P4_CCCR(14)) & CC_EN, 0);
+  }
+}
+
+/* The free test of agent.h, and release restoring what the claim found
+ * (seed 000). Foreign state on pentium4-noht: counter 12 enabled on
+ * IQ_ESCR0 (select 0: in use, but not selecting CRU_ESCR0); counter 13
+ * left configured with ENABLE clear and OVF set, value 0x123456789A (free:
+ * taken, then restored exactly). Then: a counter in use selecting
+ * CRU_ESCR0 (16, ENABLE) makes that ESCR in use although it reads 0; a
+ * CASCADE counter (14) is in use though not enabled; a non-zero ESCR is in
+ * use. */
+static void test_nb_free_rules_and_release_restores_seed000(void **state)
+{
+  const uint64_t left13 = CC_SEL(4) | CC_ANY | CC_OVF;
+  spmu_agent *a;
+  uint64_t inuse;
+  unsigned c;
+  (void)state;
+  use("pentium4-noht");
+  WR(IQ_ESCR0, ES_EVSEL(0x01) | ES_MASK(1) | ES_T0);
+  WR(P4_CCCR(12), CC_SEL(0) | CC_ANY | CC_EN);
+  WR(P4_CCCR(13), left13);
+  WR(P4_CTR(13), 0x123456789Aull);
+  a = nb_agent_on(lp);
+  OK(spmu_agent_scan(a, &inuse));
+  assert_int_equal(inuse, BIT(12));
+  c = nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 0);
+  assert_int_equal(c, 13);
+  assert_int_equal(rd(lp, P4_CCCR(13)), INSTR_CCCR);
+  assert_int_equal(rd(lp, P4_CTR(13)), 0);
+  retire_on(lp, 1, 0, 10);
+  assert_int_equal(nb_read(a, 13), 10);
+  OK(spmu_agent_release(a, 13));
+  assert_int_equal(rd(lp, P4_CCCR(13)), left13);
+  assert_int_equal(rd(lp, P4_CTR(13)), 0x123456789Aull);
+  assert_int_equal(rd(lp, CRU_ESCR0), 0);
+  assert_int_equal(rd(lp, P4_CCCR(12)), CC_SEL(0) | CC_ANY | CC_EN);
+
+  /* Counter 16 (fed by CRU_ESCR0) in use with select 4: CRU_ESCR0 is in
+   * use; counter 14 cascading (on RAT_ESCR1): in use; so CRU_ESCR1 /
+   * counter 15. */
+  WR(P4_CCCR(16), CC_SEL(4) | CC_ANY | CC_EN);
+  WR(P4_CCCR(14), CC_SEL(2) | CC_ANY | CC_CASCADE); /* RAT_ESCR1 */
+  OK(spmu_agent_scan(a, &inuse));
+  assert_int_equal(inuse, BIT(12) | BIT(14) | BIT(16));
+  c = nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 0);
+  assert_int_equal(c, 15);
+  assert_int_equal(rd(lp, CRU_ESCR0), 0);
+  assert_int_equal(rd(lp, CRU_ESCR1), INSTR_ESCR | ES_T0);
+  OK(spmu_agent_release(a, 15));
+  /* A non-zero ESCR is in use even with no counter selecting it. */
+  WR(P4_CCCR(16), CC_ANY);
+  WR(CRU_ESCR1, ES_EVSEL(0x01) | ES_MASK(1)); /* no OS/USR bit */
+  c = nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 0);
+  assert_int_equal(c, 13);
+  assert_int_equal(spmu_agent_nb_claim(a, &NB_INSTR, &c), SPMU_EBUSY);
+  spmu_agent_free(a);
+  assert_int_equal(rd(lp, CRU_ESCR0), 0);
+  assert_int_equal(rd(lp, CRU_ESCR1), ES_EVSEL(0x01) | ES_MASK(1));
+}
+
+/* Seed 000's read-back, on NetBurst. Another agent writes CRU_ESCR0 right
+ * after this one (the recording backend injects it): the read-back shows
+ * it, the ESCR is left to the other and CRU_ESCR1 / counter 14 taken.
+ * Then another agent writes IQ_CCCR0 right after this one: the counter is
+ * left to it, CRU_ESCR0 given back (0), and, CRU_ESCR0 still being free
+ * (counter 12 now selects IQ_ESCR0), counter 13 taken. */
+static void test_nb_claim_readback_detects_race_seed000(void **state)
+{
+  const uint64_t their_escr = ES_EVSEL(0x03) | ES_MASK(1) | ES_T0;
+  const uint64_t their_cccr = CC_SEL(0) | CC_ANY | CC_EN;
+  spmu_backend be;
+  struct rec *r;
+  spmu_agent *a;
+  unsigned c = 99;
+  (void)state;
+  use("pentium4");
+  r = rec_new(lp, &be);
+  a = nb_agent_on_backend(&be);
+  r->inject_msr = CRU_ESCR0;
+  r->inject_value = their_escr;
+  OK(spmu_agent_nb_claim(a, &NB_INSTR, &c));
+  assert_int_equal(c, 14);
+  assert_int_equal(rd(lp, CRU_ESCR0), their_escr);
+  assert_int_equal(rd(lp, CRU_ESCR1), INSTR_ESCR | ES_T0);
+  assert_int_equal(rd(lp, P4_CCCR(12)), 0);
+  spmu_agent_free(a);
+  WR(CRU_ESCR0, 0);
+
+  a = nb_agent_on_backend(&be);
+  r->inject_msr = P4_CCCR(12);
+  r->inject_value = their_cccr;
+  OK(spmu_agent_nb_claim(a, &NB_INSTR, &c));
+  assert_int_equal(c, 13);
+  assert_int_equal(rd(lp, P4_CCCR(12)), their_cccr);
+  assert_int_equal(rd(lp, P4_CCCR(13)), INSTR_CCCR);
+  assert_int_equal(rd(lp, CRU_ESCR0), INSTR_ESCR | ES_T0);
+  assert_int_equal(spmu_agent_owned(a), BIT(13));
+  spmu_agent_free(a);
+  assert_int_equal(rd(lp, P4_CCCR(12)), their_cccr);
+  assert_int_equal(rd(lp, CRU_ESCR0), 0);
+  free(r);
+}
+
+/* Stop and start on NetBurst (agent.h): stop clears the ESCR's OS/USR
+ * bits, so nothing counts, while ENABLE keeps the counter in use; another
+ * agent cannot take it or its ESCR; start writes the bits back. */
+static void test_nb_stop_keeps_counter_in_use(void **state)
+{
+  spmu_agent *a, *b;
+  uint64_t inuse;
+  unsigned c;
+  (void)state;
+  use("pentium4-noht");
+  a = nb_agent_on(lp);
+  b = nb_agent_on(lp);
+  assert_int_equal(nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 0), 12);
+  retire_on(lp, 1, 0, 10);
+  OK(spmu_agent_stop(a));
+  assert_int_equal(spmu_agent_running(a), 0);
+  assert_int_equal(rd(lp, CRU_ESCR0), INSTR_ESCR);
+  assert_int_equal(rd(lp, P4_CCCR(12)), INSTR_CCCR);
+  retire_on(lp, 1, 0, 10);
+  assert_int_equal(nb_read(a, 12), 10);
+  OK(spmu_agent_scan(b, &inuse));
+  assert_int_equal(inuse, BIT(12));
+  assert_int_equal(nb_claim(b, NB_INSTR.spec, NB_INSTR.flags, 0), 14);
+  OK(spmu_agent_start(a));
+  assert_int_equal(rd(lp, CRU_ESCR0), INSTR_ESCR | ES_T0);
+  retire_on(lp, 1, 0, 10);
+  assert_int_equal(nb_read(a, 12), 20);
+  assert_int_equal(nb_read(b, 14), 10);
+  OK(spmu_agent_release_all(a));
+  assert_int_equal(rd(lp, CRU_ESCR0), 0);
+  assert_int_equal(rd(lp, P4_CCCR(12)), CC_ANY);
+  assert_int_equal(spmu_agent_nb_claim(b, &NB_INSTR, &c), SPMU_OK);
+  assert_int_equal(c, 12);
+  spmu_agent_free(a);
+  spmu_agent_free(b);
+}
+
+/* Sampling with the P4 handler (facts sheet §F) on both presets: period
+ * 1000 presets IQ_COUNTER0 to 2^40 - 1000 with OVF_PMI_T0. The PMI comes
+ * at the first increment after the overflow (SDM 18.15.5.8, decision 46):
+ * with one instruction a clock, 10,000 instructions overflow ten times but
+ * interrupt nine times (at instructions 1001, ..., 9001); the tenth
+ * overflow leaves OVF set and the counter at 0, and the 10,001st
+ * instruction brings the tenth PMI: 10 PMIs, 10 samples, the counter at
+ * -999. With three a clock (overflows inside a clock), 30,000
+ * instructions: 29 PMIs, and samples x period + (counter + period) mod
+ * 2^40 is exactly the instructions delivered, before and after the last
+ * PMI. */
+static void test_nb_sampling_p4_handler_facts_F_18_15_5_8(void **state)
+{
+  static const char *const specs[] = {"pentium4-noht", "pentium4"};
+  unsigned i;
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    spmu_agent *a;
+    uint64_t n;
+    unsigned c;
+    use(specs[i]);
+    a = nb_agent_on(lp);
+    c = nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 1000);
+    assert_int_equal(c, 12);
+    assert_true(spmu_agent_pmi_owned(a));
+    assert_int_equal(rd(lp, P4_CCCR(12)), INSTR_CCCR | CC_PMI0);
+    assert_int_equal(rd(lp, P4_CTR(12)), W40 - 1000 + 1);
+    hook(a, 0, 0);
+    retire_on(lp, 1, 0, 10000);
+    if (i == 1) /* logical processor 1's instructions do not count */
+      retire_on(spmu_core_lp(core, 1), 1, 0, 500);
+    assert_int_equal(ctx.pmis, 9);
+    OK(spmu_agent_samples(a, 12, &n));
+    assert_int_equal(n, 9);
+    assert_int_equal(rd(lp, P4_CCCR(12)), INSTR_CCCR | CC_PMI0 | CC_OVF);
+    assert_int_equal(nb_read(a, 12), 0);
+    retire_on(lp, 1, 0, 1);
+    assert_int_equal(ctx.pmis, 10);
+    assert_int_equal(ctx.per_counter[12], 10);
+    assert_int_equal(ctx.overflowed, BIT(12));
+    OK(spmu_agent_samples(a, 12, &n));
+    assert_int_equal(n, 10);
+    assert_int_equal(rd(lp, P4_CCCR(12)), INSTR_CCCR | CC_PMI0);
+    assert_int_equal(nb_read(a, 12), W40 - 999 + 1);
+    spmu_agent_free(a);
+    assert_int_equal(rd(lp, P4_CCCR(12)), i == 0 ? CC_ANY : 0);
+    assert_int_equal(rd(lp, P4_CTR(12)), 0);
+  }
+
+  use("pentium4-noht");
+  {
+    spmu_agent *a = nb_agent_on(lp);
+    uint64_t n, v, done;
+    assert_int_equal(nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 1000), 12);
+    hook(a, 0, 0);
+    retire_on(lp, 3, 0, 10000);
+    assert_int_equal(ctx.pmis, 29);
+    OK(spmu_agent_samples(a, 12, &n));
+    v = nb_read(a, 12);
+    assert_int_equal(n, 29);
+    assert_int_equal(v, 0); /* the 30th overflow, its PMI still owed */
+    assert_int_equal(n * 1000 + ((v + 1000) & W40), 30000);
+    OK(spmu_agent_handle_pmi(a, &done));
+    assert_int_equal(done, BIT(12));
+    OK(spmu_agent_samples(a, 12, &n));
+    v = nb_read(a, 12);
+    assert_int_equal(n, 30);
+    assert_int_equal(v, W40 - 1000 + 1);
+    assert_int_equal(n * 1000 + ((v + 1000) & W40), 30000);
+    spmu_agent_free(a);
+  }
+}
+
+/* Facts sheet §F, the P4 handler's accesses, in order: read the CCCR; OVF
+ * set: write it with OVF clear, read the counter (RDPMC 12), write the
+ * reload, then unmask the LVT, last. A counter whose OVF is clear is read
+ * and left alone. */
+static void test_nb_handler_write_order_facts_F(void **state)
+{
+  spmu_backend be;
+  struct rec *r;
+  spmu_agent *a;
+  uint64_t done;
+  (void)state;
+  use("pentium4-noht");
+  r = rec_new(lp, &be);
+  a = nb_agent_on_backend(&be);
+  assert_int_equal(nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 100), 12);
+  assert_int_equal(nb_claim(a, "branch_retired:MMTP", SPMU_AGENT_USR, 50), 13);
+  retire_on(lp, 1, 0, 103); /* 3 past the wrap, the PMI at the 101st */
+  r->n = 0;
+  OK(spmu_agent_handle_pmi(a, &done));
+  assert_int_equal(done, BIT(12));
+  assert_int_equal(r->n, 6);
+  assert_int_equal(r->log[0].op, 'R');
+  assert_int_equal(r->log[0].msr, P4_CCCR(12));
+  assert_int_equal(r->log[0].value, INSTR_CCCR | CC_PMI0 | CC_OVF);
+  assert_write(&r->log[1], P4_CCCR(12), INSTR_CCCR | CC_PMI0);
+  assert_int_equal(r->log[2].op, 'P');
+  assert_int_equal(r->log[2].value, 3);
+  assert_write(&r->log[3], P4_CTR(12), W40 - 97 + 1);
+  assert_int_equal(r->log[4].op, 'R');
+  assert_int_equal(r->log[4].msr, P4_CCCR(13));
+  assert_int_equal(r->log[5].op, 'U');
+  spmu_agent_free(a);
+  free(r);
+}
+
+/* SDM 18.16.2 with seed 000's PMI_InUse: a foreign CCCR with OVF_PMI_T0
+ * holds logical processor 0's PMI: a T0 sampling claim is SPMU_EBUSY,
+ * counting and a T1 sampling claim are not; another agent's handler does
+ * nothing. What a NetBurst claim refuses, and what an architectural agent
+ * refuses of it. */
+static void test_nb_pmi_inuse_and_refusals(void **state)
+{
+  spmu_agent_nb_event ev = NB_INSTR;
+  spmu_agent *a, *b;
+  uint64_t inuse, done;
+  unsigned c;
+  (void)state;
+  use("pentium4");
+  WR(P4_CCCR(0), CC_ANY | CC_PMI0); /* not enabled: counter 0 free */
+  a = nb_agent_on(lp);
+  OK(spmu_agent_scan(a, &inuse));
+  assert_int_equal(inuse, SPMU_AGENT_PMI_INUSE);
+  ev.period = 1000;
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_EBUSY);
+  ev.flags |= SPMU_AGENT_T0 | SPMU_AGENT_T1; /* needs both PMIs */
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_EBUSY);
+  ev.flags = SPMU_AGENT_USR | SPMU_AGENT_T1;
+  OK(spmu_agent_nb_claim(a, &ev, &c));
+  assert_int_equal(c, 12);
+  assert_int_equal(rd(lp, P4_CCCR(12)), INSTR_CCCR | CC_PMI1);
+  assert_true(spmu_agent_pmi_owned(a));
+  b = nb_agent_on(lp);
+  assert_int_equal(nb_claim(b, NB_INSTR.spec, NB_INSTR.flags, 0), 14);
+  ev.flags = SPMU_AGENT_USR | SPMU_AGENT_T1;
+  assert_int_equal(spmu_agent_nb_claim(b, &ev, &c), SPMU_EBUSY); /* a's */
+  OK(spmu_agent_handle_pmi(b, &done));
+  assert_int_equal(done, 0);
+  spmu_agent_free(b);
+  spmu_agent_free(a);
+
+  a = nb_agent_on(lp);
+  ev = NB_INSTR;
+  ev.flags = 0; /* counts at no CPL */
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_EINVAL);
+  ev.flags = SPMU_AGENT_OS | SPMU_AGENT_EDGE;
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_EINVAL);
+  ev = NB_INSTR;
+  ev.active = 4;
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_EINVAL);
+  ev = NB_INSTR;
+  ev.period = BIT(39) + 1;
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_ERANGE);
+  ev = NB_INSTR;
+  ev.spec = "instr_retired:NO_SUCH_MASK";
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_ENOENT);
+  ev.spec = NULL;
+  assert_int_equal(spmu_agent_nb_claim(a, &ev, &c), SPMU_EINVAL);
+  /* The architectural calls that do not apply. */
+  assert_int_equal(spmu_agent_claim(a, &INST, &c), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_claim_counter(a, 12, &INST), SPMU_EINVAL);
+  assert_int_equal(nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 0), 12);
+  assert_int_equal(spmu_agent_reprogram(a, 12, &INST), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_set_freeze(a, true), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_release(a, 18), SPMU_EINVAL);
+  assert_int_equal(spmu_agent_owned(a), BIT(12));
+  spmu_agent_free(a);
+
+  /* No architectural PMU to find; no NetBurst PMU on Skylake. */
+  {
+    spmu_backend be;
+    spmu_agent *x = (spmu_agent *)&be;
+    OK(spmu_backend_model(lp, &be));
+    assert_int_equal(spmu_agent_new(&be, &x), SPMU_ENOMSR);
+    assert_null(x);
+    use("skylake");
+    x = agent_on(lp);
+    assert_int_equal(spmu_agent_nb_claim(x, &NB_INSTR, &c), SPMU_EINVAL);
+    spmu_agent_free(x);
+    OK(spmu_backend_model(lp, &be));
+    assert_int_equal(spmu_agent_new_netburst(&be, &x), SPMU_ENOMSR);
+    assert_null(x);
+  }
+}
+
+/* ========================================================================
+ * 7. The hardware backend on regular files.
  * ===================================================================== */
 static char dir[64];
 
@@ -1097,6 +1704,60 @@ static void test_agent_over_hw_backend_files_seed000(void **state)
   spmu_hw_close(hw);
 }
 
+/* NetBurst over the file "machine" (agent.h: any backend): CPUID.01H EAX
+ * = 0F27H (family 0FH, model 2), the MSRs a flat file, no RDPMC. The
+ * claim reads the CCCRs (holes read 0), takes CRU_ESCR0 / counter 12 and
+ * writes the ESCR, the counter (WRMSR 30CH) and the CCCR; reads go
+ * through RDMSR 30CH; release puts the file's values back. A family 06H
+ * CPUID, or a file without MSR_BPU_CCCR0 (360H): not NetBurst. */
+static void test_nb_agent_over_hw_backend_files_seed004(void **state)
+{
+  char msr[96], cpuid[96], cpuid6[96], small[96];
+  const uint32_t leaf1[4] = {0x00000F27, 0, 0, 1u << 21};
+  const uint32_t leaf1_p6[4] = {0x000306A9, 0, 0, 0};
+  spmu_agent_pmu p;
+  spmu_backend be;
+  spmu_agent *a;
+  spmu_hw *hw;
+  (void)state;
+  snprintf(msr, sizeof msr, "%s/nbmsr", dir);
+  snprintf(cpuid, sizeof cpuid, "%s/nbcpuid", dir);
+  snprintf(cpuid6, sizeof cpuid6, "%s/nbcpuid6", dir);
+  snprintf(small, sizeof small, "%s/nbmsr2", dir);
+  put64(msr, 0x30C, 0x777);
+  put64(msr, 0x3F8, 0); /* the file reaches past every MSR used */
+  put(cpuid, 0x1, leaf1, 16);
+  OK(spmu_hw_open_paths(msr, cpuid, &hw, NULL, 0));
+  OK(spmu_hw_backend(hw, &be));
+  a = nb_agent_on_backend(&be);
+  OK(spmu_agent_pmu_get(a, &p));
+  assert_true(p.netburst);
+  assert_int_equal(nb_claim(a, NB_INSTR.spec, NB_INSTR.flags, 0), 12);
+  assert_int_equal(get(msr, CRU_ESCR0), INSTR_ESCR | ES_T0);
+  assert_int_equal(get(msr, P4_CCCR(12)), INSTR_CCCR);
+  assert_int_equal(get(msr, P4_CTR(12)), 0);
+  put64(msr, P4_CTR(12), 0x42);
+  assert_int_equal(nb_read(a, 12), 0x42);
+  spmu_agent_free(a);
+  assert_int_equal(get(msr, CRU_ESCR0), 0);
+  assert_int_equal(get(msr, P4_CCCR(12)), 0);
+  assert_int_equal(get(msr, P4_CTR(12)), 0x777);
+  spmu_hw_close(hw);
+
+  put(cpuid6, 0x1, leaf1_p6, 16);
+  OK(spmu_hw_open_paths(msr, cpuid6, &hw, NULL, 0));
+  OK(spmu_hw_backend(hw, &be));
+  a = (spmu_agent *)&be;
+  assert_int_equal(spmu_agent_new_netburst(&be, &a), SPMU_ENOMSR);
+  assert_null(a);
+  spmu_hw_close(hw);
+  put64(small, 0x100, 0);
+  OK(spmu_hw_open_paths(small, cpuid, &hw, NULL, 0));
+  OK(spmu_hw_backend(hw, &be));
+  assert_int_equal(spmu_agent_new_netburst(&be, &a), SPMU_ENOMSR);
+  spmu_hw_close(hw);
+}
+
 /* A missing device says plainly what to do: ENOENT names the driver to
  * load; EACCES/EPERM say root or CAP_SYS_RAWIO is needed. */
 static void test_hw_backend_missing_device_says_why(void **state)
@@ -1143,11 +1804,13 @@ static int make_dir(void **state)
 
 static int remove_dir(void **state)
 {
-  static const char *const names[] = {"msr", "cpuid", "msr2", "cpuid2", "msr3"};
+  static const char *const names[] = {"msr",    "cpuid",   "msr2",
+                                      "cpuid2", "msr3",    "nbmsr",
+                                      "nbmsr2", "nbcpuid", "nbcpuid6"};
   char path[96];
   unsigned i;
   (void)state;
-  for (i = 0; i < 5; i++) {
+  for (i = 0; i < sizeof names / sizeof names[0]; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     unlink(path);
   }
@@ -1187,10 +1850,24 @@ int main(void)
       cmocka_unit_test_teardown(test_claim_refuses_what_counters_cannot_do,
                                 teardown),
       cmocka_unit_test_teardown(test_fault_reported_with_msr, teardown),
+      cmocka_unit_test_teardown(test_nb_setup_procedure_seed004, teardown),
+      cmocka_unit_test_teardown(test_nb_threads_and_cpl_18_16_1, teardown),
+      cmocka_unit_test_teardown(test_nb_two_agents_different_counters_seed004,
+                                teardown),
+      cmocka_unit_test_teardown(test_nb_free_rules_and_release_restores_seed000,
+                                teardown),
+      cmocka_unit_test_teardown(test_nb_claim_readback_detects_race_seed000,
+                                teardown),
+      cmocka_unit_test_teardown(test_nb_stop_keeps_counter_in_use, teardown),
+      cmocka_unit_test_teardown(test_nb_sampling_p4_handler_facts_F_18_15_5_8,
+                                teardown),
+      cmocka_unit_test_teardown(test_nb_handler_write_order_facts_F, teardown),
+      cmocka_unit_test_teardown(test_nb_pmi_inuse_and_refusals, teardown),
   };
   const struct CMUnitTest hw[] = {
       cmocka_unit_test(test_hw_backend_on_files_reads_and_writes),
       cmocka_unit_test(test_agent_over_hw_backend_files_seed000),
+      cmocka_unit_test(test_nb_agent_over_hw_backend_files_seed004),
       cmocka_unit_test(test_hw_backend_missing_device_says_why),
   };
   int failed = cmocka_run_group_tests_name("agent_model", model, NULL, NULL);

@@ -23,6 +23,11 @@
  *
  * An agent is not thread-safe; it runs on the logical processor whose PMU
  * its backend reaches.
+ *
+ * A Pentium 4 (NetBurst) PMU has no architectural perfmon: CPUID.0AH reads
+ * 0 there, and spmu_agent_new refuses it. spmu_agent_new_netburst makes an
+ * agent for it, which programs counters through ESCRs and CCCRs by the
+ * SDM's procedure (seed 004); see "NetBurst" below.
  */
 #ifndef SOFTPMU_AGENT_H
 #define SOFTPMU_AGENT_H
@@ -108,6 +113,10 @@ typedef struct spmu_agent_pmu {
   bool any_thread;            /* AnyThread usable (v3+, not EDX[15]) */
   bool full_width_writes;     /* PERF_CAPABILITIES[13]: IA32_A_PMCx */
   uint64_t perf_capabilities; /* 0 without CPUID.01H:ECX[15] PDCM */
+  /* A NetBurst agent (spmu_agent_new_netburst): version 0, no GP or fixed
+   * counters in the architectural sense, gp_width 40 (the width of its 18
+   * counters, SDM 18.15.2); spmu_agent_present gives counters 0-17. */
+  bool netburst;
 } spmu_agent_pmu;
 
 /* Event flags (PERFEVTSEL fields; fixed counters take USR, OS and ANY). */
@@ -117,6 +126,11 @@ enum spmu_agent_flag {
   SPMU_AGENT_EDGE = 1u << 2, /* E: count deasserted-to-asserted edges */
   SPMU_AGENT_INV = 1u << 3,  /* INV: invert the CMASK comparison */
   SPMU_AGENT_ANY = 1u << 4,  /* AnyThread (needs spmu_agent_pmu.any_thread) */
+  /* NetBurst only (SDM 18.16.1-18.16.2): count logical processor 0's /
+   * 1's events (ESCR T0_OS/T0_USR, T1_OS/T1_USR) and, when sampling, send
+   * the PMI to it (CCCR OVF_PMI_T0 / OVF_PMI_T1). */
+  SPMU_AGENT_T0 = 1u << 5,
+  SPMU_AGENT_T1 = 1u << 6,
 };
 
 /* What to count on a counter. INT and EN are the agent's: INT is set iff
@@ -134,8 +148,17 @@ typedef struct spmu_agent_event {
 
 /* Create an agent on a backend (copied) and discover the PMU through
  * CPUID.0AH, CPUID.01H:ECX[15] and IA32_PERF_CAPABILITIES. SPMU_ENOMSR when
- * CPUID.0AH reports no architectural PMU (version 0). */
+ * CPUID.0AH reports no architectural PMU (version 0): on a NetBurst PMU,
+ * use spmu_agent_new_netburst. */
 SPMU_API int spmu_agent_new(const spmu_backend *be, spmu_agent **out);
+/* Create an agent for a NetBurst PMU (SDM 18.15-18.16). The caller says it
+ * is one: nothing architectural enumerates it (CPUID.0AH is 0, and the
+ * model's CPUID.01H reports no family). The agent checks what it can:
+ * when CPUID.01H answers with a family (EAX[11:8]) other than 0 (not
+ * reported) or 0FH, SPMU_ENOMSR; when RDMSR of MSR_BPU_CCCR0 (360H)
+ * faults, SPMU_ENOMSR. Whether the part has Hyper-Threading is not
+ * probed: a T1 bit on a part without it faults (SPMU_GP) at the claim. */
+SPMU_API int spmu_agent_new_netburst(const spmu_backend *be, spmu_agent **out);
 /* Release every counter the agent holds (spmu_agent_release_all, errors
  * ignored), then free it. */
 SPMU_API void spmu_agent_free(spmu_agent *a);
@@ -234,6 +257,98 @@ SPMU_API int spmu_agent_samples(const spmu_agent *a, unsigned counter,
  * overflowed. SPMU_EIO if the status still shows them after 100 passes. */
 SPMU_API int spmu_agent_set_freeze(spmu_agent *a, bool on);
 SPMU_API int spmu_agent_handle_pmi(spmu_agent *a, uint64_t *overflowed);
+
+/* ---- NetBurst (SDM 18.15-18.16, seed 004) -----------------------------
+ *
+ * Counter n (0-17) is MSR 300H + n, its CCCR 360H + n, RDPMC index n; the
+ * counter sets of the calls above use bit n. Sharing (seed 000's rules,
+ * applied to the NetBurst registers; the two logical processors of a
+ * Hyper-Threading core share them all, SDM 18.16):
+ *  - counter n is in use when its CCCR has ENABLE (bit 12), CASCADE (bit
+ *    30) or extended cascading (bit 11) set: it counts, or will when
+ *    another counter overflows;
+ *  - an ESCR is in use when it is not 0 (its reset value: no event, no
+ *    thread, no tag) or when a counter in use that it feeds selects it
+ *    (CCCR ESCR select = the ESCR's select value, Table 18-63);
+ *  - the PMI of logical processor t is in use when a CCCR has
+ *    OVF_PMI_Tt (bit 26 + t) set.
+ * An ESCR is never shared: each claim takes one of its own.
+ *
+ * On a NetBurst agent, spmu_agent_scan gives bit n for each counter in use
+ * and SPMU_AGENT_PMI_INUSE when any CCCR has OVF_PMI_T0 or OVF_PMI_T1;
+ * spmu_agent_claim, spmu_agent_claim_counter and spmu_agent_reprogram are
+ * SPMU_EINVAL (claim with spmu_agent_nb_claim; to change the event,
+ * release and claim again); spmu_agent_stop clears the ESCR's OS/USR bits,
+ * so that it counts nothing while the counter keeps ENABLE and stays in
+ * use, and spmu_agent_start writes them back; spmu_agent_read reads by
+ * RDPMC n, else RDMSR 300H + n; spmu_agent_samples counts as for the
+ * architectural flows.
+ *
+ * spmu_agent_handle_pmi runs the P4 flow (facts sheet §F, Linux's
+ * p4_pmu_handle_irq): for each of the agent's sampling counters, read the
+ * CCCR; if OVF is set, write the CCCR with OVF cleared, read the counter
+ * and reload it with -(period - overshoot) & (2^40 - 1), so that no event
+ * is lost, one sample per period elapsed; unmask the LVT when every OVF is
+ * clear. The PMI comes at the counter's first increment after the
+ * overflow (SDM 18.15.5.8), so by then the counter has run past 0. */
+
+/* The CCCR's active-thread field (SDM 18.16.2, CCCR[17:16]). */
+enum spmu_agent_nb_active {
+  SPMU_AGENT_NB_ANY = 0,    /* 11B: either logical processor active (the
+                               default, and the only value without HT) */
+  SPMU_AGENT_NB_SINGLE = 1, /* 01B: exactly one active */
+  SPMU_AGENT_NB_BOTH = 2,   /* 10B: both active */
+  SPMU_AGENT_NB_NONE = 3,   /* 00B: neither active */
+};
+
+typedef struct spmu_agent_nb_event {
+  /* "event[:MASK[:MASK...]]" as spmu_nb_event_parse takes it (netburst.h),
+   * e.g. "instr_retired:NBOGUSNTAG"; only read during the claim. */
+  const char *spec;
+  /* SPMU_AGENT_USR and/or SPMU_AGENT_OS (one required), SPMU_AGENT_T0
+   * and/or SPMU_AGENT_T1 (neither: T0, the only logical processor
+   * without Hyper-Threading). */
+  uint8_t flags;
+  uint8_t active; /* enum spmu_agent_nb_active */
+  /* 0: count from 0. Otherwise sample: preset to -period (40 bits),
+   * OVF_PMI_Tt for each thread named, reload in the PMI handler. At most
+   * 2^39. */
+  uint64_t period;
+} spmu_agent_nb_event;
+
+/* Claim a counter for ev by the setup procedure of SDM 18.15.5.1 (seed
+ * 004), with step 9 of 18.15.5.3 (set ENABLE):
+ *  1. the event, from the SDM's table (spmu_nb_event_parse against every
+ *     ESCR of the catalogue; an ESCR whose RDMSR faults is absent);
+ *  2. the ESCR: ESCR0 if it is free and feeds a free counter, else ESCR1;
+ *  3. the counter: the lowest free one that ESCR feeds;
+ *  4. the ESCR's, the counter's and the CCCR's addresses (Table 18-63);
+ *  5. WRMSR the ESCR with the event select, the event mask and the OS/USR
+ *     bits of the threads named; read it back; preset the counter (0, or
+ *     -period) while its CCCR still has ENABLE clear;
+ *  6. WRMSR the CCCR with the ESCR select, the active-thread field,
+ *     OVF_PMI_Tt when sampling and ENABLE (step 9), in one write as the
+ *     seed's note says software typically does, so that the counter is
+ *     never configured yet free; read it back.
+ * The counter counts from then on (it is running). A read-back showing
+ * another agent's value leaves that register to it: the claim goes on with
+ * the other ESCR, or with the next free counter after restoring the ESCR
+ * it wrote. *counter gets n.
+ *
+ * SPMU_EBUSY: no free ESCR of the event feeds a free counter, or a
+ * sampling claim needs the PMI of a thread whose OVF_PMI bit a CCCR the
+ * agent does not hold has. SPMU_ENOENT / SPMU_ENOMSR: as
+ * spmu_nb_event_parse (unknown name; no ESCR for it). SPMU_ERANGE: period
+ * above 2^39. SPMU_EINVAL: not a NetBurst agent, no spec, no OS/USR flag,
+ * another flag, an active value above 3. SPMU_GP: a write faulted (a T1
+ * bit, or an active field other than 11B, without Hyper-Threading); the
+ * claim's writes are undone.
+ *
+ * spmu_agent_release restores what the claim found: the ESCR (which stops
+ * the counting while ENABLE still shows the counter in use), the counter's
+ * value, then the CCCR, the last write. */
+SPMU_API int spmu_agent_nb_claim(spmu_agent *a, const spmu_agent_nb_event *ev,
+                                 unsigned *counter);
 
 #ifdef __cplusplus
 }

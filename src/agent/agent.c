@@ -99,7 +99,38 @@ static int discover_capabilities(spmu_agent *a)
   return SPMU_OK;
 }
 
-int spmu_agent_new(const spmu_backend *be, spmu_agent **out)
+/* NetBurst (SDM 18.15, facts sheet §D): nothing enumerates the PMU, so
+ * the caller names it and the agent checks what it can. CPUID.01H:EAX
+ * [11:8] is the family; 0FH is NetBurst, 0 a backend that reports none
+ * (the model answers only the PMU's bits of leaf 01H). A NetBurst PMU has
+ * MSR_BPU_CCCR0 (360H). Counters 0-17, 40 bits (SDM 18.15.2). */
+static int discover_netburst(spmu_agent *a)
+{
+  uint32_t r[4], family;
+  uint64_t v;
+  int rc = a->be.cpuid(a->be.opaque, 0x1, 0, r);
+
+  if (rc == SPMU_OK) {
+    family = r[0] >> 8 & 0xf;
+    if (family != 0 && family != 0xf)
+      return SPMU_ENOMSR;
+  } else if (rc != SPMU_ENOENT) {
+    return rc;
+  }
+  rc = spmu_ag_rdmsr_opt(a, AG_NB_CCCR0, &v);
+  if (rc == SPMU_GP)
+    return SPMU_ENOMSR;
+  if (rc != SPMU_OK)
+    return rc;
+  a->pmu.netburst = true;
+  a->pmu.gp_width = AG_NB_WIDTH;
+  a->present = spmu_width_mask(AG_NB_NCTR);
+  return SPMU_OK;
+}
+
+/* A new agent on be, discovered by discover; *out stays NULL on failure. */
+static int agent_create(const spmu_backend *be, spmu_agent **out,
+                        int (*discover)(spmu_agent *))
 {
   spmu_agent *a;
   int rc;
@@ -113,15 +144,29 @@ int spmu_agent_new(const spmu_backend *be, spmu_agent **out)
   if (!a)
     return SPMU_ENOMEM;
   a->be = *be;
-  rc = discover_leaf_0a(a);
-  if (rc == SPMU_OK)
-    rc = discover_capabilities(a);
+  rc = discover(a);
   if (rc != SPMU_OK) {
     free(a);
     return rc;
   }
   *out = a;
   return SPMU_OK;
+}
+
+static int discover_architectural(spmu_agent *a)
+{
+  int rc = discover_leaf_0a(a);
+  return rc == SPMU_OK ? discover_capabilities(a) : rc;
+}
+
+int spmu_agent_new(const spmu_backend *be, spmu_agent **out)
+{
+  return agent_create(be, out, discover_architectural);
+}
+
+int spmu_agent_new_netburst(const spmu_backend *be, spmu_agent **out)
+{
+  return agent_create(be, out, discover_netburst);
 }
 
 void spmu_agent_free(spmu_agent *a)

@@ -43,6 +43,40 @@
 #define AG_FIXED_BASE 32u
 #define AG_NSLOT (SPMU_MAX_GP + SPMU_MAX_FIXED)
 
+/* NetBurst (SDM 18.15.1-18.15.3, 18.16.1-18.16.2, Table 18-63; facts
+ * sheet §D): counter n at 300H + n, its CCCR at 360H + n, 40 bits. */
+#define AG_NB_NCTR 18u
+#define AG_NB_COUNTER0 0x300u
+#define AG_NB_CCCR0 0x360u
+#define AG_NB_WIDTH 40u
+#define AG_NB_MAX_PERIOD BIT64(AG_NB_WIDTH - 1)
+#define AG_CCCR_EXT_CASCADE BIT64(11)
+#define AG_CCCR_ENABLE BIT64(12)
+#define AG_CCCR_SELECT_SHIFT 13
+#define AG_CCCR_SELECT GENMASK64(15, 13)
+#define AG_CCCR_ACTIVE_SHIFT 16
+#define AG_CCCR_OVF_PMI_T0 BIT64(26)
+#define AG_CCCR_OVF_PMI_T1 BIT64(27)
+#define AG_CCCR_CASCADE BIT64(30)
+#define AG_CCCR_OVF BIT64(31)
+#define AG_ESCR_T0_OS BIT64(3)
+#define AG_ESCR_T0_USR BIT64(2)
+#define AG_ESCR_T1_OS BIT64(1)
+#define AG_ESCR_T1_USR BIT64(0)
+#define AG_ESCR_OS_USR GENMASK64(3, 0)
+
+/* One NetBurst counter the agent holds, with the ESCR its claim took. */
+struct ag_nb_ctr {
+  uint32_t escr;      /* the ESCR's address */
+  uint64_t escr_val;  /* what the claim wrote to the ESCR */
+  uint64_t cccr;      /* what the claim wrote to the CCCR (ENABLE set) */
+  uint64_t period;    /* 0: counting */
+  uint64_t prev_escr; /* the ESCR, CCCR and counter value the claim found */
+  uint64_t prev_cccr;
+  uint64_t prev_value;
+  uint64_t samples;
+};
+
 /* One counter the agent holds. */
 struct ag_ctr {
   spmu_agent_event ev;
@@ -67,6 +101,8 @@ struct spmu_agent {
   uint32_t fault_msr;
   /* GP counter i at slot i, fixed counter j at SPMU_MAX_GP + j. */
   struct ag_ctr ctr[AG_NSLOT];
+  /* A NetBurst agent's counters (pmu.netburst), counter n at nb[n]. */
+  struct ag_nb_ctr nb[AG_NB_NCTR];
 };
 
 static inline bool ag_is_fixed(unsigned c)

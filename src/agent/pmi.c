@@ -169,6 +169,40 @@ static int pmi_v1(spmu_agent *a, uint64_t *done)
   return unmask(a);
 }
 
+/* Facts sheet §F, the P4 flow (Linux's p4_pmu_handle_irq): for each
+ * sampling counter, read its CCCR; if OVF is set (SDM 18.15.3: sticky,
+ * software clears it), write the CCCR with OVF clear and reload the
+ * counter with -(period - overshoot), so that the events counted past the
+ * wrap go into the next period (one sample per period elapsed, as in
+ * reload()); unmask the LVT once every OVF is clear. The PMI came at the
+ * first increment after the wrap (SDM 18.15.5.8), so the counter holds at
+ * least that increment. */
+static int pmi_netburst(spmu_agent *a, uint64_t *done)
+{
+  uint64_t set;
+  int rc;
+
+  for (set = a->sampling; set; set &= set - 1) {
+    unsigned n = ag_first(set);
+    struct ag_nb_ctr *k = &a->nb[n];
+    uint32_t cccr = AG_NB_CCCR0 + n;
+    uint64_t cc, v;
+    if ((rc = spmu_ag_rdmsr(a, cccr, &cc)) != SPMU_OK)
+      return rc;
+    if (!(cc & AG_CCCR_OVF))
+      continue;
+    if ((rc = spmu_ag_wrmsr(a, cccr, cc & ~AG_CCCR_OVF)) != SPMU_OK ||
+        (rc = spmu_ag_read_counter(a, n, &v)) != SPMU_OK)
+      return rc;
+    k->samples += 1 + v / k->period;
+    rc = spmu_ag_write_counter(a, n, 0 - (k->period - v % k->period));
+    if (rc != SPMU_OK)
+      return rc;
+    *done |= BIT64(n);
+  }
+  return unmask(a);
+}
+
 int spmu_agent_handle_pmi(spmu_agent *a, uint64_t *overflowed)
 {
   uint64_t done = 0;
@@ -180,7 +214,9 @@ int spmu_agent_handle_pmi(spmu_agent *a, uint64_t *overflowed)
     return SPMU_EINVAL;
   if (!a->pmi_owned)
     return SPMU_OK; /* not this agent's PMI (SDM 18.2.4.3) */
-  if (a->pmu.version < 2)
+  if (a->pmu.netburst)
+    rc = pmi_netburst(a, &done);
+  else if (a->pmu.version < 2)
     rc = pmi_v1(a, &done);
   else if (a->freeze && a->pmu.version >= 4)
     rc = pmi_freeze(a, &done);

@@ -17,17 +17,27 @@ uint64_t spmu_ag_max_period(const spmu_agent *a, unsigned c)
   unsigned w = ag_is_fixed(c) ? a->pmu.fixed_width : a->pmu.gp_width;
   uint64_t half = w ? BIT64(w - 1) : 0; /* w <= 64 (discovery) */
 
-  if (!ag_is_fixed(c) && !a->pmu.full_width_writes && half > BIT64(31))
+  if (!ag_is_fixed(c) && !a->pmu.full_width_writes && !a->pmu.netburst &&
+      half > BIT64(31))
     return BIT64(31);
   return half;
 }
 
-/* RDPMC (ECX[30] selects the fixed counters, SDM Vol. 2B RDPMC) when the
- * backend has it, else RDMSR of IA32_PMCi / IA32_FIXED_CTRj. */
+/* The MSR of counter c: IA32_PMCi, IA32_FIXED_CTRj, or NetBurst counter
+ * n at 300H + n (SDM 18.15.2). */
+static uint32_t counter_msr(const spmu_agent *a, unsigned c)
+{
+  if (a->pmu.netburst)
+    return AG_NB_COUNTER0 + c;
+  return ag_is_fixed(c) ? AG_FIXED_CTR0 + ag_fixed_index(c) : AG_PMC0 + c;
+}
+
+/* RDPMC (ECX[30] selects the fixed counters, SDM Vol. 2B RDPMC; on
+ * NetBurst ECX is the counter number) when the backend has it, else
+ * RDMSR of the counter. */
 int spmu_ag_read_counter(spmu_agent *a, unsigned c, uint64_t *v)
 {
-  uint32_t msr =
-      ag_is_fixed(c) ? AG_FIXED_CTR0 + ag_fixed_index(c) : AG_PMC0 + c;
+  uint32_t msr = counter_msr(a, c);
   int rc;
 
   if (a->be.rdpmc) {
@@ -45,10 +55,13 @@ int spmu_ag_read_counter(spmu_agent *a, unsigned c, uint64_t *v)
 
 /* SDM 18.2.5: with PERF_CAPABILITIES[13] the full width goes through
  * IA32_A_PMCx; otherwise IA32_PMCx takes bits 31:0 and sign-extends bit
- * 31. IA32_FIXED_CTRj take their full width. */
+ * 31. IA32_FIXED_CTRj and the NetBurst counters (SDM 18.15.2: "all 40
+ * bits") take their full width. */
 int spmu_ag_write_counter(spmu_agent *a, unsigned c, uint64_t v)
 {
   v &= spmu_ag_width_mask(a, c);
+  if (a->pmu.netburst)
+    return spmu_ag_wrmsr(a, counter_msr(a, c), v);
   if (ag_is_fixed(c))
     return spmu_ag_wrmsr(a, AG_FIXED_CTR0 + ag_fixed_index(c), v);
   if (a->pmu.full_width_writes)
@@ -110,10 +123,46 @@ static int start_set(spmu_agent *a, uint64_t set)
   return SPMU_OK;
 }
 
+/* NetBurst start and stop (agent.h): the ESCR's OS/USR bits. With all
+ * four clear the ESCR qualifies no event (SDM 18.15.1, 18.16.1; facts
+ * sheet §D), while the CCCR keeps ENABLE, so the counter stays in use
+ * (and the ESCR with it) for other agents. */
+static int nb_escr_bits(spmu_agent *a, uint64_t set, bool on)
+{
+  for (; set; set &= set - 1) {
+    const struct ag_nb_ctr *k = &a->nb[ag_first(set)];
+    uint64_t v = on ? k->escr_val : k->escr_val & ~AG_ESCR_OS_USR;
+    int rc = spmu_ag_wrmsr(a, k->escr, v);
+    if (rc != SPMU_OK)
+      return rc;
+  }
+  return SPMU_OK;
+}
+
+static int nb_start(spmu_agent *a, uint64_t set)
+{
+  int rc = nb_escr_bits(a, set, true);
+
+  if (rc == SPMU_OK)
+    a->running |= set;
+  return rc;
+}
+
+static int nb_stop(spmu_agent *a, uint64_t set)
+{
+  int rc = nb_escr_bits(a, set, false);
+
+  if (rc == SPMU_OK)
+    a->running &= ~set;
+  return rc;
+}
+
 int spmu_agent_start(spmu_agent *a)
 {
   if (!a)
     return SPMU_EINVAL;
+  if (a->pmu.netburst)
+    return nb_start(a, a->owned & ~a->running);
   return start_set(a, a->owned & ~a->running);
 }
 
@@ -127,6 +176,8 @@ int spmu_agent_stop(spmu_agent *a)
   if (!a)
     return SPMU_EINVAL;
   run = a->running;
+  if (a->pmu.netburst)
+    return nb_stop(a, run);
   if ((rc = spmu_ag_stop_set(a, run)) != SPMU_OK)
     return rc;
   return spmu_ag_ack(a, run);
@@ -156,7 +207,8 @@ int spmu_agent_reprogram(spmu_agent *a, unsigned counter,
   uint64_t bit, was;
   int rc;
 
-  if (!a || !ev || !ag_present(a, counter) || !(a->owned >> counter & 1))
+  if (!a || !ev || !ag_present(a, counter) || !(a->owned >> counter & 1) ||
+      a->pmu.netburst)
     return SPMU_EINVAL;
   if ((rc = spmu_ag_check_event(a, counter, ev)) != SPMU_OK)
     return rc;
@@ -199,6 +251,7 @@ int spmu_agent_samples(const spmu_agent *a, unsigned counter, uint64_t *samples)
 {
   if (!a || !samples || !ag_present(a, counter) || !(a->owned >> counter & 1))
     return SPMU_EINVAL;
-  *samples = ag_cslot(a, counter)->samples;
+  *samples =
+      a->pmu.netburst ? a->nb[counter].samples : ag_cslot(a, counter)->samples;
   return SPMU_OK;
 }

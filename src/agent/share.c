@@ -11,6 +11,11 @@
  * the other agent's control and is left to it.
  */
 #include "agent/internal.h"
+#include "softpmu/netburst.h"
+
+/* The NetBurst forms (below). */
+static int nb_scan(spmu_agent *a, uint64_t *inuse);
+static int nb_release(spmu_agent *a, unsigned counter);
 
 /* SDM 18.2.4.3 (seed 000): PERFEVTSELn_InUse = EVTSELn[7:0] != 0,
  * FCi_InUse = FIXED_CTR_CTRL ENi != 0, PMI_InUse = any EVTSELn.INT, any
@@ -58,6 +63,8 @@ int spmu_agent_scan(spmu_agent *a, uint64_t *inuse)
 
   if (!a || !inuse)
     return SPMU_EINVAL;
+  if (a->pmu.netburst)
+    return nb_scan(a, inuse);
   if (a->pmu.version < 4)
     return inuse_compute(a, inuse);
   /* SDM 18.2.4.3: v4 introduces IA32_PERF_GLOBAL_INUSE for exactly this. */
@@ -205,7 +212,7 @@ int spmu_agent_claim(spmu_agent *a, const spmu_agent_event *ev,
   uint64_t cand, inuse, lost = 0;
   int rc;
 
-  if (!a || !ev || !counter)
+  if (!a || !ev || !counter || a->pmu.netburst)
     return SPMU_EINVAL;
   cand = candidates(a, ev, &rc);
   if (!cand)
@@ -235,7 +242,8 @@ int spmu_agent_claim_counter(spmu_agent *a, unsigned counter,
   uint64_t inuse;
   int rc;
 
-  if (!a || !ev || !ag_present(a, counter) || (a->owned >> counter & 1))
+  if (!a || !ev || !ag_present(a, counter) || (a->owned >> counter & 1) ||
+      a->pmu.netburst)
     return SPMU_EINVAL;
   if ((rc = spmu_ag_check_event(a, counter, ev)) != SPMU_OK)
     return rc;
@@ -258,6 +266,8 @@ int spmu_agent_release(spmu_agent *a, unsigned counter)
 
   if (!a || !ag_present(a, counter) || !(a->owned >> counter & 1))
     return SPMU_EINVAL;
+  if (a->pmu.netburst)
+    return nb_release(a, counter);
   k = ag_slot(a, counter);
   bit = BIT64(counter);
   if ((rc = spmu_ag_stop_set(a, bit)) != SPMU_OK ||
@@ -281,8 +291,10 @@ int spmu_agent_release_all(spmu_agent *a)
 
   if (!a)
     return SPMU_EINVAL;
-  /* One GLOBAL_CTRL write stops them all before any is taken apart. */
-  first = spmu_ag_stop_set(a, a->running);
+  /* One GLOBAL_CTRL write stops them all before any is taken apart (a
+   * NetBurst release stops its counter first by itself). */
+  if (!a->pmu.netburst)
+    first = spmu_ag_stop_set(a, a->running);
   while (a->owned) {
     unsigned c = ag_first(a->owned);
     rc = spmu_agent_release(a, c);
@@ -295,6 +307,253 @@ int spmu_agent_release_all(spmu_agent *a)
   }
   rc = spmu_ag_pmi_settle(a);
   return first != SPMU_OK ? first : rc;
+}
+
+/* ---- NetBurst (SDM 18.15-18.16, seed 004) ------------------------------
+ *
+ * The same protocol on the ESCRs and CCCRs, which both logical processors
+ * of a Hyper-Threading core share (SDM 18.16). agent.h states the rules:
+ * counter n is in use when its CCCR has ENABLE, CASCADE or extended
+ * cascading set; an ESCR when it is not 0 or a counter in use that it
+ * feeds selects it; logical processor t's PMI when a CCCR has OVF_PMI_Tt.
+ */
+
+/* One more pass of the claim is needed: another agent won a register.
+ * Neither SPMU_OK, SPMU_GP nor an error. */
+#define NB_AGAIN 2
+
+/* SDM 18.15.3, 18.15.5.6-18.15.5.7: ENABLE counts; CASCADE and extended
+ * cascading start the counter, ENABLE clear, when another overflows. */
+static bool nb_cccr_in_use(uint64_t cccr)
+{
+  return (cccr & (AG_CCCR_ENABLE | AG_CCCR_CASCADE | AG_CCCR_EXT_CASCADE)) != 0;
+}
+
+static int nb_read_cccrs(spmu_agent *a, uint64_t cccr[AG_NB_NCTR])
+{
+  unsigned n;
+  int rc;
+
+  for (n = 0; n < AG_NB_NCTR; n++)
+    if ((rc = spmu_ag_rdmsr(a, AG_NB_CCCR0 + n, &cccr[n])) != SPMU_OK)
+      return rc;
+  return SPMU_OK;
+}
+
+static int nb_scan(spmu_agent *a, uint64_t *inuse)
+{
+  uint64_t cccr[AG_NB_NCTR], v = 0;
+  unsigned n;
+  int rc;
+
+  if ((rc = nb_read_cccrs(a, cccr)) != SPMU_OK)
+    return rc;
+  for (n = 0; n < AG_NB_NCTR; n++) {
+    if (nb_cccr_in_use(cccr[n]))
+      v |= BIT64(n);
+    if (cccr[n] & (AG_CCCR_OVF_PMI_T0 | AG_CCCR_OVF_PMI_T1))
+      v |= SPMU_AGENT_PMI_INUSE;
+  }
+  *inuse = v;
+  return SPMU_OK;
+}
+
+/* What a claim writes (SDM 18.16.1 Figure 18-47, 18.16.2 Figure 18-48). */
+struct nb_want {
+  spmu_nb_event_sel sel; /* steps 1-4: the ESCRs, counters, select */
+  uint64_t escr;         /* event select, mask, OS/USR of the threads */
+  uint64_t cccr;         /* ESCR select, active thread, OVF_PMI, ENABLE */
+  uint64_t period;
+};
+
+/* enum spmu_agent_nb_active -> CCCR[17:16]. */
+static const uint8_t nb_active_field[4] = {3, 1, 2, 0};
+
+static int nb_want_make(const spmu_agent_nb_event *ev, struct nb_want *w)
+{
+  const unsigned os_usr = SPMU_AGENT_OS | SPMU_AGENT_USR;
+  const unsigned threads = SPMU_AGENT_T0 | SPMU_AGENT_T1;
+  unsigned t = ev->flags & threads ? ev->flags & threads : SPMU_AGENT_T0;
+  bool os = ev->flags & SPMU_AGENT_OS, usr = ev->flags & SPMU_AGENT_USR;
+  uint64_t bits = 0, pmi = 0;
+  int rc;
+
+  if (!ev->spec || !(ev->flags & os_usr) || (ev->flags & ~(os_usr | threads)) ||
+      ev->active > SPMU_AGENT_NB_NONE)
+    return SPMU_EINVAL;
+  if (ev->period > AG_NB_MAX_PERIOD)
+    return SPMU_ERANGE;
+  if ((rc = spmu_nb_event_parse(NULL, ev->spec, &w->sel)) != SPMU_OK)
+    return rc;
+  if (t & SPMU_AGENT_T0) {
+    bits |= (os ? AG_ESCR_T0_OS : 0) | (usr ? AG_ESCR_T0_USR : 0);
+    pmi |= AG_CCCR_OVF_PMI_T0;
+  }
+  if (t & SPMU_AGENT_T1) {
+    bits |= (os ? AG_ESCR_T1_OS : 0) | (usr ? AG_ESCR_T1_USR : 0);
+    pmi |= AG_CCCR_OVF_PMI_T1;
+  }
+  w->escr = w->sel.escr_value | bits;
+  w->cccr = (uint64_t)w->sel.cccr_select << AG_CCCR_SELECT_SHIFT |
+            (uint64_t)nb_active_field[ev->active] << AG_CCCR_ACTIVE_SHIFT |
+            AG_CCCR_ENABLE | (ev->period ? pmi : 0);
+  w->period = ev->period;
+  return SPMU_OK;
+}
+
+/* Is ESCR e of the event free? *found gets its value. SPMU_GP: the ESCR
+ * is absent (MSR_IQ_ESCR0/1 from model 3 on, Table 18-63). */
+static int nb_escr_free(spmu_agent *a, const struct nb_want *w, unsigned e,
+                        const uint64_t cccr[AG_NB_NCTR], uint64_t *found,
+                        bool *is_free)
+{
+  uint32_t fed = w->sel.counters[e];
+  int rc = spmu_ag_rdmsr_opt(a, w->sel.escr_addr[e], found);
+
+  if (rc != SPMU_OK)
+    return rc;
+  *is_free = *found == 0;
+  for (; fed && *is_free; fed &= fed - 1) {
+    uint64_t c = cccr[ag_first(fed)];
+    if (nb_cccr_in_use(c) &&
+        (c & AG_CCCR_SELECT) >> AG_CCCR_SELECT_SHIFT == w->sel.cccr_select)
+      *is_free = false;
+  }
+  return SPMU_OK;
+}
+
+/* Steps 5, 6 and 9 on a free ESCR and a free counter n (agent.h). A
+ * read-back showing another agent's value: NB_AGAIN, with *escr_lost when
+ * it is the ESCR's (left to the other agent), else the counter's (the ESCR
+ * gets back what it held). A fault undoes the claim's writes. */
+static int nb_take(spmu_agent *a, const struct nb_want *w, uint32_t escr,
+                   uint64_t escr_found, unsigned n, uint64_t cccr_found,
+                   bool *escr_lost)
+{
+  struct ag_nb_ctr k = {.escr = escr,
+                        .escr_val = w->escr,
+                        .cccr = w->cccr,
+                        .period = w->period,
+                        .prev_escr = escr_found,
+                        .prev_cccr = cccr_found};
+  uint32_t cccr = AG_NB_CCCR0 + n;
+  uint64_t v;
+  int rc;
+
+  *escr_lost = false;
+  if ((rc = spmu_ag_read_counter(a, n, &k.prev_value)) != SPMU_OK)
+    return rc;
+  /* Step 5: event select, event mask, OS/USR; then read it back. */
+  if ((rc = spmu_ag_wrmsr(a, escr, w->escr)) != SPMU_OK ||
+      (rc = spmu_ag_rdmsr(a, escr, &v)) != SPMU_OK)
+    return rc;
+  if (v != w->escr) {
+    *escr_lost = true;
+    return NB_AGAIN;
+  }
+  /* The preset, while ENABLE is clear; then step 6 with step 9 in one
+   * write. OVF may already be set again on a live PMU: not compared. */
+  if ((rc = spmu_ag_write_counter(a, n, 0 - w->period)) != SPMU_OK ||
+      (rc = spmu_ag_wrmsr(a, cccr, w->cccr)) != SPMU_OK ||
+      (rc = spmu_ag_rdmsr(a, cccr, &v)) != SPMU_OK) {
+    spmu_ag_write_counter(a, n, k.prev_value);
+    spmu_ag_wrmsr(a, escr, escr_found);
+    return rc;
+  }
+  if ((v & ~AG_CCCR_OVF) != w->cccr) {
+    rc = spmu_ag_wrmsr(a, escr, escr_found);
+    return rc != SPMU_OK ? rc : NB_AGAIN;
+  }
+  a->nb[n] = k;
+  a->owned |= BIT64(n);
+  a->running |= BIT64(n);
+  if (w->period) {
+    a->sampling |= BIT64(n);
+    a->pmi_owned = true;
+  }
+  return SPMU_OK;
+}
+
+/* One pass over the shared state as it is now: ESCR0, then ESCR1; of the
+ * counters each feeds, the lowest free one. *lost gathers the counters
+ * and *gone the ESCRs (bit e) other agents won during this claim. */
+static int nb_claim_pass(spmu_agent *a, const struct nb_want *w, uint64_t *lost,
+                         unsigned *gone, unsigned *counter)
+{
+  uint64_t cccr[AG_NB_NCTR],
+      pmi = w->cccr & (AG_CCCR_OVF_PMI_T0 | AG_CCCR_OVF_PMI_T1);
+  unsigned e, n;
+  int rc;
+
+  if ((rc = nb_read_cccrs(a, cccr)) != SPMU_OK)
+    return rc;
+  for (n = 0; pmi && n < AG_NB_NCTR; n++)
+    if (!(a->owned >> n & 1) && (cccr[n] & pmi))
+      return SPMU_EBUSY; /* another agent's PMI */
+  for (e = 0; e < 2; e++) {
+    uint64_t fed, found;
+    bool is_free, escr_lost;
+    if (!w->sel.escr_addr[e] || (*gone >> e & 1))
+      continue;
+    rc = nb_escr_free(a, w, e, cccr, &found, &is_free);
+    if (rc == SPMU_GP)
+      continue;
+    if (rc != SPMU_OK)
+      return rc;
+    fed = is_free ? w->sel.counters[e] & ~a->owned & ~*lost : 0;
+    for (; fed; fed &= fed - 1) {
+      n = ag_first(fed);
+      if (nb_cccr_in_use(cccr[n]))
+        continue;
+      rc = nb_take(a, w, w->sel.escr_addr[e], found, n, cccr[n], &escr_lost);
+      if (rc == SPMU_OK)
+        *counter = n;
+      if (rc == NB_AGAIN && escr_lost)
+        *gone |= 1u << e;
+      else if (rc == NB_AGAIN)
+        *lost |= BIT64(n);
+      return rc;
+    }
+  }
+  return SPMU_EBUSY;
+}
+
+int spmu_agent_nb_claim(spmu_agent *a, const spmu_agent_nb_event *ev,
+                        unsigned *counter)
+{
+  struct nb_want w;
+  uint64_t lost = 0;
+  unsigned gone = 0;
+  int rc;
+
+  if (!a || !ev || !counter || !a->pmu.netburst)
+    return SPMU_EINVAL;
+  if ((rc = nb_want_make(ev, &w)) != SPMU_OK)
+    return rc;
+  do
+    rc = nb_claim_pass(a, &w, &lost, &gone, counter);
+  while (rc == NB_AGAIN);
+  return rc;
+}
+
+/* Put back what the claim found: the ESCR first (its found value, 0,
+ * counts nothing, and ENABLE still shows the counter in use), then the
+ * counter's value, then the CCCR, which frees the counter. */
+static int nb_release(spmu_agent *a, unsigned counter)
+{
+  struct ag_nb_ctr *k = &a->nb[counter];
+  uint64_t bit = BIT64(counter);
+  int rc;
+
+  if ((rc = spmu_ag_wrmsr(a, k->escr, k->prev_escr)) != SPMU_OK ||
+      (rc = spmu_ag_write_counter(a, counter, k->prev_value)) != SPMU_OK ||
+      (rc = spmu_ag_wrmsr(a, AG_NB_CCCR0 + counter, k->prev_cccr)) != SPMU_OK)
+    return rc;
+  a->owned &= ~bit;
+  a->running &= ~bit;
+  a->sampling &= ~bit;
+  *k = (struct ag_nb_ctr){0};
+  return spmu_ag_pmi_settle(a);
 }
 
 /* Control words for the counter (SDM 18.2.1.1 Figure 18-1; 18.2.2
