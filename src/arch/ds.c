@@ -343,10 +343,13 @@ static const struct bts_bits *bts_bits(const spmu_lp *lp)
 
 bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk)
 {
-  const struct bts_bits *b = bts_bits(lp);
+  const struct bts_bits *b;
   uint64_t dbg = lp->r.debugctl;
 
-  if (!clk->branch || (dbg & (b->tr | b->bts)) != (b->tr | b->bts))
+  if (!clk->branch) /* most clocks: no branch, nothing to look up */
+    return false;
+  b = bts_bits(lp);
+  if ((dbg & (b->tr | b->bts)) != (b->tr | b->bts))
     return false;
   return !(dbg & (clk->cpl == 0 ? b->off_os : b->off_usr));
 }
