@@ -62,6 +62,8 @@ typedef struct spmu_branch {
   uint8_t predicted; /* 1: the branch was predicted (record flags bit 4) */
 } spmu_branch;
 
+/* Initialise with designated initializers (or zero it first): fields are
+ * added over time, and one left uninitialised is a stray pointer. */
 typedef struct spmu_clock {
   const spmu_event_line *lines;
   size_t nlines;

@@ -47,7 +47,10 @@ typedef struct spmu_msr_info {
   uint32_t target;      /* the MSR whose state a W1C/W1S/alias write changes */
   unsigned width;       /* counters: the counter width; others 64 */
   uint64_t reset;       /* power-on value in this profile */
-  uint64_t reserved;    /* bits that #GP when set (0 for counters) */
+  uint64_t reserved;    /* bits that #GP when set: for IA32_PMCx none
+                           (bits 63:32 of a write are ignored, SDM
+                           18.2.5); for full-width counters the bits
+                           above the width */
   uint64_t readonly;    /* bits a write must not change */
   unsigned nfields;
   const char *sdm;      /* where the SDM defines it */
