@@ -287,6 +287,50 @@ static void pebs_session(spmu_lp *lp)
            last_ip);
 }
 
+/* The Pentium 4's counters, set up as seed 004 (SDM 18.15.6.1) lays out:
+ * the event from the table, its ESCR, a counter that ESCR feeds, the
+ * addresses, WRMSR the ESCR (event select, mask, OS/USR), WRMSR the CCCR
+ * (ESCR select, enable); then count and overflow. */
+static void netburst(spmu_lp *lp)
+{
+  spmu_nb_event_sel s;
+  spmu_nb_retire r = {.uops = 3, .instrs = 2};
+  spmu_nb_clock clk = {.retire = &r, .nretire = 1, .cpl = 3};
+  uint64_t done, v, cccr;
+  unsigned n;
+  uint32_t counter, cccr_addr;
+
+  printf("2. instr_retired:NBOGUSNTAG by seed 004's six steps:\n");
+  spmu_nb_event_parse(prof, "instr_retired:NBOGUSNTAG", &s);
+  n = (unsigned)__builtin_ctz(s.counters[0]);
+  counter = 0x300 + n;
+  cccr_addr = 0x360 + n;
+  printf("  ESCR %s (0x%x) feeds counters 0x%x; counter %u (0x%x), CCCR 0x%x, "
+         "ESCR select %u\n",
+         spmu_nb_unit_name(s.event->unit), s.escr_addr[0], s.counters[0], n,
+         counter, cccr_addr, s.cccr_select);
+  wr(lp, s.escr_addr[0], s.escr_value | 0xC); /* T0_OS | T0_USR */
+  cccr = (uint64_t)s.cccr_select << 13 | 3ULL << 16 | 1ULL << 12;
+  wr(lp, cccr_addr, cccr);
+  spmu_deliver_netburst(lp, &clk, 1000, &done);
+  printf("  1000 clocks retiring 2 instructions each: counter = %" PRIu64
+         "\n\n",
+         rd(lp, counter));
+
+  printf("3. Overflow: OVF is sticky; the PMI comes on the next increment "
+         "(SDM 18.15.5.8):\n");
+  spmu_core_set_host(spmu_lp_core(lp), &(spmu_host){.pmi = on_pmi});
+  pmis = 0;
+  wr(lp, cccr_addr, cccr | 1ULL << 26); /* OVF_PMI_T0 */
+  wr(lp, counter, 0xFFFFFFFFFFULL - 1);
+  spmu_deliver_netburst(lp, &clk, 1, &done);
+  spmu_rdmsr(lp, cccr_addr, &v);
+  printf("  after the wrapping clock: counter %" PRIu64 ", CCCR.OVF %u, %u PMIs\n",
+         rd(lp, counter), (unsigned)(v >> 31 & 1), pmis);
+  spmu_deliver_netburst(lp, &clk, 1, &done);
+  printf("  after the next clock: %u PMI\n\n", pmis);
+}
+
 int main(int argc, char **argv)
 {
   const char *spec = argc > 1 ? argv[1] : "skylake";
@@ -320,6 +364,11 @@ int main(int argc, char **argv)
          "bits, %u logical processors\n\n",
          r[0] & 0xff, (r[0] >> 8) & 0xff, (r[0] >> 16) & 0xff, r[3] & 0x1f,
          (r[3] >> 5) & 0xff, spmu_core_threads(core));
+  if (prof->features & SPMU_FEAT_NETBURST) {
+    netburst(lp);
+    spmu_core_free(core);
+    return 0;
+  }
   if ((r[0] & 0xff) < 2) {
     printf("  (no GLOBAL_* MSRs before version 2; pick a later profile to see "
            "more)\n");
