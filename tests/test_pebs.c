@@ -583,6 +583,24 @@ static void test_adaptive_many_counters_all_data_cfg(void **state)
   }
 }
 
+/* DATA_CFG[31:24] can ask for 256 LBR entries; the record holds at most
+ * the 32 an LBR stack of these parts has (decisions.md #65; a fuzz
+ * finding: the record once overran its buffer). */
+static void test_adaptive_lbr_entries_clamped_to_32(void **state)
+{
+  (void)state;
+  setup("icelake");
+  ds(4096, 4096, 0);
+  WR(MSR_PEBS_DATA_CFG, 8 | UINT64_C(255) << 24);
+  WR(MSR_EVTSEL0, INST_SEL | EV_ADAPTIVE);
+  HWR(MSR_PMC0, W48);
+  WR(MSR_PEBS_ENABLE, 1);
+  WR(MSR_GLOBAL_CTRL, 1);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS);
+  assert_int_equal(gm_get(gm, GM_PEBS, 8) >> 48, 32 + 32 * 24);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 32 + 32 * 24);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -599,6 +617,7 @@ int main(void)
     cmocka_unit_test_teardown(test_adaptive_sizes_all_data_cfg, pebs_teardown),
     cmocka_unit_test_teardown(test_adaptive_bit_off_basic_only, pebs_teardown),
     cmocka_unit_test_teardown(test_adaptive_lbr_entries_from_host, pebs_teardown),
+    cmocka_unit_test_teardown(test_adaptive_lbr_entries_clamped_to_32, pebs_teardown),
     cmocka_unit_test_teardown(test_fixed_counter_pebs_baseline, pebs_teardown),
     cmocka_unit_test_teardown(test_load_latency_threshold_18_6_1_2, pebs_teardown),
     cmocka_unit_test_teardown(test_narrow_ds_layout_17_4_9, pebs_teardown),

@@ -13,7 +13,11 @@
 #include "arch/ds.h"
 #include "softpmu/error.h"
 
-#define ADAPTIVE_MAX (32 + 32 + 144 + 256 + 32 * 24)
+/* The deepest LBR stack of the modelled parts (and spmu_machine_state's):
+ * DATA_CFG[31:24] asks for up to 256 entries; more than 32 are clamped
+ * (decisions.md #65). */
+#define LBR_MAX 32
+#define ADAPTIVE_MAX (32 + 32 + 144 + 256 + LBR_MAX * 24)
 
 /* One buffer of the DS management area: BTS (fields at 00H wide / 00H
  * narrow) or PEBS (20H / 10H). */
@@ -181,6 +185,8 @@ static void record_adaptive(struct rec *r, const spmu_lp *lp,
   uint64_t cfg = adaptive_groups(lp, applicable) ? lp->r.pebs_data_cfg : 0;
   unsigned i, nlbr = (unsigned)(cfg >> 24 & 0xff) + 1;
 
+  if (nlbr > LBR_MAX)
+    nlbr = LBR_MAX;
   r->len = 8; /* the format/size qword is written last */
   q(r, m->ip);
   q(r, spmu_status_of(applicable));
@@ -204,7 +210,7 @@ static void record_adaptive(struct rec *r, const spmu_lp *lp,
     }
   if (cfg & 8) /* LBR: what the host supplied, zeros past it */
     for (i = 0; i < nlbr; i++) {
-      bool have = i < m->nlbr && i < 32;
+      bool have = i < m->nlbr;
       q(r, have ? m->lbr[i].from : 0);
       q(r, have ? m->lbr[i].to : 0);
       q(r, have ? m->lbr[i].info : 0);
