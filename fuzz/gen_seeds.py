@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write the seed corpora of the fuzz harnesses.
 
-    python3 fuzz/gen_seeds.py      # rewrites fuzz/corpus/{model,profile}/seed-*
+    python3 fuzz/gen_seeds.py [model|profile|ds|script...]
+        # rewrites fuzz/corpus/<harness>/seed-* (default: every harness)
 
 corpus/profile: profile strings (every preset, aliases, every key, and one
 string for each reason spmu_profile_validate refuses a profile).
@@ -14,8 +15,20 @@ with raw and valid values, RDPMC forms, the host path, snapshots (restore,
 damaged, truncated), RESET/INIT/CPUID, edge/CMASK/INV, AnyThread; a few
 custom profiles cover 32/64-bit counters, 8 threads, v5 fixed bitmaps.
 
+corpus/ds: byte programs in the layout fuzz_ds.c decodes (see the comment
+at its top): for each of its profiles, PEBS records up to a full buffer,
+each memory callback failing in turn, BTS (circular, BTINT, BTS_OFF_OS),
+the DS area across 4 GiB and at the edges of the address space, adaptive
+groups, load latency, IA-32e mode on 32-bit layouts, NetBurst threads.
+regressions/ds gets ds_regressions() (replayed), regressions-open/ds the
+inputs of ds_open(): open defects (none at present).
+
+corpus/script: every examples/scripts/*.pmu and SCRIPT_SEEDS, small valid
+scripts (each statement and option) and each kind of parse error.
+
 Files the fuzzer adds (named by their SHA-1) are left alone; only seed-*
-files are rewritten. Keep this in step with fuzz_model.c's decoder.
+files are rewritten. Keep this in step with the decoders of fuzz_model.c
+and fuzz_ds.c.
 """
 import os
 import struct
@@ -482,6 +495,405 @@ PROFILE_SEEDS = [
 ]
 
 
+# ---- fuzz_ds.c ---------------------------------------------------------------
+
+# profiles[] in fuzz_ds.c
+DS_PROFILES = [
+    "core-duo", "core2", "nehalem", "sandybridge", "haswell", "skylake",
+    "icelake", "sapphirerapids", "pentium4", "pentium4-noht",
+    "base=skylake,dtes64=0", "base=core2,dtes64=0", "base=icelake,dtes64=0",
+    "base=pentium4,dtes64=1", "base=pentium4-noht,ds_cpl=1,dtes64=1",
+    "base=icelake,perf_capabilities=0x30c5",
+    "base=haswell,perf_capabilities=0x3284", "base=nehalem,threads=4",
+    "base=skylake,gp_width=32,fixed_width=32",
+    "base=sapphirerapids,gp_width=64,fixed_width=64,threads=1",
+]
+NARROW = {"core-duo", "pentium4", "pentium4-noht", "base=skylake,dtes64=0",
+          "base=core2,dtes64=0", "base=icelake,dtes64=0"}
+NETBURST = {"pentium4", "pentium4-noht", "base=pentium4,dtes64=1",
+            "base=pentium4-noht,ds_cpl=1,dtes64=1"}
+BASELINE = {"icelake", "sapphirerapids", "base=icelake,dtes64=0",
+            "base=sapphirerapids,gp_width=64,fixed_width=64,threads=1"}
+# op_table indices in fuzz_ds.c
+(DS_SET_AREA, DS_FIELDS, DS_POKE, DS_DEBUGCTL, DS_PEBS_REGS, DS_PROGRAM,
+ DS_DELIVER) = range(7)
+DS_HOST_COUNTER, DS_WRMSR, DS_ACK, DS_MEM, DS_STATE = 9, 10, 11, 12, 13
+# events[] in fuzz_ds.c
+EV_INST, EV_CYC, EV_REF, EV_SLOTS, EV_BR, EV_LDLAT, EV_LOADS = range(7)
+# window_base selectors: 0x10000, the next 4 KiB, across 4 GiB, the null
+# page; or the edges of the address space.
+LOW_WINDOWS = [(1, 0), (9,), (2,), (0,)]
+EDGE_WINDOWS = [(3,), (6,), (4,), (5,)]
+TR, BTS, BTINT, OFF_OS, OFF_USR, FREEZE = 1, 2, 4, 8, 16, 32
+
+
+class DsProg(Prog):
+    """A fuzz_ds input under construction."""
+
+    def __init__(self, profile, windows=LOW_WINDOWS):
+        self.b = bytearray([DS_PROFILES.index(profile)])
+        for w in windows:
+            self.b += bytes(w)
+        self.nb = profile in NETBURST
+
+    def at(self, win, off):
+        """An address in window win (pick_addr's first cases)."""
+        return self.u8(win << 4).u16(off)
+
+    def ds_area(self, win=0, off=0, lp=0):
+        return self.u8(DS_SET_AREA).u8(lp).u8(0).at(win, off)
+
+    def fv(self, spec):
+        """A field_value: k records on, or (kind, ...)."""
+        if isinstance(spec, int):
+            return self.u8(spec << 3)
+        kind = spec[0]
+        if kind == "mis":
+            return self.u8(spec[1] << 3 | 2).u8(spec[2])
+        if kind == "short":
+            return self.u8(spec[1] << 3 | 3)
+        if kind == "below":
+            return self.u8(spec[1] << 3 | 4)
+        if kind == "huge":
+            return self.u8(spec[1] << 3 | 5)
+        return self.u8(6).u8(12).u64(spec[1])  # any 64-bit value
+
+    def fields(self, narrow, bts=None, pebs=None, reset=None, lp=0):
+        """bts, pebs: (window, base offset, index, maximum, threshold) with
+        fv specs relative to base, index, index; reset: the reset value is
+        -reset."""
+        f = (1 if narrow else 0) | (0 if bts else 2) | (0 if pebs else 4)
+        f |= 8 if reset is None else 0
+        self.u8(DS_FIELDS).u8(lp).u8(f)
+        for buf in (bts, pebs):
+            if buf:
+                self.at(buf[0], buf[1]).fv(buf[2]).fv(buf[3]).fv(buf[4])
+        if reset is not None:
+            self.u8(0).u8(reset - 1)
+        return self
+
+    def poke(self, field, value, narrow=False, lp=0):
+        """Field 0-7 (8+: reset slot) = a 64-bit value."""
+        return self.u8(DS_POKE).u8(lp).u8(field | (0x80 if narrow else 0))\
+            .u8(3).u64(value)
+
+    def debugctl(self, bits, lp=0):
+        return self.u8(DS_DEBUGCTL).u8(lp).u8(bits)
+
+    def pebs_enable(self, lo, hi=0, mid=0, lp=0):
+        return self.u8(DS_PEBS_REGS).u8(lp).u8(0).u8(lo).u8(hi).u8(mid)
+
+    def data_cfg(self, groups, lbr=0, lp=0):
+        return self.u8(DS_PEBS_REGS).u8(lp).u8(1).u8(groups).u8(lbr)
+
+    def program(self, which=0x10, event=EV_INST, k=2, lp=0):
+        """which: low 3 bits counter, 8 fixed, 0x10 PMI, 0x20 ADAPTIVE,
+        0x40 load latency."""
+        return self.u8(DS_PROGRAM).u8(lp).u8(which).u8(event).u8(k - 1)
+
+    def deliver(self, lines=((EV_INST, 1),), clocks=1, fail=None, cpl=3,
+                ia32e=False, mem=None, branch=None, arch=False, lp=0):
+        """lines: (events[] index, count 1-3); mem: (window, offset,
+        latency); branch: (window, offset of the target, predicted);
+        clocks: n, 'max' or ('near', k); fail: None or (mode, bits)."""
+        nb = self.nb and not arch
+        self.u8(DS_DELIVER).u8(lp).u8(1 if arch else 0)
+        if nb:
+            self.u8(0).u8(0)  # no lines; a replay-tagged load retiring
+        else:
+            self.u8(len(lines))
+            for ev, cnt in lines:
+                self.u8(ev).u8({1: 3, 2: 1, 3: 2}[cnt])
+        m = cpl | (4 if ia32e else 0) | (16 if mem else 0)
+        m |= (32 if branch else 0) | (128 if branch and branch[2] else 0)
+        self.u8(m)
+        if mem:
+            self.at(mem[0], mem[1]).u8(4).u16(mem[2])
+        if branch:
+            self.u16(0x1000).at(branch[0], branch[1])
+        if clocks == "max":
+            self.u8(6)
+        elif isinstance(clocks, tuple):
+            self.u8(7).u8(clocks[1])
+        elif clocks == 1:
+            self.u8(0)
+        elif clocks <= 256:
+            self.u8(2).u8(clocks - 1)
+        else:
+            self.u8(4).u16(clocks - 1)
+        if fail is None:
+            return self.u8(0)
+        self.u8(fail[0])
+        return self.u32(fail[1]) if fail[0] >= 4 else self
+
+    def host_counter(self, which, dist, lp=0):
+        return self.u8(DS_HOST_COUNTER).u8(lp).u8(which).u8(dist)
+
+    def ack(self, lp=0):
+        return self.u8(DS_ACK).u8(lp)
+
+    def state(self, seed, nlbr):
+        return self.u8(DS_STATE).u64(seed).u8(nlbr)
+
+
+def ds_scenarios(profile):
+    """Each profile: PEBS records to a full buffer, every callback failing
+    in turn, BTS circular and with BTINT, the edges of the address space,
+    adaptive groups, IA-32e mode on 32-bit layouts."""
+    narrow = profile in NARROW
+    out = {}
+    # PEBS buffer: 6 records at 0x11400, threshold after 1; BTS buffer: 3
+    # records at 0x11000, threshold past the maximum.
+    bts = (1, 0, 0, 3, 4)
+    pebs = (1, 0x400, 0, 6, 1)
+
+    def setup(p, reset=3, which=0x10, event=EV_INST):
+        p.ds_area().fields(narrow, bts, pebs, reset).state(0x1234, 4)
+        return p.program(which, event, 2)
+
+    p = setup(DsProg(profile))
+    for n in (4, 1, ("near", 1), 40, "max", 3):
+        p.deliver(clocks=n)
+    out["pebs"] = p.ack().deliver(clocks=("near", 2))
+
+    for k in range(6):
+        p = setup(DsProg(profile))
+        for mode in (4, 7):
+            p.deliver(clocks=3, fail=(mode, 1 << k if mode == 4 else k))
+            p.deliver(clocks=("near", 1), fail=(5 if k % 2 else 6, 1 << k))
+        out["pebs-fail-%d" % k] = p.deliver(clocks=3)
+
+    p = DsProg(profile).ds_area()
+    p.fields(narrow, bts, (1, 0x400, 0, 0, 0), 3).program(0x10, EV_INST, 1)
+    p.deliver(clocks=4)
+    p.fields(narrow, None, (1, 0x400, 0, ("short", 1), 0), None)
+    p.program(0x10, EV_INST, 1).deliver(clocks=4)
+    p.fields(narrow, None, (1, 0x400, ("huge", 0), ("huge", 0), 0), None)
+    out["pebs-full"] = p.program(0x10, EV_INST, 1).deliver(clocks=4)
+
+    p = DsProg(profile).ds_area().fields(narrow, bts, pebs, 3)
+    p.debugctl(TR | BTS)
+    for i in range(5):
+        p.deliver(branch=(1, 0x100 * i, i & 1), clocks=1 + i)
+    p.debugctl(TR | BTS | BTINT)
+    for i in range(4):
+        p.deliver(branch=(2, 0x10 * i, 0), clocks=2)
+    p.debugctl(TR | BTS | OFF_OS)
+    p.deliver(branch=(0, 0, 1), cpl=0).deliver(branch=(0, 0, 1), cpl=3)
+    out["bts"] = p
+
+    p = DsProg(profile).ds_area().fields(narrow, bts, pebs, 3)
+    p.debugctl(TR | BTS)
+    for k in range(4):
+        p.deliver(branch=(1, 0x40, 1), fail=(4, 1 << k))
+    out["bts-fail"] = p.deliver(branch=(1, 0x40, 1), fail=(6, 3))
+
+    p = setup(DsProg(profile)).debugctl(TR | BTS | BTINT)
+    p.deliver(clocks=("near", 1), branch=(1, 8, 1))
+    p.deliver(clocks=("near", 1), branch=(1, 8, 1), fail=(7, 4))
+    out["pebs-and-bts"] = p.deliver(clocks=2, branch=(1, 8, 1))
+
+    # The DS area across 4 GiB, then at the edges of the address space.
+    p = DsProg(profile)
+    p.ds_area(2, 0x7F8).fields(narrow, (2, 0x100, ("mis", 1, 3), 4, 1),
+                               (2, 0x200, 0, ("below", 1), 2), 7)
+    p.program().deliver(clocks=4).ds_area(2, 0x7E0)
+    p.fields(narrow, (2, 0x100, 0, 2, 9), (2, 0x300, 0, 4, 1), 7)
+    out["edge-4g"] = p.program().debugctl(TR | BTS).deliver(
+        clocks=3, branch=(2, 0, 0))
+    p = DsProg(profile, EDGE_WINDOWS)
+    p.ds_area(1, 0xFC0).fields(narrow, (1, 0x100, 0, 4, 1),
+                               (0, 0x800, 0, 3, 1), 9)
+    p.program().debugctl(TR | BTS).deliver(clocks=3, branch=(1, 0, 1))
+    p.ds_area(0, 0xFF0).fields(narrow, (0, 0, ("u64", 2**64 - 8), 0, 0),
+                               (3, 0, ("huge", 0), ("u64", 2**64 - 1), 0), 9)
+    out["edge-top"] = p.program().deliver(clocks=3, branch=(2, 0, 1))
+
+    if profile in BASELINE:
+        p = DsProg(profile).ds_area().fields(narrow, bts, (1, 0x400, 0, 1, 0),
+                                             5)
+        for groups, lbr, which in ((0xF, 3, 0x30), (0x3, 0, 0x10),
+                                   (0x9, 31, 0x38), (0x5, 7, 0x18)):
+            p.data_cfg(groups, lbr).program(which, EV_INST, 2)
+            p.deliver(clocks=3, lines=((EV_INST, 1), (EV_REF, 1),
+                                       (EV_SLOTS, 2)))
+            p.fields(narrow, None, (1, 0x400, 0, 2, 1), None)
+        out["adaptive"] = p
+    if narrow:
+        p = DsProg(profile).ds_area().fields(False, bts, pebs, 3)
+        p.program().debugctl(TR | BTS)
+        for n in (1, 2, 3):
+            p.deliver(clocks=n, ia32e=True, branch=(1, 0x20 * n, 1))
+        out["ia32e"] = p
+    if profile not in NETBURST and profile != "core-duo":
+        p = DsProg(profile).ds_area().fields(narrow, bts, pebs, 3)
+        p.pebs_enable(0x0F, 0x0F).program(0x50, EV_LDLAT, 2)
+        for lat in (2, 100, 1000):
+            p.deliver(clocks=4, lines=((EV_LDLAT, 1), (EV_INST, 2)),
+                      mem=(3, 0x40, lat))
+        p.host_counter(1, 3).host_counter(0x80, 0)
+        out["load-latency"] = p.ack().deliver(clocks=("near", 0))
+    if profile in NETBURST:
+        p = setup(DsProg(profile))
+        p.deliver(clocks=3, arch=True, branch=(1, 0, 1)).debugctl(TR | BTS)
+        p.deliver(clocks=3, arch=True, branch=(1, 0, 1))
+        p.deliver(clocks=3, branch=(1, 0, 1), lp=1)
+        out["netburst-threads"] = p.program(0x10, EV_INST, 3, lp=1).deliver(
+            clocks=5, lp=1)
+    return out
+
+
+def ds_open():
+    """Inputs of fuzz_ds that show open defects (regressions-open/ds)."""
+    return {}
+
+
+# ---- fuzz_script.c -----------------------------------------------------------
+
+# Small scripts beside examples/scripts/*.pmu: valid ones (each statement
+# and option), and each kind of error the parser reports.
+SCRIPT_SEEDS = {
+    "empty": "",
+    "comment-only": "# nothing\n\n   # more\n",
+    "cpu-only": "cpu skylake\n",
+    "cpu-custom": "cpu base=skylake,gp=8,threads=1\nexpect IA32_PMC7 == 0\n",
+    "cpu-threads": "cpu base=nehalem threads=4\nlp 3\nrdmsr IA32_PMC0\n",
+    "wrmsr-fields":
+        "cpu skylake\nwrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1\n"
+        "wrmsr IA32_PERF_GLOBAL_CTRL EN_PMC0=1\ndeliver instructions:3 x 5\n"
+        "expect IA32_PMC0 == 15\nexpect IA32_PERFEVTSEL0.EN == 1\n",
+    "host-wrmsr":
+        "cpu haswell\nhost-wrmsr IA32_PERF_GLOBAL_STATUS 0x1\nexpect ok\n"
+        "host-wrmsr IA32_PERF_CAPABILITIES 0\nexpect fault\n",
+    "rdpmc": "cpu skylake\nrdpmc 0 cpl=3 pce=1\nexpect ok\nrdpmc 0x40000000\n"
+             "rdpmc 0x80000000 cpl=3\nexpect fault\n"
+             "expect rdpmc 0x40000001 == 0\n",
+    "negative": "cpu core2\nwrmsr IA32_PMC0 -2\nexpect IA32_PMC0 == -2\n"
+                "wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 int=1 en=1\n"
+                "wrmsr IA32_PERF_GLOBAL_CTRL 1\ndeliver instructions x 3\n"
+                "expect pmis == 1\nreset-pmis\nexpect pmis == 0\n",
+    "deliver-options":
+        "cpu skylake\ndeliver 0xc0/0x00:3 cycles:2 ref-cycles cpl=0 tx enclave "
+        "smm ia32e mem=0x1000 lat=30 src=2 store branch=0x1->0x2 predicted x "
+        "7\ndeliver unhalted-core-cycles:1 x 18446744073709551615\n",
+    "signals": "cpu skylake\nsignal topa\nsignal uncore\nsignal condchgd\n"
+               "expect IA32_PERF_GLOBAL_STATUS.CondChgd == 1\n",
+    "memory":
+        "cpu skylake\nmemory 0x1000 0x1000\nmemory 0xfffffffffffff000 0x1000\n"
+        "poke 0x1000 0x2000\npoke 0x1ff8 0xff size=1\n"
+        "poke 0xfffffffffffffff8 1\nexpect mem 0x1000 == 0x2000\n"
+        "expect mem 0x1ff8 == 0xff size=1\nstate rip=1 next=2 rflags=0x2 "
+        "tsc=9 rax=1 rbx=2 rcx=3 rdx=4 rsi=5 rdi=6 rbp=7 rsp=8 r8=9 r15=10\n",
+    "pebs-p4":
+        "cpu pentium4-noht\nmemory 0x10000 0x2000\npoke 0x10010 0x11000 size=4\n"
+        "poke 0x10014 0x11000 size=4\npoke 0x10018 0x11100 size=4\n"
+        "poke 0x1001c 0x11028 size=4\nwrmsr IA32_DS_AREA 0x10000\n"
+        "wrmsr MSR_DEBUGCTLA TR=1 BTS=1\n"
+        "deliver branch=0x401000->0x402000 x 3\nexpect bts-records == 0\n"
+        "expect lost == 0\n",
+    "pebs-adaptive":
+        "cpu icelake\nmemory 0x10000 0x4000\npoke 0x10020 0x11000\n"
+        "poke 0x10028 0x11000\npoke 0x10030 0x13000\npoke 0x10038 0x11100\n"
+        "wrmsr IA32_DS_AREA 0x10000\nwrmsr MSR_PEBS_DATA_CFG 0x300000f\n"
+        "wrmsr IA32_PMC0 -1\nwrmsr IA32_PERFEVTSEL0 0x4004300c0\n"
+        "wrmsr IA32_PEBS_ENABLE 1\nwrmsr IA32_PERF_GLOBAL_CTRL 1\n"
+        "deliver instructions mem=0x5000 x 3\nexpect pebs-records == 1\n",
+    "pebs-lost":
+        "cpu skylake\nmemory 0x10000 0x100\npoke 0x10020 0x20000\n"
+        "poke 0x10028 0x20000\npoke 0x10030 0x21000\n"
+        "wrmsr IA32_DS_AREA 0x10000\nwrmsr IA32_PMC0 -1\n"
+        "wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 en=1\nwrmsr IA32_PEBS_ENABLE 1\n"
+        "wrmsr IA32_PERF_GLOBAL_CTRL 1\ndeliver instructions x 3\n"
+        "expect lost == 1\n",
+    "expect-fails": "cpu skylake\nexpect IA32_PMC0 == 1\nexpect pmis == 0\n",
+    "freeze-v4":
+        "cpu skylake\nwrmsr IA32_DEBUGCTL FREEZE_PERFMON_ON_PMI=1\n"
+        "wrmsr IA32_FIXED_CTR0 -3\nwrmsr IA32_FIXED_CTR_CTRL EN0=3 PMI0=1\n"
+        "wrmsr IA32_PERF_GLOBAL_CTRL EN_FIXED_CTR0=1\n"
+        "deliver instructions:2 x 10\n"
+        "wrmsr IA32_PERF_GLOBAL_STATUS_RESET 0x8000000000000000\n",
+    "crlf": "cpu skylake\r\nrdmsr 0x38f\r\n\texpect ok   # tabs\r\n",
+    "err-unknown-statement": "cpu skylake\nfrobnicate 1 2\nwrmsrr 0x1\n",
+    "err-unknown-msr": "wrmsr IA32_PMC99 1\nrdmsr IA32_PERFEVTSEL\n",
+    "err-field": "wrmsr IA32_PERFEVTSEL0 evnt=1 usr=2 +en=1 =3 x\n",
+    "err-number": "wrmsr IA32_PMC0 0xg\nwrmsr IA32_PMC0 -0\n"
+                  "wrmsr IA32_PMC0 99999999999999999999\n",
+    "err-cpu": "rdmsr 0x38f\ncpu skylake\n",
+    "err-cpu-unknown": "cpu pentium5\nrdmsr 0xc1\n",
+    "err-lp": "cpu skylake\nlp 2\nlp x\nlp\nlp 1 2\n",
+    "err-deliver": "deliver x\ndeliver x 0\ndeliver foo/bar:9999999999 cpl=4 "
+                   "cpl=1 lat=3 store predicted branch=1 branch=1->\n"
+                   "deliver 0x100/0 x 1 x 2\n",
+    "err-memory": "memory 0x1000 0\nmemory 0x1000 0x2000000\n"
+                  "memory 0xffffffffffffffff 2\nmemory 0x1000 0x1000\n"
+                  "memory 0x1800 0x1000\npoke 0x5000 1\npoke 0x1000 0x1ff "
+                  "size=1\npoke 0x1000 1 size=3\n",
+    "err-expect": "expect\nexpect fault\nexpect foo\nexpect pmis == x\n"
+                  "expect rdpmc 0 = 1\nexpect mem 0x0 == 1\n"
+                  "expect IA32_PMC0.FOO == 1\nexpect IA32_PMC0 == 0x1000000000000\n",
+    "err-state": "state rip=1 rip=2 foo=3 rax\n",
+    "err-signal": "cpu core2\nsignal topa\nsignal nothing\nsignal\n",
+    "err-long-word": "wrmsr " + "A" * 300 + " 1\n",
+    "err-many-words": "deliver" + " cycles" * 130 + "\n",
+    "err-too-many": "".join("bogus%d\n" % i for i in range(25)),
+}
+
+
+# Inputs of fuzz_script that showed how the tool behaves where the harness
+# has to allow for it (regressions/script, replayed): a script whose run
+# never ends (a 32-bit counter wrapping at every clock of 2^64 - 1: the
+# runner has no bound; the harness's MAX_CALLS stops it), and one whose
+# last line reports errors past the parser's limit of 20 (each followed by
+# another "too many errors" line).
+SCRIPT_REGRESSIONS = {
+    "run-wraps-every-clock":
+        "cpu base=skylake,gp_width=32\n"
+        "wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 en=1\n"
+        "deliver instructions:4294967295 instructions:4294967295 "
+        "x 18446744073709551615\n",
+    "errors-past-the-limit":
+        "".join("bogus%d\n" % i for i in range(19)) +
+        "deliver foo bar baz qux\n",
+}
+
+
+def ds_regressions():
+    """fuzz_ds inputs kept in regressions/ds (replayed)."""
+    out = {}
+    # Found by fuzz_ds: MSR_PEBS_DATA_CFG.LBR_ENTRIES = 255 (256 entries)
+    # made the adaptive record overrun its buffer in src/arch/ds.c (a
+    # 6,608-byte record in 1,232 bytes: it wrote over the record's length
+    # and came out 448 bytes, its header saying so). Now 32 entries at
+    # most (docs/decisions.md #65): 1,232 bytes.
+    p = DsProg("icelake", [(1, 0), (9,), (9,), (9,)]).ds_area()
+    p.data_cfg(0xF, 0xFF)
+    p.fields(False, None, (1, 0, 0, 1, 2), 3).program(0x30, EV_INST, 1)
+    out["adaptive-lbr-entries-256"] = p.deliver(clocks=1).deliver()
+    # A PEBS assist whose field read fails and a branch record stored in
+    # the same clock: ds-fault-state compares the core with a reference
+    # whose PEBS assist finds no room and whose BTS store succeeds.
+    p = DsProg("skylake").ds_area().fields(False, (1, 0, 0, 3, 9),
+                                            (1, 0x400, 0, 6, 1), 3)
+    p.program(0x10, EV_INST, 1).debugctl(TR | BTS)
+    p.deliver(clocks=1)  # the overflow: PMC0 armed
+    p.deliver(branch=(1, 0x80, 1), fail=(7, 0))
+    p.deliver(branch=(1, 0x80, 1), fail=(7, 3))
+    out["pebs-fails-bts-stores"] = p.deliver(branch=(1, 0x80, 1))
+    return out
+
+
+def script_seeds():
+    out = {}
+    ex = os.path.join(HERE, "..", "examples", "scripts")
+    for name in sorted(os.listdir(ex)):
+        if name.endswith(".pmu"):
+            with open(os.path.join(ex, name), "rb") as f:
+                out["example-" + name[:-4]] = f.read()
+    for name, text in SCRIPT_SEEDS.items():
+        out[name] = text.encode()
+    return out
+
+
 def regressions():
     """Inputs that show open library defects (not in the corpus, so that
     the test run stays green; move them there once fixed)."""
@@ -494,30 +906,66 @@ def write(dirname, name, data):
         f.write(data)
 
 
+def clear_seeds(d):
+    os.makedirs(os.path.join(HERE, "corpus", d), exist_ok=True)
+    for f in os.listdir(os.path.join(HERE, "corpus", d)):
+        if f.startswith("seed-"):
+            os.remove(os.path.join(HERE, "corpus", d, f))
+
+
 def main():
-    for d in ("model", "profile"):
-        os.makedirs(os.path.join(HERE, "corpus", d), exist_ok=True)
-        for f in os.listdir(os.path.join(HERE, "corpus", d)):
-            if f.startswith("seed-"):
-                os.remove(os.path.join(HERE, "corpus", d, f))
+    which = sys.argv[1:] or ["model", "profile", "ds", "script"]
+    for d in which:
+        if d not in ("model", "profile", "ds", "script"):
+            sys.exit("usage: gen_seeds.py [model|profile|ds|script...]")
+        clear_seeds(d)
     n = 0
-    for preset in PRESETS:
-        for name, prog in scenarios(preset).items():
-            write("model", "%s-%s" % (preset, name), bytes(prog.b))
+    if "model" in which:
+        for preset in PRESETS:
+            for name, prog in scenarios(preset).items():
+                write("model", "%s-%s" % (preset, name), bytes(prog.b))
+                n += 1
+        for name, (base, perturb) in custom_profiles().items():
+            write("model", "custom-" + name,
+                  bytes(custom_scenario(name, base, perturb).b))
             n += 1
-    for name, (base, perturb) in custom_profiles().items():
-        write("model", "custom-" + name,
-              bytes(custom_scenario(name, base, perturb).b))
-        n += 1
-    for i, s in enumerate(PROFILE_SEEDS):
-        write("profile", "%03d" % i, s.encode())
-    rdir = os.path.join(HERE, "regressions", "model")
-    for name, prog in regressions().items():
+        rdir = os.path.join(HERE, "regressions", "model")
+        for name, prog in regressions().items():
+            os.makedirs(rdir, exist_ok=True)
+            with open(os.path.join(rdir, name), "wb") as f:
+                f.write(bytes(prog.b))
+        print("wrote %d model seeds" % n, file=sys.stderr)
+    if "profile" in which:
+        for i, s in enumerate(PROFILE_SEEDS):
+            write("profile", "%03d" % i, s.encode())
+        print("wrote %d profile seeds" % len(PROFILE_SEEDS), file=sys.stderr)
+    if "ds" in which:
+        n = 0
+        for i, profile in enumerate(DS_PROFILES):
+            for name, prog in ds_scenarios(profile).items():
+                write("ds", "%02d-%s" % (i, name), bytes(prog.b))
+                n += 1
+        rdir = os.path.join(HERE, "regressions", "ds")
         os.makedirs(rdir, exist_ok=True)
-        with open(os.path.join(rdir, name), "wb") as f:
-            f.write(bytes(prog.b))
-    print("wrote %d model seeds, %d profile seeds" % (n, len(PROFILE_SEEDS)),
-          file=sys.stderr)
+        for name, prog in ds_regressions().items():
+            with open(os.path.join(rdir, name), "wb") as f:
+                f.write(bytes(prog.b))
+        odir = os.path.join(HERE, "regressions-open", "ds")
+        for name, prog in ds_open().items():
+            os.makedirs(odir, exist_ok=True)
+            with open(os.path.join(odir, name), "wb") as f:
+                f.write(bytes(prog.b))
+        print("wrote %d ds seeds" % n, file=sys.stderr)
+    if "script" in which:
+        seeds = script_seeds()
+        for name, data in seeds.items():
+            write("script", name, data)
+        rdir = os.path.join(HERE, "regressions", "script")
+        os.makedirs(rdir, exist_ok=True)
+        for name, text in SCRIPT_REGRESSIONS.items():
+            with open(os.path.join(rdir, name), "wb") as f:
+                f.write(text.encode())
+        print("wrote %d script seeds" % len(seeds), file=sys.stderr)
 
 
 if __name__ == "__main__":
