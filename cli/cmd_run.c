@@ -624,6 +624,12 @@ static void ds_report(struct run *r, const struct script_stmt *st,
   }
 }
 
+/* A run's budget of delivery steps. A step ends at every overflow, PMI,
+ * PEBS assist or branch record, so a script can ask for 2^64 of them (a
+ * counter that wraps every clock); the run stops with an error instead of
+ * running for ever. */
+#define RUN_MAX_STEPS 1000000u
+
 static int exec_deliver(struct run *r, const struct script_stmt *st)
 {
   const spmu_clock clk = {
@@ -652,6 +658,12 @@ static int exec_deliver(struct run *r, const struct script_stmt *st)
     bool dry = false;
     int rc;
 
+    if (++r->steps > RUN_MAX_STEPS) {
+      cli_error("%s:%u: deliver: more than %u delivery steps (each overflow, "
+                "PMI, PEBS assist or branch record is one); the run stops",
+                r->s->file, st->line, RUN_MAX_STEPS);
+      return CLI_EXIT_USAGE;
+    }
     snapshot(r, before);
     r->npending = 0;
     /* A clock being measured whose PEBS assist may reload counters: try

@@ -107,6 +107,7 @@ struct run {
   struct timeline *tl;
   struct descs *descs;
   uint64_t clock; /* clocks delivered so far, on every logical processor */
+  uint64_t steps; /* spmu_deliver calls so far (bounded: RUN_MAX_STEPS) */
   struct ctr *ctr;
   size_t nctr;
   /* Per counter, for the last spmu_deliver call: its value before a PEBS

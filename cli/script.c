@@ -50,6 +50,10 @@ static void perr(struct parser *ps, unsigned col, const char *fmt, ...)
 {
   va_list ap;
 
+  /* Past the limit the rest of the line may still report errors: one
+   * "too many errors" line is enough. */
+  if (ps->stop)
+    return;
   fprintf(stderr, "%s:%u:%u: ", ps->s->file, ps->line, col);
   va_start(ap, fmt);
   vfprintf(stderr, fmt, ap);

@@ -584,4 +584,16 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] && grep -q '^softpmu: cannot write /nonexistent/dir/x.svg' "$tmp/err" ||
   fail "run --svg: unwritable FILE not reported"
 
+# A run's work is bounded: a counter that wraps every clock makes every
+# clock a delivery step; past 1,000,000 steps the run stops with exit 2
+# (fuzz/regressions/script/run-wraps-every-clock).
+script forever.pmu \
+  'cpu skylake' \
+  'wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 en=1' \
+  'deliver instructions:4294967295 instructions:4294967295 instructions:4294967295 instructions:4294967295 x 18446744073709551615'
+run run forever.pmu
+checks=$((checks + 1))
+[ "$rc" = 2 ] && grep -q '^softpmu: forever.pmu:3: deliver: more than 1000000 delivery steps' "$tmp/err" ||
+  fail "run: unbounded work not stopped"
+
 finish
