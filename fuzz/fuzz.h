@@ -9,4 +9,62 @@
 /* Run one input; returns 0. A violated property calls abort(). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* ---- what every harness uses ------------------------------------------- */
+
+/* The input, read front to back; past its end every read gives 0. */
+typedef struct reader {
+  const uint8_t *p;
+  size_t n;
+} reader;
+
+static inline uint8_t u8(reader *r)
+{
+  if (!r->n)
+    return 0;
+  r->n--;
+  return *r->p++;
+}
+
+/* `bytes` bytes, little-endian. */
+static inline uint64_t uN(reader *r, unsigned bytes)
+{
+  uint64_t v = 0;
+  unsigned i;
+  for (i = 0; i < bytes; i++)
+    v |= (uint64_t)u8(r) << (8 * i);
+  return v;
+}
+
+static inline uint16_t u16(reader *r) { return (uint16_t)uN(r, 2); }
+static inline uint32_t u32(reader *r) { return (uint32_t)uN(r, 4); }
+static inline uint64_t u64(reader *r) { return uN(r, 8); }
+
+static inline unsigned long long ull(uint64_t v)
+{
+  return (unsigned long long)v;
+}
+
+/* The low w bits set (w = 0..64). */
+static inline uint64_t width_mask(unsigned w)
+{
+  return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
+}
+
+/* Little-endian n-byte load and store (guest memory, snapshot blobs). */
+static inline uint64_t get_le(const uint8_t *p, unsigned n)
+{
+  uint64_t v = 0;
+  unsigned i;
+  for (i = 0; i < n; i++)
+    v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+  unsigned i;
+  for (i = 0; i < n; i++)
+    p[i] = (uint8_t)(v >> (8 * i));
+}
+
 #endif

@@ -161,60 +161,6 @@ static const char *const profiles[] = {
 
 /* ---- input ----------------------------------------------------------- */
 
-typedef struct reader {
-  const uint8_t *p;
-  size_t n;
-} reader;
-
-static uint8_t u8(reader *r)
-{
-  if (!r->n)
-    return 0;
-  r->n--;
-  return *r->p++;
-}
-
-static uint64_t uN(reader *r, unsigned bytes)
-{
-  uint64_t v = 0;
-  unsigned i;
-  for (i = 0; i < bytes; i++)
-    v |= (uint64_t)u8(r) << (8 * i);
-  return v;
-}
-
-static uint16_t u16(reader *r)
-{
-  return (uint16_t)uN(r, 2);
-}
-static uint32_t u32(reader *r)
-{
-  return (uint32_t)uN(r, 4);
-}
-static uint64_t u64(reader *r)
-{
-  return uN(r, 8);
-}
-
-static unsigned long long ull(uint64_t v)
-{
-  return (unsigned long long)v;
-}
-
-static uint64_t width_mask(unsigned w)
-{
-  return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
-}
-
-static uint64_t get_le(const uint8_t *p, unsigned n)
-{
-  uint64_t v = 0;
-  unsigned i;
-  for (i = 0; i < n; i++)
-    v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
 /* ---- the guest's memory and the host callbacks ------------------------ */
 
 struct run;

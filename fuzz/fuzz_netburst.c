@@ -18,20 +18,6 @@
 #define MAX_STEPS 128
 #define SINGLE_MAX 64 /* clone-compare batches up to this many clocks */
 
-struct in {
-  const uint8_t *p;
-  size_t n;
-};
-
-static uint64_t take(struct in *in, unsigned bytes)
-{
-  uint64_t v = 0;
-  unsigned i;
-  for (i = 0; i < bytes && in->n; i++, in->n--)
-    v |= (uint64_t)*in->p++ << (8 * i);
-  return v;
-}
-
 static unsigned pmis[2];
 
 static void on_pmi(void *opaque, spmu_lp *lp)
@@ -48,10 +34,10 @@ static void die(const char *preset, unsigned step, const char *what)
 
 /* A value for MSR addr: mostly valid field values from the event table,
  * sometimes raw bits (which may #GP: also a path worth taking). */
-static uint64_t value_for(struct in *in, const spmu_profile *p, uint32_t addr)
+static uint64_t value_for(reader *in, const spmu_profile *p, uint32_t addr)
 {
-  unsigned kind = (unsigned)take(in, 1) % 4;
-  uint64_t raw = take(in, 8);
+  unsigned kind = (unsigned)uN(in, 1) % 4;
+  uint64_t raw = uN(in, 8);
 
   if (kind == 0)
     return raw;
@@ -78,8 +64,8 @@ static int deliver(spmu_lp *lp, const spmu_nb_clock *clk, uint64_t clocks,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  struct in in = {data, size};
-  const char *preset = (take(&in, 1) & 1) ? "pentium4" : "pentium4-noht";
+  reader in = {data, size};
+  const char *preset = (uN(&in, 1) & 1) ? "pentium4" : "pentium4-noht";
   spmu_profile p;
   spmu_inv_ctx ctx;
   spmu_core *core, *clone;
@@ -100,15 +86,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   spmu_core_set_host(clone, &h);
 
   for (step = 0; step < MAX_STEPS && in.n; step++) {
-    spmu_lp *lp = spmu_core_lp(core, (unsigned)take(&in, 1) %
+    spmu_lp *lp = spmu_core_lp(core, (unsigned)uN(&in, 1) %
                                          spmu_core_threads(core));
-    unsigned op = (unsigned)take(&in, 1) % 4;
+    unsigned op = (unsigned)uN(&in, 1) % 4;
 
     if (op == 0) { /* WRMSR */
-      uint32_t addr = addrs[take(&in, 1) % naddr];
+      uint32_t addr = addrs[uN(&in, 1) % naddr];
       (void)spmu_wrmsr(lp, addr, value_for(&in, &p, addr));
     } else if (op == 1) { /* RDPMC agrees with RDMSR */
-      uint32_t n = (uint32_t)take(&in, 1) % 20;
+      uint32_t n = (uint32_t)uN(&in, 1) % 20;
       uint64_t v = 0, m = 0;
       int rc = spmu_rdpmc(lp, n, 0, false, &v);
       if (n < 18) {
@@ -125,30 +111,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
       spmu_nb_line lines[4];
       spmu_nb_retire ret = {0};
       spmu_nb_clock clk = {.lines = lines};
-      unsigned i, nl = (unsigned)take(&in, 1) % 5;
-      uint64_t clocks = take(&in, 1), used = 0, done = 0, u;
+      unsigned i, nl = (unsigned)uN(&in, 1) % 5;
+      uint64_t clocks = uN(&in, 1), used = 0, done = 0, u;
       size_t len;
       unsigned pm[2];
       int rc;
 
       for (i = 0; i < nl; i++) {
-        lines[i].unit = (uint8_t)(take(&in, 1) % 24);
-        lines[i].evsel = (uint8_t)(take(&in, 1) % 64);
-        lines[i].bit = (uint8_t)(take(&in, 1) % 16);
-        lines[i].count = (uint32_t)(take(&in, 1) % 6);
+        lines[i].unit = (uint8_t)(uN(&in, 1) % 24);
+        lines[i].evsel = (uint8_t)(uN(&in, 1) % 64);
+        lines[i].bit = (uint8_t)(uN(&in, 1) % 16);
+        lines[i].count = (uint32_t)(uN(&in, 1) % 6);
       }
       clk.nlines = nl;
-      if (take(&in, 1) & 1) {
-        ret.uops = (uint32_t)take(&in, 1) % 5;
-        ret.instrs = (uint32_t)take(&in, 1) % 4;
-        ret.bogus = (uint8_t)(take(&in, 1) & 1);
-        ret.kind = (uint8_t)take(&in, 1);
-        ret.replay = (uint16_t)take(&in, 2);
+      if (uN(&in, 1) & 1) {
+        ret.uops = (uint32_t)uN(&in, 1) % 5;
+        ret.instrs = (uint32_t)uN(&in, 1) % 4;
+        ret.bogus = (uint8_t)(uN(&in, 1) & 1);
+        ret.kind = (uint8_t)uN(&in, 1);
+        ret.replay = (uint16_t)uN(&in, 2);
         clk.retire = &ret;
         clk.nretire = 1;
       }
-      clk.cpl = (uint8_t)(take(&in, 1) % 4);
-      clk.inactive = (uint8_t)(take(&in, 1) % 4);
+      clk.cpl = (uint8_t)(uN(&in, 1) % 4);
+      clk.inactive = (uint8_t)(uN(&in, 1) % 4);
       clocks = (clocks & 0x80) ? UINT64_MAX - (clocks & 0x7f)
                                : 1 + clocks % SINGLE_MAX;
       if (clocks <= SINGLE_MAX) {

@@ -2,6 +2,7 @@
  * API alone: RDMSR / host RDMSR / RDPMC for the state, spmu_msr_info_get
  * and spmu_msr_field_get for what the profile defines. */
 #include "invariants.h"
+#include "fuzz.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -44,16 +45,6 @@ static int fail(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
   }
   return -1;
-}
-
-static uint64_t width_mask(unsigned w)
-{
-  return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
-}
-
-static unsigned long long ull(uint64_t v)
-{
-  return (unsigned long long)v;
 }
 
 const spmu_msr_info *spmu_inv_msr(const spmu_inv_ctx *ctx, uint32_t addr)
