@@ -497,7 +497,8 @@ static int find_addr(const spmu_profile *p, const char *arg, uint32_t *addr)
   return spmu_msr_info_get(p, *addr, &info);
 }
 
-void cli_presets_with(const char *arg, char *buf, size_t len)
+void cli_presets_where(bool (*has)(const spmu_profile *p, const void *ctx),
+                       const void *ctx, char *buf, size_t len)
 {
   const char *name;
   unsigned i;
@@ -506,17 +507,26 @@ void cli_presets_with(const char *arg, char *buf, size_t len)
   buf[0] = '\0';
   for (i = 0; (name = spmu_profile_preset_name(i)) != NULL; i++) {
     spmu_profile p;
-    uint32_t addr;
     int n;
 
-    if (spmu_profile_parse(name, &p, NULL, 0) != SPMU_OK ||
-        find_addr(&p, arg, &addr) != SPMU_OK)
+    if (spmu_profile_parse(name, &p, NULL, 0) != SPMU_OK || !has(&p, ctx))
       continue;
     n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
     if (n < 0 || (size_t)n >= len - used)
       break;
     used += (size_t)n;
   }
+}
+
+static bool has_msr(const spmu_profile *p, const void *arg)
+{
+  uint32_t addr;
+  return find_addr(p, arg, &addr) == SPMU_OK;
+}
+
+void cli_presets_with(const char *arg, char *buf, size_t len)
+{
+  cli_presets_where(has_msr, arg, buf, len);
 }
 
 static int absent_msr(const spmu_profile *p, const char *arg)

@@ -141,6 +141,9 @@ bool cli_field_by_name(const spmu_profile *p, const spmu_msr_info *m,
 /* "core2, nehalem": the presets in which arg (an MSR name or number) names
  * a present MSR, truncated to fit len; "" if none. */
 void cli_presets_with(const char *arg, char *buf, size_t len);
+/* "core2, nehalem": the presets p for which has(p, ctx) holds. */
+void cli_presets_where(bool (*has)(const spmu_profile *p, const void *ctx),
+                       const void *ctx, char *buf, size_t len);
 
 /* The architectural events, CPUID.0AH:EBX bit i = cli_arch_events[i]
  * (SDM Vol. 3B Table 18-1; arch_events.c). */

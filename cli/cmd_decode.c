@@ -77,31 +77,19 @@ const struct cli_command cli_cmd_decode = {
 
 /* ---- encode ------------------------------------------------------------ */
 
-/* "core2, nehalem": the presets in which the MSR at m's address has the
- * field. */
-static void presets_with_field(const spmu_msr_info *m, const char *field,
-                               char *buf, size_t len)
+struct field_ref {
+  uint32_t addr;
+  const char *field;
+};
+
+/* Does the MSR at ref's address have the field in profile p? */
+static bool has_field(const spmu_profile *p, const void *ctx)
 {
-  const char *name;
-  unsigned i;
-  size_t used = 0;
-
-  buf[0] = '\0';
-  for (i = 0; (name = spmu_profile_preset_name(i)) != NULL; i++) {
-    spmu_profile p;
-    spmu_msr_info other;
-    spmu_field_info f;
-    int n;
-
-    if (spmu_profile_parse(name, &p, NULL, 0) != SPMU_OK ||
-        spmu_msr_info_get(&p, m->addr, &other) != SPMU_OK ||
-        !cli_field_by_name(&p, &other, field, &f))
-      continue;
-    n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
-    if (n < 0 || (size_t)n >= len - used)
-      break;
-    used += (size_t)n;
-  }
+  const struct field_ref *ref = ctx;
+  spmu_msr_info m;
+  spmu_field_info f;
+  return spmu_msr_info_get(p, ref->addr, &m) == SPMU_OK &&
+         cli_field_by_name(p, &m, ref->field, &f);
 }
 
 static int no_such_field(const spmu_profile *p, const spmu_msr_info *m,
@@ -110,7 +98,9 @@ static int no_such_field(const spmu_profile *p, const spmu_msr_info *m,
   char have[256];
   unsigned i;
 
-  presets_with_field(m, field, have, sizeof have);
+  struct field_ref ref = {m->addr, field};
+
+  cli_presets_where(has_field, &ref, have, sizeof have);
   if (have[0])
     cli_error("%s has no field '%s' in profile %s; presets that have it: %s",
               m->name, field, p->name, have);
