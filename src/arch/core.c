@@ -77,6 +77,17 @@ int spmu_lp_init(spmu_lp *lp)
   return lp ? SPMU_OK : SPMU_EINVAL;
 }
 
+/* After a successful write of m: the counting engine's compiled programs
+ * depend on the control MSRs, not on the architectural counters' values,
+ * so a counter write (a PMI handler's reload) leaves them valid. */
+static void written(spmu_lp *lp, const struct spmu_msr_rt *m)
+{
+  bool counter = m->def->policy == SPMU_POLICY_COUNTER ||
+                 m->def->policy == SPMU_POLICY_COUNTER_SX;
+  if (!counter || (lp->core->a.caps & CAP(NETBURST)))
+    spmu_lp_touch(lp);
+}
+
 int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
@@ -91,7 +102,7 @@ int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
   f = spmu_lp_file(lp);
   if (spmu_msr_write(&lp->core->a, &f, m, value, false) != SPMU_WR_OK)
     return SPMU_GP;
-  spmu_lp_touch(lp);
+  written(lp, m);
   return SPMU_OK;
 }
 
@@ -123,7 +134,7 @@ int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
   f = spmu_lp_file(lp);
   switch (spmu_msr_write(&lp->core->a, &f, m, value, true)) {
   case SPMU_WR_OK:
-    spmu_lp_touch(lp);
+    written(lp, m);
     return SPMU_OK;
   case SPMU_WR_READONLY:
     return SPMU_EREADONLY;
