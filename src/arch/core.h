@@ -6,6 +6,7 @@
 
 #include "arch/msr.h"
 #include "arch/state.h"
+#include "util/bits.h"
 #include "netburst/nb.h"
 #include "regs/applied.h"
 #include "softpmu/events.h"
@@ -90,6 +91,18 @@ struct spmu_core {
   uint32_t scratch_edge[SPMU_MAX_THREADS];
   uint32_t scratch_armed[SPMU_MAX_THREADS];
 };
+
+/* GLOBAL_STATUS bit of each counter in ctrs (counter index c: GP i is
+ * bit i, fixed j is bit 32 + j). */
+static inline uint64_t spmu_status_of(uint64_t ctrs)
+{
+  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_MAX_GP) << 32;
+}
+
+/* Request a PMI on lp, with freeze-on-PMI (SDM 18.2.4.1, 17.4.7): the
+ * counting engine's overflows, PEBS and BTS thresholds, signals
+ * (src/arch/count.c). */
+void spmu_request_pmi(spmu_lp *lp);
 
 /* Something in lp's register file changed: its compiled counters must be
  * rebuilt before the next clock. Every path that writes registers calls it. */

@@ -9,13 +9,6 @@
 #include "arch/core.h"
 #include "util/bits.h"
 
-/* GLOBAL_STATUS bit of each counter in ctrs (bit c: GP i is bit i, fixed j
- * is bit 32 + j). */
-static inline uint64_t spmu_status_of(uint64_t ctrs)
-{
-  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_MAX_GP) << 32;
-}
-
 /* Perform the PEBS assist of lp at clock clk for the armed counters
  * `applicable` (bit c): bounds check, record, index, counter reload from
  * the DS reset slots, overflow status cleared, OvfBuf and a PMI request at
@@ -43,8 +36,5 @@ bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk);
  * at the interrupt threshold OvfBuf and a PMI. Returns SPMU_TICK_BTS or
  * SPMU_TICK_MEM_FAULT; *pmi is set when a PMI is requested. */
 unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi);
-
-/* Request a PMI on lp, with freeze-on-PMI (src/arch/count.c). */
-void spmu_request_pmi(spmu_lp *lp);
 
 #endif
