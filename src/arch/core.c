@@ -61,6 +61,7 @@ int spmu_core_reset(spmu_core *core)
     struct spmu_file f = spmu_lp_file(&core->lp[i]);
     spmu_regs_reset(&core->a, &f);
     core->lp[i].edge = 0;
+    core->lp[i].edge_keys = 0;
     core->lp[i].armed = 0;
     spmu_lp_touch(&core->lp[i]);
   }

@@ -41,6 +41,12 @@ enum {
                               slower than MSR_PEBS_LD_LAT_THRESHOLD */
 };
 
+/* Line-sum slots past the program's keys (count.c line_sums): ZERO always
+ * holds 0 (filtered clocks read it), DUMP takes lines no counter counts. */
+#define SPMU_KEY_ZERO SPMU_NCTR
+#define SPMU_KEY_DUMP (SPMU_NCTR + 1)
+#define SPMU_KEY_SLOTS 64 /* the program's key hash table (6 bits) */
+
 struct spmu_prog {
   uint32_t en_at[2]; /* entries enabled at CPL 0 / CPL > 0 (bit k = e[k]) */
   uint32_t any;      /* entries with AnyThread set */
@@ -48,13 +54,22 @@ struct spmu_prog {
   uint64_t pmi_ctrs; /* counters whose overflow requests a PMI (bit c) */
   uint32_t pebs_ctrs; /* counters whose overflow arms PEBS (bit c) */
   uint32_t stop_entries; /* entries whose wrap ends a batch (PMI or PEBS) */
+  /* Multiplier of the key hash (count.c key_slot): no two keys share a
+   * slot; 0 when none of the candidates managed that. */
+  uint32_t hash_mult;
   uint8_t n;         /* entries */
+  uint8_t ngp;       /* entries 0..ngp-1 are GP counters, the rest fixed */
   uint8_t nkeys;     /* distinct lines counted */
   bool has_edge;     /* some entry uses edge detection */
   bool slow;         /* some entry needs more than the raw count (CMASK,
                         E, load latency) */
-  uint16_t keys[SPMU_NCTR]; /* (event select, umask) as one uint16_t in
-                               host byte order (count.c native_key) */
+  bool fast;         /* one clock may take the plain path (count.c
+                        plain_clock): not slow, every entry enabled at
+                        every CPL, not frozen by CTR_Frz, widths < 64 */
+  uint8_t slot[SPMU_KEY_SLOTS]; /* key hash -> index in keys, or DUMP */
+  uint16_t keys[SPMU_NCTR + 2]; /* (event select, umask) as one uint16_t
+                                   in host byte order (count.c
+                                   native_key); ZERO and DUMP unused */
   struct spmu_pe e[SPMU_NCTR];
 };
 
@@ -65,6 +80,10 @@ struct spmu_lp {
   /* Counting-engine state that is not an MSR: bit i = the CMASK/INV
    * condition of GP counter i held in the previous clock (edge detect). */
   uint32_t edge;
+  /* After a plain clock (count.c plain_clock) the edge state is pending:
+   * SPMU_EDGE_PENDING, the clock variant, and bit d for each of the
+   * program's keys d with a nonzero count. spmu_lp_edge derives it. */
+  uint32_t edge_keys;
   /* PEBS counters that overflowed and wait for their next event to
    * perform the assist (bit c; SDM 18.4.4, seed 003). */
   uint32_t armed;
@@ -85,12 +104,18 @@ struct spmu_core {
   struct spmu_nb nb;
   bool nb_stale;
   /* Staging for spmu_core_restore, so a restore never half-applies and
-   * never allocates. */
-  struct spmu_regs scratch[SPMU_MAX_THREADS];
+   * never allocates: each logical processor's records are checked here
+   * first, then replayed onto the real registers (snapshot.c). */
+  struct spmu_regs scratch;
   struct spmu_nb_regs nb_scratch;
-  uint32_t scratch_edge[SPMU_MAX_THREADS];
-  uint32_t scratch_armed[SPMU_MAX_THREADS];
 };
+
+#define SPMU_EDGE_PENDING (UINT32_C(1) << 31)
+#define SPMU_EDGE_VARIANT_SHIFT 29
+
+/* The edge-detect state of lp's GP counters (bit i = PMCi's CMASK/INV
+ * condition in the last clock), pending or not (src/arch/count.c). */
+uint32_t spmu_lp_edge(const spmu_lp *lp);
 
 /* GLOBAL_STATUS bit of each counter in ctrs (counter index c: GP i is
  * bit i, fixed j is bit 32 + j). */

@@ -28,6 +28,22 @@
 #include "arch/ds.h"
 #include "softpmu/error.h"
 
+/* SDM 18.2.4.1 (seed 002): on v4+ CTR_Frz is a read-only enable of every
+ * counter. SDM 17.4.8 / 18.8: FREEZE_WHILE_SMM stops counting in SMM. */
+static bool frozen_by_pmi(const struct spmu_applied *a,
+                          const struct spmu_regs *r)
+{
+  return a->prof.version >= 4 && (r->global_status & SPMU_STATUS_CTR_FRZ);
+}
+
+static bool frozen(const struct spmu_applied *a, const struct spmu_regs *r,
+                   const spmu_clock *clk)
+{
+  return frozen_by_pmi(a, r) ||
+         ((clk->flags & SPMU_CLK_SMM) &&
+          (r->debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM));
+}
+
 /* The line a fixed counter counts (events.h; decisions.md #17). */
 static uint16_t fixed_key(unsigned j)
 {
@@ -83,7 +99,7 @@ static void add_entry(struct spmu_prog *p, struct spmu_pe e, uint16_t key,
     return;
   k = p->n++;
   for (v = 0; v < VARIANTS; v++)
-    e.kd[v] = (seen >> v & 1) ? key_index(p, key) : SPMU_NCTR;
+    e.kd[v] = (seen >> v & 1) ? key_index(p, key) : SPMU_KEY_ZERO;
   if (e.flags & SPMU_PE_ANY)
     p->any |= UINT32_C(1) << k;
   if (e.flags & SPMU_PE_EDGE)
@@ -147,6 +163,47 @@ static void add_gp(struct spmu_prog *p, const struct spmu_applied *a,
                 : 0u);
 }
 
+/* The line-key hash: the top 6 bits of key * mult (multiplicative
+ * hashing), a slot of p->slot. */
+static inline unsigned key_slot(uint32_t mult, uint16_t key)
+{
+  return (uint32_t)(key * mult) >> 26;
+}
+
+/* Choose a multiplier that gives each of the program's keys its own slot
+ * and fill the slot table; line_sums then finds a clock line's key in one
+ * probe. With none of the candidates (many keys), hash_mult stays 0 and
+ * line_sums compares every key. */
+static void hash_keys(struct spmu_prog *p)
+{
+  uint32_t t, mult;
+  unsigned d;
+
+  _Static_assert(SPMU_KEY_SLOTS == 1u << 6, "key_slot gives 6 bits");
+  memset(p->slot, SPMU_KEY_DUMP, sizeof p->slot);
+  /* With one or two keys, comparing each line with them is quicker than
+   * the probe's chain of dependent loads (bench_count). */
+  if (p->nkeys <= 2)
+    return;
+  for (t = 0; t < 64; t++) {
+    uint64_t used = 0;
+    mult = UINT32_C(0x9E3779B1) * (2 * t + 1); /* odd multipliers */
+    for (d = 0; d < p->nkeys; d++) {
+      unsigned h = key_slot(mult, p->keys[d]);
+      if (used >> h & 1)
+        break;
+      used |= UINT64_C(1) << h;
+    }
+    if (d == p->nkeys)
+      break;
+  }
+  if (t == 64)
+    return;
+  p->hash_mult = mult;
+  for (d = 0; d < p->nkeys; d++)
+    p->slot[key_slot(mult, p->keys[d])] = (uint8_t)d;
+}
+
 static void rebuild(spmu_lp *lp)
 {
   const struct spmu_applied *a = &lp->core->a;
@@ -159,6 +216,7 @@ static void rebuild(spmu_lp *lp)
    * on every clock (decisions.md #19). */
   for (i = 0; i < a->prof.gp; i++)
     add_gp(p, a, r, i);
+  p->ngp = p->n;
   /* SDM 18.2.2.1: ENABLE bit 0 counts at CPL 0, bit 1 at CPL > 0, if the
    * GLOBAL_CTRL bit is set. A fixed counter that can never count has no
    * other state, so it gets no entry. */
@@ -177,6 +235,36 @@ static void rebuild(spmu_lp *lp)
       p->pebs_ctrs |= UINT32_C(1) << e.c;
     add_entry(p, e, fixed_key(i), ring * 0x5u, ring);
   }
+  hash_keys(p);
+  p->fast = !p->slow &&
+            p->en_at[0] == (UINT32_C(1) << p->n) - 1 &&
+            p->en_at[1] == p->en_at[0] && !frozen_by_pmi(a, r) &&
+            a->gp_width_mask != UINT64_MAX &&
+            a->fixed_width_mask != UINT64_MAX;
+}
+
+uint32_t spmu_lp_edge(const spmu_lp *lp)
+{
+  const struct spmu_prog *p = &lp->prog;
+  uint32_t keys = lp->edge_keys, edge = 0;
+  unsigned v = keys >> SPMU_EDGE_VARIANT_SHIFT & 3, k;
+
+  if (!(keys & SPMU_EDGE_PENDING))
+    return lp->edge;
+  /* Plain clocks: GP counter c's condition is "its line occurred"; a
+   * filtered clock reads ZERO, whose bit is never set. A counter without
+   * an entry saw no line. */
+  for (k = 0; k < p->ngp; k++)
+    edge |= (keys >> p->e[k].kd[v] & 1) << p->e[k].c;
+  return edge;
+}
+
+/* Make lp->edge hold the edge state (before the program changes or
+ * step() reads it). */
+static void edge_settle(spmu_lp *lp)
+{
+  lp->edge = spmu_lp_edge(lp);
+  lp->edge_keys = 0;
 }
 
 /* Rebuild the programs of every stale logical processor. */
@@ -187,6 +275,7 @@ static void refresh(spmu_core *core)
   while (s) {
     unsigned i = spmu_ctz32(s);
     s &= s - 1;
+    edge_settle(&core->lp[i]); /* derived through the old program */
     rebuild(&core->lp[i]);
     if (core->lp[i].prog.any || core->lp[i].prog.any_gp)
       core->any_lps |= UINT32_C(1) << i;
@@ -208,36 +297,48 @@ struct lpstep {
 };
 
 /* The increment of each line the program counts, summed over the clock's
- * lines (a line may appear more than once); sums[SPMU_NCTR] is 0. */
+ * lines (a line may appear more than once); sums[SPMU_KEY_ZERO] is 0.
+ * With nz, *nz gets bit d set when key d had a nonzero count (a sum of
+ * uint32_t counts is nonzero exactly then, below 2^32 lines). */
 static inline __attribute__((always_inline)) void
-line_sums(const struct spmu_prog *p, const spmu_clock *clk, uint64_t *sums)
+line_sums(const struct spmu_prog *p, const spmu_clock *clk, uint64_t *sums,
+          uint32_t *nz)
 {
   unsigned d, nkeys = p->nkeys;
+  uint32_t seen = 0;
   size_t i;
 
+  /* Only the program's keys are zeroed. The empty asm keeps the compiler
+   * from turning the loop into a memset call or a rep stos, and a
+   * constant-size memset (vector stores read back as scalars) stalls the
+   * loads that follow: each costs more than the rest of the clock
+   * (bench_count). */
   for (d = 0; d < nkeys; d++) {
-    uint64_t sum = 0;
-    for (i = 0; i < clk->nlines; i++) {
-      /* event and umask as one load (native_key). */
-      uint16_t key;
-      memcpy(&key, &clk->lines[i].event, sizeof key);
-      if (key == p->keys[d])
-        sum += clk->lines[i].count;
-    }
-    sums[d] = sum;
+    __asm__("" : "+r"(d));
+    sums[d] = 0;
   }
-  sums[SPMU_NCTR] = 0;
-}
-
-/* SDM 18.2.4.1 (seed 002): on v4+ CTR_Frz is a read-only enable of every
- * counter. SDM 17.4.8 / 18.8: FREEZE_WHILE_SMM stops counting in SMM. */
-static bool frozen(const struct spmu_applied *a, const struct spmu_regs *r,
-                   const spmu_clock *clk)
-{
-  if (a->prof.version >= 4 && (r->global_status & SPMU_STATUS_CTR_FRZ))
-    return true;
-  return (clk->flags & SPMU_CLK_SMM) &&
-         (r->debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM);
+  sums[SPMU_KEY_ZERO] = 0;
+  sums[SPMU_KEY_DUMP] = 0;
+  for (i = 0; i < clk->nlines; i++) {
+    /* event and umask as one load (native_key). */
+    uint16_t key;
+    memcpy(&key, &clk->lines[i].event, sizeof key);
+    if (p->hash_mult) {
+      /* One probe: the slot's key, or DUMP for a line no counter counts
+       * (an empty slot holds DUMP). */
+      d = p->slot[key_slot(p->hash_mult, key)];
+      d = p->keys[d] == key ? d : SPMU_KEY_DUMP;
+    } else {
+      for (d = 0; d < nkeys && p->keys[d] != key; d++)
+        ;
+      d = d < nkeys ? d : SPMU_KEY_DUMP;
+    }
+    sums[d] += clk->lines[i].count;
+    if (nz)
+      seen |= (uint32_t)(clk->lines[i].count != 0) << d;
+  }
+  if (nz)
+    *nz = seen & (uint32_t)spmu_width_mask(SPMU_KEY_ZERO);
 }
 
 /* SDM 18.2.1.1: what a counter adds in a clock whose raw count of its line
@@ -301,11 +402,11 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   unsigned variant = user | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
   uint32_t en = frozen(a, &lp->r, clk) ? 0 : p->en_at[user] & s->mask;
   uint32_t conds = 0;
-  /* sums[SPMU_NCTR] is 0: filtered clocks read it. */
-  uint64_t sums[SPMU_NCTR + 1], wrapped = 0;
+  /* sums[SPMU_KEY_ZERO] is 0: filtered clocks read it. */
+  uint64_t sums[SPMU_NCTR + 2], wrapped = 0;
   bool pmi = false, ll = false;
 
-  line_sums(p, clk, sums);
+  line_sums(p, clk, sums, NULL);
   /* SDM 18.6.1.2: a load-latency counter counts loads whose latency is
    * greater than the threshold (at least 3, decisions.md #10). */
   if (p->slow && clk->mem && !clk->mem->store) {
@@ -466,6 +567,7 @@ static unsigned reach(spmu_lp *lp, struct lpstep *st)
 
   if (core->stale)
     refresh(core);
+  edge_settle(lp);
   st[0].lp = lp;
   st[0].mask = (UINT32_C(1) << lp->prog.n) - 1;
   st[0].gp = (uint32_t)spmu_width_mask(core->a.prof.gp);
@@ -473,6 +575,7 @@ static unsigned reach(spmu_lp *lp, struct lpstep *st)
   while (others) {
     unsigned i = spmu_ctz32(others);
     others &= others - 1;
+    edge_settle(&core->lp[i]);
     st[n].lp = &core->lp[i];
     st[n].mask = core->lp[i].prog.any;
     st[n].gp = core->lp[i].prog.any_gp;
@@ -592,28 +695,93 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
   }
 }
 
+/* The plain clock's overflow (rare): which counters went past their width
+ * (each holds old + raw unmasked), their status bits, PEBS arming and the
+ * PMI request, as settle() does. True when a PMI is requested. */
+static bool plain_overflow(spmu_lp *lp)
+{
+  const struct spmu_prog *p = &lp->prog;
+  const struct spmu_applied *a = &lp->core->a;
+  uint64_t wrapped = 0;
+  unsigned k;
+
+  for (k = 0; k < p->n; k++) {
+    const struct spmu_pe *e = &p->e[k];
+    uint64_t w = a->width_mask[e->c], sum = lp->r.ctr[e->c];
+    lp->r.ctr[e->c] = sum & w;
+    if (sum > w)
+      wrapped |= BIT64(e->c);
+  }
+  if (!wrapped)
+    return false;
+  if (a->prof.version >= 2)
+    lp->r.global_status |= spmu_status_of(wrapped);
+  lp->armed |= (uint32_t)wrapped & p->pebs_ctrs;
+  if (!(wrapped & p->pmi_ctrs))
+    return false;
+  spmu_request_pmi(lp);
+  return true;
+}
+
+/* One clock of one logical processor whose program is fast (every entry
+ * enabled, raw counts only), outside SMM and enclaves, with no AnyThread
+ * counter of another thread, no PEBS armed, no branch record due and
+ * fewer than 2^31 lines: the hot path of a host that calls in every clock.
+ * The same rules as step() with everything that cannot apply taken out:
+ * - each counter adds the raw count of its line, unmasked; one test on
+ *   the OR of the results finds any that went past its width (a counter
+ *   holds less than 2^63 and a clock adds less than 2^63, so nothing is
+ *   lost to a uint64_t carry), and plain_overflow() does the rest;
+ * - the edge state, "the event occurred" for every GP counter, is kept
+ *   as the keys with a nonzero count (lp->edge_keys) and turned into
+ *   counter bits only when something reads it (spmu_lp_edge).
+ * True when a PMI is requested. */
+static bool plain_clock(spmu_lp *lp, const spmu_clock *clk)
+{
+  const struct spmu_prog *p = &lp->prog;
+  const struct spmu_applied *a = &lp->core->a;
+  unsigned v = (clk->cpl != 0) | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
+  uint64_t sums[SPMU_NCTR + 2], *ctr = lp->r.ctr, gp = 0, fixed = 0;
+  uint32_t nz;
+  unsigned k;
+
+  line_sums(p, clk, sums, &nz);
+  lp->edge_keys = SPMU_EDGE_PENDING | v << SPMU_EDGE_VARIANT_SHIFT | nz;
+  for (k = 0; k < p->ngp; k++) {
+    const struct spmu_pe *e = &p->e[k];
+    gp |= ctr[e->c] += sums[e->kd[v]];
+  }
+  for (; k < p->n; k++) {
+    const struct spmu_pe *e = &p->e[k];
+    fixed |= ctr[e->c] += sums[e->kd[v]];
+  }
+  if (!((gp & ~a->gp_width_mask) | (fixed & ~a->fixed_width_mask)))
+    return false;
+  return plain_overflow(lp);
+}
+
 static bool clock_ok(const spmu_clock *clk)
 {
   return clk && (!clk->nlines || clk->lines) && clk->cpl <= 3;
 }
 
-int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
-                 uint64_t *consumed)
+/* spmu_deliver's general case: every logical processor the clock reaches,
+ * batches, PEBS assists and branch records. Kept out of line so the plain
+ * path's caller has a small frame. */
+static __attribute__((noinline)) int
+deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+        uint64_t *consumed)
 {
   struct lpstep st[SPMU_MAX_THREADS];
   struct outcome o;
   const spmu_host *host;
   unsigned n, i;
 
-  if (consumed)
-    *consumed = 0;
-  if (!lp || !clock_ok(clk) || !clocks)
-    return SPMU_EINVAL;
   n = reach(lp, st);
   if (n == 1 && clocks == 1 && !lp->armed &&
       !(clk->branch && spmu_bts_stores(lp, clk))) {
     /* One clock of one logical processor, no PEBS assist or branch record
-     * due: the hot path of a host that calls in every clock. */
+     * due. */
     memset(&o, 0, sizeof o);
     o.pmi = step(&st[0], clk, lp->edge, true);
     o.consumed = 1;
@@ -630,6 +798,33 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     if ((o.pmi >> i & 1) && host->pmi)
       host->pmi(host->opaque, st[i].lp);
   return (o.pmi ? SPMU_TICK_PMI : 0) | (int)o.ticks;
+}
+
+int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+                 uint64_t *consumed)
+{
+  spmu_core *core;
+
+  if (consumed)
+    *consumed = 0;
+  if (!lp || !clock_ok(clk) || !clocks)
+    return SPMU_EINVAL;
+  core = lp->core;
+  if (core->stale)
+    refresh(core);
+  if (clocks != 1 || !lp->prog.fast || lp->armed ||
+      (clk->flags & (SPMU_CLK_SMM | SPMU_CLK_ENCLAVE)) ||
+      clk->nlines >= (UINT32_C(1) << 31) ||
+      (core->any_lps & ~(UINT32_C(1) << lp->index)) ||
+      (clk->branch && spmu_bts_stores(lp, clk)))
+    return deliver(lp, clk, clocks, consumed);
+  if (consumed)
+    *consumed = 1;
+  if (!plain_clock(lp, clk))
+    return 0;
+  if (core->host.pmi)
+    core->host.pmi(core->host.opaque, lp);
+  return SPMU_TICK_PMI;
 }
 
 uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk)

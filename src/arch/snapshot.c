@@ -87,7 +87,7 @@ static void engine_words(const spmu_core *c, unsigned i, uint32_t *edge,
   if (c->a.caps & CAP(NETBURST)) {
     spmu_nb_words(&c->nb, i, edge, armed);
   } else {
-    *edge = c->lp[i].edge;
+    *edge = spmu_lp_edge(&c->lp[i]);
     *armed = c->lp[i].armed;
   }
 }
@@ -206,25 +206,33 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
   if (len != blob_len(core) || spmu_get_le(p + len - 8, 8) != fnv1a(p, len - 8))
     return SPMU_ECORRUPT;
 
-  p += HDR_LEN;
+  /* Check every record on staging copies: one register file at a time,
+   * and the shared NetBurst file, which later logical processors compare
+   * against. Nothing real has changed if a record is refused. */
+  p = (const uint8_t *)buf + HDR_LEN;
   core->nb_scratch = core->nb_regs;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_file f = {&core->scratch[i], &core->nb_scratch, i};
-    core->scratch[i] = core->lp[i].r;
-    rc = restore_lp(core, &p, &f, &core->scratch_edge[i],
-                    &core->scratch_armed[i]);
+    struct spmu_file f = {&core->scratch, &core->nb_scratch, i};
+    uint32_t edge, armed;
+    core->scratch = core->lp[i].r;
+    rc = restore_lp(core, &p, &f, &edge, &armed);
     if (rc != SPMU_OK)
       return rc;
   }
-  core->nb_regs = core->nb_scratch;
+  /* Every record passed: replay them onto the real registers. Each write
+   * starts from the state the check started from, so it gives the same
+   * result and cannot fail. */
+  p = (const uint8_t *)buf + HDR_LEN;
   for (i = 0; i < core->nlp; i++) {
-    core->lp[i].r = core->scratch[i];
+    struct spmu_file f = spmu_lp_file(&core->lp[i]);
+    uint32_t edge, armed;
+    (void)restore_lp(core, &p, &f, &edge, &armed);
     if (core->a.caps & CAP(NETBURST)) {
-      spmu_nb_words_set(&core->nb, i, core->scratch_edge[i],
-                        core->scratch_armed[i]);
+      spmu_nb_words_set(&core->nb, i, edge, armed);
     } else {
-      core->lp[i].edge = core->scratch_edge[i];
-      core->lp[i].armed = core->scratch_armed[i];
+      core->lp[i].edge = edge;
+      core->lp[i].edge_keys = 0;
+      core->lp[i].armed = armed;
     }
     spmu_lp_touch(&core->lp[i]);
   }
