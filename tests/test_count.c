@@ -370,6 +370,140 @@ static void test_edge_state_kept_across_calls_18_2_1_1(void **state)
   assert_int_equal(rd(lp, MSR_PMC0), 2);
 }
 
+/* The edge state left by clocks of counters without CMASK or E (the
+ * engine's plain path keeps it as the lines seen) is what a counter
+ * reprogrammed with E starts from: "the event occurred" in the last clock
+ * (decisions.md #19). */
+static void test_edge_state_after_plain_clocks_18_2_1_1(void **state)
+{
+  (void)state;
+  use("skylake");
+  WR(MSR_GLOBAL_CTRL, 0);
+  WR(MSR_EVTSEL0, EV_EN | EV_USR | EV_SEL(INST));
+  WR(MSR_EVTSEL0 + 1, EV_EN | EV_USR | EV_SEL(BRANCH));
+  WR(MSR_GLOBAL_CTRL, 3);
+  feed(INST, 2, 3, 1); /* PMC0's condition true, PMC1's false */
+  assert_int_equal(rd(lp, MSR_PMC0), 2);
+  WR(MSR_EVTSEL0, EV_EN | EV_USR | EV_E | EV_CMASK(1) | EV_SEL(INST));
+  WR(MSR_EVTSEL0 + 1, EV_EN | EV_USR | EV_E | EV_CMASK(1) | EV_SEL(BRANCH));
+  {
+    spmu_event_line l[2] = {{INST, 1}, {BRANCH, 1}};
+    spmu_clock clk = {.lines = l, .nlines = 2, .cpl = 3};
+    assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0);
+  }
+  /* PMC0: true -> true, no edge. PMC1: false -> true, one edge. */
+  assert_int_equal(rd(lp, MSR_PMC0), 2);
+  assert_int_equal(rd(lp, MSR_PMC0 + 1), 1);
+  /* A clock at CPL 0 is filtered for USR counters: their condition is
+   * false there, so the next USR clock is a rising edge again. */
+  WR(MSR_EVTSEL0, EV_EN | EV_USR | EV_SEL(INST));
+  feed(INST, 4, 0, 1);
+  WR(MSR_EVTSEL0, EV_EN | EV_USR | EV_E | EV_CMASK(1) | EV_SEL(INST));
+  feed(INST, 4, 3, 1);
+  assert_int_equal(rd(lp, MSR_PMC0), 3);
+}
+
+/* xorshift32 for the many-lines test below (fixed seed). */
+static uint32_t lines_rng = 0x2545F491u;
+static uint32_t lines_rnd(void)
+{
+  lines_rng ^= lines_rng << 13;
+  lines_rng ^= lines_rng >> 17;
+  lines_rng ^= lines_rng << 5;
+  return lines_rng;
+}
+
+/* SDM 18.2.1.1: a counter adds the increments of the lines whose event
+ * select and umask both match its own, and nothing for any other line.
+ * Twelve counters on twelve different lines (8 GP + 4 fixed), clocks of
+ * 0-16 lines drawn from those and eight lines no counter counts, with
+ * repeats, at random CPLs: every counter equals the sum the test computes
+ * itself. With 1 or 2 distinct lines the engine compares keys instead of
+ * hashing them; both are checked. */
+static void test_many_lines_exact_sums_18_2_1_1(void **state)
+{
+  static const spmu_event_line keys[20] = {
+      {0xC0, 0x00, 0}, {0x3C, 0x00, 0}, {0x00, 0x03, 0}, {0x00, 0x04, 0},
+      {0xC4, 0x00, 0}, {0xC5, 0x00, 0}, {0x2E, 0x4F, 0}, {0x2E, 0x41, 0},
+      {0xD1, 0x01, 0}, {0xD1, 0x02, 0}, {0x0E, 0x01, 0}, {0xA3, 0x04, 0},
+      /* counted by nobody */
+      {0xC0, 0x01, 0}, {0x01, 0xC0, 0}, {0x3C, 0x01, 0}, {0x00, 0x05, 0},
+      {0xC4, 0x20, 0}, {0x2E, 0x00, 0}, {0xFF, 0xFF, 0}, {0x00, 0x00, 0}};
+  unsigned ngp;
+  (void)state;
+  for (ngp = 1; ngp <= 8; ngp += 7) {
+    uint64_t want[12] = {0}, ctrl = 0, fctl = 0;
+    unsigned i, c, clock, nfixed = ngp == 8 ? 4 : 0;
+    use("icelake");
+    /* GP i counts keys[4 + i] (USR only for odd i), fixed j counts
+     * keys[j] (ring 3, or user only for j = 2). */
+    for (i = 0; i < ngp; i++) {
+      WR(MSR_EVTSEL0 + i, EV_EN | EV_USR | (i & 1 ? 0 : EV_OS) |
+                              EV_SEL(keys[4 + i].event, keys[4 + i].umask));
+      ctrl |= UINT64_C(1) << i;
+    }
+    for (i = 0; i < nfixed; i++) {
+      fctl |= (uint64_t)(i == 2 ? 2 : 3) << (4 * i);
+      ctrl |= UINT64_C(1) << (32 + i);
+    }
+    WR(MSR_FIXED_CTR_CTRL, fctl);
+    WR(MSR_GLOBAL_CTRL, ctrl);
+    for (clock = 0; clock < 2000; clock++) {
+      spmu_event_line l[16];
+      size_t n = lines_rnd() % 17, k;
+      uint8_t cpl = (uint8_t)(lines_rnd() % 4);
+      spmu_clock clk = {.lines = l, .nlines = n, .cpl = cpl};
+      for (k = 0; k < n; k++) {
+        l[k] = keys[lines_rnd() % 20];
+        l[k].count = lines_rnd() % 7;
+      }
+      assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0);
+      for (k = 0; k < n; k++) {
+        for (i = 0; i < ngp; i++)
+          if (l[k].event == keys[4 + i].event &&
+              l[k].umask == keys[4 + i].umask && (cpl != 0 || !(i & 1)))
+            want[i] += l[k].count;
+        for (i = 0; i < nfixed; i++)
+          if (l[k].event == keys[i].event && l[k].umask == keys[i].umask &&
+              (cpl != 0 || i != 2))
+            want[8 + i] += l[k].count;
+      }
+    }
+    for (c = 0; c < ngp; c++)
+      assert_int_equal(rd(lp, MSR_PMC0 + c), want[c]);
+    for (c = 0; c < nfixed; c++)
+      assert_int_equal(rd(lp, MSR_FIXED_CTR0 + c), want[8 + c]);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+  }
+}
+
+/* SDM 18.2.2.2 with the full 64-bit width a profile may give (gp_width=64,
+ * CPUID.0AH:EAX[23:16]): the counter wraps at 2^64, sets its status bit and
+ * requests the PMI, one clock at a time and in a batch. */
+static void test_overflow_at_64_bit_width_18_2_2_2(void **state)
+{
+  unsigned pmis, batch;
+  (void)state;
+  for (batch = 0; batch < 2; batch++) {
+    use("base=skylake,gp_width=64");
+    hook(core, &pmis);
+    WR(MSR_EVTSEL0, EV_EN | EV_USR | EV_INT | EV_SEL(INST));
+    HWR(MSR_PMC0, UINT64_MAX - 4);
+    WR(MSR_GLOBAL_CTRL, 1);
+    if (batch) {
+      assert_int_equal(feed(INST, 2, 3, 10), SPMU_TICK_PMI);
+    } else {
+      assert_int_equal(feed(INST, 2, 3, 1), 0);
+      assert_int_equal(feed(INST, 2, 3, 1), 0);
+      assert_int_equal(feed(INST, 2, 3, 1), SPMU_TICK_PMI);
+    }
+    /* 2^64 - 5 + 6 = 2^64 + 1 -> 1. */
+    assert_int_equal(rd(lp, MSR_PMC0), 1);
+    assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 1);
+    assert_int_equal(pmis, 1);
+  }
+}
+
 /* USR counts only at CPL > 0, OS only at CPL 0 (SDM 18.2.1.1). */
 static void test_usr_os_by_cpl_18_2_1_1(void **state)
 {
@@ -1215,6 +1349,9 @@ int main(void)
     cmocka_unit_test_teardown(test_edge_cmask_counts_rising_edges_18_2_1_1, teardown),
     cmocka_unit_test_teardown(test_cmask_zero_adds_raw_increments_18_2_1_1, teardown),
     cmocka_unit_test_teardown(test_edge_state_kept_across_calls_18_2_1_1, teardown),
+    cmocka_unit_test_teardown(test_edge_state_after_plain_clocks_18_2_1_1, teardown),
+    cmocka_unit_test_teardown(test_many_lines_exact_sums_18_2_1_1, teardown),
+    cmocka_unit_test_teardown(test_overflow_at_64_bit_width_18_2_2_2, teardown),
     cmocka_unit_test_teardown(test_usr_os_by_cpl_18_2_1_1, teardown),
     cmocka_unit_test_teardown(test_event_and_umask_must_match_18_2_1_1, teardown),
     cmocka_unit_test_teardown(test_write_zero_restarts_running_counter_18_2_5, teardown),
