@@ -42,9 +42,12 @@ enum {
 };
 
 /* Line-sum slots past the program's keys (count.c line_sums): ZERO always
- * holds 0 (filtered clocks read it), DUMP takes lines no counter counts. */
+ * holds 0 (filtered clocks read it), DUMP takes lines no counter counts.
+ * They are not adjacent, so their two zero stores stay two scalar stores
+ * (a merged 16-byte store cannot forward to DUMP's 8-byte reads). */
 #define SPMU_KEY_ZERO SPMU_NCTR
-#define SPMU_KEY_DUMP (SPMU_NCTR + 1)
+#define SPMU_KEY_DUMP (SPMU_NCTR + 2)
+#define SPMU_KEY_SUMS (SPMU_NCTR + 3) /* line_sums' array */
 #define SPMU_KEY_SLOTS 64 /* the program's key hash table (6 bits) */
 
 struct spmu_prog {
@@ -67,7 +70,7 @@ struct spmu_prog {
                         plain_clock): not slow, every entry enabled at
                         every CPL, not frozen by CTR_Frz, widths < 64 */
   uint8_t slot[SPMU_KEY_SLOTS]; /* key hash -> index in keys, or DUMP */
-  uint16_t keys[SPMU_NCTR + 2]; /* (event select, umask) as one uint16_t
+  uint16_t keys[SPMU_KEY_SUMS]; /* (event select, umask) as one uint16_t
                                    in host byte order (count.c
                                    native_key); ZERO and DUMP unused */
   struct spmu_pe e[SPMU_NCTR];

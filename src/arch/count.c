@@ -298,8 +298,8 @@ struct lpstep {
 
 /* The increment of each line the program counts, summed over the clock's
  * lines (a line may appear more than once); sums[SPMU_KEY_ZERO] is 0.
- * With nz, *nz gets bit d set when key d had a nonzero count (a sum of
- * uint32_t counts is nonzero exactly then, below 2^32 lines). */
+ * With nz, *nz gets bit d set when the sum of key d is nonzero (step()'s
+ * condition of a counter without CMASK). */
 static inline __attribute__((always_inline)) void
 line_sums(const struct spmu_prog *p, const spmu_clock *clk, uint64_t *sums,
           uint32_t *nz)
@@ -319,26 +319,34 @@ line_sums(const struct spmu_prog *p, const spmu_clock *clk, uint64_t *sums,
   }
   sums[SPMU_KEY_ZERO] = 0;
   sums[SPMU_KEY_DUMP] = 0;
-  for (i = 0; i < clk->nlines; i++) {
-    /* event and umask as one load (native_key). */
-    uint16_t key;
-    memcpy(&key, &clk->lines[i].event, sizeof key);
-    if (p->hash_mult) {
-      /* One probe: the slot's key, or DUMP for a line no counter counts
-       * (an empty slot holds DUMP). */
+  if (p->hash_mult) {
+    /* Unrolled twice: the loop's own upkeep is a good part of a line's
+     * cost here and in plain_clock (GCC and Clang read this pragma). */
+#pragma GCC unroll 2
+    for (i = 0; i < clk->nlines; i++) {
+      /* event and umask as one load (native_key). One probe: the slot's
+       * key, or DUMP for a line no counter counts (an empty slot holds
+       * DUMP). */
+      uint16_t key;
+      memcpy(&key, &clk->lines[i].event, sizeof key);
       d = p->slot[key_slot(p->hash_mult, key)];
       d = p->keys[d] == key ? d : SPMU_KEY_DUMP;
-    } else {
+      sums[d] += clk->lines[i].count;
+    }
+  } else {
+    for (i = 0; i < clk->nlines; i++) {
+      uint16_t key;
+      memcpy(&key, &clk->lines[i].event, sizeof key);
       for (d = 0; d < nkeys && p->keys[d] != key; d++)
         ;
-      d = d < nkeys ? d : SPMU_KEY_DUMP;
+      sums[d < nkeys ? d : SPMU_KEY_DUMP] += clk->lines[i].count;
     }
-    sums[d] += clk->lines[i].count;
-    if (nz)
-      seen |= (uint32_t)(clk->lines[i].count != 0) << d;
   }
-  if (nz)
-    *nz = seen & (uint32_t)spmu_width_mask(SPMU_KEY_ZERO);
+  if (nz) {
+    for (d = 0; d < nkeys; d++)
+      seen |= (uint32_t)(sums[d] != 0) << d;
+    *nz = seen;
+  }
 }
 
 /* SDM 18.2.1.1: what a counter adds in a clock whose raw count of its line
@@ -403,7 +411,7 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   uint32_t en = frozen(a, &lp->r, clk) ? 0 : p->en_at[user] & s->mask;
   uint32_t conds = 0;
   /* sums[SPMU_KEY_ZERO] is 0: filtered clocks read it. */
-  uint64_t sums[SPMU_NCTR + 2], wrapped = 0;
+  uint64_t sums[SPMU_KEY_SUMS], wrapped = 0;
   bool pmi = false, ll = false;
 
   line_sums(p, clk, sums, NULL);
@@ -695,9 +703,24 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
   }
 }
 
-/* The plain clock's overflow (rare): which counters went past their width
- * (each holds old + raw unmasked), their status bits, PEBS arming and the
- * PMI request, as settle() does. True when a PMI is requested. */
+/* After plain clocks in which the counters in `wrapped` went past their
+ * width: their status bits (SDM 18.2.2.2), PEBS arming, and the PMI
+ * request, as settle() does. True when a PMI is requested. */
+static bool plain_settle(spmu_lp *lp, uint64_t wrapped)
+{
+  const struct spmu_prog *p = &lp->prog;
+
+  if (lp->core->a.prof.version >= 2)
+    lp->r.global_status |= spmu_status_of(wrapped);
+  lp->armed |= (uint32_t)wrapped & p->pebs_ctrs;
+  if (!(wrapped & p->pmi_ctrs))
+    return false;
+  spmu_request_pmi(lp);
+  return true;
+}
+
+/* The plain clock's overflow (rare): the counters that went past their
+ * width hold old + raw unmasked. True when a PMI is requested. */
 static bool plain_overflow(spmu_lp *lp)
 {
   const struct spmu_prog *p = &lp->prog;
@@ -712,15 +735,7 @@ static bool plain_overflow(spmu_lp *lp)
     if (sum > w)
       wrapped |= BIT64(e->c);
   }
-  if (!wrapped)
-    return false;
-  if (a->prof.version >= 2)
-    lp->r.global_status |= spmu_status_of(wrapped);
-  lp->armed |= (uint32_t)wrapped & p->pebs_ctrs;
-  if (!(wrapped & p->pmi_ctrs))
-    return false;
-  spmu_request_pmi(lp);
-  return true;
+  return wrapped && plain_settle(lp, wrapped);
 }
 
 /* One clock of one logical processor whose program is fast (every entry
@@ -741,16 +756,18 @@ static bool plain_clock(spmu_lp *lp, const spmu_clock *clk)
   const struct spmu_prog *p = &lp->prog;
   const struct spmu_applied *a = &lp->core->a;
   unsigned v = (clk->cpl != 0) | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
-  uint64_t sums[SPMU_NCTR + 2], *ctr = lp->r.ctr, gp = 0, fixed = 0;
+  uint64_t sums[SPMU_KEY_SUMS], *ctr = lp->r.ctr, gp = 0, fixed = 0;
   uint32_t nz;
   unsigned k;
 
   line_sums(p, clk, sums, &nz);
   lp->edge_keys = SPMU_EDGE_PENDING | v << SPMU_EDGE_VARIANT_SHIFT | nz;
+#pragma GCC unroll 2
   for (k = 0; k < p->ngp; k++) {
     const struct spmu_pe *e = &p->e[k];
     gp |= ctr[e->c] += sums[e->kd[v]];
   }
+#pragma GCC unroll 2
   for (; k < p->n; k++) {
     const struct spmu_pe *e = &p->e[k];
     fixed |= ctr[e->c] += sums[e->kd[v]];
@@ -758,6 +775,43 @@ static bool plain_clock(spmu_lp *lp, const spmu_clock *clk)
   if (!((gp & ~a->gp_width_mask) | (fixed & ~a->fixed_width_mask)))
     return false;
   return plain_overflow(lp);
+}
+
+/* A batch of identical clocks under plain_clock's conditions: every
+ * clock adds the same to each counter, so the batch runs in closed form
+ * up to the first clock where a counter that requests a PMI or arms PEBS
+ * wraps (run() without its first clock, which only edge detection and
+ * PEBS assists need). *done gets the clocks consumed. True when a PMI is
+ * requested. */
+static __attribute__((noinline)) bool
+plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+          uint64_t *done)
+{
+  const struct spmu_prog *p = &lp->prog;
+  const struct spmu_applied *a = &lp->core->a;
+  unsigned v = (clk->cpl != 0) | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
+  uint64_t sums[SPMU_KEY_SUMS], *ctr = lp->r.ctr, n = clocks, wrapped = 0;
+  uint32_t nz, m;
+  unsigned k;
+
+  line_sums(p, clk, sums, &nz);
+  lp->edge_keys = SPMU_EDGE_PENDING | v << SPMU_EDGE_VARIANT_SHIFT | nz;
+  for (m = p->stop_entries; m; m &= m - 1) {
+    const struct spmu_pe *e = &p->e[spmu_ctz32(m)];
+    uint64_t raw = sums[e->kd[v]];
+    if (raw) {
+      uint64_t t = clocks_to_wrap(ctr[e->c], raw, a->width_mask[e->c]);
+      n = t < n ? t : n;
+    }
+  }
+  for (k = 0; k < p->n; k++) {
+    const struct spmu_pe *e = &p->e[k];
+    uint64_t raw = sums[e->kd[v]];
+    if (raw && advance(&ctr[e->c], raw, n, a->width_mask[e->c]))
+      wrapped |= BIT64(e->c);
+  }
+  *done = n;
+  return wrapped && plain_settle(lp, wrapped);
 }
 
 static bool clock_ok(const spmu_clock *clk)
@@ -804,6 +858,9 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                  uint64_t *consumed)
 {
   spmu_core *core;
+  uint64_t done = 1, more = 0;
+  bool pmi;
+  int rc = 0;
 
   if (consumed)
     *consumed = 0;
@@ -812,19 +869,25 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   core = lp->core;
   if (core->stale)
     refresh(core);
-  if (clocks != 1 || !lp->prog.fast || lp->armed ||
+  if (!lp->prog.fast || lp->armed ||
       (clk->flags & (SPMU_CLK_SMM | SPMU_CLK_ENCLAVE)) ||
       clk->nlines >= (UINT32_C(1) << 31) ||
       (core->any_lps & ~(UINT32_C(1) << lp->index)) ||
       (clk->branch && spmu_bts_stores(lp, clk)))
     return deliver(lp, clk, clocks, consumed);
+  pmi = clocks == 1 ? plain_clock(lp, clk) : plain_run(lp, clk, clocks, &done);
+  if (pmi) {
+    if (core->host.pmi)
+      core->host.pmi(core->host.opaque, lp);
+    rc = SPMU_TICK_PMI;
+  } else if (done < clocks) {
+    /* A PEBS counter armed at the last clock: its assist is due at the
+     * next, which the general path performs. */
+    rc = deliver(lp, clk, clocks - done, &more);
+  }
   if (consumed)
-    *consumed = 1;
-  if (!plain_clock(lp, clk))
-    return 0;
-  if (core->host.pmi)
-    core->host.pmi(core->host.opaque, lp);
-  return SPMU_TICK_PMI;
+    *consumed = done + more;
+  return rc;
 }
 
 uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk)
