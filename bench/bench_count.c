@@ -19,6 +19,10 @@
 static const spmu_event_line lines[4] = {
   {0xC0, 0x00, 3}, {0x3C, 0x00, 1}, {0x00, 0x03, 1}, {0x00, 0x04, 4}};
 
+/* With general set, PMC0 has CMASK = 1: the clock takes the engine's
+ * general path instead of the plain one (src/arch/count.c). */
+static int general;
+
 /* A core (icelake preset: 8 GP + 4 fixed counters) with gp GP counters
  * counting line (i % nlines) at every CPL, and `fixed` fixed counters. */
 static spmu_core *setup(unsigned gp, unsigned fixed, unsigned nlines,
@@ -34,7 +38,9 @@ static spmu_core *setup(unsigned gp, unsigned fixed, unsigned nlines,
   *lp = spmu_core_lp(core, 0);
   for (i = 0; i < gp; i++) {
     const spmu_event_line *l = &lines[i % nlines];
-    spmu_wrmsr(*lp, 0x186 + i, 0x430000 | l->event | (uint64_t)l->umask << 8);
+    uint64_t cmask = general && i == 0 ? UINT64_C(1) << 24 : 0;
+    spmu_wrmsr(*lp, 0x186 + i,
+               0x430000 | cmask | l->event | (uint64_t)l->umask << 8);
     ctrl |= 1ULL << i;
   }
   for (i = 0; i < fixed; i++) {
@@ -112,6 +118,9 @@ int main(void)
   row("1 line, 4 GP counters", 4, 0, 1);
   row("1 line, 8 GP counters", 8, 0, 1);
   row("4 lines, 12 counters (8 GP + 4 fixed)", 8, 4, 4);
+  general = 1;
+  row("same, PMC0 with CMASK=1 (general path)", 8, 4, 4);
+  general = 0;
   b1 = deliver_ns(8, 4, 4, 1, 1000000);
   b9 = deliver_ns(8, 4, 4, 1000000000ULL, 1000000);
   printf("batched, 12 counters, K = 1                 %7.2f ns\n", b1);
