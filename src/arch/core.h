@@ -64,10 +64,10 @@ struct spmu_prog {
   uint8_t ngp;       /* entries 0..ngp-1 are GP counters, the rest fixed */
   uint8_t nkeys;     /* distinct lines counted */
   bool has_edge;     /* some entry uses edge detection */
-  bool slow;         /* some entry needs more than the raw count (CMASK,
-                        E, load latency) */
+  uint32_t careful; /* entries that need more than the raw count (CMASK,
+                       E, load latency) */
   bool fast;         /* one clock may take the plain path (count.c
-                        plain_clock): not slow, every entry enabled at
+                        plain_clock): none careful, every entry enabled at
                         every CPL, not frozen by CTR_Frz, widths < 64 */
   uint8_t slot[SPMU_KEY_SLOTS]; /* key hash -> index in keys, or DUMP */
   uint16_t keys[SPMU_KEY_SUMS]; /* (event select, umask) as one uint16_t

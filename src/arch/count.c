@@ -105,7 +105,7 @@ static void add_entry(struct spmu_prog *p, struct spmu_pe e, uint16_t key,
   if (e.flags & SPMU_PE_EDGE)
     p->has_edge = true;
   if (e.flags & (SPMU_PE_COND | SPMU_PE_LL))
-    p->slow = true;
+    p->careful |= UINT32_C(1) << k;
   if (e.flags & SPMU_PE_PMI)
     p->pmi_ctrs |= BIT64(e.c);
   if ((e.flags & SPMU_PE_PMI) || (p->pebs_ctrs >> e.c & 1))
@@ -236,7 +236,7 @@ static void rebuild(spmu_lp *lp)
     add_entry(p, e, fixed_key(i), ring * 0x5u, ring);
   }
   hash_keys(p);
-  p->fast = !p->slow &&
+  p->fast = !p->careful &&
             p->en_at[0] == (UINT32_C(1) << p->n) - 1 &&
             p->en_at[1] == p->en_at[0] && !frozen_by_pmi(a, r) &&
             a->gp_width_mask != UINT64_MAX &&
@@ -406,10 +406,10 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   spmu_lp *lp = s->lp;
   const struct spmu_applied *a = &lp->core->a;
   const struct spmu_prog *p = &lp->prog;
-  unsigned user = clk->cpl != 0, n = p->n, k;
+  unsigned user = clk->cpl != 0, k;
   unsigned variant = user | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
   uint32_t en = frozen(a, &lp->r, clk) ? 0 : p->en_at[user] & s->mask;
-  uint32_t conds = 0;
+  uint32_t conds = 0, m;
   /* sums[SPMU_KEY_ZERO] is 0: filtered clocks read it. */
   uint64_t sums[SPMU_KEY_SUMS], wrapped = 0;
   bool pmi = false, ll = false;
@@ -417,41 +417,33 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   line_sums(p, clk, sums, NULL);
   /* SDM 18.6.1.2: a load-latency counter counts loads whose latency is
    * greater than the threshold (at least 3, decisions.md #10). */
-  if (p->slow && clk->mem && !clk->mem->store) {
+  if (p->careful && clk->mem && !clk->mem->store) {
     uint64_t thr = lp->r.pebs_ld_lat & 0xffff;
     ll = clk->mem->latency > (thr < 3 ? 3 : thr);
   }
-  if (s->mask == (UINT32_C(1) << n) - 1 && !p->slow) {
-    /* The common case, without branches: every entry reached, none with
-     * CMASK or E, so each adds its raw count and its condition is
-     * "the event occurred". */
-    for (k = 0; k < n; k++) {
-      const struct spmu_pe *e = &p->e[k];
-      uint64_t raw = sums[e->kd[variant]];
-      uint64_t v = raw & (0 - (uint64_t)(en >> k & 1));
-      conds |= (uint32_t)(raw != 0) << e->c;
-      s->inc[k] = v;
-      if (apply) {
-        uint64_t *ctr = &lp->r.ctr[e->c], w = a->width_mask[e->c];
-        uint64_t old = *ctr, sum = old + v;
-        *ctr = sum & w;
-        if (sum > w || sum < old)
-          wrapped |= BIT64(e->c);
-      }
+  /* Entries that add their raw count, without branches: no CMASK, E or
+   * load latency, so the condition is "the event occurred". */
+  for (m = s->mask & ~p->careful; m; m &= m - 1) {
+    const struct spmu_pe *e = &p->e[k = spmu_ctz32(m)];
+    uint64_t raw = sums[e->kd[variant]];
+    uint64_t v = raw & (0 - (uint64_t)(en >> k & 1));
+    conds |= (uint32_t)(raw != 0) << e->c;
+    s->inc[k] = v;
+    if (apply) {
+      uint64_t *ctr = &lp->r.ctr[e->c], w = a->width_mask[e->c];
+      uint64_t old = *ctr, sum = old + v;
+      *ctr = sum & w;
+      if (sum > w || sum < old)
+        wrapped |= BIT64(e->c);
     }
-    pmi = wrapped & p->pmi_ctrs;
-    n = 0; /* done */
   }
-  for (k = 0; k < n; k++) {
-    const struct spmu_pe *e = &p->e[k];
+  pmi = (wrapped & p->pmi_ctrs) != 0;
+  /* CMASK / INV / E (SDM 18.2.1.1) and load latency (18.6.1.2). */
+  for (m = s->mask & p->careful; m; m &= m - 1) {
+    const struct spmu_pe *e = &p->e[k = spmu_ctz32(m)];
     bool cond;
-    uint64_t raw, v;
+    uint64_t raw = sums[e->kd[variant]], v;
 
-    if (!(s->mask >> k & 1)) {
-      s->inc[k] = 0;
-      continue;
-    }
-    raw = sums[e->kd[variant]];
     if ((e->flags & SPMU_PE_LL) && !ll)
       raw = 0;
     v = count_of(e, raw, edge_in >> e->c & 1, &cond);
@@ -463,6 +455,10 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
       pmi |= e->flags & SPMU_PE_PMI;
     }
   }
+  /* Entries the clock does not reach (another thread's non-AnyThread
+   * counters) add nothing. */
+  for (m = ((UINT32_C(1) << p->n) - 1) & ~s->mask; m; m &= m - 1)
+    s->inc[spmu_ctz32(m)] = 0;
   /* Only GP counters keep edge state (fixed counters' bits are >= 8). */
   s->edge = (edge_in & ~s->gp) | (conds & s->gp);
   s->counted = en != 0;
