@@ -346,7 +346,7 @@ struct row {
   char bits[8]; /* "63" or "31:24" */
   char name[40];
   char value[24]; /* "1" for a single bit, else hex */
-  const char *brief;
+  char brief[96];
 };
 
 static uint64_t field_mask(unsigned lsb, unsigned width)
@@ -366,7 +366,7 @@ static void row_fill(struct row *r, const spmu_field_info *f, uint64_t v)
     snprintf(r->value, sizeof r->value, "1");
   else
     snprintf(r->value, sizeof r->value, "0x%" PRIx64, v);
-  r->brief = f->brief;
+  snprintf(r->brief, sizeof r->brief, "%s", f->brief);
 }
 
 /* The fields of m that are not zero in value, in bit order; *covered gets

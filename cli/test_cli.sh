@@ -18,27 +18,27 @@ SOFTPMU=${1:?usage: test_cli.sh PATH/TO/softpmu}
 run decode IA32_PERF_GLOBAL_STATUS 0x8000000400000001
 expect "decode GLOBAL_STATUS" 0 "\
 IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on sapphirerapids
-      0  Ovf_PMC0       1  IA32_PMCi overflowed
-     34  Ovf_FixedCtr2  1  IA32_FIXED_CTRj overflowed
+      0  Ovf_PMC0       1  IA32_PMC0 overflowed
+     34  Ovf_FixedCtr2  1  IA32_FIXED_CTR2 overflowed
      63  CondChgd       1  PMU state changed (condition changed)" ""
 
 # The same MSR by number (decimal 910 = 0x38e) and in lower case.
 run decode 910 0x8000000400000001
 expect "decode by decimal address" 0 "\
 IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on sapphirerapids
-      0  Ovf_PMC0       1  IA32_PMCi overflowed
-     34  Ovf_FixedCtr2  1  IA32_FIXED_CTRj overflowed
+      0  Ovf_PMC0       1  IA32_PMC0 overflowed
+     34  Ovf_FixedCtr2  1  IA32_FIXED_CTR2 overflowed
      63  CondChgd       1  PMU state changed (condition changed)" ""
 run decode --cpu skylake ia32_perf_global_status 0x70000000f
 expect "decode lower case, skylake" 0 "\
 IA32_PERF_GLOBAL_STATUS (0x38e) = 0x70000000f on skylake
-      0  Ovf_PMC0       1  IA32_PMCi overflowed
-      1  Ovf_PMC1       1  IA32_PMCi overflowed
-      2  Ovf_PMC2       1  IA32_PMCi overflowed
-      3  Ovf_PMC3       1  IA32_PMCi overflowed
-     32  Ovf_FixedCtr0  1  IA32_FIXED_CTRj overflowed
-     33  Ovf_FixedCtr1  1  IA32_FIXED_CTRj overflowed
-     34  Ovf_FixedCtr2  1  IA32_FIXED_CTRj overflowed" ""
+      0  Ovf_PMC0       1  IA32_PMC0 overflowed
+      1  Ovf_PMC1       1  IA32_PMC1 overflowed
+      2  Ovf_PMC2       1  IA32_PMC2 overflowed
+      3  Ovf_PMC3       1  IA32_PMC3 overflowed
+     32  Ovf_FixedCtr0  1  IA32_FIXED_CTR0 overflowed
+     33  Ovf_FixedCtr1  1  IA32_FIXED_CTR1 overflowed
+     34  Ovf_FixedCtr2  1  IA32_FIXED_CTR2 overflowed" ""
 
 # A former name (IA32_PERFCTR0) and a value with no field set.
 run decode IA32_PERFCTR0 0
@@ -307,8 +307,8 @@ run msrs --cpu core-duo
 expect "msrs core-duo" 0 "\
 0x0c1  IA32_PMC0         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31
 0x0c2  IA32_PMC1         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31
-0x186  IA32_PERFEVTSEL0  rw          0x0     event select for IA32_PMCi
-0x187  IA32_PERFEVTSEL1  rw          0x0     event select for IA32_PMCi
+0x186  IA32_PERFEVTSEL0  rw          0x0     event select for IA32_PMC0
+0x187  IA32_PERFEVTSEL1  rw          0x0     event select for IA32_PMC1
 0x1a0  IA32_MISC_ENABLE  rw          0x1080  perf availability bits (read-only); other bits host-owned
 0x1d9  IA32_DEBUGCTL     rw          0x0     debug control: LBR, BTS, freeze
 0x600  IA32_DS_AREA      rw          0x0     linear address of the DS save area (canonical)" ""
@@ -316,7 +316,7 @@ run msrs --cpu core-duo --fields
 checks=$((checks + 1))
 sed -n '/^0x186/,/^0x187/p' "$tmp/out" >"$tmp/evtsel"
 same "$tmp/evtsel" "\
-0x186  IA32_PERFEVTSEL0  rw          0x0     event select for IA32_PMCi
+0x186  IA32_PERFEVTSEL0  rw          0x0     event select for IA32_PMC0
           7:0  EVENT                  rw   event select: the event logic unit
          15:8  UMASK                  rw   unit mask: the condition within the event
            16  USR                    rw   count when CPL > 0
@@ -327,7 +327,7 @@ same "$tmp/evtsel" "\
            22  EN                     rw   enable the counter
            23  INV                    rw   invert the CMASK comparison (>= becomes <)
         31:24  CMASK                  rw   counter mask: count cycles with at least CMASK events
-0x187  IA32_PERFEVTSEL1  rw          0x0     event select for IA32_PMCi" ||
+0x187  IA32_PERFEVTSEL1  rw          0x0     event select for IA32_PMC1" ||
   fail "msrs --fields: PERFEVTSEL0 differs"
 
 # ---- show -------------------------------------------------------------------
@@ -467,15 +467,15 @@ The 19 MSRs of this PMU:
 0x38e  IA32_PERF_GLOBAL_STATUS        0x800000800
        reserved bits set: bits 11, 35 (0x800000800), reserved in profile cpu2
 0x38f  IA32_PERF_GLOBAL_CTRL          0x200000008000008
-           3  EN_PMC3  1  enable IA32_PMCi
+           3  EN_PMC3  1  enable IA32_PMC3
        reserved bits set: bits 27, 57 (0x200000008000000), reserved in profile cpu2
 0x390  IA32_PERF_GLOBAL_STATUS_RESET  0x2000000080000
        reserved bits set: bits 19, 49 (0x2000000080000), reserved in profile cpu2
 0x391  IA32_PERF_GLOBAL_STATUS_SET    0x20000000800
        reserved bits set: bits 11, 41 (0x20000000800), reserved in profile cpu2
 0x392  IA32_PERF_GLOBAL_INUSE         0x8000000200000008
-           3  PERFEVTSEL3_InUse  1  IA32_PERFEVTSELi[7:0] != 0
-          33  FC1_InUse          1  IA32_FIXED_CTR_CTRL enable field of counter j != 0
+           3  PERFEVTSEL3_InUse  1  IA32_PERFEVTSEL3[7:0] != 0
+          33  FC1_InUse          1  IA32_FIXED_CTR_CTRL enable field of IA32_FIXED_CTR1 != 0
           63  PMI_InUse          1  some INT, fixed PMI or PEBS enable bit is set
 
 In use, from IA32_PERF_GLOBAL_INUSE 0x8000000200000008:

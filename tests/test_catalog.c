@@ -2,6 +2,8 @@
  * decode/encode; and the field constants the model uses agree with it. */
 #include "helpers.h"
 
+#include <string.h>
+
 #include "arch/msr.h"
 
 static spmu_profile prof(const char *spec)
@@ -171,6 +173,43 @@ static void test_status_fields_in_order(void **state)
   assert_int_equal(f.access, SPMU_ACCESS_W1S);
 }
 
+/* Briefs name the instance they describe ("IA32_PMC1 overflowed", "event
+ * select for IA32_PMC3"), and no brief of any MSR or field of any preset is
+ * cut short by the struct's buffer. */
+static void test_briefs_name_their_instance(void **state)
+{
+  spmu_profile spr = prof("sapphirerapids");
+  spmu_msr_info i;
+  spmu_field_info f;
+  unsigned p;
+  (void)state;
+  assert_int_equal(spmu_msr_field_get(&spr, MSR_GLOBAL_STATUS, 1, &f), SPMU_OK);
+  assert_string_equal(f.name, "Ovf_PMC1");
+  assert_string_equal(f.brief, "IA32_PMC1 overflowed");
+  assert_int_equal(spmu_msr_field_get(&spr, MSR_GLOBAL_CTRL, 9, &f), SPMU_OK);
+  assert_string_equal(f.name, "EN_FIXED_CTR1");
+  assert_string_equal(f.brief, "enable IA32_FIXED_CTR1");
+  assert_int_equal(spmu_msr_info_get(&spr, MSR_EVTSEL0 + 3, &i), SPMU_OK);
+  assert_string_equal(i.brief, "event select for IA32_PMC3");
+  for (p = 0; spmu_profile_preset_name(p); p++) {
+    spmu_profile pr = prof(spmu_profile_preset_name(p));
+    uint32_t addrs[160];
+    size_t n = spmu_msr_list(&pr, addrs, 160), k;
+    unsigned fi;
+    assert_true(n <= 160);
+    for (k = 0; k < n; k++) {
+      assert_int_equal(spmu_msr_info_get(&pr, addrs[k], &i), SPMU_OK);
+      assert_true(strlen(i.brief) > 0 && strlen(i.brief) < sizeof i.brief - 1);
+      assert_null(strchr(i.brief, '%'));
+      for (fi = 0; fi < i.nfields; fi++) {
+        assert_int_equal(spmu_msr_field_get(&pr, addrs[k], fi, &f), SPMU_OK);
+        assert_true(strlen(f.brief) > 0 && strlen(f.brief) < sizeof f.brief - 1);
+        assert_null(strchr(f.brief, '%'));
+      }
+    }
+  }
+}
+
 /* Decode (issue 6's example) and encode, with range checks. */
 static void test_field_decode_encode(void **state)
 {
@@ -227,6 +266,7 @@ int main(void)
     cmocka_unit_test(test_lookup_by_name_and_number),
     cmocka_unit_test(test_info_describes_registers),
     cmocka_unit_test(test_status_fields_in_order),
+    cmocka_unit_test(test_briefs_name_their_instance),
     cmocka_unit_test(test_field_decode_encode),
     cmocka_unit_test(test_skylake_msr_list),
   };

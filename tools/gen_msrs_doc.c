@@ -152,12 +152,13 @@ int main(void)
 
   for (i = 0; i < spmu_catalog_len; i++) {
     const struct spmu_reg_def *d = &spmu_catalog[i];
-    char nm[64], caps[256], rep[32];
+    char nm[64], caps[256], rep[128];
     unsigned f;
 
     def_name(nm, sizeof nm, d);
     printf("## %s — %XH%s\n\n", nm, d->addr, repeat_text(d, rep, sizeof rep));
-    printf("%c%s.\n\n", toupper((unsigned char)d->brief[0]), d->brief + 1);
+    name_range(rep, sizeof rep, d->brief);
+    printf("%c%s.\n\n", toupper((unsigned char)rep[0]), rep + 1);
     caps_text(d->requires, d->excludes, caps, sizeof caps);
     printf("- SDM: %s\n- Present: %s\n- Write: %s\n- Reset: %s\n", d->sdm,
            caps, policy_text(d->policy), reset_text(d->reset));
@@ -187,7 +188,7 @@ int main(void)
     printf("\n| Bits | Field | Needs | Meaning |\n|---|---|---|---|\n");
     for (f = 0; f < d->nfields; f++) {
       const struct spmu_field_def *fd = &d->fields[f];
-      char tmpl[64], fname[64], bits[48];
+      char tmpl[128], fname[64], bits[48];
       unsigned hi = fd->lsb + (fd->width ? fd->width : 64) - 1;
       if (d->field_exclude >> fd->lsb & 1)
         continue;
@@ -211,7 +212,8 @@ int main(void)
       if (fd->only_inst >= 0)
         snprintf(caps + strlen(caps), sizeof caps - strlen(caps),
                  "; instance %d only", fd->only_inst);
-      printf("| %s | %s | %s | %s%s |\n", bits, fname, caps, fd->brief,
+      name_range(tmpl, sizeof tmpl, fd->brief);
+      printf("| %s | %s | %s | %s%s |\n", bits, fname, caps, tmpl,
              fd->access == SPMU_ACCESS_RO ? " (read-only)" : "");
     }
     printf("\n");

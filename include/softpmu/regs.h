@@ -54,14 +54,15 @@ typedef struct spmu_msr_info {
   uint64_t readonly;    /* bits a write must not change */
   unsigned nfields;
   const char *sdm;      /* where the SDM defines it */
-  const char *brief;    /* one line */
+  char brief[96];       /* one line, of this instance ("event select for
+                           IA32_PMC3") */
 } spmu_msr_info;
 
 typedef struct spmu_field_info {
   char name[40]; /* e.g. "Ovf_PMC0", "EN_FIXED_CTR1", "CMASK" */
   unsigned lsb, width;
   spmu_access access;
-  const char *brief;
+  char brief[96]; /* one line, of this instance ("IA32_PMC1 overflowed") */
 } spmu_field_info;
 
 /* Every MSR present in the profile, in ascending address order. Writes up to

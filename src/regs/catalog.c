@@ -89,8 +89,8 @@ static const struct spmu_field_def fixed_ctrl_fields[] = {
 
 /* IA32_PERF_GLOBAL_CTRL — SDM 18.2.2.2 Figure 18-3; PERF_METRICS (Linux). */
 static const struct spmu_field_def global_ctrl_fields[] = {
-  FR("EN_PMC%u", 0, 1, SPMU_REP_GP, 1, 0, 0, "enable IA32_PMCi"),
-  FR("EN_FIXED_CTR%u", 32, 1, SPMU_REP_FIXED, 1, 0, 0, "enable IA32_FIXED_CTRj"),
+  FR("EN_PMC%u", 0, 1, SPMU_REP_GP, 1, 0, 0, "enable IA32_PMC%u"),
+  FR("EN_FIXED_CTR%u", 32, 1, SPMU_REP_FIXED, 1, 0, 0, "enable IA32_FIXED_CTR%u"),
   F("EN_PERF_METRICS", 48, 1, CAP(PERF_METRICS), "enable MSR_PERF_METRICS"),
 };
 
@@ -99,8 +99,8 @@ static const struct spmu_field_def global_ctrl_fields[] = {
  * 18.2.4.2 Figures 18-11/18-12, Vol. 3C Table 35-2. ASCI is bit 60 (the MSR
  * table's "58" for ASCI is a typo; Figure 18-10 has 60). */
 static const struct spmu_field_def status_fields[] = {
-  FR("Ovf_PMC%u", 0, 1, SPMU_REP_GP, 1, 0, 0, "IA32_PMCi overflowed"),
-  FR("Ovf_FixedCtr%u", 32, 1, SPMU_REP_FIXED, 1, 0, 0, "IA32_FIXED_CTRj overflowed"),
+  FR("Ovf_PMC%u", 0, 1, SPMU_REP_GP, 1, 0, 0, "IA32_PMC%u overflowed"),
+  FR("Ovf_FixedCtr%u", 32, 1, SPMU_REP_FIXED, 1, 0, 0, "IA32_FIXED_CTR%u overflowed"),
   F("Ovf_PerfMetrics", 48, 1, CAP(PERF_METRICS), "PERF_METRICS overflowed"),
   F("Trace_ToPA_PMI", 55, 1, CAP(PT), "Intel PT ToPA buffer full"),
   F("LBR_Frz", 58, 1, CAP(V4), "LBRs frozen by FREEZE_LBRS_ON_PMI"),
@@ -114,9 +114,9 @@ static const struct spmu_field_def status_fields[] = {
 /* IA32_PERF_GLOBAL_INUSE — SDM 18.2.4.3 Figure 18-13 (seed 000). */
 static const struct spmu_field_def inuse_fields[] = {
   FR("PERFEVTSEL%u_InUse", 0, 1, SPMU_REP_GP, 1, 0, 0,
-     "IA32_PERFEVTSELi[7:0] != 0"),
+     "IA32_PERFEVTSEL%u[7:0] != 0"),
   FR("FC%u_InUse", 32, 1, SPMU_REP_FIXED, 1, 0, 0,
-     "IA32_FIXED_CTR_CTRL enable field of counter j != 0"),
+     "IA32_FIXED_CTR_CTRL enable field of IA32_FIXED_CTR%u != 0"),
   F("PMI_InUse", 63, 1, 0, "some INT, fixed PMI or PEBS enable bit is set"),
 };
 
@@ -167,12 +167,12 @@ static const struct spmu_field_def debugctl_fields[] = {
  * before the baseline layout. */
 static const struct spmu_field_def pebs_enable_fields[] = {
   PEBS_EN("PEBS_EN_PMC%u", 0, SPMU_REP_GP, 1, CAP(PEBS_FMT0), "PEBS on IA32_PMC0"),
-  PEBS_EN("PEBS_EN_PMC%u", 0, SPMU_REP_GP, 4, CAP(PEBS_LL), "PEBS on IA32_PMCi"),
-  PEBS_EN("PEBS_EN_PMC%u", 0, SPMU_REP_GP, 0, CAP(BASELINE), "PEBS on IA32_PMCi"),
+  PEBS_EN("PEBS_EN_PMC%u", 0, SPMU_REP_GP, 4, CAP(PEBS_LL), "PEBS on IA32_PMC%u"),
+  PEBS_EN("PEBS_EN_PMC%u", 0, SPMU_REP_GP, 0, CAP(BASELINE), "PEBS on IA32_PMC%u"),
   PEBS_EN("PEBS_EN_FIXED%u", 32, SPMU_REP_FIXED, 0, CAP(BASELINE),
-          "PEBS on IA32_FIXED_CTRj"),
+          "PEBS on IA32_FIXED_CTR%u"),
   FR("LL_EN_PMC%u", 32, 1, SPMU_REP_GP, 1, 4, CAP(PEBS_LL),
-     "load-latency PEBS on IA32_PMCi"),
+     "load-latency PEBS on IA32_PMC%u"),
   F("PS_EN", 63, 1, CAP(PEBS_PS), "precise store PEBS on IA32_PMC3"),
 };
 
@@ -368,7 +368,7 @@ const struct spmu_reg_def spmu_catalog[] = {
   {.name = "IA32_PERFEVTSEL%u", .addr = 0x186, .repeat = SPMU_REP_GP,
    .policy = SPMU_POLICY_RW, .requires = CAP(V1), .storage = ST(evtsel),
    FIELDS(evtsel_fields), .sdm = "18.2.1.1, 18.2.3",
-   .brief = "event select for IA32_PMCi"},
+   .brief = "event select for IA32_PMC%u"},
   {.name = "IA32_FIXED_CTR%u", .former = "MSR_PERF_FIXED_CTR%u",
    .addr = 0x309, .repeat = SPMU_REP_FIXED, .policy = SPMU_POLICY_COUNTER,
    .requires = CAP(V2), .storage = ST(ctr[SPMU_MAX_GP]), FIELDS(counter_fields),
@@ -440,7 +440,7 @@ const struct spmu_reg_def spmu_catalog[] = {
   {.name = "IA32_A_PMC%u", .addr = 0x4C1, .repeat = SPMU_REP_GP,
    .policy = SPMU_POLICY_COUNTER, .requires = CAP(V1) | CAP(FW_WRITE),
    .alias = true, .storage = ST(ctr), FIELDS(counter_fields),
-   .sdm = "18.2.5", .brief = "full-width alias of IA32_PMCi"},
+   .sdm = "18.2.5", .brief = "full-width alias of IA32_PMC%u"},
   /* NetBurst: counters, CCCRs, ESCRs (SDM Table 18-63), DEBUGCTLA and the
    * tagging / PEBS MSRs. */
   NB_CTR("MSR_BPU_COUNTER%u", 0x300, 4, 0),

@@ -110,7 +110,8 @@ int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)
   out->readonly = m->ro;
   out->nfields = walk_fields(&a, m, NULL, NULL);
   out->sdm = m->def->sdm;
-  out->brief = m->def->brief;
+  spmu_name_format(out->brief, sizeof out->brief, m->def->brief, NULL,
+                   m->inst);
   return SPMU_OK;
 }
 
@@ -145,7 +146,7 @@ static void fill_field(const struct spmu_msr_rt *m, const struct field_ref *r,
            m->def->policy != SPMU_POLICY_COUNTER &&
            m->def->policy != SPMU_POLICY_COUNTER_SX)
     out->access = SPMU_ACCESS_RO;
-  out->brief = r->f->brief;
+  spmu_name_format(out->brief, sizeof out->brief, r->f->brief, NULL, r->k);
 }
 
 int spmu_msr_field_get(const spmu_profile *p, uint32_t addr, unsigned idx,
