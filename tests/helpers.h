@@ -68,6 +68,16 @@
 #define MSR_STATUS_RESET MSR_GLOBAL_OVF_CTRL /* 390H on v4+ */
 #define W48 ((UINT64_C(1) << 48) - 1)
 
+/* xorshift64: a reproducible stream for the property tests; each test
+ * keeps (and seeds) its own state. */
+static inline uint64_t xorshift64(uint64_t *state)
+{
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return *state;
+}
+
 /* A core for a profile string; fails the test if it cannot be made. */
 static inline spmu_core *core_for(const char *spec)
 {

@@ -403,16 +403,6 @@ static void test_edge_state_after_plain_clocks_18_2_1_1(void **state)
   assert_int_equal(rd(lp, MSR_PMC0), 3);
 }
 
-/* xorshift32 for the many-lines test below (fixed seed). */
-static uint32_t lines_rng = 0x2545F491u;
-static uint32_t lines_rnd(void)
-{
-  lines_rng ^= lines_rng << 13;
-  lines_rng ^= lines_rng >> 17;
-  lines_rng ^= lines_rng << 5;
-  return lines_rng;
-}
-
 /* SDM 18.2.1.1: a counter adds the increments of the lines whose event
  * select and umask both match its own, and nothing for any other line.
  * Twelve counters on twelve different lines (8 GP + 4 fixed), clocks of
@@ -429,6 +419,7 @@ static void test_many_lines_exact_sums_18_2_1_1(void **state)
       /* counted by nobody */
       {0xC0, 0x01, 0}, {0x01, 0xC0, 0}, {0x3C, 0x01, 0}, {0x00, 0x05, 0},
       {0xC4, 0x20, 0}, {0x2E, 0x00, 0}, {0xFF, 0xFF, 0}, {0x00, 0x00, 0}};
+  uint64_t seed = 0x2545F4914F6CDD1DULL;
   unsigned ngp;
   (void)state;
   for (ngp = 1; ngp <= 8; ngp += 7) {
@@ -450,12 +441,12 @@ static void test_many_lines_exact_sums_18_2_1_1(void **state)
     WR(MSR_GLOBAL_CTRL, ctrl);
     for (clock = 0; clock < 2000; clock++) {
       spmu_event_line l[16];
-      size_t n = lines_rnd() % 17, k;
-      uint8_t cpl = (uint8_t)(lines_rnd() % 4);
+      size_t n = (unsigned)xorshift64(&seed) % 17, k;
+      uint8_t cpl = (uint8_t)((unsigned)xorshift64(&seed) % 4);
       spmu_clock clk = {.lines = l, .nlines = n, .cpl = cpl};
       for (k = 0; k < n; k++) {
-        l[k] = keys[lines_rnd() % 20];
-        l[k].count = lines_rnd() % 7;
+        l[k] = keys[(unsigned)xorshift64(&seed) % 20];
+        l[k].count = (unsigned)xorshift64(&seed) % 7;
       }
       assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0);
       for (k = 0; k < n; k++) {
@@ -949,10 +940,7 @@ static void test_batch_first_clock_pmi_and_silent_wrap(void **state)
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static uint64_t rnd(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return xorshift64(&rng);
 }
 static uint64_t below(uint64_t n)
 {

@@ -1300,10 +1300,7 @@ static void test_debugctla_bts_17_11_1(void **state)
 static uint64_t rng = 0x243F6A8885A308D3ULL;
 static uint64_t rnd(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return xorshift64(&rng);
 }
 static unsigned below(unsigned n) { return (unsigned)(rnd() % n); }
 

@@ -42,10 +42,7 @@ static void on_shared_pmi(void *opaque, spmu_lp *l)
 static uint64_t rng;
 static uint64_t next(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return rng;
+  return xorshift64(&rng);
 }
 
 /* The state a VMM context-switches: every stored, non-alias MSR. */
