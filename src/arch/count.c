@@ -13,6 +13,12 @@
  * at the first clock where a counter that requests a PMI wraps. The result
  * is bit-identical to K single clocks (tests/test_count.c checks it).
  *
+ * Two paths share these rules. The plain path (plain_clock, plain_run)
+ * serves the common case: every counter enabled and counting raw
+ * increments, no other thread's AnyThread counters, no PEBS assist, branch
+ * record, SMM or enclave clock. The general path (deliver: step, run)
+ * serves everything, and the tests hold the two to the same results.
+ *
  * AnyThread (SDM 18.2.3): a counter with ANY set counts the events of every
  * logical processor of the core, "including matching the thread's CPL with
  * the OS/USR setting" of the counter. A clock delivered to one logical
