@@ -39,6 +39,35 @@ static inline uint16_t u16(reader *r) { return (uint16_t)uN(r, 2); }
 static inline uint32_t u32(reader *r) { return (uint32_t)uN(r, 4); }
 static inline uint64_t u64(reader *r) { return uN(r, 8); }
 
+/* A batch size for spmu_deliver: one clock, a few, many, "forever", or
+ * around the deadline (the next PMI): one before, at, one after (no PMI
+ * ahead: a huge count). */
+static inline uint64_t pick_clocks(reader *in, uint64_t deadline)
+{
+  switch (u8(in) % 8) {
+  case 0:
+  case 1:
+    return 1;
+  case 2:
+  case 3:
+    return 1 + (uint64_t)u8(in);
+  case 4:
+    return 1 + (uint64_t)u16(in);
+  case 5:
+    return u64(in) | 1;
+  case 6:
+    return UINT64_MAX;
+  default: {
+    uint64_t k = u8(in) % 3;
+    if (deadline == UINT64_MAX)
+      return UINT64_MAX - k;
+    if (k == 0)
+      return deadline > 1 ? deadline - 1 : 1;
+    return k == 1 || deadline == UINT64_MAX - 1 ? deadline : deadline + 1;
+  }
+  }
+}
+
 static inline unsigned long long ull(uint64_t v)
 {
   return (unsigned long long)v;

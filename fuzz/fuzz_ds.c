@@ -1168,32 +1168,6 @@ static void build_nb_clock(run *r, clockbuf *cb)
   cb->nb.branch = cb->has_branch ? &cb->branch : NULL;
 }
 
-static uint64_t pick_clocks(run *r, uint64_t deadline)
-{
-  switch (u8(&r->in) % 8) {
-  case 0:
-  case 1:
-    return 1;
-  case 2:
-  case 3:
-    return 1 + (uint64_t)u8(&r->in);
-  case 4:
-    return 1 + (uint64_t)u16(&r->in);
-  case 5:
-    return u64(&r->in) | 1;
-  case 6:
-    return UINT64_MAX;
-  default: {
-    uint64_t k = u8(&r->in) % 3;
-    if (deadline == UINT64_MAX)
-      return UINT64_MAX - k;
-    if (k == 0)
-      return deadline > 1 ? deadline - 1 : 1;
-    return k == 1 || deadline == UINT64_MAX - 1 ? deadline : deadline + 1;
-  }
-  }
-}
-
 typedef struct delivery {
   bool nb; /* spmu_deliver_netburst */
   const clockbuf *cb;
@@ -1442,7 +1416,7 @@ static void op_deliver(run *r)
   d.wide = r->dtes64 || ((d.nb ? cb.nb.flags : cb.clk.flags) & SPMU_CLK_IA32E);
   if (!r->netburst) /* touches no memory: outside a delivery it dies */
     dl = spmu_deadline(lp, &cb.clk);
-  d.clocks = pick_clocks(r, dl);
+  d.clocks = pick_clocks(&r->in, dl);
   h->fail_mode = u8(&r->in) % 8;
   h->fail_bits = h->fail_mode >= 4 ? u32(&r->in) : 0;
   memcpy(r->pre, r->ctx->blob_a, r->ctx->blob_len);

@@ -822,34 +822,6 @@ static bool bts_stores(spmu_lp *lp, const spmu_clock *clk)
   return !(dbg & (clk->cpl == 0 ? DEBUGCTL_BTS_OFF_OS : DEBUGCTL_BTS_OFF_USR));
 }
 
-static uint64_t pick_clocks(run *r, uint64_t deadline)
-{
-  switch (u8(&r->in) % 8) {
-  case 0:
-  case 1:
-    return 1;
-  case 2:
-  case 3:
-    return 1 + (uint64_t)u8(&r->in);
-  case 4:
-    return 1 + (uint64_t)u16(&r->in);
-  case 5:
-    return u64(&r->in) | 1;
-  case 6:
-    return UINT64_MAX;
-  default: {
-    /* Around the next PMI: one before, at, one after (no PMI ahead: a
-     * huge count). */
-    uint64_t d = deadline, k = u8(&r->in) % 3;
-    if (d == UINT64_MAX)
-      return UINT64_MAX - k;
-    if (k == 0)
-      return d > 1 ? d - 1 : 1;
-    return k == 1 || d == UINT64_MAX - 1 ? d : d + 1;
-  }
-  }
-}
-
 /* The batched delivery, replayed one clock at a time on r->single from the
  * state in r->pre, must give the same state (events.h: "Costs O(counters),
  * not O(clocks)" is an implementation choice, not a change of meaning). */
@@ -898,7 +870,7 @@ static void op_deliver(run *r)
   d = spmu_deadline(lp, &clk);
   if (r->mem[0].accesses != acc)
     die(r, "deadline-pure: spmu_deadline called read_mem/write_mem");
-  clocks = pick_clocks(r, d);
+  clocks = pick_clocks(&r->in, d);
   gmem_copy(&r->mem[1], &r->mem[0]);
   gmem_copy(&r->mem[2], &r->mem[0]);
   r->mem[0].clk_flags = clk.flags;
