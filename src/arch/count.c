@@ -63,6 +63,11 @@ static uint16_t fixed_key(unsigned j)
 /* Clock variants: bit 0 CPL > 0, bit 1 inside a transaction. */
 #define VARIANTS 4
 
+static inline unsigned clock_variant(const spmu_clock *clk)
+{
+  return (clk->cpl != 0) | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
+}
+
 /* spmu_event_line's event and umask, read as one uint16_t (line_sums):
  * the key of (event, umask) in this host's byte order. */
 _Static_assert(offsetof(spmu_event_line, umask) ==
@@ -412,8 +417,7 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   spmu_lp *lp = s->lp;
   const struct spmu_applied *a = &lp->core->a;
   const struct spmu_prog *p = &lp->prog;
-  unsigned user = clk->cpl != 0, k;
-  unsigned variant = user | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
+  unsigned user = clk->cpl != 0, k, variant = clock_variant(clk);
   uint32_t en = frozen(a, &lp->r, clk) ? 0 : p->en_at[user] & s->mask;
   uint32_t conds = 0, m;
   /* sums[SPMU_KEY_ZERO] is 0: filtered clocks read it. */
@@ -757,7 +761,7 @@ static bool plain_clock(spmu_lp *lp, const spmu_clock *clk)
 {
   const struct spmu_prog *p = &lp->prog;
   const struct spmu_applied *a = &lp->core->a;
-  unsigned v = (clk->cpl != 0) | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
+  unsigned v = clock_variant(clk);
   uint64_t sums[SPMU_KEY_SUMS], *ctr = lp->r.ctr, gp = 0, fixed = 0;
   uint32_t nz;
   unsigned k;
@@ -791,7 +795,7 @@ plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
 {
   const struct spmu_prog *p = &lp->prog;
   const struct spmu_applied *a = &lp->core->a;
-  unsigned v = (clk->cpl != 0) | ((clk->flags & SPMU_CLK_IN_TX) ? 2u : 0u);
+  unsigned v = clock_variant(clk);
   uint64_t sums[SPMU_KEY_SUMS], *ctr = lp->r.ctr, n = clocks, wrapped = 0;
   uint32_t nz, m;
   unsigned k;
@@ -837,7 +841,8 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   if (n == 1 && clocks == 1 && !lp->armed &&
       !(clk->branch && spmu_bts_stores(lp, clk))) {
     /* One clock of one logical processor, no PEBS assist or branch record
-     * due. */
+     * due: run() without its batch bookkeeping (bench_count: 39 vs 43 ns
+     * for 12 counters with one CMASK). */
     memset(&o, 0, sizeof o);
     o.pmi = step(&st[0], clk, lp->edge, true);
     o.consumed = 1;
