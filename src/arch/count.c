@@ -404,8 +404,7 @@ advance(uint64_t *ctr, uint64_t inc, uint64_t n, uint64_t width)
   }
 }
 
-static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped,
-                   bool pmi);
+static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped);
 
 /* Compute one clock for the counters s reaches, from edge state edge_in:
  * s->inc, s->edge, s->counted. With apply, also add it to the counters and
@@ -422,7 +421,7 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   uint32_t conds = 0, m;
   /* sums[SPMU_KEY_ZERO] is 0: filtered clocks read it. */
   uint64_t sums[SPMU_KEY_SUMS], wrapped = 0;
-  bool pmi = false, ll = false;
+  bool ll = false;
 
   line_sums(p, clk, sums, NULL);
   /* SDM 18.6.1.2: a load-latency counter counts loads whose latency is
@@ -447,7 +446,6 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
         wrapped |= BIT64(e->c);
     }
   }
-  pmi = (wrapped & p->pmi_ctrs) != 0;
   /* CMASK / INV / E (SDM 18.2.1.1) and load latency (18.6.1.2). */
   for (m = s->mask & p->careful; m; m &= m - 1) {
     const struct spmu_pe *e = &p->e[k = spmu_ctz32(m)];
@@ -460,10 +458,8 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
     conds |= (uint32_t)cond << e->c;
     v = (en >> k & 1) ? v : 0;
     s->inc[k] = v;
-    if (apply && v && advance(&lp->r.ctr[e->c], v, 1, a->width_mask[e->c])) {
+    if (apply && v && advance(&lp->r.ctr[e->c], v, 1, a->width_mask[e->c]))
       wrapped |= BIT64(e->c);
-      pmi |= e->flags & SPMU_PE_PMI;
-    }
   }
   /* Entries the clock does not reach (another thread's non-AnyThread
    * counters) add nothing. */
@@ -472,7 +468,7 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   /* Only GP counters keep edge state (fixed counters' bits are >= 8). */
   s->edge = (edge_in & ~s->gp) | (conds & s->gp);
   s->counted = en != 0;
-  return apply && settle(s, clk, wrapped, pmi);
+  return apply && settle(s, clk, wrapped);
 }
 
 /* Clocks (>= 1) until a counter at val wraps, adding inc > 0 per clock;
@@ -506,10 +502,22 @@ void spmu_request_pmi(spmu_lp *lp)
   spmu_lp_touch(lp);
 }
 
+/* SDM 18.2.2.2: the counters in `wrapped` (bit c) set their GLOBAL_STATUS
+ * bits (v2+), and a PMI is requested when one of them has INT (GP) or PMI
+ * (fixed) set. True then. */
+static bool overflowed(spmu_lp *lp, uint64_t wrapped)
+{
+  if (lp->core->a.prof.version >= 2)
+    lp->r.global_status |= spmu_status_of(wrapped);
+  if (!(wrapped & lp->prog.pmi_ctrs))
+    return false;
+  spmu_request_pmi(lp);
+  return true;
+}
+
 /* After a clock (or n): edge state, ASCI, overflow status (SDM 18.2.2.2)
  * and the PMI request. True when a PMI is requested. */
-static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped,
-                   bool pmi)
+static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped)
 {
   spmu_lp *lp = s->lp;
   const struct spmu_applied *a = &lp->core->a;
@@ -521,13 +529,7 @@ static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped,
   if ((clk->flags & SPMU_CLK_ENCLAVE) && s->counted &&
       (a->caps & CAP(SGX)) && a->prof.version >= 4)
     lp->r.global_status |= SPMU_STATUS_ASCI;
-  if (!wrapped)
-    return false;
-  if (a->prof.version >= 2)
-    lp->r.global_status |= spmu_status_of(wrapped);
-  if (pmi)
-    spmu_request_pmi(lp);
-  return pmi;
+  return wrapped && overflowed(lp, wrapped);
 }
 
 /* Apply n clocks of the increments s holds. True when a PMI is requested. */
@@ -536,18 +538,15 @@ static bool commit(struct lpstep *s, const spmu_clock *clk, uint64_t n)
   spmu_lp *lp = s->lp;
   const struct spmu_applied *a = &lp->core->a;
   uint64_t wrapped = 0;
-  bool pmi = false;
   unsigned k;
 
   for (k = 0; k < lp->prog.n; k++) {
     const struct spmu_pe *e = &lp->prog.e[k];
     if (s->inc[k] &&
-        advance(&lp->r.ctr[e->c], s->inc[k], n, a->width_mask[e->c])) {
+        advance(&lp->r.ctr[e->c], s->inc[k], n, a->width_mask[e->c]))
       wrapped |= BIT64(e->c);
-      pmi |= e->flags & SPMU_PE_PMI;
-    }
   }
-  return settle(s, clk, wrapped, pmi);
+  return settle(s, clk, wrapped);
 }
 
 /* Clocks until the first counter of s wraps that requests a PMI or arms
@@ -710,19 +709,12 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
 }
 
 /* After plain clocks in which the counters in `wrapped` went past their
- * width: their status bits (SDM 18.2.2.2), PEBS arming, and the PMI
- * request, as settle() does. True when a PMI is requested. */
+ * width: PEBS arming (SDM 18.4.4), then the status bits and PMI request.
+ * True when a PMI is requested. */
 static bool plain_settle(spmu_lp *lp, uint64_t wrapped)
 {
-  const struct spmu_prog *p = &lp->prog;
-
-  if (lp->core->a.prof.version >= 2)
-    lp->r.global_status |= spmu_status_of(wrapped);
-  lp->armed |= (uint32_t)wrapped & p->pebs_ctrs;
-  if (!(wrapped & p->pmi_ctrs))
-    return false;
-  spmu_request_pmi(lp);
-  return true;
+  lp->armed |= (uint32_t)wrapped & lp->prog.pebs_ctrs;
+  return overflowed(lp, wrapped);
 }
 
 /* The plain clock's overflow (rare): the counters that went past their
