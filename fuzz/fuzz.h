@@ -6,6 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The library's bit helpers (spmu_width_mask, spmu_get_le, spmu_put_le),
+ * found next to this file whatever the target's include path. */
+#include "../src/util/bits.h"
+
 /* Run one input; returns 0. A violated property calls abort(). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -71,29 +75,6 @@ static inline uint64_t pick_clocks(reader *in, uint64_t deadline)
 static inline unsigned long long ull(uint64_t v)
 {
   return (unsigned long long)v;
-}
-
-/* The low w bits set (w = 0..64). */
-static inline uint64_t width_mask(unsigned w)
-{
-  return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
-}
-
-/* Little-endian n-byte load and store (guest memory, snapshot blobs). */
-static inline uint64_t get_le(const uint8_t *p, unsigned n)
-{
-  uint64_t v = 0;
-  unsigned i;
-  for (i = 0; i < n; i++)
-    v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
-static inline void put_le(uint8_t *p, uint64_t v, unsigned n)
-{
-  unsigned i;
-  for (i = 0; i < n; i++)
-    p[i] = (uint8_t)(v >> (8 * i));
 }
 
 #endif

@@ -277,7 +277,7 @@ static bool mem_get(host *h, uint64_t la, unsigned n, uint64_t *v)
   window *w = window_of(h, la, n);
   if (!w)
     return false;
-  *v = get_le(w->b + (la - w->base), n);
+  *v = spmu_get_le(w->b + (la - w->base), n);
   return true;
 }
 
@@ -327,7 +327,7 @@ static uint64_t adaptive_max(const spmu_lp *lp)
 {
   uint64_t cfg = 0;
   spmu_host_rdmsr(lp, MSR_PEBS_DATA_CFG, &cfg);
-  return adaptive_size(cfg & width_mask(48));
+  return adaptive_size(cfg & spmu_width_mask(48));
 }
 
 /* ds-record-size and ds-bounds for a PEBS record. */
@@ -343,10 +343,10 @@ static void check_pebs_record(host *h, const spmu_lp *lp, const ds_use *u,
         "is %#llx",
         len, ull(la), ull(u->f[1]));
   if (want == 0) {
-    uint64_t cfg = 0, hdr = len >= 8 ? get_le(buf, 8) : 0;
-    uint64_t hcfg = hdr & width_mask(48);
+    uint64_t cfg = 0, hdr = len >= 8 ? spmu_get_le(buf, 8) : 0;
+    uint64_t hcfg = hdr & spmu_width_mask(48);
     spmu_host_rdmsr(lp, MSR_PEBS_DATA_CFG, &cfg);
-    cfg &= width_mask(48);
+    cfg &= spmu_width_mask(48);
     if (len < 32 || hdr >> 48 != len || (hcfg != 0 && hcfg != cfg))
       die(r,
           "ds-record-size: an adaptive record of %zu bytes with header "
@@ -493,7 +493,7 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
   if (kind >= 0) {
     unsigned i;
     for (i = 0; i < 4; i++)
-      u->f[i] = get_le((const uint8_t *)buf + i * w, w);
+      u->f[i] = spmu_get_le((const uint8_t *)buf + i * w, w);
     u->fields = true;
   }
   return 0;
@@ -525,7 +525,7 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
     u->rec_len = len;
   } else if (!u->index) {
     uint64_t at = h->ds + (u->buf == USE_PEBS ? 5 * w : w);
-    uint64_t v = len == w ? get_le(buf, w) : 0;
+    uint64_t v = len == w ? spmu_get_le(buf, w) : 0;
     if (la != at || len != w || v != u->rec_la + u->rec_len)
       die(r,
           "ds-write: %zu bytes (%#llx) at %#llx after the record; "
@@ -747,7 +747,7 @@ static void op_ds_area(run *r)
   uint64_t v = pick_addr(r);
 
   if (!(f & 1)) /* sign-extend bit 47 */
-    v = (v & width_mask(47)) | ((v >> 47 & 1) ? ~width_mask(47) : 0);
+    v = (v & spmu_width_mask(47)) | ((v >> 47 & 1) ? ~spmu_width_mask(47) : 0);
   guest_write(r, lp, MSR_DS_AREA, v);
 }
 
@@ -941,7 +941,7 @@ static void op_program(run *r)
     guest_write(r, lp, MSR_NB_CCCR0 + c,
                 CCCR_SEL(5) | CCCR_ANY_THREAD | CCCR_EN |
                     ((which & 0x10) ? CCCR_PMI_T0 << t : 0));
-    host_write(r, lp, MSR_NB_CTR0 + c, width_mask(40) - k + 1);
+    host_write(r, lp, MSR_NB_CTR0 + c, spmu_width_mask(40) - k + 1);
     return;
   }
   if (!p->gp)
@@ -973,7 +973,7 @@ static void op_program(run *r)
   m = msr_of(r, ctr);
   if (m)
     host_write(r, lp, ctr,
-               (width_mask(m->width) - k + 1) & width_mask(m->width));
+               (spmu_width_mask(m->width) - k + 1) & spmu_width_mask(m->width));
   guest_write(r, lp, MSR_PEBS_ENABLE,
               valid(r, MSR_PEBS_ENABLE, rd(lp, MSR_PEBS_ENABLE) | en));
   guest_write(r, lp, MSR_GLOBAL_CTRL, valid(r, MSR_GLOBAL_CTRL, ctrl | gbit));
@@ -1003,7 +1003,7 @@ static void op_host_counter(run *r)
   if (msr == MSR_GLOBAL_STATUS)
     host_write(r, lp, msr, u64(&r->in) & ~m->reserved);
   else
-    host_write(r, lp, msr, width_mask(m->width) - u8(&r->in));
+    host_write(r, lp, msr, spmu_width_mask(m->width) - u8(&r->in));
 }
 
 /* Any MSR of the profile, raw or without its reserved bits. Operands: lp,

@@ -207,7 +207,7 @@ static void check_ds_write(gmem *g, spmu_lp *lp, uint64_t la, size_t len)
   if ((wide ? ds : (uint32_t)ds) != GMEM_BASE)
     return;
   for (i = 0; i < 8; i++)
-    f[i] = get_le(g->b + i * w, w);
+    f[i] = spmu_get_le(g->b + i * w, w);
   if ((la == GMEM_BASE + w || la == GMEM_BASE + 5 * w) && len == w)
     return; /* BTS index, PEBS index */
   if (la == f[5] && len <= f[6] && la <= f[6] - len)
@@ -444,7 +444,7 @@ static uint64_t pick_value(run *r, spmu_lp *lp, uint32_t addr)
     spmu_host_rdmsr(lp, addr, &cur);
   if (m && (m->policy == SPMU_POLICY_COUNTER ||
             m->policy == SPMU_POLICY_COUNTER_SX))
-    valid &= width_mask(m->width);
+    valid &= spmu_width_mask(m->width);
   switch (mode % 8) {
   case 0:
     return u64(&r->in);
@@ -458,7 +458,7 @@ static uint64_t pick_value(run *r, spmu_lp *lp, uint32_t addr)
       /* A few events before the wrap; PMCx writes sign-extend. */
       uint64_t k = u8(&r->in);
       return m->policy == SPMU_POLICY_COUNTER_SX ? (uint64_t)0 - (k + 1)
-                                                 : width_mask(m->width) - k;
+                                                 : spmu_width_mask(m->width) - k;
     }
     if (addr == MSR_FIXED_CTR_CTRL) {
       uint64_t v = 0;
@@ -516,7 +516,7 @@ static void check_write_effect(run *r, spmu_lp *lp, const spmu_msr_info *m,
      * path stores the value as given. */
     want = host ? v
                 : (uint64_t)(int64_t)(int32_t)(uint32_t)v &
-                      width_mask(m->width);
+                      spmu_width_mask(m->width);
     break;
   default:
     spmu_host_rdmsr(lp, m->addr, &got);
@@ -624,7 +624,7 @@ static void op_host_wrmsr(run *r)
     break;
   case SPMU_POLICY_COUNTER_SX:
   case SPMU_POLICY_COUNTER:
-    must_ok = !(v & ~width_mask(m->width));
+    must_ok = !(v & ~spmu_width_mask(m->width));
     break;
   case SPMU_POLICY_RW:
     must_ok = !(v & m->reserved) && !((v ^ cur) & m->readonly) &&
@@ -1073,8 +1073,8 @@ static void op_program(run *r)
     m = spmu_inv_msr(r->ctx, MSR_FIXED_CTR0 + i);
     spmu_host_rdmsr(lp, MSR_FIXED_CTR_CTRL, &fctl);
     if (m)
-      guest_write(r, lp, m->addr, (width_mask(m->width) - period + 1) &
-                                      width_mask(m->width));
+      guest_write(r, lp, m->addr, (spmu_width_mask(m->width) - period + 1) &
+                                      spmu_width_mask(m->width));
     fctl &= ~(UINT64_C(0xF) << (4 * i));
     fctl |= (uint64_t)(3 | ((which & 0x20) ? 8 : 0)) << (4 * i);
     guest_write(r, lp, MSR_FIXED_CTR_CTRL, fctl);
@@ -1132,18 +1132,18 @@ static void op_ds_setup(run *r)
   bmax = bbase + u8(&r->in) * 2 % (bspan + 1);
   bthr = bbase + u8(&r->in) * 2 % (bspan + 1);
   memset(g->b, 0, GMEM_PEBS);
-  put_le(g->b, bbase, w);
-  put_le(g->b + w, bindex, w);
-  put_le(g->b + 2 * w, bmax, w);
-  put_le(g->b + 3 * w, bthr, w);
-  put_le(g->b + 4 * w, pbase, w);
-  put_le(g->b + 5 * w, index, w);
-  put_le(g->b + 6 * w, max, w);
-  put_le(g->b + 7 * w, thr, w);
+  spmu_put_le(g->b, bbase, w);
+  spmu_put_le(g->b + w, bindex, w);
+  spmu_put_le(g->b + 2 * w, bmax, w);
+  spmu_put_le(g->b + 3 * w, bthr, w);
+  spmu_put_le(g->b + 4 * w, pbase, w);
+  spmu_put_le(g->b + 5 * w, index, w);
+  spmu_put_le(g->b + 6 * w, max, w);
+  spmu_put_le(g->b + 7 * w, thr, w);
   /* Counter reset slots: 40H + 8c (64-bit), 20H + 8c (32-bit). The value
    * is 64 bits wide on purpose: the model must cut it to the width. */
   for (c = 0; c < SPMU_MAX_GP + SPMU_MAX_FIXED; c++)
-    put_le(g->b + (wide ? 0x40 : 0x20) + 8 * c, reset, 8);
+    spmu_put_le(g->b + (wide ? 0x40 : 0x20) + 8 * c, reset, 8);
   g->fail = f >> 6;
   TRACE("  DS area (%s): BTS base/index/max/thr %#llx/%#llx/%#llx/%#llx, "
         "PEBS base/index/max/thr %#llx/%#llx/%#llx/%#llx, reset %#llx, "

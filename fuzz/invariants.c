@@ -78,7 +78,7 @@ static uint64_t pebs_enable_bits(const spmu_inv_ctx *ctx)
     if (spmu_msr_field_get(&ctx->prof, m->addr, i, &f) != SPMU_OK)
       continue;
     if (strncmp(f.name, "PEBS_EN_", 8) == 0)
-      bits |= width_mask(f.width) << f.lsb;
+      bits |= spmu_width_mask(f.width) << f.lsb;
   }
   return bits;
 }
@@ -192,7 +192,7 @@ static int check_value(const spmu_inv_ctx *ctx, spmu_lp *lp,
     return 0;
   case SPMU_POLICY_COUNTER:
   case SPMU_POLICY_COUNTER_SX:
-    if (v & ~width_mask(m->width))
+    if (v & ~spmu_width_mask(m->width))
       return fail(why, len,
                   "counter-width: LP%u %s = %#llx has bits at or above %u",
                   k, m->name, ull(v), m->width);
