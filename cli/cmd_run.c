@@ -668,7 +668,9 @@ static int exec_deliver(struct run *r, const struct script_stmt *st)
     r->npending = 0;
     /* A clock being measured whose PEBS assist may reload counters: try
      * it on the copy first to see what it counts. */
-    if (n == 1 && r->scratch && spmu_deadline(lp_of(r, r->lp), &clk) == 1)
+    uint64_t due = 0;
+    if (n == 1 && r->scratch &&
+        spmu_deadline(lp_of(r, r->lp), &clk, &due) == SPMU_OK && due == 1)
       dry = dry_clock(r, &clk);
     ds_prepare(r, &clk, &db);
     rc = spmu_deliver(lp_of(r, r->lp), &clk, n, &done);

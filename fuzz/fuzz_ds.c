@@ -1415,7 +1415,7 @@ static void op_deliver(run *r)
     build_clock(r, &cb);
   d.wide = r->dtes64 || ((d.nb ? cb.nb.flags : cb.clk.flags) & SPMU_CLK_IA32E);
   if (!r->netburst) /* touches no memory: outside a delivery it dies */
-    dl = spmu_deadline(lp, &cb.clk);
+    (void)spmu_deadline(lp, &cb.clk, &dl);
   d.clocks = pick_clocks(&r->in, dl);
   h->fail_mode = u8(&r->in) % 8;
   h->fail_bits = h->fail_mode >= 4 ? u32(&r->in) : 0;

@@ -867,7 +867,8 @@ static void op_deliver(run *r)
   /* The deadline is taken on the core only: if it changed anything, the
    * clone below (which never had one taken) would end elsewhere. */
   acc = r->mem[0].accesses;
-  d = spmu_deadline(lp, &clk);
+  if (spmu_deadline(lp, &clk, &d) != SPMU_OK)
+    die(r, "deadline-pure: spmu_deadline refused a valid clock");
   if (r->mem[0].accesses != acc)
     die(r, "deadline-pure: spmu_deadline called read_mem/write_mem");
   clocks = pick_clocks(&r->in, d);
@@ -930,11 +931,11 @@ static void op_deadline(run *r)
   spmu_lp *lp = pick_lp(r, r->core);
   clockbuf cb;
   spmu_clock clk;
-  uint64_t acc = r->mem[0].accesses;
+  uint64_t acc = r->mem[0].accesses, d;
 
   build_clock(r, lp, &clk, &cb);
   begin(r, "deadline-pure");
-  (void)spmu_deadline(lp, &clk);
+  (void)spmu_deadline(lp, &clk, &d);
   if (r->mem[0].accesses != acc)
     die(r, "deadline-pure: spmu_deadline called read_mem/write_mem");
 }
@@ -1015,8 +1016,8 @@ static void op_init(run *r)
   spmu_lp *lp = pick_lp(r, r->core);
 
   begin(r, "init-keeps");
-  if (spmu_lp_init(lp) != SPMU_OK)
-    die(r, "init-keeps: spmu_lp_init failed");
+  if (spmu_lp_init_signal(lp) != SPMU_OK)
+    die(r, "init-keeps: spmu_lp_init_signal failed");
 }
 
 static void op_cpuid(run *r)

@@ -140,4 +140,12 @@ static inline int preset_is_arch(const char *name)
          !(p.features & SPMU_FEAT_NETBURST);
 }
 
+/* spmu_deadline's answer for a valid call (SPMU_DEADLINE_NEVER: never). */
+static inline uint64_t deadline_of(const spmu_lp *of, const spmu_clock *clk)
+{
+  uint64_t n = 0;
+  assert_int_equal(spmu_deadline(of, clk, &n), SPMU_OK);
+  return n;
+}
+
 #endif

@@ -86,7 +86,7 @@ static void test_no_allocation_while_running(void **state)
     for (i = 0; i < 1000; i++)
       assert_true(spmu_deliver(lp, &clk, 1, &used) >= 0);
     assert_true(spmu_deliver(lp, &clk, 1000000000ULL, &used) >= 0);
-    (void)spmu_deadline(lp, &clk);
+    (void)deadline_of(lp, &clk);
     (void)spmu_rdmsr(lp, MSR_GLOBAL_STATUS, &v);
     (void)spmu_rdmsr(lp, MSR_GLOBAL_INUSE, &v);
     (void)spmu_rdpmc(lp, 0, 0, false, &v);

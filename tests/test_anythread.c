@@ -172,10 +172,10 @@ static void test_any_deadline_18_2_3(void **state)
   use("skylake");
   count_insts(t0, EV_ANY | EV_INT);
   wr(t0, MSR_PMC0, (uint64_t)-100);
-  assert_int_equal(spmu_deadline(t1, &clk), 34);
+  assert_int_equal(deadline_of(t1, &clk), 34);
   assert_int_equal(rd(t0, MSR_PMC0), (uint64_t)-100 & 0xffffffffffffULL);
   wr(t0, MSR_EVTSEL0, INST_SEL | EV_USR | EV_OS | EV_EN | EV_INT);
-  assert_int_equal(spmu_deadline(t1, &clk), UINT64_MAX);
+  assert_int_equal(deadline_of(t1, &clk), UINT64_MAX);
 }
 
 /* Freeze (SDM 18.2.4.1) and GLOBAL_CTRL gate an AnyThread counter by its

@@ -165,7 +165,10 @@ static void test_core_calls_null_and_out_of_range(void **state)
   assert_int_equal(spmu_core_threads(NULL), 0);
   assert_null(spmu_lp_core(NULL));
   assert_int_equal(spmu_core_reset(NULL), SPMU_EINVAL);
-  assert_int_equal(spmu_lp_init(NULL), SPMU_EINVAL);
+  assert_int_equal(spmu_lp_init_signal(NULL), SPMU_EINVAL);
+  /* An error is never also a valid result: index 0 is a valid index. */
+  assert_int_equal(spmu_lp_index(NULL), SPMU_EINVAL);
+  assert_int_equal(spmu_lp_index(spmu_core_lp(c, 0)), 0);
   spmu_core_free(NULL); /* like free(NULL): nothing happens */
   spmu_core_free(c);
 }

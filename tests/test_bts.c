@@ -210,9 +210,9 @@ static void test_deadline_and_counting_with_bts(void **state)
   bts64(100, GM_BTS + 1000 * REC);
   assert_int_equal(spmu_wrmsr(lp, MSR_EVTSEL0, 0x4300C4), SPMU_OK);
   assert_int_equal(spmu_wrmsr(lp, MSR_GLOBAL_CTRL, 1), SPMU_OK);
-  assert_int_equal(spmu_deadline(lp, &clk), UINT64_MAX);
+  assert_int_equal(deadline_of(lp, &clk), UINT64_MAX);
   debugctl(DBG_TR | DBG_BTS);
-  assert_int_equal(spmu_deadline(lp, &clk), 1);
+  assert_int_equal(deadline_of(lp, &clk), 1);
   assert_int_equal(spmu_deliver(lp, &clk, UINT64_MAX, &used), SPMU_TICK_BTS);
   assert_int_equal(used, 1);
   for (unsigned i = 1; i < 50; i++)

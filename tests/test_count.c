@@ -1104,7 +1104,7 @@ static void test_batch_equals_single_clocks_property(void **state)
         K = 1 + below(1000);
       }
       before = blob(ca, &la);
-      dl = spmu_deadline(a, &clk);
+      dl = deadline_of(a, &clk);
       after = blob(ca, &lb);
       assert_int_equal(la, lb);
       assert_memory_equal(before, after, la);
@@ -1162,7 +1162,7 @@ static void test_deadline_predicts_pmi_clock(void **state)
   WR(MSR_PMC0, (uint64_t)-5);
   WR(MSR_GLOBAL_CTRL, 1);
   before = blob(core, &lb);
-  assert_int_equal(spmu_deadline(lp, &clk), 5);
+  assert_int_equal(deadline_of(lp, &clk), 5);
   after = blob(core, &la);
   assert_int_equal(la, lb);
   assert_memory_equal(before, after, la);
@@ -1171,23 +1171,23 @@ static void test_deadline_predicts_pmi_clock(void **state)
   assert_int_equal(pmis, 0);
   /* Two events per clock: wraps at clock 3. */
   line.count = 2;
-  assert_int_equal(spmu_deadline(lp, &clk), 3);
+  assert_int_equal(deadline_of(lp, &clk), 3);
   line.count = 1;
   assert_int_equal(spmu_deliver(lp, &clk, 100, &consumed), SPMU_TICK_PMI);
   assert_int_equal(consumed, 5);
   /* The counter is now 0: 2^48 clocks to the next wrap. */
-  assert_int_equal(spmu_deadline(lp, &clk), UINT64_C(1) << 48);
+  assert_int_equal(deadline_of(lp, &clk), UINT64_C(1) << 48);
   /* Nothing can interrupt: the line is absent / CPL filtered / no INT. */
   line.event = 0xC4;
-  assert_int_equal(spmu_deadline(lp, &clk), UINT64_MAX);
+  assert_int_equal(deadline_of(lp, &clk), UINT64_MAX);
   line.event = 0xC0;
   clk.cpl = 3;
-  assert_int_equal(spmu_deadline(lp, &clk), UINT64_MAX);
+  assert_int_equal(deadline_of(lp, &clk), UINT64_MAX);
   clk.cpl = 0;
   WR(MSR_EVTSEL0, EV_EN | EV_OS | EV_SEL(INST));
-  assert_int_equal(spmu_deadline(lp, &clk), UINT64_MAX);
+  assert_int_equal(deadline_of(lp, &clk), UINT64_MAX);
   WR(MSR_EVTSEL0, EV_OS | EV_INT | EV_SEL(INST));
-  assert_int_equal(spmu_deadline(lp, &clk), UINT64_MAX);
+  assert_int_equal(deadline_of(lp, &clk), UINT64_MAX);
   assert_int_equal(pmis, 1);
 }
 
@@ -1202,9 +1202,9 @@ static void test_deadline_fixed_counter(void **state)
   WR(MSR_FIXED_CTR_CTRL, 0xa0); /* fixed 1: USR, PMI */
   WR(MSR_FIXED_CTR0 + 1, fx_mask() - 39); /* 40 to wrap: 10 clocks */
   WR(MSR_GLOBAL_CTRL, 0x200000000ULL);
-  assert_int_equal(spmu_deadline(lp, &clk), 10);
+  assert_int_equal(deadline_of(lp, &clk), 10);
   clk.cpl = 0;
-  assert_int_equal(spmu_deadline(lp, &clk), UINT64_MAX);
+  assert_int_equal(deadline_of(lp, &clk), UINT64_MAX);
 }
 
 /* ------------------------------------------------------------------------

@@ -91,7 +91,7 @@ static void test_overflow_arms_next_event_assists_seed003(void **state)
   setup("skylake");
   ds(4096, 200, W48 - 99);
   pebs_pmc0(W48 - 1);
-  assert_int_equal(spmu_deadline(lp, &clk), 3);
+  assert_int_equal(deadline_of(lp, &clk), 3);
   assert_int_equal(spmu_deliver(lp, &clk, 1000, &used),
                    SPMU_TICK_PEBS | SPMU_TICK_PMI);
   assert_int_equal(used, 3); /* 2nd event wraps, 3rd assists */

@@ -732,7 +732,7 @@ static void test_core_reset_power_on_values(void **state)
 }
 
 /* SDM Vol. 3A 9.1: "during an INIT, the internal caches, MSRs, MTRRs, and
- * x87 FPU state are left unchanged": spmu_lp_init changes no MSR, on the
+ * x87 FPU state are left unchanged": spmu_lp_init_signal changes no MSR, on the
  * logical processor it targets or any other. */
 static void test_lp_init_leaves_msrs_unchanged(void **state)
 {
@@ -750,7 +750,7 @@ static void test_lp_init_leaves_msrs_unchanged(void **state)
     save(c, &before);
     assert_int_equal(spmu_core_restore(copy, before.b, before.len), SPMU_OK);
     for (i = 0; i < spmu_core_threads(c); i++)
-      assert_int_equal(spmu_lp_init(spmu_core_lp(c, i)), SPMU_OK);
+      assert_int_equal(spmu_lp_init_signal(spmu_core_lp(c, i)), SPMU_OK);
     save(c, &after);
     assert_int_equal(after.len, before.len);
     assert_memory_equal(after.b, before.b, before.len);

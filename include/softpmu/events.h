@@ -62,15 +62,32 @@ typedef struct spmu_branch {
   uint8_t predicted; /* 1: the branch was predicted (record flags bit 4) */
 } spmu_branch;
 
-/* Initialise with designated initializers (or zero it first): fields are
- * added over time, and one left uninitialised is a stray pointer. */
+/* One clock of one logical processor, for either PMU family: an
+ * architectural core counts `lines`, a NetBurst core counts `nb_lines` and
+ * `retire` (see "NetBurst" below); each ignores the other's members.
+ *
+ * Growth: initialise with designated initialisers (or zero it first).
+ * Members are only ever appended into `reserved_`, which must be zero, so
+ * the struct's size and layout stay the same across 0.x releases and a
+ * binary built against an older header keeps working. */
+struct spmu_nb_line;
+struct spmu_nb_retire;
 typedef struct spmu_clock {
   const spmu_event_line *lines;
   size_t nlines;
   uint8_t cpl;   /* current privilege level, 0-3 */
   uint8_t flags; /* enum spmu_clock_flag */
+  /* NetBurst cores: logical processors (bit = index) halted or waiting
+   * for SIPI in this clock (CCCR active-thread filter, SDM 18.16.2). */
+  uint8_t inactive;
   const spmu_mem_access *mem; /* the clock's memory access, or NULL */
   const spmu_branch *branch;  /* the clock's taken branch, or NULL */
+  /* NetBurst cores: the ESCR event lines and the retiring uops. */
+  const struct spmu_nb_line *nb_lines;
+  size_t nb_nlines;
+  const struct spmu_nb_retire *retire;
+  size_t nretire;
+  void *reserved_[4];
 } spmu_clock;
 
 /* The architectural state a PEBS assist records, filled by the host's
@@ -90,12 +107,128 @@ typedef struct spmu_machine_state {
   struct {
     uint64_t from, to, info;
   } lbr[32];
+  /* Growth: members are appended here; the model zeroes the whole struct
+   * before machine_state() fills it, so a host built against an older
+   * header leaves them 0. */
+  uint64_t reserved_[8];
 } spmu_machine_state;
+
+/* ---- What the model reports ---------------------------------------------
+ *
+ * With spmu_host.event set, the model reports what it does, when it does
+ * it: one call per occurrence, in the order the hardware does them, from
+ * inside the call that caused it (spmu_deliver, spmu_signal, spmu_wrmsr,
+ * spmu_host_wrmsr). A host traces, samples (softpmu record) or checks from
+ * this stream instead of working out again what the model did.
+ *
+ * Counter indexes in events are GLOBAL_STATUS bit numbers: GP counter i is
+ * i, fixed counter j is 32 + j (SDM 18.2.2.2); NetBurst counter n is n.
+ *
+ * With an event callback installed, a batch also stops right after every
+ * clock at which a counter overflows (not only at PMIs), so that every
+ * overflow is reported at its clock; a delivery call stays O(counters).
+ * Without one (NULL), nothing is reported and nothing is spent on it.
+ */
+enum spmu_event_kind {
+  /* A counter wrapped past its width (SDM 18.2.2.2; NetBurst 18.15.3): it
+   * held `old` before the clock and holds `now` after it. */
+  SPMU_EV_OVERFLOW = 1,
+  /* A PMI is requested (through the LVT performance-counter entry); pmi()
+   * follows when the call returns. `status` is GLOBAL_STATUS after the
+   * request (NetBurst: 0). */
+  SPMU_EV_PMI = 2,
+  /* Freeze on PMI started or ended (SDM 18.2.4.1, 17.4.7): `reg` is the
+   * MSR whose bits changed and `old`/`now` its values: legacy (v2-v3)
+   * IA32_PERF_GLOBAL_CTRL cleared (counters) or IA32_DEBUGCTL.LBR
+   * cleared (LBRs); v4+ GLOBAL_STATUS.CTR_Frz / LBR_Frz set. The counter
+   * freeze ends when software writes GLOBAL_CTRL (legacy) or clears
+   * CTR_Frz (v4+). `counters` is 1 for a counter freeze, 0 for LBRs. */
+  SPMU_EV_FREEZE = 3,
+  SPMU_EV_UNFREEZE = 4,
+  /* A PEBS record was written (SDM 17.4.9, 18.6.2): at linear address
+   * `addr`, `size` bytes, for the counters in `counters` (GLOBAL_STATUS
+   * bit layout); `index` is the PEBS index after it. */
+  SPMU_EV_PEBS = 5,
+  /* A PEBS assist was due and wrote nothing: see `why`. */
+  SPMU_EV_PEBS_DROP = 6,
+  /* A PEBS assist reloaded counter `counter` from its DS reset slot
+   * (SDM 18.4.4.4): `old` the count before, `now` the reset value. */
+  SPMU_EV_RELOAD = 7,
+  /* A branch record was stored in the BTS buffer (SDM 17.4.8) at `addr`,
+   * `size` bytes; `index` is the BTS index after it. */
+  SPMU_EV_BTS = 8,
+  /* A branch record was due and not stored: see `why`. */
+  SPMU_EV_BTS_DROP = 9,
+  /* A buffer's index reached its interrupt threshold: OvfBuf set (v2+)
+   * and a PMI requested (SDM 17.4.9.2, 18.6.2.4). `pebs` says which. */
+  SPMU_EV_THRESHOLD = 10,
+  /* spmu_signal set GLOBAL_STATUS bit `bit` (enum spmu_signal `sig`). */
+  SPMU_EV_SIGNAL = 11,
+};
+
+/* Why a PEBS or BTS record was not written. */
+enum spmu_drop_reason {
+  /* SDM 17.4.9: no room below the absolute maximum (PEBS: the index is
+   * at or past it; BTS with BTINT set: the buffer is full and does not
+   * wrap; BTS without: not even one record fits at the base). */
+  SPMU_DROP_BOUNDS = 1,
+  /* A read_mem/write_mem callback failed: `addr`, `len`, `write` say
+   * which access. */
+  SPMU_DROP_MEM_FAULT = 2,
+};
+
+typedef struct spmu_event {
+  unsigned kind;  /* enum spmu_event_kind */
+  spmu_lp *lp;    /* the logical processor it happened to */
+  /* Where in the current spmu_deliver call it happened: the clock's
+   * number, 1 for the first clock of the call. 0 outside delivery
+   * (spmu_signal, WRMSR). */
+  uint64_t clock;
+  union {
+    struct { /* SPMU_EV_OVERFLOW, SPMU_EV_RELOAD */
+      unsigned counter;
+      uint64_t old, now;
+    } ctr;
+    struct { /* SPMU_EV_PMI */
+      uint64_t status;
+    } pmi;
+    struct { /* SPMU_EV_FREEZE, SPMU_EV_UNFREEZE */
+      uint32_t reg;
+      unsigned counters;
+      uint64_t old, now;
+    } freeze;
+    struct { /* SPMU_EV_PEBS, SPMU_EV_BTS, SPMU_EV_*_DROP */
+      uint64_t addr;     /* the record's address (drops: the index) */
+      uint32_t size;     /* record size in bytes (drops: 0) */
+      uint64_t counters; /* PEBS: the counters it records */
+      uint64_t index;    /* the buffer's index after the call */
+      uint64_t abs_max;  /* the buffer's absolute maximum */
+      unsigned why;      /* drops: enum spmu_drop_reason */
+      /* SPMU_DROP_MEM_FAULT: the failed access */
+      uint64_t fault_addr;
+      uint32_t fault_len;
+      uint8_t fault_write;
+    } rec;
+    struct { /* SPMU_EV_THRESHOLD */
+      unsigned pebs; /* 1: the PEBS buffer, 0: the BTS buffer */
+    } threshold;
+    struct { /* SPMU_EV_SIGNAL */
+      unsigned sig;
+      uint64_t bit;
+    } signal;
+    /* Growth: new kinds add members here, within this size. */
+    uint64_t reserved_[8];
+  } u;
+} spmu_event;
 
 /* What the host provides. pmi() is called when the PMU requests a PMI
  * (through the local APIC's LVT performance-counter entry), at the clock
  * the condition happens, with the logical processor that requests it; it
- * may be NULL. */
+ * may be NULL.
+ *
+ * Growth: initialise with designated initialisers. New callbacks are only
+ * appended into `reserved_` (must be NULL), so the size stays the same
+ * across 0.x releases. */
 typedef struct spmu_host {
   void *opaque;
   void (*pmi)(void *opaque, spmu_lp *lp);
@@ -109,25 +242,34 @@ typedef struct spmu_host {
                    size_t len);
   /* The machine state at a PEBS assist (st is zeroed first); may be NULL. */
   void (*machine_state)(void *opaque, spmu_lp *lp, spmu_machine_state *st);
+  /* What the model did (see spmu_event above); may be NULL. The event is
+   * valid during the call only. The callback must not call back into the
+   * core. */
+  void (*event)(void *opaque, const spmu_event *ev);
+  void (*reserved_[7])(void);
 } spmu_host;
 
 /* Install the host callbacks (copied); NULL removes them. */
 SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);
 
 /* Results of delivery: a bit set, about the last clock consumed. */
-#define SPMU_TICK_PMI 1        /* a PMI was requested */
-#define SPMU_TICK_PEBS 2       /* a PEBS assist wrote a record */
-#define SPMU_TICK_PEBS_LOST 4  /* a PEBS assist was due and wrote nothing:
-                                  the bounds check failed (SDM 17.4.9) or a
-                                  memory access failed */
-#define SPMU_TICK_MEM_FAULT 8  /* a read_mem/write_mem callback failed */
-#define SPMU_TICK_BTS 16       /* a branch record was stored (BTS) */
+enum spmu_tick {
+  SPMU_TICK_PMI = 1,        /* a PMI was requested */
+  SPMU_TICK_PEBS = 2,       /* a PEBS assist wrote a record */
+  SPMU_TICK_PEBS_LOST = 4,  /* a PEBS assist was due and wrote nothing:
+                               the bounds check failed (SDM 17.4.9) or a
+                               memory access failed */
+  SPMU_TICK_MEM_FAULT = 8,  /* a read_mem/write_mem callback failed */
+  SPMU_TICK_BTS = 16,       /* a branch record was stored (BTS) */
+  SPMU_TICK_OVERFLOW = 32,  /* a counter overflowed (reported only with an
+                               event callback installed) */
+};
 
 /* Deliver `clocks` repetitions of the same clock of lp (clocks >= 1) and
  * stop early, right after a clock at which a PMI is requested, a PEBS
- * assist takes place (SDM 18.4.4, seed 003: the first event after a
- * PEBS-enabled counter overflows), a branch record is stored (BTS) or a
- * memory callback fails. *consumed
+ * assist takes place (SDM 18.4.4: the first event after a PEBS-enabled
+ * counter overflows), a branch record is stored (BTS), a memory callback
+ * fails or, with an event callback, a counter overflows. *consumed
  * (may be NULL) gets the number of clocks delivered. Costs O(counters), not
  * O(clocks). Returns SPMU_TICK_* bits (>= 0) or a negative error.
  *
@@ -137,17 +279,22 @@ SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);
  * own logical processor's; pmi() is then called for each logical processor
  * that requests a PMI in the last clock, lp first, then by index.
  *
- * Never allocates; a core is not safe to use from two threads at once.
- * A NetBurst core has no architectural counters: there it only stores
- * branch records (spmu_deliver_netburst counts its events). */
+ * A NetBurst core counts clk->nb_lines and clk->retire (see below).
+ * Never allocates; a core is not safe to use from two threads at once. */
 SPMU_API int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                           uint64_t *consumed);
 
+/* SPMU_DEADLINE_NEVER: no repetition of the clock ever requests a PMI. */
+#define SPMU_DEADLINE_NEVER UINT64_MAX
+
 /* How many repetitions of clk can be delivered before and including the
- * clock at which the next PMI is requested or PEBS assist is due
- * (UINT64_MAX: never); 1 when clk stores a branch record, since every such
- * clock needs the host's memory. Changes nothing and touches no memory. */
-SPMU_API uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk);
+ * clock at which the next PMI is requested or PEBS assist is due, into
+ * *clocks (SPMU_DEADLINE_NEVER: never); 1 when clk stores a branch
+ * record, since every such clock needs the host's memory. Changes nothing
+ * and touches no memory. Both PMU families. Returns SPMU_OK, or
+ * SPMU_EINVAL for a bad argument (*clocks then untouched). */
+SPMU_API int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk,
+                           uint64_t *clocks);
 
 /* ---- NetBurst (Pentium 4) --------------------------------------------
  *
@@ -201,7 +348,9 @@ typedef struct spmu_nb_clock {
   const spmu_branch *branch; /* the clock's taken branch (BTS), or NULL */
 } spmu_nb_clock;
 
-/* Deliver `clocks` repetitions (>= 1) of the same clock of lp to a NetBurst
+/* spmu_deliver with a NetBurst clock: the same call, for hosts that build
+ * an spmu_nb_clock (its members are copied into an spmu_clock). Deliver
+ * `clocks` repetitions (>= 1) of the same clock of lp to a NetBurst
  * core, stopping early right after a clock at which a PMI is requested
  * (for any logical processor: OVF_PMI_T0 / OVF_PMI_T1), a PEBS assist
  * takes place, a branch record is stored or a memory callback fails.

@@ -44,15 +44,17 @@ SPMU_API unsigned spmu_core_threads(const spmu_core *core);
 /* Logical processor i of the core, or NULL if i is out of range. */
 SPMU_API spmu_lp *spmu_core_lp(spmu_core *core, unsigned i);
 SPMU_API spmu_core *spmu_lp_core(const spmu_lp *lp);
-SPMU_API unsigned spmu_lp_index(const spmu_lp *lp);
+/* lp's index in its core (0..threads-1), or SPMU_EINVAL for NULL. */
+SPMU_API int spmu_lp_index(const spmu_lp *lp);
 
 /* Power-on (RESET#) of the whole core: every PMU MSR takes its reset value
  * (SDM Vol. 3A 9.1.1, Table 9-1; GLOBAL_CTRL per SDM 18.2.2). */
 SPMU_API int spmu_core_reset(spmu_core *core);
-/* INIT# of one logical processor. SDM Vol. 3A 9.1: "during an INIT, the
- * internal caches, MSRs, MTRRs, and x87 FPU state are left unchanged", so
- * every PMU MSR keeps its value. */
-SPMU_API int spmu_lp_init(spmu_lp *lp);
+/* The INIT# signal to one logical processor (not an initialisation of
+ * the object: spmu_core_new does that). SDM Vol. 3A 9.1: "during an INIT,
+ * the internal caches, MSRs, MTRRs, and x87 FPU state are left unchanged",
+ * so every PMU MSR keeps its value. */
+SPMU_API int spmu_lp_init_signal(spmu_lp *lp);
 
 /* WRMSR / RDMSR from the guest. */
 SPMU_API int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value);

@@ -49,7 +49,10 @@ spmu_lp *spmu_core_lp(spmu_core *core, unsigned i)
 
 spmu_core *spmu_lp_core(const spmu_lp *lp) { return lp ? lp->core : NULL; }
 
-unsigned spmu_lp_index(const spmu_lp *lp) { return lp ? lp->index : 0; }
+int spmu_lp_index(const spmu_lp *lp)
+{
+  return lp ? (int)lp->index : SPMU_EINVAL;
+}
 
 int spmu_core_reset(spmu_core *core)
 {
@@ -69,7 +72,7 @@ int spmu_core_reset(spmu_core *core)
   return SPMU_OK;
 }
 
-int spmu_lp_init(spmu_lp *lp)
+int spmu_lp_init_signal(spmu_lp *lp)
 {
   /* SDM Vol. 3A 9.1: INIT leaves MSRs unchanged, so there is nothing to do
    * to the register file. The call exists so hosts forward INIT as they

@@ -889,15 +889,15 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   return rc;
 }
 
-uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk)
+int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
 {
   struct lpstep st[SPMU_MAX_THREADS];
   spmu_lp copy[SPMU_MAX_THREADS];
   struct outcome o;
   unsigned n, i;
 
-  if (!lp || !clock_ok(clk))
-    return UINT64_MAX;
+  if (!lp || !clock_ok(clk) || !clocks)
+    return SPMU_EINVAL;
   /* Run on copies of the reached logical processors; the originals keep
    * their state (their programs are refreshed, which changes nothing
    * visible). */
@@ -907,7 +907,8 @@ uint64_t spmu_deadline(const spmu_lp *lp, const spmu_clock *clk)
     st[i].lp = &copy[i];
   }
   run(st, n, clk, UINT64_MAX, true, &o);
-  return o.pmi || o.assist_due ? o.consumed : UINT64_MAX;
+  *clocks = o.pmi || o.assist_due ? o.consumed : SPMU_DEADLINE_NEVER;
+  return SPMU_OK;
 }
 
 int spmu_signal(spmu_lp *lp, unsigned sig)
