@@ -1,6 +1,34 @@
-/* softpmu run: the state of a run, shared by the runner (cmd_run.c), which
- * drives the model, and the trace (run_trace.c), which prints what the
- * PMU did as text or JSON lines.
+/* softpmu run: the state of a run and the layers that share it.
+ *
+ * `run` is split by job, in layers. Each file calls only the files below
+ * it, never one above or beside it on the same level:
+ *
+ *   cmd_run.c          the command: reading SCRIPT, setting a run up
+ *        |             (the model's host callbacks included) and tearing
+ *        |             it down, the SVG file, the manual
+ *   run_exec.c         the script interpreter: one function per statement
+ *        |             (wrmsr, rdmsr, rdpmc, deliver, signal, memory, poke,
+ *        |             state, lp, reset-pmis, expect)
+ *   run_model_view.c   what the model did during a call, worked out from
+ *        |             the registers and guest memory around it: deliver's
+ *        |             chunks and increments, overflows, PMIs and freezes,
+ *        |             PEBS and BTS records and why one was lost
+ *   run_trace.c  timeline.c
+ *        |             the output: the trace (text or JSON lines, and the
+ *        |             messages of a failed call) and the SVG timeline
+ *   run_regs.c   run_mem.c
+ *                      the registers as the run reads them (the
+ *                      catalogue's descriptions, host-path reads); guest
+ *                      memory (the script's windows and machine states,
+ *                      and the host's read_mem/write_mem/machine_state)
+ *
+ * The model calls in through spmu_host (cmd_run.c installs it): pmi,
+ * read_mem and write_mem go to run_model_view.c, which passes the memory
+ * accesses on to run_mem.c; machine_state goes to run_mem.c.
+ *
+ * run_model_view.c is the one place that re-derives what the model did;
+ * once the model reports its events (spmu_host.event, events.h), an event
+ * handler takes its place and the rest does not change.
  */
 #ifndef SOFTPMU_CLI_RUN_H
 #define SOFTPMU_CLI_RUN_H
@@ -28,7 +56,8 @@ struct ctr {
   uint64_t val;        /* the value last read */
   uint64_t start;      /* the value when the current deliver began */
   uint64_t gained;     /* what it counted since (wraps included) */
-  uint64_t inc;        /* what it gains per clock, as last measured */
+  uint64_t inc;        /* run_model_view.c: what it gains per clock, as
+                          last measured */
   int lane;            /* timeline id; -1 without --svg */
 };
 
@@ -38,13 +67,10 @@ struct globals {
 };
 
 struct lpstate {
-  uint64_t pmis;             /* requested since the start or reset-pmis */
-  uint64_t counts[3];        /* enum script_count: PEBS records, BTS records and
-                                lost PEBS records, since the start */
-  struct script_state state; /* the last `state` */
-  unsigned reset_line;       /* that reset-pmis; 0 if none */
-  bool legacy_frozen;        /* GLOBAL_CTRL cleared by a PMI, not re-enabled */
-  bool frozen;               /* as last given to the timeline */
+  uint64_t pmis;       /* requested since the start or reset-pmis */
+  uint64_t counts[3];  /* enum script_count: PEBS records, BTS records and
+                          lost PEBS records, since the start */
+  unsigned reset_line; /* that reset-pmis; 0 if none */
 };
 
 /* What the catalogue says of an MSR, looked up once per run: each query of
@@ -60,12 +86,30 @@ struct descs {
   bool oom;
 };
 
+/* An MSR the run reads on its own, if the profile has it. */
+struct reg {
+  bool present;
+  uint32_t addr;
+  char name[40];
+};
+
+/* ---- run_mem.c's part: guest memory ------------------------------------ */
+
 /* A window of guest memory; mapped once its `memory` statement ran. */
 struct window {
   uint64_t base, size;
   uint8_t *data;
   bool mapped;
 };
+
+struct guest {
+  struct window *win;
+  size_t nwin;
+  /* The machine state of each logical processor's last `state`. */
+  struct script_state state[SPMU_MAX_THREADS];
+};
+
+/* ---- run_model_view.c's part: what the model did ------------------------ */
 
 /* Which buffer of the DS save area the model is serving, as told by the
  * management fields it read last (SDM 17.4.9: BTS at 00H, PEBS at 20H, or
@@ -90,39 +134,22 @@ struct ds_view {
   uint64_t base;
 };
 
-/* An MSR the run reads on its own, if the profile has it. */
-struct reg {
-  bool present;
-  uint32_t addr;
-  char name[40];
-};
-
-struct run {
-  const struct script *s;
-  const spmu_profile *p;
-  spmu_core *core;
-  unsigned threads, lp;
-  bool show_lp; /* name the logical processor (the script has `lp`) */
-  bool json, oom;
-  struct timeline *tl;
-  struct descs *descs;
-  uint64_t clock; /* clocks delivered so far, on every logical processor */
-  uint64_t steps; /* spmu_deliver calls so far (bounded: RUN_MAX_STEPS) */
-  struct ctr *ctr;
-  size_t nctr;
+struct model_view {
   /* Per counter, for the last spmu_deliver call: its value before a PEBS
    * reload, and whether the call's assist reloaded it. */
   uint64_t *counted;
   bool *reloaded;
-  struct lpstate st[SPMU_MAX_THREADS];
-  unsigned pending[SPMU_MAX_THREADS]; /* PMIs reported by the host hook */
+  /* The freeze registers of every logical processor before the call, and
+   * the PMIs the host hook reported during it. */
+  struct globals before[SPMU_MAX_THREADS];
+  unsigned pending[SPMU_MAX_THREADS];
   size_t npending;
-  uint64_t pmis, expects;
-  struct reg ctrl, status, debugctl, ds_area;
-  /* Guest memory (the script's windows) and what the model asked of it
-   * during the current spmu_deliver call. */
-  struct window *win;
-  size_t nwin;
+  struct {
+    bool legacy; /* GLOBAL_CTRL cleared by a PMI, not re-enabled */
+    bool frozen; /* as last given to the timeline */
+  } freeze[SPMU_MAX_THREADS];
+  /* The DS save area and what the model asked of guest memory during the
+   * current spmu_deliver call. */
   struct ds_view ds;
   enum ds_phase phase;
   struct fault faults[RUN_MAX_FAULTS];
@@ -133,6 +160,32 @@ struct run {
   spmu_core *scratch;
   void *snap;
   size_t snap_cap;
+};
+
+/* ---- the run ------------------------------------------------------------- */
+
+struct run {
+  const struct script *s;
+  const spmu_profile *p;
+  spmu_core *core;
+  /* The model's delivery call: spmu_deliver (a test harness may count the
+   * calls through a wrapper of its own). */
+  int (*deliver)(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+                 uint64_t *consumed);
+  unsigned threads, lp;
+  bool show_lp; /* name the logical processor (the script has `lp`) */
+  bool json, oom;
+  struct timeline *tl;
+  struct descs *descs;
+  uint64_t clock; /* clocks delivered so far, on every logical processor */
+  uint64_t steps; /* spmu_deliver calls so far (bounded: RUN_MAX_STEPS) */
+  struct ctr *ctr;
+  size_t nctr;
+  struct lpstate st[SPMU_MAX_THREADS];
+  uint64_t pmis, expects;
+  struct reg ctrl, status, debugctl, ds_area;
+  struct guest mem;
+  struct model_view view;
   struct {
     unsigned line;
     const char *op;
@@ -140,8 +193,22 @@ struct run {
   } last;
 };
 
-/* ---- cmd_run.c ----------------------------------------------------------- */
+/* A timeline call's result: out of memory is noted, and reported after
+ * the statement. */
+static inline void run_tl_check(struct run *r, bool ok)
+{
+  if (!ok)
+    r->oom = true;
+}
 
+/* ---- run_regs.c: the registers as the run reads them --------------------- */
+
+/* The profile's IA32_PERF_GLOBAL_CTRL, _STATUS, IA32_DEBUGCTL and
+ * IA32_DS_AREA, and room to describe every MSR; false if out of memory. */
+bool run_regs_init(struct run *r);
+void run_regs_free(struct run *r);
+/* Whether profile p has MSR `name`: into *out. */
+bool run_find_reg(const spmu_profile *p, const char *name, struct reg *out);
 /* What the catalogue says of MSR addr; NULL if the profile lacks it. */
 const struct desc *run_desc(const struct run *r, uint32_t addr);
 
@@ -151,9 +218,43 @@ static inline uint64_t run_field_value(const spmu_field_info *f, uint64_t reg)
          (f->width >= 64 ? UINT64_MAX : (UINT64_C(1) << f->width) - 1);
 }
 
+/* Field `name` of value reg of MSR addr; 0 if there is no such field. */
+uint64_t run_field(const struct run *r, uint32_t addr, const char *name,
+                   uint64_t reg);
+/* MSR addr of lp through the host path (no side effects); 0 if absent. */
+uint64_t run_rd(const struct run *r, unsigned lp, uint32_t addr);
+/* lp's GLOBAL_CTRL, GLOBAL_STATUS and DEBUGCTL (0 where absent). */
+struct globals run_globals(const struct run *r, unsigned lp);
+
+/* ---- run_mem.c: guest memory --------------------------------------------- */
+
+/* The script's memory windows, zero-filled and not yet mapped; false if
+ * out of memory. */
+bool run_mem_init(struct guest *g, const struct script *s);
+void run_mem_free(struct guest *g);
+/* Map the window declared at base (its `memory` statement ran). */
+void run_mem_map(struct guest *g, uint64_t base);
+/* The mapped window that holds the len bytes at la; NULL if none. */
+struct window *run_mem_window(const struct guest *g, uint64_t la, size_t len);
+/* The len (1-8) bytes at la as a little-endian number, read without the
+ * model; false (and 0) if the memory does not hold them. */
+bool run_mem_peek(const struct guest *g, uint64_t la, unsigned len,
+                  uint64_t *v);
+/* Copy len bytes at la out of or into guest memory: 0, or -1 if no window
+ * holds them (the contract of spmu_host.read_mem and write_mem). */
+int run_mem_read(const struct guest *g, uint64_t la, void *buf, size_t len);
+int run_mem_write(struct guest *g, uint64_t la, const void *buf, size_t len);
+/* spmu_host.machine_state (opaque: the struct run): the machine state of
+ * lp's last `state`. */
+void run_mem_host_state(void *opaque, spmu_lp *lp, spmu_machine_state *m);
+
 /* ---- run_trace.c: one line (text) or object (JSON) per event --------------
  */
 
+/* "FILE:LINE: what: error" on stderr for a model call that failed;
+ * returns CLI_EXIT_USAGE. */
+int run_trace_call_failed(const struct run *r, const struct script_stmt *st,
+                          const char *what, int rc);
 /* The processor; source is "script", "--cpu" or "default". */
 void run_trace_cpu(const struct run *r, const char *source);
 /* A wrmsr or host-wrmsr (op) with result rc; target is the register the
@@ -203,5 +304,38 @@ void run_trace_bts_lost(const struct run *r, const struct script_stmt *st,
 void run_trace_failure(const struct run *r, const struct script_stmt *st,
                        const char *msg);
 void run_trace_end(const struct run *r);
+
+/* ---- run_model_view.c: what the model did --------------------------------
+ */
+
+/* The per-counter results and, with guest memory, the scratch core; call
+ * after the counters are known. False if out of memory. */
+bool run_view_init(struct run *r);
+void run_view_free(struct run *r);
+/* The host callbacks through which the view follows the model: pmi,
+ * read_mem and write_mem (into h; the rest is left alone). */
+void run_view_host(spmu_host *h);
+/* Before a model call other than deliver (spmu_signal): note the freeze
+ * registers. After it, trace the PMIs it requested and their freezes. */
+void run_view_begin(struct run *r);
+void run_view_pmis(struct run *r, const struct script_stmt *st);
+/* Deliver clk st->clocks times on r->lp and trace each overflow, PMI,
+ * freeze, PEBS and BTS record at its clock, counters' gained and val
+ * updated; CLI_EXIT_OK, or CLI_EXIT_USAGE after a message. */
+int run_view_deliver(struct run *r, const struct script_stmt *st,
+                     const spmu_clock *clk);
+/* Software wrote MSR target of r->lp successfully. */
+void run_view_wrote(struct run *r, uint32_t target);
+/* After a statement: which logical processors are frozen now (for the
+ * timeline). */
+void run_view_frozen(struct run *r);
+/* Does counter c count (its enables set)? */
+bool run_view_enabled(const struct run *r, const struct ctr *c);
+
+/* ---- run_exec.c: the script interpreter ---------------------------------- */
+
+/* Run statement st: CLI_EXIT_OK, CLI_EXIT_FAIL (an expect failed) or
+ * CLI_EXIT_USAGE (after a message). */
+int run_exec(struct run *r, const struct script_stmt *st);
 
 #endif

@@ -1,6 +1,7 @@
 /* The trace of `softpmu run`: what the PMU did, one text line or one JSON
- * object per event (docs/scripts.md, "The trace"). Only prints; cmd_run.c
- * decides what happened.
+ * object per event (docs/scripts.md, "The trace"). Only prints, and reads
+ * the catalogue's descriptions (run_regs.c) to name fields; the layers
+ * above (run.h) decide what happened.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -95,6 +96,13 @@ static const char *result_name(int rc)
 }
 
 /* ---- the events ---------------------------------------------------------- */
+
+int run_trace_call_failed(const struct run *r, const struct script_stmt *st,
+                          const char *what, int rc)
+{
+  cli_error("%s:%u: %s: %s", r->s->file, st->line, what, spmu_strerror(rc));
+  return CLI_EXIT_USAGE;
+}
 
 void run_trace_cpu(const struct run *r, const char *source)
 {

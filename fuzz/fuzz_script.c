@@ -39,8 +39,10 @@
  * complete.
  *
  * The runner is cmd_run.c itself, included here so that its static
- * functions (run_start, exec, run_end) are reachable without a file: the
- * parsed script runs as is. Its trace goes to /dev/null and its messages to
+ * functions (run_start, run_end) are reachable without a file, with
+ * run_exec (cli/run_exec.c) for each statement: the parsed script runs as
+ * is; run_start hands the renamed spmu_deliver to the runner (struct
+ * run's deliver). Its trace goes to /dev/null and its messages to
  * a buffer, by pointing stdout / stderr elsewhere during the calls (glibc;
  * elsewhere the text goes to the real streams and the messages are not
  * checked). A violation prints "fuzz_script: <property>: <detail>" and the
@@ -407,7 +409,7 @@ static void fz_run(const fz_text *t, const char *why, const char *source,
   if (rc == CLI_EXIT_OK) {
     run_trace_cpu(&rr, source);
     for (i = 0; i < s->nstmt && rc == CLI_EXIT_OK; i++)
-      rc = exec(&rr, &s->stmt[i]);
+      rc = run_exec(&rr, &s->stmt[i]);
     if (rc == CLI_EXIT_OK)
       run_trace_end(&rr);
     if (svg && rc != CLI_EXIT_USAGE && write_svg(&rr, "/dev/null") != 0)
