@@ -17,8 +17,17 @@
  *    fields it reads, where a record went, and why a PEBS or BTS record
  *    was lost (SDM 17.4.9).
  * It is the one file to replace by a handler of the model's events
- * (spmu_host.event); it calls down only: run_regs.c, run_mem.c,
- * run_trace.c and timeline.c.
+ * (spmu_host.event, events.h), which report each of these directly:
+ *   overflows, increments (next_chunk, count_values, observe)
+ *                             SPMU_EV_OVERFLOW: ctr.counter, old, now
+ *   what an assist reloaded (dry_clock, count_values)
+ *                             SPMU_EV_RELOAD: ctr.old (the count before)
+ *   PMIs (on_pmi, run_view_pmis)  SPMU_EV_PMI
+ *   freezes (freeze_field, update_frozen, run_view_wrote)
+ *                             SPMU_EV_FREEZE / SPMU_EV_UNFREEZE
+ *   records and losses (ds_view_of, note_phase, bts_due, ds_report)
+ *                             SPMU_EV_PEBS, SPMU_EV_BTS, SPMU_EV_*_DROP
+ * It calls down only: run_regs.c, run_mem.c, run_trace.c and timeline.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
