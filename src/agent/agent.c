@@ -1,40 +1,9 @@
-/* The agent object: creation, discovery of the PMU through its backend,
- * and the backend calls every other agent file goes through. */
+/* Layer 3 of the agent (internal.h): the agent object. Creation,
+ * discovery of the PMU through its backend (msr.h), the accessors, and
+ * the release of what it holds when it is freed (share.c). */
 #include <stdlib.h>
 
-#include "agent/internal.h"
-
-int spmu_ag_rdmsr(spmu_agent *a, uint32_t msr, uint64_t *v)
-{
-  int rc = a->be.rdmsr(a->be.opaque, msr, v);
-  if (rc == SPMU_GP)
-    a->fault_msr = msr;
-  return rc;
-}
-
-int spmu_ag_wrmsr(spmu_agent *a, uint32_t msr, uint64_t v)
-{
-  int rc = a->be.wrmsr(a->be.opaque, msr, v);
-  if (rc == SPMU_GP)
-    a->fault_msr = msr;
-  return rc;
-}
-
-int spmu_ag_rdmsr_opt(spmu_agent *a, uint32_t msr, uint64_t *v)
-{
-  return a->be.rdmsr(a->be.opaque, msr, v);
-}
-
-int spmu_ag_update(spmu_agent *a, uint32_t msr, uint64_t mask, uint64_t bits)
-{
-  uint64_t v, nv;
-  int rc = spmu_ag_rdmsr(a, msr, &v);
-
-  if (rc != SPMU_OK)
-    return rc;
-  nv = (v & ~mask) | (bits & mask);
-  return nv == v ? SPMU_OK : spmu_ag_wrmsr(a, msr, nv);
-}
+#include "agent/msr.h"
 
 /* A counter is an MSR: no wider than 64 bits, whatever CPUID says. */
 static uint8_t clamp_width(uint32_t w)
@@ -43,7 +12,7 @@ static uint8_t clamp_width(uint32_t w)
   return (uint8_t)(w > 64 ? 64 : w);
 }
 
-/* CPUID.0AH (SDM 18.2.1 Figure 18-1 / Vol. 2A Table 3-8; facts sheet §A):
+/* CPUID.0AH (SDM 18.2.1 Figure 18-1 / Vol. 2A Table 3-8):
  * version, GP counters and width, the event-availability vector; from v2
  * the fixed counters (EDX[4:0] contiguous ones, EDX[12:5] width); from v5
  * also the ECX bitmap, FxCtr[i]_supported := ECX[i] || EDX[4:0] > i, and
@@ -53,7 +22,7 @@ static int discover_leaf_0a(spmu_agent *a)
 {
   spmu_agent_pmu *p = &a->pmu;
   uint32_t r[4], len, gp;
-  int rc = a->be.cpuid(a->be.opaque, 0xA, 0, r);
+  int rc = spmu_ag_cpuid(a, 0xA, r);
 
   if (rc != SPMU_OK)
     return rc;
@@ -85,7 +54,7 @@ static int discover_leaf_0a(spmu_agent *a)
 static int discover_capabilities(spmu_agent *a)
 {
   uint32_t r[4];
-  int rc = a->be.cpuid(a->be.opaque, 0x1, 0, r);
+  int rc = spmu_ag_cpuid(a, 0x1, r);
 
   if (rc == SPMU_ENOENT || (rc == SPMU_OK && !(r[2] >> 15 & 1)))
     return SPMU_OK;
@@ -99,7 +68,7 @@ static int discover_capabilities(spmu_agent *a)
   return SPMU_OK;
 }
 
-/* NetBurst (SDM 18.15, facts sheet §D): nothing enumerates the PMU, so
+/* NetBurst (SDM 18.15): nothing enumerates the PMU, so
  * the caller names it and the agent checks what it can. CPUID.01H:EAX
  * [11:8] is the family; 0FH is NetBurst, 0 a backend that reports none
  * (the model answers only the PMU's bits of leaf 01H). A NetBurst PMU has
@@ -108,7 +77,7 @@ static int discover_netburst(spmu_agent *a)
 {
   uint32_t r[4], family;
   uint64_t v;
-  int rc = a->be.cpuid(a->be.opaque, 0x1, 0, r);
+  int rc = spmu_ag_cpuid(a, 0x1, r);
 
   if (rc == SPMU_OK) {
     family = r[0] >> 8 & 0xf;
