@@ -98,8 +98,8 @@ static void test_presets_match_sdm_generations(void **state)
   }
 }
 
-/* KVM-suite check "every profile's CPUID.0AH decodes back to its own
- * counts", decoding per facts sheet A: EAX[7:0] version, [15:8] GP
+/* Every profile's CPUID.0AH decodes back to its own counts, decoding per
+ * SDM Vol. 2A Table 3-8 (leaf 0AH): EAX[7:0] version, [15:8] GP
  * counters, [23:16] their width, [31:24] EBX length; EBX the unavailable
  * events; EDX[4:0] contiguous fixed counters, EDX[12:5] their width; ECX the
  * fixed-counter bitmap from v5 (0 before); FxCtr[i] is supported iff
@@ -555,6 +555,123 @@ static void test_format_small_buffer_enospc(void **state)
   assert_int_equal(spmu_profile_format(&p, NULL, 0), SPMU_ENOSPC);
 }
 
+/* ---- fixed counters: EDX[4:0] and ECX stated apart ------------------- */
+
+/* The presets enumerate their fixed counters exactly as before the keys
+ * fixed_contig/fixed_ecx existed (SDM Vol. 2A Table 3-8, leaf 0AH): ECX
+ * and EDX per preset, written out, and neither key stated. */
+static void test_presets_fixed_leaf_values_unchanged(void **state)
+{
+  static const struct {
+    const char *name;
+    uint32_t ecx, edx;
+  } want[] = {
+      {"core-duo", 0, 0},           /* v1: no fixed counters */
+      {"core2", 0, 0x503},          /* 3 of 40 bits */
+      {"nehalem", 0, 0x603},        /* 3 of 48 bits */
+      {"sandybridge", 0, 0x603},    {"haswell", 0, 0x603},
+      {"skylake", 0, 0x603},
+      {"icelake", 0xF, 0x8604},     /* v5: bitmap 0-3, EDX[15] */
+      {"sapphirerapids", 0xF, 0x8604},
+      {"pentium4", 0, 0},           /* no architectural perfmon */
+      {"pentium4-noht", 0, 0},
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    spmu_profile p = parse_ok(want[i].name);
+    uint32_t r[4];
+    assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, r), SPMU_OK);
+    assert_int_equal(r[2], want[i].ecx);
+    assert_int_equal(r[3], want[i].edx);
+    assert_int_equal(p.fixed_contig, 0);
+    assert_int_equal(p.fixed_ecx, 0);
+    assert_false(spmu_profile_fixed_stated(&p));
+  }
+}
+
+/* SDM Vol. 2A Table 3-8, leaf 0AH: a profile that states EDX[4:0] and ECX
+ * gets them bit for bit; the counters present are the union
+ * (FxCtr[i]_supported := ECX[i] || EDX[4:0] > i). */
+static void test_fixed_contig_and_ecx_stated_bit_for_bit(void **state)
+{
+  static const struct {
+    const char *spec;
+    uint32_t mask, ecx, edx;
+  } want[] = {
+      /* v5 with the bitmap left 0: counters 0-2 from EDX alone. */
+      {"version=5,gp=8,fixed_contig=3,fixed_ecx=0", 0x7, 0x0, 0x603},
+      /* Counters 0 and 2: one contiguous, the bitmap names both. */
+      {"version=5,gp=8,fixed_contig=1,fixed_ecx=0x5", 0x5, 0x5, 0x601},
+      /* Counters 0-2 contiguous, 3 only in the bitmap. */
+      {"version=5,gp=8,fixed_contig=3,fixed_ecx=0x8", 0xF, 0x8, 0x603},
+      /* Ice Lake's counters with ECX = 0: EDX[15] stays. */
+      {"base=icelake,fixed_contig=4,fixed_ecx=0", 0xF, 0x0, 0x8604},
+      /* Before v5 only EDX[4:0]: the same leaf as skylake's. */
+      {"base=skylake,fixed_contig=3", 0x7, 0x0, 0x603},
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    spmu_profile p = parse_ok(want[i].spec);
+    uint32_t r[4];
+    assert_int_equal(p.fixed_mask, want[i].mask);
+    assert_true(spmu_profile_fixed_stated(&p));
+    assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, r), SPMU_OK);
+    assert_int_equal(r[2], want[i].ecx);
+    assert_int_equal(r[3], want[i].edx);
+  }
+}
+
+/* profile.h: the stated keys are written by spmu_profile_format (after
+ * fixed_mask and the rest) and read back to the same profile. */
+static void test_fixed_contig_ecx_format_round_trip(void **state)
+{
+  spmu_profile p = parse_ok("version=5,gp=8,fixed_contig=3,fixed_ecx=0,"
+                            "name=vm");
+  char text[1024];
+
+  (void)state;
+  assert_true(spmu_profile_format(&p, text, sizeof text) > 0);
+  assert_string_equal(
+      text, "name=vm,version=5,gp=8,gp_width=48,events=7,unavailable=0x0,"
+            "fixed_mask=0x7,fixed_width=48,threads=1,perf_capabilities=0x0,"
+            "fixed_contig=3,fixed_ecx=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,"
+            "bts=0,pebs=0,rtm=0,pt=0,sgx=0,uncore_pmi=0,precise_store=0,"
+            "any_deprecated=0");
+  check_round_trip(&p);
+}
+
+/* SDM Vol. 2A Table 3-8, leaf 0AH: ECX is reserved before version 5,
+ * EDX[4:0] has five bits, and fixed_mask given beside them must be their
+ * union. */
+static void test_reject_fixed_contig_ecx_inconsistent(void **state)
+{
+  (void)state;
+  parse_fails("version=4,gp=4,fixed_contig=3,fixed_ecx=0x8", SPMU_EPROFILE,
+              "CPUID.0AH:ECX enumerates fixed counters from version 5");
+  parse_fails("version=5,gp=4,fixed_contig=40", SPMU_EPROFILE,
+              "fixed_contig=40: CPUID.0AH:EDX[4:0] has five bits");
+  parse_fails("version=5,gp=4,fixed_mask=0x7,fixed_contig=2,fixed_ecx=0",
+              SPMU_EPROFILE,
+              "fixed_mask=0x7 is not the union 0x3 of fixed_contig=2");
+}
+
+/* profile.h, Growth: reserved_ must be zero. */
+static void test_reject_reserved_nonzero(void **state)
+{
+  spmu_profile p = parse_ok("skylake");
+  char why[256] = "";
+
+  (void)state;
+  p.reserved_[5] = 1;
+  assert_int_equal(spmu_profile_validate(&p, why, sizeof why), SPMU_EPROFILE);
+  assert_string_equal(why,
+                      "reserved_[5] is not zero (members of a newer release?)");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -585,6 +702,11 @@ int main(void)
       cmocka_unit_test(test_unknown_preset_lists_known),
       cmocka_unit_test(test_format_parse_round_trip),
       cmocka_unit_test(test_format_small_buffer_enospc),
+      cmocka_unit_test(test_presets_fixed_leaf_values_unchanged),
+      cmocka_unit_test(test_fixed_contig_and_ecx_stated_bit_for_bit),
+      cmocka_unit_test(test_fixed_contig_ecx_format_round_trip),
+      cmocka_unit_test(test_reject_fixed_contig_ecx_inconsistent),
+      cmocka_unit_test(test_reject_reserved_nonzero),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

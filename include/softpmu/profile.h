@@ -11,6 +11,7 @@
 
 #include "export.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,24 @@ enum spmu_feature {
 #define SPMU_PERFCAP_PEBS_TIMING (1ULL << 17)
 #define SPMU_PERFCAP_DEFINED_MASK 0x3ffffULL
 
+/* A processor's PMU.
+ *
+ * Fixed counters (SDM Vol. 2A CPUID leaf 0AH, Table 3-8): EDX[4:0] is the
+ * number of contiguous fixed counters and, from version 5, ECX the bitmap
+ * of supported ones; fixed counter i is supported iff ECX[i] = 1 or
+ * EDX[4:0] > i. fixed_mask is that union, the set the model has. With
+ * fixed_contig and fixed_ecx both 0 the profile enumerates fixed_mask in
+ * the plain way: EDX[4:0] = its trailing ones, ECX = fixed_mask (version
+ * 5). A profile that states either (a part or hypervisor whose leaf is
+ * enumerated otherwise, e.g. ECX = 0 on version 5) gets EDX[4:0] =
+ * fixed_contig and ECX = fixed_ecx bit for bit, and fixed_mask must be
+ * their union.
+ *
+ * Growth: initialise with designated initialisers (or zero it first).
+ * Members are only ever appended into `reserved_`, which must be zero
+ * (spmu_profile_validate says so otherwise), so the struct's size and
+ * layout stay the same across 0.x releases and a binary built against an
+ * older header keeps working. */
 typedef struct spmu_profile {
   char name[32];
   uint8_t version;             /* CPUID.0AH:EAX[7:0]; 0 = no PMU */
@@ -76,7 +95,14 @@ typedef struct spmu_profile {
   uint8_t threads;             /* logical processors per core (SMT width) */
   uint32_t features;           /* enum spmu_feature */
   uint64_t perf_capabilities;  /* IA32_PERF_CAPABILITIES (needs PDCM) */
+  uint8_t fixed_contig;        /* EDX[4:0] as stated (see above), 0-31 */
+  uint32_t fixed_ecx;          /* ECX as stated (see above), version 5 */
+  uint64_t reserved_[6];
 } spmu_profile;
+
+/* Does p state CPUID.0AH:EDX[4:0] and ECX itself (fixed_contig or
+ * fixed_ecx non-zero), rather than enumerate fixed_mask the plain way? */
+SPMU_API bool spmu_profile_fixed_stated(const spmu_profile *p);
 
 /* The named presets, in a stable order; NULL past the end. */
 SPMU_API const char *spmu_profile_preset_name(unsigned index);
@@ -89,7 +115,10 @@ SPMU_API const char *spmu_profile_preset_name(unsigned index);
  *   version=2,gp=2,gp_width=40,fixed=3,fixed_width=40
  *
  * Keys: name, base, version, gp, gp_width, fixed (a count: counters
- * 0..n-1), fixed_mask (a bitmap, v5), fixed_width, events (EBX length),
+ * 0..n-1), fixed_mask (a bitmap, v5), fixed_contig (CPUID.0AH:EDX[4:0]
+ * as enumerated) and fixed_ecx (CPUID.0AH:ECX as enumerated, v5), which
+ * set fixed_mask to their union unless the string gives fixed or
+ * fixed_mask too, fixed_width, events (EBX length),
  * unavailable (EBX), perf_capabilities (implies pdcm=1), threads, and the
  * 0/1 feature keys pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi
  * precise_store any_deprecated netburst iq_escr ext_cascade. Numbers are
