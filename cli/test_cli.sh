@@ -291,6 +291,17 @@ same "$tmp/ebx" "\
   EBX[6]      1     Branch Misses Retired (C5H/00H) not available" ||
   fail "cpuid unavailable events differ"
 
+# A leaf stated apart (SDM Vol. 2A Table 3-8): version 5 with ECX = 0 and
+# EDX[4:0] = 4 still has fixed counters 0-3 (EDX[4:0] > i).
+run cpuid --cpu base=icelake,fixed_contig=4,fixed_ecx=0
+checks=$((checks + 1))
+grep -e '^CPUID.0AH' -e '^  ECX\[31' -e '^  EDX\[4' -e '^  fixed' "$tmp/out" >"$tmp/fx"
+same "$tmp/fx" "\
+CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x00000000  EDX 0x00008604
+  ECX[31:0]   0x0   fixed counter bitmap
+  EDX[4:0]    4     contiguous fixed counters
+  fixed counters: 0-3" || fail "cpuid fixed_contig/fixed_ecx stated apart"
+
 # ---- msrs ------------------------------------------------------------------
 
 # One line per MSR: as many lines as spmu_msr_list counts (43 on Ice Lake
@@ -379,7 +390,7 @@ CPUID.07H  EAX 0x01000000  EBX 0x00072801  ECX 0x00000000  EDX 0x00000000
 perfmon v1: 1 GP counter of 40 bits, no fixed counters
 architectural events: 7 enumerated, all available
 CPUID.01H: PDCM 0, DS 0, DTES64 0, DS-CPL 0; CPUID.07H: RTM 1, Intel PT 0, SGX 0
-decoded as the profile name=cpu1,version=1,gp=1,gp_width=40,events=7,unavailable=0x0,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=1,pt=0,sgx=0,uncore_pmi=0,any_deprecated=0
+decoded as the profile name=cpu1,version=1,gp=1,gp_width=40,events=7,unavailable=0x0,fixed_mask=0x0,fixed_width=0,threads=1,perf_capabilities=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=1,pt=0,sgx=0,uncore_pmi=0,precise_store=0,any_deprecated=0
 
 The 4 MSRs of this PMU:
 0x0c1  IA32_PMC0         0xfffffffff0 (-16)
@@ -429,7 +440,7 @@ CPUID.07H  EAX 0x04000000  EBX 0x00073004  ECX 0x00000000  EDX 0x03000000
 perfmon v4: 4 GP counters of 48 bits, fixed counters 0-2 of 48 bits
 architectural events: 7 enumerated, all available
 CPUID.01H: PDCM 0, DS 0, DTES64 0, DS-CPL 0; CPUID.07H: RTM 0, Intel PT 0, SGX 1
-decoded as the profile name=cpu2,version=4,gp=4,gp_width=48,events=7,unavailable=0x0,fixed_mask=0x7,fixed_width=48,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=1,uncore_pmi=1,any_deprecated=0
+decoded as the profile name=cpu2,version=4,gp=4,gp_width=48,events=7,unavailable=0x0,fixed_mask=0x7,fixed_width=48,threads=1,perf_capabilities=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=1,uncore_pmi=1,precise_store=0,any_deprecated=0
 
 The 19 MSRs of this PMU:
 0x0c1  IA32_PMC0                      0x0
@@ -504,9 +515,9 @@ checks=$((checks + 1))
 sed -n '5p;8,10p' "$tmp/out" >"$tmp/lines"
 same "$tmp/lines" "\
 perfmon v5: 8 GP counters of 48 bits, fixed counters 0-3 of 48 bits
-decoded as the profile name=cpu0,version=5,gp=8,gp_width=48,events=7,unavailable=0x0,fixed_mask=0xf,fixed_width=48,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=0,uncore_pmi=1,any_deprecated=1
+decoded as the profile name=cpu0,version=5,gp=8,gp_width=48,events=7,unavailable=0x0,fixed_mask=0xf,fixed_width=48,threads=1,perf_capabilities=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=0,uncore_pmi=1,precise_store=0,any_deprecated=1
 note: perfmon version 6: softpmu models versions 1-5; the MSRs are decoded as version 5
-note: 10 GP counters: the architectural MSR ranges hold 8; IA32_PMC8 and up are not shown" &&
+note: 10 GP counters: the architectural MSR ranges hold 8; IA32_PMC8 and up are left out" &&
   [ "$rc" = 0 ] || fail "show: notes on what softpmu does not model (above)"
 
 # An event select that faults stops the scan: the summary says why; the

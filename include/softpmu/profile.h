@@ -153,6 +153,56 @@ SPMU_API int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t s
                        uint32_t regs[4]);
 SPMU_API int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4]);
 
+/* What spmu_profile_from_cpuid does with a PMU the model cannot be. */
+typedef enum spmu_cpuid_mode {
+  /* The profile is validated: SPMU_EPROFILE with the reason in why (as
+   * spmu_profile_validate) when the model cannot be that PMU. */
+  SPMU_CPUID_EXACT = 0,
+  /* The nearest PMU the model can be: a version above 5 is taken as 5,
+   * more than SPMU_MAX_GP GP counters as SPMU_MAX_GP, an EBX length above
+   * 32 as 32, fixed counters past 2 before version 5 and past
+   * SPMU_MAX_FIXED - 1 are left out, IA32_PERF_CAPABILITIES bits above 17
+   * are cleared, a PEBS record format that does not go with PEBS_BASELINE
+   * (bit 14) becomes 3 (or 4 with it), PERF_METRICS without fixed counter 3
+   * is cleared. why gets one line per limit taken, '\n' between them ("" if
+   * none); the result is then validated as SPMU_CPUID_EXACT does (a width
+   * outside 32-64 bits, say, is still SPMU_EPROFILE). */
+  SPMU_CPUID_CLAMP = 1,
+  /* The fields exactly as CPUID enumerates them, nothing checked: the
+   * profile may be one spmu_profile_validate refuses. For a reader of the
+   * fields (the agent on real hardware), never for spmu_core_new. */
+  SPMU_CPUID_DECODE = 2,
+} spmu_cpuid_mode;
+
+/* A profile from CPUID, the inverse of spmu_profile_cpuid: leaf_0a is
+ * CPUID.0AH {EAX, EBX, ECX, EDX}, leaf_01 CPUID.01H (NULL: none, as on a
+ * CPU without that leaf), perf_capabilities IA32_PERF_CAPABILITIES, read
+ * only where CPUID.01H:ECX[15] (PDCM) says it exists (ignored otherwise).
+ *
+ * Leaf 0AH (SDM Vol. 2A CPUID, Table 3-8; Vol. 3B 18.2.1-18.2.5): EAX[7:0]
+ * version, [15:8] GP counters, [23:16] their width, [31:24] the length of
+ * the EBX vector; EBX bit i = event i not available (bits at or past the
+ * length are reserved and not taken); from version 2 EDX[4:0] contiguous
+ * fixed counters and EDX[12:5] their width; from version 5 ECX the fixed
+ * counter bitmap and EDX[15] AnyThread deprecation. Fixed counter i exists
+ * iff ECX[i] = 1 or EDX[4:0] > i; a leaf that enumerates them otherwise
+ * than spmu_profile_cpuid does for that set states fixed_contig and
+ * fixed_ecx (profile.h), so the profile gives back the same leaf.
+ * Leaf 01H: ECX[15] PDCM, EDX[21] DS, and with DS, ECX[2] DTES64 and
+ * ECX[4] DS-CPL (they qualify the DS save area). threads is 1 and the
+ * name "cpuid": CPUID leaf 0AH says neither, nor the features that other
+ * leaves and IA32_MISC_ENABLE enumerate (BTS, PEBS, RTM, PT, SGX, ...),
+ * which the caller sets (then spmu_profile_validate again).
+ *
+ * Returns SPMU_OK, SPMU_EINVAL (NULL leaf_0a or out, a mode not listed),
+ * or SPMU_EPROFILE with the reason in why; *out is written only on
+ * SPMU_OK. */
+SPMU_API int spmu_profile_from_cpuid(const uint32_t leaf_0a[4],
+                                     const uint32_t leaf_01[4],
+                                     uint64_t perf_capabilities,
+                                     spmu_cpuid_mode mode, spmu_profile *out,
+                                     char *why, size_t whylen);
+
 #ifdef __cplusplus
 }
 #endif
