@@ -199,6 +199,37 @@ static int parse_options(const struct cli_command *cmd, int argc, char **argv,
   return CLI_EXIT_OK;
 }
 
+/* The preset name a profile string asks for: the string itself, or the
+ * value of a leading base= (profile.h); "" if it names none. */
+static void preset_word(const char *spec, char *buf, size_t len)
+{
+  size_t n;
+
+  spec += strspn(spec, ", \t\n");
+  if (strncmp(spec, "base=", 5) == 0)
+    spec += 5;
+  else if (strchr(spec, '='))
+    spec = "";
+  n = strcspn(spec, ", \t\n");
+  snprintf(buf, len, "%.*s", (int)n, spec);
+}
+
+/* A misspelt preset: the presets nearest to it, as for MSR and event
+ * names. */
+static void suggest_preset(const char *spec)
+{
+  struct cli_nearest nb;
+  char word[64];
+  const char *name;
+  unsigned i;
+
+  preset_word(spec, word, sizeof word);
+  cli_nearest_init(&nb, word);
+  for (i = 0; (name = spmu_profile_preset_name(i)) != NULL; i++)
+    cli_nearest_offer(&nb, name);
+  cli_nearest_report(&nb);
+}
+
 static int load_profile(const char *spec, spmu_profile *p)
 {
   char why[512] = "";
@@ -207,6 +238,8 @@ static int load_profile(const char *spec, spmu_profile *p)
   if (rc == SPMU_OK)
     return CLI_EXIT_OK;
   cli_error("%s", why[0] ? why : spmu_strerror(rc));
+  if (rc == SPMU_ENOENT)
+    suggest_preset(spec);
   return CLI_EXIT_USAGE;
 }
 

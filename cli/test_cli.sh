@@ -138,6 +138,10 @@ run decode IA32_PERF_GLOBAL_STAUS 1
 expect "unknown MSR, one suggestion" 2 "" "\
 softpmu: unknown MSR 'IA32_PERF_GLOBAL_STAUS'
 softpmu: did you mean IA32_PERF_GLOBAL_STATUS?"
+run decode IA32_PERF_GLOBAL_STAT 1
+expect "unknown MSR, a truncated name" 2 "" "\
+softpmu: unknown MSR 'IA32_PERF_GLOBAL_STAT'
+softpmu: did you mean IA32_PERF_GLOBAL_STATUS or IA32_PERF_GLOBAL_CTRL?"
 run decode ia32_pmc 1
 expect "unknown MSR, three suggestions" 2 "" "\
 softpmu: unknown MSR 'ia32_pmc'
@@ -163,6 +167,18 @@ expect "MSR number absent everywhere" 2 "" \
 run decode --cpu bogus IA32_PMC0 1
 expect "unknown profile" 2 "" \
   "softpmu: unknown profile 'bogus'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht"
+run decode --cpu skylak IA32_PMC0 1
+expect "unknown profile, did you mean" 2 "" "\
+softpmu: unknown profile 'skylak'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht
+softpmu: did you mean skylake?"
+run cpuid --cpu base=sapphire,gp=2
+expect "unknown base profile, did you mean" 2 "" "\
+softpmu: unknown profile 'sapphire'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht
+softpmu: did you mean sapphirerapids?"
+run msrs --cpu pentium
+expect "unknown profile, the nearest" 2 "" "\
+softpmu: unknown profile 'pentium'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht
+softpmu: did you mean pentium4?"
 run cpuid --cpu base=skylake,gp=9
 expect "impossible profile" 2 "" \
   "softpmu: gp=9: the architectural MSR ranges hold at most 8 GP counters (IA32_PMC0-7)"
