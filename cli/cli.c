@@ -113,6 +113,7 @@ enum {
 
 static const struct option long_options[] = {
   {"cpu", required_argument, NULL, 'c'},
+  {"cpu-num", required_argument, NULL, 'C'},
   {"help", no_argument, NULL, 'h'},
   {"strict", no_argument, NULL, OPT_STRICT},
   {"fields", no_argument, NULL, OPT_FIELDS},
@@ -149,7 +150,8 @@ static const char *option_name(int opt)
 }
 
 struct parsed {
-  const char *cpu; /* NULL: not given */
+  const char *cpu;     /* NULL: not given */
+  const char *cpu_num; /* -C/--cpu-num; NULL: not given */
   const char *svg;
   const char *msr_file, *cpuid_file;
   unsigned flags;
@@ -172,11 +174,15 @@ static int parse_options(const struct cli_command *cmd, int argc, char **argv,
 
   opterr = 0;
   optind = 1;
-  while ((opt = getopt_long(argc, argv, ":c:h", long_options, NULL)) != -1) {
+  while ((opt = getopt_long(argc, argv, ":c:C:h", long_options, NULL)) != -1) {
     unsigned flag = option_flag(opt);
 
     if (opt == 'c')
       o->cpu = optarg;
+    else if (opt == 'C' && (cmd->flags & CLI_FLAG_CPU_NUMBER))
+      o->cpu_num = optarg;
+    else if (opt == 'C')
+      return bad_option(cmd, opt, "-C");
     else if (opt == 'h')
       o->help = true;
     else if (flag && (cmd->flags & flag)) {
@@ -256,8 +262,16 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
     cli_command_manual(cmd);
     return CLI_EXIT_OK;
   }
+  if (o.cpu && (cmd->flags & CLI_FLAG_CPU_NUMBER))
+    return cli_usage_error(cmd,
+                           "%s: -c/--cpu names a profile, and %s reads this "
+                           "machine; its CPU number is -C N (--cpu-num N); "
+                           "`softpmu cpuid -c PROFILE` describes a modelled "
+                           "one",
+                           cmd->name, cmd->name);
   memset(&a, 0, sizeof a);
   a.cpu = o.cpu;
+  a.cpu_num = o.cpu_num;
   a.flags = o.flags;
   a.svg = o.svg;
   a.msr_file = o.msr_file;

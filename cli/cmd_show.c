@@ -719,14 +719,13 @@ static int parse_cpu(const struct cli_args *a, unsigned *cpu)
   uint64_t v;
 
   *cpu = 0;
-  if (!a->cpu)
+  if (!a->cpu_num)
     return CLI_EXIT_OK;
-  if (!cli_parse_u64(a->cpu, &v) || v > 0xffffff) {
+  if (!cli_parse_u64(a->cpu_num, &v) || v > 0xffffff) {
     cli_usage_error(&cli_cmd_show,
-                    "show: --cpu takes the number of a CPU of this machine "
-                    "(0, 1, ...), not '%s'; `softpmu cpuid --cpu PROFILE` "
-                    "describes a modelled one",
-                    a->cpu);
+                    "show: -C takes the number of a CPU of this machine "
+                    "(0, 1, ...), not '%s'",
+                    a->cpu_num);
     return CLI_EXIT_USAGE;
   }
   *cpu = (unsigned)v;
@@ -807,7 +806,7 @@ static int show_run(const struct cli_args *a)
 const struct cli_command cli_cmd_show = {
   .name = "show",
   .summary = "read and decode the live PMU of this machine",
-  .synopsis = "[-c N] [--json]",
+  .synopsis = "[-C N] [--json]",
   .description =
     "    Reads the performance-monitoring unit of CPU N of this machine\n"
     "    through Linux's msr and cpuid drivers (/dev/cpu/N/msr and\n"
@@ -853,9 +852,11 @@ const struct cli_command cli_cmd_show = {
     "    (`modprobe msr`, `modprobe cpuid`), and reading them needs root\n"
     "    (CAP_SYS_RAWIO); without them the message says which is missing.\n",
   .options =
-    "    -c, --cpu N\n"
-    "        The CPU to read, by its number (default 0): the devices\n"
-    "        /dev/cpu/N/msr and /dev/cpu/N/cpuid.\n"
+    "    -C, --cpu-num N\n"
+    "        The CPU to read, by its number (default 0), as in perf stat\n"
+    "        -C: the devices /dev/cpu/N/msr and /dev/cpu/N/cpuid. (-c/--cpu\n"
+    "        names a profile in every command; show models none and refuses\n"
+    "        it: softpmu cpuid -c PROFILE describes a modelled PMU.)\n"
     "\n"
     "    --json\n"
     "        Print one JSON object instead of text: the files, the CPUID\n"
@@ -885,7 +886,7 @@ const struct cli_command cli_cmd_show = {
     "        CPU 0's PMU: which counters are programmed, by whom, and\n"
     "        whether they count.\n"
     "\n"
-    "    sudo softpmu show --cpu 3 --json | jq .inuse\n"
+    "    sudo softpmu show -C 3 --json | jq .inuse\n"
     "        CPU 3's counters in use, as JSON.\n",
   .flags = CLI_FLAG_JSON | CLI_FLAG_CPU_NUMBER | CLI_FLAG_FILES,
   .min_args = 0,

@@ -397,7 +397,7 @@ put "$tmp/cpuid1" 18 0
 put "$tmp/msr1" 0xc1 0xfffffffff0
 put "$tmp/msr1" 0x186 0x5300c0
 put "$tmp/msr1" 0x1a0 0x1880
-run show --cpu 1 --msr-file "$tmp/msr1" --cpuid-file "$tmp/cpuid1"
+run show -C 1 --msr-file "$tmp/msr1" --cpuid-file "$tmp/cpuid1"
 expect "show v1: computed INUSE, #GP" 0 "\
 CPU 1: MSRs from $tmp/msr1, CPUID from $tmp/cpuid1
 CPUID.0AH  EAX 0x07280101  EBX 0x00000000  ECX 0x00000000  EDX 0x00000000
@@ -447,7 +447,7 @@ put "$tmp/msr4" 0x1a0 0x1880
 put "$tmp/msr4" 0x38d 0xb0
 put "$tmp/msr4" 0x38f 0x8
 put "$tmp/msr4" 0x392 0x8000000200000008
-run show -c 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
+run show -C 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
 expect "show v4: INUSE, counting or not, who holds the PMI" 0 "\
 CPU 2: MSRs from $tmp/msr4, CPUID from $tmp/cpuid4
 CPUID.0AH  EAX 0x07300404  EBX 0x00000000  ECX 0x00000000  EDX 0x00000603
@@ -512,7 +512,7 @@ In use, from IA32_PERF_GLOBAL_INUSE 0x8000000200000008:
 Free: IA32_PMC0, IA32_PMC1, IA32_PMC2, IA32_FIXED_CTR0, IA32_FIXED_CTR2" ""
 
 # The same as JSON: one object; the in-use part.
-run show --json -c 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
+run show --json --cpu-num 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
 checks=$((checks + 1))
 sed 's/.*,"inuse":/"inuse":/' "$tmp/out" >"$tmp/lines"
 same "$tmp/lines" '"inuse":{"from":"IA32_PERF_GLOBAL_INUSE","result":"ok","value":"0x8000000200000008","counters":[{"counter":"IA32_PMC0","bit":0,"in_use":false},{"counter":"IA32_PMC1","bit":1,"in_use":false},{"counter":"IA32_PMC2","bit":2,"in_use":false},{"counter":"IA32_PMC3","bit":3,"in_use":true,"flag":"PERFEVTSEL3_InUse","control":["EVENT=0xc0","USR","OS","INT","EN"],"state":"counting"},{"counter":"IA32_FIXED_CTR0","bit":32,"in_use":false},{"counter":"IA32_FIXED_CTR1","bit":33,"in_use":true,"flag":"FC1_InUse","control":["EN1=0x3","PMI1"],"state":"not counting: IA32_PERF_GLOBAL_CTRL.EN_FIXED_CTR1 clear"},{"counter":"IA32_FIXED_CTR2","bit":34,"in_use":false}],"pmi":{"in_use":true,"by":["IA32_PERFEVTSEL3.INT","IA32_FIXED_CTR_CTRL.PMI1"]}}}' &&
@@ -562,7 +562,7 @@ same "$tmp/lines" "no architectural PMU: CPUID.0AH:EAX[7:0] (the version ID) is 
 
 # No device: the backend's plain explanation, exit 2, nothing on stdout.
 # (No machine has a CPU 4095 online.)
-run show --cpu 4095
+run show -C 4095
 expect "show: no msr device" 2 "" \
   "softpmu: /dev/cpu/4095/msr does not exist: the msr driver is not loaded (run \`modprobe msr\` as root), or that CPU is not online"
 if [ ! -e /dev/cpu/0/msr ]; then
@@ -570,7 +570,7 @@ if [ ! -e /dev/cpu/0/msr ]; then
   expect "show: this machine has no msr device" 2 "" \
     "softpmu: /dev/cpu/0/msr does not exist: the msr driver is not loaded (run \`modprobe msr\` as root), or that CPU is not online"
 fi
-run show --msr-file "$tmp/msr1" --cpu 4095
+run show --msr-file "$tmp/msr1" --cpu-num 4095
 expect "show: no cpuid device" 2 "" \
   "softpmu: /dev/cpu/4095/cpuid does not exist: the cpuid driver is not loaded (run \`modprobe cpuid\` as root), or that CPU is not online"
 run show --msr-file "$tmp/none" --cpuid-file "$tmp/cpuid1"
@@ -581,14 +581,24 @@ if [ "$(id -u)" != 0 ]; then
   run show --msr-file "$tmp/locked" --cpuid-file "$tmp/cpuid1"
   expect "show: an unreadable file" 2 "" "softpmu: cannot open $tmp/locked: Permission denied"
 fi
+# -c/--cpu names a profile in every command; show reads this machine and
+# takes its CPU as -C N (as perf stat -C).
 run show --cpu skylake
-expect "show: --cpu is a CPU number" 2 "" "\
-softpmu: show: --cpu takes the number of a CPU of this machine (0, 1, ...), not 'skylake'; \`softpmu cpuid --cpu PROFILE\` describes a modelled one
-usage: softpmu show [-c N] [--json]"
+expect "show: -c is a profile, refused" 2 "" "\
+softpmu: show: -c/--cpu names a profile, and show reads this machine; its CPU number is -C N (--cpu-num N); \`softpmu cpuid -c PROFILE\` describes a modelled one
+usage: softpmu show [-C N] [--json]"
+run show -C skylake
+expect "show: -C is a CPU number" 2 "" "\
+softpmu: show: -C takes the number of a CPU of this machine (0, 1, ...), not 'skylake'
+usage: softpmu show [-C N] [--json]"
+run decode -C 1 IA32_PMC0 1
+expect "decode: -C is show's" 2 "" "\
+softpmu: decode: unknown option '-C'
+usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
 run show extra
 expect "show: no arguments" 2 "" "\
 softpmu: show: unexpected argument 'extra'
-usage: softpmu show [-c N] [--json]"
+usage: softpmu show [-C N] [--json]"
 run decode --msr-file x IA32_PMC0 0
 expect "--msr-file is for show only" 2 "" "\
 softpmu: decode: unknown option '--msr-file'
