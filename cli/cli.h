@@ -31,9 +31,9 @@ enum cli_exit {
                          output could not be written */
 };
 
-/* Used when --cpu is not given: the newest preset, with every layout the
- * catalogue knows (perfmon v5, adaptive PEBS, PERF_METRICS). */
-#define CLI_DEFAULT_PROFILE "sapphirerapids"
+/* Used when --cpu is not given: the library's SPMU_PROFILE_DEFAULT, the
+ * one softpmu-demo uses too. */
+#define CLI_DEFAULT_PROFILE SPMU_PROFILE_DEFAULT
 
 /* Options beyond --cpu and --help that a subcommand may accept. */
 enum cli_flag {

@@ -100,6 +100,11 @@ typedef struct spmu_profile {
   uint64_t reserved_[6];
 } spmu_profile;
 
+/* The preset softpmu's own programs (the softpmu command, softpmu-demo)
+ * model when none is named: the newest, with every register layout the
+ * catalogue knows (perfmon v5, adaptive PEBS, PERF_METRICS). */
+#define SPMU_PROFILE_DEFAULT "sapphirerapids"
+
 /* Does p state CPUID.0AH:EDX[4:0] and ECX itself (fixed_contig or
  * fixed_ecx non-zero), rather than enumerate fixed_mask the plain way? */
 SPMU_API bool spmu_profile_fixed_stated(const spmu_profile *p);
