@@ -1,4 +1,5 @@
-/* bench_msr: cost of the guest MSR path (WRMSR/RDMSR/RDPMC) on one core.
+/* bench_msr: cost of the guest MSR path (WRMSR/RDMSR/RDPMC) on one core,
+ * and of register lookups (regs.h) with and without an spmu_regview.
  * Prints nanoseconds per call; run by hand or `cmake --build build --target
  * bench`. Not a test: no thresholds. */
 #include "bench.h"
@@ -9,6 +10,7 @@
 #include <softpmu/softpmu.h>
 
 #define N 20000000u
+#define NQ 200000u
 
 int main(void)
 {
@@ -56,6 +58,46 @@ int main(void)
   printf("rdpmc GP counter           %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
 
   printf("(%u calls each; checksum %" PRIu64 ")\n", N, sink);
+
+  /* Register lookups (regs.h): a field decode through the profile, which
+   * applies it for each call, and through an spmu_regview, which applied
+   * it once. */
+  {
+    spmu_regview *r;
+    if (spmu_regview_new(&p, &r) != SPMU_OK)
+      return 1;
+    t = bench_now();
+    for (i = 0; i < NQ; i++) {
+      spmu_msr_field_decode(&p, 0x186, "EN", i, &v);
+      sink += v;
+    }
+    printf("field decode, profile      %8.1f ns/call\n",
+           (bench_now() - t) * 1e9 / NQ);
+    t = bench_now();
+    for (i = 0; i < NQ; i++) {
+      spmu_regview_field_decode(r, 0x186, "EN", i, &v);
+      sink += v;
+    }
+    printf("field decode, regview      %8.1f ns/call\n",
+           (bench_now() - t) * 1e9 / NQ);
+    t = bench_now();
+    for (i = 0; i < NQ; i++) {
+      spmu_msr_info info;
+      spmu_regview_info(r, 0x186, &info);
+      sink += info.nfields;
+    }
+    printf("msr info, regview          %8.1f ns/call\n",
+           (bench_now() - t) * 1e9 / NQ);
+    spmu_regview_free(r);
+    t = bench_now();
+    for (i = 0; i < NQ; i++) {
+      spmu_regview_new(&p, &r);
+      spmu_regview_free(r);
+    }
+    printf("apply (regview new + free) %8.1f ns/call\n",
+           (bench_now() - t) * 1e9 / NQ);
+    printf("(%u lookups each; checksum %" PRIu64 ")\n", NQ, sink);
+  }
   spmu_core_free(core);
   return 0;
 }

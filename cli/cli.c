@@ -113,6 +113,7 @@ enum {
 
 static const struct option long_options[] = {
   {"cpu", required_argument, NULL, 'c'},
+  {"cpu-num", required_argument, NULL, 'C'},
   {"help", no_argument, NULL, 'h'},
   {"strict", no_argument, NULL, OPT_STRICT},
   {"fields", no_argument, NULL, OPT_FIELDS},
@@ -149,7 +150,8 @@ static const char *option_name(int opt)
 }
 
 struct parsed {
-  const char *cpu; /* NULL: not given */
+  const char *cpu;     /* NULL: not given */
+  const char *cpu_num; /* -C/--cpu-num; NULL: not given */
   const char *svg;
   const char *msr_file, *cpuid_file;
   unsigned flags;
@@ -172,11 +174,15 @@ static int parse_options(const struct cli_command *cmd, int argc, char **argv,
 
   opterr = 0;
   optind = 1;
-  while ((opt = getopt_long(argc, argv, ":c:h", long_options, NULL)) != -1) {
+  while ((opt = getopt_long(argc, argv, ":c:C:h", long_options, NULL)) != -1) {
     unsigned flag = option_flag(opt);
 
     if (opt == 'c')
       o->cpu = optarg;
+    else if (opt == 'C' && (cmd->flags & CLI_FLAG_CPU_NUMBER))
+      o->cpu_num = optarg;
+    else if (opt == 'C')
+      return bad_option(cmd, opt, "-C");
     else if (opt == 'h')
       o->help = true;
     else if (flag && (cmd->flags & flag)) {
@@ -199,6 +205,37 @@ static int parse_options(const struct cli_command *cmd, int argc, char **argv,
   return CLI_EXIT_OK;
 }
 
+/* The preset name a profile string asks for: the string itself, or the
+ * value of a leading base= (profile.h); "" if it names none. */
+static void preset_word(const char *spec, char *buf, size_t len)
+{
+  size_t n;
+
+  spec += strspn(spec, ", \t\n");
+  if (strncmp(spec, "base=", 5) == 0)
+    spec += 5;
+  else if (strchr(spec, '='))
+    spec = "";
+  n = strcspn(spec, ", \t\n");
+  snprintf(buf, len, "%.*s", (int)n, spec);
+}
+
+/* A misspelt preset: the presets nearest to it, as for MSR and event
+ * names. */
+static void suggest_preset(const char *spec)
+{
+  struct cli_nearest nb;
+  char word[64];
+  const char *name;
+  unsigned i;
+
+  preset_word(spec, word, sizeof word);
+  cli_nearest_init(&nb, word);
+  for (i = 0; (name = spmu_profile_preset_name(i)) != NULL; i++)
+    cli_nearest_offer(&nb, name);
+  cli_nearest_report(&nb);
+}
+
 static int load_profile(const char *spec, spmu_profile *p)
 {
   char why[512] = "";
@@ -207,6 +244,8 @@ static int load_profile(const char *spec, spmu_profile *p)
   if (rc == SPMU_OK)
     return CLI_EXIT_OK;
   cli_error("%s", why[0] ? why : spmu_strerror(rc));
+  if (rc == SPMU_ENOENT)
+    suggest_preset(spec);
   return CLI_EXIT_USAGE;
 }
 
@@ -223,8 +262,16 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
     cli_command_manual(cmd);
     return CLI_EXIT_OK;
   }
+  if (o.cpu && (cmd->flags & CLI_FLAG_CPU_NUMBER))
+    return cli_usage_error(cmd,
+                           "%s: -c/--cpu names a profile, and %s reads this "
+                           "machine; its CPU number is -C N (--cpu-num N); "
+                           "`softpmu cpuid -c PROFILE` describes a modelled "
+                           "one",
+                           cmd->name, cmd->name);
   memset(&a, 0, sizeof a);
   a.cpu = o.cpu;
+  a.cpu_num = o.cpu_num;
   a.flags = o.flags;
   a.svg = o.svg;
   a.msr_file = o.msr_file;

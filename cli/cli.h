@@ -31,9 +31,9 @@ enum cli_exit {
                          output could not be written */
 };
 
-/* Used when --cpu is not given: the newest preset, with every layout the
- * catalogue knows (perfmon v5, adaptive PEBS, PERF_METRICS). */
-#define CLI_DEFAULT_PROFILE "sapphirerapids"
+/* Used when --cpu is not given: the library's SPMU_PROFILE_DEFAULT, the
+ * one softpmu-demo uses too. */
+#define CLI_DEFAULT_PROFILE SPMU_PROFILE_DEFAULT
 
 /* Options beyond --cpu and --help that a subcommand may accept. */
 enum cli_flag {
@@ -41,8 +41,9 @@ enum cli_flag {
   CLI_FLAG_FIELDS = 1u << 1, /* --fields */
   CLI_FLAG_JSON = 1u << 2,   /* --json */
   CLI_FLAG_SVG = 1u << 3,    /* --svg FILE */
-  /* --cpu N names a CPU of this machine, not a profile: no profile is
-   * loaded and the manual describes --cpu in the command's options. */
+  /* The command reads a CPU of this machine, named by -C N / --cpu-num N
+   * (as perf stat -C): no profile is loaded, -c/--cpu (a profile in every
+   * command) is refused, and the manual describes -C in its options. */
   CLI_FLAG_CPU_NUMBER = 1u << 4,
   CLI_FLAG_FILES = 1u << 5, /* --msr-file PATH, --cpuid-file PATH */
 };
@@ -51,6 +52,7 @@ struct cli_args {
   spmu_profile profile;   /* from --cpu, or CLI_DEFAULT_PROFILE (not loaded
                              with CLI_FLAG_CPU_NUMBER) */
   const char *cpu;        /* the --cpu argument; NULL if not given */
+  const char *cpu_num;    /* the -C/--cpu-num argument; NULL if not given */
   unsigned flags;         /* enum cli_flag given */
   const char *svg;        /* the --svg argument; NULL if not given */
   const char *msr_file;   /* --msr-file; NULL if not given */

@@ -45,66 +45,60 @@ static void print_events(uint32_t ebx, unsigned len)
   }
 }
 
-/* Fixed counter i exists if ECX[i] is set or EDX[4:0] > i (SDM Vol. 2A,
- * CPUID leaf 0AH). */
-static uint32_t fixed_present(const uint32_t r[4])
-{
-  unsigned count = bits_of(r[EDX], 0, 5);
-  uint32_t contiguous = count >= 32 ? UINT32_MAX : (1u << count) - 1;
-
-  return r[ECX] | contiguous;
-}
-
-static void print_fixed(const uint32_t r[4], unsigned version)
+/* The fixed counters: ECX and EDX[4:0] as the leaf has them, and the
+ * counters that exist as spmu_profile_from_cpuid decodes them (counter i
+ * if ECX[i] = 1 or EDX[4:0] > i, SDM Vol. 2A, CPUID leaf 0AH). */
+static void print_fixed(const uint32_t r[4], const spmu_profile *p)
 {
   char list[160];
 
-  if (version >= 5)
+  if (p->version >= 5)
     printf("  %-10s  0x%-2" PRIx32 "  fixed counter bitmap\n", "ECX[31:0]",
            r[ECX]);
   else
     printf("  %-10s  0x%-2" PRIx32 "  reserved before version 5\n",
            "ECX[31:0]", r[ECX]);
-  if (version < 2) {
+  if (p->version < 2) {
     row("EDX[12:0]", bits_of(r[EDX], 0, 13),
         "no fixed counters before version 2");
     return;
   }
   row("EDX[4:0]", bits_of(r[EDX], 0, 5), "contiguous fixed counters");
-  row("EDX[12:5]", bits_of(r[EDX], 5, 8), "fixed counter width");
-  row("EDX[15]", bits_of(r[EDX], 15, 1), "AnyThread deprecation");
-  cli_bits_text(fixed_present(r), list, sizeof list);
+  row("EDX[12:5]", p->fixed_width, "fixed counter width");
+  row("EDX[15]", (p->features & SPMU_FEAT_ANY_DEPRECATED) != 0,
+      "AnyThread deprecation");
+  cli_bits_text(p->fixed_mask, list, sizeof list);
   printf("  fixed counters: %s\n", list[0] ? list : "none");
 }
 
-static const char *anythread_text(const uint32_t r[4], unsigned version)
+static const char *anythread_text(const spmu_profile *p)
 {
-  if (version < 3)
+  if (p->version < 3)
     return "not available (version 3 or later)";
-  if (bits_of(r[EDX], 15, 1))
+  if (p->features & SPMU_FEAT_ANY_DEPRECATED)
     return "deprecated: bit 21 is reserved";
   return "available";
 }
 
+/* Leaf 0AH as spmu_profile_from_cpuid decodes it; the rows name the bits
+ * each value comes from (SDM Vol. 2A Table 3-8). */
 static void print_leaf_0a(const uint32_t r[4], const char *profile)
 {
-  unsigned version = bits_of(r[EAX], 0, 8);
-  unsigned len = bits_of(r[EAX], 24, 8);
+  spmu_profile p;
 
+  spmu_profile_from_cpuid(r, NULL, 0, SPMU_CPUID_DECODE, &p, NULL, 0);
   printf("Leaf 0AH, architectural performance monitoring, on %s\n", profile);
-  if (version == 0) {
-    row("EAX[7:0]", version, "version ID: no architectural PMU");
+  if (p.version == 0) {
+    row("EAX[7:0]", p.version, "version ID: no architectural PMU");
     return;
   }
-  row("EAX[7:0]", version, "version ID");
-  row("EAX[15:8]", bits_of(r[EAX], 8, 8),
-      "general-purpose counters per thread");
-  row("EAX[23:16]", bits_of(r[EAX], 16, 8), "general-purpose counter width");
-  row("EAX[31:24]", len, "length of the EBX event vector");
-  print_events(r[EBX], len);
-  print_fixed(r, version);
-  printf("  AnyThread (IA32_PERFEVTSELx bit 21): %s\n",
-         anythread_text(r, version));
+  row("EAX[7:0]", p.version, "version ID");
+  row("EAX[15:8]", p.gp, "general-purpose counters per thread");
+  row("EAX[23:16]", p.gp_width, "general-purpose counter width");
+  row("EAX[31:24]", p.events_len, "length of the EBX event vector");
+  print_events(p.events_unavailable, p.events_len);
+  print_fixed(r, &p);
+  printf("  AnyThread (IA32_PERFEVTSELx bit 21): %s\n", anythread_text(&p));
 }
 
 static void print_leaf_01(const uint32_t r[4])

@@ -2,10 +2,11 @@
  * library's hardware backend (/dev/cpu/N/msr and /dev/cpu/N/cpuid) and
  * decoded with the register catalogue.
  *
- * CPUID.0AH (with the PMU bits of leaves 01H and 07H, IA32_MISC_ENABLE and
- * IA32_PERF_CAPABILITIES) becomes a key=value profile, which selects the
- * MSRs and fields the catalogue has for that PMU; each is read and
- * decoded. Which counters are in use comes from spmu_agent_scan: INUSE on
+ * CPUID.0AH with the PMU bits of leaf 01H and IA32_PERF_CAPABILITIES
+ * becomes a profile through spmu_profile_from_cpuid (limited to what the
+ * model can be, each limit noted); leaf 07H and IA32_MISC_ENABLE add the
+ * features those leaves do not enumerate. The profile selects the MSRs and
+ * fields the catalogue has for that PMU; each is read and decoded. Which counters are in use comes from spmu_agent_scan: INUSE on
  * perfmon v4+, the event selects and IA32_FIXED_CTR_CTRL before.
  *
  * It only reads: the backend it uses, the agent's included, refuses every
@@ -40,11 +41,10 @@ struct show {
   spmu_backend be; /* reads only */
   uint32_t leaf_0a[4], leaf_01[4], leaf_07[4];
   bool have_01, have_07; /* else read as zeros */
-  unsigned version, gp, gp_width, events, fixed_width;
-  uint32_t fixed_mask;
-  bool pdcm, ds, dtes64, ds_cpl, bts, pebs, rtm, pt, sgx;
+  spmu_profile raw;      /* leaves 0AH and 01H as they are */
+  bool bts, pebs, rtm, pt, sgx;
   uint64_t perf_cap;
-  char spec[512]; /* the profile, key=value */
+  char spec[512]; /* the profile, key=value, as printed */
   spmu_profile prof;
   char notes[MAX_NOTES][192];
   unsigned nnotes;
@@ -67,11 +67,6 @@ static void note(struct show *s, const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(s->notes[s->nnotes++], sizeof s->notes[0], fmt, ap);
   va_end(ap);
-}
-
-static unsigned bits_of(uint32_t reg, unsigned lsb, unsigned width)
-{
-  return (unsigned)(reg >> lsb) & ((1u << width) - 1);
 }
 
 /* ---- the backend: the hardware's, with writes refused -------------------- */
@@ -131,107 +126,34 @@ static int read_cpuid(struct show *s)
   return CLI_EXIT_OK;
 }
 
-/* CPUID.0AH as SDM Vol. 2A (CPUID) and 18.2 define it, limited to what
- * the catalogue can describe; each limit taken is noted. */
-static void decode_leaf_0a(struct show *s)
+/* Leaves 0AH and 01H as they are (spmu_profile_from_cpuid, nothing
+ * limited yet): the version, and whether DS and PDCM say IA32_MISC_ENABLE
+ * and IA32_PERF_CAPABILITIES are worth reading. */
+static void decode_leaves(struct show *s)
 {
-  const uint32_t *r = s->leaf_0a;
-  unsigned contiguous = bits_of(r[EDX], 0, 5);
-
-  s->version = bits_of(r[EAX], 0, 8);
-  s->gp = bits_of(r[EAX], 8, 8);
-  s->gp_width = bits_of(r[EAX], 16, 8);
-  s->events = bits_of(r[EAX], 24, 8);
-  if (s->version < 2)
-    return;
-  s->fixed_mask = contiguous >= 32 ? UINT32_MAX : (1u << contiguous) - 1;
-  if (s->version >= 5)
-    s->fixed_mask |= r[ECX]; /* FxCtr[i]_supported: ECX[i] || EDX[4:0] > i */
-  s->fixed_width = bits_of(r[EDX], 5, 8);
+  spmu_profile_from_cpuid(s->leaf_0a, s->have_01 ? s->leaf_01 : NULL, 0,
+                          SPMU_CPUID_DECODE, &s->raw, NULL, 0);
 }
 
-static void limit_counters(struct show *s)
+static bool has(const spmu_profile *p, uint32_t feature)
 {
-  if (s->version > 5) {
-    note(s,
-         "perfmon version %u: softpmu models versions 1-5; the MSRs are "
-         "decoded as version 5",
-         s->version);
-    s->version = 5;
-  }
-  if (s->gp > SPMU_MAX_GP) {
-    note(s,
-         "%u GP counters: the architectural MSR ranges hold %u; "
-         "IA32_PMC%u and up are not shown",
-         s->gp, SPMU_MAX_GP, SPMU_MAX_GP);
-    s->gp = SPMU_MAX_GP;
-  }
-  if (s->events > 32) {
-    note(s, "EBX vector length %u: EBX has 32 bits", s->events);
-    s->events = 32;
-  }
-  if (s->version < 5 && (s->fixed_mask >> 3)) {
-    note(s, "%u fixed counters: perfmon versions 2-4 define three",
-         bits_of(s->leaf_0a[EDX], 0, 5));
-    s->fixed_mask &= 0x7;
-  }
-  if (s->fixed_mask >> SPMU_MAX_FIXED) {
-    note(s,
-         "fixed counters %u and up are not shown (IA32_PERF_GLOBAL_CTRL "
-         "has bits for %u)",
-         SPMU_MAX_FIXED, SPMU_MAX_FIXED);
-    s->fixed_mask &= (1u << SPMU_MAX_FIXED) - 1;
-  }
+  return (p->features & feature) != 0;
 }
 
-/* IA32_PERF_CAPABILITIES as far as softpmu models it (SDM 18.6.2; facts
- * sheet B): defined bits 17:0, PEBS record formats 0-4, format 4 with
- * PEBS_BASELINE, PERF_METRICS with fixed counter 3. */
-static void limit_capabilities(struct show *s)
-{
-  uint64_t pc = s->perf_cap;
-  unsigned fmt;
-
-  if (pc & ~SPMU_PERFCAP_DEFINED_MASK) {
-    note(s,
-         "IA32_PERF_CAPABILITIES 0x%" PRIx64 ": bits above 17 are not "
-         "modelled and are left out of the profile",
-         pc);
-    pc &= SPMU_PERFCAP_DEFINED_MASK;
-  }
-  fmt = (unsigned)((pc & SPMU_PERFCAP_PEBS_FMT_MASK) >>
-                   SPMU_PERFCAP_PEBS_FMT_SHIFT);
-  if (fmt > 4 || (fmt == 4) != ((pc & SPMU_PERFCAP_PEBS_BASELINE) != 0)) {
-    unsigned as = (pc & SPMU_PERFCAP_PEBS_BASELINE) ? 4 : 3;
-    note(s, "PEBS record format %u%s: decoded as format %u", fmt,
-         (pc & SPMU_PERFCAP_PEBS_BASELINE) ? " with PEBS_BASELINE" : "", as);
-    pc = (pc & ~SPMU_PERFCAP_PEBS_FMT_MASK) |
-         (uint64_t)as << SPMU_PERFCAP_PEBS_FMT_SHIFT;
-  }
-  if ((pc & SPMU_PERFCAP_PERF_METRICS) && !(s->fixed_mask & 0x8)) {
-    note(s, "PERF_METRICS without fixed counter 3: left out of the profile");
-    pc &= ~SPMU_PERFCAP_PERF_METRICS;
-  }
-  s->perf_cap = pc;
-}
-
-/* The features the catalogue depends on: CPUID.01H ECX[2] DTES64, ECX[4]
- * DS-CPL, ECX[15] PDCM, EDX[21] DS; CPUID.07H:EBX[2] SGX, [11] RTM, [25]
- * Intel PT; IA32_MISC_ENABLE[11] BTS and [12] PEBS unavailable. */
+/* The features the catalogue depends on beyond leaves 0AH and 01H:
+ * CPUID.07H:EBX[2] SGX, [11] RTM, [25] Intel PT; IA32_MISC_ENABLE[11] BTS
+ * and [12] PEBS unavailable; IA32_PERF_CAPABILITIES where PDCM says it
+ * exists. */
 static int read_features(struct show *s)
 {
   bool failed = false;
   uint64_t misc = 0;
   int rc;
 
-  s->pdcm = s->leaf_01[ECX] >> 15 & 1;
-  s->ds = s->leaf_01[EDX] >> 21 & 1;
-  s->dtes64 = s->ds && (s->leaf_01[ECX] >> 2 & 1);
-  s->ds_cpl = s->ds && (s->leaf_01[ECX] >> 4 & 1);
   s->sgx = s->leaf_07[EBX] >> 2 & 1;
   s->rtm = s->leaf_07[EBX] >> 11 & 1;
   s->pt = s->leaf_07[EBX] >> 25 & 1;
-  if (s->ds) {
+  if (has(&s->raw, SPMU_FEAT_DS)) {
     rc = read_msr(s, 0x1A0, &misc, &failed); /* IA32_MISC_ENABLE */
     if (failed)
       return CLI_EXIT_USAGE;
@@ -241,9 +163,9 @@ static int read_features(struct show *s)
       misc = 3u << 11;
     }
     s->bts = !(misc >> 11 & 1);
-    s->pebs = !(misc >> 12 & 1) && s->version >= 2;
+    s->pebs = !(misc >> 12 & 1) && s->raw.version >= 2;
   }
-  if (s->pdcm) {
+  if (has(&s->raw, SPMU_FEAT_PDCM)) {
     rc = read_msr(s, 0x345, &s->perf_cap, &failed); /* PERF_CAPABILITIES */
     if (failed)
       return CLI_EXIT_USAGE;
@@ -253,42 +175,50 @@ static int read_features(struct show *s)
       s->perf_cap = 0;
     }
   }
-  limit_capabilities(s);
   return CLI_EXIT_OK;
 }
 
+/* Each line of what spmu_profile_from_cpuid limited, as a note. */
+static void note_lines(struct show *s, const char *lines)
+{
+  while (*lines) {
+    size_t n = strcspn(lines, "\n");
+    note(s, "%.*s", (int)n, lines);
+    lines += n + (lines[n] == '\n');
+  }
+}
+
+/* The profile: leaves 0AH and 01H and IA32_PERF_CAPABILITIES through
+ * spmu_profile_from_cpuid, limited to what the model can be; then the
+ * features of leaf 07H and IA32_MISC_ENABLE. Uncore PMIs (DEBUGCTL[13],
+ * GLOBAL_STATUS[61]) are model-specific: taken as present from perfmon
+ * v3, as on every such Core part. */
 static int build_profile(struct show *s)
 {
-  char why[512] = "";
-  size_t len;
+  char why[1024] = "";
+  spmu_profile *p = &s->prof;
   int rc;
 
-  len = (size_t)snprintf(
-      s->spec, sizeof s->spec,
-      "name=cpu%u,version=%u,gp=%u,gp_width=%u,events=%u,unavailable=0x%x",
-      s->cpu, s->version, s->gp, s->gp_width, s->events,
-      s->leaf_0a[EBX] & (s->events >= 32 ? UINT32_MAX : (1u << s->events) - 1));
-  if (s->fixed_mask)
-    len += (size_t)snprintf(s->spec + len, sizeof s->spec - len,
-                            ",fixed_mask=0x%x,fixed_width=%u", s->fixed_mask,
-                            s->fixed_width);
-  /* Uncore PMIs (DEBUGCTL[13], GLOBAL_STATUS[61]) are model-specific:
-   * taken as present from perfmon v3, as on every such Core part. */
-  len += (size_t)snprintf(
-      s->spec + len, sizeof s->spec - len,
-      ",threads=1,pdcm=%d,ds=%d,dtes64=%d,ds_cpl=%d,bts=%d,pebs=%d,rtm=%d,"
-      "pt=%d,sgx=%d,uncore_pmi=%d,any_deprecated=%d",
-      s->pdcm, s->ds, s->dtes64, s->ds_cpl, s->bts, s->pebs, s->rtm, s->pt,
-      s->sgx, s->version >= 3, s->version >= 5 && (s->leaf_0a[EDX] >> 15 & 1));
-  if (s->perf_cap && len < sizeof s->spec)
-    snprintf(s->spec + len, sizeof s->spec - len,
-             ",perf_capabilities=0x%" PRIx64, s->perf_cap);
-  rc = spmu_profile_parse(s->spec, &s->prof, why, sizeof why);
+  rc = spmu_profile_from_cpuid(s->leaf_0a, s->have_01 ? s->leaf_01 : NULL,
+                               s->perf_cap, SPMU_CPUID_CLAMP, p, why,
+                               sizeof why);
+  if (rc == SPMU_OK) {
+    note_lines(s, why);
+    snprintf(p->name, sizeof p->name, "cpu%u", s->cpu);
+    p->features |= (s->bts ? SPMU_FEAT_BTS : 0u) |
+                   (s->pebs ? SPMU_FEAT_PEBS : 0u) |
+                   (s->rtm ? SPMU_FEAT_RTM : 0u) |
+                   (s->pt ? SPMU_FEAT_PT : 0u) |
+                   (s->sgx ? SPMU_FEAT_SGX : 0u) |
+                   (p->version >= 3 ? SPMU_FEAT_UNCORE_PMI : 0u);
+    rc = spmu_profile_validate(p, why, sizeof why);
+  }
   if (rc != SPMU_OK) {
     cli_error("the PMU that CPUID enumerates is not one softpmu can decode: %s",
               why[0] ? why : spmu_strerror(rc));
     return CLI_EXIT_USAGE;
   }
+  spmu_profile_format(p, s->spec, sizeof s->spec);
   return CLI_EXIT_OK;
 }
 
@@ -552,8 +482,9 @@ static void print_pmu(const struct show *s)
   }
   printf("CPUID.01H: PDCM %d, DS %d, DTES64 %d, DS-CPL %d; CPUID.07H: RTM %d, "
          "Intel PT %d, SGX %d\n",
-         s->pdcm, s->ds, s->dtes64, s->ds_cpl, s->rtm, s->pt, s->sgx);
-  if (s->ds)
+         has(p, SPMU_FEAT_PDCM), has(p, SPMU_FEAT_DS), has(p, SPMU_FEAT_DTES64),
+         has(p, SPMU_FEAT_DS_CPL), s->rtm, s->pt, s->sgx);
+  if (has(p, SPMU_FEAT_DS))
     printf("IA32_MISC_ENABLE: BTS %savailable, PEBS %savailable\n",
            s->bts ? "" : "not ", s->pebs ? "" : "not ");
   printf("decoded as the profile %s\n", s->spec);
@@ -655,7 +586,7 @@ static void print_text(const struct show *s)
   print_raw("0AH", s->leaf_0a);
   print_raw("01H", s->leaf_01);
   print_raw("07H", s->leaf_07);
-  if (s->version == 0) {
+  if (s->raw.version == 0) {
     puts("no architectural PMU: CPUID.0AH:EAX[7:0] (the version ID) is 0");
     return;
   }
@@ -757,8 +688,8 @@ static void print_json(const struct show *s)
   json_regs("0a", s->leaf_0a, false);
   json_regs("01", s->leaf_01, true);
   json_regs("07", s->leaf_07, true);
-  printf("},\"version\":%u", s->version);
-  if (s->version == 0) {
+  printf("},\"version\":%u", s->prof.version);
+  if (s->raw.version == 0) {
     puts("}");
     return;
   }
@@ -788,14 +719,13 @@ static int parse_cpu(const struct cli_args *a, unsigned *cpu)
   uint64_t v;
 
   *cpu = 0;
-  if (!a->cpu)
+  if (!a->cpu_num)
     return CLI_EXIT_OK;
-  if (!cli_parse_u64(a->cpu, &v) || v > 0xffffff) {
+  if (!cli_parse_u64(a->cpu_num, &v) || v > 0xffffff) {
     cli_usage_error(&cli_cmd_show,
-                    "show: --cpu takes the number of a CPU of this machine "
-                    "(0, 1, ...), not '%s'; `softpmu cpuid --cpu PROFILE` "
-                    "describes a modelled one",
-                    a->cpu);
+                    "show: -C takes the number of a CPU of this machine "
+                    "(0, 1, ...), not '%s'",
+                    a->cpu_num);
     return CLI_EXIT_USAGE;
   }
   *cpu = (unsigned)v;
@@ -808,10 +738,9 @@ static int gather(struct show *s)
 
   if ((rc = read_cpuid(s)) != CLI_EXIT_OK)
     return rc;
-  decode_leaf_0a(s);
-  if (s->version == 0)
+  decode_leaves(s);
+  if (s->raw.version == 0)
     return CLI_EXIT_OK;
-  limit_counters(s);
   if ((rc = read_features(s)) != CLI_EXIT_OK ||
       (rc = build_profile(s)) != CLI_EXIT_OK ||
       (rc = read_msrs(s)) != CLI_EXIT_OK)
@@ -877,7 +806,7 @@ static int show_run(const struct cli_args *a)
 const struct cli_command cli_cmd_show = {
   .name = "show",
   .summary = "read and decode the live PMU of this machine",
-  .synopsis = "[-c N] [--json]",
+  .synopsis = "[-C N] [--json]",
   .description =
     "    Reads the performance-monitoring unit of CPU N of this machine\n"
     "    through Linux's msr and cpuid drivers (/dev/cpu/N/msr and\n"
@@ -923,9 +852,11 @@ const struct cli_command cli_cmd_show = {
     "    (`modprobe msr`, `modprobe cpuid`), and reading them needs root\n"
     "    (CAP_SYS_RAWIO); without them the message says which is missing.\n",
   .options =
-    "    -c, --cpu N\n"
-    "        The CPU to read, by its number (default 0): the devices\n"
-    "        /dev/cpu/N/msr and /dev/cpu/N/cpuid.\n"
+    "    -C, --cpu-num N\n"
+    "        The CPU to read, by its number (default 0), as in perf stat\n"
+    "        -C: the devices /dev/cpu/N/msr and /dev/cpu/N/cpuid. (-c/--cpu\n"
+    "        names a profile in every command; show models none and refuses\n"
+    "        it: softpmu cpuid -c PROFILE describes a modelled PMU.)\n"
     "\n"
     "    --json\n"
     "        Print one JSON object instead of text: the files, the CPUID\n"
@@ -955,7 +886,7 @@ const struct cli_command cli_cmd_show = {
     "        CPU 0's PMU: which counters are programmed, by whom, and\n"
     "        whether they count.\n"
     "\n"
-    "    sudo softpmu show --cpu 3 --json | jq .inuse\n"
+    "    sudo softpmu show -C 3 --json | jq .inuse\n"
     "        CPU 3's counters in use, as JSON.\n",
   .flags = CLI_FLAG_JSON | CLI_FLAG_CPU_NUMBER | CLI_FLAG_FILES,
   .min_args = 0,

@@ -40,7 +40,7 @@ static void print_manual(void)
         "    model, tracing what the PMU does. The processor is a preset or\n"
         "    a key=value profile given with --cpu; the default is\n"
         "    " CLI_DEFAULT_PROFILE ". `softpmu show` reads the PMU of this\n"
-        "    machine instead (there --cpu N is a CPU number).\n\n"
+        "    machine instead (its CPU is -C N, as in perf stat -C).\n\n"
         "COMMANDS\n",
         stdout);
   for (i = 0; i < NCOMMANDS; i++)

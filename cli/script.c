@@ -623,8 +623,9 @@ static bool event_named(const struct cli_arch_event *e, const char *text)
   return *a == *b;
 }
 
-/* EVENT/UMASK or NAME, with an optional :COUNT, at word i. */
-static bool parse_line(struct parser *ps, size_t i)
+/* The event line named at word i of a deliver statement: EVENT/UMASK or
+ * NAME, with an optional :COUNT. */
+static bool parse_event_word(struct parser *ps, size_t i)
 {
   char buf[MAX_WORD + 1];
   char *text = (char *)word(ps, i, buf), *colon = strchr(text, ':');
@@ -845,7 +846,7 @@ static bool parse_deliver(struct parser *ps)
     } else if (cli_ieq(buf, "smm")) {
       st.flags |= SPMU_CLK_SMM;
     } else if (!deliver_option(ps, i, &st, &cols, seen_opt, &ok)) {
-      ok = parse_line(ps, i) && ok;
+      ok = parse_event_word(ps, i) && ok;
     }
   }
   st.nlines = ps->s->nevents - st.first;
@@ -1431,7 +1432,8 @@ static void unknown_keyword(struct parser *ps)
          buf);
 }
 
-static void parse_line_text(struct parser *ps, const char *p, const char *end)
+/* One line of script text, p..end: a statement, its keyword first. */
+static void parse_statement(struct parser *ps, const char *p, const char *end)
 {
   size_t i;
 
@@ -1462,7 +1464,7 @@ int script_parse(struct script *s, const char *file, const char *text,
     const char *nl = strchr(p, '\n');
     const char *end = nl ? nl : p + strlen(p);
     ps.line++;
-    parse_line_text(&ps, p, end);
+    parse_statement(&ps, p, end);
     p = nl ? nl + 1 : end;
   }
   if (ps.oom) {

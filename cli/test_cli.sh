@@ -138,6 +138,10 @@ run decode IA32_PERF_GLOBAL_STAUS 1
 expect "unknown MSR, one suggestion" 2 "" "\
 softpmu: unknown MSR 'IA32_PERF_GLOBAL_STAUS'
 softpmu: did you mean IA32_PERF_GLOBAL_STATUS?"
+run decode IA32_PERF_GLOBAL_STAT 1
+expect "unknown MSR, a truncated name" 2 "" "\
+softpmu: unknown MSR 'IA32_PERF_GLOBAL_STAT'
+softpmu: did you mean IA32_PERF_GLOBAL_STATUS or IA32_PERF_GLOBAL_CTRL?"
 run decode ia32_pmc 1
 expect "unknown MSR, three suggestions" 2 "" "\
 softpmu: unknown MSR 'ia32_pmc'
@@ -163,6 +167,18 @@ expect "MSR number absent everywhere" 2 "" \
 run decode --cpu bogus IA32_PMC0 1
 expect "unknown profile" 2 "" \
   "softpmu: unknown profile 'bogus'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht"
+run decode --cpu skylak IA32_PMC0 1
+expect "unknown profile, did you mean" 2 "" "\
+softpmu: unknown profile 'skylak'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht
+softpmu: did you mean skylake?"
+run cpuid --cpu base=sapphire,gp=2
+expect "unknown base profile, did you mean" 2 "" "\
+softpmu: unknown profile 'sapphire'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht
+softpmu: did you mean sapphirerapids?"
+run msrs --cpu pentium
+expect "unknown profile, the nearest" 2 "" "\
+softpmu: unknown profile 'pentium'; known: core-duo, core2, nehalem, sandybridge, haswell, skylake, icelake, sapphirerapids, pentium4, pentium4-noht
+softpmu: did you mean pentium4?"
 run cpuid --cpu base=skylake,gp=9
 expect "impossible profile" 2 "" \
   "softpmu: gp=9: the architectural MSR ranges hold at most 8 GP counters (IA32_PMC0-7)"
@@ -291,6 +307,17 @@ same "$tmp/ebx" "\
   EBX[6]      1     Branch Misses Retired (C5H/00H) not available" ||
   fail "cpuid unavailable events differ"
 
+# A leaf stated apart (SDM Vol. 2A Table 3-8): version 5 with ECX = 0 and
+# EDX[4:0] = 4 still has fixed counters 0-3 (EDX[4:0] > i).
+run cpuid --cpu base=icelake,fixed_contig=4,fixed_ecx=0
+checks=$((checks + 1))
+grep -e '^CPUID.0AH' -e '^  ECX\[31' -e '^  EDX\[4' -e '^  fixed' "$tmp/out" >"$tmp/fx"
+same "$tmp/fx" "\
+CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x00000000  EDX 0x00008604
+  ECX[31:0]   0x0   fixed counter bitmap
+  EDX[4:0]    4     contiguous fixed counters
+  fixed counters: 0-3" || fail "cpuid fixed_contig/fixed_ecx stated apart"
+
 # ---- msrs ------------------------------------------------------------------
 
 # One line per MSR: as many lines as spmu_msr_list counts (43 on Ice Lake
@@ -370,7 +397,7 @@ put "$tmp/cpuid1" 18 0
 put "$tmp/msr1" 0xc1 0xfffffffff0
 put "$tmp/msr1" 0x186 0x5300c0
 put "$tmp/msr1" 0x1a0 0x1880
-run show --cpu 1 --msr-file "$tmp/msr1" --cpuid-file "$tmp/cpuid1"
+run show -C 1 --msr-file "$tmp/msr1" --cpuid-file "$tmp/cpuid1"
 expect "show v1: computed INUSE, #GP" 0 "\
 CPU 1: MSRs from $tmp/msr1, CPUID from $tmp/cpuid1
 CPUID.0AH  EAX 0x07280101  EBX 0x00000000  ECX 0x00000000  EDX 0x00000000
@@ -379,7 +406,7 @@ CPUID.07H  EAX 0x01000000  EBX 0x00072801  ECX 0x00000000  EDX 0x00000000
 perfmon v1: 1 GP counter of 40 bits, no fixed counters
 architectural events: 7 enumerated, all available
 CPUID.01H: PDCM 0, DS 0, DTES64 0, DS-CPL 0; CPUID.07H: RTM 1, Intel PT 0, SGX 0
-decoded as the profile name=cpu1,version=1,gp=1,gp_width=40,events=7,unavailable=0x0,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=1,pt=0,sgx=0,uncore_pmi=0,any_deprecated=0
+decoded as the profile name=cpu1,version=1,gp=1,gp_width=40,events=7,unavailable=0x0,fixed_mask=0x0,fixed_width=0,threads=1,perf_capabilities=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=1,pt=0,sgx=0,uncore_pmi=0,precise_store=0,any_deprecated=0
 
 The 4 MSRs of this PMU:
 0x0c1  IA32_PMC0         0xfffffffff0 (-16)
@@ -420,7 +447,7 @@ put "$tmp/msr4" 0x1a0 0x1880
 put "$tmp/msr4" 0x38d 0xb0
 put "$tmp/msr4" 0x38f 0x8
 put "$tmp/msr4" 0x392 0x8000000200000008
-run show -c 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
+run show -C 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
 expect "show v4: INUSE, counting or not, who holds the PMI" 0 "\
 CPU 2: MSRs from $tmp/msr4, CPUID from $tmp/cpuid4
 CPUID.0AH  EAX 0x07300404  EBX 0x00000000  ECX 0x00000000  EDX 0x00000603
@@ -429,7 +456,7 @@ CPUID.07H  EAX 0x04000000  EBX 0x00073004  ECX 0x00000000  EDX 0x03000000
 perfmon v4: 4 GP counters of 48 bits, fixed counters 0-2 of 48 bits
 architectural events: 7 enumerated, all available
 CPUID.01H: PDCM 0, DS 0, DTES64 0, DS-CPL 0; CPUID.07H: RTM 0, Intel PT 0, SGX 1
-decoded as the profile name=cpu2,version=4,gp=4,gp_width=48,events=7,unavailable=0x0,fixed_mask=0x7,fixed_width=48,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=1,uncore_pmi=1,any_deprecated=0
+decoded as the profile name=cpu2,version=4,gp=4,gp_width=48,events=7,unavailable=0x0,fixed_mask=0x7,fixed_width=48,threads=1,perf_capabilities=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=1,uncore_pmi=1,precise_store=0,any_deprecated=0
 
 The 19 MSRs of this PMU:
 0x0c1  IA32_PMC0                      0x0
@@ -485,7 +512,7 @@ In use, from IA32_PERF_GLOBAL_INUSE 0x8000000200000008:
 Free: IA32_PMC0, IA32_PMC1, IA32_PMC2, IA32_FIXED_CTR0, IA32_FIXED_CTR2" ""
 
 # The same as JSON: one object; the in-use part.
-run show --json -c 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
+run show --json --cpu-num 2 --msr-file "$tmp/msr4" --cpuid-file "$tmp/cpuid4"
 checks=$((checks + 1))
 sed 's/.*,"inuse":/"inuse":/' "$tmp/out" >"$tmp/lines"
 same "$tmp/lines" '"inuse":{"from":"IA32_PERF_GLOBAL_INUSE","result":"ok","value":"0x8000000200000008","counters":[{"counter":"IA32_PMC0","bit":0,"in_use":false},{"counter":"IA32_PMC1","bit":1,"in_use":false},{"counter":"IA32_PMC2","bit":2,"in_use":false},{"counter":"IA32_PMC3","bit":3,"in_use":true,"flag":"PERFEVTSEL3_InUse","control":["EVENT=0xc0","USR","OS","INT","EN"],"state":"counting"},{"counter":"IA32_FIXED_CTR0","bit":32,"in_use":false},{"counter":"IA32_FIXED_CTR1","bit":33,"in_use":true,"flag":"FC1_InUse","control":["EN1=0x3","PMI1"],"state":"not counting: IA32_PERF_GLOBAL_CTRL.EN_FIXED_CTR1 clear"},{"counter":"IA32_FIXED_CTR2","bit":34,"in_use":false}],"pmi":{"in_use":true,"by":["IA32_PERFEVTSEL3.INT","IA32_FIXED_CTR_CTRL.PMI1"]}}}' &&
@@ -504,9 +531,9 @@ checks=$((checks + 1))
 sed -n '5p;8,10p' "$tmp/out" >"$tmp/lines"
 same "$tmp/lines" "\
 perfmon v5: 8 GP counters of 48 bits, fixed counters 0-3 of 48 bits
-decoded as the profile name=cpu0,version=5,gp=8,gp_width=48,events=7,unavailable=0x0,fixed_mask=0xf,fixed_width=48,threads=1,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=0,uncore_pmi=1,any_deprecated=1
+decoded as the profile name=cpu0,version=5,gp=8,gp_width=48,events=7,unavailable=0x0,fixed_mask=0xf,fixed_width=48,threads=1,perf_capabilities=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,bts=0,pebs=0,rtm=0,pt=0,sgx=0,uncore_pmi=1,precise_store=0,any_deprecated=1
 note: perfmon version 6: softpmu models versions 1-5; the MSRs are decoded as version 5
-note: 10 GP counters: the architectural MSR ranges hold 8; IA32_PMC8 and up are not shown" &&
+note: 10 GP counters: the architectural MSR ranges hold 8; IA32_PMC8 and up are left out" &&
   [ "$rc" = 0 ] || fail "show: notes on what softpmu does not model (above)"
 
 # An event select that faults stops the scan: the summary says why; the
@@ -535,7 +562,7 @@ same "$tmp/lines" "no architectural PMU: CPUID.0AH:EAX[7:0] (the version ID) is 
 
 # No device: the backend's plain explanation, exit 2, nothing on stdout.
 # (No machine has a CPU 4095 online.)
-run show --cpu 4095
+run show -C 4095
 expect "show: no msr device" 2 "" \
   "softpmu: /dev/cpu/4095/msr does not exist: the msr driver is not loaded (run \`modprobe msr\` as root), or that CPU is not online"
 if [ ! -e /dev/cpu/0/msr ]; then
@@ -543,7 +570,7 @@ if [ ! -e /dev/cpu/0/msr ]; then
   expect "show: this machine has no msr device" 2 "" \
     "softpmu: /dev/cpu/0/msr does not exist: the msr driver is not loaded (run \`modprobe msr\` as root), or that CPU is not online"
 fi
-run show --msr-file "$tmp/msr1" --cpu 4095
+run show --msr-file "$tmp/msr1" --cpu-num 4095
 expect "show: no cpuid device" 2 "" \
   "softpmu: /dev/cpu/4095/cpuid does not exist: the cpuid driver is not loaded (run \`modprobe cpuid\` as root), or that CPU is not online"
 run show --msr-file "$tmp/none" --cpuid-file "$tmp/cpuid1"
@@ -554,14 +581,24 @@ if [ "$(id -u)" != 0 ]; then
   run show --msr-file "$tmp/locked" --cpuid-file "$tmp/cpuid1"
   expect "show: an unreadable file" 2 "" "softpmu: cannot open $tmp/locked: Permission denied"
 fi
+# -c/--cpu names a profile in every command; show reads this machine and
+# takes its CPU as -C N (as perf stat -C).
 run show --cpu skylake
-expect "show: --cpu is a CPU number" 2 "" "\
-softpmu: show: --cpu takes the number of a CPU of this machine (0, 1, ...), not 'skylake'; \`softpmu cpuid --cpu PROFILE\` describes a modelled one
-usage: softpmu show [-c N] [--json]"
+expect "show: -c is a profile, refused" 2 "" "\
+softpmu: show: -c/--cpu names a profile, and show reads this machine; its CPU number is -C N (--cpu-num N); \`softpmu cpuid -c PROFILE\` describes a modelled one
+usage: softpmu show [-C N] [--json]"
+run show -C skylake
+expect "show: -C is a CPU number" 2 "" "\
+softpmu: show: -C takes the number of a CPU of this machine (0, 1, ...), not 'skylake'
+usage: softpmu show [-C N] [--json]"
+run decode -C 1 IA32_PMC0 1
+expect "decode: -C is show's" 2 "" "\
+softpmu: decode: unknown option '-C'
+usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
 run show extra
 expect "show: no arguments" 2 "" "\
 softpmu: show: unexpected argument 'extra'
-usage: softpmu show [-c N] [--json]"
+usage: softpmu show [-C N] [--json]"
 run decode --msr-file x IA32_PMC0 0
 expect "--msr-file is for show only" 2 "" "\
 softpmu: decode: unknown option '--msr-file'

@@ -2,7 +2,8 @@
  * and print what the PMU did.
  *
  *   softpmu-demo [PROFILE]      PROFILE: a preset name or key=value list
- *                               (default: skylake)
+ *                               (default: SPMU_PROFILE_DEFAULT,
+ *                               sapphirerapids)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -333,7 +334,7 @@ static void netburst(spmu_lp *lp)
 
 int main(int argc, char **argv)
 {
-  const char *spec = argc > 1 ? argv[1] : "skylake";
+  const char *spec = argc > 1 ? argv[1] : SPMU_PROFILE_DEFAULT;
   spmu_profile p;
   spmu_core *core;
   spmu_lp *lp;

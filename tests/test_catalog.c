@@ -259,6 +259,99 @@ static void test_skylake_msr_list(void **state)
   assert_int_equal(spmu_msr_list(&skl, NULL, 0), n);
 }
 
+/* regs.h: an spmu_regview applies its profile once and answers every
+ * question exactly as the spmu_msr_* calls do for that profile: for each
+ * preset, each MSR's description, each field (by index and by name,
+ * decoded from all ones and encoded to its largest value), and the lookup
+ * of each MSR by its name. */
+static void test_regview_answers_as_profile_calls(void **state)
+{
+  const char *name;
+
+  (void)state;
+  FOR_EACH_PRESET(name)
+  {
+    spmu_profile p;
+    spmu_regview *r = NULL;
+    uint32_t addrs[128], addrs2[128];
+    size_t n, i;
+
+    assert_int_equal(spmu_profile_parse(name, &p, NULL, 0), SPMU_OK);
+    assert_int_equal(spmu_regview_new(&p, &r), SPMU_OK);
+    n = spmu_msr_list(&p, addrs, 128);
+    assert_int_equal(spmu_regview_list(r, addrs2, 128), n);
+    assert_memory_equal(addrs, addrs2, n * sizeof addrs[0]);
+    for (i = 0; i < n; i++) {
+      spmu_msr_info a, b;
+      uint32_t at = 0;
+      unsigned k;
+      assert_int_equal(spmu_msr_info_get(&p, addrs[i], &a), SPMU_OK);
+      assert_int_equal(spmu_regview_info(r, addrs[i], &b), SPMU_OK);
+      assert_memory_equal(&a, &b, sizeof a);
+      assert_int_equal(spmu_regview_lookup(r, a.name, &at), SPMU_OK);
+      assert_int_equal(at, addrs[i]);
+      for (k = 0; k < a.nfields; k++) {
+        spmu_field_info fa, fb;
+        uint64_t va = 0, vb = 1, ra = 0, rb = 0;
+        uint64_t top;
+        memset(&fa, 0, sizeof fa); /* the names' tails are not written */
+        memset(&fb, 0, sizeof fb);
+        assert_int_equal(spmu_msr_field_get(&p, addrs[i], k, &fa), SPMU_OK);
+        assert_int_equal(spmu_regview_field_get(r, addrs[i], k, &fb), SPMU_OK);
+        assert_memory_equal(&fa, &fb, sizeof fa);
+        assert_int_equal(spmu_msr_field_decode(&p, addrs[i], fa.name,
+                                               UINT64_MAX, &va),
+                         SPMU_OK);
+        assert_int_equal(spmu_regview_field_decode(r, addrs[i], fa.name,
+                                                   UINT64_MAX, &vb),
+                         SPMU_OK);
+        assert_int_equal(va, vb);
+        top = va; /* all ones of the field's width */
+        assert_int_equal(
+            spmu_msr_field_encode(&p, addrs[i], fa.name, top, &ra), SPMU_OK);
+        assert_int_equal(
+            spmu_regview_field_encode(r, addrs[i], fa.name, top, &rb),
+            SPMU_OK);
+        assert_int_equal(ra, rb);
+      }
+    }
+    /* Absent MSRs and unknown names give the same codes. */
+    assert_int_equal(spmu_regview_info(r, 0x600 + 1, &(spmu_msr_info){0}),
+                     SPMU_ENOMSR);
+    assert_int_equal(spmu_regview_lookup(r, "IA32_NO_SUCH_MSR", addrs),
+                     SPMU_ENOENT);
+    spmu_regview_free(r);
+  }
+}
+
+/* regs.h: spmu_regview_new refuses a missing or invalid profile (*out is
+ * NULL then), and a NULL handle is SPMU_EINVAL (lookup: any name). */
+static void test_regview_bad_arguments(void **state)
+{
+  spmu_profile p;
+  spmu_regview *r = (spmu_regview *)&p;
+  uint32_t addr = 0;
+  uint64_t v;
+
+  (void)state;
+  assert_int_equal(spmu_regview_new(NULL, &r), SPMU_EINVAL);
+  assert_null(r);
+  assert_int_equal(spmu_profile_parse("skylake", &p, NULL, 0), SPMU_OK);
+  p.gp = 9; /* SDM Vol. 4 Table 2-2: IA32_PMC0-7 hold 8 */
+  r = (spmu_regview *)&p;
+  assert_int_equal(spmu_regview_new(&p, &r), SPMU_EINVAL);
+  assert_null(r);
+  assert_int_equal(spmu_regview_new(&p, NULL), SPMU_EINVAL);
+  assert_int_equal(spmu_regview_list(NULL, NULL, 0), 0);
+  assert_int_equal(spmu_regview_info(NULL, 0xC1, &(spmu_msr_info){0}),
+                   SPMU_EINVAL);
+  assert_int_equal(spmu_regview_field_decode(NULL, 0x186, "EN", 0, &v),
+                   SPMU_EINVAL);
+  assert_int_equal(spmu_regview_lookup(NULL, "IA32_PMC7", &addr), SPMU_OK);
+  assert_int_equal(addr, 0xC8);
+  spmu_regview_free(NULL);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -269,6 +362,8 @@ int main(void)
     cmocka_unit_test(test_briefs_name_their_instance),
     cmocka_unit_test(test_field_decode_encode),
     cmocka_unit_test(test_skylake_msr_list),
+    cmocka_unit_test(test_regview_answers_as_profile_calls),
+    cmocka_unit_test(test_regview_bad_arguments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

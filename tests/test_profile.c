@@ -98,8 +98,8 @@ static void test_presets_match_sdm_generations(void **state)
   }
 }
 
-/* KVM-suite check "every profile's CPUID.0AH decodes back to its own
- * counts", decoding per facts sheet A: EAX[7:0] version, [15:8] GP
+/* Every profile's CPUID.0AH decodes back to its own counts, decoding per
+ * SDM Vol. 2A Table 3-8 (leaf 0AH): EAX[7:0] version, [15:8] GP
  * counters, [23:16] their width, [31:24] EBX length; EBX the unavailable
  * events; EDX[4:0] contiguous fixed counters, EDX[12:5] their width; ECX the
  * fixed-counter bitmap from v5 (0 before); FxCtr[i] is supported iff
@@ -555,6 +555,364 @@ static void test_format_small_buffer_enospc(void **state)
   assert_int_equal(spmu_profile_format(&p, NULL, 0), SPMU_ENOSPC);
 }
 
+/* ---- fixed counters: EDX[4:0] and ECX stated apart ------------------- */
+
+/* The presets enumerate their fixed counters exactly as before the keys
+ * fixed_contig/fixed_ecx existed (SDM Vol. 2A Table 3-8, leaf 0AH): ECX
+ * and EDX per preset, written out, and neither key stated. */
+static void test_presets_fixed_leaf_values_unchanged(void **state)
+{
+  static const struct {
+    const char *name;
+    uint32_t ecx, edx;
+  } want[] = {
+      {"core-duo", 0, 0},           /* v1: no fixed counters */
+      {"core2", 0, 0x503},          /* 3 of 40 bits */
+      {"nehalem", 0, 0x603},        /* 3 of 48 bits */
+      {"sandybridge", 0, 0x603},    {"haswell", 0, 0x603},
+      {"skylake", 0, 0x603},
+      {"icelake", 0xF, 0x8604},     /* v5: bitmap 0-3, EDX[15] */
+      {"sapphirerapids", 0xF, 0x8604},
+      {"pentium4", 0, 0},           /* no architectural perfmon */
+      {"pentium4-noht", 0, 0},
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    spmu_profile p = parse_ok(want[i].name);
+    uint32_t r[4];
+    assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, r), SPMU_OK);
+    assert_int_equal(r[2], want[i].ecx);
+    assert_int_equal(r[3], want[i].edx);
+    assert_int_equal(p.fixed_contig, 0);
+    assert_int_equal(p.fixed_ecx, 0);
+    assert_false(spmu_profile_fixed_stated(&p));
+  }
+}
+
+/* SDM Vol. 2A Table 3-8, leaf 0AH: a profile that states EDX[4:0] and ECX
+ * gets them bit for bit; the counters present are the union
+ * (FxCtr[i]_supported := ECX[i] || EDX[4:0] > i). */
+static void test_fixed_contig_and_ecx_stated_bit_for_bit(void **state)
+{
+  static const struct {
+    const char *spec;
+    uint32_t mask, ecx, edx;
+  } want[] = {
+      /* v5 with the bitmap left 0: counters 0-2 from EDX alone. */
+      {"version=5,gp=8,fixed_contig=3,fixed_ecx=0", 0x7, 0x0, 0x603},
+      /* Counters 0 and 2: one contiguous, the bitmap names both. */
+      {"version=5,gp=8,fixed_contig=1,fixed_ecx=0x5", 0x5, 0x5, 0x601},
+      /* Counters 0-2 contiguous, 3 only in the bitmap. */
+      {"version=5,gp=8,fixed_contig=3,fixed_ecx=0x8", 0xF, 0x8, 0x603},
+      /* Ice Lake's counters with ECX = 0: EDX[15] stays. */
+      {"base=icelake,fixed_contig=4,fixed_ecx=0", 0xF, 0x0, 0x8604},
+      /* Before v5 only EDX[4:0]: the same leaf as skylake's. */
+      {"base=skylake,fixed_contig=3", 0x7, 0x0, 0x603},
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    spmu_profile p = parse_ok(want[i].spec);
+    uint32_t r[4];
+    assert_int_equal(p.fixed_mask, want[i].mask);
+    assert_true(spmu_profile_fixed_stated(&p));
+    assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, r), SPMU_OK);
+    assert_int_equal(r[2], want[i].ecx);
+    assert_int_equal(r[3], want[i].edx);
+  }
+}
+
+/* profile.h: the stated keys are written by spmu_profile_format (after
+ * fixed_mask and the rest) and read back to the same profile. */
+static void test_fixed_contig_ecx_format_round_trip(void **state)
+{
+  spmu_profile p = parse_ok("version=5,gp=8,fixed_contig=3,fixed_ecx=0,"
+                            "name=vm");
+  char text[1024];
+
+  (void)state;
+  assert_true(spmu_profile_format(&p, text, sizeof text) > 0);
+  assert_string_equal(
+      text, "name=vm,version=5,gp=8,gp_width=48,events=7,unavailable=0x0,"
+            "fixed_mask=0x7,fixed_width=48,threads=1,perf_capabilities=0x0,"
+            "fixed_contig=3,fixed_ecx=0x0,pdcm=0,ds=0,dtes64=0,ds_cpl=0,"
+            "bts=0,pebs=0,rtm=0,pt=0,sgx=0,uncore_pmi=0,precise_store=0,"
+            "any_deprecated=0");
+  check_round_trip(&p);
+}
+
+/* SDM Vol. 2A Table 3-8, leaf 0AH: ECX is reserved before version 5,
+ * EDX[4:0] has five bits, and fixed_mask given beside them must be their
+ * union. */
+static void test_reject_fixed_contig_ecx_inconsistent(void **state)
+{
+  (void)state;
+  parse_fails("version=4,gp=4,fixed_contig=3,fixed_ecx=0x8", SPMU_EPROFILE,
+              "CPUID.0AH:ECX enumerates fixed counters from version 5");
+  parse_fails("version=5,gp=4,fixed_contig=40", SPMU_EPROFILE,
+              "fixed_contig=40: CPUID.0AH:EDX[4:0] has five bits");
+  parse_fails("version=5,gp=4,fixed_mask=0x7,fixed_contig=2,fixed_ecx=0",
+              SPMU_EPROFILE,
+              "fixed_mask=0x7 is not the union 0x3 of fixed_contig=2");
+}
+
+/* profile.h, Growth: reserved_ must be zero. */
+static void test_reject_reserved_nonzero(void **state)
+{
+  spmu_profile p = parse_ok("skylake");
+  char why[256] = "";
+
+  (void)state;
+  p.reserved_[5] = 1;
+  assert_int_equal(spmu_profile_validate(&p, why, sizeof why), SPMU_EPROFILE);
+  assert_string_equal(why,
+                      "reserved_[5] is not zero (members of a newer release?)");
+}
+
+/* ---- a profile from CPUID -------------------------------------------- */
+
+/* The features CPUID leaves 01H and 0AH enumerate (profile.h). */
+#define CPUID_FEATURES                                                       \
+  (SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL |    \
+   SPMU_FEAT_ANY_DEPRECATED)
+
+/* The PMU fields of a and b are the same: what leaves 0AH and 01H and
+ * IA32_PERF_CAPABILITIES carry. */
+static void same_pmu_fields(const spmu_profile *a, const spmu_profile *b)
+{
+  assert_int_equal(a->version, b->version);
+  assert_int_equal(a->gp, b->gp);
+  assert_int_equal(a->gp_width, b->gp_width);
+  assert_int_equal(a->events_len, b->events_len);
+  assert_int_equal(a->events_unavailable, b->events_unavailable);
+  assert_int_equal(a->fixed_mask, b->fixed_mask);
+  assert_int_equal(a->fixed_mask ? a->fixed_width : 0,
+                   b->fixed_mask ? b->fixed_width : 0);
+  assert_int_equal(a->fixed_contig, b->fixed_contig);
+  assert_int_equal(a->fixed_ecx, b->fixed_ecx);
+  assert_int_equal(a->features & CPUID_FEATURES, b->features & CPUID_FEATURES);
+  assert_int_equal(a->perf_capabilities, b->perf_capabilities);
+}
+
+/* spmu_profile_from_cpuid is the inverse of spmu_profile_cpuid (SDM Vol.
+ * 2A Table 3-8, leaf 0AH; Tables 3-10/3-11, leaf 01H): every preset, and
+ * profiles that state EDX[4:0] and ECX apart, come back with the same PMU
+ * fields, validated. (A stated pair that is the plain form of its set,
+ * fixed_contig=1,fixed_ecx=0x5 say, comes back plain: the same leaf.) */
+static void test_from_cpuid_round_trips_presets(void **state)
+{
+  static const char *const customs[] = {
+      "version=5,gp=8,fixed_contig=3,fixed_ecx=0",
+      "version=5,gp=8,fixed_contig=1,fixed_ecx=0x4",
+      "version=5,gp=4,fixed_mask=0x5,unavailable=0x5",
+      "version=2,gp=2,gp_width=40,fixed=3,fixed_width=40,events=5",
+  };
+  const char *name;
+  size_t i;
+
+  (void)state;
+  FOR_EACH_PRESET(name)
+  {
+    spmu_profile p = parse_ok(name), back;
+    uint32_t r0a[4], r01[4];
+    char why[256] = "x";
+    assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, r0a), SPMU_OK);
+    assert_int_equal(spmu_profile_cpuid(&p, 0x1, 0, r01), SPMU_OK);
+    assert_int_equal(spmu_profile_from_cpuid(r0a, r01, p.perf_capabilities,
+                                             SPMU_CPUID_EXACT, &back, why,
+                                             sizeof why),
+                     SPMU_OK);
+    assert_string_equal(why, "");
+    same_pmu_fields(&p, &back);
+    assert_string_equal(back.name, "cpuid");
+    assert_int_equal(back.threads, 1);
+  }
+  for (i = 0; i < sizeof customs / sizeof customs[0]; i++) {
+    spmu_profile p = parse_ok(customs[i]), back;
+    uint32_t r0a[4], r01[4];
+    assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, r0a), SPMU_OK);
+    assert_int_equal(spmu_profile_cpuid(&p, 0x1, 0, r01), SPMU_OK);
+    assert_int_equal(spmu_profile_from_cpuid(r0a, r01, 0, SPMU_CPUID_EXACT,
+                                             &back, NULL, 0),
+                     SPMU_OK);
+    same_pmu_fields(&p, &back);
+  }
+}
+
+/* Leaves as real parts enumerate them, each field read per SDM Vol. 2A
+ * Table 3-8 (leaf 0AH) and Tables 3-10/3-11 (leaf 01H):
+ * - Core 2: EAX 07280202H = version 2, 2 GP counters of 40 (28H) bits,
+ *   7 events; EDX 503H = 3 fixed counters of 40 bits.
+ * - Nehalem with Hyper-Threading: EAX 07300403H = version 3, 4 GP of 48
+ *   (30H) bits; EDX 603H = 3 fixed of 48 bits.
+ * - Skylake: EAX 07300404H, EDX 603H; leaf 01H ECX 7FFAFBBFH (DTES64 bit 2,
+ *   DS-CPL bit 4, PDCM bit 15 set) and EDX BFEBFBFFH (DS bit 21 set).
+ * - Ice Lake: EAX 08300805H = version 5, 8 GP of 48 bits, 8 events; ECX
+ *   FH = fixed counters 0-3; EDX 8604H = 4 contiguous of 48 bits and
+ *   bit 15, AnyThread deprecated.
+ * - A version 5 leaf with ECX = 0 and EDX[4:0] = 3: counters 0-2, stated
+ *   apart because the plain form of that set has ECX = 7. */
+static void test_from_cpuid_real_parts(void **state)
+{
+  static const struct {
+    uint32_t r0a[4], r01[4];
+    uint64_t perfcap;
+    uint8_t version, gp, gp_width, events_len, fixed_width, contig;
+    uint32_t fixed_mask, ecx, features;
+  } want[] = {
+      {{0x07280202, 0, 0, 0x503}, {0, 0, 0, 0}, 0, 2, 2, 40, 7, 40, 0, 0x7,
+       0, 0},
+      {{0x07300403, 0, 0, 0x603}, {0, 0, 0, 0}, 0, 3, 4, 48, 7, 48, 0, 0x7,
+       0, 0},
+      {{0x07300404, 0, 0, 0x603}, {0x000506E3, 0, 0x7FFAFBBF, 0xBFEBFBFF},
+       0x33C5, 4, 4, 48, 7, 48, 0, 0x7, 0,
+       SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL},
+      {{0x08300805, 0, 0xF, 0x8604}, {0, 0, 0, 0}, 0, 5, 8, 48, 8, 48, 0, 0xF,
+       0, SPMU_FEAT_ANY_DEPRECATED},
+      {{0x07300805, 0, 0, 0x603}, {0, 0, 0, 0}, 0, 5, 8, 48, 7, 48, 3, 0x7, 0,
+       0},
+  };
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    spmu_profile p;
+    uint32_t again[4];
+    char why[256];
+    assert_int_equal(spmu_profile_from_cpuid(want[i].r0a, want[i].r01,
+                                             want[i].perfcap, SPMU_CPUID_EXACT,
+                                             &p, why, sizeof why),
+                     SPMU_OK);
+    assert_int_equal(p.version, want[i].version);
+    assert_int_equal(p.gp, want[i].gp);
+    assert_int_equal(p.gp_width, want[i].gp_width);
+    assert_int_equal(p.events_len, want[i].events_len);
+    assert_int_equal(p.events_unavailable, 0);
+    assert_int_equal(p.fixed_width, want[i].fixed_width);
+    assert_int_equal(p.fixed_mask, want[i].fixed_mask);
+    assert_int_equal(p.fixed_contig, want[i].contig);
+    assert_int_equal(p.fixed_ecx, want[i].ecx);
+    assert_int_equal(p.features, want[i].features);
+    assert_int_equal(p.perf_capabilities, want[i].perfcap);
+    /* ... and the profile enumerates the same leaf 0AH, bit for bit. */
+    assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, again), SPMU_OK);
+    assert_memory_equal(again, want[i].r0a, sizeof again);
+  }
+}
+
+/* SDM Vol. 2A Table 3-8: EBX bits at or past the vector length EAX[31:24]
+ * are reserved and not taken; ECX is reserved before version 5 and
+ * EDX[4:0] before version 2; IA32_PERF_CAPABILITIES is taken only with
+ * PDCM, DTES64 and DS-CPL only with DS (leaf 01H). */
+static void test_from_cpuid_reserved_bits_not_taken(void **state)
+{
+  const uint32_t v4[4] = {0x07300404, 0xFFFFFF84, 0xF, 0x603};
+  const uint32_t v1[4] = {0x07280201, 0, 0, 0x603};
+  const uint32_t no_ds[4] = {0, 0, (1u << 2) | (1u << 4), 0};
+  spmu_profile p;
+
+  (void)state;
+  assert_int_equal(
+      spmu_profile_from_cpuid(v4, no_ds, 0x33C5, SPMU_CPUID_EXACT, &p, NULL, 0),
+      SPMU_OK);
+  assert_int_equal(p.events_unavailable, 0x4);
+  assert_int_equal(p.fixed_mask, 0x7);
+  assert_int_equal(p.fixed_ecx, 0);
+  assert_int_equal(p.features, 0);
+  assert_int_equal(p.perf_capabilities, 0);
+  assert_int_equal(
+      spmu_profile_from_cpuid(v1, NULL, 0, SPMU_CPUID_EXACT, &p, NULL, 0),
+      SPMU_OK);
+  assert_int_equal(p.fixed_mask, 0);
+  assert_int_equal(p.fixed_width, 0);
+}
+
+/* profile.h, spmu_cpuid_mode: a leaf past the model's limits (version 6,
+ * ten GP counters; four fixed counters with AnyThread deprecated) is
+ * SPMU_EPROFILE with the reason when exact, the nearest model with one
+ * line per limit when clamped, and the fields as they are when decoded. */
+static void test_from_cpuid_modes_past_the_limits(void **state)
+{
+  const uint32_t r[4] = {0x07300a06, 0, 0xf, 0x8604};
+  spmu_profile p;
+  char why[512];
+
+  (void)state;
+  assert_int_equal(spmu_profile_from_cpuid(r, NULL, 0, SPMU_CPUID_EXACT, &p,
+                                           why, sizeof why),
+                   SPMU_EPROFILE);
+  assert_string_equal(why, "version=6: perfmon versions 1-5 are modelled "
+                           "(0 = no PMU)");
+  assert_int_equal(spmu_profile_from_cpuid(r, NULL, 0, SPMU_CPUID_CLAMP, &p,
+                                           why, sizeof why),
+                   SPMU_OK);
+  assert_string_equal(why,
+                      "perfmon version 6: softpmu models versions 1-5; the "
+                      "MSRs are decoded as version 5\n"
+                      "10 GP counters: the architectural MSR ranges hold 8; "
+                      "IA32_PMC8 and up are left out");
+  assert_int_equal(p.version, 5);
+  assert_int_equal(p.gp, 8);
+  assert_int_equal(p.fixed_mask, 0xF);
+  assert_int_equal(spmu_profile_from_cpuid(r, NULL, 0, SPMU_CPUID_DECODE, &p,
+                                           why, sizeof why),
+                   SPMU_OK);
+  assert_string_equal(why, "");
+  assert_int_equal(p.version, 6);
+  assert_int_equal(p.gp, 10);
+  assert_int_equal(p.fixed_mask, 0xF);
+  assert_int_equal(p.features, SPMU_FEAT_ANY_DEPRECATED);
+}
+
+/* SDM 18.2.1-18.2.5 limits applied by SPMU_CPUID_CLAMP: five contiguous
+ * fixed counters on version 4 become three; PERF_CAPABILITIES bits above
+ * 17, a PEBS format 5 and PERF_METRICS without fixed counter 3 are left
+ * out. */
+static void test_from_cpuid_clamp_fixed_and_capabilities(void **state)
+{
+  const uint32_t r[4] = {0x07300404, 0, 0, 0x605};
+  const uint32_t pdcm[4] = {0, 0, 1u << 15, 0};
+  spmu_profile p;
+  char why[512];
+
+  (void)state;
+  assert_int_equal(spmu_profile_from_cpuid(r, pdcm, (UINT64_C(1) << 40) | 0x8500,
+                                           SPMU_CPUID_CLAMP, &p, why,
+                                           sizeof why),
+                   SPMU_OK);
+  assert_string_equal(why,
+                      "5 fixed counters: perfmon versions 2-4 define three\n"
+                      "IA32_PERF_CAPABILITIES 0x10000008500: bits above 17 "
+                      "are not modelled and are left out of the profile\n"
+                      "PEBS record format 5: decoded as format 3\n"
+                      "PERF_METRICS without fixed counter 3: left out of the "
+                      "profile");
+  assert_int_equal(p.fixed_mask, 0x7);
+  assert_int_equal(p.fixed_contig, 0);
+  assert_int_equal(p.perf_capabilities, 0x300);
+}
+
+/* API contract (profile.h): no leaf, no profile or no such mode. */
+static void test_from_cpuid_einval(void **state)
+{
+  const uint32_t r[4] = {0x07300404, 0, 0, 0x603};
+  spmu_profile p;
+
+  (void)state;
+  assert_int_equal(
+      spmu_profile_from_cpuid(NULL, NULL, 0, SPMU_CPUID_EXACT, &p, NULL, 0),
+      SPMU_EINVAL);
+  assert_int_equal(
+      spmu_profile_from_cpuid(r, NULL, 0, SPMU_CPUID_EXACT, NULL, NULL, 0),
+      SPMU_EINVAL);
+  assert_int_equal(
+      spmu_profile_from_cpuid(r, NULL, 0, (spmu_cpuid_mode)3, &p, NULL, 0),
+      SPMU_EINVAL);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -585,6 +943,17 @@ int main(void)
       cmocka_unit_test(test_unknown_preset_lists_known),
       cmocka_unit_test(test_format_parse_round_trip),
       cmocka_unit_test(test_format_small_buffer_enospc),
+      cmocka_unit_test(test_presets_fixed_leaf_values_unchanged),
+      cmocka_unit_test(test_fixed_contig_and_ecx_stated_bit_for_bit),
+      cmocka_unit_test(test_fixed_contig_ecx_format_round_trip),
+      cmocka_unit_test(test_reject_fixed_contig_ecx_inconsistent),
+      cmocka_unit_test(test_reject_reserved_nonzero),
+      cmocka_unit_test(test_from_cpuid_round_trips_presets),
+      cmocka_unit_test(test_from_cpuid_real_parts),
+      cmocka_unit_test(test_from_cpuid_reserved_bits_not_taken),
+      cmocka_unit_test(test_from_cpuid_modes_past_the_limits),
+      cmocka_unit_test(test_from_cpuid_clamp_fixed_and_capabilities),
+      cmocka_unit_test(test_from_cpuid_einval),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 
 #include "export.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,24 @@ enum spmu_feature {
 #define SPMU_PERFCAP_PEBS_TIMING (1ULL << 17)
 #define SPMU_PERFCAP_DEFINED_MASK 0x3ffffULL
 
+/* A processor's PMU.
+ *
+ * Fixed counters (SDM Vol. 2A CPUID leaf 0AH, Table 3-8): EDX[4:0] is the
+ * number of contiguous fixed counters and, from version 5, ECX the bitmap
+ * of supported ones; fixed counter i is supported iff ECX[i] = 1 or
+ * EDX[4:0] > i. fixed_mask is that union, the set the model has. With
+ * fixed_contig and fixed_ecx both 0 the profile enumerates fixed_mask in
+ * the plain way: EDX[4:0] = its trailing ones, ECX = fixed_mask (version
+ * 5). A profile that states either (a part or hypervisor whose leaf is
+ * enumerated otherwise, e.g. ECX = 0 on version 5) gets EDX[4:0] =
+ * fixed_contig and ECX = fixed_ecx bit for bit, and fixed_mask must be
+ * their union.
+ *
+ * Growth: initialise with designated initialisers (or zero it first).
+ * Members are only ever appended into `reserved_`, which must be zero
+ * (spmu_profile_validate says so otherwise), so the struct's size and
+ * layout stay the same across 0.x releases and a binary built against an
+ * older header keeps working. */
 typedef struct spmu_profile {
   char name[32];
   uint8_t version;             /* CPUID.0AH:EAX[7:0]; 0 = no PMU */
@@ -76,7 +95,19 @@ typedef struct spmu_profile {
   uint8_t threads;             /* logical processors per core (SMT width) */
   uint32_t features;           /* enum spmu_feature */
   uint64_t perf_capabilities;  /* IA32_PERF_CAPABILITIES (needs PDCM) */
+  uint8_t fixed_contig;        /* EDX[4:0] as stated (see above), 0-31 */
+  uint32_t fixed_ecx;          /* ECX as stated (see above), version 5 */
+  uint64_t reserved_[6];
 } spmu_profile;
+
+/* The preset softpmu's own programs (the softpmu command, softpmu-demo)
+ * model when none is named: the newest, with every register layout the
+ * catalogue knows (perfmon v5, adaptive PEBS, PERF_METRICS). */
+#define SPMU_PROFILE_DEFAULT "sapphirerapids"
+
+/* Does p state CPUID.0AH:EDX[4:0] and ECX itself (fixed_contig or
+ * fixed_ecx non-zero), rather than enumerate fixed_mask the plain way? */
+SPMU_API bool spmu_profile_fixed_stated(const spmu_profile *p);
 
 /* The named presets, in a stable order; NULL past the end. */
 SPMU_API const char *spmu_profile_preset_name(unsigned index);
@@ -89,7 +120,10 @@ SPMU_API const char *spmu_profile_preset_name(unsigned index);
  *   version=2,gp=2,gp_width=40,fixed=3,fixed_width=40
  *
  * Keys: name, base, version, gp, gp_width, fixed (a count: counters
- * 0..n-1), fixed_mask (a bitmap, v5), fixed_width, events (EBX length),
+ * 0..n-1), fixed_mask (a bitmap, v5), fixed_contig (CPUID.0AH:EDX[4:0]
+ * as enumerated) and fixed_ecx (CPUID.0AH:ECX as enumerated, v5), which
+ * set fixed_mask to their union unless the string gives fixed or
+ * fixed_mask too, fixed_width, events (EBX length),
  * unavailable (EBX), perf_capabilities (implies pdcm=1), threads, and the
  * 0/1 feature keys pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi
  * precise_store any_deprecated netburst iq_escr ext_cascade. Numbers are
@@ -123,6 +157,56 @@ SPMU_API int spmu_profile_format(const spmu_profile *p, char *buf, size_t len);
 SPMU_API int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
                        uint32_t regs[4]);
 SPMU_API int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4]);
+
+/* What spmu_profile_from_cpuid does with a PMU the model cannot be. */
+typedef enum spmu_cpuid_mode {
+  /* The profile is validated: SPMU_EPROFILE with the reason in why (as
+   * spmu_profile_validate) when the model cannot be that PMU. */
+  SPMU_CPUID_EXACT = 0,
+  /* The nearest PMU the model can be: a version above 5 is taken as 5,
+   * more than SPMU_MAX_GP GP counters as SPMU_MAX_GP, an EBX length above
+   * 32 as 32, fixed counters past 2 before version 5 and past
+   * SPMU_MAX_FIXED - 1 are left out, IA32_PERF_CAPABILITIES bits above 17
+   * are cleared, a PEBS record format that does not go with PEBS_BASELINE
+   * (bit 14) becomes 3 (or 4 with it), PERF_METRICS without fixed counter 3
+   * is cleared. why gets one line per limit taken, '\n' between them ("" if
+   * none); the result is then validated as SPMU_CPUID_EXACT does (a width
+   * outside 32-64 bits, say, is still SPMU_EPROFILE). */
+  SPMU_CPUID_CLAMP = 1,
+  /* The fields exactly as CPUID enumerates them, nothing checked: the
+   * profile may be one spmu_profile_validate refuses. For a reader of the
+   * fields (the agent on real hardware), never for spmu_core_new. */
+  SPMU_CPUID_DECODE = 2,
+} spmu_cpuid_mode;
+
+/* A profile from CPUID, the inverse of spmu_profile_cpuid: leaf_0a is
+ * CPUID.0AH {EAX, EBX, ECX, EDX}, leaf_01 CPUID.01H (NULL: none, as on a
+ * CPU without that leaf), perf_capabilities IA32_PERF_CAPABILITIES, read
+ * only where CPUID.01H:ECX[15] (PDCM) says it exists (ignored otherwise).
+ *
+ * Leaf 0AH (SDM Vol. 2A CPUID, Table 3-8; Vol. 3B 18.2.1-18.2.5): EAX[7:0]
+ * version, [15:8] GP counters, [23:16] their width, [31:24] the length of
+ * the EBX vector; EBX bit i = event i not available (bits at or past the
+ * length are reserved and not taken); from version 2 EDX[4:0] contiguous
+ * fixed counters and EDX[12:5] their width; from version 5 ECX the fixed
+ * counter bitmap and EDX[15] AnyThread deprecation. Fixed counter i exists
+ * iff ECX[i] = 1 or EDX[4:0] > i; a leaf that enumerates them otherwise
+ * than spmu_profile_cpuid does for that set states fixed_contig and
+ * fixed_ecx (profile.h), so the profile gives back the same leaf.
+ * Leaf 01H: ECX[15] PDCM, EDX[21] DS, and with DS, ECX[2] DTES64 and
+ * ECX[4] DS-CPL (they qualify the DS save area). threads is 1 and the
+ * name "cpuid": CPUID leaf 0AH says neither, nor the features that other
+ * leaves and IA32_MISC_ENABLE enumerate (BTS, PEBS, RTM, PT, SGX, ...),
+ * which the caller sets (then spmu_profile_validate again).
+ *
+ * Returns SPMU_OK, SPMU_EINVAL (NULL leaf_0a or out, a mode not listed),
+ * or SPMU_EPROFILE with the reason in why; *out is written only on
+ * SPMU_OK. */
+SPMU_API int spmu_profile_from_cpuid(const uint32_t leaf_0a[4],
+                                     const uint32_t leaf_01[4],
+                                     uint64_t perf_capabilities,
+                                     spmu_cpuid_mode mode, spmu_profile *out,
+                                     char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -65,6 +65,38 @@ typedef struct spmu_field_info {
   char brief[96]; /* one line, of this instance ("IA32_PMC1 overflowed") */
 } spmu_field_info;
 
+/* Two forms of every question. The spmu_msr_* calls take a profile and
+ * apply it to the catalogue (validate it, compute every MSR's masks) for
+ * that one call: simple, for a question or two. An spmu_regview handle
+ * applies its profile once; its spmu_regview_* calls answer from it, the same
+ * answers, without that cost (bench/bench_msr measures both). A handle is
+ * read-only after spmu_regview_new: any number of threads may query one at
+ * once. */
+typedef struct spmu_regview spmu_regview;
+
+/* A handle on profile p applied to the catalogue: SPMU_OK, SPMU_EINVAL
+ * (p NULL or invalid, out NULL), SPMU_ENOMEM. *out is NULL on failure. */
+SPMU_API int spmu_regview_new(const spmu_profile *p, spmu_regview **out);
+SPMU_API void spmu_regview_free(spmu_regview *r);
+
+/* As spmu_msr_list, spmu_msr_info_get, spmu_msr_field_get,
+ * spmu_msr_lookup (r == NULL: any name of the catalogue),
+ * spmu_msr_field_decode and spmu_msr_field_encode below. */
+SPMU_API size_t spmu_regview_list(const spmu_regview *r, uint32_t *addrs,
+                                   size_t cap);
+SPMU_API int spmu_regview_info(const spmu_regview *r, uint32_t addr,
+                                spmu_msr_info *out);
+SPMU_API int spmu_regview_field_get(const spmu_regview *r, uint32_t addr,
+                                 unsigned idx, spmu_field_info *out);
+SPMU_API int spmu_regview_lookup(const spmu_regview *r, const char *name,
+                              uint32_t *addr);
+SPMU_API int spmu_regview_field_decode(const spmu_regview *r, uint32_t addr,
+                                    const char *field, uint64_t reg,
+                                    uint64_t *value);
+SPMU_API int spmu_regview_field_encode(const spmu_regview *r, uint32_t addr,
+                                    const char *field, uint64_t value,
+                                    uint64_t *reg);
+
 /* Every MSR present in the profile, in ascending address order. Writes up to
  * cap addresses and returns how many exist (call with cap 0 to count). */
 SPMU_API size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap);

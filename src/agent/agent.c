@@ -1,105 +1,78 @@
-/* The agent object: creation, discovery of the PMU through its backend,
- * and the backend calls every other agent file goes through. */
+/* Layer 3 of the agent (internal.h): the agent object. Creation,
+ * discovery of the PMU through its backend (msr.h), the accessors, and
+ * the release of what it holds when it is freed (share.c). */
 #include <stdlib.h>
 
-#include "agent/internal.h"
-
-int spmu_ag_rdmsr(spmu_agent *a, uint32_t msr, uint64_t *v)
-{
-  int rc = a->be.rdmsr(a->be.opaque, msr, v);
-  if (rc == SPMU_GP)
-    a->fault_msr = msr;
-  return rc;
-}
-
-int spmu_ag_wrmsr(spmu_agent *a, uint32_t msr, uint64_t v)
-{
-  int rc = a->be.wrmsr(a->be.opaque, msr, v);
-  if (rc == SPMU_GP)
-    a->fault_msr = msr;
-  return rc;
-}
-
-int spmu_ag_rdmsr_opt(spmu_agent *a, uint32_t msr, uint64_t *v)
-{
-  return a->be.rdmsr(a->be.opaque, msr, v);
-}
-
-int spmu_ag_update(spmu_agent *a, uint32_t msr, uint64_t mask, uint64_t bits)
-{
-  uint64_t v, nv;
-  int rc = spmu_ag_rdmsr(a, msr, &v);
-
-  if (rc != SPMU_OK)
-    return rc;
-  nv = (v & ~mask) | (bits & mask);
-  return nv == v ? SPMU_OK : spmu_ag_wrmsr(a, msr, nv);
-}
+#include "agent/msr.h"
+#include "softpmu/profile.h"
 
 /* A counter is an MSR: no wider than 64 bits, whatever CPUID says. */
-static uint8_t clamp_width(uint32_t w)
+static uint8_t clamp_width(unsigned w)
 {
-  w &= 0xff;
   return (uint8_t)(w > 64 ? 64 : w);
 }
 
-/* CPUID.0AH (SDM 18.2.1 Figure 18-1 / Vol. 2A Table 3-8; facts sheet §A):
- * version, GP counters and width, the event-availability vector; from v2
- * the fixed counters (EDX[4:0] contiguous ones, EDX[12:5] width); from v5
- * also the ECX bitmap, FxCtr[i]_supported := ECX[i] || EDX[4:0] > i, and
- * EDX[15] AnyThread deprecation. The agent uses at most the counters the
- * architectural MSR ranges hold (SPMU_MAX_GP, SPMU_MAX_FIXED). */
-static int discover_leaf_0a(spmu_agent *a)
+/* The PMU as CPUID enumerates it, decoded by spmu_profile_from_cpuid (SDM
+ * Vol. 2A Table 3-8, leaf 0AH; SDM 18.2.1-18.2.5), as is: a real part may
+ * enumerate more than the model has. The agent uses at most the counters
+ * the architectural MSR ranges hold (SPMU_MAX_GP, SPMU_MAX_FIXED). SDM
+ * 18.2.3: AnyThread from v3; CPUID.0AH:EDX[15] deprecates it (v5). */
+static void pmu_from_profile(spmu_agent *a, const spmu_profile *prof)
 {
   spmu_agent_pmu *p = &a->pmu;
-  uint32_t r[4], len, gp;
-  int rc = a->be.cpuid(a->be.opaque, 0xA, 0, r);
+  unsigned len = prof->events_len < 32 ? prof->events_len : 32;
 
-  if (rc != SPMU_OK)
-    return rc;
-  p->version = (uint8_t)r[0];
-  if (!p->version)
-    return SPMU_ENOMSR;
-  gp = (r[0] >> 8) & 0xff;
-  p->gp = (uint8_t)(gp < SPMU_MAX_GP ? gp : SPMU_MAX_GP);
-  p->gp_width = clamp_width(r[0] >> 16);
-  len = r[0] >> 24;
-  p->events_available = ~r[1] & (uint32_t)spmu_width_mask(len < 32 ? len : 32);
-  if (p->version >= 2) {
-    uint64_t fixed = spmu_width_mask(r[3] & 0x1f);
-    if (p->version >= 5)
-      fixed |= r[2];
-    p->fixed_mask = (uint32_t)(fixed & spmu_width_mask(SPMU_MAX_FIXED));
-    p->fixed_width = clamp_width(r[3] >> 5);
-  }
-  /* SDM 18.2.3: AnyThread from v3; CPUID.0AH:EDX[15] deprecates it. */
-  p->any_thread = p->version >= 3 && !(p->version >= 5 && (r[3] >> 15 & 1));
+  p->version = prof->version;
+  p->gp = (uint8_t)(prof->gp < SPMU_MAX_GP ? prof->gp : SPMU_MAX_GP);
+  p->gp_width = clamp_width(prof->gp_width);
+  p->events_available =
+      ~prof->events_unavailable & (uint32_t)spmu_width_mask(len);
+  p->fixed_mask =
+      (uint32_t)(prof->fixed_mask & spmu_width_mask(SPMU_MAX_FIXED));
+  p->fixed_width = clamp_width(prof->fixed_width);
+  p->any_thread = p->version >= 3 &&
+                  !(prof->features & SPMU_FEAT_ANY_DEPRECATED);
+  p->perf_capabilities = prof->perf_capabilities;
+  /* SDM 18.2.5: PERF_CAPABILITIES[13] enables full-width writes through
+   * IA32_A_PMCx. */
+  p->full_width_writes =
+      (p->perf_capabilities & SPMU_PERFCAP_FW_WRITE) != 0;
   a->present = spmu_width_mask(p->gp) | (uint64_t)p->fixed_mask
                                             << AG_FIXED_BASE;
-  return SPMU_OK;
 }
 
-/* IA32_PERF_CAPABILITIES exists iff CPUID.01H:ECX[15] (PDCM); its bit 13
- * enables full-width writes through IA32_A_PMCx (SDM 18.2.5). A backend
+/* CPUID.0AH, then, when there is a PMU, CPUID.01H and, where CPUID.01H:
+ * ECX[15] (PDCM) says it exists, IA32_PERF_CAPABILITIES. A backend
  * without leaf 01H (SPMU_ENOENT) has no PDCM. */
-static int discover_capabilities(spmu_agent *a)
+static int discover_architectural(spmu_agent *a)
 {
-  uint32_t r[4];
-  int rc = a->be.cpuid(a->be.opaque, 0x1, 0, r);
+  uint32_t r0a[4], r01[4];
+  const uint32_t *leaf_01 = NULL;
+  uint64_t caps = 0;
+  spmu_profile prof;
+  int rc = spmu_ag_cpuid(a, 0xA, r0a);
 
-  if (rc == SPMU_ENOENT || (rc == SPMU_OK && !(r[2] >> 15 & 1)))
-    return SPMU_OK;
   if (rc != SPMU_OK)
     return rc;
-  rc = spmu_ag_rdmsr(a, AG_PERF_CAPABILITIES, &a->pmu.perf_capabilities);
-  if (rc != SPMU_OK)
+  spmu_profile_from_cpuid(r0a, NULL, 0, SPMU_CPUID_DECODE, &prof, NULL, 0);
+  if (!prof.version)
+    return SPMU_ENOMSR;
+  rc = spmu_ag_cpuid(a, 0x1, r01);
+  if (rc == SPMU_OK)
+    leaf_01 = r01;
+  else if (rc != SPMU_ENOENT)
     return rc;
-  a->pmu.full_width_writes =
-      (a->pmu.perf_capabilities & SPMU_PERFCAP_FW_WRITE) != 0;
+  spmu_profile_from_cpuid(r0a, leaf_01, 0, SPMU_CPUID_DECODE, &prof, NULL, 0);
+  if ((prof.features & SPMU_FEAT_PDCM) &&
+      (rc = spmu_ag_rdmsr(a, AG_PERF_CAPABILITIES, &caps)) != SPMU_OK)
+    return rc;
+  spmu_profile_from_cpuid(r0a, leaf_01, caps, SPMU_CPUID_DECODE, &prof, NULL,
+                          0);
+  pmu_from_profile(a, &prof);
   return SPMU_OK;
 }
 
-/* NetBurst (SDM 18.15, facts sheet §D): nothing enumerates the PMU, so
+/* NetBurst (SDM 18.15): nothing enumerates the PMU, so
  * the caller names it and the agent checks what it can. CPUID.01H:EAX
  * [11:8] is the family; 0FH is NetBurst, 0 a backend that reports none
  * (the model answers only the PMU's bits of leaf 01H). A NetBurst PMU has
@@ -108,7 +81,7 @@ static int discover_netburst(spmu_agent *a)
 {
   uint32_t r[4], family;
   uint64_t v;
-  int rc = a->be.cpuid(a->be.opaque, 0x1, 0, r);
+  int rc = spmu_ag_cpuid(a, 0x1, r);
 
   if (rc == SPMU_OK) {
     family = r[0] >> 8 & 0xf;
@@ -151,12 +124,6 @@ static int agent_create(const spmu_backend *be, spmu_agent **out,
   }
   *out = a;
   return SPMU_OK;
-}
-
-static int discover_architectural(spmu_agent *a)
-{
-  int rc = discover_leaf_0a(a);
-  return rc == SPMU_OK ? discover_capabilities(a) : rc;
 }
 
 int spmu_agent_new(const spmu_backend *be, spmu_agent **out)

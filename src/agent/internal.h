@@ -1,4 +1,29 @@
-/* The agent's state and the helpers its files share (private to src/agent).
+/* The agent's state, shared by every file of the agent library (private to
+ * src/agent).
+ *
+ * Layers. Each file calls only the layers below it; no file calls up or
+ * sideways, so the agent's call graph has no loop:
+ *
+ *   3  agent.c    the agent object: creation, discovery of the PMU (CPUID
+ *                 leaf 0AH through spmu_profile_from_cpuid, SDM Vol. 2A
+ *                 Table 3-8), the accessors, and release on free.
+ *   2  share.c    the sharing protocol (SDM 18.2.4.3, 18.2.2): scan,
+ *                 claim, reprogram and release, and who holds the PMI
+ *                 (SDM 17.4.7 freeze on PMI is set by the agent holding it).
+ *      pmi.c      the PMI handler flows (SDM 18.2.4.1, 18.2.4.2, 18.2.2,
+ *                 18.15.3). Beside share.c: neither calls the other.
+ *   1  program.c  counter programming (program.h): counter values, control
+ *                 words, event checks, start, stop, overflow acknowledge
+ *                 (SDM 18.2.1.1, 18.2.2, 18.2.5).
+ *   0  msr.c      backend access (msr.h): RDMSR, WRMSR, RDPMC, CPUID and
+ *                 the LVT unmask through spmu_backend, the read-modify-write
+ *                 of a shared MSR, and the #GP bookkeeping.
+ *
+ * This header holds only data: the MSR numbers, the fields, the state
+ * struct and inline accessors of it; the functions of a layer are declared
+ * in its own header (msr.h, program.h), which its callers include. The
+ * test agent_layers (tests/check_agent_layers.sh) reads the objects'
+ * symbols and fails on a call up or sideways.
  */
 #ifndef SPMU_AGENT_INTERNAL_H
 #define SPMU_AGENT_INTERNAL_H
@@ -10,7 +35,7 @@
 #include "softpmu/error.h"
 #include "util/bits.h"
 
-/* MSRs (SDM Vol. 4 Table 2-2; facts sheet §B). */
+/* MSRs (SDM Vol. 4 Table 2-2). */
 #define AG_PMC0 0xC1u
 #define AG_EVTSEL0 0x186u
 #define AG_DEBUGCTL 0x1D9u
@@ -43,8 +68,8 @@
 #define AG_FIXED_BASE 32u
 #define AG_NSLOT (SPMU_MAX_GP + SPMU_MAX_FIXED)
 
-/* NetBurst (SDM 18.15.1-18.15.3, 18.16.1-18.16.2, Table 18-63; facts
- * sheet §D): counter n at 300H + n, its CCCR at 360H + n, 40 bits. */
+/* NetBurst (SDM 18.15.1-18.15.3, 18.16.1-18.16.2, Table 18-63): counter
+ * n at 300H + n, its CCCR at 360H + n, 40 bits. */
 #define AG_NB_NCTR 18u
 #define AG_NB_COUNTER0 0x300u
 #define AG_NB_CCCR0 0x360u
@@ -135,37 +160,5 @@ static inline unsigned ag_first(uint64_t set)
 {
   return (unsigned)__builtin_ctzll(set);
 }
-
-/* Backend calls. The checked forms record the MSR of a #GP. */
-int spmu_ag_rdmsr(spmu_agent *a, uint32_t msr, uint64_t *v);
-int spmu_ag_wrmsr(spmu_agent *a, uint32_t msr, uint64_t v);
-/* RDMSR of an MSR that may be absent: SPMU_GP is not a fault of the agent. */
-int spmu_ag_rdmsr_opt(spmu_agent *a, uint32_t msr, uint64_t *v);
-/* Read-modify-write of a shared MSR: only the bits of mask change. Skips
- * the write when nothing changes. */
-int spmu_ag_update(spmu_agent *a, uint32_t msr, uint64_t mask, uint64_t bits);
-
-/* Counter access (program.c). */
-int spmu_ag_read_counter(spmu_agent *a, unsigned c, uint64_t *v);
-int spmu_ag_write_counter(spmu_agent *a, unsigned c, uint64_t v);
-/* Clear the overflow indications of set (seed 003); nothing before v2. */
-int spmu_ag_ack(spmu_agent *a, uint64_t set);
-/* Stop the running counters of set: GLOBAL_CTRL bits first, then EN. */
-int spmu_ag_stop_set(spmu_agent *a, uint64_t set);
-uint64_t spmu_ag_width_mask(const spmu_agent *a, unsigned c);
-/* The most a period may be on counter c. */
-uint64_t spmu_ag_max_period(const spmu_agent *a, unsigned c);
-/* The control a held GP counter gets: its event select without EN; for a
- * fixed counter its FIXED_CTR_CTRL field. */
-uint64_t spmu_ag_control(const spmu_agent *a, unsigned c,
-                         const spmu_agent_event *ev);
-/* Can counter c count ev? SPMU_OK or SPMU_EINVAL / SPMU_ERESERVED /
- * SPMU_ERANGE. */
-int spmu_ag_check_event(const spmu_agent *a, unsigned c,
-                        const spmu_agent_event *ev);
-
-/* PMI ownership (pmi.c): give the PMI back when no sampling counter is
- * left, restoring DEBUGCTL.FREEZE_PERFMON_ON_PMI. */
-int spmu_ag_pmi_settle(spmu_agent *a);
 
 #endif

@@ -1,48 +1,11 @@
-/* PMI handling: who holds the PMI, freeze on PMI, and the handler flows of
- * facts sheet §F (SDM 17.4.7, 18.2.2, 18.2.4.1, 18.2.4.2). */
-#include "agent/internal.h"
+/* Layer 2 of the agent (internal.h): the PMI handler flows (SDM 18.2.2,
+ * 18.2.4.1, 18.2.4.2, 18.15.3), on counter programming (program.h). Who
+ * holds the PMI is the sharing protocol's business (share.c). */
+#include "agent/program.h"
 
 /* How many times the classic flow reads the status again before it gives
- * up on a PMU whose overflow bits do not clear (facts sheet §F). */
+ * up on a PMU whose overflow bits do not clear. */
 #define PMI_PASSES 100
-
-int spmu_ag_pmi_settle(spmu_agent *a)
-{
-  int rc = SPMU_OK;
-
-  if (a->sampling || !a->pmi_owned)
-    return SPMU_OK;
-  a->pmi_owned = false;
-  a->freeze = false;
-  if (a->freeze_saved)
-    rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
-                        a->prev_freeze ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
-  a->freeze_saved = false;
-  return rc;
-}
-
-/* SDM 17.4.7: IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (bit 12) is "set by the
- * profiling agent" (seed 002), the one holding the PMI. The value found is
- * kept for spmu_ag_pmi_settle to restore. */
-int spmu_agent_set_freeze(spmu_agent *a, bool on)
-{
-  uint64_t v;
-  int rc;
-
-  if (!a || a->pmu.version < 2 || !a->pmi_owned)
-    return SPMU_EINVAL;
-  if (!a->freeze_saved) {
-    if ((rc = spmu_ag_rdmsr(a, AG_DEBUGCTL, &v)) != SPMU_OK)
-      return rc;
-    a->prev_freeze = (v & AG_DEBUGCTL_FREEZE_PERFMON) != 0;
-    a->freeze_saved = true;
-  }
-  rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
-                      on ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
-  if (rc == SPMU_OK)
-    a->freeze = on;
-  return rc;
-}
 
 /* Counter c overflowed and now holds v, the events counted past the wrap:
  * one sample per period elapsed, and the next period shortened by what is
@@ -83,10 +46,10 @@ static int reload_set(spmu_agent *a, uint64_t set)
  * software unmasks it. */
 static int unmask(spmu_agent *a)
 {
-  return a->be.pmi_unmask ? a->be.pmi_unmask(a->be.opaque) : SPMU_OK;
+  return spmu_ag_pmi_unmask(a);
 }
 
-/* Facts sheet §F, classic flow (SDM 18.2.2, seed 003): disable all
+/* The classic flow (SDM 18.2.2): disable all
  * through GLOBAL_CTRL; read GLOBAL_STATUS; acknowledge the agent's bits
  * through OVF_CTRL and reload its sampling counters ("reloading counter
  * values to continue collecting next sample"); read the status again until
@@ -125,7 +88,7 @@ static int pmi_classic(spmu_agent *a, uint64_t *done)
   return rc == SPMU_OK ? unmask(a) : rc;
 }
 
-/* Facts sheet §F, v4 freeze flow (SDM 18.2.4.1, 18.2.4.2, seed 002): the
+/* The v4 freeze flow (SDM 18.2.4.1, 18.2.4.2): the
  * hardware froze the counters by setting CTR_Frz, GLOBAL_CTRL is left
  * alone. Read the status, reload, unmask the LVT; then one write to
  * IA32_PERF_GLOBAL_STATUS_RESET clears the agent's overflow bits and
@@ -169,7 +132,7 @@ static int pmi_v1(spmu_agent *a, uint64_t *done)
   return unmask(a);
 }
 
-/* Facts sheet §F, the P4 flow (Linux's p4_pmu_handle_irq): for each
+/* The NetBurst flow (SDM 18.15.3, 18.15.5.8): for each
  * sampling counter, read its CCCR; if OVF is set (SDM 18.15.3: sticky,
  * software clears it), write the CCCR with OVF clear and reload the
  * counter with -(period - overshoot), so that the events counted past the

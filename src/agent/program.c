@@ -1,6 +1,7 @@
-/* Programming procedures: counter access, start, stop, reprogramming
- * (SDM 18.2.1.1, 18.2.2, 18.2.4.1, 18.2.5; seeds 002 and 003). */
-#include "agent/internal.h"
+/* Layer 1 of the agent (internal.h): counter programming. Counter
+ * access, control words, event checks, start and stop (SDM 18.2.1.1,
+ * 18.2.2, 18.2.4.1, 18.2.5). */
+#include "agent/program.h"
 
 uint64_t spmu_ag_width_mask(const spmu_agent *a, unsigned c)
 {
@@ -40,11 +41,9 @@ int spmu_ag_read_counter(spmu_agent *a, unsigned c, uint64_t *v)
   uint32_t msr = counter_msr(a, c);
   int rc;
 
-  if (a->be.rdpmc) {
+  if (spmu_ag_has_rdpmc(a)) {
     uint32_t ecx = ag_is_fixed(c) ? (1u << 30) | ag_fixed_index(c) : c;
-    rc = a->be.rdpmc(a->be.opaque, ecx, v);
-    if (rc == SPMU_GP)
-      a->fault_msr = msr;
+    rc = spmu_ag_rdpmc(a, ecx, msr, v);
   } else {
     rc = spmu_ag_rdmsr(a, msr, v);
   }
@@ -69,7 +68,7 @@ int spmu_ag_write_counter(spmu_agent *a, unsigned c, uint64_t v)
   return spmu_ag_wrmsr(a, AG_PMC0 + c, v & 0xffffffffu);
 }
 
-/* SDM 18.2.2 (seed 003): OVF_CTRL clears overflow indications, one bit
+/* SDM 18.2.2: OVF_CTRL clears overflow indications, one bit
  * per counter, in a single WRMSR; on v4+ the same MSR is
  * IA32_PERF_GLOBAL_STATUS_RESET (SDM 18.2.4.2). */
 int spmu_ag_ack(spmu_agent *a, uint64_t set)
@@ -101,11 +100,11 @@ int spmu_ag_stop_set(spmu_agent *a, uint64_t set)
 }
 
 /* Enable set (held, stopped counters): EN in each event select, then one
- * GLOBAL_CTRL write as the very last step (SDM 18.2.4.1, seed 002: "setting
+ * GLOBAL_CTRL write as the very last step (SDM 18.2.4.1: "setting
  * IA32_PERF_GLOBAL_CTRL as the very last step ... after configuring the
  * individual counter registers"). Fixed counters carry their ENABLE field
  * since the claim. */
-static int start_set(spmu_agent *a, uint64_t set)
+int spmu_ag_start_set(spmu_agent *a, uint64_t set)
 {
   uint64_t gp = set & spmu_width_mask(SPMU_MAX_GP);
   int rc;
@@ -124,8 +123,7 @@ static int start_set(spmu_agent *a, uint64_t set)
 }
 
 /* NetBurst start and stop (agent.h): the ESCR's OS/USR bits. With all
- * four clear the ESCR qualifies no event (SDM 18.15.1, 18.16.1; facts
- * sheet §D), while the CCCR keeps ENABLE, so the counter stays in use
+ * four clear the ESCR qualifies no event (SDM 18.15.1, 18.16.1), while the CCCR keeps ENABLE, so the counter stays in use
  * (and the ESCR with it) for other agents. */
 static int nb_escr_bits(spmu_agent *a, uint64_t set, bool on)
 {
@@ -163,11 +161,10 @@ int spmu_agent_start(spmu_agent *a)
     return SPMU_EINVAL;
   if (a->pmu.netburst)
     return nb_start(a, a->owned & ~a->running);
-  return start_set(a, a->owned & ~a->running);
+  return spmu_ag_start_set(a, a->owned & ~a->running);
 }
 
-/* Stop, then clear the overflow indications (SDM 18.2.2, seed 003:
- * "disabling event counting or interrupt-based event sampling"). */
+/* Stop, then clear the overflow indications (SDM 18.2.2: "disabling event counting or interrupt-based event sampling"). */
 int spmu_agent_stop(spmu_agent *a)
 {
   uint64_t run;
@@ -183,61 +180,83 @@ int spmu_agent_stop(spmu_agent *a)
   return spmu_ag_ack(a, run);
 }
 
-/* Before a held counter takes the PMI, the PMI must be free (SDM
- * 18.2.4.3: PMI_InUse). */
-static int pmi_available(spmu_agent *a)
+/* Counter c's control (SDM 18.2.1.1 Figure 18-1, 18.2.2 Figure 18-2): its
+ * event select, or its FIXED_CTR_CTRL field by read-modify-write (the
+ * other fields are other agents'). */
+int spmu_ag_write_control(spmu_agent *a, unsigned c, uint64_t ctl)
 {
-  uint64_t inuse;
-  int rc;
-
-  if (a->pmi_owned)
-    return SPMU_OK;
-  if ((rc = spmu_agent_scan(a, &inuse)) != SPMU_OK)
-    return rc;
-  return (inuse & SPMU_AGENT_PMI_INUSE) ? SPMU_EBUSY : SPMU_OK;
+  if (!ag_is_fixed(c))
+    return spmu_ag_wrmsr(a, AG_EVTSEL0 + c, ctl);
+  return spmu_ag_update(a, AG_FIXED_CTR_CTRL, AG_FIXED_FIELD(ag_fixed_index(c)),
+                        ctl);
 }
 
-/* Stop it, write the new control (EN clear), preset the value, clear the
- * overflow indication (SDM 18.2.2, seed 003: "setting up new values in the
- * event select"), restart it with GLOBAL_CTRL last. */
-int spmu_agent_reprogram(spmu_agent *a, unsigned counter,
-                         const spmu_agent_event *ev)
+int spmu_ag_read_control(spmu_agent *a, unsigned c, uint64_t *ctl)
 {
-  struct ag_ctr *k;
-  uint64_t bit, was;
+  uint64_t v;
   int rc;
 
-  if (!a || !ev || !ag_present(a, counter) || !(a->owned >> counter & 1) ||
-      a->pmu.netburst)
+  if (!ag_is_fixed(c))
+    return spmu_ag_rdmsr(a, AG_EVTSEL0 + c, ctl);
+  if ((rc = spmu_ag_rdmsr(a, AG_FIXED_CTR_CTRL, &v)) != SPMU_OK)
+    return rc;
+  *ctl = v & AG_FIXED_FIELD(ag_fixed_index(c));
+  return SPMU_OK;
+}
+
+/* Control words for the counter (SDM 18.2.1.1 Figure 18-1; 18.2.2
+ * Figure 18-2: ENABLE bit 0 OS, bit 1 USR, bit 2 AnyThread, bit 3 PMI). */
+uint64_t spmu_ag_control(unsigned c, const spmu_agent_event *ev)
+{
+  uint64_t v = 0;
+
+  if (ag_is_fixed(c)) {
+    v |= (ev->flags & SPMU_AGENT_OS) ? 1u : 0u;
+    v |= (ev->flags & SPMU_AGENT_USR) ? 2u : 0u;
+    v |= (ev->flags & SPMU_AGENT_ANY) ? 4u : 0u;
+    v |= ev->period ? 8u : 0u;
+    return v << (4 * ag_fixed_index(c));
+  }
+  v = ev->event | (uint64_t)ev->umask << 8 | (uint64_t)ev->cmask << 24;
+  v |= (ev->flags & SPMU_AGENT_USR) ? AG_EVTSEL_USR : 0;
+  v |= (ev->flags & SPMU_AGENT_OS) ? AG_EVTSEL_OS : 0;
+  v |= (ev->flags & SPMU_AGENT_EDGE) ? AG_EVTSEL_E : 0;
+  v |= (ev->flags & SPMU_AGENT_INV) ? AG_EVTSEL_INV : 0;
+  v |= (ev->flags & SPMU_AGENT_ANY) ? AG_EVTSEL_ANY : 0;
+  v |= ev->period ? AG_EVTSEL_INT : 0;
+  return v;
+}
+
+/* The event fixed counter j counts (SDM 18.2.2.1 Table 18-2; the encodings
+ * of j >= 2 are the pseudo-encodings softpmu/events.h uses). */
+static bool fixed_counts(unsigned j, const spmu_agent_event *ev)
+{
+  if (j == 0)
+    return ev->event == 0xC0 && ev->umask == 0; /* INST_RETIRED.ANY */
+  if (j == 1)
+    return ev->event == 0x3C && ev->umask == 0; /* CPU_CLK_UNHALTED.THREAD */
+  return ev->event == 0 && ev->umask == j + 1;
+}
+
+int spmu_ag_check_event(const spmu_agent *a, unsigned c,
+                        const spmu_agent_event *ev)
+{
+  const unsigned known = SPMU_AGENT_USR | SPMU_AGENT_OS | SPMU_AGENT_EDGE |
+                         SPMU_AGENT_INV | SPMU_AGENT_ANY;
+
+  if (!(ev->flags & (SPMU_AGENT_USR | SPMU_AGENT_OS)) || (ev->flags & ~known))
     return SPMU_EINVAL;
-  if ((rc = spmu_ag_check_event(a, counter, ev)) != SPMU_OK)
-    return rc;
-  if (ev->period && (rc = pmi_available(a)) != SPMU_OK)
-    return rc;
-  k = ag_slot(a, counter);
-  bit = BIT64(counter);
-  was = a->running & bit;
-  if ((rc = spmu_ag_stop_set(a, bit)) != SPMU_OK)
-    return rc;
-  k->ev = *ev;
-  k->ctl = spmu_ag_control(a, counter, ev);
-  k->samples = 0;
-  if (ag_is_fixed(counter))
-    rc = spmu_ag_update(a, AG_FIXED_CTR_CTRL,
-                        AG_FIXED_FIELD(ag_fixed_index(counter)), k->ctl);
-  else
-    rc = spmu_ag_wrmsr(a, AG_EVTSEL0 + counter, k->ctl);
-  if (rc != SPMU_OK)
-    return rc;
-  a->sampling = ev->period ? a->sampling | bit : a->sampling & ~bit;
-  a->pmi_owned |= ev->period != 0;
-  if ((rc = spmu_ag_write_counter(
-           a, counter, ev->period ? 0 - ev->period : 0)) != SPMU_OK ||
-      (rc = spmu_ag_ack(a, bit)) != SPMU_OK)
-    return rc;
-  if (was && (rc = start_set(a, bit)) != SPMU_OK)
-    return rc;
-  return spmu_ag_pmi_settle(a);
+  if ((ev->flags & SPMU_AGENT_ANY) && !a->pmu.any_thread)
+    return SPMU_ERESERVED; /* SDM 18.2.3: AnyThread needs v3, not EDX[15] */
+  if (ag_is_fixed(c)) {
+    /* Fixed counters have no CMASK, INV or edge detect (Figure 18-2). */
+    if (!fixed_counts(ag_fixed_index(c), ev) || ev->cmask ||
+        (ev->flags & (SPMU_AGENT_EDGE | SPMU_AGENT_INV)))
+      return SPMU_EINVAL;
+  } else if (!ev->event) {
+    return SPMU_EINVAL; /* would read as a free counter (SDM 18.2.4.3) */
+  }
+  return ev->period > spmu_ag_max_period(a, c) ? SPMU_ERANGE : SPMU_OK;
 }
 
 int spmu_agent_read(spmu_agent *a, unsigned counter, uint64_t *value)

@@ -1,5 +1,6 @@
-/* The PMU sharing protocol (SDM 18.2.4.3 and the "Performance Monitoring
- * Unit Sharing Guideline" it cites; seed 000; facts sheet §E).
+/* Layer 2 of the agent (internal.h): the PMU sharing protocol (SDM
+ * 18.2.4.3 and the "Performance Monitoring Unit Sharing Guideline" it
+ * cites), on counter programming (program.h).
  *
  * It is cooperative: an agent treats a counter whose InUse bit is set as
  * another agent's and the PMI as taken when PMI_InUse is set, programs only
@@ -10,14 +11,56 @@
  * and reads its write back: a counter another agent took in between shows
  * the other agent's control and is left to it.
  */
-#include "agent/internal.h"
+#include "agent/program.h"
 #include "softpmu/netburst.h"
+
+/* ---- Who holds the PMI ------------------------------------------------ */
+
+/* Give the PMI back when no sampling counter is left, restoring
+ * DEBUGCTL.FREEZE_PERFMON_ON_PMI as the agent found it (SDM 17.4.7). */
+static int pmi_settle(spmu_agent *a)
+{
+  int rc = SPMU_OK;
+
+  if (a->sampling || !a->pmi_owned)
+    return SPMU_OK;
+  a->pmi_owned = false;
+  a->freeze = false;
+  if (a->freeze_saved)
+    rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
+                        a->prev_freeze ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
+  a->freeze_saved = false;
+  return rc;
+}
+
+/* SDM 17.4.7: IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI (bit 12) is "set by the
+ * profiling agent", the one holding the PMI. The value found is kept for
+ * pmi_settle to restore. */
+int spmu_agent_set_freeze(spmu_agent *a, bool on)
+{
+  uint64_t v;
+  int rc;
+
+  if (!a || a->pmu.version < 2 || !a->pmi_owned)
+    return SPMU_EINVAL;
+  if (!a->freeze_saved) {
+    if ((rc = spmu_ag_rdmsr(a, AG_DEBUGCTL, &v)) != SPMU_OK)
+      return rc;
+    a->prev_freeze = (v & AG_DEBUGCTL_FREEZE_PERFMON) != 0;
+    a->freeze_saved = true;
+  }
+  rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
+                      on ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
+  if (rc == SPMU_OK)
+    a->freeze = on;
+  return rc;
+}
 
 /* The NetBurst forms (below). */
 static int nb_scan(spmu_agent *a, uint64_t *inuse);
 static int nb_release(spmu_agent *a, unsigned counter);
 
-/* SDM 18.2.4.3 (seed 000): PERFEVTSELn_InUse = EVTSELn[7:0] != 0,
+/* SDM 18.2.4.3: PERFEVTSELn_InUse = EVTSELn[7:0] != 0,
  * FCi_InUse = FIXED_CTR_CTRL ENi != 0, PMI_InUse = any EVTSELn.INT, any
  * FIXED_CTR_CTRL PMIi, any PEBS_ENABLE bit enabling PEBS on a counter.
  * Before the baseline PEBS layout that is PEBS_EN_PMCn, bits N-1:0 (SDM
@@ -74,36 +117,13 @@ int spmu_agent_scan(spmu_agent *a, uint64_t *inuse)
   return SPMU_OK;
 }
 
-/* Write counter c's control: its event select, or its FIXED_CTR_CTRL field
- * by read-modify-write (the other fields are other agents'). */
-static int write_control(spmu_agent *a, unsigned c, uint64_t ctl)
-{
-  if (!ag_is_fixed(c))
-    return spmu_ag_wrmsr(a, AG_EVTSEL0 + c, ctl);
-  return spmu_ag_update(a, AG_FIXED_CTR_CTRL, AG_FIXED_FIELD(ag_fixed_index(c)),
-                        ctl);
-}
-
-static int read_control(spmu_agent *a, unsigned c, uint64_t *ctl)
-{
-  uint64_t v;
-  int rc;
-
-  if (!ag_is_fixed(c))
-    return spmu_ag_rdmsr(a, AG_EVTSEL0 + c, ctl);
-  if ((rc = spmu_ag_rdmsr(a, AG_FIXED_CTR_CTRL, &v)) != SPMU_OK)
-    return rc;
-  *ctl = v & AG_FIXED_FIELD(ag_fixed_index(c));
-  return SPMU_OK;
-}
-
 /* What the claim finds, to restore on release. */
 static int save_previous(spmu_agent *a, unsigned c, struct ag_ctr *k)
 {
   uint64_t ctrl;
   int rc;
 
-  if ((rc = read_control(a, c, &k->prev_ctl)) != SPMU_OK)
+  if ((rc = spmu_ag_read_control(a, c, &k->prev_ctl)) != SPMU_OK)
     return rc;
   if ((rc = spmu_ag_read_counter(a, c, &k->prev_value)) != SPMU_OK)
     return rc;
@@ -124,7 +144,7 @@ static int verify_claim(spmu_agent *a, unsigned c, uint64_t ctl, bool pmi)
   uint64_t v, need = BIT64(c) | (pmi ? SPMU_AGENT_PMI_INUSE : 0);
   int rc;
 
-  if ((rc = read_control(a, c, &v)) != SPMU_OK)
+  if ((rc = spmu_ag_read_control(a, c, &v)) != SPMU_OK)
     return rc;
   if (v != ctl)
     return SPMU_EBUSY;
@@ -137,13 +157,13 @@ static int verify_claim(spmu_agent *a, unsigned c, uint64_t ctl, bool pmi)
 
 /* Take free counter c for ev. Its GLOBAL_CTRL bit is cleared before its
  * control is written, so nothing counts until spmu_agent_start writes
- * GLOBAL_CTRL last (SDM 18.2.4.1, seed 002); the event select is written
+ * GLOBAL_CTRL last (SDM 18.2.4.1); the event select is written
  * with EN clear. Then the counter is preset (EN still clear, SDM
  * 18.2.1.1) and its overflow indication cleared, as for any new event
- * select (SDM 18.2.2, seed 003). */
+ * select (SDM 18.2.2). */
 static int take(spmu_agent *a, unsigned c, const spmu_agent_event *ev)
 {
-  struct ag_ctr k = {.ev = *ev, .ctl = spmu_ag_control(a, c, ev)};
+  struct ag_ctr k = {.ev = *ev, .ctl = spmu_ag_control(c, ev)};
   int rc;
 
   if ((rc = save_previous(a, c, &k)) != SPMU_OK)
@@ -151,7 +171,7 @@ static int take(spmu_agent *a, unsigned c, const spmu_agent_event *ev)
   if (a->pmu.version >= 2 &&
       (rc = spmu_ag_update(a, AG_GLOBAL_CTRL, BIT64(c), 0)) != SPMU_OK)
     return rc;
-  if ((rc = write_control(a, c, k.ctl)) != SPMU_OK)
+  if ((rc = spmu_ag_write_control(a, c, k.ctl)) != SPMU_OK)
     return rc;
   if ((rc = verify_claim(a, c, k.ctl, ev->period != 0)) != SPMU_OK)
     return rc;
@@ -254,10 +274,62 @@ int spmu_agent_claim_counter(spmu_agent *a, unsigned counter,
   return take(a, counter, ev);
 }
 
-/* Stop the counter and clear its overflow indication (SDM 18.2.2, seed
- * 003: "disabling event counting"), then put back what the claim found:
- * value first, while EN is still clear (SDM 18.2.1.1), then the control,
- * then the GLOBAL_CTRL bit, last (seed 002). */
+/* Before a held counter takes the PMI, the PMI must be free (SDM
+ * 18.2.4.3: PMI_InUse). */
+static int pmi_available(spmu_agent *a)
+{
+  uint64_t inuse;
+  int rc;
+
+  if (a->pmi_owned)
+    return SPMU_OK;
+  if ((rc = spmu_agent_scan(a, &inuse)) != SPMU_OK)
+    return rc;
+  return (inuse & SPMU_AGENT_PMI_INUSE) ? SPMU_EBUSY : SPMU_OK;
+}
+
+/* Stop it, write the new control (EN clear), preset the value, clear the
+ * overflow indication (SDM 18.2.2: "setting up new values in the
+ * event select"), restart it with GLOBAL_CTRL last. */
+int spmu_agent_reprogram(spmu_agent *a, unsigned counter,
+                         const spmu_agent_event *ev)
+{
+  struct ag_ctr *k;
+  uint64_t bit, was;
+  int rc;
+
+  if (!a || !ev || !ag_present(a, counter) || !(a->owned >> counter & 1) ||
+      a->pmu.netburst)
+    return SPMU_EINVAL;
+  if ((rc = spmu_ag_check_event(a, counter, ev)) != SPMU_OK)
+    return rc;
+  if (ev->period && (rc = pmi_available(a)) != SPMU_OK)
+    return rc;
+  k = ag_slot(a, counter);
+  bit = BIT64(counter);
+  was = a->running & bit;
+  if ((rc = spmu_ag_stop_set(a, bit)) != SPMU_OK)
+    return rc;
+  k->ev = *ev;
+  k->ctl = spmu_ag_control(counter, ev);
+  k->samples = 0;
+  if ((rc = spmu_ag_write_control(a, counter, k->ctl)) != SPMU_OK)
+    return rc;
+  a->sampling = ev->period ? a->sampling | bit : a->sampling & ~bit;
+  a->pmi_owned |= ev->period != 0;
+  if ((rc = spmu_ag_write_counter(
+           a, counter, ev->period ? 0 - ev->period : 0)) != SPMU_OK ||
+      (rc = spmu_ag_ack(a, bit)) != SPMU_OK)
+    return rc;
+  if (was && (rc = spmu_ag_start_set(a, bit)) != SPMU_OK)
+    return rc;
+  return pmi_settle(a);
+}
+
+/* Stop the counter and clear its overflow indication (SDM 18.2.2:
+ * "disabling event counting"), then put back what the claim found: value
+ * first, while EN is still clear (SDM 18.2.1.1), then the control, then
+ * the GLOBAL_CTRL bit, last (SDM 18.2.4.1). */
 int spmu_agent_release(spmu_agent *a, unsigned counter)
 {
   struct ag_ctr *k;
@@ -273,7 +345,7 @@ int spmu_agent_release(spmu_agent *a, unsigned counter)
   if ((rc = spmu_ag_stop_set(a, bit)) != SPMU_OK ||
       (rc = spmu_ag_ack(a, bit)) != SPMU_OK ||
       (rc = spmu_ag_write_counter(a, counter, k->prev_value)) != SPMU_OK ||
-      (rc = write_control(a, counter, k->prev_ctl)) != SPMU_OK)
+      (rc = spmu_ag_write_control(a, counter, k->prev_ctl)) != SPMU_OK)
     return rc;
   if (a->pmu.version >= 2 &&
       (rc = spmu_ag_update(a, AG_GLOBAL_CTRL, bit, k->prev_global ? bit : 0)) !=
@@ -282,7 +354,7 @@ int spmu_agent_release(spmu_agent *a, unsigned counter)
   a->owned &= ~bit;
   a->sampling &= ~bit;
   *k = (struct ag_ctr){0};
-  return spmu_ag_pmi_settle(a);
+  return pmi_settle(a);
 }
 
 int spmu_agent_release_all(spmu_agent *a)
@@ -305,11 +377,11 @@ int spmu_agent_release_all(spmu_agent *a)
       a->sampling &= ~BIT64(c);
     }
   }
-  rc = spmu_ag_pmi_settle(a);
+  rc = pmi_settle(a);
   return first != SPMU_OK ? first : rc;
 }
 
-/* ---- NetBurst (SDM 18.15-18.16, seed 004) ------------------------------
+/* ---- NetBurst (SDM 18.15-18.16) ---------------------------------------
  *
  * The same protocol on the ESCRs and CCCRs, which both logical processors
  * of a Hyper-Threading core share (SDM 18.16). agent.h states the rules:
@@ -553,62 +625,5 @@ static int nb_release(spmu_agent *a, unsigned counter)
   a->running &= ~bit;
   a->sampling &= ~bit;
   *k = (struct ag_nb_ctr){0};
-  return spmu_ag_pmi_settle(a);
-}
-
-/* Control words for the counter (SDM 18.2.1.1 Figure 18-1; 18.2.2
- * Figure 18-2: ENABLE bit 0 OS, bit 1 USR, bit 2 AnyThread, bit 3 PMI). */
-uint64_t spmu_ag_control(const spmu_agent *a, unsigned c,
-                         const spmu_agent_event *ev)
-{
-  uint64_t v = 0;
-
-  (void)a;
-  if (ag_is_fixed(c)) {
-    v |= (ev->flags & SPMU_AGENT_OS) ? 1u : 0u;
-    v |= (ev->flags & SPMU_AGENT_USR) ? 2u : 0u;
-    v |= (ev->flags & SPMU_AGENT_ANY) ? 4u : 0u;
-    v |= ev->period ? 8u : 0u;
-    return v << (4 * ag_fixed_index(c));
-  }
-  v = ev->event | (uint64_t)ev->umask << 8 | (uint64_t)ev->cmask << 24;
-  v |= (ev->flags & SPMU_AGENT_USR) ? AG_EVTSEL_USR : 0;
-  v |= (ev->flags & SPMU_AGENT_OS) ? AG_EVTSEL_OS : 0;
-  v |= (ev->flags & SPMU_AGENT_EDGE) ? AG_EVTSEL_E : 0;
-  v |= (ev->flags & SPMU_AGENT_INV) ? AG_EVTSEL_INV : 0;
-  v |= (ev->flags & SPMU_AGENT_ANY) ? AG_EVTSEL_ANY : 0;
-  v |= ev->period ? AG_EVTSEL_INT : 0;
-  return v;
-}
-
-/* The event fixed counter j counts (SDM 18.2.2.1 Table 18-2; the encodings
- * of j >= 2 are the pseudo-encodings softpmu/events.h uses). */
-static bool fixed_counts(unsigned j, const spmu_agent_event *ev)
-{
-  if (j == 0)
-    return ev->event == 0xC0 && ev->umask == 0; /* INST_RETIRED.ANY */
-  if (j == 1)
-    return ev->event == 0x3C && ev->umask == 0; /* CPU_CLK_UNHALTED.THREAD */
-  return ev->event == 0 && ev->umask == j + 1;
-}
-
-int spmu_ag_check_event(const spmu_agent *a, unsigned c,
-                        const spmu_agent_event *ev)
-{
-  const unsigned known = SPMU_AGENT_USR | SPMU_AGENT_OS | SPMU_AGENT_EDGE |
-                         SPMU_AGENT_INV | SPMU_AGENT_ANY;
-
-  if (!(ev->flags & (SPMU_AGENT_USR | SPMU_AGENT_OS)) || (ev->flags & ~known))
-    return SPMU_EINVAL;
-  if ((ev->flags & SPMU_AGENT_ANY) && !a->pmu.any_thread)
-    return SPMU_ERESERVED; /* SDM 18.2.3: AnyThread needs v3, not EDX[15] */
-  if (ag_is_fixed(c)) {
-    /* Fixed counters have no CMASK, INV or edge detect (Figure 18-2). */
-    if (!fixed_counts(ag_fixed_index(c), ev) || ev->cmask ||
-        (ev->flags & (SPMU_AGENT_EDGE | SPMU_AGENT_INV)))
-      return SPMU_EINVAL;
-  } else if (!ev->event) {
-    return SPMU_EINVAL; /* would read as a free counter (SDM 18.2.4.3) */
-  }
-  return ev->period > spmu_ag_max_period(a, c) ? SPMU_ERANGE : SPMU_OK;
+  return pmi_settle(a);
 }

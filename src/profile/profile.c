@@ -23,7 +23,7 @@
    SPMU_FEAT_NB_IQ_ESCR | SPMU_FEAT_NB_EXT_CASCADE)
 
 /* Presets. CPUID.0AH values as the SDM gives them per generation (18.2,
- * 18.4-18.9; facts sheet A): 40-bit counters on Core Duo/Core 2, 48-bit
+ * 18.4-18.9): 40-bit counters on Core Duo/Core 2, 48-bit
  * from Nehalem; 4 GP counters per thread with HT; 8 on Ice Lake and
  * Sapphire Rapids. PERF_CAPABILITIES: LBR format, trap-like PEBS, arch
  * registers saved, the PEBS record format of the generation (0 Core 2,
@@ -108,6 +108,11 @@ static const struct {
   {"ext_cascade", SPMU_FEAT_NB_EXT_CASCADE, true},
 };
 #define NFEATURES (sizeof(feature_keys) / sizeof(feature_keys[0]))
+
+bool spmu_profile_fixed_stated(const spmu_profile *p)
+{
+  return p->fixed_contig != 0 || p->fixed_ecx != 0;
+}
 
 const char *spmu_profile_preset_name(unsigned index)
 {
@@ -195,11 +200,53 @@ static int validate_netburst(const spmu_profile *p, char *why, size_t whylen)
   return SPMU_OK;
 }
 
+/* The fixed counters as CPUID.0AH enumerates them, when the profile
+ * states EDX[4:0] and ECX (profile.h; SDM Vol. 2A Table 3-8, leaf 0AH:
+ * FxCtr[i]_supported := ECX[i] || EDX[4:0] > i). */
+static int validate_fixed_enum(const spmu_profile *p, char *why, size_t whylen)
+{
+  uint64_t un;
+
+  if (!spmu_profile_fixed_stated(p))
+    return SPMU_OK;
+  if (p->fixed_contig > 31)
+    return say(why, whylen, SPMU_EPROFILE,
+               "fixed_contig=%u: CPUID.0AH:EDX[4:0] has five bits (0-31)",
+               p->fixed_contig);
+  if (p->fixed_ecx && p->version < 5)
+    return say(why, whylen, SPMU_EPROFILE,
+               "fixed_ecx=0x%x with version %u: CPUID.0AH:ECX enumerates fixed "
+               "counters from version 5 (reserved before)",
+               p->fixed_ecx, p->version);
+  un = spmu_width_mask(p->fixed_contig) | p->fixed_ecx;
+  if (un != p->fixed_mask)
+    return say(why, whylen, SPMU_EPROFILE,
+               "fixed_mask=0x%x is not the union 0x%llx of fixed_contig=%u "
+               "and fixed_ecx=0x%x (fixed counter i exists iff ECX[i] = 1 or "
+               "EDX[4:0] > i)",
+               p->fixed_mask, (unsigned long long)un, p->fixed_contig,
+               p->fixed_ecx);
+  return SPMU_OK;
+}
+
+static int validate_reserved(const spmu_profile *p, char *why, size_t whylen)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof p->reserved_ / sizeof p->reserved_[0]; i++)
+    if (p->reserved_[i])
+      return say(why, whylen, SPMU_EPROFILE,
+                 "reserved_[%zu] is not zero (members of a newer release?)",
+                 i);
+  return SPMU_OK;
+}
+
 int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
 {
   uint64_t pc;
   unsigned fmt, v;
   size_t i;
+  int rc;
 
   if (!p)
     return say(why, whylen, SPMU_EINVAL, "no profile");
@@ -207,6 +254,8 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
   pc = p->perf_capabilities;
   fmt = (unsigned)((pc & SPMU_PERFCAP_PEBS_FMT_MASK) >> SPMU_PERFCAP_PEBS_FMT_SHIFT);
 
+  if ((rc = validate_reserved(p, why, whylen)) != SPMU_OK)
+    return rc;
   if (memchr(p->name, '\0', sizeof(p->name)) == NULL)
     return say(why, whylen, SPMU_EPROFILE, "name is not terminated");
   for (i = 0; p->name[i]; i++)
@@ -231,6 +280,8 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
     return say(why, whylen, SPMU_EPROFILE,
                "gp_width=%u: a counter is 32 to 64 bits (a PMCx write sets "
                "bits 31:0; CPUID.0AH:EAX[23:16])", p->gp_width);
+  if ((rc = validate_fixed_enum(p, why, whylen)) != SPMU_OK)
+    return rc;
   if (p->fixed_mask) {
     unsigned n = spmu_trailing_ones(p->fixed_mask);
     if (v < 2)
@@ -286,8 +337,7 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
     return say(why, whylen, SPMU_EPROFILE,
                "dtes64, ds_cpl, bts and pebs need the debug store (ds=1)");
   if (p->features & SPMU_FEAT_NETBURST) {
-    int rc = validate_netburst(p, why, whylen);
-    if (rc != SPMU_OK)
+    if ((rc = validate_netburst(p, why, whylen)) != SPMU_OK)
       return rc;
   } else if (p->features & (SPMU_FEAT_NB_IQ_ESCR | SPMU_FEAT_NB_EXT_CASCADE)) {
     return say(why, whylen, SPMU_EPROFILE,
@@ -396,6 +446,8 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   NUMKEY("events", events_len, 255)
   NUMKEY("unavailable", events_unavailable, UINT32_MAX)
   NUMKEY("fixed_mask", fixed_mask, UINT32_MAX)
+  NUMKEY("fixed_contig", fixed_contig, 255)
+  NUMKEY("fixed_ecx", fixed_ecx, UINT32_MAX)
   NUMKEY("threads", threads, 255)
 #undef NUMKEY
   if (key_is(kv, "fixed")) {
@@ -417,7 +469,7 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   }
   return say(why, whylen, SPMU_EINVAL,
              "unknown key '%.*s' (keys: name base version gp gp_width fixed "
-             "fixed_mask fixed_width events unavailable perf_capabilities "
+             "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable perf_capabilities "
              "threads pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
              "precise_store any_deprecated netburst iq_escr ext_cascade)",
              (int)kv->klen, kv->key);
@@ -430,7 +482,7 @@ int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
                     .events_len = 7, .threads = 1};
   const char *s, *tok;
   size_t len;
-  bool first = true;
+  bool first = true, mask_given = false;
   int rc;
 
   if (!spec || !out)
@@ -483,7 +535,11 @@ int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
     rc = set_key(&p, &kv, why, whylen);
     if (rc != SPMU_OK)
       return rc;
+    mask_given |= key_is(&kv, "fixed") || key_is(&kv, "fixed_mask");
   }
+  /* fixed_contig and fixed_ecx alone give the union (profile.h). */
+  if (spmu_profile_fixed_stated(&p) && !mask_given && p.fixed_contig <= 31)
+    p.fixed_mask = (uint32_t)(spmu_width_mask(p.fixed_contig) | p.fixed_ecx);
   rc = spmu_profile_validate(&p, why, whylen);
   if (rc != SPMU_OK)
     return rc;
@@ -506,6 +562,15 @@ int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
                p->version, p->gp, p->gp_width, p->events_len,
                p->events_unavailable, p->fixed_mask, p->fixed_width,
                p->threads, (unsigned long long)p->perf_capabilities);
+  /* Written only when stated, so every other profile's string stays what
+   * it was before these keys existed. */
+  if (spmu_profile_fixed_stated(p) && n >= 0) {
+    k = snprintf(buf && (size_t)n < len ? buf + n : NULL,
+                 (size_t)n < len ? len - (size_t)n : 0,
+                 ",fixed_contig=%u,fixed_ecx=0x%x", p->fixed_contig,
+                 p->fixed_ecx);
+    n = k < 0 ? k : n + k;
+  }
   for (i = 0; i < NFEATURES && n >= 0; i++) {
     if (feature_keys[i].sparse && !(p->features & feature_keys[i].flag))
       continue;
@@ -519,60 +584,4 @@ int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
   if ((size_t)n >= len)
     return SPMU_ENOSPC;
   return n;
-}
-
-/* ---- CPUID ----------------------------------------------------------- */
-
-int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4])
-{
-  if (!owned)
-    return SPMU_EINVAL;
-  switch (leaf) {
-  case 0x1:
-    owned[0] = 0;
-    owned[1] = 0;
-    owned[2] = (1u << 2) | (1u << 4) | (1u << 15);
-    owned[3] = 1u << 21;
-    return SPMU_OK;
-  case 0xA:
-    owned[0] = owned[1] = owned[2] = owned[3] = 0xffffffffu;
-    return SPMU_OK;
-  default:
-    return SPMU_ENOENT;
-  }
-}
-
-int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
-                       uint32_t regs[4])
-{
-  (void)subleaf; /* neither leaf has sub-leaves */
-  if (!p || !regs)
-    return SPMU_EINVAL;
-  regs[0] = regs[1] = regs[2] = regs[3] = 0;
-  switch (leaf) {
-  case 0x1:
-    /* SDM Vol. 2A CPUID, Table 3-10/3-11. */
-    if (p->features & SPMU_FEAT_DTES64) regs[2] |= 1u << 2;
-    if (p->features & SPMU_FEAT_DS_CPL) regs[2] |= 1u << 4;
-    if (p->features & SPMU_FEAT_PDCM) regs[2] |= 1u << 15;
-    if (p->features & SPMU_FEAT_DS) regs[3] |= 1u << 21;
-    return SPMU_OK;
-  case 0xA:
-    /* SDM 18.2.1 / Vol. 2A Table 3-8, leaf 0AH; facts sheet A. */
-    if (p->version == 0)
-      return SPMU_OK;
-    regs[0] = p->version | (uint32_t)p->gp << 8 | (uint32_t)p->gp_width << 16 |
-              (uint32_t)p->events_len << 24;
-    regs[1] = p->events_unavailable;
-    if (p->version >= 5)
-      regs[2] = p->fixed_mask; /* supported fixed counters bitmap */
-    if (p->version >= 2 && p->fixed_mask)
-      regs[3] = spmu_trailing_ones(p->fixed_mask) |
-                (uint32_t)p->fixed_width << 5;
-    if (p->features & SPMU_FEAT_ANY_DEPRECATED)
-      regs[3] |= 1u << 15;
-    return SPMU_OK;
-  default:
-    return SPMU_ENOENT;
-  }
 }

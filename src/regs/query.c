@@ -1,4 +1,9 @@
-/* The catalogue's public face: list, describe, look up, decode, encode. */
+/* The catalogue's public face: list, describe, look up, decode, encode.
+ *
+ * Each question is answered from a profile applied to the catalogue
+ * (struct spmu_applied). An spmu_regview handle applies its profile once, in
+ * spmu_regview_new; the spmu_msr_* calls that take a profile apply it on the
+ * stack for that one call. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +18,10 @@ struct field_ref {
   const struct spmu_field_def *f;
   unsigned k;   /* counter index for repeated fields */
   unsigned lsb, width;
+};
+
+struct spmu_regview {
+  struct spmu_applied a;
 };
 
 /* Apply p for a query (stack storage, no allocation). */
@@ -58,16 +67,14 @@ static unsigned walk_fields(const struct spmu_applied *a,
   return n;
 }
 
-size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap)
+static size_t msr_list(const struct spmu_applied *a, uint32_t *addrs,
+                       size_t cap)
 {
-  struct spmu_applied a;
   size_t n = 0;
   uint32_t addr;
 
-  if (apply(p, &a) != SPMU_OK)
-    return 0;
   for (addr = 0; addr < SPMU_MSR_SPAN; addr++)
-    if (a.index[addr]) {
+    if (a->index[addr]) {
       if (addrs && n < cap)
         addrs[n] = addr;
       n++;
@@ -75,14 +82,11 @@ size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap)
   return n;
 }
 
-int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)
+static int msr_info_get(const struct spmu_applied *a, uint32_t addr,
+                        spmu_msr_info *out)
 {
-  struct spmu_applied a;
-  const struct spmu_msr_rt *m;
+  const struct spmu_msr_rt *m = spmu_applied_find(a, addr);
 
-  if (!out || apply(p, &a) != SPMU_OK)
-    return SPMU_EINVAL;
-  m = spmu_applied_find(&a, addr);
   if (!m)
     return SPMU_ENOMSR;
   memset(out, 0, sizeof(*out));
@@ -96,7 +100,7 @@ int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)
      * storage and instance. */
     uint32_t t;
     for (t = 0; t < SPMU_MSR_SPAN; t++) {
-      const struct spmu_msr_rt *o = spmu_applied_find(&a, t);
+      const struct spmu_msr_rt *o = spmu_applied_find(a, t);
       if (o && !o->def->alias && o->def->storage == m->def->storage &&
           o->inst == m->inst) {
         out->target = t;
@@ -108,7 +112,7 @@ int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)
   out->reset = m->reset;
   out->reserved = m->rsvd;
   out->readonly = m->ro;
-  out->nfields = walk_fields(&a, m, NULL, NULL);
+  out->nfields = walk_fields(a, m, NULL, NULL);
   out->sdm = m->def->sdm;
   spmu_name_format(out->brief, sizeof out->brief, m->def->brief, NULL,
                    m->inst);
@@ -149,19 +153,15 @@ static void fill_field(const struct spmu_msr_rt *m, const struct field_ref *r,
   spmu_name_format(out->brief, sizeof out->brief, r->f->brief, NULL, r->k);
 }
 
-int spmu_msr_field_get(const spmu_profile *p, uint32_t addr, unsigned idx,
-                       spmu_field_info *out)
+static int msr_field_get(const struct spmu_applied *a, uint32_t addr,
+                         unsigned idx, spmu_field_info *out)
 {
-  struct spmu_applied a;
-  const struct spmu_msr_rt *m;
+  const struct spmu_msr_rt *m = spmu_applied_find(a, addr);
   struct nth_ctx c = {.want = idx};
 
-  if (!out || apply(p, &a) != SPMU_OK)
-    return SPMU_EINVAL;
-  m = spmu_applied_find(&a, addr);
   if (!m)
     return SPMU_ENOMSR;
-  walk_fields(&a, m, nth_fn, &c);
+  walk_fields(a, m, nth_fn, &c);
   if (c.seen <= idx)
     return SPMU_ENOENT;
   fill_field(m, &c.found, out);
@@ -197,48 +197,47 @@ static bool byname_fn(const struct field_ref *r, void *ctx)
   return false;
 }
 
-static int find_field(const spmu_profile *p, uint32_t addr, const char *field,
-                      struct field_ref *out)
+static int find_field(const struct spmu_applied *a, uint32_t addr,
+                      const char *field, struct field_ref *out)
 {
-  struct spmu_applied a;
   struct byname_ctx c = {.name = field};
 
-  if (!field || apply(p, &a) != SPMU_OK)
+  if (!field)
     return SPMU_EINVAL;
-  c.m = spmu_applied_find(&a, addr);
+  c.m = spmu_applied_find(a, addr);
   if (!c.m)
     return SPMU_ENOMSR;
-  walk_fields(&a, c.m, byname_fn, &c);
+  walk_fields(a, c.m, byname_fn, &c);
   if (!c.hit)
     return SPMU_ENOENT;
   *out = c.found;
   return SPMU_OK;
 }
 
-int spmu_msr_field_decode(const spmu_profile *p, uint32_t addr,
-                          const char *field, uint64_t reg, uint64_t *value)
+static int field_decode(const struct spmu_applied *a, uint32_t addr,
+                        const char *field, uint64_t reg, uint64_t *value)
 {
   struct field_ref r;
   int rc;
 
   if (!value)
     return SPMU_EINVAL;
-  rc = find_field(p, addr, field, &r);
+  rc = find_field(a, addr, field, &r);
   if (rc != SPMU_OK)
     return rc;
   *value = (reg >> r.lsb) & spmu_width_mask(r.width);
   return SPMU_OK;
 }
 
-int spmu_msr_field_encode(const spmu_profile *p, uint32_t addr,
-                          const char *field, uint64_t value, uint64_t *reg)
+static int field_encode(const struct spmu_applied *a, uint32_t addr,
+                        const char *field, uint64_t value, uint64_t *reg)
 {
   struct field_ref r;
   int rc;
 
   if (!reg)
     return SPMU_EINVAL;
-  rc = find_field(p, addr, field, &r);
+  rc = find_field(a, addr, field, &r);
   if (rc != SPMU_OK)
     return rc;
   if (value & ~spmu_width_mask(r.width))
@@ -274,15 +273,14 @@ static bool match_template(const char *tmpl, const char *name, unsigned *idx)
   return true;
 }
 
-int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr)
+/* a == NULL: any name of the catalogue (regs.h). */
+static int msr_lookup(const struct spmu_applied *a, const char *name,
+                      uint32_t *addr)
 {
-  struct spmu_applied a;
   size_t i;
   bool known = false;
 
   if (!name || !addr)
-    return SPMU_EINVAL;
-  if (p && apply(p, &a) != SPMU_OK)
     return SPMU_EINVAL;
 
   if (isdigit((unsigned char)name[0])) {
@@ -290,7 +288,7 @@ int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr)
     unsigned long v = strtoul(name, &end, 0);
     if (*end || v > UINT32_MAX)
       return SPMU_ENOENT;
-    if (p && !spmu_applied_find(&a, (uint32_t)v))
+    if (a && !spmu_applied_find(a, (uint32_t)v))
       return SPMU_ENOMSR;
     *addr = (uint32_t)v;
     return SPMU_OK;
@@ -316,10 +314,10 @@ int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr)
     if (d->repeat == SPMU_REP_COUNT && idx >= d->count)
       continue;
     known = true;
-    if (p) {
+    if (a) {
       /* The def must be the one present at that address (OVF_CTRL and
        * STATUS_RESET share 390H across versions). */
-      const struct spmu_msr_rt *m = spmu_applied_find(&a, d->addr + idx);
+      const struct spmu_msr_rt *m = spmu_applied_find(a, d->addr + idx);
       if (!m || m->def != d)
         continue;
     }
@@ -327,4 +325,120 @@ int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr)
     return SPMU_OK;
   }
   return known ? SPMU_ENOMSR : SPMU_ENOENT;
+}
+
+/* ---- the handle: the profile applied once ---------------------------- */
+
+int spmu_regview_new(const spmu_profile *p, spmu_regview **out)
+{
+  spmu_regview *r;
+
+  if (!out)
+    return SPMU_EINVAL;
+  *out = NULL;
+  if (!p || spmu_profile_validate(p, NULL, 0) != SPMU_OK)
+    return SPMU_EINVAL;
+  r = malloc(sizeof *r);
+  if (!r)
+    return SPMU_ENOMEM;
+  spmu_applied_init(&r->a, p);
+  *out = r;
+  return SPMU_OK;
+}
+
+void spmu_regview_free(spmu_regview *r)
+{
+  free(r);
+}
+
+size_t spmu_regview_list(const spmu_regview *r, uint32_t *addrs, size_t cap)
+{
+  return r ? msr_list(&r->a, addrs, cap) : 0;
+}
+
+int spmu_regview_info(const spmu_regview *r, uint32_t addr, spmu_msr_info *out)
+{
+  return r && out ? msr_info_get(&r->a, addr, out) : SPMU_EINVAL;
+}
+
+int spmu_regview_field_get(const spmu_regview *r, uint32_t addr, unsigned idx,
+                        spmu_field_info *out)
+{
+  return r && out ? msr_field_get(&r->a, addr, idx, out) : SPMU_EINVAL;
+}
+
+int spmu_regview_lookup(const spmu_regview *r, const char *name, uint32_t *addr)
+{
+  return msr_lookup(r ? &r->a : NULL, name, addr);
+}
+
+int spmu_regview_field_decode(const spmu_regview *r, uint32_t addr,
+                           const char *field, uint64_t reg, uint64_t *value)
+{
+  return r ? field_decode(&r->a, addr, field, reg, value) : SPMU_EINVAL;
+}
+
+int spmu_regview_field_encode(const spmu_regview *r, uint32_t addr,
+                           const char *field, uint64_t value, uint64_t *reg)
+{
+  return r ? field_encode(&r->a, addr, field, value, reg) : SPMU_EINVAL;
+}
+
+/* ---- one call, one profile: applied on the stack --------------------- */
+
+size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap)
+{
+  struct spmu_applied a;
+
+  return apply(p, &a) == SPMU_OK ? msr_list(&a, addrs, cap) : 0;
+}
+
+int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)
+{
+  struct spmu_applied a;
+
+  if (!out || apply(p, &a) != SPMU_OK)
+    return SPMU_EINVAL;
+  return msr_info_get(&a, addr, out);
+}
+
+int spmu_msr_field_get(const spmu_profile *p, uint32_t addr, unsigned idx,
+                       spmu_field_info *out)
+{
+  struct spmu_applied a;
+
+  if (!out || apply(p, &a) != SPMU_OK)
+    return SPMU_EINVAL;
+  return msr_field_get(&a, addr, idx, out);
+}
+
+int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr)
+{
+  struct spmu_applied a;
+
+  if (!name || !addr)
+    return SPMU_EINVAL;
+  if (p && apply(p, &a) != SPMU_OK)
+    return SPMU_EINVAL;
+  return msr_lookup(p ? &a : NULL, name, addr);
+}
+
+int spmu_msr_field_decode(const spmu_profile *p, uint32_t addr,
+                          const char *field, uint64_t reg, uint64_t *value)
+{
+  struct spmu_applied a;
+
+  if (!field || !value || apply(p, &a) != SPMU_OK)
+    return SPMU_EINVAL;
+  return field_decode(&a, addr, field, reg, value);
+}
+
+int spmu_msr_field_encode(const spmu_profile *p, uint32_t addr,
+                          const char *field, uint64_t value, uint64_t *reg)
+{
+  struct spmu_applied a;
+
+  if (!field || !reg || apply(p, &a) != SPMU_OK)
+    return SPMU_EINVAL;
+  return field_encode(&a, addr, field, value, reg);
 }
