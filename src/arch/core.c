@@ -1,6 +1,7 @@
 /* The public PMU object: creation, reset, and the guest and host paths. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "arch/core.h"
 #include "arch/msr.h"
@@ -209,4 +210,115 @@ int spmu_cpuid(const spmu_lp *lp, uint32_t leaf, uint32_t subleaf,
   if (!lp)
     return SPMU_EINVAL;
   return spmu_profile_cpuid(&lp->core->a.prof, leaf, subleaf, regs);
+}
+
+int spmu_core_set_host(spmu_core *core, const spmu_host *host)
+{
+  if (!core)
+    return SPMU_EINVAL;
+  if (host)
+    core->host = *host;
+  else
+    memset(&core->host, 0, sizeof core->host);
+  return SPMU_OK;
+}
+
+/* ---- the PMI path -------------------------------------------------------- */
+
+/* Freeze on PMI, at the moment of the request (SDM 18.2.4.1, 17.4.7; for
+ * ToPA PMIs SDM 36.2.7.2). Legacy (v2-v3) clears GLOBAL_CTRL /
+ * DEBUGCTL.LBR, streamlined (v4+) sets CTR_Frz / LBR_Frz. */
+static void freeze_on_pmi(spmu_lp *lp)
+{
+  const struct spmu_applied *a = &lp->core->a;
+  struct spmu_regs *r = &lp->r;
+
+  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_PERFMON) {
+    if (a->prof.version >= 4)
+      r->global_status |= SPMU_STATUS_CTR_FRZ;
+    else
+      r->global_ctrl = 0;
+  }
+  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_LBRS) {
+    if (a->prof.version >= 4)
+      r->global_status |= SPMU_STATUS_LBR_FRZ;
+    else
+      r->debugctl &= ~SPMU_DEBUGCTL_LBR;
+  }
+  spmu_lp_touch(lp);
+}
+
+void spmu_request_pmi(spmu_lp *lp)
+{
+  if (!(lp->core->a.caps & CAP(NETBURST)))
+    freeze_on_pmi(lp);
+  lp->core->pmi_lps |= UINT32_C(1) << lp->index;
+}
+
+void spmu_buffer_threshold(spmu_lp *lp, bool pebs)
+{
+  (void)pebs;
+  /* SDM 18.2.4.2 / 17.4.9.2: OvfBuf is GLOBAL_STATUS bit 62; NetBurst has
+   * no GLOBAL_STATUS (its DS interrupt is the PMI alone, SDM 17.4.9.3). */
+  if (!(lp->core->a.caps & CAP(NETBURST)))
+    lp->r.global_status |= SPMU_STATUS_OVF_BUF;
+  spmu_request_pmi(lp);
+}
+
+void spmu_raise_pmis(spmu_core *core, spmu_lp *first)
+{
+  const spmu_host *h = &core->host;
+  uint32_t lps = core->pmi_lps;
+
+  core->pmi_lps = 0;
+  if (!h->pmi)
+    return;
+  if (lps >> first->index & 1) {
+    lps &= ~(UINT32_C(1) << first->index);
+    h->pmi(h->opaque, first);
+  }
+  while (lps) {
+    unsigned i = spmu_ctz32(lps);
+    lps &= lps - 1;
+    h->pmi(h->opaque, &core->lp[i]);
+  }
+}
+
+int spmu_signal(spmu_lp *lp, unsigned sig)
+{
+  const struct spmu_msr_rt *m;
+  uint64_t bit;
+  bool pmi;
+
+  if (!lp)
+    return SPMU_EINVAL;
+  switch (sig) {
+  case SPMU_SIGNAL_TOPA_PMI:
+    /* SDM 36.2.7.2: a filled ToPA region with INT=1 signals a PMI; the
+     * freeze-on-PMI settings apply to it as to other PMIs. */
+    bit = SPMU_STATUS_TRACE_TOPA_PMI;
+    pmi = true;
+    break;
+  case SPMU_SIGNAL_UNCORE_OVF:
+    /* Vol. 3C Table 35-2 / SDM 18.8.2: DEBUGCTL.ENABLE_UNCORE_PMI lets the
+     * logical processor take PMIs on behalf of the uncore. */
+    bit = SPMU_STATUS_OVF_UNCORE;
+    pmi = lp->r.debugctl & SPMU_DEBUGCTL_ENABLE_UNCORE_PMI;
+    break;
+  case SPMU_SIGNAL_COND_CHGD:
+    bit = SPMU_STATUS_COND_CHGD;
+    pmi = false;
+    break;
+  default:
+    return SPMU_EINVAL;
+  }
+  m = spmu_applied_find(&lp->core->a, SPMU_MSR_GLOBAL_STATUS);
+  if (!m || (m->rsvd & bit))
+    return SPMU_ERESERVED;
+  lp->r.global_status |= bit;
+  if (!pmi)
+    return 0;
+  spmu_request_pmi(lp);
+  spmu_raise_pmis(lp->core, lp);
+  return SPMU_TICK_PMI;
 }

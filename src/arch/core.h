@@ -100,6 +100,7 @@ struct spmu_core {
   unsigned nlp;
   uint32_t stale;   /* lps whose prog must be rebuilt (bit = lp index) */
   uint32_t any_lps; /* lps whose prog has AnyThread entries */
+  uint32_t pmi_lps; /* lps that requested a PMI in the current call */
   struct spmu_lp lp[SPMU_MAX_THREADS];
   /* NetBurst profiles: the shared register file and the engine's state
    * (src/netburst); nb_stale asks for a recompile before the next clock. */
@@ -127,10 +128,28 @@ static inline uint64_t spmu_status_of(uint64_t ctrs)
   return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_MAX_GP) << 32;
 }
 
-/* Request a PMI on lp, with freeze-on-PMI (SDM 18.2.4.1, 17.4.7): the
- * counting engine's overflows, PEBS and BTS thresholds, signals
- * (src/arch/count.c). */
+/* ---- The PMI path (src/arch/core.c) -------------------------------------
+ * An engine requests a PMI with spmu_request_pmi at the clock the
+ * condition happens (the freeze-on-PMI rules apply there); the requests of
+ * a call are collected in core->pmi_lps, and spmu_raise_pmis calls the
+ * host's pmi() for them when the call ends. It is the one caller of
+ * host.pmi. */
+
+/* Request a PMI on lp. Architectural PMU: freeze-on-PMI (SDM 18.2.4.1,
+ * 17.4.7). NetBurst has no freeze on PMI (its DEBUGCTLA has no such bit,
+ * SDM 17.11.1): only the request. */
 void spmu_request_pmi(spmu_lp *lp);
+
+/* A DS buffer's index reached its interrupt threshold (SDM 17.4.9.2,
+ * 18.6.2.4; pebs: the PEBS buffer, else BTS): OvfBuf in GLOBAL_STATUS
+ * (architectural PMU) and a PMI request. The DS code reports the
+ * threshold; the engine that called it calls this. */
+void spmu_buffer_threshold(spmu_lp *lp, bool pebs);
+
+/* Call the host's pmi() for every logical processor with a PMI requested
+ * since the last call (first, then the others by index) and forget the
+ * requests. */
+void spmu_raise_pmis(spmu_core *core, spmu_lp *first);
 
 /* Something in lp's register file changed: its compiled counters must be
  * rebuilt before the next clock. Every path that writes registers calls it. */

@@ -479,29 +479,6 @@ static uint64_t clocks_to_wrap(uint64_t val, uint64_t inc, uint64_t width)
   return q == UINT64_MAX ? q : q + 1;
 }
 
-/* A PMI request (SDM 18.2.4.1, 17.4.7; for ToPA PMIs SDM 36.2.7.2): freeze
- * at the moment of the request. Legacy (v2-v3) clears GLOBAL_CTRL /
- * DEBUGCTL.LBR, streamlined (v4+) sets CTR_Frz / LBR_Frz. */
-void spmu_request_pmi(spmu_lp *lp)
-{
-  const struct spmu_applied *a = &lp->core->a;
-  struct spmu_regs *r = &lp->r;
-
-  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_PERFMON) {
-    if (a->prof.version >= 4)
-      r->global_status |= SPMU_STATUS_CTR_FRZ;
-    else
-      r->global_ctrl = 0;
-  }
-  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_LBRS) {
-    if (a->prof.version >= 4)
-      r->global_status |= SPMU_STATUS_LBR_FRZ;
-    else
-      r->debugctl &= ~SPMU_DEBUGCTL_LBR;
-  }
-  spmu_lp_touch(lp);
-}
-
 /* SDM 18.2.2.2: the counters in `wrapped` (bit c) set their GLOBAL_STATUS
  * bits (v2+), and a PMI is requested when one of them has INT (GP) or PMI
  * (fixed) set. True then. */
@@ -640,29 +617,33 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
   o->consumed++;
   due = assist_due(&st[0], armed);
   if (due) {
-    bool pmi = false;
+    bool threshold = false;
     /* The assist is for every armed counter; the counters it reloads are
      * no longer armed, whatever its outcome (decisions.md #28). */
     self->armed = 0;
     if (dry)
       o->assist_due = true;
     else
-      o->ticks |= spmu_pebs_assist(self, clk, armed, &pmi);
-    if (pmi)
+      o->ticks |= spmu_pebs_assist(self, clk, armed, &threshold);
+    if (threshold) {
+      spmu_buffer_threshold(self, true);
       o->pmi |= 1;
+    }
   }
   arm(&st[0]);
   /* The branch trace store (SDM 17.4.8): a record for the clock's branch,
    * written through the host; delivery stops after it, so a call stays
    * O(counters) however many clocks it is given (decisions.md #35). */
   if (spmu_bts_stores(self, clk)) {
-    bool pmi = false;
+    bool threshold = false;
     if (dry)
       o->assist_due = true;
     else
-      o->ticks |= spmu_bts_store(self, clk, &pmi);
-    if (pmi)
+      o->ticks |= spmu_bts_store(self, clk, &threshold);
+    if (threshold) {
+      spmu_buffer_threshold(self, false);
       o->pmi |= 1;
+    }
     return true;
   }
   return o->pmi || due || o->assist_due || (o->ticks & SPMU_TICK_MEM_FAULT);
@@ -826,8 +807,7 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
 {
   struct lpstep st[SPMU_MAX_THREADS];
   struct outcome o;
-  const spmu_host *host;
-  unsigned n, i;
+  unsigned n;
 
   n = reach(lp, st);
   if (n == 1 && clocks == 1 && !lp->armed &&
@@ -846,10 +826,7 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     *consumed = o.consumed;
   /* The assist comes before the overflow PMI (SDM 18.6.2.4); the host
    * sees the record in memory when pmi() runs. */
-  host = &lp->core->host;
-  for (i = 0; i < n; i++)
-    if ((o.pmi >> i & 1) && host->pmi)
-      host->pmi(host->opaque, st[i].lp);
+  spmu_raise_pmis(lp->core, lp);
   return (o.pmi ? SPMU_TICK_PMI : 0) | (int)o.ticks;
 }
 
@@ -876,8 +853,7 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     return deliver(lp, clk, clocks, consumed);
   pmi = clocks == 1 ? plain_clock(lp, clk) : plain_run(lp, clk, clocks, &done);
   if (pmi) {
-    if (core->host.pmi)
-      core->host.pmi(core->host.opaque, lp);
+    spmu_raise_pmis(core, lp);
     rc = SPMU_TICK_PMI;
   } else if (done < clocks) {
     /* A PEBS counter armed at the last clock: its assist is due at the
@@ -907,57 +883,7 @@ int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
     st[i].lp = &copy[i];
   }
   run(st, n, clk, UINT64_MAX, true, &o);
+  lp->core->pmi_lps = 0; /* the copies' requests */
   *clocks = o.pmi || o.assist_due ? o.consumed : SPMU_DEADLINE_NEVER;
-  return SPMU_OK;
-}
-
-int spmu_signal(spmu_lp *lp, unsigned sig)
-{
-  const struct spmu_msr_rt *m;
-  uint64_t bit;
-  bool pmi;
-
-  if (!lp)
-    return SPMU_EINVAL;
-  switch (sig) {
-  case SPMU_SIGNAL_TOPA_PMI:
-    /* SDM 36.2.7.2: a filled ToPA region with INT=1 signals a PMI; the
-     * freeze-on-PMI settings apply to it as to other PMIs. */
-    bit = SPMU_STATUS_TRACE_TOPA_PMI;
-    pmi = true;
-    break;
-  case SPMU_SIGNAL_UNCORE_OVF:
-    /* Vol. 3C Table 35-2 / SDM 18.8.2: DEBUGCTL.ENABLE_UNCORE_PMI lets the
-     * logical processor take PMIs on behalf of the uncore. */
-    bit = SPMU_STATUS_OVF_UNCORE;
-    pmi = lp->r.debugctl & SPMU_DEBUGCTL_ENABLE_UNCORE_PMI;
-    break;
-  case SPMU_SIGNAL_COND_CHGD:
-    bit = SPMU_STATUS_COND_CHGD;
-    pmi = false;
-    break;
-  default:
-    return SPMU_EINVAL;
-  }
-  m = spmu_applied_find(&lp->core->a, SPMU_MSR_GLOBAL_STATUS);
-  if (!m || (m->rsvd & bit))
-    return SPMU_ERESERVED;
-  lp->r.global_status |= bit;
-  if (!pmi)
-    return 0;
-  spmu_request_pmi(lp);
-  if (lp->core->host.pmi)
-    lp->core->host.pmi(lp->core->host.opaque, lp);
-  return SPMU_TICK_PMI;
-}
-
-int spmu_core_set_host(spmu_core *core, const spmu_host *host)
-{
-  if (!core)
-    return SPMU_EINVAL;
-  if (host)
-    core->host = *host;
-  else
-    memset(&core->host, 0, sizeof core->host);
   return SPMU_OK;
 }

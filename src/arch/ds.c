@@ -285,16 +285,14 @@ static unsigned pebs_record(spmu_lp *lp, const spmu_clock *clk,
 }
 
 unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                          uint32_t applicable, bool *pmi)
+                          uint32_t applicable, bool *threshold)
 {
   const struct spmu_applied *a = &lp->core->a;
   uint64_t reset[SPMU_NCTR];
   unsigned ticks;
-  bool threshold;
   uint32_t m;
 
-  *pmi = false;
-  ticks = pebs_record(lp, clk, applicable, applicable, reset, &threshold);
+  ticks = pebs_record(lp, clk, applicable, applicable, reset, threshold);
   if (ticks != SPMU_TICK_PEBS)
     return ticks;
   /* Reload every applicable counter from its reset slot and clear its
@@ -304,13 +302,6 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
     lp->r.ctr[c] = reset[c] & a->width_mask[c];
   }
   lp->r.global_status &= ~spmu_status_of(applicable);
-  /* The interrupt threshold: OvfBuf and a PMI (SDM 18.4.4.2; freeze on
-   * PMI applies, facts sheet B). */
-  if (threshold) {
-    lp->r.global_status |= SPMU_STATUS_OVF_BUF;
-    spmu_request_pmi(lp);
-    *pmi = true;
-  }
   return SPMU_TICK_PEBS;
 }
 
@@ -360,7 +351,7 @@ bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk)
   return !(dbg & (clk->cpl == 0 ? b->off_os : b->off_usr));
 }
 
-unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
+unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
 {
   const spmu_branch *br = clk->branch;
   unsigned w, size;
@@ -368,7 +359,7 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
   uint64_t next;
   struct ds d;
 
-  *pmi = false;
+  *threshold = false;
   if (!ds_load(lp, clk, false, &d))
     return SPMU_TICK_MEM_FAULT;
   /* A record is from, to and flags (bit 4: predicted), 8 bytes each in
@@ -395,11 +386,8 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
     return SPMU_TICK_MEM_FAULT;
   /* SDM 17.4.9.3: reaching the interrupt threshold interrupts, whatever
    * BTINT says ("it's not enough to clear the BTINT flag"); software that
-   * wants none sets the threshold past the absolute maximum. */
-  if (next >= d.threshold) {
-    lp->r.global_status |= SPMU_STATUS_OVF_BUF;
-    spmu_request_pmi(lp);
-    *pmi = true;
-  }
+   * wants none sets the threshold past the absolute maximum. The caller
+   * sets OvfBuf and requests the PMI (spmu_buffer_threshold). */
+  *threshold = next >= d.threshold;
   return SPMU_TICK_BTS;
 }

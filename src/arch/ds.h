@@ -11,12 +11,13 @@
 
 /* Perform the PEBS assist of lp at clock clk for the armed counters
  * `applicable` (bit c): bounds check, record, index, counter reload from
- * the DS reset slots, overflow status cleared, OvfBuf and a PMI request at
- * the interrupt threshold. Returns SPMU_TICK_PEBS, or SPMU_TICK_PEBS_LOST
- * (with SPMU_TICK_MEM_FAULT when a memory callback failed); *pmi is set
- * when the threshold requests a PMI. */
+ * the DS reset slots, overflow status cleared. Returns SPMU_TICK_PEBS, or
+ * SPMU_TICK_PEBS_LOST (with SPMU_TICK_MEM_FAULT when a memory callback
+ * failed). *threshold is set when the new index reached the interrupt
+ * threshold: the caller then sets OvfBuf and requests the PMI
+ * (spmu_buffer_threshold); the DS code never requests a PMI. */
 unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                          uint32_t applicable, bool *pmi);
+                          uint32_t applicable, bool *threshold);
 
 /* The NetBurst PEBS assist of lp (SDM 18.15.7): the record (the 40-byte
  * 32-bit form, or the 64-bit one with the 64-bit DS layout) and the new
@@ -32,9 +33,10 @@ unsigned spmu_nb_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
 bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk);
 
 /* Store clk's branch record in the BTS buffer (SDM 17.4.8-17.4.9):
- * circular when BTINT is clear, stopped at the absolute maximum when set;
- * at the interrupt threshold OvfBuf and a PMI. Returns SPMU_TICK_BTS or
- * SPMU_TICK_MEM_FAULT; *pmi is set when a PMI is requested. */
-unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi);
+ * circular when BTINT is clear, stopped at the absolute maximum when set.
+ * Returns SPMU_TICK_BTS, SPMU_TICK_MEM_FAULT, or 0 when no record fits;
+ * *threshold is set when the new index reached the interrupt threshold
+ * (the caller then calls spmu_buffer_threshold). */
+unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold);
 
 #endif

@@ -388,8 +388,10 @@ static void assist(struct call *c)
   ticks = spmu_nb_pebs_assist(c->lp, &ac, &reset, &threshold);
   if (ticks == SPMU_TICK_PEBS)
     c->core->nb_regs.ctr[16 + c->t] = reset & CTR_MASK;
-  if (threshold)
+  if (threshold) {
+    spmu_buffer_threshold(c->lp, true);
     c->pmi |= 1u << c->t;
+  }
   c->ticks |= ticks;
   c->stop = true;
 }
@@ -400,13 +402,15 @@ static void branch_store(struct call *c)
 {
   spmu_clock ac = {.cpl = c->clk->cpl, .flags = c->clk->flags,
                    .branch = c->clk->branch};
-  bool pmi = false;
+  bool threshold = false;
 
   if (!spmu_bts_stores(c->lp, &ac))
     return;
-  c->ticks |= spmu_bts_store(c->lp, &ac, &pmi);
-  if (pmi)
+  c->ticks |= spmu_bts_store(c->lp, &ac, &threshold);
+  if (threshold) {
+    spmu_buffer_threshold(c->lp, false);
     c->pmi |= 1u << c->t;
+  }
   c->stop = true;
 }
 
@@ -434,6 +438,8 @@ static void one_clock(struct call *c)
       if (nb->pend[t] >> n & 1) {
         nb->pend[t] &= ~(UINT32_C(1) << n);
         c->pmi |= 1u << t;
+        if (t < c->core->nlp)
+          spmu_request_pmi(&c->core->lp[t]);
       }
     if (pebs_thread(n) == (int)c->t && (nb->armed >> c->t & 1))
       due = true;
@@ -520,21 +526,6 @@ static bool clock_ok(const spmu_nb_clock *clk)
          (!clk->nretire || clk->retire) && clk->cpl <= 3;
 }
 
-/* PMIs of the last clock: the delivering logical processor first. */
-static void signal_pmis(const struct call *c)
-{
-  const spmu_host *h = &c->core->host;
-  unsigned t;
-
-  if (!h->pmi || !c->pmi)
-    return;
-  if (c->pmi >> c->t & 1)
-    h->pmi(h->opaque, c->lp);
-  for (t = 0; t < c->core->nlp; t++)
-    if (t != c->t && (c->pmi >> t & 1))
-      h->pmi(h->opaque, &c->core->lp[t]);
-}
-
 int spmu_deliver_netburst(spmu_lp *lp, const spmu_nb_clock *clk,
                           uint64_t clocks, uint64_t *consumed)
 {
@@ -573,7 +564,7 @@ int spmu_deliver_netburst(spmu_lp *lp, const spmu_nb_clock *clk,
   }
   if (consumed)
     *consumed = done;
-  signal_pmis(&c);
+  spmu_raise_pmis(c.core, lp);
   return (c.pmi ? SPMU_TICK_PMI : 0) | (int)c.ticks;
 }
 
