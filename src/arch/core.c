@@ -67,36 +67,70 @@ int spmu_core_reset(spmu_core *core)
     core->lp[i].edge = 0;
     core->lp[i].edge_keys = 0;
     core->lp[i].armed = 0;
+    core->lp[i].pmi_frozen = false;
     spmu_lp_touch(&core->lp[i]);
   }
   spmu_nb_reset(&core->nb);
+  core->pmi_lps = 0;
+  core->clock = 0;
   return SPMU_OK;
 }
 
 int spmu_lp_init_signal(spmu_lp *lp)
 {
   /* SDM Vol. 3A 9.1: INIT leaves MSRs unchanged, so there is nothing to do
-   * to the register file. The call exists so hosts forward INIT as they
-   * forward RESET; transient state added by later model parts (a pending
-   * PMI request) is dropped here. */
+   * to the register file, and a legacy freeze on PMI (GLOBAL_CTRL cleared)
+   * outlives it: pmi_frozen stays. The model keeps no other state between
+   * calls that INIT could drop (PMI requests are delivered before the call
+   * that made them returns). The call exists so hosts forward INIT as they
+   * forward RESET. */
   return lp ? SPMU_OK : SPMU_EINVAL;
+}
+
+/* The end of a counter freeze on PMI (SDM 18.2.4.1): legacy (v2-v3) when
+ * software writes GLOBAL_CTRL after the freeze cleared it; v4+ when
+ * CTR_Frz goes from 1 to 0 (STATUS_RESET / OVF_CTRL, or a host write of
+ * GLOBAL_STATUS). old_status is GLOBAL_STATUS before the write. */
+static void unfreeze(spmu_lp *lp, const struct spmu_msr_rt *m,
+                     uint64_t old_status)
+{
+  spmu_event ev = {.kind = SPMU_EV_UNFREEZE};
+
+  ev.u.freeze.counters = 1;
+  if (m->addr == SPMU_MSR_GLOBAL_CTRL && lp->pmi_frozen) {
+    lp->pmi_frozen = false;
+    ev.u.freeze.reg = SPMU_MSR_GLOBAL_CTRL;
+    ev.u.freeze.now = lp->r.global_ctrl;
+  } else if ((old_status & ~lp->r.global_status) & SPMU_STATUS_CTR_FRZ) {
+    ev.u.freeze.reg = SPMU_MSR_GLOBAL_STATUS;
+    ev.u.freeze.old = old_status;
+    ev.u.freeze.now = lp->r.global_status;
+  } else {
+    return;
+  }
+  if (spmu_reporting(lp->core))
+    spmu_emit(lp, &ev);
 }
 
 /* After a successful write of m: the counting engine's compiled programs
  * depend on the control MSRs, not on the architectural counters' values,
  * so a counter write (a PMI handler's reload) leaves them valid. */
-static void written(spmu_lp *lp, const struct spmu_msr_rt *m)
+static void written(spmu_lp *lp, const struct spmu_msr_rt *m,
+                    uint64_t old_status)
 {
   bool counter = m->def->policy == SPMU_POLICY_COUNTER ||
                  m->def->policy == SPMU_POLICY_COUNTER_SX;
   if (!counter || (lp->core->a.caps & CAP(NETBURST)))
     spmu_lp_touch(lp);
+  if (!counter)
+    unfreeze(lp, m, old_status);
 }
 
 int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
   struct spmu_file f;
+  uint64_t old_status;
 
   if (!lp)
     return SPMU_EINVAL;
@@ -105,9 +139,10 @@ int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
   if (!m)
     return SPMU_GP;
   f = spmu_lp_file(lp);
+  old_status = lp->r.global_status;
   if (spmu_msr_write(&lp->core->a, &f, m, value, false) != SPMU_WR_OK)
     return SPMU_GP;
-  written(lp, m);
+  written(lp, m, old_status);
   return SPMU_OK;
 }
 
@@ -130,6 +165,7 @@ int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
   struct spmu_file f;
+  uint64_t old_status;
 
   if (!lp)
     return SPMU_EINVAL;
@@ -137,9 +173,10 @@ int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
   if (!m)
     return SPMU_ENOMSR;
   f = spmu_lp_file(lp);
+  old_status = lp->r.global_status;
   switch (spmu_msr_write(&lp->core->a, &f, m, value, true)) {
   case SPMU_WR_OK:
-    written(lp, m);
+    written(lp, m, old_status);
     return SPMU_OK;
   case SPMU_WR_READONLY:
     return SPMU_EREADONLY;
@@ -220,7 +257,47 @@ int spmu_core_set_host(spmu_core *core, const spmu_host *host)
     core->host = *host;
   else
     memset(&core->host, 0, sizeof core->host);
+  core->report = core->host.event;
+  /* With an event callback every overflow ends a batch, which the plain
+   * path does not do: the programs say which path a clock takes. */
+  core->stale = (uint32_t)spmu_width_mask(core->nlp);
+  core->nb_stale = true;
   return SPMU_OK;
+}
+
+/* ---- events ------------------------------------------------------------- */
+
+void spmu_emit(spmu_lp *lp, spmu_event *ev)
+{
+  spmu_core *core = lp->core;
+
+  ev->lp = lp;
+  ev->clock = core->clock;
+  core->report(core->host.opaque, ev);
+}
+
+void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
+                   uint64_t old, uint64_t now)
+{
+  spmu_event ev = {.kind = kind};
+
+  ev.u.ctr.counter = counter;
+  ev.u.ctr.old = old;
+  ev.u.ctr.now = now;
+  spmu_emit(lp, &ev);
+}
+
+/* A freeze started: MSR reg went from old to now. */
+static void emit_freeze(spmu_lp *lp, uint32_t reg, unsigned counters,
+                        uint64_t old, uint64_t now)
+{
+  spmu_event ev = {.kind = SPMU_EV_FREEZE};
+
+  ev.u.freeze.reg = reg;
+  ev.u.freeze.counters = counters;
+  ev.u.freeze.old = old;
+  ev.u.freeze.now = now;
+  spmu_emit(lp, &ev);
 }
 
 /* ---- the PMI path -------------------------------------------------------- */
@@ -232,36 +309,69 @@ static void freeze_on_pmi(spmu_lp *lp)
 {
   const struct spmu_applied *a = &lp->core->a;
   struct spmu_regs *r = &lp->r;
+  bool v4 = a->prof.version >= 4, tell = spmu_reporting(lp->core);
+  uint64_t old;
 
   if (r->debugctl & SPMU_DEBUGCTL_FREEZE_PERFMON) {
-    if (a->prof.version >= 4)
+    if (v4) {
+      old = r->global_status;
       r->global_status |= SPMU_STATUS_CTR_FRZ;
-    else
+      if (tell && old != r->global_status)
+        emit_freeze(lp, SPMU_MSR_GLOBAL_STATUS, 1, old, r->global_status);
+    } else {
+      old = r->global_ctrl;
       r->global_ctrl = 0;
+      if (tell && !lp->pmi_frozen)
+        emit_freeze(lp, SPMU_MSR_GLOBAL_CTRL, 1, old, 0);
+      lp->pmi_frozen = true;
+    }
   }
   if (r->debugctl & SPMU_DEBUGCTL_FREEZE_LBRS) {
-    if (a->prof.version >= 4)
+    if (v4) {
+      old = r->global_status;
       r->global_status |= SPMU_STATUS_LBR_FRZ;
-    else
+      if (tell && old != r->global_status)
+        emit_freeze(lp, SPMU_MSR_GLOBAL_STATUS, 0, old, r->global_status);
+    } else {
+      old = r->debugctl;
       r->debugctl &= ~SPMU_DEBUGCTL_LBR;
+      if (tell && old != r->debugctl)
+        emit_freeze(lp, SPMU_MSR_DEBUGCTL, 0, old, r->debugctl);
+    }
   }
   spmu_lp_touch(lp);
 }
 
 void spmu_request_pmi(spmu_lp *lp)
 {
-  if (!(lp->core->a.caps & CAP(NETBURST)))
+  spmu_core *core = lp->core;
+  uint32_t bit = UINT32_C(1) << lp->index;
+  bool nb = core->a.caps & CAP(NETBURST);
+
+  if (!nb)
     freeze_on_pmi(lp);
-  lp->core->pmi_lps |= UINT32_C(1) << lp->index;
+  /* One SPMU_EV_PMI per logical processor and call: a second request in
+   * the same clock (an overflow, then a buffer threshold) is the same
+   * interrupt. */
+  if (spmu_reporting(core) && !(core->pmi_lps & bit)) {
+    spmu_event ev = {.kind = SPMU_EV_PMI};
+    ev.u.pmi.status = nb ? 0 : lp->r.global_status;
+    spmu_emit(lp, &ev);
+  }
+  core->pmi_lps |= bit;
 }
 
 void spmu_buffer_threshold(spmu_lp *lp, bool pebs)
 {
-  (void)pebs;
   /* SDM 18.2.4.2 / 17.4.9.2: OvfBuf is GLOBAL_STATUS bit 62; NetBurst has
    * no GLOBAL_STATUS (its DS interrupt is the PMI alone, SDM 17.4.9.3). */
   if (!(lp->core->a.caps & CAP(NETBURST)))
     lp->r.global_status |= SPMU_STATUS_OVF_BUF;
+  if (spmu_reporting(lp->core)) {
+    spmu_event ev = {.kind = SPMU_EV_THRESHOLD};
+    ev.u.threshold.pebs = pebs;
+    spmu_emit(lp, &ev);
+  }
   spmu_request_pmi(lp);
 }
 
@@ -316,6 +426,12 @@ int spmu_signal(spmu_lp *lp, unsigned sig)
   if (!m || (m->rsvd & bit))
     return SPMU_ERESERVED;
   lp->r.global_status |= bit;
+  if (spmu_reporting(lp->core)) {
+    spmu_event ev = {.kind = SPMU_EV_SIGNAL};
+    ev.u.signal.sig = sig;
+    ev.u.signal.bit = bit;
+    spmu_emit(lp, &ev);
+  }
   if (!pmi)
     return 0;
   spmu_request_pmi(lp);

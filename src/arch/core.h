@@ -88,8 +88,13 @@ struct spmu_lp {
    * program's keys d with a nonzero count. spmu_lp_edge derives it. */
   uint32_t edge_keys;
   /* PEBS counters that overflowed and wait for their next event to
-   * perform the assist (bit c; SDM 18.4.4, seed 003). */
+   * perform the assist (bit c; SDM 18.4.4). */
   uint32_t armed;
+  /* Legacy freeze (v2-v3, SDM 18.2.4.1): a PMI request cleared
+   * GLOBAL_CTRL and software has not written it since. Not an MSR and
+   * not in the snapshot: it only decides when SPMU_EV_UNFREEZE is
+   * reported (decisions.md). RESET clears it; INIT leaves it. */
+  bool pmi_frozen;
   /* Derived from r; valid unless the core marks this lp stale. */
   struct spmu_prog prog;
 };
@@ -101,6 +106,10 @@ struct spmu_core {
   uint32_t stale;   /* lps whose prog must be rebuilt (bit = lp index) */
   uint32_t any_lps; /* lps whose prog has AnyThread entries */
   uint32_t pmi_lps; /* lps that requested a PMI in the current call */
+  /* Where events go: host.event, or NULL while nothing may be reported
+   * (spmu_deadline's dry runs). */
+  void (*report)(void *opaque, const spmu_event *ev);
+  uint64_t clock; /* the clock's number within spmu_deliver, 0 outside */
   struct spmu_lp lp[SPMU_MAX_THREADS];
   /* NetBurst profiles: the shared register file and the engine's state
    * (src/netburst); nb_stale asks for a recompile before the next clock. */
@@ -120,6 +129,10 @@ struct spmu_core {
 /* The edge-detect state of lp's GP counters (bit i = PMCi's CMASK/INV
  * condition in the last clock), pending or not (src/arch/count.c). */
 uint32_t spmu_lp_edge(const spmu_lp *lp);
+
+/* The GLOBAL_STATUS bit number of counter index c. */
+#define SPMU_STATUS_BIT(c) \
+  ((c) < SPMU_MAX_GP ? (unsigned)(c) : 32u + (unsigned)(c) - SPMU_MAX_GP)
 
 /* GLOBAL_STATUS bit of each counter in ctrs (counter index c: GP i is
  * bit i, fixed j is bit 32 + j). */
@@ -145,6 +158,23 @@ void spmu_request_pmi(spmu_lp *lp);
  * (architectural PMU) and a PMI request. The DS code reports the
  * threshold; the engine that called it calls this. */
 void spmu_buffer_threshold(spmu_lp *lp, bool pebs);
+
+/* ---- What the model reports (events.h) -----------------------------------
+ * Every emitter tests spmu_reporting first (one branch, on rare paths
+ * only), so nothing is built without an event callback. */
+static inline bool spmu_reporting(const spmu_core *core)
+{
+  return core->report != NULL;
+}
+
+/* Report ev (kind and union filled) as happening to lp at the current
+ * clock. */
+void spmu_emit(spmu_lp *lp, spmu_event *ev);
+
+/* Report a counter event (SPMU_EV_OVERFLOW, SPMU_EV_RELOAD) of counter
+ * `counter` (GLOBAL_STATUS numbering; NetBurst: n). */
+void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
+                   uint64_t old, uint64_t now);
 
 /* Call the host's pmi() for every logical processor with a PMI requested
  * since the last call (first, then the others by index) and forget the

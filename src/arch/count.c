@@ -247,7 +247,9 @@ static void rebuild(spmu_lp *lp)
     add_entry(p, e, fixed_key(i), ring * 0x5u, ring);
   }
   hash_keys(p);
-  p->fast = !p->careful &&
+  /* With an event callback every overflow ends a batch and is reported
+   * with its old value: the general path does that. */
+  p->fast = !p->careful && !lp->core->host.event &&
             p->en_at[0] == (UINT32_C(1) << p->n) - 1 &&
             p->en_at[1] == p->en_at[0] && !frozen_by_pmi(a, r) &&
             a->gp_width_mask != UINT64_MAX &&
@@ -492,12 +494,34 @@ static bool overflowed(spmu_lp *lp, uint64_t wrapped)
   return true;
 }
 
+/* SPMU_EV_OVERFLOW for each counter of s in `wrapped`, in counter order.
+ * The wrap happened in the last clock of the step (a batch ends at the
+ * first wrap when events are reported), so the count before that clock is
+ * the count now less the clock's increment, modulo the width. */
+static void report_overflows(const struct lpstep *s, uint64_t wrapped)
+{
+  spmu_lp *lp = s->lp;
+  const struct spmu_prog *p = &lp->prog;
+  unsigned k;
+
+  for (k = 0; k < p->n; k++) {
+    unsigned c = p->e[k].c;
+    uint64_t w = lp->core->a.width_mask[c];
+    if (wrapped >> c & 1)
+      spmu_emit_ctr(lp, SPMU_EV_OVERFLOW, SPMU_STATUS_BIT(c),
+                    (lp->r.ctr[c] - s->inc[k]) & w, lp->r.ctr[c]);
+  }
+}
+
 /* After a clock (or n): edge state, ASCI, overflow status (SDM 18.2.2.2)
  * and the PMI request. True when a PMI is requested. */
 static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped)
 {
   spmu_lp *lp = s->lp;
   const struct spmu_applied *a = &lp->core->a;
+
+  if (wrapped && spmu_reporting(lp->core))
+    report_overflows(s, wrapped);
 
   lp->edge = s->edge;
   s->wrapped = wrapped;
@@ -527,14 +551,14 @@ static bool commit(struct lpstep *s, const spmu_clock *clk, uint64_t n)
 }
 
 /* Clocks until the first counter of s wraps that requests a PMI or arms
- * PEBS. */
+ * PEBS; with an event callback, until any counter wraps. */
 static uint64_t steady_stop(const struct lpstep *s)
 {
   spmu_lp *lp = s->lp;
   uint64_t stop = UINT64_MAX;
-  uint32_t m;
+  uint32_t m = spmu_reporting(lp->core) ? UINT32_MAX : lp->prog.stop_entries;
 
-  for (m = lp->prog.stop_entries & s->mask; m; m &= m - 1) {
+  for (m &= s->mask; m; m &= m - 1) {
     unsigned k = spmu_ctz32(m);
     const struct spmu_pe *e = &lp->prog.e[k];
     if (s->inc[k]) {
@@ -602,6 +626,19 @@ struct outcome {
   bool assist_due; /* dry run: stopped where an assist is due */
 };
 
+/* With an event callback, a clock at which a counter of the n reached
+ * logical processors wrapped ends the batch (SPMU_TICK_OVERFLOW). */
+static void wrap_stop(const struct lpstep *st, unsigned n, struct outcome *o)
+{
+  unsigned i;
+
+  if (!spmu_reporting(st[0].lp->core))
+    return;
+  for (i = 0; i < n; i++)
+    if (st[i].wrapped)
+      o->ticks |= SPMU_TICK_OVERFLOW;
+}
+
 /* The first of a run of identical clocks, computed alone (edge detection
  * and PEBS assists happen only there). True when the run must stop. */
 static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
@@ -611,10 +648,12 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
   uint32_t armed = self->armed, due;
   unsigned i;
 
+  self->core->clock = o->consumed + 1;
   for (i = 0; i < n; i++)
     if (step(&st[i], clk, st[i].lp->edge, true))
       o->pmi |= UINT32_C(1) << i;
   o->consumed++;
+  wrap_stop(st, n, o);
   due = assist_due(&st[0], armed);
   if (due) {
     bool threshold = false;
@@ -646,7 +685,8 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
     }
     return true;
   }
-  return o->pmi || due || o->assist_due || (o->ticks & SPMU_TICK_MEM_FAULT);
+  return o->pmi || due || o->assist_due ||
+         (o->ticks & (SPMU_TICK_MEM_FAULT | SPMU_TICK_OVERFLOW));
 }
 
 /* Deliver up to `clocks` clocks to the n reached logical processors,
@@ -677,14 +717,16 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
         stop = t;
     }
     rest = clocks - o->consumed < stop ? clocks - o->consumed : stop;
+    st[0].lp->core->clock = o->consumed + rest;
     for (i = 0; i < n; i++)
       if (commit(&st[i], clk, rest))
         o->pmi |= UINT32_C(1) << i;
     arm(&st[0]);
     o->consumed += rest;
+    wrap_stop(st, n, o);
     /* A PEBS counter armed at the last clock: its assist is due at the
      * next one, which the loop computes alone. */
-    if (o->pmi || o->consumed == clocks)
+    if (o->pmi || o->consumed == clocks || (o->ticks & SPMU_TICK_OVERFLOW))
       return;
   }
 }
@@ -816,12 +858,15 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
      * due: run() without its batch bookkeeping (bench_count: 39 vs 43 ns
      * for 12 counters with one CMASK). */
     memset(&o, 0, sizeof o);
+    lp->core->clock = 1;
     o.pmi = step(&st[0], clk, lp->edge, true);
     o.consumed = 1;
     arm(&st[0]);
+    wrap_stop(st, 1, &o);
   } else {
     run(st, n, clk, clocks, false, &o);
   }
+  lp->core->clock = 0;
   if (consumed)
     *consumed = o.consumed;
   /* The assist comes before the overflow PMI (SDM 18.6.2.4); the host
@@ -882,8 +927,12 @@ int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
     copy[i] = *st[i].lp;
     st[i].lp = &copy[i];
   }
+  /* The dry run reports nothing and its PMI requests are the copies'. */
+  lp->core->report = NULL;
   run(st, n, clk, UINT64_MAX, true, &o);
-  lp->core->pmi_lps = 0; /* the copies' requests */
+  lp->core->report = lp->core->host.event;
+  lp->core->pmi_lps = 0;
+  lp->core->clock = 0;
   *clocks = o.pmi || o.assist_due ? o.consumed : SPMU_DEADLINE_NEVER;
   return SPMU_OK;
 }

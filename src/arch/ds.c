@@ -26,6 +26,10 @@ struct ds {
   uint64_t base;    /* linear address of the DS area */
   unsigned off;     /* offset of the buffer's base field */
   uint64_t buf_base, index, max, threshold;
+  /* The access that failed, for SPMU_EV_*_DROP (SPMU_DROP_MEM_FAULT). */
+  uint64_t fault_addr;
+  uint32_t fault_len;
+  bool fault_write;
 };
 
 static uint64_t field_addr(const struct ds *d, unsigned i64, unsigned i32)
@@ -41,16 +45,54 @@ static bool ds_wide(const spmu_lp *lp, const spmu_clock *clk)
          (clk->flags & SPMU_CLK_IA32E);
 }
 
-static bool mem_read(spmu_lp *lp, uint64_t la, void *buf, size_t len)
+/* Note a failed access in d. False. */
+static bool fault(struct ds *d, uint64_t la, size_t len, bool write)
 {
-  const spmu_host *h = &lp->core->host;
-  return h->read_mem && h->read_mem(h->opaque, lp, la, buf, len) == 0;
+  d->fault_addr = la;
+  d->fault_len = (uint32_t)len;
+  d->fault_write = write;
+  return false;
 }
 
-static bool mem_write(spmu_lp *lp, uint64_t la, const void *buf, size_t len)
+static bool mem_read(spmu_lp *lp, struct ds *d, uint64_t la, void *buf,
+                     size_t len)
 {
   const spmu_host *h = &lp->core->host;
-  return h->write_mem && h->write_mem(h->opaque, lp, la, buf, len) == 0;
+  if (h->read_mem && h->read_mem(h->opaque, lp, la, buf, len) == 0)
+    return true;
+  return fault(d, la, len, false);
+}
+
+static bool mem_write(spmu_lp *lp, struct ds *d, uint64_t la,
+                      const void *buf, size_t len)
+{
+  const spmu_host *h = &lp->core->host;
+  if (h->write_mem && h->write_mem(h->opaque, lp, la, buf, len) == 0)
+    return true;
+  return fault(d, la, len, true);
+}
+
+/* Report a record (SPMU_EV_PEBS, SPMU_EV_BTS: at addr, size bytes) or a
+ * drop (SPMU_EV_*_DROP: why, and d's failed access), with d's index after
+ * the call and absolute maximum. */
+static void report_rec(spmu_lp *lp, unsigned kind, const struct ds *d,
+                       uint64_t addr, uint32_t size, uint64_t counters,
+                       unsigned why)
+{
+  spmu_event ev = {.kind = kind};
+
+  ev.u.rec.addr = addr;
+  ev.u.rec.size = size;
+  ev.u.rec.counters = counters;
+  ev.u.rec.index = d->index;
+  ev.u.rec.abs_max = d->max;
+  ev.u.rec.why = why;
+  if (why == SPMU_DROP_MEM_FAULT) {
+    ev.u.rec.fault_addr = d->fault_addr;
+    ev.u.rec.fault_len = d->fault_len;
+    ev.u.rec.fault_write = d->fault_write;
+  }
+  spmu_emit(lp, &ev);
 }
 
 /* Read a buffer's four fields: base, index, absolute maximum, interrupt
@@ -65,7 +107,7 @@ static bool ds_load(spmu_lp *lp, const spmu_clock *clk, bool pebs,
   w = d->wide ? 8 : 4;
   d->off = pebs ? 4 * w : 0;
   d->base = d->wide ? lp->r.ds_area : (uint32_t)lp->r.ds_area;
-  if (!mem_read(lp, d->base + d->off, b, 4 * w))
+  if (!mem_read(lp, d, d->base + d->off, b, 4 * w))
     return false;
   d->buf_base = spmu_get_le(b, w);
   d->index = spmu_get_le(b + w, w);
@@ -249,39 +291,56 @@ static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
  * `slots` (bit c: slot c) into reset[c], write the record and the new
  * index. Nothing is written unless every read succeeded and the record
  * fits. Returns SPMU_TICK_PEBS with *threshold = the new index reached
- * the interrupt threshold, else SPMU_TICK_PEBS_LOST (| MEM_FAULT). */
+ * the interrupt threshold, else SPMU_TICK_PEBS_LOST (| MEM_FAULT).
+ * Reports SPMU_EV_PEBS (for the counters `counters`, as the event numbers
+ * them) or SPMU_EV_PEBS_DROP. */
 static unsigned pebs_record(spmu_lp *lp, const spmu_clock *clk,
                             uint32_t applicable, uint32_t slots,
-                            uint64_t *reset, bool *threshold)
+                            uint64_t counters, uint64_t *reset,
+                            bool *threshold)
 {
-  uint64_t next;
+  bool tell = spmu_reporting(lp->core);
+  uint64_t next, at;
   uint8_t idx[8];
   struct rec r;
-  struct ds d;
+  struct ds d = {0};
   uint32_t m;
 
   *threshold = false;
   if (!ds_load(lp, clk, true, &d))
-    return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+    goto fault;
   build(&r, lp, clk, &d, applicable);
-  /* SDM 17.4.9 / seed 003: the record must fit below the absolute maximum,
-   * or the assist is skipped entirely. */
-  if (d.index > d.max || d.max - d.index < r.len)
+  /* SDM 17.4.9: the record must fit below the absolute maximum, or the
+   * assist is skipped entirely. */
+  if (d.index > d.max || d.max - d.index < r.len) {
+    if (tell)
+      report_rec(lp, SPMU_EV_PEBS_DROP, &d, d.index, 0, counters,
+                 SPMU_DROP_BOUNDS);
     return SPMU_TICK_PEBS_LOST;
+  }
   for (m = slots; m; m &= m - 1) {
     unsigned c = spmu_ctz32(m);
     uint8_t b[8];
-    if (!mem_read(lp, reset_addr(&d, c), b, 8))
-      return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+    if (!mem_read(lp, &d, reset_addr(&d, c), b, 8))
+      goto fault;
     reset[c] = spmu_get_le(b, 8);
   }
+  at = d.index;
   next = d.index + r.len;
   spmu_put_le(idx, next, d.wide ? 8 : 4);
-  if (!mem_write(lp, d.index, r.b, r.len) ||
-      !mem_write(lp, index_addr(&d), idx, d.wide ? 8 : 4))
-    return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+  if (!mem_write(lp, &d, d.index, r.b, r.len) ||
+      !mem_write(lp, &d, index_addr(&d), idx, d.wide ? 8 : 4))
+    goto fault;
   *threshold = next >= d.threshold;
+  d.index = next;
+  if (tell)
+    report_rec(lp, SPMU_EV_PEBS, &d, at, (uint32_t)r.len, counters, 0);
   return SPMU_TICK_PEBS;
+fault:
+  if (tell)
+    report_rec(lp, SPMU_EV_PEBS_DROP, &d, d.index, 0, counters,
+               SPMU_DROP_MEM_FAULT);
+  return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
 }
 
 unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
@@ -292,28 +351,34 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
   unsigned ticks;
   uint32_t m;
 
-  ticks = pebs_record(lp, clk, applicable, applicable, reset, threshold);
+  ticks = pebs_record(lp, clk, applicable, applicable,
+                      spmu_status_of(applicable), reset, threshold);
   if (ticks != SPMU_TICK_PEBS)
     return ticks;
   /* Reload every applicable counter from its reset slot and clear its
-   * overflow status (seed 003). */
+   * overflow status (SDM 18.4.4.4). */
   for (m = applicable; m; m &= m - 1) {
     unsigned c = spmu_ctz32(m);
+    uint64_t old = lp->r.ctr[c];
     lp->r.ctr[c] = reset[c] & a->width_mask[c];
+    if (spmu_reporting(lp->core))
+      spmu_emit_ctr(lp, SPMU_EV_RELOAD, SPMU_STATUS_BIT(c), old,
+                    lp->r.ctr[c]);
   }
   lp->r.global_status &= ~spmu_status_of(applicable);
   return SPMU_TICK_PEBS;
 }
 
 unsigned spmu_nb_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                             uint64_t *reset, bool *threshold)
+                             unsigned counter, uint64_t *reset,
+                             bool *threshold)
 {
   uint64_t slot[1];
   unsigned ticks;
 
   /* SDM 17.4.9 Figure 17-5 / 17-8: one "PEBS counter reset" field, at
    * 20H (32-bit layout) or 40H (64-bit), slot 0 of reset_addr(). */
-  ticks = pebs_record(lp, clk, 0, 1, slot, threshold);
+  ticks = pebs_record(lp, clk, 0, 1, BIT64(counter), slot, threshold);
   if (ticks == SPMU_TICK_PEBS)
     *reset = slot[0];
   return ticks;
@@ -356,12 +421,12 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
   const spmu_branch *br = clk->branch;
   unsigned w, size;
   uint8_t rec[24], idx[8];
-  uint64_t next;
-  struct ds d;
+  uint64_t next, at;
+  struct ds d = {0};
 
   *threshold = false;
   if (!ds_load(lp, clk, false, &d))
-    return SPMU_TICK_MEM_FAULT;
+    goto fault;
   /* A record is from, to and flags (bit 4: predicted), 8 bytes each in
    * the 64-bit layout, 4 in the 32-bit one (facts sheet C). */
   w = d.wide ? 8 : 4;
@@ -372,22 +437,34 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
   /* With BTINT the buffer is not circular: no record past the absolute
    * maximum (decisions.md #34). Without it, the index wraps to the base
    * when the next record would not fit. */
-  if (d.index > d.max || d.max - d.index < size) {
+  at = d.index;
+  if (at > d.max || d.max - at < size) {
     if (lp->r.debugctl & bts_bits(lp)->btint)
-      return 0;
-    d.index = d.buf_base;
-    if (d.index > d.max || d.max - d.index < size)
-      return 0;
+      goto full;
+    at = d.buf_base;
+    if (at > d.max || d.max - at < size)
+      goto full;
   }
-  next = d.index + size;
+  next = at + size;
   spmu_put_le(idx, next, w);
-  if (!mem_write(lp, d.index, rec, size) ||
-      !mem_write(lp, index_addr(&d), idx, w))
-    return SPMU_TICK_MEM_FAULT;
+  if (!mem_write(lp, &d, at, rec, size) ||
+      !mem_write(lp, &d, index_addr(&d), idx, w))
+    goto fault;
   /* SDM 17.4.9.3: reaching the interrupt threshold interrupts, whatever
    * BTINT says ("it's not enough to clear the BTINT flag"); software that
    * wants none sets the threshold past the absolute maximum. The caller
    * sets OvfBuf and requests the PMI (spmu_buffer_threshold). */
   *threshold = next >= d.threshold;
+  d.index = next;
+  if (spmu_reporting(lp->core))
+    report_rec(lp, SPMU_EV_BTS, &d, at, size, 0, 0);
   return SPMU_TICK_BTS;
+full:
+  if (spmu_reporting(lp->core))
+    report_rec(lp, SPMU_EV_BTS_DROP, &d, d.index, 0, 0, SPMU_DROP_BOUNDS);
+  return 0;
+fault:
+  if (spmu_reporting(lp->core))
+    report_rec(lp, SPMU_EV_BTS_DROP, &d, d.index, 0, 0, SPMU_DROP_MEM_FAULT);
+  return SPMU_TICK_MEM_FAULT;
 }

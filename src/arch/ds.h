@@ -24,9 +24,11 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
  * PEBS index, as spmu_pebs_assist, through the same DS code. On
  * SPMU_TICK_PEBS, *reset is the DS area's PEBS counter reset value and
  * *threshold says the index reached the interrupt threshold; the caller
- * reloads the counter and requests the PMI. */
+ * reloads counter `counter` (the PEBS counter, as events number it) and
+ * requests the PMI. */
 unsigned spmu_nb_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                             uint64_t *reset, bool *threshold);
+                             unsigned counter, uint64_t *reset,
+                             bool *threshold);
 
 /* Does a branch in clk go to the BTS buffer (SDM 17.4.9.3 Table 17-x:
  * TR and BTS set, not filtered by BTS_OFF_OS / BTS_OFF_USR)? */

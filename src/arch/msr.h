@@ -43,7 +43,9 @@
 #define SPMU_STATUS_OVF_UNCORE BIT64(61)
 #define SPMU_STATUS_OVF_BUF BIT64(62)
 #define SPMU_STATUS_COND_CHGD BIT64(63)
+#define SPMU_MSR_DEBUGCTL 0x1D9u
 #define SPMU_MSR_GLOBAL_STATUS 0x38Eu
+#define SPMU_MSR_GLOBAL_CTRL 0x38Fu
 #define SPMU_INUSE_PMI BIT64(63)
 
 /* Where an access finds an MSR's state: the accessing logical

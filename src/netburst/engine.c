@@ -357,14 +357,20 @@ static unsigned filter(struct spmu_nb *nb, unsigned n, uint64_t cc,
   return pass;
 }
 
-/* An overflow of counter n (a wrap, or FORCE_OVF): OVF, the owed PMIs,
- * PEBS arming (into *arm). */
-static void overflow(struct call *c, unsigned n, uint8_t *arm)
+/* An overflow of counter n (a wrap, or FORCE_OVF) that held old before
+ * the clock: OVF, the owed PMIs, PEBS arming (into *arm). With an event
+ * callback it is reported and ends the call. */
+static void overflow(struct call *c, unsigned n, uint64_t old, uint8_t *arm)
 {
   struct spmu_nb_regs *r = &c->core->nb_regs;
   struct spmu_nb *nb = &c->core->nb;
   unsigned th = pmi_threads(r->cccr[n]), t;
 
+  if (spmu_reporting(c->core)) {
+    spmu_emit_ctr(c->lp, SPMU_EV_OVERFLOW, n, old, r->ctr[n]);
+    c->ticks |= SPMU_TICK_OVERFLOW;
+    c->stop = true;
+  }
   r->cccr[n] |= SPMU_NB_CCCR_OVF;
   for (t = 0; t < 2; t++)
     if (th >> t & 1)
@@ -385,9 +391,13 @@ static void assist(struct call *c)
   unsigned ticks;
 
   c->core->nb.armed &= (uint8_t)~(1u << c->t);
-  ticks = spmu_nb_pebs_assist(c->lp, &ac, &reset, &threshold);
-  if (ticks == SPMU_TICK_PEBS)
-    c->core->nb_regs.ctr[16 + c->t] = reset & CTR_MASK;
+  ticks = spmu_nb_pebs_assist(c->lp, &ac, 16 + c->t, &reset, &threshold);
+  if (ticks == SPMU_TICK_PEBS) {
+    uint64_t *ctr = &c->core->nb_regs.ctr[16 + c->t], old = *ctr;
+    *ctr = reset & CTR_MASK;
+    if (spmu_reporting(c->core))
+      spmu_emit_ctr(c->lp, SPMU_EV_RELOAD, 16 + c->t, old, *ctr);
+  }
   if (threshold) {
     spmu_buffer_threshold(c->lp, true);
     c->pmi |= 1u << c->t;
@@ -426,7 +436,7 @@ static void one_clock(struct call *c)
 
   c->pmi = 0;
   for (n = 0; n < NCTR; n++) {
-    uint64_t cc = r->cccr[n], sum;
+    uint64_t cc = r->cccr[n], sum, old;
     unsigned inc;
 
     if (!has_input(nb, n))
@@ -443,10 +453,11 @@ static void one_clock(struct call *c)
       }
     if (pebs_thread(n) == (int)c->t && (nb->armed >> c->t & 1))
       due = true;
-    sum = r->ctr[n] + inc;
+    old = r->ctr[n];
+    sum = old + inc;
     r->ctr[n] = sum & CTR_MASK;
     if (sum > CTR_MASK || (cc & SPMU_NB_CCCR_FORCE_OVF))
-      overflow(c, n, &arm);
+      overflow(c, n, old, &arm);
   }
   if (due)
     assist(c);
@@ -496,7 +507,9 @@ static uint64_t steady(const struct call *c, uint8_t inc[NCTR])
       return 0;
     if (t == (int)c->t && (nb->armed >> t & 1))
       return 0;
-    quiet = (cc & SPMU_NB_CCCR_OVF) && !pmi_threads(cc) &&
+    /* With an event callback no overflow is free: each is reported. */
+    quiet = !spmu_reporting(c->core) && (cc & SPMU_NB_CCCR_OVF) &&
+            !pmi_threads(cc) &&
             !(pebs_armable(c->core, n) && !(nb->armed >> t & 1));
     if (quiet)
       continue;
@@ -550,6 +563,7 @@ int spmu_deliver_netburst(spmu_lp *lp, const spmu_nb_clock *clk,
     uint8_t inc[NCTR];
     uint64_t k;
 
+    c.core->clock = done + 1;
     one_clock(&c);
     done++;
     if (c.stop || done == clocks)
@@ -562,6 +576,7 @@ int spmu_deliver_netburst(spmu_lp *lp, const spmu_nb_clock *clk,
     if (done == clocks)
       break;
   }
+  c.core->clock = 0;
   if (consumed)
     *consumed = done;
   spmu_raise_pmis(c.core, lp);
