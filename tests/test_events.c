@@ -449,11 +449,13 @@ static void test_bts_no_room_at_base_17_4_9(void **state)
 
 /* ---- NetBurst ------------------------------------------------------------ */
 
+/* One BSQ_cache_reference line (bit 0) per clock, through spmu_deliver
+ * (the same call as for the architectural PMU). */
 static int bsq_on(uint64_t clocks, uint64_t *used)
 {
   spmu_nb_line ln = {SPMU_NB_BSU, 0x0C, 0, 1};
-  spmu_nb_clock clk = {.lines = &ln, .nlines = 1, .cpl = 0};
-  return spmu_deliver_netburst(lp, &clk, clocks, used);
+  spmu_clock clk = {.nb_lines = &ln, .nb_nlines = 1, .cpl = 0};
+  return spmu_deliver(lp, &clk, clocks, used);
 }
 
 /* SDM 18.15.3: a NetBurst counter (40 bits) overflows and sets OVF; with
@@ -484,7 +486,7 @@ static void test_netburst_pebs_18_15_7(void **state)
 {
   static const spmu_nb_retire miss = {.uops = 1, .kind = 0x01,
                                       .replay = 0x1};
-  spmu_nb_clock clk = {.retire = &miss, .nretire = 1};
+  spmu_clock clk = {.retire = &miss, .nretire = 1};
   uint64_t used = 0;
   (void)state;
   setup("pentium4-noht");
@@ -499,11 +501,11 @@ static void test_netburst_pebs_18_15_7(void **state)
   WR(CRU_ESCR2, ES_EVSEL(0x09) | ES_MASK(1) | ES_T0);
   WR(P4_CCCR(16), CC_SEL(5) | CC_ANY | CC_EN);
   WR(P4_CTR(16), W40);
-  assert_int_equal(spmu_deliver_netburst(lp, &clk, 10, &used), SPMU_TICK_OVERFLOW);
+  assert_int_equal(spmu_deliver(lp, &clk, 10, &used), SPMU_TICK_OVERFLOW);
   assert_int_equal(used, 1);
   assert_ctr(0, SPMU_EV_OVERFLOW, lp, 1, 16, W40, 0);
   nev = 0;
-  assert_int_equal(spmu_deliver_netburst(lp, &clk, 10, &used), SPMU_TICK_PEBS);
+  assert_int_equal(spmu_deliver(lp, &clk, 10, &used), SPMU_TICK_PEBS);
   assert_int_equal(used, 1);
   assert_int_equal(nev, 2);
   assert_rec(0, SPMU_EV_PEBS, GM_PEBS, 40, UINT64_C(1) << 16, GM_PEBS + 40,

@@ -29,9 +29,10 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "arch/core.h"
-#include "arch/msr.h"
-#include "arch/ds.h"
+#include "arch/arch.h"
+#include "core/core.h"
+#include "core/msr.h"
+#include "ds/ds.h"
 #include "softpmu/error.h"
 
 /* SDM 18.2.4.1 (seed 002): on v4+ CTR_Frz is a read-only enable of every
@@ -280,8 +281,7 @@ static void edge_settle(spmu_lp *lp)
   lp->edge_keys = 0;
 }
 
-/* Rebuild the programs of every stale logical processor. */
-static void refresh(spmu_core *core)
+void spmu_arch_refresh(spmu_core *core)
 {
   uint32_t s = core->stale;
 
@@ -580,7 +580,7 @@ static unsigned reach(spmu_lp *lp, struct lpstep *st)
   unsigned n = 1;
 
   if (core->stale)
-    refresh(core);
+    spmu_arch_refresh(core);
   edge_settle(lp);
   st[0].lp = lp;
   st[0].mask = (UINT32_C(1) << lp->prog.n) - 1;
@@ -835,9 +835,10 @@ plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   return wrapped && plain_settle(lp, wrapped);
 }
 
+/* The core has checked clk and its CPL; the engine reads its lines. */
 static bool clock_ok(const spmu_clock *clk)
 {
-  return clk && (!clk->nlines || clk->lines) && clk->cpl <= 3;
+  return !clk->nlines || clk->lines;
 }
 
 /* spmu_deliver's general case: every logical processor the clock reaches,
@@ -875,21 +876,17 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   return (o.pmi ? SPMU_TICK_PMI : 0) | (int)o.ticks;
 }
 
-int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
-                 uint64_t *consumed)
+int spmu_arch_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+                      uint64_t *consumed)
 {
   spmu_core *core;
   uint64_t done = 1, more = 0;
   bool pmi;
   int rc = 0;
 
-  if (consumed)
-    *consumed = 0;
-  if (!lp || !clock_ok(clk) || !clocks)
+  if (!clock_ok(clk))
     return SPMU_EINVAL;
-  core = lp->core;
-  if (core->stale)
-    refresh(core);
+  core = lp->core; /* the core has rebuilt the programs */
   if (!lp->prog.fast || lp->armed ||
       (clk->flags & (SPMU_CLK_SMM | SPMU_CLK_ENCLAVE)) ||
       clk->nlines >= (UINT32_C(1) << 31) ||
@@ -910,29 +907,24 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   return rc;
 }
 
-int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
+int spmu_arch_deadline(spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
 {
   struct lpstep st[SPMU_MAX_THREADS];
   spmu_lp copy[SPMU_MAX_THREADS];
   struct outcome o;
   unsigned n, i;
 
-  if (!lp || !clock_ok(clk) || !clocks)
+  if (!clock_ok(clk))
     return SPMU_EINVAL;
   /* Run on copies of the reached logical processors; the originals keep
    * their state (their programs are refreshed, which changes nothing
    * visible). */
-  n = reach(&lp->core->lp[lp->index], st);
+  n = reach(lp, st);
   for (i = 0; i < n; i++) {
     copy[i] = *st[i].lp;
     st[i].lp = &copy[i];
   }
-  /* The dry run reports nothing and its PMI requests are the copies'. */
-  lp->core->report = NULL;
   run(st, n, clk, UINT64_MAX, true, &o);
-  lp->core->report = lp->core->host.event;
-  lp->core->pmi_lps = 0;
-  lp->core->clock = 0;
   *clocks = o.pmi || o.assist_due ? o.consumed : SPMU_DEADLINE_NEVER;
   return SPMU_OK;
 }

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/state.h"
+#include "core/state.h"
 #include "regs/applied.h"
 #include "util/bits.h"
 

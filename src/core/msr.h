@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/state.h"
+#include "core/state.h"
 #include "regs/applied.h"
 #include "util/bits.h"
 

@@ -9,8 +9,8 @@
  * the model changes nothing else (docs/decisions.md #28). */
 #include <string.h>
 
-#include "arch/msr.h"
-#include "arch/ds.h"
+#include "core/msr.h"
+#include "ds/ds.h"
 #include "softpmu/error.h"
 
 /* The deepest LBR stack of the modelled parts (and spmu_machine_state's):

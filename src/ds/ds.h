@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/core.h"
+#include "core/core.h"
 #include "util/bits.h"
 
 /* Perform the PEBS assist of lp at clock clk for the armed counters

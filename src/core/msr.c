@@ -1,7 +1,7 @@
 /* One write algorithm and one read algorithm for every MSR (in the manner of
  * QEMU's register API): the catalogue says what a write means (policy), the
  * applied profile says which bits may be written (masks). */
-#include "arch/msr.h"
+#include "core/msr.h"
 
 /* The def's storage: in the core's NetBurst file for shared defs, in the
  * logical processor's file otherwise. */
