@@ -120,7 +120,7 @@ static int insts_on(spmu_lp *l, uint32_t n, uint64_t clocks, uint64_t *used)
   return spmu_deliver(l, &clk, clocks, used);
 }
 
-/* ---- overflow and the batch stop ---------------------------------------- */
+/* ---- overflow and the batch stop ----------------------------------------- */
 
 /* SDM 18.2.2.2: a counter overflows when it wraps past its width. With an
  * event callback each overflow is reported at its clock (GLOBAL_STATUS
@@ -270,7 +270,7 @@ static void test_signal_event_18_2_2_2(void **state)
   assert_pmi(2, lp, 0, ST_CONDCHGD | ST_TOPA);
 }
 
-/* ---- PEBS ------------------------------------------------------------------ */
+/* ---- PEBS ---------------------------------------------------------------- */
 
 /* PEBS buffer at GM_PEBS of `bytes`, threshold after `thresh`, PMC0's
  * reset value `reset`; PMC0 counts instructions with PEBS from preset. */
@@ -390,7 +390,7 @@ static void test_order_within_a_clock(void **state)
   assert_int_equal(gm->pmis, 1);
 }
 
-/* ---- BTS ------------------------------------------------------------------- */
+/* ---- BTS ----------------------------------------------------------------- */
 
 static void bts64(unsigned records, uint64_t threshold)
 {
@@ -513,7 +513,7 @@ static void test_netburst_pebs_18_15_7(void **state)
   assert_ctr(1, SPMU_EV_RELOAD, lp, 1, 16, 1, W40 - 9);
 }
 
-/* ---- without a callback --------------------------------------------------- */
+/* ---- without a callback -------------------------------------------------- */
 
 /* Deliver `clocks` clocks of clk to l, resuming after each stop; the
  * return value and consumed count of each call go to rcs / useds. */

@@ -332,8 +332,9 @@ SPMU_API int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk,
  * has the bit see it. Each ESCR sums the lines its mask selects, for the
  * CPL and logical processor their T0_OS/T0_USR/T1_OS/T1_USR bits qualify
  * (thread-independent mask bits of the event table: either thread's bits),
- * and presents the sum, 0 to 15 (four binary-weighted input lines, seed
- * 004; larger sums saturate at 15), to the counters whose CCCR selects it.
+ * and presents the sum, 0 to 15 (four binary-weighted input lines, SDM
+ * 18.15.5.2; larger sums saturate at 15), to the counters whose CCCR
+ * selects it.
  */
 typedef struct spmu_nb_line {
   uint8_t unit;   /* enum spmu_nb_unit; SPMU_NB_UNIT_NONE: ignored */

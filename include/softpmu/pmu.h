@@ -15,6 +15,13 @@
  * restoring state. They may set state the guest cannot (GLOBAL_STATUS, full
  * 64-bit counter values), never raise faults, and report bad values as
  * negative error codes.
+ *
+ * Results (every header of softpmu): a function's int result is a
+ * negative error (error.h) or a non-negative answer, never both: an error
+ * is never also a valid result. Where an answer could take any value (a
+ * count, a deadline, an MSR value), it is returned through a pointer and
+ * the int is only SPMU_OK (or tick bits) or an error; a pointer is only
+ * written as the function says (spmu_deadline: untouched on an error).
  */
 #ifndef SOFTPMU_PMU_H
 #define SOFTPMU_PMU_H

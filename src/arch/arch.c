@@ -37,7 +37,7 @@ static int arch_rdpmc(spmu_lp *lp, uint32_t ecx, uint64_t *value)
   if (ecx & 0x40000000u) {
     if (idx >= SPMU_MAX_FIXED || !(a->prof.fixed_mask & (UINT32_C(1) << idx)))
       return SPMU_GP;
-    *value = lp->r.ctr[SPMU_MAX_GP + idx];
+    *value = lp->r.ctr[SPMU_CTR_FIXED(idx)];
     return SPMU_OK;
   }
   if (ecx == 0x20000000u && (a->caps & CAP(PERF_METRICS))) {
@@ -66,7 +66,8 @@ static bool arch_words_valid(const spmu_core *core, unsigned i,
 
   (void)i;
   return !(edge & ~gp) &&
-         !(armed & ~(gp | (uint32_t)core->a.prof.fixed_mask << SPMU_MAX_GP));
+         !(armed & ~(gp | (uint32_t)core->a.prof.fixed_mask
+                               << SPMU_CTR_FIXED(0)));
 }
 
 static void arch_load_words(spmu_core *core, unsigned i, uint32_t edge,

@@ -1,5 +1,5 @@
 /* The counting engine: event lines in, counter increments, overflow,
- * PMI requests and freeze out (SDM 18.2.1-18.2.4; seeds 001-003).
+ * PMI requests and freeze out (SDM 18.2.1-18.2.4).
  *
  * Each logical processor keeps a compiled view of its counters (struct
  * spmu_prog): the line each one counts, at which CPLs, with which CMASK,
@@ -35,7 +35,7 @@
 #include "ds/ds.h"
 #include "softpmu/error.h"
 
-/* SDM 18.2.4.1 (seed 002): on v4+ CTR_Frz is a read-only enable of every
+/* SDM 18.2.4.1: on v4+ CTR_Frz is a read-only enable of every
  * counter. SDM 17.4.8 / 18.8: FREEZE_WHILE_SMM stops counting in SMM. */
 static bool frozen_by_pmi(const struct spmu_applied *a,
                           const struct spmu_regs *r)
@@ -111,13 +111,13 @@ static void add_entry(struct spmu_prog *p, struct spmu_pe e, uint16_t key,
     return;
   k = p->n++;
   for (v = 0; v < VARIANTS; v++)
-    e.kd[v] = (seen >> v & 1) ? key_index(p, key) : SPMU_KEY_ZERO;
+    e.raw_at[v] = (seen >> v & 1) ? key_index(p, key) : SPMU_KEY_ZERO;
   if (e.flags & SPMU_PE_ANY)
     p->any |= UINT32_C(1) << k;
   if (e.flags & SPMU_PE_EDGE)
     p->has_edge = true;
   if (e.flags & (SPMU_PE_COND | SPMU_PE_LL))
-    p->careful |= UINT32_C(1) << k;
+    p->derived |= UINT32_C(1) << k;
   if (e.flags & SPMU_PE_PMI)
     p->pmi_ctrs |= BIT64(e.c);
   if ((e.flags & SPMU_PE_PMI) || (p->pebs_ctrs >> e.c & 1))
@@ -234,23 +234,24 @@ static void rebuild(spmu_lp *lp)
    * other state, so it gets no entry. */
   for (i = 0; i < SPMU_MAX_FIXED; i++) {
     unsigned ring = (unsigned)(r->fixed_ctr_ctrl >> (4 * i)) & 3;
-    struct spmu_pe e = {.c = (uint8_t)(SPMU_MAX_GP + i)};
+    struct spmu_pe e = {.c = (uint8_t)SPMU_CTR_FIXED(i)};
     if (!(a->prof.fixed_mask >> i & 1) || !ring ||
-        !(r->global_ctrl >> (32 + i) & 1))
+        !(r->global_ctrl >> SPMU_GLOBAL_FIXED(i) & 1))
       continue;
     if (r->fixed_ctr_ctrl & SPMU_FIXED_PMI(i))
       e.flags |= SPMU_PE_PMI;
     if (r->fixed_ctr_ctrl & SPMU_FIXED_ANY(i))
       e.flags |= SPMU_PE_ANY;
     /* Fixed-counter PEBS exists only in the baseline layout (bit 32 + j). */
-    else if ((a->caps & CAP(BASELINE)) && (r->pebs_enable >> (32 + i) & 1))
+    else if ((a->caps & CAP(BASELINE)) &&
+             (r->pebs_enable >> SPMU_GLOBAL_FIXED(i) & 1))
       p->pebs_ctrs |= UINT32_C(1) << e.c;
     add_entry(p, e, fixed_key(i), ring * 0x5u, ring);
   }
   hash_keys(p);
   /* With an event callback every overflow ends a batch and is reported
    * with its old value: the general path does that. */
-  p->fast = !p->careful && !lp->core->host.event &&
+  p->fast = !p->derived && !lp->core->host.event &&
             p->en_at[0] == (UINT32_C(1) << p->n) - 1 &&
             p->en_at[1] == p->en_at[0] && !frozen_by_pmi(a, r) &&
             a->gp_width_mask != UINT64_MAX &&
@@ -269,7 +270,7 @@ uint32_t spmu_lp_edge(const spmu_lp *lp)
    * filtered clock reads ZERO, whose bit is never set. A counter without
    * an entry saw no line. */
   for (k = 0; k < p->ngp; k++)
-    edge |= (keys >> p->e[k].kd[v] & 1) << p->e[k].c;
+    edge |= (keys >> p->e[k].raw_at[v] & 1) << p->e[k].c;
   return edge;
 }
 
@@ -428,15 +429,15 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   line_sums(p, clk, sums, NULL);
   /* SDM 18.6.1.2: a load-latency counter counts loads whose latency is
    * greater than the threshold (at least 3, decisions.md #10). */
-  if (p->careful && clk->mem && !clk->mem->store) {
+  if (p->derived && clk->mem && !clk->mem->store) {
     uint64_t thr = lp->r.pebs_ld_lat & 0xffff;
     ll = clk->mem->latency > (thr < 3 ? 3 : thr);
   }
   /* Entries that add their raw count, without branches: no CMASK, E or
    * load latency, so the condition is "the event occurred". */
-  for (m = s->mask & ~p->careful; m; m &= m - 1) {
+  for (m = s->mask & ~p->derived; m; m &= m - 1) {
     const struct spmu_pe *e = &p->e[k = spmu_ctz32(m)];
-    uint64_t raw = sums[e->kd[variant]];
+    uint64_t raw = sums[e->raw_at[variant]];
     uint64_t v = raw & (0 - (uint64_t)(en >> k & 1));
     conds |= (uint32_t)(raw != 0) << e->c;
     s->inc[k] = v;
@@ -449,10 +450,10 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
     }
   }
   /* CMASK / INV / E (SDM 18.2.1.1) and load latency (18.6.1.2). */
-  for (m = s->mask & p->careful; m; m &= m - 1) {
+  for (m = s->mask & p->derived; m; m &= m - 1) {
     const struct spmu_pe *e = &p->e[k = spmu_ctz32(m)];
     bool cond;
-    uint64_t raw = sums[e->kd[variant]], v;
+    uint64_t raw = sums[e->raw_at[variant]], v;
 
     if ((e->flags & SPMU_PE_LL) && !ll)
       raw = 0;
@@ -599,7 +600,7 @@ static unsigned reach(spmu_lp *lp, struct lpstep *st)
 }
 
 /* The armed PEBS counters of s whose event occurs in the clock just
- * computed: their assist is due (seed 003: "on the subsequent event
+ * computed: their assist is due (SDM 18.4.4: "on the subsequent event
  * following overflow"). */
 static uint32_t assist_due(const struct lpstep *s, uint32_t armed)
 {
@@ -786,12 +787,12 @@ static bool plain_clock(spmu_lp *lp, const spmu_clock *clk)
 #pragma GCC unroll 2
   for (k = 0; k < p->ngp; k++) {
     const struct spmu_pe *e = &p->e[k];
-    gp |= ctr[e->c] += sums[e->kd[v]];
+    gp |= ctr[e->c] += sums[e->raw_at[v]];
   }
 #pragma GCC unroll 2
   for (; k < p->n; k++) {
     const struct spmu_pe *e = &p->e[k];
-    fixed |= ctr[e->c] += sums[e->kd[v]];
+    fixed |= ctr[e->c] += sums[e->raw_at[v]];
   }
   if (!((gp & ~a->gp_width_mask) | (fixed & ~a->fixed_width_mask)))
     return false;
@@ -819,7 +820,7 @@ plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   lp->edge_keys = SPMU_EDGE_PENDING | v << SPMU_EDGE_VARIANT_SHIFT | nz;
   for (m = p->stop_entries; m; m &= m - 1) {
     const struct spmu_pe *e = &p->e[spmu_ctz32(m)];
-    uint64_t raw = sums[e->kd[v]];
+    uint64_t raw = sums[e->raw_at[v]];
     if (raw) {
       uint64_t t = clocks_to_wrap(ctr[e->c], raw, a->width_mask[e->c]);
       n = t < n ? t : n;
@@ -827,7 +828,7 @@ plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   }
   for (k = 0; k < p->n; k++) {
     const struct spmu_pe *e = &p->e[k];
-    uint64_t raw = sums[e->kd[v]];
+    uint64_t raw = sums[e->raw_at[v]];
     if (raw && advance(&ctr[e->c], raw, n, a->width_mask[e->c]))
       wrapped |= BIT64(e->c);
   }

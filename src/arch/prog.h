@@ -10,8 +10,7 @@
 
 #include "core/state.h"
 
-/* Counter index c: GP counter i is c = i, fixed counter j is
- * c = SPMU_MAX_GP + j (the order of struct spmu_regs ctr). */
+/* Counters by engine counter index (core/state.h). */
 #define SPMU_NCTR (SPMU_MAX_GP + SPMU_MAX_FIXED)
 
 /* The counting engine's compiled view of one counter: what its event
@@ -21,7 +20,7 @@ struct spmu_pe {
   /* Where the counter finds its raw count in the clock's line sums, by
    * clock variant (bit 0: CPL > 0, bit 1: inside a transaction). A clock
    * the counter filters out (USR/OS, ENABLE, IN_TX) points at a zero sum. */
-  uint8_t kd[4];
+  uint8_t raw_at[4];
   uint8_t c;      /* counter index (struct spmu_regs ctr[c]); for GP
                      counters also the edge state bit */
   uint8_t cmask;
@@ -62,10 +61,10 @@ struct spmu_prog {
   uint8_t ngp;       /* entries 0..ngp-1 are GP counters, the rest fixed */
   uint8_t nkeys;     /* distinct lines counted */
   bool has_edge;     /* some entry uses edge detection */
-  uint32_t careful; /* entries that need more than the raw count (CMASK,
-                       E, load latency) */
+  uint32_t derived;  /* entries whose count is derived from the raw count
+                        (CMASK, E, load latency); the others add it */
   bool fast;         /* one clock may take the plain path (count.c
-                        plain_clock): none careful, every entry enabled at
+                        plain_clock): none derived, every entry enabled at
                         every CPL, not frozen by CTR_Frz, widths < 64 */
   uint8_t slot[SPMU_KEY_SLOTS]; /* key hash -> index in keys, or DUMP */
   uint16_t keys[SPMU_KEY_SUMS]; /* (event select, umask) as one uint16_t

@@ -65,7 +65,7 @@ int spmu_core_reset(spmu_core *core)
   if (!core)
     return SPMU_EINVAL;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_file f = spmu_lp_file(&core->lp[i]);
+    struct spmu_regfiles f = spmu_lp_file(&core->lp[i]);
     spmu_regs_reset(&core->a, &f);
     core->lp[i].pmi_frozen = false;
     spmu_lp_touch(&core->lp[i]);
@@ -129,7 +129,7 @@ static void written(spmu_lp *lp, const struct spmu_msr_rt *m,
 int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
-  struct spmu_file f;
+  struct spmu_regfiles f;
   uint64_t old_status;
 
   if (!lp)
@@ -149,7 +149,7 @@ int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value)
 {
   const struct spmu_msr_rt *m;
-  struct spmu_file f;
+  struct spmu_regfiles f;
 
   if (!lp || !value)
     return SPMU_EINVAL;
@@ -164,7 +164,7 @@ int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value)
 int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
-  struct spmu_file f;
+  struct spmu_regfiles f;
   uint64_t old_status;
 
   if (!lp)
@@ -188,7 +188,7 @@ int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 int spmu_host_rdmsr(const spmu_lp *lp, uint32_t msr, uint64_t *value)
 {
   const struct spmu_msr_rt *m;
-  struct spmu_file f;
+  struct spmu_regfiles f;
 
   if (!lp || !value)
     return SPMU_EINVAL;
@@ -213,7 +213,7 @@ int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
   return lp->core->engine->rdpmc(lp, ecx, value);
 }
 
-/* ---- delivery: the engine's ----------------------------------------------- */
+/* ---- delivery: the engine's --------------------------------------------- */
 
 int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                  uint64_t *consumed)

@@ -68,17 +68,6 @@ struct spmu_core {
   struct spmu_nb_regs nb_scratch;
 };
 
-/* The GLOBAL_STATUS bit number of counter index c. */
-#define SPMU_STATUS_BIT(c) \
-  ((c) < SPMU_MAX_GP ? (unsigned)(c) : 32u + (unsigned)(c) - SPMU_MAX_GP)
-
-/* GLOBAL_STATUS bit of each counter in ctrs (counter index c: GP i is
- * bit i, fixed j is bit 32 + j). */
-static inline uint64_t spmu_status_of(uint64_t ctrs)
-{
-  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_MAX_GP) << 32;
-}
-
 /* ---- The PMI path (src/core/pmi.c) --------------------------------------
  * An engine requests a PMI with spmu_request_pmi at the clock the
  * condition happens (the freeze-on-PMI rules apply there); the requests of
@@ -128,9 +117,9 @@ static inline void spmu_lp_touch(struct spmu_lp *lp)
 
 /* The register files an access of lp reaches (its own and the core's
  * shared NetBurst file). */
-static inline struct spmu_file spmu_lp_file(struct spmu_lp *lp)
+static inline struct spmu_regfiles spmu_lp_file(struct spmu_lp *lp)
 {
-  return (struct spmu_file){&lp->r, &lp->core->nb_regs, lp->index};
+  return (struct spmu_regfiles){&lp->r, &lp->core->nb_regs, lp->index};
 }
 
 #endif

@@ -115,7 +115,7 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
   for (i = 0; i < core->nlp; i++) {
     const struct spmu_msr_rt *m;
     uint32_t addr = 0, edge, armed;
-    struct spmu_file f = spmu_lp_file((spmu_lp *)(uintptr_t)&core->lp[i]);
+    struct spmu_regfiles f = spmu_lp_file((spmu_lp *)(uintptr_t)&core->lp[i]);
 
     spmu_put_le(p, saved_count(&core->a), 2);
     p += 2;
@@ -135,7 +135,7 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
 
 /* Stage one record into f. A shared MSR (NetBurst) is staged by logical
  * processor 0; the others' copies must read back the same. */
-static int restore_msr(const spmu_core *c, const struct spmu_file *f,
+static int restore_msr(const spmu_core *c, const struct spmu_regfiles *f,
                        const struct spmu_msr_rt *m, uint64_t v)
 {
   if (m->def->shared && f->index > 0)
@@ -153,7 +153,7 @@ static int restore_msr(const spmu_core *c, const struct spmu_file *f,
 /* Check one logical processor's records and stage them into f, *edge,
  * *armed. */
 static int restore_lp(const spmu_core *c, const uint8_t **pp,
-                      const struct spmu_file *f, uint32_t *edge,
+                      const struct spmu_regfiles *f, uint32_t *edge,
                       uint32_t *armed)
 {
   const uint8_t *p = *pp;
@@ -204,7 +204,7 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
   p = (const uint8_t *)buf + HDR_LEN;
   core->nb_scratch = core->nb_regs;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_file f = {&core->scratch, &core->nb_scratch, i};
+    struct spmu_regfiles f = {&core->scratch, &core->nb_scratch, i};
     uint32_t edge, armed;
     core->scratch = core->lp[i].r;
     rc = restore_lp(core, &p, &f, &edge, &armed);
@@ -216,7 +216,7 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
    * result and cannot fail. */
   p = (const uint8_t *)buf + HDR_LEN;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_file f = spmu_lp_file(&core->lp[i]);
+    struct spmu_regfiles f = spmu_lp_file(&core->lp[i]);
     uint32_t edge, armed;
     (void)restore_lp(core, &p, &f, &edge, &armed);
     core->engine->load_words(core, i, edge, armed);

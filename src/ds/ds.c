@@ -1,6 +1,7 @@
 /* The DS save area: PEBS assists and BTS records (SDM 17.4.8-17.4.9 "BTS"
  * and "DS save area", 18.4.4 Core 2, 18.6.2 Nehalem, 18.8.1 Haswell, 18.9
- * Skylake; facts sheet C for the layouts; seed 003 for the PEBS sequence).
+ * Skylake; the DS management area layouts are SDM 17.4.9 Figures 17-5 to
+ * 17-8, the PEBS sequence 18.4.4).
  *
  * Memory is the guest's linear memory, reached only through the host's
  * read_mem / write_mem callbacks. Every address the model writes is the
@@ -96,7 +97,8 @@ static void report_rec(spmu_lp *lp, unsigned kind, const struct ds *d,
 }
 
 /* Read a buffer's four fields: base, index, absolute maximum, interrupt
- * threshold (facts sheet C). pebs selects the PEBS buffer, else BTS. */
+ * threshold (SDM 17.4.9 Figures 17-5, 17-8). pebs selects the PEBS
+ * buffer, else BTS. */
 static bool ds_load(spmu_lp *lp, const spmu_clock *clk, bool pebs,
                     struct ds *d)
 {
@@ -123,7 +125,7 @@ static uint64_t index_addr(const struct ds *d)
 }
 
 /* The DS counter-reset slot of counter c: 40H + 8i wide, 20H + 8i narrow;
- * fixed counter j at slot 8 + j (80H + 8j wide, facts sheet C; the narrow
+ * fixed counter j at slot 8 + j (80H + 8j wide, SDM 18.9.2; the narrow
  * layout has no fixed-counter PEBS). */
 static uint64_t reset_addr(const struct ds *d, unsigned c)
 {
@@ -171,8 +173,8 @@ static void legacy_gprs(struct rec *r, const spmu_machine_state *m)
     q(r, m->gpr[i]);
 }
 
-/* The 40-byte record of the 32-bit DS layout (facts sheet C): EFLAGS,
- * linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP. */
+/* The 40-byte record of the 32-bit DS layout (SDM 17.4.9 Figure 17-7):
+ * EFLAGS, linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP. */
 static void record_narrow(struct rec *r, const spmu_lp *lp,
                           const spmu_machine_state *m)
 {
@@ -184,7 +186,7 @@ static void record_narrow(struct rec *r, const spmu_lp *lp,
     d32(r, m->gpr[order[i]]);
 }
 
-/* Formats 0-3 (facts sheet C table). */
+/* Formats 0-3 (SDM 18.4.4.1, 18.6.2.1, 18.8.1.1, 18.9.1). */
 static void record_legacy(struct rec *r, const spmu_lp *lp, unsigned fmt,
                           const spmu_machine_state *m,
                           const spmu_mem_access *mem, uint64_t applicable)
@@ -215,11 +217,12 @@ static bool adaptive_groups(const spmu_lp *lp, uint32_t applicable)
   unsigned c = spmu_ctz32(applicable);
   if (c < SPMU_MAX_GP)
     return (lp->r.evtsel[c] >> 34) & 1;
-  return (lp->r.fixed_ctr_ctrl >> (32 + 4 * (c - SPMU_MAX_GP))) & 1;
+  /* FIXED_CTR_CTRL bit 32 + 4j: fixed counter j's ADAPTIVE bit. */
+  return (lp->r.fixed_ctr_ctrl >> (32 + 4 * (c - SPMU_CTR_FIXED(0)))) & 1;
 }
 
 /* Adaptive PEBS (PEBS_BASELINE): Basic, then MemInfo, GPR, XMM, LBR as
- * MSR_PEBS_DATA_CFG selects (facts sheet C). */
+ * MSR_PEBS_DATA_CFG selects (SDM 18.9.2). */
 static void record_adaptive(struct rec *r, const spmu_lp *lp,
                             const spmu_machine_state *m,
                             const spmu_mem_access *mem, uint32_t applicable)
@@ -285,7 +288,7 @@ static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
 
 /* --- the assist ---------------------------------------------------------- */
 
-/* The record of one assist (SDM 17.4.9, seed 003), shared by the
+/* The record of one assist (SDM 17.4.9, 18.4.4), shared by the
  * architectural PEBS and NetBurst's (18.15.7): load the PEBS buffer
  * fields, build the record, check the bounds, read the counter-reset slots
  * `slots` (bit c: slot c) into reset[c], write the record and the new
@@ -428,7 +431,7 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
   if (!ds_load(lp, clk, false, &d))
     goto fault;
   /* A record is from, to and flags (bit 4: predicted), 8 bytes each in
-   * the 64-bit layout, 4 in the 32-bit one (facts sheet C). */
+   * the 64-bit layout, 4 in the 32-bit one (SDM 17.4.8 Figure 17-4). */
   w = d.wide ? 8 : 4;
   size = 3 * w;
   spmu_put_le(rec, br->from, w);

@@ -1,7 +1,11 @@
-/* PEBS assists and the DS save area (SDM 17.4.9, 18.4.4, 18.6.2; seed
- * 003; facts sheet C). */
-#ifndef SPMU_ARCH_DS_H
-#define SPMU_ARCH_DS_H
+/* The DS save area (src/ds): PEBS records and BTS records (SDM 17.4.8,
+ * 17.4.9, 18.4.4, 18.6.2, 18.15.7), for both engines. It reaches guest
+ * memory through the host's callbacks and reports what it wrote or
+ * dropped (spmu_emit); it never requests a PMI and calls no engine: it
+ * returns what happened (a record, a drop, the interrupt threshold
+ * reached) to the engine that called it. */
+#ifndef SPMU_DS_DS_H
+#define SPMU_DS_DS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* The NetBurst counting engine (SDM Vol. 3B 18.15-18.16; seed 004): ESCR
+/* The NetBurst counting engine (SDM Vol. 3B 18.15-18.16): ESCR
  * event selection and T0/T1 qualification, CCCR filtering, counting,
  * overflow, the delayed PMI, cascading, at-retirement tagging and PEBS on
  * IQ_COUNTER4/5.
