@@ -60,7 +60,11 @@ SPMU_API int spmu_core_reset(spmu_core *core);
 /* The INIT# signal to one logical processor (not an initialisation of
  * the object: spmu_core_new does that). SDM Vol. 3A 9.1: "during an INIT,
  * the internal caches, MSRs, MTRRs, and x87 FPU state are left unchanged",
- * so every PMU MSR keeps its value. */
+ * so every PMU MSR keeps its value and the model's state with them: a
+ * legacy freeze on PMI (GLOBAL_CTRL cleared, SDM 18.2.4.1) lasts until
+ * software writes GLOBAL_CTRL, PEBS counters stay armed, the edge-detect
+ * state stays. Changes nothing; SPMU_EINVAL for NULL
+ * (docs/decisions.md #6). */
 SPMU_API int spmu_lp_init_signal(spmu_lp *lp);
 
 /* WRMSR / RDMSR from the guest. */
