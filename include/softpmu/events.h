@@ -382,7 +382,8 @@ typedef struct spmu_nb_clock {
  * `clocks` repetitions (>= 1) of the same clock of lp to a NetBurst
  * core, stopping early right after a clock at which a PMI is requested
  * (for any logical processor: OVF_PMI_T0 / OVF_PMI_T1), a PEBS assist
- * takes place, a branch record is stored or a memory callback fails.
+ * takes place, a branch record is stored, a memory callback fails or,
+ * with an event callback, a counter overflows.
  * *consumed (may be NULL) gets the clocks delivered. pmi() is called for
  * each logical processor that requests a PMI in the last clock, lp first.
  *
