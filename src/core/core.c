@@ -215,6 +215,18 @@ int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
 
 /* ---- delivery: the engine's --------------------------------------------- */
 
+/* spmu_deliver after a register write: rebuild first. Out of line, so
+ * the common call saves no registers and jumps straight to the engine. */
+static __attribute__((noinline)) int
+deliver_rebuilt(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+                uint64_t *consumed)
+{
+  spmu_core *core = lp->core;
+
+  core->engine->rebuild(core);
+  return core->engine->deliver(lp, clk, clocks, consumed);
+}
+
 int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                  uint64_t *consumed)
 {
@@ -226,7 +238,7 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     return SPMU_EINVAL;
   core = lp->core;
   if (core->stale)
-    core->engine->rebuild(core);
+    return deliver_rebuilt(lp, clk, clocks, consumed);
   return core->engine->deliver(lp, clk, clocks, consumed);
 }
 

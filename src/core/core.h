@@ -45,18 +45,19 @@ struct spmu_lp {
 
 struct spmu_core {
   struct spmu_applied a;
-  const struct spmu_engine *engine; /* chosen from the profile */
   spmu_host host;
   unsigned nlp;
   uint32_t stale;   /* lps whose registers changed since the engine last
                        compiled them (bit = lp index; engine->rebuild) */
   uint32_t any_lps; /* lps whose prog has AnyThread entries */
+  struct spmu_lp lp[SPMU_MAX_THREADS];
+  /* (After lp[]: the offsets the counting hot path reads stay put.) */
+  const struct spmu_engine *engine; /* chosen from the profile */
   uint32_t pmi_lps; /* lps that requested a PMI in the current call */
   /* Where events go: host.event, or NULL while nothing may be reported
    * (spmu_deadline's dry runs). */
   void (*report)(void *opaque, const spmu_event *ev);
   uint64_t clock; /* the clock's number within spmu_deliver, 0 outside */
-  struct spmu_lp lp[SPMU_MAX_THREADS];
   /* NetBurst profiles: the shared register file and the engine's state
    * (src/netburst). */
   struct spmu_nb_regs nb_regs;
@@ -105,8 +106,13 @@ void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
 
 /* Call the host's pmi() for every logical processor with a PMI requested
  * since the last call (first, then the others by index) and forget the
- * requests. */
-void spmu_raise_pmis(spmu_core *core, spmu_lp *first);
+ * requests. spmu_raise_pmis is the engines' call: most calls have none. */
+void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first);
+static inline void spmu_raise_pmis(spmu_core *core, spmu_lp *first)
+{
+  if (core->pmi_lps)
+    spmu_raise_requested_pmis(core, first);
+}
 
 /* Something in lp's register file changed: its compiled counters must be
  * rebuilt before the next clock. Every path that writes registers calls it. */

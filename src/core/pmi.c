@@ -117,7 +117,7 @@ void spmu_buffer_threshold(spmu_lp *lp, bool pebs)
   spmu_request_pmi(lp);
 }
 
-void spmu_raise_pmis(spmu_core *core, spmu_lp *first)
+void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first)
 {
   const spmu_host *h = &core->host;
   uint32_t lps = core->pmi_lps;
