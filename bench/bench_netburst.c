@@ -1,7 +1,8 @@
-/* bench_netburst: cost of NetBurst delivery (spmu_deliver_netburst) on the
- * pentium4 preset: one clock with 1, 4 and 8 events programmed on as many
- * counters, and a batch of 10^9 identical clocks against one. Each figure
- * is the best of five runs. Prints figures; no thresholds.
+/* bench_netburst: cost of NetBurst delivery (spmu_deliver, the call both
+ * PMU families share) on the pentium4 preset: one clock with 1, 4 and 8
+ * events programmed on as many counters, a batch of 10^9 identical clocks
+ * against one, and spmu_deadline for the same clock. Each figure is the
+ * best of five runs. Prints figures; no thresholds.
  * Run: cmake --build build --target bench */
 #include "bench.h"
 
@@ -72,9 +73,10 @@ static unsigned setup(unsigned want, spmu_core **core, spmu_lp **lp)
 
 static double best(double a, double b) { return a < b ? a : b; }
 
-/* ns per spmu_deliver_netburst of `k` clocks with `want` events. */
+/* ns per spmu_deliver of `k` clocks with `want` events (with deadline:
+ * per spmu_deadline of that clock instead). */
 static double deliver_ns(unsigned want, uint64_t k, unsigned reps,
-                         unsigned *got)
+                         unsigned *got, int deadline)
 {
   double t_best = 1e30;
   unsigned r, i;
@@ -82,17 +84,26 @@ static double deliver_ns(unsigned want, uint64_t k, unsigned reps,
   for (r = 0; r < RUNS; r++) {
     spmu_core *core;
     spmu_lp *lp;
-    spmu_nb_clock clk = {.lines = lines, .cpl = 3};
-    uint64_t used;
+    spmu_clock clk = {.nb_lines = lines, .cpl = 3};
+    uint64_t used, dl = 0;
     double t;
-    clk.nlines = *got = setup(want, &core, &lp);
+    clk.nb_nlines = *got = setup(want, &core, &lp);
     t = bench_now();
-    for (i = 0; i < reps; i++)
-      spmu_deliver_netburst(lp, &clk, k, &used);
+    for (i = 0; i < reps; i++) {
+      if (deadline)
+        spmu_deadline(lp, &clk, &dl);
+      else
+        spmu_deliver(lp, &clk, k, &used);
+    }
     t_best = best(t_best, (bench_now() - t) * 1e9 / reps);
+    if (deadline && dl != SPMU_DEADLINE_NEVER) {
+      fprintf(stderr, "bench_netburst: deadline %" PRIu64 ", expected "
+                      "never (no PMI programmed)\n", dl);
+      return -1;
+    }
     /* The work measured is real: one clock at a time, every counter
      * counted every clock. */
-    for (i = 0; k == 1 && i < *got; i++) {
+    for (i = 0; k == 1 && !deadline && i < *got; i++) {
       uint64_t v = 0;
       spmu_rdmsr(lp, 0x300 + ctr_of[i], &v);
       if (v != reps) {
@@ -110,20 +121,22 @@ int main(void)
 {
   static const unsigned counts[] = {1, 4, 8};
   unsigned i, got;
-  double b1, b9;
+  double b1, b9, d;
 
-  printf("spmu_deliver_netburst, one clock (best of %d runs of %u)\n", RUNS,
-         N);
+  printf("spmu_deliver (NetBurst), one clock (best of %d runs of %u)\n",
+         RUNS, N);
   for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-    double t = deliver_ns(counts[i], 1, N, &got);
+    double t = deliver_ns(counts[i], 1, N, &got, 0);
     char what[64];
     snprintf(what, sizeof what, "%u event(s) on %u counter(s)", got, got);
     printf("%-44s %7.2f ns\n", what, t);
   }
-  b1 = deliver_ns(MAXEV, 1, N / 10, &got);
-  b9 = deliver_ns(MAXEV, 1000000000ULL, N / 10, &got);
+  b1 = deliver_ns(MAXEV, 1, N / 10, &got, 0);
+  b9 = deliver_ns(MAXEV, 1000000000ULL, N / 10, &got, 0);
+  d = deliver_ns(MAXEV, 1, N / 10, &got, 1);
   printf("batched, %u counters, K = 1                  %7.2f ns\n", got, b1);
   printf("batched, %u counters, K = 10^9               %7.2f ns\n", got, b9);
   printf("ratio K=10^9 / K=1                           %7.2f\n", b9 / b1);
+  printf("spmu_deadline, %u counters                   %7.2f ns\n", got, d);
   return 0;
 }

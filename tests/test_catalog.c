@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "arch/msr.h"
+#include "core/msr.h"
 
 static spmu_profile prof(const char *spec)
 {
@@ -21,7 +21,7 @@ static uint64_t enc(const spmu_profile *p, uint32_t msr, const char *field,
   return reg;
 }
 
-/* The model's own field constants (arch/msr.h) are the catalogue's fields:
+/* The model's own field constants (core/msr.h) are the catalogue's fields:
  * PERFEVTSEL (SDM 18.2.1.1, 18.11.5.1), FIXED_CTR_CTRL EN/PMI at 4j
  * (SDM 18.2.2.1), DEBUGCTL freeze bits (SDM 17.4.1), GLOBAL_STATUS
  * LBR_Frz/CTR_Frz/ASCI (SDM 18.2.4.1), INUSE PMI_InUse (SDM 18.2.4.3). */

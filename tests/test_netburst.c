@@ -1411,6 +1411,68 @@ static void test_batch_equals_single_clocks(void **state)
   }
 }
 
+/* spmu_deadline on NetBurst (events.h): the clocks up to and including
+ * the one at which the next PMI is requested (SDM 18.15.3: at the counter's
+ * next increment after its overflow, for either thread) or the PEBS assist
+ * is due (18.15.7); exact, and changing nothing: random programs near
+ * their wrap, checked against delivery one clock at a time through
+ * spmu_deliver. */
+static void test_deadline_matches_single_clocks_18_15_3(void **state)
+{
+  static const uint64_t pmi_bits[4] = {0, CC_PMI0, CC_PMI1,
+                                       CC_PMI0 | CC_PMI1};
+  uint64_t seed = 0x2545F4914F6CDD1Du;
+  unsigned round, finite = 0;
+  (void)state;
+  for (round = 0; round < 300; round++) {
+    spmu_nb_line ln[2] = {{BSQ_CACHE_REF, 0, 0}, {BRANCH_RETIRED, 2, 0}};
+    spmu_nb_retire miss = load_miss;
+    spmu_clock clk = {.nb_lines = ln, .nb_nlines = 2, .cpl = 3};
+    uint8_t before[4096], after[4096];
+    size_t la = 0, lb = 0;
+    uint64_t dl = 0, i, first = 0;
+    use_nb("pentium4");
+    WR(BSU_ESCR0, ES_EVSEL(0x0C) | ES_MASK(1) | ES_T0);
+    WR(CRU_ESCR2, ES_EVSEL(0x06) | ES_MASK(4) | ES_T0);
+    WR(P4_CCCR(0), CC_SEL(7) | CC_ANY | CC_EN | pmi_bits[xorshift64(&seed) % 4] |
+                       (xorshift64(&seed) % 8 == 0 ? CC_FORCE : 0));
+    WR(P4_CCCR(12), CC_SEL(5) | CC_ANY | CC_EN |
+                        pmi_bits[xorshift64(&seed) % 4]);
+    WR(P4_CTR(0), W40 - xorshift64(&seed) % 60);
+    WR(P4_CTR(12), W40 - xorshift64(&seed) % 60);
+    if (xorshift64(&seed) % 2) { /* PEBS on IQ_COUNTER4, no DS memory */
+      pebs_setup(lp, 0);
+      WR(P4_CTR(16), W40 - xorshift64(&seed) % 8);
+      clk.retire = &miss;
+      clk.nretire = xorshift64(&seed) % 2;
+    }
+    ln[0].count = (uint32_t)(xorshift64(&seed) % 4);
+    ln[1].count = (uint32_t)(xorshift64(&seed) % 3);
+    assert_int_equal(spmu_core_save(core, before, sizeof before, &la),
+                     SPMU_OK);
+    assert_int_equal(spmu_deadline(lp, &clk, &dl), SPMU_OK);
+    assert_int_equal(spmu_core_save(core, after, sizeof after, &lb), SPMU_OK);
+    assert_int_equal(la, lb);
+    assert_memory_equal(before, after, la);
+    for (i = 1; i <= 200; i++) {
+      int rc = spmu_deliver(lp, &clk, 1, NULL);
+      assert_true(rc >= 0);
+      if (rc & (SPMU_TICK_PMI | SPMU_TICK_PEBS | SPMU_TICK_PEBS_LOST)) {
+        first = i;
+        break;
+      }
+    }
+    if (dl <= 200)
+      assert_int_equal(first, dl);
+    else
+      assert_int_equal(first, 0);
+    finite += dl <= 200;
+  }
+  /* Both answers occur: a deadline, and none within reach. */
+  print_message("finite deadlines: %u of 300\n", finite);
+  assert_true(finite > 100 && finite < 300);
+}
+
 /* One call never takes unbounded time: 2^64 - 1 clocks with free-running
  * counters that wrap many times (OVF already set, no OVF_PMI) return at
  * once with the counters advanced in closed form. */
@@ -1581,6 +1643,8 @@ int main(void)
     cmocka_unit_test_teardown(test_debugctla_bts_17_11_1, teardown),
     cmocka_unit_test(test_batch_equals_single_clocks),
     cmocka_unit_test_teardown(test_huge_batch_is_closed_form, teardown),
+    cmocka_unit_test_teardown(test_deadline_matches_single_clocks_18_15_3,
+                              teardown),
     cmocka_unit_test_teardown(test_snapshot_netburst, teardown),
     cmocka_unit_test(test_event_table_19_28),
   };

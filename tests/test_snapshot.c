@@ -1,6 +1,6 @@
 /* Save and restore of a core, the host (VMM) write path, RESET and INIT.
  *
- * The blob layout is the one documented at the top of src/arch/snapshot.c
+ * The blob layout is the one documented at the top of src/core/snapshot.c
  * (format 2), restated here so that the tests can build damaged blobs:
  *   0   "SPMU", u16 format, u16 logical processors, u64 profile fingerprint
  *   16  per logical processor: u16 n, then n x (u32 address, u64 value),
@@ -281,7 +281,7 @@ static void test_restore_over_programmed_core(void **state)
   spmu_core_free(dst);
 }
 
-/* Snapshot format 2 (src/arch/snapshot.c): magic "SPMU", format
+/* Snapshot format 2 (src/core/snapshot.c): magic "SPMU", format
  * SPMU_SNAPSHOT_FORMAT, the number of logical processors, per logical
  * processor the stored MSRs in ascending address order and the two u32
  * counting-engine words, and an FNV-1a-64

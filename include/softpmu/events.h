@@ -126,30 +126,54 @@ typedef struct spmu_machine_state {
  *
  * With an event callback installed, a batch also stops right after every
  * clock at which a counter overflows (not only at PMIs), so that every
- * overflow is reported at its clock; a delivery call stays O(counters).
- * Without one (NULL), nothing is reported and nothing is spent on it.
+ * overflow is reported at its clock, and returns SPMU_TICK_OVERFLOW; a
+ * delivery call stays O(counters). Without one (NULL), nothing is
+ * reported and nothing is spent on it. spmu_deadline reports nothing.
+ *
+ * Order within one clock (architectural PMU), as the model applies them:
+ *  1. for each logical processor the clock reaches (the delivering one,
+ *     then AnyThread counters of the others by index): OVERFLOW of each
+ *     counter that wrapped, in counter order (GP, then fixed); if one of
+ *     them requests a PMI: FREEZE (counters, then LBRs), then PMI;
+ *  2. a PEBS assist due at this clock: PEBS or PEBS_DROP, RELOAD of each
+ *     reloaded counter, then at the interrupt threshold THRESHOLD, FREEZE,
+ *     PMI;
+ *  3. a branch record: BTS or BTS_DROP, then at the threshold THRESHOLD,
+ *     FREEZE, PMI.
+ * FREEZE is reported only when the freeze starts (not when already
+ * frozen), PMI once per logical processor and call. NetBurst (18.15.3):
+ * per counter in counter order, the PMI an earlier overflow owes is
+ * requested at the counter's next increment (PMI), then its overflow
+ * (OVERFLOW); then PEBS / PEBS_DROP, RELOAD, THRESHOLD, PMI; then BTS. No
+ * freeze on NetBurst. The pmi() callbacks follow when the call ends.
  */
 enum spmu_event_kind {
   /* A counter wrapped past its width (SDM 18.2.2.2; NetBurst 18.15.3): it
    * held `old` before the clock and holds `now` after it. */
   SPMU_EV_OVERFLOW = 1,
   /* A PMI is requested (through the LVT performance-counter entry); pmi()
-   * follows when the call returns. `status` is GLOBAL_STATUS after the
+   * follows before the call returns. `status` is GLOBAL_STATUS after the
    * request (NetBurst: 0). */
   SPMU_EV_PMI = 2,
   /* Freeze on PMI started or ended (SDM 18.2.4.1, 17.4.7): `reg` is the
    * MSR whose bits changed and `old`/`now` its values: legacy (v2-v3)
    * IA32_PERF_GLOBAL_CTRL cleared (counters) or IA32_DEBUGCTL.LBR
    * cleared (LBRs); v4+ GLOBAL_STATUS.CTR_Frz / LBR_Frz set. The counter
-   * freeze ends when software writes GLOBAL_CTRL (legacy) or clears
-   * CTR_Frz (v4+). `counters` is 1 for a counter freeze, 0 for LBRs. */
+   * freeze ends (UNFREEZE, counters = 1) when software writes GLOBAL_CTRL
+   * after a legacy freeze (reg GLOBAL_CTRL: old 0, now the value written;
+   * a restored snapshot does not carry a legacy freeze) or CTR_Frz goes
+   * from 1 to 0 (v4+: STATUS_RESET / OVF_CTRL or a host write; reg
+   * GLOBAL_STATUS). `counters` is 1 for a counter freeze, 0 for LBRs. */
   SPMU_EV_FREEZE = 3,
   SPMU_EV_UNFREEZE = 4,
   /* A PEBS record was written (SDM 17.4.9, 18.6.2): at linear address
    * `addr`, `size` bytes, for the counters in `counters` (GLOBAL_STATUS
-   * bit layout); `index` is the PEBS index after it. */
+   * bit layout; NetBurst: bit n of its PEBS counter); `index` is the PEBS
+   * index after it. */
   SPMU_EV_PEBS = 5,
-  /* A PEBS assist was due and wrote nothing: see `why`. */
+  /* A PEBS assist was due and wrote nothing: see `why`. `addr` and
+   * `index` are the PEBS index, `abs_max` the absolute maximum (0 both
+   * when the DS management area itself could not be read). */
   SPMU_EV_PEBS_DROP = 6,
   /* A PEBS assist reloaded counter `counter` from its DS reset slot
    * (SDM 18.4.4.4): `old` the count before, `now` the reset value. */
@@ -157,12 +181,14 @@ enum spmu_event_kind {
   /* A branch record was stored in the BTS buffer (SDM 17.4.8) at `addr`,
    * `size` bytes; `index` is the BTS index after it. */
   SPMU_EV_BTS = 8,
-  /* A branch record was due and not stored: see `why`. */
+  /* A branch record was due and not stored: see `why`; `addr`, `index`
+   * and `abs_max` as for SPMU_EV_PEBS_DROP. */
   SPMU_EV_BTS_DROP = 9,
   /* A buffer's index reached its interrupt threshold: OvfBuf set (v2+)
    * and a PMI requested (SDM 17.4.9.2, 18.6.2.4). `pebs` says which. */
   SPMU_EV_THRESHOLD = 10,
-  /* spmu_signal set GLOBAL_STATUS bit `bit` (enum spmu_signal `sig`). */
+  /* spmu_signal set a GLOBAL_STATUS bit: `bit` is its mask (1 << 55,
+   * 1 << 61 or 1 << 63), `sig` the enum spmu_signal. */
   SPMU_EV_SIGNAL = 11,
 };
 
@@ -179,7 +205,9 @@ enum spmu_drop_reason {
 
 typedef struct spmu_event {
   unsigned kind;  /* enum spmu_event_kind */
-  spmu_lp *lp;    /* the logical processor it happened to */
+  /* The logical processor it happened to: for an AnyThread counter of
+   * another logical processor, that counter's owner. */
+  spmu_lp *lp;
   /* Where in the current spmu_deliver call it happened: the clock's
    * number, 1 for the first clock of the call. 0 outside delivery
    * (spmu_signal, WRMSR). */
@@ -304,8 +332,9 @@ SPMU_API int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk,
  * has the bit see it. Each ESCR sums the lines its mask selects, for the
  * CPL and logical processor their T0_OS/T0_USR/T1_OS/T1_USR bits qualify
  * (thread-independent mask bits of the event table: either thread's bits),
- * and presents the sum, 0 to 15 (four binary-weighted input lines, seed
- * 004; larger sums saturate at 15), to the counters whose CCCR selects it.
+ * and presents the sum, 0 to 15 (four binary-weighted input lines, SDM
+ * 18.15.5.2; larger sums saturate at 15), to the counters whose CCCR
+ * selects it.
  */
 typedef struct spmu_nb_line {
   uint8_t unit;   /* enum spmu_nb_unit; SPMU_NB_UNIT_NONE: ignored */
@@ -353,7 +382,8 @@ typedef struct spmu_nb_clock {
  * `clocks` repetitions (>= 1) of the same clock of lp to a NetBurst
  * core, stopping early right after a clock at which a PMI is requested
  * (for any logical processor: OVF_PMI_T0 / OVF_PMI_T1), a PEBS assist
- * takes place, a branch record is stored or a memory callback fails.
+ * takes place, a branch record is stored, a memory callback fails or,
+ * with an event callback, a counter overflows.
  * *consumed (may be NULL) gets the clocks delivered. pmi() is called for
  * each logical processor that requests a PMI in the last clock, lp first.
  *

@@ -15,6 +15,13 @@
  * restoring state. They may set state the guest cannot (GLOBAL_STATUS, full
  * 64-bit counter values), never raise faults, and report bad values as
  * negative error codes.
+ *
+ * Results (every header of softpmu): a function's int result is a
+ * negative error (error.h) or a non-negative answer, never both: an error
+ * is never also a valid result. Where an answer could take any value (a
+ * count, a deadline, an MSR value), it is returned through a pointer and
+ * the int is only SPMU_OK (or tick bits) or an error; a pointer is only
+ * written as the function says (spmu_deadline: untouched on an error).
  */
 #ifndef SOFTPMU_PMU_H
 #define SOFTPMU_PMU_H
@@ -53,7 +60,11 @@ SPMU_API int spmu_core_reset(spmu_core *core);
 /* The INIT# signal to one logical processor (not an initialisation of
  * the object: spmu_core_new does that). SDM Vol. 3A 9.1: "during an INIT,
  * the internal caches, MSRs, MTRRs, and x87 FPU state are left unchanged",
- * so every PMU MSR keeps its value. */
+ * so every PMU MSR keeps its value and the model's state with them: a
+ * legacy freeze on PMI (GLOBAL_CTRL cleared, SDM 18.2.4.1) lasts until
+ * software writes GLOBAL_CTRL, PEBS counters stay armed, the edge-detect
+ * state stays. Changes nothing; SPMU_EINVAL for NULL
+ * (docs/decisions.md #6). */
 SPMU_API int spmu_lp_init_signal(spmu_lp *lp);
 
 /* WRMSR / RDMSR from the guest. */

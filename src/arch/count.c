@@ -1,5 +1,5 @@
 /* The counting engine: event lines in, counter increments, overflow,
- * PMI requests and freeze out (SDM 18.2.1-18.2.4; seeds 001-003).
+ * PMI requests and freeze out (SDM 18.2.1-18.2.4).
  *
  * Each logical processor keeps a compiled view of its counters (struct
  * spmu_prog): the line each one counts, at which CPLs, with which CMASK,
@@ -29,12 +29,13 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "arch/core.h"
-#include "arch/msr.h"
-#include "arch/ds.h"
+#include "arch/arch.h"
+#include "core/core.h"
+#include "core/msr.h"
+#include "ds/ds.h"
 #include "softpmu/error.h"
 
-/* SDM 18.2.4.1 (seed 002): on v4+ CTR_Frz is a read-only enable of every
+/* SDM 18.2.4.1: on v4+ CTR_Frz is a read-only enable of every
  * counter. SDM 17.4.8 / 18.8: FREEZE_WHILE_SMM stops counting in SMM. */
 static bool frozen_by_pmi(const struct spmu_applied *a,
                           const struct spmu_regs *r)
@@ -110,13 +111,13 @@ static void add_entry(struct spmu_prog *p, struct spmu_pe e, uint16_t key,
     return;
   k = p->n++;
   for (v = 0; v < VARIANTS; v++)
-    e.kd[v] = (seen >> v & 1) ? key_index(p, key) : SPMU_KEY_ZERO;
+    e.raw_at[v] = (seen >> v & 1) ? key_index(p, key) : SPMU_KEY_ZERO;
   if (e.flags & SPMU_PE_ANY)
     p->any |= UINT32_C(1) << k;
   if (e.flags & SPMU_PE_EDGE)
     p->has_edge = true;
   if (e.flags & (SPMU_PE_COND | SPMU_PE_LL))
-    p->careful |= UINT32_C(1) << k;
+    p->derived |= UINT32_C(1) << k;
   if (e.flags & SPMU_PE_PMI)
     p->pmi_ctrs |= BIT64(e.c);
   if ((e.flags & SPMU_PE_PMI) || (p->pebs_ctrs >> e.c & 1))
@@ -233,21 +234,24 @@ static void rebuild(spmu_lp *lp)
    * other state, so it gets no entry. */
   for (i = 0; i < SPMU_MAX_FIXED; i++) {
     unsigned ring = (unsigned)(r->fixed_ctr_ctrl >> (4 * i)) & 3;
-    struct spmu_pe e = {.c = (uint8_t)(SPMU_MAX_GP + i)};
+    struct spmu_pe e = {.c = (uint8_t)SPMU_CTR_FIXED(i)};
     if (!(a->prof.fixed_mask >> i & 1) || !ring ||
-        !(r->global_ctrl >> (32 + i) & 1))
+        !(r->global_ctrl >> SPMU_GLOBAL_FIXED(i) & 1))
       continue;
     if (r->fixed_ctr_ctrl & SPMU_FIXED_PMI(i))
       e.flags |= SPMU_PE_PMI;
     if (r->fixed_ctr_ctrl & SPMU_FIXED_ANY(i))
       e.flags |= SPMU_PE_ANY;
     /* Fixed-counter PEBS exists only in the baseline layout (bit 32 + j). */
-    else if ((a->caps & CAP(BASELINE)) && (r->pebs_enable >> (32 + i) & 1))
+    else if ((a->caps & CAP(BASELINE)) &&
+             (r->pebs_enable >> SPMU_GLOBAL_FIXED(i) & 1))
       p->pebs_ctrs |= UINT32_C(1) << e.c;
     add_entry(p, e, fixed_key(i), ring * 0x5u, ring);
   }
   hash_keys(p);
-  p->fast = !p->careful &&
+  /* With an event callback every overflow ends a batch and is reported
+   * with its old value: the general path does that. */
+  p->fast = !p->derived && !lp->core->host.event &&
             p->en_at[0] == (UINT32_C(1) << p->n) - 1 &&
             p->en_at[1] == p->en_at[0] && !frozen_by_pmi(a, r) &&
             a->gp_width_mask != UINT64_MAX &&
@@ -266,7 +270,7 @@ uint32_t spmu_lp_edge(const spmu_lp *lp)
    * filtered clock reads ZERO, whose bit is never set. A counter without
    * an entry saw no line. */
   for (k = 0; k < p->ngp; k++)
-    edge |= (keys >> p->e[k].kd[v] & 1) << p->e[k].c;
+    edge |= (keys >> p->e[k].raw_at[v] & 1) << p->e[k].c;
   return edge;
 }
 
@@ -278,8 +282,7 @@ static void edge_settle(spmu_lp *lp)
   lp->edge_keys = 0;
 }
 
-/* Rebuild the programs of every stale logical processor. */
-static void refresh(spmu_core *core)
+void spmu_arch_refresh(spmu_core *core)
 {
   uint32_t s = core->stale;
 
@@ -426,15 +429,15 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
   line_sums(p, clk, sums, NULL);
   /* SDM 18.6.1.2: a load-latency counter counts loads whose latency is
    * greater than the threshold (at least 3, decisions.md #10). */
-  if (p->careful && clk->mem && !clk->mem->store) {
+  if (p->derived && clk->mem && !clk->mem->store) {
     uint64_t thr = lp->r.pebs_ld_lat & 0xffff;
     ll = clk->mem->latency > (thr < 3 ? 3 : thr);
   }
   /* Entries that add their raw count, without branches: no CMASK, E or
    * load latency, so the condition is "the event occurred". */
-  for (m = s->mask & ~p->careful; m; m &= m - 1) {
+  for (m = s->mask & ~p->derived; m; m &= m - 1) {
     const struct spmu_pe *e = &p->e[k = spmu_ctz32(m)];
-    uint64_t raw = sums[e->kd[variant]];
+    uint64_t raw = sums[e->raw_at[variant]];
     uint64_t v = raw & (0 - (uint64_t)(en >> k & 1));
     conds |= (uint32_t)(raw != 0) << e->c;
     s->inc[k] = v;
@@ -447,10 +450,10 @@ step(struct lpstep *s, const spmu_clock *clk, uint32_t edge_in, bool apply)
     }
   }
   /* CMASK / INV / E (SDM 18.2.1.1) and load latency (18.6.1.2). */
-  for (m = s->mask & p->careful; m; m &= m - 1) {
+  for (m = s->mask & p->derived; m; m &= m - 1) {
     const struct spmu_pe *e = &p->e[k = spmu_ctz32(m)];
     bool cond;
-    uint64_t raw = sums[e->kd[variant]], v;
+    uint64_t raw = sums[e->raw_at[variant]], v;
 
     if ((e->flags & SPMU_PE_LL) && !ll)
       raw = 0;
@@ -479,29 +482,6 @@ static uint64_t clocks_to_wrap(uint64_t val, uint64_t inc, uint64_t width)
   return q == UINT64_MAX ? q : q + 1;
 }
 
-/* A PMI request (SDM 18.2.4.1, 17.4.7; for ToPA PMIs SDM 36.2.7.2): freeze
- * at the moment of the request. Legacy (v2-v3) clears GLOBAL_CTRL /
- * DEBUGCTL.LBR, streamlined (v4+) sets CTR_Frz / LBR_Frz. */
-void spmu_request_pmi(spmu_lp *lp)
-{
-  const struct spmu_applied *a = &lp->core->a;
-  struct spmu_regs *r = &lp->r;
-
-  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_PERFMON) {
-    if (a->prof.version >= 4)
-      r->global_status |= SPMU_STATUS_CTR_FRZ;
-    else
-      r->global_ctrl = 0;
-  }
-  if (r->debugctl & SPMU_DEBUGCTL_FREEZE_LBRS) {
-    if (a->prof.version >= 4)
-      r->global_status |= SPMU_STATUS_LBR_FRZ;
-    else
-      r->debugctl &= ~SPMU_DEBUGCTL_LBR;
-  }
-  spmu_lp_touch(lp);
-}
-
 /* SDM 18.2.2.2: the counters in `wrapped` (bit c) set their GLOBAL_STATUS
  * bits (v2+), and a PMI is requested when one of them has INT (GP) or PMI
  * (fixed) set. True then. */
@@ -515,12 +495,34 @@ static bool overflowed(spmu_lp *lp, uint64_t wrapped)
   return true;
 }
 
+/* SPMU_EV_OVERFLOW for each counter of s in `wrapped`, in counter order.
+ * The wrap happened in the last clock of the step (a batch ends at the
+ * first wrap when events are reported), so the count before that clock is
+ * the count now less the clock's increment, modulo the width. */
+static void report_overflows(const struct lpstep *s, uint64_t wrapped)
+{
+  spmu_lp *lp = s->lp;
+  const struct spmu_prog *p = &lp->prog;
+  unsigned k;
+
+  for (k = 0; k < p->n; k++) {
+    unsigned c = p->e[k].c;
+    uint64_t w = lp->core->a.width_mask[c];
+    if (wrapped >> c & 1)
+      spmu_emit_ctr(lp, SPMU_EV_OVERFLOW, SPMU_STATUS_BIT(c),
+                    (lp->r.ctr[c] - s->inc[k]) & w, lp->r.ctr[c]);
+  }
+}
+
 /* After a clock (or n): edge state, ASCI, overflow status (SDM 18.2.2.2)
  * and the PMI request. True when a PMI is requested. */
 static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped)
 {
   spmu_lp *lp = s->lp;
   const struct spmu_applied *a = &lp->core->a;
+
+  if (wrapped && spmu_reporting(lp->core))
+    report_overflows(s, wrapped);
 
   lp->edge = s->edge;
   s->wrapped = wrapped;
@@ -550,14 +552,14 @@ static bool commit(struct lpstep *s, const spmu_clock *clk, uint64_t n)
 }
 
 /* Clocks until the first counter of s wraps that requests a PMI or arms
- * PEBS. */
+ * PEBS; with an event callback, until any counter wraps. */
 static uint64_t steady_stop(const struct lpstep *s)
 {
   spmu_lp *lp = s->lp;
   uint64_t stop = UINT64_MAX;
-  uint32_t m;
+  uint32_t m = spmu_reporting(lp->core) ? UINT32_MAX : lp->prog.stop_entries;
 
-  for (m = lp->prog.stop_entries & s->mask; m; m &= m - 1) {
+  for (m &= s->mask; m; m &= m - 1) {
     unsigned k = spmu_ctz32(m);
     const struct spmu_pe *e = &lp->prog.e[k];
     if (s->inc[k]) {
@@ -579,7 +581,7 @@ static unsigned reach(spmu_lp *lp, struct lpstep *st)
   unsigned n = 1;
 
   if (core->stale)
-    refresh(core);
+    spmu_arch_refresh(core);
   edge_settle(lp);
   st[0].lp = lp;
   st[0].mask = (UINT32_C(1) << lp->prog.n) - 1;
@@ -598,7 +600,7 @@ static unsigned reach(spmu_lp *lp, struct lpstep *st)
 }
 
 /* The armed PEBS counters of s whose event occurs in the clock just
- * computed: their assist is due (seed 003: "on the subsequent event
+ * computed: their assist is due (SDM 18.4.4: "on the subsequent event
  * following overflow"). */
 static uint32_t assist_due(const struct lpstep *s, uint32_t armed)
 {
@@ -625,6 +627,19 @@ struct outcome {
   bool assist_due; /* dry run: stopped where an assist is due */
 };
 
+/* With an event callback, a clock at which a counter of the n reached
+ * logical processors wrapped ends the batch (SPMU_TICK_OVERFLOW). */
+static void wrap_stop(const struct lpstep *st, unsigned n, struct outcome *o)
+{
+  unsigned i;
+
+  if (!spmu_reporting(st[0].lp->core))
+    return;
+  for (i = 0; i < n; i++)
+    if (st[i].wrapped)
+      o->ticks |= SPMU_TICK_OVERFLOW;
+}
+
 /* The first of a run of identical clocks, computed alone (edge detection
  * and PEBS assists happen only there). True when the run must stop. */
 static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
@@ -634,38 +649,45 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
   uint32_t armed = self->armed, due;
   unsigned i;
 
+  self->core->clock = o->consumed + 1;
   for (i = 0; i < n; i++)
     if (step(&st[i], clk, st[i].lp->edge, true))
       o->pmi |= UINT32_C(1) << i;
   o->consumed++;
+  wrap_stop(st, n, o);
   due = assist_due(&st[0], armed);
   if (due) {
-    bool pmi = false;
+    bool threshold = false;
     /* The assist is for every armed counter; the counters it reloads are
      * no longer armed, whatever its outcome (decisions.md #28). */
     self->armed = 0;
     if (dry)
       o->assist_due = true;
     else
-      o->ticks |= spmu_pebs_assist(self, clk, armed, &pmi);
-    if (pmi)
+      o->ticks |= spmu_pebs_assist(self, clk, armed, &threshold);
+    if (threshold) {
+      spmu_buffer_threshold(self, true);
       o->pmi |= 1;
+    }
   }
   arm(&st[0]);
   /* The branch trace store (SDM 17.4.8): a record for the clock's branch,
    * written through the host; delivery stops after it, so a call stays
    * O(counters) however many clocks it is given (decisions.md #35). */
   if (spmu_bts_stores(self, clk)) {
-    bool pmi = false;
+    bool threshold = false;
     if (dry)
       o->assist_due = true;
     else
-      o->ticks |= spmu_bts_store(self, clk, &pmi);
-    if (pmi)
+      o->ticks |= spmu_bts_store(self, clk, &threshold);
+    if (threshold) {
+      spmu_buffer_threshold(self, false);
       o->pmi |= 1;
+    }
     return true;
   }
-  return o->pmi || due || o->assist_due || (o->ticks & SPMU_TICK_MEM_FAULT);
+  return o->pmi || due || o->assist_due ||
+         (o->ticks & (SPMU_TICK_MEM_FAULT | SPMU_TICK_OVERFLOW));
 }
 
 /* Deliver up to `clocks` clocks to the n reached logical processors,
@@ -696,14 +718,16 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
         stop = t;
     }
     rest = clocks - o->consumed < stop ? clocks - o->consumed : stop;
+    st[0].lp->core->clock = o->consumed + rest;
     for (i = 0; i < n; i++)
       if (commit(&st[i], clk, rest))
         o->pmi |= UINT32_C(1) << i;
     arm(&st[0]);
     o->consumed += rest;
+    wrap_stop(st, n, o);
     /* A PEBS counter armed at the last clock: its assist is due at the
      * next one, which the loop computes alone. */
-    if (o->pmi || o->consumed == clocks)
+    if (o->pmi || o->consumed == clocks || (o->ticks & SPMU_TICK_OVERFLOW))
       return;
   }
 }
@@ -763,12 +787,12 @@ static bool plain_clock(spmu_lp *lp, const spmu_clock *clk)
 #pragma GCC unroll 2
   for (k = 0; k < p->ngp; k++) {
     const struct spmu_pe *e = &p->e[k];
-    gp |= ctr[e->c] += sums[e->kd[v]];
+    gp |= ctr[e->c] += sums[e->raw_at[v]];
   }
 #pragma GCC unroll 2
   for (; k < p->n; k++) {
     const struct spmu_pe *e = &p->e[k];
-    fixed |= ctr[e->c] += sums[e->kd[v]];
+    fixed |= ctr[e->c] += sums[e->raw_at[v]];
   }
   if (!((gp & ~a->gp_width_mask) | (fixed & ~a->fixed_width_mask)))
     return false;
@@ -796,7 +820,7 @@ plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   lp->edge_keys = SPMU_EDGE_PENDING | v << SPMU_EDGE_VARIANT_SHIFT | nz;
   for (m = p->stop_entries; m; m &= m - 1) {
     const struct spmu_pe *e = &p->e[spmu_ctz32(m)];
-    uint64_t raw = sums[e->kd[v]];
+    uint64_t raw = sums[e->raw_at[v]];
     if (raw) {
       uint64_t t = clocks_to_wrap(ctr[e->c], raw, a->width_mask[e->c]);
       n = t < n ? t : n;
@@ -804,7 +828,7 @@ plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   }
   for (k = 0; k < p->n; k++) {
     const struct spmu_pe *e = &p->e[k];
-    uint64_t raw = sums[e->kd[v]];
+    uint64_t raw = sums[e->raw_at[v]];
     if (raw && advance(&ctr[e->c], raw, n, a->width_mask[e->c]))
       wrapped |= BIT64(e->c);
   }
@@ -812,9 +836,10 @@ plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   return wrapped && plain_settle(lp, wrapped);
 }
 
+/* The core has checked clk and its CPL; the engine reads its lines. */
 static bool clock_ok(const spmu_clock *clk)
 {
-  return clk && (!clk->nlines || clk->lines) && clk->cpl <= 3;
+  return !clk->nlines || clk->lines;
 }
 
 /* spmu_deliver's general case: every logical processor the clock reaches,
@@ -826,8 +851,7 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
 {
   struct lpstep st[SPMU_MAX_THREADS];
   struct outcome o;
-  const spmu_host *host;
-  unsigned n, i;
+  unsigned n;
 
   n = reach(lp, st);
   if (n == 1 && clocks == 1 && !lp->armed &&
@@ -836,38 +860,34 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
      * due: run() without its batch bookkeeping (bench_count: 39 vs 43 ns
      * for 12 counters with one CMASK). */
     memset(&o, 0, sizeof o);
+    lp->core->clock = 1;
     o.pmi = step(&st[0], clk, lp->edge, true);
     o.consumed = 1;
     arm(&st[0]);
+    wrap_stop(st, 1, &o);
   } else {
     run(st, n, clk, clocks, false, &o);
   }
+  lp->core->clock = 0;
   if (consumed)
     *consumed = o.consumed;
   /* The assist comes before the overflow PMI (SDM 18.6.2.4); the host
    * sees the record in memory when pmi() runs. */
-  host = &lp->core->host;
-  for (i = 0; i < n; i++)
-    if ((o.pmi >> i & 1) && host->pmi)
-      host->pmi(host->opaque, st[i].lp);
+  spmu_raise_pmis(lp->core, lp);
   return (o.pmi ? SPMU_TICK_PMI : 0) | (int)o.ticks;
 }
 
-int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
-                 uint64_t *consumed)
+int spmu_arch_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+                      uint64_t *consumed)
 {
   spmu_core *core;
   uint64_t done = 1, more = 0;
   bool pmi;
   int rc = 0;
 
-  if (consumed)
-    *consumed = 0;
-  if (!lp || !clock_ok(clk) || !clocks)
+  if (!clock_ok(clk))
     return SPMU_EINVAL;
-  core = lp->core;
-  if (core->stale)
-    refresh(core);
+  core = lp->core; /* the core has rebuilt the programs */
   if (!lp->prog.fast || lp->armed ||
       (clk->flags & (SPMU_CLK_SMM | SPMU_CLK_ENCLAVE)) ||
       clk->nlines >= (UINT32_C(1) << 31) ||
@@ -876,8 +896,7 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     return deliver(lp, clk, clocks, consumed);
   pmi = clocks == 1 ? plain_clock(lp, clk) : plain_run(lp, clk, clocks, &done);
   if (pmi) {
-    if (core->host.pmi)
-      core->host.pmi(core->host.opaque, lp);
+    spmu_raise_pmis(core, lp);
     rc = SPMU_TICK_PMI;
   } else if (done < clocks) {
     /* A PEBS counter armed at the last clock: its assist is due at the
@@ -889,75 +908,24 @@ int spmu_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   return rc;
 }
 
-int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
+int spmu_arch_deadline(spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
 {
   struct lpstep st[SPMU_MAX_THREADS];
   spmu_lp copy[SPMU_MAX_THREADS];
   struct outcome o;
   unsigned n, i;
 
-  if (!lp || !clock_ok(clk) || !clocks)
+  if (!clock_ok(clk))
     return SPMU_EINVAL;
   /* Run on copies of the reached logical processors; the originals keep
    * their state (their programs are refreshed, which changes nothing
    * visible). */
-  n = reach(&lp->core->lp[lp->index], st);
+  n = reach(lp, st);
   for (i = 0; i < n; i++) {
     copy[i] = *st[i].lp;
     st[i].lp = &copy[i];
   }
   run(st, n, clk, UINT64_MAX, true, &o);
   *clocks = o.pmi || o.assist_due ? o.consumed : SPMU_DEADLINE_NEVER;
-  return SPMU_OK;
-}
-
-int spmu_signal(spmu_lp *lp, unsigned sig)
-{
-  const struct spmu_msr_rt *m;
-  uint64_t bit;
-  bool pmi;
-
-  if (!lp)
-    return SPMU_EINVAL;
-  switch (sig) {
-  case SPMU_SIGNAL_TOPA_PMI:
-    /* SDM 36.2.7.2: a filled ToPA region with INT=1 signals a PMI; the
-     * freeze-on-PMI settings apply to it as to other PMIs. */
-    bit = SPMU_STATUS_TRACE_TOPA_PMI;
-    pmi = true;
-    break;
-  case SPMU_SIGNAL_UNCORE_OVF:
-    /* Vol. 3C Table 35-2 / SDM 18.8.2: DEBUGCTL.ENABLE_UNCORE_PMI lets the
-     * logical processor take PMIs on behalf of the uncore. */
-    bit = SPMU_STATUS_OVF_UNCORE;
-    pmi = lp->r.debugctl & SPMU_DEBUGCTL_ENABLE_UNCORE_PMI;
-    break;
-  case SPMU_SIGNAL_COND_CHGD:
-    bit = SPMU_STATUS_COND_CHGD;
-    pmi = false;
-    break;
-  default:
-    return SPMU_EINVAL;
-  }
-  m = spmu_applied_find(&lp->core->a, SPMU_MSR_GLOBAL_STATUS);
-  if (!m || (m->rsvd & bit))
-    return SPMU_ERESERVED;
-  lp->r.global_status |= bit;
-  if (!pmi)
-    return 0;
-  spmu_request_pmi(lp);
-  if (lp->core->host.pmi)
-    lp->core->host.pmi(lp->core->host.opaque, lp);
-  return SPMU_TICK_PMI;
-}
-
-int spmu_core_set_host(spmu_core *core, const spmu_host *host)
-{
-  if (!core)
-    return SPMU_EINVAL;
-  if (host)
-    core->host = *host;
-  else
-    memset(&core->host, 0, sizeof core->host);
   return SPMU_OK;
 }

@@ -1,4 +1,4 @@
-/* The NetBurst counting engine (SDM Vol. 3B 18.15-18.16; seed 004): ESCR
+/* The NetBurst counting engine (SDM Vol. 3B 18.15-18.16): ESCR
  * event selection and T0/T1 qualification, CCCR filtering, counting,
  * overflow, the delayed PMI, cascading, at-retirement tagging and PEBS on
  * IQ_COUNTER4/5.
@@ -29,8 +29,9 @@
  */
 #include <string.h>
 
-#include "arch/core.h"
-#include "arch/ds.h"
+#include "core/core.h"
+#include "core/engine.h"
+#include "ds/ds.h"
 #include "softpmu/error.h"
 #include "softpmu/netburst.h"
 
@@ -57,10 +58,11 @@ static const int8_t ext_src[NCTR] = {-1, -1, -1, -1, -1, -1, -1, -1, -1,
 
 /* ---- decoding the registers -------------------------------------------- */
 
-void spmu_nb_reset(struct spmu_nb *nb)
+/* Power-on: no edge state, no PMI owed, nothing armed. */
+static void nb_reset(spmu_core *core)
 {
-  memset(nb, 0, sizeof *nb);
-  memset(nb->sel, -1, sizeof nb->sel);
+  memset(&core->nb, 0, sizeof core->nb);
+  memset(core->nb.sel, -1, sizeof core->nb.sel);
 }
 
 /* SDM 18.15.1 / 18.16.1: one ESCR. The one-thread layout's OS / USR bits
@@ -88,7 +90,8 @@ static void compile_escr(const struct spmu_applied *a, uint64_t v,
   e->tag = (v >> 4 & 1) ? (uint8_t)(v >> 5 & 0xf) : 0;
 }
 
-void spmu_nb_compile(spmu_core *core)
+/* Decode the registers of core into its engine state. */
+static void nb_compile(spmu_core *core)
 {
   const struct spmu_applied *a = &core->a;
   const struct spmu_nb_regs *r = &core->nb_regs;
@@ -108,7 +111,7 @@ void spmu_nb_compile(spmu_core *core)
    * next increment (decisions.md, NetBurst). */
   nb->pend[0] &= ovf;
   nb->pend[1] &= ovf;
-  core->nb_stale = false;
+  core->stale = 0;
 }
 
 /* ---- one call ------------------------------------------------------------ */
@@ -116,7 +119,14 @@ void spmu_nb_compile(spmu_core *core)
 struct call {
   spmu_core *core;
   spmu_lp *lp;
-  const spmu_nb_clock *clk;
+  const spmu_clock *clk;
+  /* The registers and engine state the call works on: the core's, or
+   * copies for spmu_deadline's dry run. */
+  struct spmu_nb_regs *r;
+  struct spmu_nb *nb;
+  bool dry;           /* a dry run: no memory access, no PMI request */
+  bool due;           /* dry run: stopped where an assist or a branch
+                         record is due */
   unsigned t;         /* the delivering thread */
   unsigned u;         /* CPL class: 0 CPL 0, 1 CPL > 0 */
   uint8_t val[NCTR];  /* the selected ESCR's value per counter (0-15) */
@@ -140,7 +150,7 @@ static bool qualifies(const struct spmu_nb_escr *e, unsigned bit, unsigned t,
  * TAGSTORES. */
 static bool fe_tagged(const struct call *c, const spmu_nb_retire *g)
 {
-  const struct spmu_nb *nb = &c->core->nb;
+  const struct spmu_nb *nb = c->nb;
   unsigned i;
 
   for (i = 0; i < SPMU_NB_NESCR; i++) {
@@ -158,7 +168,7 @@ static bool fe_tagged(const struct call *c, const spmu_nb_retire *g)
  * execution event ORs its TAG_VALUE into their tag bits. */
 static unsigned exec_tags(const struct call *c, const spmu_nb_retire *g)
 {
-  const struct spmu_nb *nb = &c->core->nb;
+  const struct spmu_nb *nb = c->nb;
   unsigned i, tags = 0;
 
   if (g->exec_unit == SPMU_NB_UNIT_NONE || g->exec_bit >= 16)
@@ -176,7 +186,7 @@ static unsigned exec_tags(const struct call *c, const spmu_nb_retire *g)
  * of MSR_PEBS_ENABLE the uops met, and their type in MATRIX_VERT. */
 static bool replay_tagged(const struct call *c, const spmu_nb_retire *g)
 {
-  const struct spmu_nb_regs *r = &c->core->nb_regs;
+  const struct spmu_nb_regs *r = c->r;
 
   return (r->pebs_enable & SPMU_NB_PEBS_UOP_TAG) &&
          (g->replay & r->pebs_enable & SPMU_NB_PEBS_METRIC) &&
@@ -219,12 +229,12 @@ static uint64_t retire_count(const struct call *c, const struct spmu_nb_escr *e,
 /* Seed 004 / SDM 18.15.5.2: the ESCR's value in this clock, 0-15. */
 static uint8_t escr_value(const struct call *c, const struct spmu_nb_escr *e)
 {
-  const spmu_nb_clock *clk = c->clk;
+  const spmu_clock *clk = c->clk;
   uint64_t sum = 0;
   size_t i;
 
-  for (i = 0; i < clk->nlines && sum < 15; i++) {
-    const spmu_nb_line *l = &clk->lines[i];
+  for (i = 0; i < clk->nb_nlines && sum < 15; i++) {
+    const spmu_nb_line *l = &clk->nb_lines[i];
     if (l->unit == e->unit && l->evsel == e->evsel && l->bit < 16 &&
         (e->mask >> l->bit & 1) && qualifies(e, l->bit, c->t, c->u))
       sum += l->count;
@@ -263,7 +273,7 @@ static bool has_input(const struct spmu_nb *nb, unsigned n)
  * active-thread filter. */
 static void prepare(struct call *c)
 {
-  const struct spmu_nb *nb = &c->core->nb;
+  const struct spmu_nb *nb = c->nb;
   unsigned n, lps = (1u << c->core->nlp) - 1;
   unsigned nactive = spmu_popcount(lps & ~(unsigned)c->clk->inactive);
   uint8_t cache[SPMU_NB_NESCR];
@@ -279,7 +289,7 @@ static void prepare(struct call *c)
       done |= UINT64_C(1) << s;
     }
     c->val[n] = cache[s];
-    if (active_ok(c->core->nb_regs.cccr[n], nactive))
+    if (active_ok(c->r->cccr[n], nactive))
       c->act |= UINT32_C(1) << n;
   }
 }
@@ -324,15 +334,15 @@ static int pebs_thread(unsigned n)
 /* Does an overflow of counter n arm PEBS: its thread's ENABLE_PEBS bit
  * and a PEBS-capable event (front_end_event, execution_event,
  * replay_event) on its ESCR. */
-static bool pebs_armable(const spmu_core *core, unsigned n)
+static bool pebs_armable(const struct call *c, unsigned n)
 {
-  int t = pebs_thread(n), s = core->nb.sel[n];
+  int t = pebs_thread(n), s = c->nb->sel[n];
   const spmu_nb_event *ev;
 
-  if (t < 0 || (unsigned)t >= core->nlp || s < 0 ||
-      !(core->nb_regs.pebs_enable & (SPMU_NB_PEBS_T0 << t)))
+  if (t < 0 || (unsigned)t >= c->core->nlp || s < 0 ||
+      !(c->r->pebs_enable & (SPMU_NB_PEBS_T0 << t)))
     return false;
-  ev = spmu_nb_event_of(core->nb.escr[s].unit, core->nb.escr[s].evsel);
+  ev = spmu_nb_event_of(c->nb->escr[s].unit, c->nb->escr[s].evsel);
   return ev && (ev->flags & SPMU_NB_EV_PEBS);
 }
 
@@ -357,64 +367,83 @@ static unsigned filter(struct spmu_nb *nb, unsigned n, uint64_t cc,
   return pass;
 }
 
-/* An overflow of counter n (a wrap, or FORCE_OVF): OVF, the owed PMIs,
- * PEBS arming (into *arm). */
-static void overflow(struct call *c, unsigned n, uint8_t *arm)
+/* An overflow of counter n (a wrap, or FORCE_OVF) that held old before
+ * the clock: OVF, the owed PMIs, PEBS arming (into *arm). With an event
+ * callback it is reported and ends the call. */
+static void overflow(struct call *c, unsigned n, uint64_t old, uint8_t *arm)
 {
-  struct spmu_nb_regs *r = &c->core->nb_regs;
-  struct spmu_nb *nb = &c->core->nb;
+  struct spmu_nb_regs *r = c->r;
+  struct spmu_nb *nb = c->nb;
   unsigned th = pmi_threads(r->cccr[n]), t;
 
+  if (spmu_reporting(c->core)) {
+    spmu_emit_ctr(c->lp, SPMU_EV_OVERFLOW, n, old, r->ctr[n]);
+    c->ticks |= SPMU_TICK_OVERFLOW;
+    c->stop = true;
+  }
   r->cccr[n] |= SPMU_NB_CCCR_OVF;
   for (t = 0; t < 2; t++)
     if (th >> t & 1)
       nb->pend[t] |= UINT32_C(1) << n;
-  if (pebs_armable(c->core, n))
+  if (pebs_armable(c, n))
     *arm |= (uint8_t)(1u << pebs_thread(n));
 }
 
 /* The PEBS assist of the delivering thread (SDM 18.15.7): the record
  * through the DS code, then the counter reloaded from the DS area's reset
  * value; the threshold raises a PMI. The counter is disarmed whatever the
- * outcome (decisions.md #28). */
+ * outcome (decisions.md #28). A dry run stops here without it. */
 static void assist(struct call *c)
 {
-  spmu_clock ac = {.cpl = c->clk->cpl, .flags = c->clk->flags};
+  unsigned n = 16 + c->t, ticks;
   uint64_t reset = 0;
   bool threshold = false;
-  unsigned ticks;
 
-  c->core->nb.armed &= (uint8_t)~(1u << c->t);
-  ticks = spmu_nb_pebs_assist(c->lp, &ac, &reset, &threshold);
-  if (ticks == SPMU_TICK_PEBS)
-    c->core->nb_regs.ctr[16 + c->t] = reset & CTR_MASK;
-  if (threshold)
-    c->pmi |= 1u << c->t;
-  c->ticks |= ticks;
+  c->nb->armed &= (uint8_t)~(1u << c->t);
   c->stop = true;
+  if (c->dry) {
+    c->due = true;
+    return;
+  }
+  ticks = spmu_nb_pebs_assist(c->lp, c->clk, n, &reset, &threshold);
+  if (ticks == SPMU_TICK_PEBS) {
+    uint64_t old = c->r->ctr[n];
+    c->r->ctr[n] = reset & CTR_MASK;
+    if (spmu_reporting(c->core))
+      spmu_emit_ctr(c->lp, SPMU_EV_RELOAD, n, old, c->r->ctr[n]);
+  }
+  if (threshold) {
+    spmu_buffer_threshold(c->lp, true);
+    c->pmi |= 1u << c->t;
+  }
+  c->ticks |= ticks;
 }
 
 /* The branch trace store (SDM 17.4.5, 17.11.1), as for the architectural
  * PMU: a record per taken branch, and delivery stops after it. */
 static void branch_store(struct call *c)
 {
-  spmu_clock ac = {.cpl = c->clk->cpl, .flags = c->clk->flags,
-                   .branch = c->clk->branch};
-  bool pmi = false;
+  bool threshold = false;
 
-  if (!spmu_bts_stores(c->lp, &ac))
+  if (!spmu_bts_stores(c->lp, c->clk))
     return;
-  c->ticks |= spmu_bts_store(c->lp, &ac, &pmi);
-  if (pmi)
-    c->pmi |= 1u << c->t;
   c->stop = true;
+  if (c->dry) {
+    c->due = true;
+    return;
+  }
+  c->ticks |= spmu_bts_store(c->lp, c->clk, &threshold);
+  if (threshold) {
+    spmu_buffer_threshold(c->lp, false);
+    c->pmi |= 1u << c->t;
+  }
 }
 
 /* One clock. */
 static void one_clock(struct call *c)
 {
-  struct spmu_nb_regs *r = &c->core->nb_regs;
-  struct spmu_nb *nb = &c->core->nb;
+  struct spmu_nb_regs *r = c->r;
+  struct spmu_nb *nb = c->nb;
   uint32_t on = started(r) & c->act;
   uint8_t arm = 0;
   bool due = false;
@@ -422,7 +451,7 @@ static void one_clock(struct call *c)
 
   c->pmi = 0;
   for (n = 0; n < NCTR; n++) {
-    uint64_t cc = r->cccr[n], sum;
+    uint64_t cc = r->cccr[n], sum, old;
     unsigned inc;
 
     if (!has_input(nb, n))
@@ -434,13 +463,16 @@ static void one_clock(struct call *c)
       if (nb->pend[t] >> n & 1) {
         nb->pend[t] &= ~(UINT32_C(1) << n);
         c->pmi |= 1u << t;
+        if (t < c->core->nlp && !c->dry)
+          spmu_request_pmi(&c->core->lp[t]);
       }
     if (pebs_thread(n) == (int)c->t && (nb->armed >> c->t & 1))
       due = true;
-    sum = r->ctr[n] + inc;
+    old = r->ctr[n];
+    sum = old + inc;
     r->ctr[n] = sum & CTR_MASK;
     if (sum > CTR_MASK || (cc & SPMU_NB_CCCR_FORCE_OVF))
-      overflow(c, n, &arm);
+      overflow(c, n, old, &arm);
   }
   if (due)
     assist(c);
@@ -466,8 +498,8 @@ static uint64_t clocks_to_wrap(uint64_t val, uint64_t inc)
  * not rise again. */
 static uint64_t steady(const struct call *c, uint8_t inc[NCTR])
 {
-  const struct spmu_nb_regs *r = &c->core->nb_regs;
-  const struct spmu_nb *nb = &c->core->nb;
+  const struct spmu_nb_regs *r = c->r;
+  const struct spmu_nb *nb = c->nb;
   uint32_t on = started(r) & c->act;
   uint64_t limit = UINT64_MAX;
   unsigned n;
@@ -490,8 +522,10 @@ static uint64_t steady(const struct call *c, uint8_t inc[NCTR])
       return 0;
     if (t == (int)c->t && (nb->armed >> t & 1))
       return 0;
-    quiet = (cc & SPMU_NB_CCCR_OVF) && !pmi_threads(cc) &&
-            !(pebs_armable(c->core, n) && !(nb->armed >> t & 1));
+    /* With an event callback no overflow is free: each is reported. */
+    quiet = !spmu_reporting(c->core) && (cc & SPMU_NB_CCCR_OVF) &&
+            !pmi_threads(cc) &&
+            !(pebs_armable(c, n) && !(nb->armed >> t & 1));
     if (quiet)
       continue;
     if (cc & SPMU_NB_CCCR_FORCE_OVF)
@@ -505,7 +539,7 @@ static uint64_t steady(const struct call *c, uint8_t inc[NCTR])
 /* Add k clocks of inc in closed form (no state change but the counts). */
 static void commit(struct call *c, const uint8_t inc[NCTR], uint64_t k)
 {
-  struct spmu_nb_regs *r = &c->core->nb_regs;
+  struct spmu_nb_regs *r = c->r;
   unsigned n;
 
   /* 2^40 divides 2^64: k modulo 2^40 times at most 15 fits in 64 bits. */
@@ -514,74 +548,116 @@ static void commit(struct call *c, const uint8_t inc[NCTR], uint64_t k)
       r->ctr[n] = (r->ctr[n] + (k & CTR_MASK) * inc[n]) & CTR_MASK;
 }
 
-static bool clock_ok(const spmu_nb_clock *clk)
+/* The core has checked clk and its CPL; the engine reads its NetBurst
+ * lines and retiring uops. */
+static bool clock_ok(const spmu_clock *clk)
 {
-  return clk && (!clk->nlines || clk->lines) &&
-         (!clk->nretire || clk->retire) && clk->cpl <= 3;
+  return (!clk->nb_nlines || clk->nb_lines) && (!clk->nretire || clk->retire);
 }
 
-/* PMIs of the last clock: the delivering logical processor first. */
-static void signal_pmis(const struct call *c)
+/* Run up to `clocks` clocks (the call's state set up): each clock that can
+ * change state is computed alone, the others in closed form. Returns the
+ * clocks consumed. */
+static uint64_t run(struct call *c, uint64_t clocks)
 {
-  const spmu_host *h = &c->core->host;
-  unsigned t;
+  uint64_t done = 0;
 
-  if (!h->pmi || !c->pmi)
-    return;
-  if (c->pmi >> c->t & 1)
-    h->pmi(h->opaque, c->lp);
-  for (t = 0; t < c->core->nlp; t++)
-    if (t != c->t && (c->pmi >> t & 1))
-      h->pmi(h->opaque, &c->core->lp[t]);
+  prepare(c);
+  for (;;) {
+    uint8_t inc[NCTR];
+    uint64_t k;
+
+    c->core->clock = done + 1;
+    one_clock(c);
+    done++;
+    if (c->stop || done == clocks)
+      break;
+    k = steady(c, inc);
+    if (k > clocks - done)
+      k = clocks - done;
+    commit(c, inc, k);
+    done += k;
+    if (done == clocks)
+      break;
+  }
+  c->core->clock = 0;
+  return done;
+}
+
+static void call_init(struct call *c, spmu_lp *lp, const spmu_clock *clk)
+{
+  memset(c, 0, sizeof *c);
+  c->core = lp->core;
+  c->lp = lp;
+  c->clk = clk;
+  c->r = &lp->core->nb_regs;
+  c->nb = &lp->core->nb;
+  c->t = lp->index;
+  c->u = clk->cpl != 0;
+}
+
+static int nb_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
+                      uint64_t *consumed)
+{
+  struct call c;
+  uint64_t done;
+
+  if (!clock_ok(clk))
+    return SPMU_EINVAL;
+  call_init(&c, lp, clk);
+  done = run(&c, clocks);
+  if (consumed)
+    *consumed = done;
+  spmu_raise_pmis(c.core, lp);
+  return (c.pmi ? SPMU_TICK_PMI : 0) | (int)c.ticks;
+}
+
+/* The clocks until the next PMI request or PEBS assist (or 1 for a branch
+ * record), by a dry run on copies of the registers and the engine state:
+ * the same steps as nb_deliver, so the answer is exact. */
+static int nb_deadline(spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
+{
+  struct spmu_nb_regs r = lp->core->nb_regs;
+  struct spmu_nb nb = lp->core->nb;
+  struct call c;
+  uint64_t done;
+
+  if (!clock_ok(clk))
+    return SPMU_EINVAL;
+  call_init(&c, lp, clk);
+  c.r = &r;
+  c.nb = &nb;
+  c.dry = true;
+  done = run(&c, UINT64_MAX);
+  *clocks = c.pmi || c.due ? done : SPMU_DEADLINE_NEVER;
+  return SPMU_OK;
 }
 
 int spmu_deliver_netburst(spmu_lp *lp, const spmu_nb_clock *clk,
                           uint64_t clocks, uint64_t *consumed)
 {
-  struct call c;
-  uint64_t done = 0;
+  spmu_clock full;
 
   if (consumed)
     *consumed = 0;
-  if (!lp || !clock_ok(clk) || !clocks ||
-      !(lp->core->a.caps & CAP(NETBURST)))
+  if (!lp || !clk || !(lp->core->a.caps & CAP(NETBURST)))
     return SPMU_EINVAL;
-  if (lp->core->nb_stale)
-    spmu_nb_compile(lp->core);
-  memset(&c, 0, sizeof c);
-  c.core = lp->core;
-  c.lp = lp;
-  c.clk = clk;
-  c.t = lp->index;
-  c.u = clk->cpl != 0;
-  prepare(&c);
-  for (;;) {
-    uint8_t inc[NCTR];
-    uint64_t k;
-
-    one_clock(&c);
-    done++;
-    if (c.stop || done == clocks)
-      break;
-    k = steady(&c, inc);
-    if (k > clocks - done)
-      k = clocks - done;
-    commit(&c, inc, k);
-    done += k;
-    if (done == clocks)
-      break;
-  }
-  if (consumed)
-    *consumed = done;
-  signal_pmis(&c);
-  return (c.pmi ? SPMU_TICK_PMI : 0) | (int)c.ticks;
+  full = (spmu_clock){.cpl = clk->cpl,
+                      .flags = clk->flags,
+                      .inactive = clk->inactive,
+                      .branch = clk->branch,
+                      .nb_lines = clk->lines,
+                      .nb_nlines = clk->nlines,
+                      .retire = clk->retire,
+                      .nretire = clk->nretire};
+  return spmu_deliver(lp, &full, clocks, consumed);
 }
 
 /* ---- RDPMC and the snapshot words --------------------------------------- */
 
 /* SDM Vol. 2B RDPMC, NetBurst: ECX[30:0] is the counter (0-17), ECX[31]
  * the fast read: EAX = bits 31:0, EDX = 0; else EDX:EAX = the 40 bits. */
-int spmu_nb_rdpmc(spmu_lp *lp, uint32_t ecx, uint64_t *value)
+static int nb_rdpmc(spmu_lp *lp, uint32_t ecx, uint64_t *value)
 {
   uint32_t idx = ecx & 0x7fffffffu;
 
@@ -593,28 +669,37 @@ int spmu_nb_rdpmc(spmu_lp *lp, uint32_t ecx, uint64_t *value)
   return SPMU_OK;
 }
 
+/* The snapshot words of logical processor t (core/snapshot.c): edge state
+ * (thread 0 only) and bit n = PMI pending to t for counter n, bit 31 =
+ * t's PEBS counter armed. */
 #define ARMED_BIT 31
 
-void spmu_nb_words(const struct spmu_nb *nb, unsigned t, uint32_t *edge,
-                   uint32_t *armed)
+static void nb_save_words(const spmu_core *core, unsigned t, uint32_t *edge,
+                          uint32_t *armed)
 {
+  const struct spmu_nb *nb = &core->nb;
+
   *edge = t == 0 ? nb->edge : 0;
   *armed = (t < 2 ? nb->pend[t] : 0) |
            (uint32_t)(t < 2 && (nb->armed >> t & 1)) << ARMED_BIT;
 }
 
-bool spmu_nb_words_valid(unsigned t, uint32_t edge, uint32_t armed)
+static bool nb_words_valid(const spmu_core *core, unsigned t, uint32_t edge,
+                           uint32_t armed)
 {
   uint32_t ctrs = (UINT32_C(1) << NCTR) - 1;
 
+  (void)core;
   if (t > 0 && edge)
     return false;
   return !(edge & ~ctrs) && !(armed & ~(ctrs | UINT32_C(1) << ARMED_BIT));
 }
 
-void spmu_nb_words_set(struct spmu_nb *nb, unsigned t, uint32_t edge,
-                       uint32_t armed)
+static void nb_load_words(spmu_core *core, unsigned t, uint32_t edge,
+                          uint32_t armed)
 {
+  struct spmu_nb *nb = &core->nb;
+
   if (t == 0)
     nb->edge = edge;
   if (t >= 2)
@@ -623,3 +708,14 @@ void spmu_nb_words_set(struct spmu_nb *nb, unsigned t, uint32_t edge,
   nb->armed = (uint8_t)((nb->armed & ~(1u << t)) |
                         (armed >> ARMED_BIT & 1) << t);
 }
+
+const struct spmu_engine spmu_engine_netburst = {
+  .reset = nb_reset,
+  .rdpmc = nb_rdpmc,
+  .rebuild = nb_compile,
+  .deliver = nb_deliver,
+  .deadline = nb_deadline,
+  .save_words = nb_save_words,
+  .words_valid = nb_words_valid,
+  .load_words = nb_load_words,
+};

@@ -1,12 +1,12 @@
-/* The NetBurst counting engine's state (private to src/). */
+/* The NetBurst counting engine's state (src/netburst): types only, so
+ * that the core can hold it in struct spmu_core (src/core/core.h). */
 #ifndef SPMU_NETBURST_NB_H
 #define SPMU_NETBURST_NB_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/state.h"
-#include "softpmu/pmu.h"
+#include "core/state.h"
 #include "util/bits.h"
 
 /* CCCR bits the engine uses (SDM 18.15.3 Figure 18-45, 18.16.2 Figure
@@ -51,23 +51,5 @@ struct spmu_nb {
   uint8_t armed;    /* bit t: thread t's PEBS counter overflowed; the
                        assist is due at its next increment */
 };
-
-/* Forget the dynamic state (power-on). */
-void spmu_nb_reset(struct spmu_nb *nb);
-
-/* Decode the registers of core into its engine state. */
-void spmu_nb_compile(spmu_core *core);
-
-/* The snapshot's two words for logical processor t: edge state (thread 0
- * only) and bit n = PMI pending to t for counter n, bit 31 = t's PEBS
- * counter armed. */
-void spmu_nb_words(const struct spmu_nb *nb, unsigned t, uint32_t *edge,
-                   uint32_t *armed);
-bool spmu_nb_words_valid(unsigned t, uint32_t edge, uint32_t armed);
-void spmu_nb_words_set(struct spmu_nb *nb, unsigned t, uint32_t edge,
-                       uint32_t armed);
-
-/* RDPMC on a NetBurst core (SDM Vol. 2B RDPMC): SPMU_OK or SPMU_GP. */
-int spmu_nb_rdpmc(spmu_lp *lp, uint32_t ecx, uint64_t *value);
 
 #endif

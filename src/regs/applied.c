@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "arch/state.h"
+#include "core/state.h"
 #include "regs/applied.h"
 #include "util/bits.h"
 
@@ -244,7 +244,7 @@ void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
   a->prof = *p;
   a->caps = spmu_profile_caps(p);
   a->gp_mask = spmu_width_mask(p->gp);
-  a->fixed_mask = (uint64_t)p->fixed_mask << 32;
+  a->fixed_mask = (uint64_t)p->fixed_mask << SPMU_GLOBAL_FIXED(0);
   a->gp_width_mask = spmu_width_mask(p->gp_width);
   a->fixed_width_mask = spmu_width_mask(p->fixed_width);
   for (i = 0; i < SPMU_MAX_GP + SPMU_MAX_FIXED; i++)

@@ -4,7 +4,7 @@
 #ifndef SPMU_REGS_APPLIED_H
 #define SPMU_REGS_APPLIED_H
 
-#include "arch/state.h"
+#include "core/state.h"
 #include "regs/catalog.h"
 
 /* Upper bound on MSRs one profile has: 4 per-GP defs x 8, 1 per-fixed x 16,

@@ -12,8 +12,8 @@
  */
 #include <stddef.h>
 
-#include "arch/msr.h"
-#include "arch/state.h"
+#include "core/msr.h"
+#include "core/state.h"
 #include "regs/catalog.h"
 #include "softpmu/netburst.h"
 

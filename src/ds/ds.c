@@ -1,6 +1,7 @@
 /* The DS save area: PEBS assists and BTS records (SDM 17.4.8-17.4.9 "BTS"
  * and "DS save area", 18.4.4 Core 2, 18.6.2 Nehalem, 18.8.1 Haswell, 18.9
- * Skylake; facts sheet C for the layouts; seed 003 for the PEBS sequence).
+ * Skylake; the DS management area layouts are SDM 17.4.9 Figures 17-5 to
+ * 17-8, the PEBS sequence 18.4.4).
  *
  * Memory is the guest's linear memory, reached only through the host's
  * read_mem / write_mem callbacks. Every address the model writes is the
@@ -9,8 +10,8 @@
  * the model changes nothing else (docs/decisions.md #28). */
 #include <string.h>
 
-#include "arch/msr.h"
-#include "arch/ds.h"
+#include "core/msr.h"
+#include "ds/ds.h"
 #include "softpmu/error.h"
 
 /* The deepest LBR stack of the modelled parts (and spmu_machine_state's):
@@ -26,6 +27,10 @@ struct ds {
   uint64_t base;    /* linear address of the DS area */
   unsigned off;     /* offset of the buffer's base field */
   uint64_t buf_base, index, max, threshold;
+  /* The access that failed, for SPMU_EV_*_DROP (SPMU_DROP_MEM_FAULT). */
+  uint64_t fault_addr;
+  uint32_t fault_len;
+  bool fault_write;
 };
 
 static uint64_t field_addr(const struct ds *d, unsigned i64, unsigned i32)
@@ -41,20 +46,59 @@ static bool ds_wide(const spmu_lp *lp, const spmu_clock *clk)
          (clk->flags & SPMU_CLK_IA32E);
 }
 
-static bool mem_read(spmu_lp *lp, uint64_t la, void *buf, size_t len)
+/* Note a failed access in d. False. */
+static bool fault(struct ds *d, uint64_t la, size_t len, bool write)
 {
-  const spmu_host *h = &lp->core->host;
-  return h->read_mem && h->read_mem(h->opaque, lp, la, buf, len) == 0;
+  d->fault_addr = la;
+  d->fault_len = (uint32_t)len;
+  d->fault_write = write;
+  return false;
 }
 
-static bool mem_write(spmu_lp *lp, uint64_t la, const void *buf, size_t len)
+static bool mem_read(spmu_lp *lp, struct ds *d, uint64_t la, void *buf,
+                     size_t len)
 {
   const spmu_host *h = &lp->core->host;
-  return h->write_mem && h->write_mem(h->opaque, lp, la, buf, len) == 0;
+  if (h->read_mem && h->read_mem(h->opaque, lp, la, buf, len) == 0)
+    return true;
+  return fault(d, la, len, false);
+}
+
+static bool mem_write(spmu_lp *lp, struct ds *d, uint64_t la,
+                      const void *buf, size_t len)
+{
+  const spmu_host *h = &lp->core->host;
+  if (h->write_mem && h->write_mem(h->opaque, lp, la, buf, len) == 0)
+    return true;
+  return fault(d, la, len, true);
+}
+
+/* Report a record (SPMU_EV_PEBS, SPMU_EV_BTS: at addr, size bytes) or a
+ * drop (SPMU_EV_*_DROP: why, and d's failed access), with d's index after
+ * the call and absolute maximum. */
+static void report_rec(spmu_lp *lp, unsigned kind, const struct ds *d,
+                       uint64_t addr, uint32_t size, uint64_t counters,
+                       unsigned why)
+{
+  spmu_event ev = {.kind = kind};
+
+  ev.u.rec.addr = addr;
+  ev.u.rec.size = size;
+  ev.u.rec.counters = counters;
+  ev.u.rec.index = d->index;
+  ev.u.rec.abs_max = d->max;
+  ev.u.rec.why = why;
+  if (why == SPMU_DROP_MEM_FAULT) {
+    ev.u.rec.fault_addr = d->fault_addr;
+    ev.u.rec.fault_len = d->fault_len;
+    ev.u.rec.fault_write = d->fault_write;
+  }
+  spmu_emit(lp, &ev);
 }
 
 /* Read a buffer's four fields: base, index, absolute maximum, interrupt
- * threshold (facts sheet C). pebs selects the PEBS buffer, else BTS. */
+ * threshold (SDM 17.4.9 Figures 17-5, 17-8). pebs selects the PEBS
+ * buffer, else BTS. */
 static bool ds_load(spmu_lp *lp, const spmu_clock *clk, bool pebs,
                     struct ds *d)
 {
@@ -65,7 +109,7 @@ static bool ds_load(spmu_lp *lp, const spmu_clock *clk, bool pebs,
   w = d->wide ? 8 : 4;
   d->off = pebs ? 4 * w : 0;
   d->base = d->wide ? lp->r.ds_area : (uint32_t)lp->r.ds_area;
-  if (!mem_read(lp, d->base + d->off, b, 4 * w))
+  if (!mem_read(lp, d, d->base + d->off, b, 4 * w))
     return false;
   d->buf_base = spmu_get_le(b, w);
   d->index = spmu_get_le(b + w, w);
@@ -81,7 +125,7 @@ static uint64_t index_addr(const struct ds *d)
 }
 
 /* The DS counter-reset slot of counter c: 40H + 8i wide, 20H + 8i narrow;
- * fixed counter j at slot 8 + j (80H + 8j wide, facts sheet C; the narrow
+ * fixed counter j at slot 8 + j (80H + 8j wide, SDM 18.9.2; the narrow
  * layout has no fixed-counter PEBS). */
 static uint64_t reset_addr(const struct ds *d, unsigned c)
 {
@@ -129,8 +173,8 @@ static void legacy_gprs(struct rec *r, const spmu_machine_state *m)
     q(r, m->gpr[i]);
 }
 
-/* The 40-byte record of the 32-bit DS layout (facts sheet C): EFLAGS,
- * linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP. */
+/* The 40-byte record of the 32-bit DS layout (SDM 17.4.9 Figure 17-7):
+ * EFLAGS, linear IP, EAX, EBX, ECX, EDX, ESI, EDI, EBP, ESP. */
 static void record_narrow(struct rec *r, const spmu_lp *lp,
                           const spmu_machine_state *m)
 {
@@ -142,7 +186,7 @@ static void record_narrow(struct rec *r, const spmu_lp *lp,
     d32(r, m->gpr[order[i]]);
 }
 
-/* Formats 0-3 (facts sheet C table). */
+/* Formats 0-3 (SDM 18.4.4.1, 18.6.2.1, 18.8.1.1, 18.9.1). */
 static void record_legacy(struct rec *r, const spmu_lp *lp, unsigned fmt,
                           const spmu_machine_state *m,
                           const spmu_mem_access *mem, uint64_t applicable)
@@ -173,11 +217,12 @@ static bool adaptive_groups(const spmu_lp *lp, uint32_t applicable)
   unsigned c = spmu_ctz32(applicable);
   if (c < SPMU_MAX_GP)
     return (lp->r.evtsel[c] >> 34) & 1;
-  return (lp->r.fixed_ctr_ctrl >> (32 + 4 * (c - SPMU_MAX_GP))) & 1;
+  /* FIXED_CTR_CTRL bit 32 + 4j: fixed counter j's ADAPTIVE bit. */
+  return (lp->r.fixed_ctr_ctrl >> (32 + 4 * (c - SPMU_CTR_FIXED(0)))) & 1;
 }
 
 /* Adaptive PEBS (PEBS_BASELINE): Basic, then MemInfo, GPR, XMM, LBR as
- * MSR_PEBS_DATA_CFG selects (facts sheet C). */
+ * MSR_PEBS_DATA_CFG selects (SDM 18.9.2). */
 static void record_adaptive(struct rec *r, const spmu_lp *lp,
                             const spmu_machine_state *m,
                             const spmu_mem_access *mem, uint32_t applicable)
@@ -243,86 +288,100 @@ static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
 
 /* --- the assist ---------------------------------------------------------- */
 
-/* The record of one assist (SDM 17.4.9, seed 003), shared by the
+/* The record of one assist (SDM 17.4.9, 18.4.4), shared by the
  * architectural PEBS and NetBurst's (18.15.7): load the PEBS buffer
  * fields, build the record, check the bounds, read the counter-reset slots
  * `slots` (bit c: slot c) into reset[c], write the record and the new
  * index. Nothing is written unless every read succeeded and the record
  * fits. Returns SPMU_TICK_PEBS with *threshold = the new index reached
- * the interrupt threshold, else SPMU_TICK_PEBS_LOST (| MEM_FAULT). */
+ * the interrupt threshold, else SPMU_TICK_PEBS_LOST (| MEM_FAULT).
+ * Reports SPMU_EV_PEBS (for the counters `counters`, as the event numbers
+ * them) or SPMU_EV_PEBS_DROP. */
 static unsigned pebs_record(spmu_lp *lp, const spmu_clock *clk,
                             uint32_t applicable, uint32_t slots,
-                            uint64_t *reset, bool *threshold)
+                            uint64_t counters, uint64_t *reset,
+                            bool *threshold)
 {
-  uint64_t next;
+  bool tell = spmu_reporting(lp->core);
+  uint64_t next, at;
   uint8_t idx[8];
   struct rec r;
-  struct ds d;
+  struct ds d = {0};
   uint32_t m;
 
   *threshold = false;
   if (!ds_load(lp, clk, true, &d))
-    return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+    goto fault;
   build(&r, lp, clk, &d, applicable);
-  /* SDM 17.4.9 / seed 003: the record must fit below the absolute maximum,
-   * or the assist is skipped entirely. */
-  if (d.index > d.max || d.max - d.index < r.len)
+  /* SDM 17.4.9: the record must fit below the absolute maximum, or the
+   * assist is skipped entirely. */
+  if (d.index > d.max || d.max - d.index < r.len) {
+    if (tell)
+      report_rec(lp, SPMU_EV_PEBS_DROP, &d, d.index, 0, counters,
+                 SPMU_DROP_BOUNDS);
     return SPMU_TICK_PEBS_LOST;
+  }
   for (m = slots; m; m &= m - 1) {
     unsigned c = spmu_ctz32(m);
     uint8_t b[8];
-    if (!mem_read(lp, reset_addr(&d, c), b, 8))
-      return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+    if (!mem_read(lp, &d, reset_addr(&d, c), b, 8))
+      goto fault;
     reset[c] = spmu_get_le(b, 8);
   }
+  at = d.index;
   next = d.index + r.len;
   spmu_put_le(idx, next, d.wide ? 8 : 4);
-  if (!mem_write(lp, d.index, r.b, r.len) ||
-      !mem_write(lp, index_addr(&d), idx, d.wide ? 8 : 4))
-    return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
+  if (!mem_write(lp, &d, d.index, r.b, r.len) ||
+      !mem_write(lp, &d, index_addr(&d), idx, d.wide ? 8 : 4))
+    goto fault;
   *threshold = next >= d.threshold;
+  d.index = next;
+  if (tell)
+    report_rec(lp, SPMU_EV_PEBS, &d, at, (uint32_t)r.len, counters, 0);
   return SPMU_TICK_PEBS;
+fault:
+  if (tell)
+    report_rec(lp, SPMU_EV_PEBS_DROP, &d, d.index, 0, counters,
+               SPMU_DROP_MEM_FAULT);
+  return SPMU_TICK_PEBS_LOST | SPMU_TICK_MEM_FAULT;
 }
 
 unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                          uint32_t applicable, bool *pmi)
+                          uint32_t applicable, bool *threshold)
 {
   const struct spmu_applied *a = &lp->core->a;
   uint64_t reset[SPMU_NCTR];
   unsigned ticks;
-  bool threshold;
   uint32_t m;
 
-  *pmi = false;
-  ticks = pebs_record(lp, clk, applicable, applicable, reset, &threshold);
+  ticks = pebs_record(lp, clk, applicable, applicable,
+                      spmu_status_of(applicable), reset, threshold);
   if (ticks != SPMU_TICK_PEBS)
     return ticks;
   /* Reload every applicable counter from its reset slot and clear its
-   * overflow status (seed 003). */
+   * overflow status (SDM 18.4.4.4). */
   for (m = applicable; m; m &= m - 1) {
     unsigned c = spmu_ctz32(m);
+    uint64_t old = lp->r.ctr[c];
     lp->r.ctr[c] = reset[c] & a->width_mask[c];
+    if (spmu_reporting(lp->core))
+      spmu_emit_ctr(lp, SPMU_EV_RELOAD, SPMU_STATUS_BIT(c), old,
+                    lp->r.ctr[c]);
   }
   lp->r.global_status &= ~spmu_status_of(applicable);
-  /* The interrupt threshold: OvfBuf and a PMI (SDM 18.4.4.2; freeze on
-   * PMI applies, facts sheet B). */
-  if (threshold) {
-    lp->r.global_status |= SPMU_STATUS_OVF_BUF;
-    spmu_request_pmi(lp);
-    *pmi = true;
-  }
   return SPMU_TICK_PEBS;
 }
 
 unsigned spmu_nb_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                             uint64_t *reset, bool *threshold)
+                             unsigned counter, uint64_t *reset,
+                             bool *threshold)
 {
   uint64_t slot[1];
   unsigned ticks;
 
   /* SDM 17.4.9 Figure 17-5 / 17-8: one "PEBS counter reset" field, at
    * 20H (32-bit layout) or 40H (64-bit), slot 0 of reset_addr(). */
-  ticks = pebs_record(lp, clk, 0, 1, slot, threshold);
+  ticks = pebs_record(lp, clk, 0, 1, BIT64(counter), slot, threshold);
   if (ticks == SPMU_TICK_PEBS)
     *reset = slot[0];
   return ticks;
@@ -360,19 +419,19 @@ bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk)
   return !(dbg & (clk->cpl == 0 ? b->off_os : b->off_usr));
 }
 
-unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
+unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
 {
   const spmu_branch *br = clk->branch;
   unsigned w, size;
   uint8_t rec[24], idx[8];
-  uint64_t next;
-  struct ds d;
+  uint64_t next, at;
+  struct ds d = {0};
 
-  *pmi = false;
+  *threshold = false;
   if (!ds_load(lp, clk, false, &d))
-    return SPMU_TICK_MEM_FAULT;
+    goto fault;
   /* A record is from, to and flags (bit 4: predicted), 8 bytes each in
-   * the 64-bit layout, 4 in the 32-bit one (facts sheet C). */
+   * the 64-bit layout, 4 in the 32-bit one (SDM 17.4.8 Figure 17-4). */
   w = d.wide ? 8 : 4;
   size = 3 * w;
   spmu_put_le(rec, br->from, w);
@@ -381,25 +440,34 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *pmi)
   /* With BTINT the buffer is not circular: no record past the absolute
    * maximum (decisions.md #34). Without it, the index wraps to the base
    * when the next record would not fit. */
-  if (d.index > d.max || d.max - d.index < size) {
+  at = d.index;
+  if (at > d.max || d.max - at < size) {
     if (lp->r.debugctl & bts_bits(lp)->btint)
-      return 0;
-    d.index = d.buf_base;
-    if (d.index > d.max || d.max - d.index < size)
-      return 0;
+      goto full;
+    at = d.buf_base;
+    if (at > d.max || d.max - at < size)
+      goto full;
   }
-  next = d.index + size;
+  next = at + size;
   spmu_put_le(idx, next, w);
-  if (!mem_write(lp, d.index, rec, size) ||
-      !mem_write(lp, index_addr(&d), idx, w))
-    return SPMU_TICK_MEM_FAULT;
+  if (!mem_write(lp, &d, at, rec, size) ||
+      !mem_write(lp, &d, index_addr(&d), idx, w))
+    goto fault;
   /* SDM 17.4.9.3: reaching the interrupt threshold interrupts, whatever
    * BTINT says ("it's not enough to clear the BTINT flag"); software that
-   * wants none sets the threshold past the absolute maximum. */
-  if (next >= d.threshold) {
-    lp->r.global_status |= SPMU_STATUS_OVF_BUF;
-    spmu_request_pmi(lp);
-    *pmi = true;
-  }
+   * wants none sets the threshold past the absolute maximum. The caller
+   * sets OvfBuf and requests the PMI (spmu_buffer_threshold). */
+  *threshold = next >= d.threshold;
+  d.index = next;
+  if (spmu_reporting(lp->core))
+    report_rec(lp, SPMU_EV_BTS, &d, at, size, 0, 0);
   return SPMU_TICK_BTS;
+full:
+  if (spmu_reporting(lp->core))
+    report_rec(lp, SPMU_EV_BTS_DROP, &d, d.index, 0, 0, SPMU_DROP_BOUNDS);
+  return 0;
+fault:
+  if (spmu_reporting(lp->core))
+    report_rec(lp, SPMU_EV_BTS_DROP, &d, d.index, 0, 0, SPMU_DROP_MEM_FAULT);
+  return SPMU_TICK_MEM_FAULT;
 }

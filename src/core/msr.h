@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "arch/state.h"
+#include "core/state.h"
 #include "regs/applied.h"
 #include "util/bits.h"
 
@@ -43,13 +43,15 @@
 #define SPMU_STATUS_OVF_UNCORE BIT64(61)
 #define SPMU_STATUS_OVF_BUF BIT64(62)
 #define SPMU_STATUS_COND_CHGD BIT64(63)
+#define SPMU_MSR_DEBUGCTL 0x1D9u
 #define SPMU_MSR_GLOBAL_STATUS 0x38Eu
+#define SPMU_MSR_GLOBAL_CTRL 0x38Fu
 #define SPMU_INUSE_PMI BIT64(63)
 
 /* Where an access finds an MSR's state: the accessing logical
  * processor's register file, or for `shared` defs the core's NetBurst
  * register file; index is the accessing logical processor (views). */
-struct spmu_file {
+struct spmu_regfiles {
   struct spmu_regs *lp;
   struct spmu_nb_regs *nb;
   unsigned index;
@@ -64,18 +66,19 @@ enum spmu_wr {
 /* Write v to MSR m of register file f. host selects the host path (may
  * set read-only state, counters take the value unmodified). */
 enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
-                            const struct spmu_file *f,
+                            const struct spmu_regfiles *f,
                             const struct spmu_msr_rt *m, uint64_t v,
                             bool host);
 
 /* What RDMSR of m returns. */
 uint64_t spmu_msr_read(const struct spmu_applied *a,
-                       const struct spmu_file *f,
+                       const struct spmu_regfiles *f,
                        const struct spmu_msr_rt *m);
 
 /* Put every MSR of f (the logical processor's and the shared ones) to its
  * power-on value. */
-void spmu_regs_reset(const struct spmu_applied *a, const struct spmu_file *f);
+void spmu_regs_reset(const struct spmu_applied *a,
+                     const struct spmu_regfiles *f);
 
 /* MSR_PEBS_ENABLE's per-thread view (SDM 18.16.3): bit 25 is the
  * accessing logical processor's PEBS enable ("my thread"), bit 26 the
@@ -87,7 +90,7 @@ uint64_t spmu_nb_pebs_view(uint64_t v, unsigned lp);
 #define SPMU_NB_PEBS_METRIC GENMASK64(12, 0)
 
 /* IA32_PERF_GLOBAL_INUSE from the event selects, FIXED_CTR_CTRL and
- * PEBS_ENABLE (SDM 18.2.4.3, seed 000). */
+ * PEBS_ENABLE (SDM 18.2.4.3). */
 uint64_t spmu_inuse_compute(const struct spmu_applied *a,
                             const struct spmu_regs *r);
 

@@ -7,10 +7,39 @@
 #include <stdint.h>
 
 #include "softpmu/profile.h"
+#include "util/bits.h"
+
+/* The index spaces of the counters, written down once (SDM 18.2.2.2
+ * Figures 18-3 to 18-5; Vol. 2B RDPMC):
+ *   engine counter index c: GP counter i is c = i, fixed counter j is
+ *     c = SPMU_CTR_FIXED(j) = 8 + j. struct spmu_regs ctr[c], the
+ *     profile's width_mask[c], the engine's counter masks, the DS reset
+ *     slot c and the snapshot's armed word use it.
+ *   GLOBAL_* bit: GP counter i is bit i, fixed counter j is bit
+ *     SPMU_GLOBAL_FIXED(j) = 32 + j. GLOBAL_CTRL, GLOBAL_STATUS,
+ *     OVF_CTRL / STATUS_RESET / STATUS_SET, GLOBAL_INUSE, baseline
+ *     PEBS_ENABLE, PEBS records' counter fields and spmu_event counter
+ *     numbers use it (so does the agent).
+ *   RDPMC ECX: GP counter i is i, fixed counter j is (1 << 30) | j.
+ * SPMU_STATUS_BIT and spmu_status_of turn the first into the second. */
+#define SPMU_CTR_FIXED(j) (SPMU_MAX_GP + (j))
+#define SPMU_GLOBAL_FIXED(j) (32 + (j))
+
+/* The GLOBAL_* bit number of engine counter index c. */
+#define SPMU_STATUS_BIT(c)                                                   \
+  ((c) < SPMU_MAX_GP ? (unsigned)(c)                                         \
+                     : (unsigned)SPMU_GLOBAL_FIXED((c) - SPMU_MAX_GP))
+
+/* The GLOBAL_* bits of the counters in ctrs (bit c = engine counter c). */
+static inline uint64_t spmu_status_of(uint64_t ctrs)
+{
+  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) |
+         (ctrs >> SPMU_CTR_FIXED(0)) << SPMU_GLOBAL_FIXED(0);
+}
 
 struct spmu_regs {
-  /* The counters, in the counting engine's order: IA32_PMC0-7 at 0-7,
-   * IA32_FIXED_CTR0-15 at SPMU_MAX_GP + j. */
+  /* The counters by engine counter index: IA32_PMC0-7 at 0-7,
+   * IA32_FIXED_CTR0-15 at SPMU_CTR_FIXED(j). */
   uint64_t ctr[SPMU_MAX_GP + SPMU_MAX_FIXED];
   uint64_t evtsel[SPMU_MAX_GP];
   uint64_t fixed_ctr_ctrl;

@@ -1,11 +1,11 @@
 /* One write algorithm and one read algorithm for every MSR (in the manner of
  * QEMU's register API): the catalogue says what a write means (policy), the
  * applied profile says which bits may be written (masks). */
-#include "arch/msr.h"
+#include "core/msr.h"
 
 /* The def's storage: in the core's NetBurst file for shared defs, in the
  * logical processor's file otherwise. */
-static uint64_t *slot_of(const struct spmu_file *f,
+static uint64_t *slot_of(const struct spmu_regfiles *f,
                          const struct spmu_msr_rt *m)
 {
   char *file = m->def->shared ? (char *)f->nb : (char *)f->lp;
@@ -16,7 +16,8 @@ static uint64_t *slot_of(const struct spmu_file *f,
 
 /* What logical processor f->index sees of a stored value, and stores for
  * a written one (the view is its own inverse). */
-static uint64_t viewed(const struct spmu_file *f, const struct spmu_msr_rt *m,
+static uint64_t viewed(const struct spmu_regfiles *f,
+                       const struct spmu_msr_rt *m,
                        uint64_t v)
 {
   return m->def->view ? m->def->view(v, f->index) : v;
@@ -42,7 +43,7 @@ static bool canonical48(uint64_t v)
 }
 
 enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
-                            const struct spmu_file *f,
+                            const struct spmu_regfiles *f,
                             const struct spmu_msr_rt *m, uint64_t v, bool host)
 {
   uint64_t width = spmu_width_mask(m->width);
@@ -120,7 +121,7 @@ enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
 }
 
 uint64_t spmu_msr_read(const struct spmu_applied *a,
-                       const struct spmu_file *f,
+                       const struct spmu_regfiles *f,
                        const struct spmu_msr_rt *m)
 {
   switch ((spmu_policy)m->def->policy) {
@@ -149,7 +150,8 @@ bool spmu_msr_saved(const struct spmu_msr_rt *m)
   }
 }
 
-void spmu_regs_reset(const struct spmu_applied *a, const struct spmu_file *f)
+void spmu_regs_reset(const struct spmu_applied *a,
+                     const struct spmu_regfiles *f)
 {
   unsigned i;
 
@@ -179,7 +181,7 @@ uint64_t spmu_inuse_compute(const struct spmu_applied *a,
     if (!(a->prof.fixed_mask & (UINT32_C(1) << i)))
       continue;
     if (r->fixed_ctr_ctrl & SPMU_FIXED_EN(i))
-      v |= BIT64(32 + i);
+      v |= BIT64(SPMU_GLOBAL_FIXED(i));
     if (r->fixed_ctr_ctrl & SPMU_FIXED_PMI(i))
       pmi = true;
   }

@@ -16,7 +16,7 @@
  * NetBurst profiles: the shared MSRs (counters, CCCRs, ESCRs, tagging
  * MSRs) appear in every logical processor's records, as each one reads
  * them, and a restore requires the copies to agree. The two words are the
- * NetBurst engine's (src/netburst/nb.h spmu_nb_words): threshold-output
+ * NetBurst engine's (src/netburst/engine.c): threshold-output
  * state of the 18 counters (logical processor 0 only), and the counters
  * owing the logical processor a PMI plus bit 31 for its PEBS counter
  * armed.
@@ -25,8 +25,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "arch/core.h"
-#include "arch/msr.h"
+#include "core/core.h"
+#include "core/engine.h"
+#include "core/msr.h"
 #include "softpmu/error.h"
 
 #define HDR_LEN 16u
@@ -84,22 +85,13 @@ static const struct spmu_msr_rt *next_saved(const struct spmu_applied *a,
 static void engine_words(const spmu_core *c, unsigned i, uint32_t *edge,
                          uint32_t *armed)
 {
-  if (c->a.caps & CAP(NETBURST)) {
-    spmu_nb_words(&c->nb, i, edge, armed);
-  } else {
-    *edge = spmu_lp_edge(&c->lp[i]);
-    *armed = c->lp[i].armed;
-  }
+  c->engine->save_words(c, i, edge, armed);
 }
 
 static bool engine_words_valid(const spmu_core *c, unsigned i, uint32_t edge,
                                uint32_t armed)
 {
-  if (c->a.caps & CAP(NETBURST))
-    return spmu_nb_words_valid(i, edge, armed);
-  return !(edge & ~(uint32_t)spmu_width_mask(c->a.prof.gp)) &&
-         !(armed & ~((uint32_t)spmu_width_mask(c->a.prof.gp) |
-                     (uint32_t)c->a.prof.fixed_mask << SPMU_MAX_GP));
+  return c->engine->words_valid(c, i, edge, armed);
 }
 
 int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
@@ -123,7 +115,7 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
   for (i = 0; i < core->nlp; i++) {
     const struct spmu_msr_rt *m;
     uint32_t addr = 0, edge, armed;
-    struct spmu_file f = spmu_lp_file((spmu_lp *)(uintptr_t)&core->lp[i]);
+    struct spmu_regfiles f = spmu_lp_file((spmu_lp *)(uintptr_t)&core->lp[i]);
 
     spmu_put_le(p, saved_count(&core->a), 2);
     p += 2;
@@ -143,7 +135,7 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
 
 /* Stage one record into f. A shared MSR (NetBurst) is staged by logical
  * processor 0; the others' copies must read back the same. */
-static int restore_msr(const spmu_core *c, const struct spmu_file *f,
+static int restore_msr(const spmu_core *c, const struct spmu_regfiles *f,
                        const struct spmu_msr_rt *m, uint64_t v)
 {
   if (m->def->shared && f->index > 0)
@@ -161,7 +153,7 @@ static int restore_msr(const spmu_core *c, const struct spmu_file *f,
 /* Check one logical processor's records and stage them into f, *edge,
  * *armed. */
 static int restore_lp(const spmu_core *c, const uint8_t **pp,
-                      const struct spmu_file *f, uint32_t *edge,
+                      const struct spmu_regfiles *f, uint32_t *edge,
                       uint32_t *armed)
 {
   const uint8_t *p = *pp;
@@ -212,7 +204,7 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
   p = (const uint8_t *)buf + HDR_LEN;
   core->nb_scratch = core->nb_regs;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_file f = {&core->scratch, &core->nb_scratch, i};
+    struct spmu_regfiles f = {&core->scratch, &core->nb_scratch, i};
     uint32_t edge, armed;
     core->scratch = core->lp[i].r;
     rc = restore_lp(core, &p, &f, &edge, &armed);
@@ -224,16 +216,10 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
    * result and cannot fail. */
   p = (const uint8_t *)buf + HDR_LEN;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_file f = spmu_lp_file(&core->lp[i]);
+    struct spmu_regfiles f = spmu_lp_file(&core->lp[i]);
     uint32_t edge, armed;
     (void)restore_lp(core, &p, &f, &edge, &armed);
-    if (core->a.caps & CAP(NETBURST)) {
-      spmu_nb_words_set(&core->nb, i, edge, armed);
-    } else {
-      core->lp[i].edge = edge;
-      core->lp[i].edge_keys = 0;
-      core->lp[i].armed = armed;
-    }
+    core->engine->load_words(core, i, edge, armed);
     spmu_lp_touch(&core->lp[i]);
   }
   return SPMU_OK;

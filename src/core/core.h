@@ -1,0 +1,131 @@
+/* The core and logical-processor objects, the PMI path and the event
+ * report: what both engines (src/arch, src/netburst) and the DS code
+ * (src/ds) share. The engines meet the core through struct spmu_engine
+ * (core/engine.h); the core holds their state types (arch/prog.h,
+ * netburst/nb.h: types only) and calls no engine by name. */
+#ifndef SPMU_CORE_CORE_H
+#define SPMU_CORE_CORE_H
+
+#include <stdbool.h>
+
+#include "arch/prog.h"
+#include "core/msr.h"
+#include "core/state.h"
+#include "netburst/nb.h"
+#include "regs/applied.h"
+#include "softpmu/events.h"
+#include "softpmu/pmu.h"
+#include "util/bits.h"
+
+struct spmu_engine;
+
+struct spmu_lp {
+  spmu_core *core;
+  unsigned index;
+  struct spmu_regs r;
+  /* The architectural engine's state (src/arch; unused on NetBurst).
+   * Counting-engine state that is not an MSR: bit i = the CMASK/INV
+   * condition of GP counter i held in the previous clock (edge detect). */
+  uint32_t edge;
+  /* After a plain clock (count.c plain_clock) the edge state is pending:
+   * SPMU_EDGE_PENDING, the clock variant, and bit d for each of the
+   * program's keys d with a nonzero count. spmu_lp_edge derives it. */
+  uint32_t edge_keys;
+  /* PEBS counters that overflowed and wait for their next event to
+   * perform the assist (bit c; SDM 18.4.4). */
+  uint32_t armed;
+  /* Legacy freeze (v2-v3, SDM 18.2.4.1): a PMI request cleared
+   * GLOBAL_CTRL and software has not written it since. Not an MSR and
+   * not in the snapshot: it only decides when SPMU_EV_UNFREEZE is
+   * reported (decisions.md). RESET clears it; INIT leaves it. */
+  bool pmi_frozen;
+  /* Derived from r; valid unless the core marks this lp stale. */
+  struct spmu_prog prog;
+};
+
+struct spmu_core {
+  struct spmu_applied a;
+  spmu_host host;
+  unsigned nlp;
+  uint32_t stale;   /* lps whose registers changed since the engine last
+                       compiled them (bit = lp index; engine->rebuild) */
+  uint32_t any_lps; /* lps whose prog has AnyThread entries */
+  struct spmu_lp lp[SPMU_MAX_THREADS];
+  /* (After lp[]: the offsets the counting hot path reads stay put.) */
+  const struct spmu_engine *engine; /* chosen from the profile */
+  uint32_t pmi_lps; /* lps that requested a PMI in the current call */
+  /* Where events go: host.event, or NULL while nothing may be reported
+   * (spmu_deadline's dry runs). */
+  void (*report)(void *opaque, const spmu_event *ev);
+  uint64_t clock; /* the clock's number within spmu_deliver, 0 outside */
+  /* NetBurst profiles: the shared register file and the engine's state
+   * (src/netburst). */
+  struct spmu_nb_regs nb_regs;
+  struct spmu_nb nb;
+  /* Staging for spmu_core_restore, so a restore never half-applies and
+   * never allocates: each logical processor's records are checked here
+   * first, then replayed onto the real registers (snapshot.c). */
+  struct spmu_regs scratch;
+  struct spmu_nb_regs nb_scratch;
+};
+
+/* ---- The PMI path (src/core/pmi.c) --------------------------------------
+ * An engine requests a PMI with spmu_request_pmi at the clock the
+ * condition happens (the freeze-on-PMI rules apply there); the requests of
+ * a call are collected in core->pmi_lps, and spmu_raise_pmis calls the
+ * host's pmi() for them when the call ends. It is the one caller of
+ * host.pmi. */
+
+/* Request a PMI on lp. Architectural PMU: freeze-on-PMI (SDM 18.2.4.1,
+ * 17.4.7). NetBurst has no freeze on PMI (its DEBUGCTLA has no such bit,
+ * SDM 17.11.1): only the request. */
+void spmu_request_pmi(spmu_lp *lp);
+
+/* A DS buffer's index reached its interrupt threshold (SDM 17.4.9.2,
+ * 18.6.2.4; pebs: the PEBS buffer, else BTS): OvfBuf in GLOBAL_STATUS
+ * (architectural PMU) and a PMI request. The DS code reports the
+ * threshold; the engine that called it calls this. */
+void spmu_buffer_threshold(spmu_lp *lp, bool pebs);
+
+/* ---- What the model reports (events.h; src/core/pmi.c) ------------------
+ * Every emitter tests spmu_reporting first (one branch, on rare paths
+ * only), so nothing is built without an event callback. */
+static inline bool spmu_reporting(const spmu_core *core)
+{
+  return core->report != NULL;
+}
+
+/* Report ev (kind and union filled) as happening to lp at the current
+ * clock. */
+void spmu_emit(spmu_lp *lp, spmu_event *ev);
+
+/* Report a counter event (SPMU_EV_OVERFLOW, SPMU_EV_RELOAD) of counter
+ * `counter` (GLOBAL_STATUS numbering; NetBurst: n). */
+void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
+                   uint64_t old, uint64_t now);
+
+/* Call the host's pmi() for every logical processor with a PMI requested
+ * since the last call (first, then the others by index) and forget the
+ * requests. spmu_raise_pmis is the engines' call: most calls have none. */
+void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first);
+static inline void spmu_raise_pmis(spmu_core *core, spmu_lp *first)
+{
+  if (core->pmi_lps)
+    spmu_raise_requested_pmis(core, first);
+}
+
+/* Something in lp's register file changed: its compiled counters must be
+ * rebuilt before the next clock. Every path that writes registers calls it. */
+static inline void spmu_lp_touch(struct spmu_lp *lp)
+{
+  lp->core->stale |= UINT32_C(1) << lp->index;
+}
+
+/* The register files an access of lp reaches (its own and the core's
+ * shared NetBurst file). */
+static inline struct spmu_regfiles spmu_lp_file(struct spmu_lp *lp)
+{
+  return (struct spmu_regfiles){&lp->r, &lp->core->nb_regs, lp->index};
+}
+
+#endif
