@@ -33,8 +33,9 @@ for pc in softpmu softpmu-agent; do
   v=$(pkg-config --modversion $pc)
   [ "$v" = "$version" ] || fail "pkg-config $pc: version $v, project $version"
 done
-[ "$(pkg-config --variable=prefix softpmu)" -ef "$prefix" ] ||
-  fail "softpmu.pc: prefix $(pkg-config --variable=prefix softpmu), installed at $prefix"
+pcprefix=$(pkg-config --variable=prefix softpmu)
+[ "$(cd "$pcprefix" && pwd -P)" = "$(cd "$prefix" && pwd -P)" ] ||
+  fail "softpmu.pc: prefix $pcprefix, installed at $prefix"
 
 # build_pc NAME SOURCE MODULE shared|static
 build_pc() {
