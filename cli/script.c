@@ -241,7 +241,8 @@ static bool nargs(struct parser *ps, size_t min, size_t max, const char *usage)
     perr(ps, ps->end_col, "missing argument; usage: %s", usage);
     return false;
   }
-  if (n > max) {
+  /* A line has fewer than MAX_WORDS words: a larger max is no limit. */
+  if (max < MAX_WORDS - 1 && n > max) {
     char buf[MAX_WORD + 1];
     perr(ps, col_of(ps, max + 1), "unexpected '%s'; usage: %s",
          word(ps, max + 1, buf), usage);

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <softpmu/agent.h>
+
 #define BIT(n) (UINT64_C(1) << (n))
 #define FC(j) SPMU_AGENT_FIXED(j)
 

@@ -188,7 +188,7 @@ int main(void)
     printf("\n| Bits | Field | Needs | Meaning |\n|---|---|---|---|\n");
     for (f = 0; f < d->nfields; f++) {
       const struct spmu_field_def *fd = &d->fields[f];
-      char tmpl[128], fname[64], bits[48];
+      char tmpl[128], fname[128], bits[48];
       unsigned hi = fd->lsb + (fd->width ? fd->width : 64) - 1;
       if (d->field_exclude >> fd->lsb & 1)
         continue;

@@ -161,17 +161,29 @@ static const spmu_profile *find_preset(const char *name, size_t len)
   return NULL;
 }
 
+/* The presets' names, ", "-separated, into list[0..len). */
+static void join_preset_names(char *list, size_t len)
+{
+  size_t used = 0, i;
+  int k;
+
+  list[0] = '\0';
+  for (i = 0; i < NPRESETS; i++) {
+    k = snprintf(list + used, len - used, "%s%s", i ? ", " : "",
+                 presets[i].name);
+    if (k < 0 || (size_t)k >= len - used)
+      return; /* cut short; the list below is sized to never be */
+    used += (size_t)k;
+  }
+}
+
 static int unknown_preset(const char *name, size_t len, char *why,
                           size_t whylen)
 {
-  char list[256] = "";
-  size_t i;
+  /* Room for every name and its separator. */
+  char list[NPRESETS * (sizeof(presets[0].name) + 2)];
 
-  for (i = 0; i < NPRESETS; i++) {
-    if (i)
-      strncat(list, ", ", sizeof(list) - strlen(list) - 1);
-    strncat(list, presets[i].name, sizeof(list) - strlen(list) - 1);
-  }
+  join_preset_names(list, sizeof(list));
   return say(why, whylen, SPMU_ENOENT, "unknown profile '%.*s'; known: %s",
              (int)len, name, list);
 }
@@ -550,7 +562,7 @@ int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
 int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
 {
   int n, k;
-  size_t i;
+  size_t i, room;
 
   if (!p || (!buf && len))
     return SPMU_EINVAL;
@@ -574,9 +586,9 @@ int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
   for (i = 0; i < NFEATURES && n >= 0; i++) {
     if (feature_keys[i].sparse && !(p->features & feature_keys[i].flag))
       continue;
-    k = snprintf(buf && (size_t)n < len ? buf + n : NULL,
-                 (size_t)n < len ? len - (size_t)n : 0, ",%s=%d",
-                 feature_keys[i].key, (p->features & feature_keys[i].flag) != 0);
+    room = (size_t)n < len ? len - (size_t)n : 0;
+    k = snprintf(room ? buf + n : NULL, room, ",%s=%d", feature_keys[i].key,
+                 (p->features & feature_keys[i].flag) != 0);
     n = k < 0 ? k : n + k;
   }
   if (n < 0)
