@@ -334,6 +334,24 @@ bool cli_ieq(const char *a, const char *b)
   return *a == *b;
 }
 
+int cli_regs_open(struct cli_regs *r, const spmu_profile *p)
+{
+  int rc = spmu_regview_new(p, &r->view);
+
+  r->p = p;
+  if (rc != SPMU_OK) {
+    cli_error("profile %s: %s", p->name, spmu_strerror(rc));
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}
+
+void cli_regs_close(struct cli_regs *r)
+{
+  spmu_regview_free(r->view);
+  r->view = NULL;
+}
+
 uint32_t *cli_msr_addrs(const spmu_profile *p, size_t *n)
 {
   uint32_t *addrs;
@@ -418,7 +436,7 @@ static void row_fill(struct row *r, const spmu_field_info *f, uint64_t v)
 
 /* The fields of m that are not zero in value, in bit order; *covered gets
  * the bits of every field of m. Returns how many rows were filled. */
-static size_t collect_rows(const spmu_profile *p, const spmu_msr_info *m,
+static size_t collect_rows(const struct cli_regs *r, const spmu_msr_info *m,
                            uint64_t value, struct row rows[64],
                            uint64_t *covered)
 {
@@ -430,8 +448,9 @@ static size_t collect_rows(const spmu_profile *p, const spmu_msr_info *m,
     spmu_field_info f;
     uint64_t v;
 
-    if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK ||
-        spmu_msr_field_decode(p, m->addr, f.name, value, &v) != SPMU_OK)
+    if (spmu_regview_field_get(r->view, m->addr, i, &f) != SPMU_OK ||
+        spmu_regview_field_decode(r->view, m->addr, f.name, value, &v) !=
+            SPMU_OK)
       continue;
     *covered |= field_mask(f.lsb, f.width);
     if (v != 0)
@@ -458,7 +477,7 @@ static void print_rows(const struct row *rows, size_t n, int indent)
 
 /* Report set bits that are reserved or that no field describes. Returns
  * true if reserved bits are set. */
-static bool print_leftovers(const spmu_profile *p, const spmu_msr_info *m,
+static bool print_leftovers(const struct cli_regs *r, const spmu_msr_info *m,
                             uint64_t value, uint64_t covered, int indent)
 {
   uint64_t rsvd = value & m->reserved;
@@ -469,7 +488,8 @@ static bool print_leftovers(const spmu_profile *p, const spmu_msr_info *m,
     cli_bits_text(rsvd, bits, sizeof bits);
     printf("%*sreserved bits set: %s %s (0x%" PRIx64 "), reserved in profile "
            "%s\n",
-           indent, "", rsvd & (rsvd - 1) ? "bits" : "bit", bits, rsvd, p->name);
+           indent, "", rsvd & (rsvd - 1) ? "bits" : "bit", bits, rsvd,
+           r->p->name);
   }
   if (other) {
     cli_bits_text(other, bits, sizeof bits);
@@ -480,21 +500,21 @@ static bool print_leftovers(const spmu_profile *p, const spmu_msr_info *m,
   return rsvd != 0;
 }
 
-bool cli_print_fields(const spmu_profile *p, const spmu_msr_info *m,
+bool cli_print_fields(const struct cli_regs *r, const spmu_msr_info *m,
                       uint64_t value, int row_indent, int note_indent,
                       bool none_line)
 {
   struct row rows[64];
   uint64_t covered;
-  size_t n = collect_rows(p, m, value, rows, &covered);
+  size_t n = collect_rows(r, m, value, rows, &covered);
 
   if (n == 0 && none_line)
     printf("%*sno field is set\n", row_indent, "");
   print_rows(rows, n, row_indent);
-  return print_leftovers(p, m, value, covered, note_indent);
+  return print_leftovers(r, m, value, covered, note_indent);
 }
 
-void cli_fields_text(const spmu_profile *p, const spmu_msr_info *m,
+void cli_fields_text(const struct cli_regs *r, const spmu_msr_info *m,
                      uint64_t value, char *buf, size_t len)
 {
   size_t used = 0;
@@ -506,8 +526,9 @@ void cli_fields_text(const spmu_profile *p, const spmu_msr_info *m,
     uint64_t v;
     int n;
 
-    if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK ||
-        spmu_msr_field_decode(p, m->addr, f.name, value, &v) != SPMU_OK ||
+    if (spmu_regview_field_get(r->view, m->addr, i, &f) != SPMU_OK ||
+        spmu_regview_field_decode(r->view, m->addr, f.name, value, &v) !=
+            SPMU_OK ||
         v == 0)
       continue;
     if (f.width == 1)
@@ -528,20 +549,21 @@ static bool is_number(const char *arg)
   return isdigit((unsigned char)arg[0]);
 }
 
-/* The address of arg (a name or a number) in p: SPMU_OK, SPMU_ENOMSR
- * (known, absent from p), SPMU_ENOENT (unknown name) or SPMU_EINVAL (not a
- * number). */
-static int find_addr(const spmu_profile *p, const char *arg, uint32_t *addr)
+/* The address of arg (a name or a number) in view's profile: SPMU_OK,
+ * SPMU_ENOMSR (known, absent from it), SPMU_ENOENT (unknown name) or
+ * SPMU_EINVAL (not a number). */
+static int find_addr(const spmu_regview *view, const char *arg,
+                     uint32_t *addr)
 {
   spmu_msr_info info;
   uint64_t v;
 
   if (!is_number(arg))
-    return spmu_msr_lookup(p, arg, addr);
+    return spmu_regview_lookup(view, arg, addr);
   if (!cli_parse_u64(arg, &v) || v > UINT32_MAX)
     return SPMU_EINVAL;
   *addr = (uint32_t)v;
-  return spmu_msr_info_get(p, *addr, &info);
+  return spmu_regview_info(view, *addr, &info);
 }
 
 void cli_presets_where(bool (*has)(const spmu_profile *p, const void *ctx),
@@ -567,8 +589,15 @@ void cli_presets_where(bool (*has)(const spmu_profile *p, const void *ctx),
 
 static bool has_msr(const spmu_profile *p, const void *arg)
 {
+  spmu_regview *view;
   uint32_t addr;
-  return find_addr(p, arg, &addr) == SPMU_OK;
+  bool has;
+
+  if (spmu_regview_new(p, &view) != SPMU_OK)
+    return false;
+  has = find_addr(view, arg, &addr) == SPMU_OK;
+  spmu_regview_free(view);
+  return has;
 }
 
 void cli_presets_with(const char *arg, char *buf, size_t len)
@@ -576,21 +605,21 @@ void cli_presets_with(const char *arg, char *buf, size_t len)
   cli_presets_where(has_msr, arg, buf, len);
 }
 
-static int absent_msr(const spmu_profile *p, const char *arg)
+static int absent_msr(const struct cli_regs *r, const char *arg)
 {
   char have[256];
 
   cli_presets_with(arg, have, sizeof have);
   if (have[0])
     cli_error("%s%s is not present in profile %s; presets that have it: %s",
-              is_number(arg) ? "MSR " : "", arg, p->name, have);
+              is_number(arg) ? "MSR " : "", arg, r->p->name, have);
   else
     cli_error("%s%s is not present in profile %s", is_number(arg) ? "MSR " : "",
-              arg, p->name);
+              arg, r->p->name);
   return CLI_EXIT_USAGE;
 }
 
-static int unknown_msr(const spmu_profile *p, const char *arg)
+static int unknown_msr(const struct cli_regs *r, const char *arg)
 {
   struct cli_nearest nb;
   spmu_msr_info info;
@@ -598,32 +627,33 @@ static int unknown_msr(const spmu_profile *p, const char *arg)
   size_t n, i;
 
   cli_error("unknown MSR '%s'", arg);
-  addrs = cli_msr_addrs(p, &n);
+  addrs = cli_msr_addrs(r->p, &n);
   if (!addrs)
     return CLI_EXIT_USAGE;
   cli_nearest_init(&nb, arg);
   for (i = 0; i < n; i++)
-    if (spmu_msr_info_get(p, addrs[i], &info) == SPMU_OK)
+    if (spmu_regview_info(r->view, addrs[i], &info) == SPMU_OK)
       cli_nearest_offer(&nb, info.name);
   free(addrs);
   cli_nearest_report(&nb);
   return CLI_EXIT_USAGE;
 }
 
-int cli_msr_resolve(const spmu_profile *p, const char *arg, spmu_msr_info *out)
+int cli_msr_resolve(const struct cli_regs *r, const char *arg,
+                    spmu_msr_info *out)
 {
   uint32_t addr;
-  int rc = find_addr(p, arg, &addr);
+  int rc = find_addr(r->view, arg, &addr);
 
   if (rc == SPMU_ENOMSR)
-    return absent_msr(p, arg);
+    return absent_msr(r, arg);
   if (rc == SPMU_ENOENT)
-    return unknown_msr(p, arg);
+    return unknown_msr(r, arg);
   if (rc == SPMU_EINVAL) {
     cli_error("'%s' is not an MSR number (0x-prefixed hex or decimal)", arg);
     return CLI_EXIT_USAGE;
   }
-  rc = spmu_msr_info_get(p, addr, out);
+  rc = spmu_regview_info(r->view, addr, out);
   if (rc != SPMU_OK) {
     cli_error("%s: %s", arg, spmu_strerror(rc));
     return CLI_EXIT_USAGE;

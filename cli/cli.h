@@ -103,9 +103,21 @@ bool cli_parse_u64(const char *s, uint64_t *out);
 /* Case-insensitive equality of two strings. */
 bool cli_ieq(const char *a, const char *b);
 
-/* The addresses of the profile's MSRs (spmu_msr_list), ascending, in a
- * malloc'ed array the caller frees; NULL (after a message) if out of
- * memory. */
+/* One command's view of the register catalogue: its profile and a handle
+ * on it (regs.h), opened once per command invocation. */
+struct cli_regs {
+  const spmu_profile *p; /* kept by pointer: it must outlive the view */
+  spmu_regview *view;
+};
+
+/* Open r on profile p: CLI_EXIT_OK, or the reason on stderr and
+ * CLI_EXIT_USAGE. cli_regs_close frees it (also after a failure). */
+int cli_regs_open(struct cli_regs *r, const spmu_profile *p);
+void cli_regs_close(struct cli_regs *r);
+
+/* The addresses of the profile's MSRs (spmu_msr_list, which works out
+ * only which MSRs exist), ascending, in a malloc'ed array the caller
+ * frees; NULL (after a message) if out of memory. */
 uint32_t *cli_msr_addrs(const spmu_profile *p, size_t *n);
 
 /* The set bits of mask as ranges, "21" or "8-31, 36-47" (truncated to
@@ -115,21 +127,22 @@ void cli_bits_text(uint64_t mask, char *buf, size_t len);
 /* Find an MSR of the profile by name or number and describe it. On failure
  * the reason (with the nearest names for a misspelt one) is on stderr and
  * the result is CLI_EXIT_USAGE; else CLI_EXIT_OK. */
-int cli_msr_resolve(const spmu_profile *p, const char *arg, spmu_msr_info *out);
+int cli_msr_resolve(const struct cli_regs *r, const char *arg,
+                    spmu_msr_info *out);
 
 /* The fields of m that are not zero in value, one line each: bit range,
  * name, value (1 for a single bit, else hex) and meaning, indented by
  * row_indent blanks ("no field is set" when none is and none_line is
- * true); then, indented by note_indent, a line for set bits reserved in p
- * and one for set bits in no field. Returns true if reserved bits are
+ * true); then, indented by note_indent, a line for set bits reserved in
+ * r's profile and one for set bits in no field. Returns true if reserved bits are
  * set. */
-bool cli_print_fields(const spmu_profile *p, const spmu_msr_info *m,
+bool cli_print_fields(const struct cli_regs *r, const spmu_msr_info *m,
                       uint64_t value, int row_indent, int note_indent,
                       bool none_line);
 
 /* "EVENT=0xc0, USR, EN": the non-zero fields of value (bits in no field are
  * not listed), truncated to fit len; "" if none. */
-void cli_fields_text(const spmu_profile *p, const spmu_msr_info *m,
+void cli_fields_text(const struct cli_regs *r, const spmu_msr_info *m,
                      uint64_t value, char *buf, size_t len);
 
 /* s as a JSON string, quotes included, on stdout. */

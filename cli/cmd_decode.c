@@ -7,14 +7,13 @@
 
 /* ---- decode ------------------------------------------------------------ */
 
-static int decode_run(const struct cli_args *a)
+static int decode_with(const struct cli_args *a, const struct cli_regs *r)
 {
-  const spmu_profile *p = &a->profile;
   spmu_msr_info m;
   uint64_t value;
   int rc;
 
-  rc = cli_msr_resolve(p, a->argv[0], &m);
+  rc = cli_msr_resolve(r, a->argv[0], &m);
   if (rc != CLI_EXIT_OK)
     return rc;
   if (!cli_parse_u64(a->argv[1], &value)) {
@@ -22,11 +21,23 @@ static int decode_run(const struct cli_args *a)
               a->argv[1]);
     return CLI_EXIT_USAGE;
   }
-  printf("%s (0x%x) = 0x%" PRIx64 " on %s\n", m.name, m.addr, value, p->name);
-  if (cli_print_fields(p, &m, value, 2, 0, true) &&
+  printf("%s (0x%x) = 0x%" PRIx64 " on %s\n", m.name, m.addr, value,
+         r->p->name);
+  if (cli_print_fields(r, &m, value, 2, 0, true) &&
       (a->flags & CLI_FLAG_STRICT))
     return CLI_EXIT_FAIL;
   return CLI_EXIT_OK;
+}
+
+static int decode_run(const struct cli_args *a)
+{
+  struct cli_regs r;
+  int rc = cli_regs_open(&r, &a->profile);
+
+  if (rc == CLI_EXIT_OK)
+    rc = decode_with(a, &r);
+  cli_regs_close(&r);
+  return rc;
 }
 
 const struct cli_command cli_cmd_decode = {
@@ -92,7 +103,7 @@ static bool has_field(const spmu_profile *p, const void *ctx)
          cli_field_by_name(p, &m, ref->field, &f);
 }
 
-static int no_such_field(const spmu_profile *p, const spmu_msr_info *m,
+static int no_such_field(const struct cli_regs *r, const spmu_msr_info *m,
                          const char *field)
 {
   char have[256];
@@ -103,25 +114,25 @@ static int no_such_field(const spmu_profile *p, const spmu_msr_info *m,
   cli_presets_where(has_field, &ref, have, sizeof have);
   if (have[0])
     cli_error("%s has no field '%s' in profile %s; presets that have it: %s",
-              m->name, field, p->name, have);
+              m->name, field, r->p->name, have);
   else
     cli_error("%s has no field '%s'", m->name, field);
   fputs("softpmu: its fields:", stderr);
   for (i = 0; i < m->nfields; i++) {
     spmu_field_info f;
-    if (spmu_msr_field_get(p, m->addr, i, &f) == SPMU_OK)
+    if (spmu_regview_field_get(r->view, m->addr, i, &f) == SPMU_OK)
       fprintf(stderr, " %s", f.name);
   }
   fputc('\n', stderr);
   return CLI_EXIT_USAGE;
 }
 
-static int too_wide(const spmu_profile *p, const spmu_msr_info *m,
+static int too_wide(const struct cli_regs *r, const spmu_msr_info *m,
                     const char *field, const char *value)
 {
   spmu_field_info f;
 
-  if (!cli_field_by_name(p, m, field, &f)) {
+  if (!cli_field_by_name(r->p, m, field, &f)) {
     cli_error("%s=%s: %s", field, value, spmu_strerror(SPMU_ERANGE));
     return CLI_EXIT_USAGE;
   }
@@ -131,7 +142,7 @@ static int too_wide(const spmu_profile *p, const spmu_msr_info *m,
 }
 
 /* Apply one FIELD=VALUE argument to *reg. */
-static int encode_one(const spmu_profile *p, const spmu_msr_info *m,
+static int encode_one(const struct cli_regs *r, const spmu_msr_info *m,
                       const char *arg, uint64_t *reg)
 {
   const char *eq = strchr(arg, '=');
@@ -144,17 +155,17 @@ static int encode_one(const spmu_profile *p, const spmu_msr_info *m,
     return CLI_EXIT_USAGE;
   }
   if ((size_t)(eq - arg) >= sizeof field)
-    return no_such_field(p, m, arg);
+    return no_such_field(r, m, arg);
   snprintf(field, sizeof field, "%.*s", (int)(eq - arg), arg);
   if (!cli_parse_u64(eq + 1, &v)) {
     cli_error("%s: '%s' is not a number (0x-hex or decimal)", field, eq + 1);
     return CLI_EXIT_USAGE;
   }
-  rc = spmu_msr_field_encode(p, m->addr, field, v, reg);
+  rc = spmu_regview_field_encode(r->view, m->addr, field, v, reg);
   if (rc == SPMU_ENOENT)
-    return no_such_field(p, m, field);
+    return no_such_field(r, m, field);
   if (rc == SPMU_ERANGE)
-    return too_wide(p, m, field, eq + 1);
+    return too_wide(r, m, field, eq + 1);
   if (rc != SPMU_OK) {
     cli_error("%s: %s", arg, spmu_strerror(rc));
     return CLI_EXIT_USAGE;
@@ -164,13 +175,17 @@ static int encode_one(const spmu_profile *p, const spmu_msr_info *m,
 
 static int encode_run(const struct cli_args *a)
 {
+  struct cli_regs r;
   spmu_msr_info m;
   uint64_t reg = 0;
   int i, rc;
 
-  rc = cli_msr_resolve(&a->profile, a->argv[0], &m);
+  rc = cli_regs_open(&r, &a->profile);
+  if (rc == CLI_EXIT_OK)
+    rc = cli_msr_resolve(&r, a->argv[0], &m);
   for (i = 1; i < a->argc && rc == CLI_EXIT_OK; i++)
-    rc = encode_one(&a->profile, &m, a->argv[i], &reg);
+    rc = encode_one(&r, &m, a->argv[i], &reg);
+  cli_regs_close(&r);
   if (rc != CLI_EXIT_OK)
     return rc;
   printf("0x%" PRIx64 "\n", reg);

@@ -53,7 +53,7 @@ static struct widths measure(const spmu_msr_info *m, size_t n)
   return w;
 }
 
-static void print_fields(const spmu_profile *p, const spmu_msr_info *m)
+static void print_fields(const spmu_regview *view, const spmu_msr_info *m)
 {
   unsigned i;
 
@@ -61,7 +61,7 @@ static void print_fields(const spmu_profile *p, const spmu_msr_info *m)
     spmu_field_info f;
     char bits[8];
 
-    if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK)
+    if (spmu_regview_field_get(view, m->addr, i, &f) != SPMU_OK)
       continue;
     if (f.width == 1)
       snprintf(bits, sizeof bits, "%u", f.lsb);
@@ -81,30 +81,41 @@ static void print_msr(const spmu_msr_info *m, struct widths w)
          policy_name(m->policy), w.reset, reset, m->brief);
 }
 
-static int msrs_run(const struct cli_args *a)
+static int msrs_with(const struct cli_args *a, const struct cli_regs *r)
 {
   spmu_msr_info *infos;
   uint32_t *addrs;
   struct widths w;
   size_t n, i;
 
-  addrs = cli_msr_addrs(&a->profile, &n);
+  addrs = cli_msr_addrs(r->p, &n);
   infos = addrs ? calloc(n ? n : 1, sizeof(*infos)) : NULL;
   if (!infos) {
     free(addrs);
     return CLI_EXIT_USAGE;
   }
   for (i = 0; i < n; i++)
-    spmu_msr_info_get(&a->profile, addrs[i], &infos[i]);
+    spmu_regview_info(r->view, addrs[i], &infos[i]);
   w = measure(infos, n);
   for (i = 0; i < n; i++) {
     print_msr(&infos[i], w);
     if (a->flags & CLI_FLAG_FIELDS)
-      print_fields(&a->profile, &infos[i]);
+      print_fields(r->view, &infos[i]);
   }
   free(infos);
   free(addrs);
   return CLI_EXIT_OK;
+}
+
+static int msrs_run(const struct cli_args *a)
+{
+  struct cli_regs r;
+  int rc = cli_regs_open(&r, &a->profile);
+
+  if (rc == CLI_EXIT_OK)
+    rc = msrs_with(a, &r);
+  cli_regs_close(&r);
+  return rc;
 }
 
 const struct cli_command cli_cmd_msrs = {

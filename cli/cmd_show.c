@@ -46,6 +46,7 @@ struct show {
   uint64_t perf_cap;
   char spec[512]; /* the profile, key=value, as printed */
   spmu_profile prof;
+  struct cli_regs regs; /* the catalogue as prof has it */
   char notes[MAX_NOTES][192];
   unsigned nnotes;
   struct msr *msrs;
@@ -230,7 +231,7 @@ static int read_msrs(struct show *s)
   bool failed = false;
   size_t i;
 
-  addrs = cli_msr_addrs(&s->prof, &s->nmsrs);
+  addrs = cli_msr_addrs(s->regs.p, &s->nmsrs);
   if (!addrs)
     return CLI_EXIT_USAGE;
   s->msrs = calloc(s->nmsrs ? s->nmsrs : 1, sizeof(*s->msrs));
@@ -241,7 +242,7 @@ static int read_msrs(struct show *s)
   }
   for (i = 0; i < s->nmsrs && !failed; i++) {
     struct msr *m = &s->msrs[i];
-    spmu_msr_info_get(&s->prof, addrs[i], &m->info);
+    spmu_regview_info(s->regs.view, addrs[i], &m->info);
     m->rc = read_msr(s, addrs[i], &m->value, &failed);
   }
   free(addrs);
@@ -267,8 +268,8 @@ static int field_of(const struct show *s, const char *name, const char *field)
   uint64_t v;
 
   if (!m || m->rc != SPMU_OK ||
-      spmu_msr_field_decode(&s->prof, m->info.addr, field, m->value, &v) !=
-          SPMU_OK)
+      spmu_regview_field_decode(s->regs.view, m->info.addr, field, m->value,
+                                &v) != SPMU_OK)
     return -1;
   return v != 0;
 }
@@ -303,7 +304,8 @@ struct counter {
 };
 
 /* The fields of FIXED_CTR_CTRL that belong to fixed counter j: its 4-bit
- * block at 4j and its ADAPTIVE bit at 32 + 4j (facts sheet B). */
+ * block at 4j (SDM Vol. 3B 18.2.2.1, Figure 18-2) and its ADAPTIVE bit at
+ * 32 + 4j (the catalogue's IA32_FIXED_CTR_CTRL). */
 static void fixed_control(const struct show *s, const struct msr *m, unsigned j,
                           char *buf, size_t len)
 {
@@ -316,10 +318,11 @@ static void fixed_control(const struct show *s, const struct msr *m, unsigned j,
     uint64_t v;
     int n;
 
-    if (spmu_msr_field_get(&s->prof, m->info.addr, i, &f) != SPMU_OK ||
-        !((f.lsb >= 4 * j && f.lsb < 4 * j + 4) || f.lsb == 32 + 4 * j) ||
-        spmu_msr_field_decode(&s->prof, m->info.addr, f.name, m->value, &v) !=
+    if (spmu_regview_field_get(s->regs.view, m->info.addr, i, &f) !=
             SPMU_OK ||
+        !((f.lsb >= 4 * j && f.lsb < 4 * j + 4) || f.lsb == 32 + 4 * j) ||
+        spmu_regview_field_decode(s->regs.view, m->info.addr, f.name,
+                                  m->value, &v) != SPMU_OK ||
         v == 0)
       continue;
     n = f.width == 1
@@ -377,7 +380,7 @@ static void describe_counter(const struct show *s, unsigned bit,
     snprintf(en, sizeof en, "EN");
     m = find_msr(s, ctl);
     if (m && m->rc == SPMU_OK)
-      cli_fields_text(&s->prof, &m->info, m->value, c->control,
+      cli_fields_text(&s->regs, &m->info, m->value, c->control,
                       sizeof c->control);
   } else {
     snprintf(c->name, sizeof c->name, "IA32_FIXED_CTR%u", bit - 32);
@@ -530,7 +533,7 @@ static void print_msrs(const struct show *s)
     }
     print_value(m);
     if (m->info.nfields && !is_counter(m))
-      cli_print_fields(&s->prof, &m->info, m->value, 7, 7, false);
+      cli_print_fields(&s->regs, &m->info, m->value, 7, 7, false);
   }
 }
 
@@ -623,7 +626,7 @@ static void json_msrs(const struct show *s)
            m->value);
     fields[0] = '\0';
     if (!is_counter(m))
-      cli_fields_text(&s->prof, &m->info, m->value, fields, sizeof fields);
+      cli_fields_text(&s->regs, &m->info, m->value, fields, sizeof fields);
     cli_json_list(fields);
     putchar('}');
   }
@@ -743,6 +746,7 @@ static int gather(struct show *s)
     return CLI_EXIT_OK;
   if ((rc = read_features(s)) != CLI_EXIT_OK ||
       (rc = build_profile(s)) != CLI_EXIT_OK ||
+      (rc = cli_regs_open(&s->regs, &s->prof)) != CLI_EXIT_OK ||
       (rc = read_msrs(s)) != CLI_EXIT_OK)
     return rc;
   scan(s);
@@ -797,6 +801,7 @@ static int show_run(const struct cli_args *a)
       print_text(&s);
   }
   free(s.msrs);
+  cli_regs_close(&s.regs);
   spmu_hw_close(hw);
   return rc;
 }

@@ -260,10 +260,12 @@ static void test_skylake_msr_list(void **state)
 }
 
 /* regs.h: an spmu_regview applies its profile once and answers every
- * question exactly as the spmu_msr_* calls do for that profile: for each
- * preset, each MSR's description, each field (by index and by name,
- * decoded from all ones and encoded to its largest value), and the lookup
- * of each MSR by its name. */
+ * question exactly as the spmu_msr_* calls do for that profile (they
+ * compute only the MSR asked about): for each preset, each MSR's
+ * description, each field (by index and by name, decoded from all ones and
+ * encoded to its largest value), the lookup of each MSR by its name, and
+ * of the two names of 390H (SDM 18.2.4: OVF_CTRL before v4,
+ * STATUS_RESET from v4). */
 static void test_regview_answers_as_profile_calls(void **state)
 {
   const char *name;
@@ -289,6 +291,9 @@ static void test_regview_answers_as_profile_calls(void **state)
       assert_int_equal(spmu_regview_info(r, addrs[i], &b), SPMU_OK);
       assert_memory_equal(&a, &b, sizeof a);
       assert_int_equal(spmu_regview_lookup(r, a.name, &at), SPMU_OK);
+      assert_int_equal(at, addrs[i]);
+      at = 0;
+      assert_int_equal(spmu_msr_lookup(&p, a.name, &at), SPMU_OK);
       assert_int_equal(at, addrs[i]);
       for (k = 0; k < a.nfields; k++) {
         spmu_field_info fa, fb;
@@ -318,8 +323,20 @@ static void test_regview_answers_as_profile_calls(void **state)
     /* Absent MSRs and unknown names give the same codes. */
     assert_int_equal(spmu_regview_info(r, 0x600 + 1, &(spmu_msr_info){0}),
                      SPMU_ENOMSR);
+    assert_int_equal(spmu_msr_info_get(&p, 0x600 + 1, &(spmu_msr_info){0}),
+                     SPMU_ENOMSR);
     assert_int_equal(spmu_regview_lookup(r, "IA32_NO_SUCH_MSR", addrs),
                      SPMU_ENOENT);
+    assert_int_equal(spmu_msr_lookup(&p, "IA32_NO_SUCH_MSR", addrs),
+                     SPMU_ENOENT);
+    for (i = 0; i < 2; i++) {
+      const char *n390 = i ? "IA32_PERF_GLOBAL_STATUS_RESET"
+                           : "IA32_PERF_GLOBAL_OVF_CTRL";
+      uint32_t at_p = 0, at_r = 0;
+      assert_int_equal(spmu_msr_lookup(&p, n390, &at_p),
+                       spmu_regview_lookup(r, n390, &at_r));
+      assert_int_equal(at_p, at_r);
+    }
     spmu_regview_free(r);
   }
 }

@@ -65,13 +65,14 @@ typedef struct spmu_field_info {
   char brief[96]; /* one line, of this instance ("IA32_PMC1 overflowed") */
 } spmu_field_info;
 
-/* Two forms of every question. The spmu_msr_* calls take a profile and
- * apply it to the catalogue (validate it, compute every MSR's masks) for
- * that one call: simple, for a question or two. An spmu_regview handle
- * applies its profile once; its spmu_regview_* calls answer from it, the same
- * answers, without that cost (bench/bench_msr measures both). A handle is
- * read-only after spmu_regview_new: any number of threads may query one at
- * once. */
+/* Two forms of every question. The spmu_msr_* calls take a profile; each
+ * validates it and works out, for that one call, only what its answer
+ * needs (the MSR asked about, or which MSRs exist): simple, for a question
+ * or two, and without global state. An spmu_regview handle applies its
+ * profile to the whole catalogue once; its spmu_regview_* calls answer
+ * from it, the same answers, without validating again (bench/bench_msr
+ * measures both). A handle is read-only after spmu_regview_new: any number
+ * of threads may query one at once. */
 typedef struct spmu_regview spmu_regview;
 
 /* A handle on profile p applied to the catalogue: SPMU_OK, SPMU_EINVAL

@@ -185,10 +185,10 @@ static void map_escr(struct spmu_applied *a, const struct spmu_reg_def *d,
       a->nb_escr_for[n][d->escr->sel] = (int8_t)slot;
 }
 
-static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
-                      unsigned inst)
+void spmu_msr_rt_init(const struct spmu_applied *a,
+                      const struct spmu_reg_def *d, unsigned inst,
+                      struct spmu_msr_rt *m, uint64_t *pebs_en)
 {
-  struct spmu_msr_rt *m = &a->msr[a->nmsr];
   unsigned i;
 
   memset(m, 0, sizeof(*m));
@@ -216,8 +216,8 @@ static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
       m->valid |= bits;
       if (f->access == SPMU_ACCESS_RO)
         m->ro |= bits;
-      if (f->flags & SPMU_FF_PEBS_EN)
-        a->pebs_en_mask |= bits;
+      if ((f->flags & SPMU_FF_PEBS_EN) && pebs_en)
+        *pebs_en |= bits;
     }
   }
   m->valid &= ~d->field_exclude;
@@ -225,6 +225,14 @@ static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
   if (d->policy == SPMU_POLICY_COUNTER_SX)
     m->rsvd = 0; /* bits 63:32 of a PMCx write are not examined */
   m->reset = reset_value(a, d);
+}
+
+static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
+                      unsigned inst)
+{
+  struct spmu_msr_rt *m = &a->msr[a->nmsr];
+
+  spmu_msr_rt_init(a, d, inst, m, &a->pebs_en_mask);
   if (d->escr)
     map_escr(a, d, inst, m->addr);
 
@@ -234,13 +242,10 @@ static void apply_one(struct spmu_applied *a, const struct spmu_reg_def *d,
 
 _Static_assert(SPMU_MAX_MSRS < 255, "index holds slot + 1 in a byte");
 
-void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
+void spmu_applied_init_base(struct spmu_applied *a, const spmu_profile *p)
 {
   size_t i;
-  unsigned k;
 
-  memset(a, 0, sizeof(*a));
-  memset(a->nb_escr_for, -1, sizeof a->nb_escr_for);
   a->prof = *p;
   a->caps = spmu_profile_caps(p);
   a->gp_mask = spmu_width_mask(p->gp);
@@ -249,14 +254,31 @@ void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
   a->fixed_width_mask = spmu_width_mask(p->fixed_width);
   for (i = 0; i < SPMU_MAX_GP + SPMU_MAX_FIXED; i++)
     a->width_mask[i] = i < SPMU_MAX_GP ? a->gp_width_mask : a->fixed_width_mask;
+  a->pebs_en_mask = 0;
+  a->nmsr = 0;
+}
+
+uint32_t spmu_def_instances(const struct spmu_applied *a,
+                            const struct spmu_reg_def *d)
+{
+  if (!avail(a->caps, d->requires, d->excludes))
+    return 0;
+  return repeat_set(a, d->repeat, d->count);
+}
+
+void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p)
+{
+  size_t i;
+  unsigned k;
+
+  memset(a, 0, sizeof(*a));
+  memset(a->nb_escr_for, -1, sizeof a->nb_escr_for);
+  spmu_applied_init_base(a, p);
 
   for (i = 0; i < spmu_catalog_len; i++) {
     const struct spmu_reg_def *d = &spmu_catalog[i];
-    uint32_t set;
+    uint32_t set = spmu_def_instances(a, d);
 
-    if (!avail(a->caps, d->requires, d->excludes))
-      continue;
-    set = repeat_set(a, d->repeat, d->count);
     for (k = 0; set; k++, set >>= 1)
       if (set & 1)
         apply_one(a, d, k);

@@ -53,6 +53,24 @@ const char *spmu_cap_text(unsigned bit);
 /* Apply a valid profile: fills *a. */
 void spmu_applied_init(struct spmu_applied *a, const spmu_profile *p);
 
+/* The profile part of *a only (prof, caps and the counter masks), which
+ * spmu_def_instances, spmu_field_instances and spmu_msr_rt_init need; msr,
+ * index and the NetBurst tables are left as they are. For a catalogue
+ * query about one MSR, which needs no other. */
+void spmu_applied_init_base(struct spmu_applied *a, const spmu_profile *p);
+
+/* The instances of def d that exist in the profile of a (a bitmap, bit k =
+ * instance k at d->addr + k; 0 if d is absent). Needs the base only. */
+uint32_t spmu_def_instances(const struct spmu_applied *a,
+                            const struct spmu_reg_def *d);
+
+/* Instance inst of def d in the profile of a: fills *m (masks, width,
+ * reset); ORs the bits of its PEBS enable fields into *pebs_en unless
+ * pebs_en is NULL. Needs the base only. */
+void spmu_msr_rt_init(const struct spmu_applied *a,
+                      const struct spmu_reg_def *d, unsigned inst,
+                      struct spmu_msr_rt *m, uint64_t *pebs_en);
+
 /* The present MSR at addr, or NULL. */
 static inline const struct spmu_msr_rt *
 spmu_applied_find(const struct spmu_applied *a, uint32_t addr)

@@ -1,9 +1,10 @@
 /* The catalogue's public face: list, describe, look up, decode, encode.
  *
  * Each question is answered from a profile applied to the catalogue
- * (struct spmu_applied). An spmu_regview handle applies its profile once, in
- * spmu_regview_new; the spmu_msr_* calls that take a profile apply it on the
- * stack for that one call. */
+ * (struct spmu_applied). An spmu_regview handle applies its profile whole,
+ * once, in spmu_regview_new; the spmu_msr_* calls that take a profile
+ * compute its base on the stack and then only the MSR they are asked
+ * about. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,35 +25,102 @@ struct spmu_regview {
   struct spmu_applied a;
 };
 
-/* Apply p for a query (stack storage, no allocation). */
-static int apply(const spmu_profile *p, struct spmu_applied *a)
+/* What a question is answered from: a profile applied to the catalogue,
+ * either whole (a handle: every MSR's masks in a->msr) or its base only
+ * (spmu_applied_init_base: a spmu_msr_* call, which then computes just the
+ * MSRs its answer needs). */
+struct scope {
+  const struct spmu_applied *a;
+  bool whole;
+};
+
+/* Base only: the profile's def at addr, the last of the catalogue that has
+ * an instance there (as spmu_applied_init indexes them: OVF_CTRL and
+ * STATUS_RESET share 390H), or NULL; *inst its instance. */
+static const struct spmu_reg_def *def_at_base(const struct spmu_applied *a,
+                                              uint32_t addr, unsigned *inst)
 {
-  if (!p || spmu_profile_validate(p, NULL, 0) != SPMU_OK)
-    return SPMU_EINVAL;
-  spmu_applied_init(a, p);
-  return SPMU_OK;
+  const struct spmu_reg_def *found = NULL;
+  size_t i;
+
+  for (i = 0; i < spmu_catalog_len; i++) {
+    const struct spmu_reg_def *d = &spmu_catalog[i];
+    uint32_t k;
+
+    if (addr < d->addr || addr - d->addr >= 32)
+      continue;
+    k = addr - d->addr;
+    if (spmu_def_instances(a, d) >> k & 1) {
+      found = d;
+      *inst = k;
+    }
+  }
+  return found;
 }
 
-/* Visit the field instances of m in ascending bit order; stop when fn
+/* The def present at addr in the scope's profile, or NULL. */
+static const struct spmu_reg_def *def_at(const struct scope *s, uint32_t addr)
+{
+  const struct spmu_msr_rt *m;
+  unsigned inst;
+
+  if (!s->whole)
+    return def_at_base(s->a, addr, &inst);
+  m = spmu_applied_find(s->a, addr);
+  return m ? m->def : NULL;
+}
+
+/* The present MSR at addr, or NULL; buf holds it when computed here. */
+static const struct spmu_msr_rt *msr_find(const struct scope *s, uint32_t addr,
+                                          struct spmu_msr_rt *buf)
+{
+  const struct spmu_reg_def *d;
+  unsigned inst;
+
+  if (s->whole)
+    return spmu_applied_find(s->a, addr);
+  d = def_at_base(s->a, addr, &inst);
+  if (!d)
+    return NULL;
+  spmu_msr_rt_init(s->a, d, inst, buf, NULL);
+  return buf;
+}
+
+/* Visit the field instances of m in ascending bit order (at one bit, in
+ * the order of the def's fields, then of the counter index); stop when fn
  * returns true. Returns the number visited. */
 static unsigned walk_fields(const struct spmu_applied *a,
                             const struct spmu_msr_rt *m,
                             bool (*fn)(const struct field_ref *, void *),
                             void *ctx)
 {
+  uint32_t sets[256];
   unsigned bit, n = 0, i;
 
+  for (i = 0; i < m->def->nfields; i++)
+    sets[i] = spmu_field_instances(a, &m->def->fields[i], m->inst);
   for (bit = 0; bit < 64; bit++) {
+    if (m->def->field_exclude & BIT64(bit))
+      continue;
     for (i = 0; i < m->def->nfields; i++) {
       const struct spmu_field_def *f = &m->def->fields[i];
-      uint32_t set = spmu_field_instances(a, f, m->inst);
+      uint32_t set = sets[i];
       unsigned k;
 
+      if (!set || bit < f->lsb)
+        continue;
+      if (f->stride) {
+        /* Instance k sits at bit lsb + k * stride (catalog.h). */
+        k = (bit - f->lsb) / f->stride;
+        if ((bit - f->lsb) % f->stride || k >= 32 || !(set >> k & 1))
+          continue;
+        set = UINT32_C(1) << k;
+      } else if (bit != f->lsb) {
+        continue;
+      }
       for (k = 0; set; k++, set >>= 1) {
         struct field_ref r;
-        if (!(set & 1) || f->lsb + k * f->stride != bit)
-          continue;
-        if (m->def->field_exclude & BIT64(bit))
+        if (!(set & 1))
           continue;
         r.f = f;
         r.k = k;
@@ -67,14 +135,26 @@ static unsigned walk_fields(const struct spmu_applied *a,
   return n;
 }
 
-static size_t msr_list(const struct spmu_applied *a, uint32_t *addrs,
-                       size_t cap)
+static size_t msr_list(const struct scope *s, uint32_t *addrs, size_t cap)
 {
-  size_t n = 0;
+  uint64_t present[(SPMU_MSR_SPAN + 63) / 64] = {0};
+  size_t n = 0, i;
   uint32_t addr;
 
+  if (s->whole) {
+    for (addr = 0; addr < SPMU_MSR_SPAN; addr++)
+      if (s->a->index[addr])
+        present[addr / 64] |= BIT64(addr % 64);
+  } else {
+    for (i = 0; i < spmu_catalog_len; i++) {
+      uint32_t set = spmu_def_instances(s->a, &spmu_catalog[i]);
+      for (addr = spmu_catalog[i].addr; set; addr++, set >>= 1)
+        if (set & 1)
+          present[addr / 64] |= BIT64(addr % 64);
+    }
+  }
   for (addr = 0; addr < SPMU_MSR_SPAN; addr++)
-    if (a->index[addr]) {
+    if (present[addr / 64] >> (addr % 64) & 1) {
       if (addrs && n < cap)
         addrs[n] = addr;
       n++;
@@ -82,10 +162,35 @@ static size_t msr_list(const struct spmu_applied *a, uint32_t *addrs,
   return n;
 }
 
-static int msr_info_get(const struct spmu_applied *a, uint32_t addr,
+/* The MSR that owns the state of alias m: the lowest address holding a
+ * present non-alias def with the same storage and instance; else m's. */
+static uint32_t alias_target(const struct scope *s,
+                             const struct spmu_msr_rt *m)
+{
+  uint32_t best = m->addr;
+  bool found = false;
+  size_t i;
+
+  for (i = 0; i < spmu_catalog_len; i++) {
+    const struct spmu_reg_def *o = &spmu_catalog[i];
+    uint32_t t = o->addr + m->inst;
+
+    if (o->alias || o->storage != m->def->storage ||
+        !(spmu_def_instances(s->a, o) >> m->inst & 1) ||
+        def_at(s, t) != o)
+      continue;
+    if (!found || t < best)
+      best = t;
+    found = true;
+  }
+  return best;
+}
+
+static int msr_info_get(const struct scope *s, uint32_t addr,
                         spmu_msr_info *out)
 {
-  const struct spmu_msr_rt *m = spmu_applied_find(a, addr);
+  struct spmu_msr_rt buf;
+  const struct spmu_msr_rt *m = msr_find(s, addr, &buf);
 
   if (!m)
     return SPMU_ENOMSR;
@@ -94,25 +199,12 @@ static int msr_info_get(const struct spmu_applied *a, uint32_t addr,
   spmu_name_format(out->name, sizeof out->name, m->def->name, NULL,
                    m->inst + m->def->name_base);
   out->policy = (spmu_policy)m->def->policy;
-  out->target = addr;
-  if (m->def->alias) {
-    /* The MSR that owns the state: the non-alias def with the same
-     * storage and instance. */
-    uint32_t t;
-    for (t = 0; t < SPMU_MSR_SPAN; t++) {
-      const struct spmu_msr_rt *o = spmu_applied_find(a, t);
-      if (o && !o->def->alias && o->def->storage == m->def->storage &&
-          o->inst == m->inst) {
-        out->target = t;
-        break;
-      }
-    }
-  }
+  out->target = m->def->alias ? alias_target(s, m) : addr;
   out->width = m->width;
   out->reset = m->reset;
   out->reserved = m->rsvd;
   out->readonly = m->ro;
-  out->nfields = walk_fields(a, m, NULL, NULL);
+  out->nfields = walk_fields(s->a, m, NULL, NULL);
   out->sdm = m->def->sdm;
   spmu_name_format(out->brief, sizeof out->brief, m->def->brief, NULL,
                    m->inst);
@@ -153,15 +245,16 @@ static void fill_field(const struct spmu_msr_rt *m, const struct field_ref *r,
   spmu_name_format(out->brief, sizeof out->brief, r->f->brief, NULL, r->k);
 }
 
-static int msr_field_get(const struct spmu_applied *a, uint32_t addr,
-                         unsigned idx, spmu_field_info *out)
+static int msr_field_get(const struct scope *s, uint32_t addr, unsigned idx,
+                         spmu_field_info *out)
 {
-  const struct spmu_msr_rt *m = spmu_applied_find(a, addr);
+  struct spmu_msr_rt buf;
+  const struct spmu_msr_rt *m = msr_find(s, addr, &buf);
   struct nth_ctx c = {.want = idx};
 
   if (!m)
     return SPMU_ENOMSR;
-  walk_fields(a, m, nth_fn, &c);
+  walk_fields(s->a, m, nth_fn, &c);
   if (c.seen <= idx)
     return SPMU_ENOENT;
   fill_field(m, &c.found, out);
@@ -176,6 +269,41 @@ static bool ieq(const char *a, const char *b)
   return *a == *b;
 }
 
+/* Does name start with pre (case-insensitive)? Returns the rest, or NULL. */
+static const char *skip_prefix(const char *name, const char *pre, size_t len)
+{
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    if (!name[i] ||
+        tolower((unsigned char)name[i]) != tolower((unsigned char)pre[i]))
+      return NULL;
+  return name + i;
+}
+
+/* Is name (case-insensitive) what spmu_name_format(tmpl, prefix, idx)
+ * writes? Compared in place, without formatting. */
+static bool name_is(const char *name, const char *prefix, const char *tmpl,
+                    unsigned idx)
+{
+  const char *pct = strstr(tmpl, "%u");
+  char digits[12];
+  size_t nd = sizeof digits;
+
+  if (prefix && !(name = skip_prefix(name, prefix, strlen(prefix))))
+    return false;
+  if (!pct)
+    return ieq(tmpl, name);
+  if (!(name = skip_prefix(name, tmpl, (size_t)(pct - tmpl))))
+    return false;
+  do /* idx in decimal, as "%u" writes it, at the end of digits */
+    digits[--nd] = (char)('0' + idx % 10);
+  while (idx /= 10);
+  if (strncmp(name, digits + nd, sizeof digits - nd) != 0)
+    return false;
+  return ieq(pct + 2, name + (sizeof digits - nd));
+}
+
 struct byname_ctx {
   const struct spmu_msr_rt *m;
   const char *name;
@@ -186,10 +314,8 @@ struct byname_ctx {
 static bool byname_fn(const struct field_ref *r, void *ctx)
 {
   struct byname_ctx *c = ctx;
-  char buf[48];
 
-  spmu_name_format(buf, sizeof buf, r->f->name, c->m->def->field_prefix, r->k);
-  if (ieq(buf, c->name)) {
+  if (name_is(c->name, c->m->def->field_prefix, r->f->name, r->k)) {
     c->hit = true;
     c->found = *r;
     return true;
@@ -197,24 +323,25 @@ static bool byname_fn(const struct field_ref *r, void *ctx)
   return false;
 }
 
-static int find_field(const struct spmu_applied *a, uint32_t addr,
-                      const char *field, struct field_ref *out)
+static int find_field(const struct scope *s, uint32_t addr, const char *field,
+                      struct field_ref *out)
 {
+  struct spmu_msr_rt buf;
   struct byname_ctx c = {.name = field};
 
   if (!field)
     return SPMU_EINVAL;
-  c.m = spmu_applied_find(a, addr);
+  c.m = msr_find(s, addr, &buf);
   if (!c.m)
     return SPMU_ENOMSR;
-  walk_fields(a, c.m, byname_fn, &c);
+  walk_fields(s->a, c.m, byname_fn, &c);
   if (!c.hit)
     return SPMU_ENOENT;
   *out = c.found;
   return SPMU_OK;
 }
 
-static int field_decode(const struct spmu_applied *a, uint32_t addr,
+static int field_decode(const struct scope *s, uint32_t addr,
                         const char *field, uint64_t reg, uint64_t *value)
 {
   struct field_ref r;
@@ -222,14 +349,14 @@ static int field_decode(const struct spmu_applied *a, uint32_t addr,
 
   if (!value)
     return SPMU_EINVAL;
-  rc = find_field(a, addr, field, &r);
+  rc = find_field(s, addr, field, &r);
   if (rc != SPMU_OK)
     return rc;
   *value = (reg >> r.lsb) & spmu_width_mask(r.width);
   return SPMU_OK;
 }
 
-static int field_encode(const struct spmu_applied *a, uint32_t addr,
+static int field_encode(const struct scope *s, uint32_t addr,
                         const char *field, uint64_t value, uint64_t *reg)
 {
   struct field_ref r;
@@ -237,7 +364,7 @@ static int field_encode(const struct spmu_applied *a, uint32_t addr,
 
   if (!reg)
     return SPMU_EINVAL;
-  rc = find_field(a, addr, field, &r);
+  rc = find_field(s, addr, field, &r);
   if (rc != SPMU_OK)
     return rc;
   if (value & ~spmu_width_mask(r.width))
@@ -273,9 +400,8 @@ static bool match_template(const char *tmpl, const char *name, unsigned *idx)
   return true;
 }
 
-/* a == NULL: any name of the catalogue (regs.h). */
-static int msr_lookup(const struct spmu_applied *a, const char *name,
-                      uint32_t *addr)
+/* s == NULL: any name of the catalogue (regs.h). */
+static int msr_lookup(const struct scope *s, const char *name, uint32_t *addr)
 {
   size_t i;
   bool known = false;
@@ -288,7 +414,7 @@ static int msr_lookup(const struct spmu_applied *a, const char *name,
     unsigned long v = strtoul(name, &end, 0);
     if (*end || v > UINT32_MAX)
       return SPMU_ENOENT;
-    if (a && !spmu_applied_find(a, (uint32_t)v))
+    if (s && !def_at(s, (uint32_t)v))
       return SPMU_ENOMSR;
     *addr = (uint32_t)v;
     return SPMU_OK;
@@ -314,13 +440,10 @@ static int msr_lookup(const struct spmu_applied *a, const char *name,
     if (d->repeat == SPMU_REP_COUNT && idx >= d->count)
       continue;
     known = true;
-    if (a) {
-      /* The def must be the one present at that address (OVF_CTRL and
-       * STATUS_RESET share 390H across versions). */
-      const struct spmu_msr_rt *m = spmu_applied_find(a, d->addr + idx);
-      if (!m || m->def != d)
-        continue;
-    }
+    /* The def must be the one present at that address (OVF_CTRL and
+     * STATUS_RESET share 390H across versions). */
+    if (s && def_at(s, d->addr + idx) != d)
+      continue;
     *addr = d->addr + idx;
     return SPMU_OK;
   }
@@ -351,94 +474,156 @@ void spmu_regview_free(spmu_regview *r)
   free(r);
 }
 
+/* The scope of a handle: its profile applied whole. */
+static struct scope whole(const spmu_regview *r)
+{
+  struct scope s = {&r->a, true};
+  return s;
+}
+
 size_t spmu_regview_list(const spmu_regview *r, uint32_t *addrs, size_t cap)
 {
-  return r ? msr_list(&r->a, addrs, cap) : 0;
+  struct scope s;
+
+  if (!r)
+    return 0;
+  s = whole(r);
+  return msr_list(&s, addrs, cap);
 }
 
 int spmu_regview_info(const spmu_regview *r, uint32_t addr, spmu_msr_info *out)
 {
-  return r && out ? msr_info_get(&r->a, addr, out) : SPMU_EINVAL;
+  struct scope s;
+
+  if (!r || !out)
+    return SPMU_EINVAL;
+  s = whole(r);
+  return msr_info_get(&s, addr, out);
 }
 
 int spmu_regview_field_get(const spmu_regview *r, uint32_t addr, unsigned idx,
                         spmu_field_info *out)
 {
-  return r && out ? msr_field_get(&r->a, addr, idx, out) : SPMU_EINVAL;
+  struct scope s;
+
+  if (!r || !out)
+    return SPMU_EINVAL;
+  s = whole(r);
+  return msr_field_get(&s, addr, idx, out);
 }
 
 int spmu_regview_lookup(const spmu_regview *r, const char *name, uint32_t *addr)
 {
-  return msr_lookup(r ? &r->a : NULL, name, addr);
+  struct scope s;
+
+  if (!r)
+    return msr_lookup(NULL, name, addr);
+  s = whole(r);
+  return msr_lookup(&s, name, addr);
 }
 
 int spmu_regview_field_decode(const spmu_regview *r, uint32_t addr,
                            const char *field, uint64_t reg, uint64_t *value)
 {
-  return r ? field_decode(&r->a, addr, field, reg, value) : SPMU_EINVAL;
+  struct scope s;
+
+  if (!r)
+    return SPMU_EINVAL;
+  s = whole(r);
+  return field_decode(&s, addr, field, reg, value);
 }
 
 int spmu_regview_field_encode(const spmu_regview *r, uint32_t addr,
                            const char *field, uint64_t value, uint64_t *reg)
 {
-  return r ? field_encode(&r->a, addr, field, value, reg) : SPMU_EINVAL;
+  struct scope s;
+
+  if (!r)
+    return SPMU_EINVAL;
+  s = whole(r);
+  return field_encode(&s, addr, field, value, reg);
 }
 
-/* ---- one call, one profile: applied on the stack --------------------- */
+/* ---- one call, one profile: its base only ---------------------------
+ *
+ * A spmu_msr_* call validates p and computes the profile's capabilities
+ * and counter masks (spmu_applied_init_base), then only the MSR its answer
+ * is about: the rest of struct spmu_applied (every MSR's masks, the address
+ * index) stays unset and unread. */
+
+/* The base of p for a query, in *a (stack storage, no allocation). */
+static int apply_base(const spmu_profile *p, struct spmu_applied *a,
+                      struct scope *s)
+{
+  if (!p || spmu_profile_validate(p, NULL, 0) != SPMU_OK)
+    return SPMU_EINVAL;
+  spmu_applied_init_base(a, p);
+  s->a = a;
+  s->whole = false;
+  return SPMU_OK;
+}
 
 size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap)
 {
   struct spmu_applied a;
+  struct scope s;
 
-  return apply(p, &a) == SPMU_OK ? msr_list(&a, addrs, cap) : 0;
+  return apply_base(p, &a, &s) == SPMU_OK ? msr_list(&s, addrs, cap) : 0;
 }
 
 int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)
 {
   struct spmu_applied a;
+  struct scope s;
 
-  if (!out || apply(p, &a) != SPMU_OK)
+  if (!out || apply_base(p, &a, &s) != SPMU_OK)
     return SPMU_EINVAL;
-  return msr_info_get(&a, addr, out);
+  return msr_info_get(&s, addr, out);
 }
 
 int spmu_msr_field_get(const spmu_profile *p, uint32_t addr, unsigned idx,
                        spmu_field_info *out)
 {
   struct spmu_applied a;
+  struct scope s;
 
-  if (!out || apply(p, &a) != SPMU_OK)
+  if (!out || apply_base(p, &a, &s) != SPMU_OK)
     return SPMU_EINVAL;
-  return msr_field_get(&a, addr, idx, out);
+  return msr_field_get(&s, addr, idx, out);
 }
 
 int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr)
 {
   struct spmu_applied a;
+  struct scope s;
 
   if (!name || !addr)
     return SPMU_EINVAL;
-  if (p && apply(p, &a) != SPMU_OK)
+  if (!p)
+    return msr_lookup(NULL, name, addr);
+  if (apply_base(p, &a, &s) != SPMU_OK)
     return SPMU_EINVAL;
-  return msr_lookup(p ? &a : NULL, name, addr);
+  return msr_lookup(&s, name, addr);
 }
 
 int spmu_msr_field_decode(const spmu_profile *p, uint32_t addr,
                           const char *field, uint64_t reg, uint64_t *value)
 {
   struct spmu_applied a;
+  struct scope s;
 
-  if (!field || !value || apply(p, &a) != SPMU_OK)
+  if (!field || !value || apply_base(p, &a, &s) != SPMU_OK)
     return SPMU_EINVAL;
-  return field_decode(&a, addr, field, reg, value);
+  return field_decode(&s, addr, field, reg, value);
 }
 
 int spmu_msr_field_encode(const spmu_profile *p, uint32_t addr,
                           const char *field, uint64_t value, uint64_t *reg)
 {
   struct spmu_applied a;
+  struct scope s;
 
-  if (!field || !reg || apply(p, &a) != SPMU_OK)
+  if (!field || !reg || apply_base(p, &a, &s) != SPMU_OK)
     return SPMU_EINVAL;
-  return field_encode(&a, addr, field, value, reg);
+  return field_encode(&s, addr, field, value, reg);
 }
