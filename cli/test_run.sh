@@ -288,7 +288,6 @@ same "$tmp/lines" "\
   [ "$rc" = 0 ] || fail "run: the PEBS assist of pebs_format3.pmu (above)"
 
 # The three ways a PEBS record is lost (SDM 18.4.4, decisions.md #28: the
-
 # assist is skipped, nothing changes, the counter is no longer armed).
 # PMC0 from -1 wraps at the first clock, which arms PEBS; the next event
 # takes the assist. (1) IA32_DS_AREA points outside the script's memory:

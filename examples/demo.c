@@ -205,7 +205,6 @@ static void put64(uint64_t la, uint64_t v)
 /* Record size of this PEBS format (IA32_PERF_CAPABILITIES[11:8]; SDM
  * 18.4.4.1, 18.6.2.1, 18.8.1.1, 18.9.1); adaptive records carry theirs
  * (rec_la != 0), and are 32 bytes (Basic) without ADAPTIVE (SDM 18.9.2). */
-
 static uint64_t record_size(uint64_t perfcap, uint64_t rec_la)
 {
   static const uint64_t legacy[4] = {144, 176, 192, 200};
@@ -304,7 +303,6 @@ static void netburst(spmu_lp *lp)
   uint32_t counter, cccr_addr;
 
   printf("2. instr_retired:NBOGUSNTAG by the six steps of SDM 18.15.5.1:\n");
-
   spmu_nb_event_parse(prof, "instr_retired:NBOGUSNTAG", &s);
   n = (unsigned)__builtin_ctz(s.counters[0]);
   counter = 0x300 + n;

@@ -330,7 +330,6 @@ typedef struct spmu_agent_nb_event {
  *  6. WRMSR the CCCR with the ESCR select, the active-thread field,
  *     OVF_PMI_Tt when sampling and ENABLE (step 9), in one write as SDM
  *     18.15.5.1 notes software typically does, so that the counter is
-
  *     never configured yet free; read it back.
  * The counter counts from then on (it is running). A read-back showing
  * another agent's value leaves that register to it: the claim goes on with

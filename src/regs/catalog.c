@@ -112,7 +112,6 @@ static const struct spmu_field_def status_fields[] = {
 };
 
 /* IA32_PERF_GLOBAL_INUSE — SDM 18.2.4.3 Figure 18-13. */
-
 static const struct spmu_field_def inuse_fields[] = {
   FR("PERFEVTSEL%u_InUse", 0, 1, SPMU_REP_GP, 1, 0, 0,
      "IA32_PERFEVTSEL%u[7:0] != 0"),
