@@ -24,7 +24,7 @@ static spmu_nb_line lines[MAXEV];
 static unsigned ctr_of[MAXEV]; /* the counter each line's event is on */
 
 /* A pentium4 core with up to `want` events of the SDM's table programmed
- * the way seed 004 does it: events that are not at-retirement, each
+ * the way SDM 18.15.5.1 does it: events that are not at-retirement, each
  * through its own ESCR on a free counter that ESCR feeds, counting at
  * every CPL of thread 0. lines[] gets one line per event (its lowest
  * mask bit, 1 occurrence per clock). Returns how many were programmed. */

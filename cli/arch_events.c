@@ -11,7 +11,8 @@ const struct cli_arch_event cli_arch_events[] = {
     {"LLC Misses", "llc-misses", 0x2E, 0x41, -1},
     {"Branch Instruction Retired", "branches", 0xC4, 0x00, -1},
     {"Branch Misses Retired", "branch-misses", 0xC5, 0x00, -1},
-    /* Event 7 is past the SDM of 2016; Linux defines it (facts sheet A). */
+    /* Event 7 is past the SDM of 2016 (Vol. 2A Table 3-8, CPUID leaf 0AH
+     * EBX[6:0] lists events 0-6); Linux defines it. */
     {"Topdown Slots", "topdown-slots", 0xA4, 0x01, 3},
 };
 

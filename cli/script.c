@@ -1084,7 +1084,7 @@ static bool parse_poke(struct parser *ps)
 }
 
 /* The registers of `state`, in the order the trace prints them (that of
- * the legacy PEBS record, facts sheet C). */
+ * the legacy PEBS record, SDM 17.4.9.1 Figure 17-10). */
 static const struct {
   const char *name;
   int gpr; /* register number, or -1 for the fields before */

@@ -436,7 +436,7 @@ put "$tmp/cpuid4" 18 0x0000060300000000
 # the next ones' bytes above it. Written: IA32_PERFEVTSEL3 = 0x5300c0
 # (EVENT C0H, USR, OS, INT, EN), IA32_FIXED_CTR_CTRL = 0xb0 (EN1 = 3, PMI1:
 # SDM 18.2.2.1), GLOBAL_CTRL = 0x8 (EN_PMC3), INUSE = 0x8000000200000008
-# (PERFEVTSEL3_InUse, FC1_InUse, PMI_InUse; facts sheet E). So EVTSEL0-2
+# (PERFEVTSEL3_InUse, FC1_InUse, PMI_InUse; SDM 18.2.4.3). So EVTSEL0-2
 # read EVTSEL3's bytes shifted (event 0: not in use), and FIXED_CTR_CTRL,
 # STATUS, CTRL, STATUS_RESET and STATUS_SET read INUSE's and CTRL's bytes
 # as reserved bits: decode reports them. The summary comes from INUSE:

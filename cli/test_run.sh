@@ -272,7 +272,7 @@ usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
 # ---- guest memory, PEBS and BTS ----------------------------------------------
 
 # The PEBS example: the overflow at clock 3 arms PEBS; the event at clock
-# 4 takes the assist (seed 003), at the first clock of its deliver: the
+# 4 takes the assist (SDM 18.4.4), at the first clock of its deliver: the
 # runner sees that it counted 1 before PMC0 was reloaded from the DS
 # reset slot (-1000 in 48 bits); the index reaches the threshold: OvfBuf
 # and the PMI, after the record (SDM 18.6.2.4: the assist comes first).
@@ -287,7 +287,7 @@ same "$tmp/lines" "\
 53: clock 4 at CPL 3, load at 0x7fff2048 (latency 52, source 0x4): IA32_PMC0 0x0 -> 0xfffffffffc18 (+1)" &&
   [ "$rc" = 0 ] || fail "run: the PEBS assist of pebs_format3.pmu (above)"
 
-# The three ways a PEBS record is lost (seed 003, decisions.md #28: the
+# The three ways a PEBS record is lost (SDM 18.4.4, decisions.md #28: the
 # assist is skipped, nothing changes, the counter is no longer armed).
 # PMC0 from -1 wraps at the first clock, which arms PEBS; the next event
 # takes the assist. (1) IA32_DS_AREA points outside the script's memory:

@@ -95,7 +95,7 @@ static void on_pmi(void *opaque, spmu_lp *lp)
 
 /* A stream of 1,000,000 clocks retiring 3 instructions each, sampled every
  * 100,000 instructions: period preset in PMC0, a PMI at each overflow, and
- * Linux's handler flow (facts sheet F): disable, read and ack the status,
+ * Linux's handler flow (SDM 18.2.2): disable, read and ack the status,
  * reload, re-enable. */
 static void sample(spmu_lp *lp)
 {
@@ -202,8 +202,9 @@ static void put64(uint64_t la, uint64_t v)
     guest[la - DS_LA + i] = (uint8_t)(v >> (8 * i));
 }
 
-/* Record size of this PEBS format (facts sheet C); adaptive records carry
- * theirs (rec_la != 0), and are 32 bytes (Basic) without ADAPTIVE. */
+/* Record size of this PEBS format (IA32_PERF_CAPABILITIES[11:8]; SDM
+ * 18.4.4.1, 18.6.2.1, 18.8.1.1, 18.9.1); adaptive records carry theirs
+ * (rec_la != 0), and are 32 bytes (Basic) without ADAPTIVE (SDM 18.9.2). */
 static uint64_t record_size(uint64_t perfcap, uint64_t rec_la)
 {
   static const uint64_t legacy[4] = {144, 176, 192, 200};
@@ -233,8 +234,8 @@ static void drain(uint64_t perfcap)
 
 /* 3,000,000 instructions sampled by PEBS every 10,000: the DS area set up
  * as Linux does (base, index, absolute maximum, threshold), the counter's
- * reset slot holding -period, and a PMI handler in the SDM's flow (facts
- * sheet F): disable, read the status, drain the buffer on OvfBuf, reset
+ * reset slot holding -period, and a PMI handler in the SDM's flow (18.2.2,
+ * 17.4.9.5): disable, read the status, drain the buffer on OvfBuf, reset
  * the index, acknowledge, re-enable. */
 static void pebs_session(spmu_lp *lp)
 {
@@ -288,7 +289,7 @@ static void pebs_session(spmu_lp *lp)
            last_ip);
 }
 
-/* The Pentium 4's counters, set up as seed 004 (SDM 18.15.6.1) lays out:
+/* The Pentium 4's counters, set up as SDM 18.15.5.1 lays out:
  * the event from the table, its ESCR, a counter that ESCR feeds, the
  * addresses, WRMSR the ESCR (event select, mask, OS/USR), WRMSR the CCCR
  * (ESCR select, enable); then count and overflow. */
@@ -301,7 +302,7 @@ static void netburst(spmu_lp *lp)
   unsigned n;
   uint32_t counter, cccr_addr;
 
-  printf("2. instr_retired:NBOGUSNTAG by seed 004's six steps:\n");
+  printf("2. instr_retired:NBOGUSNTAG by the six steps of SDM 18.15.5.1:\n");
   spmu_nb_event_parse(prof, "instr_retired:NBOGUSNTAG", &s);
   n = (unsigned)__builtin_ctz(s.counters[0]);
   counter = 0x300 + n;

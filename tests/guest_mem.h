@@ -109,9 +109,9 @@ static inline void gm_attach(guest_mem *m, spmu_core *c)
   spmu_core_set_host(c, &h);
 }
 
-/* The 64-bit DS management area (facts sheet C): PEBS base 20H, index 28H,
- * absolute maximum 30H, interrupt threshold 38H, counter reset 40H + 8i,
- * fixed counter j reset 80H + 8j. */
+/* The 64-bit DS management area (SDM 17.4.9.1 Figure 17-8): PEBS base 20H,
+ * index 28H, absolute maximum 30H, interrupt threshold 38H, counter reset
+ * 40H + 8i, fixed counter j reset 80H + 8j (SDM 18.9.2). */
 static inline void gm_ds64(guest_mem *m, uint64_t base, uint64_t max,
                            uint64_t threshold)
 {

@@ -1,7 +1,8 @@
 /* The agent library (include/softpmu/agent.h): discovery through CPUID.0AH,
- * the PMU sharing protocol of SDM 18.2.4.3 (seed 000), the programming
- * procedures of seeds 002 and 003, the PMI handler flows of facts sheet §F,
- * the NetBurst setup procedure of seed 004 with the P4 handler, and the two
+ * the PMU sharing protocol of SDM 18.2.4.3, the programming procedures of
+ * SDM 18.2.4.1 (GLOBAL_CTRL last) and 18.6.2.2 (clear overflow indications),
+ * the PMI handler flows (SDM 18.2.2, 17.4.7; v4 freeze: 18.2.4.1), the
+ * NetBurst setup procedure of SDM 18.15.5.1 with the P4 handler, and the two
  * backends (the model; Linux's msr/cpuid devices, pointed at regular
  * files). Each test names the rule it checks. */
 #define _POSIX_C_SOURCE 200809L
@@ -237,7 +238,8 @@ static void run(spmu_lp *l, const spmu_event_line *lines, size_t n,
 
 /* ========================================================================
  * 1. Discovery: CPUID.0AH (SDM 18.2.1 Figure 18-1 / Vol. 2A Table 3-8,
- *    facts sheet §A), CPUID.01H:ECX[15] PDCM and PERF_CAPABILITIES[13].
+ *    versions: 18.2.1-18.2.5), CPUID.01H:ECX[15] PDCM and
+ *    PERF_CAPABILITIES[13].
  * ===================================================================== */
 struct want_pmu {
   const char *spec;
@@ -297,14 +299,15 @@ static void test_discovery_version_0_is_no_pmu_18_2_1(void **state)
 }
 
 /* ========================================================================
- * 2. The sharing protocol (SDM 18.2.4.3, seed 000).
+ * 2. The sharing protocol (SDM 18.2.4.3): scan, claim, verify by reading
+ *    back, release.
  * ===================================================================== */
 
-/* Seed 000: PERFEVTSELn_InUse = EVTSELn[7:0] != 0 (EN does not matter),
- * FCi_InUse = FIXED_CTR_CTRL[4i+1:4i] != 0, PMI_InUse = any INT, any fixed
- * PMI bit, any PEBS enable. Before v4 the agent computes exactly what v4's
- * IA32_PERF_GLOBAL_INUSE shows for the same registers. */
-static void test_scan_inuse_predicates_seed000(void **state)
+/* SDM 18.2.4.3 Figure 18-13: PERFEVTSELn_InUse = EVTSELn[7:0] != 0 (EN
+ * does not matter), FCi_InUse = FIXED_CTR_CTRL[4i+1:4i] != 0, PMI_InUse =
+ * any INT, any fixed PMI bit, any PEBS enable. Before v4 the agent computes
+ * exactly what v4's IA32_PERF_GLOBAL_INUSE shows for the same registers. */
+static void test_scan_inuse_predicates_18_2_4_3(void **state)
 {
   static const char *const specs[] = {"core2", "haswell", "skylake", "icelake"};
   unsigned i;
@@ -336,12 +339,12 @@ static void test_scan_inuse_predicates_seed000(void **state)
   }
 }
 
-/* Seed 000: claim only free counters, release restoring what was found.
+/* SDM 18.2.4.3: claim only free counters, release restoring what was found.
  * Foreign state: EVTSEL0 event 0 with a umask (free), PMC0 = 0x1234, FC1
  * in use with PMI, FIXED_CTR0 = 0x55. The agent takes FC0 for
  * instructions and, FC1 being taken, GP0 for cycles; every MSR it touched
  * is back to the found value after release. */
-static void test_claim_release_restores_found_state_seed000(void **state)
+static void test_claim_release_restores_found_state_18_2_4_3(void **state)
 {
   static const char *const specs[] = {"core2", "haswell", "skylake"};
   unsigned i;
@@ -410,12 +413,12 @@ static void test_free_restores_full_width_value_18_2_5(void **state)
   assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), 0xF);
 }
 
-/* Seed 000, two agents on one logical processor, interleaved: A scans, B
+/* SDM 18.2.4.3, two agents on one logical processor, interleaved: A scans, B
  * scans (both see every counter free), A claims, B claims. B's claim reads
  * the shared state again, finds A's counter in use and takes the next free
  * one; with none left it fails with SPMU_EBUSY. Neither disturbs the
  * other's counters, counting or release. */
-static void test_two_agents_interleaved_never_share_seed000(void **state)
+static void test_two_agents_interleaved_never_share_18_2_4_3(void **state)
 {
   static const char *const specs[] = {"core2", "haswell", "skylake"};
   unsigned i;
@@ -477,11 +480,11 @@ static void test_two_agents_interleaved_never_share_seed000(void **state)
   }
 }
 
-/* Seed 000, "verify the claim by reading back": another agent writes the
+/* SDM 18.2.4.3, verify the claim by reading back: another agent writes the
  * event select between B's write and B's read-back (injected by the
  * recording backend). B sees the other agent's value, leaves it alone and
  * takes the next free counter. */
-static void test_claim_readback_detects_race_seed000(void **state)
+static void test_claim_readback_detects_race_18_2_4_3(void **state)
 {
   static const char *const specs[] = {"haswell", "skylake"};
   const uint64_t theirs = 0xC5 | EV_OS | EV_EN;
@@ -564,16 +567,16 @@ static void test_pmi_inuse_honoured_18_2_4_3(void **state)
 }
 
 /* ========================================================================
- * 3. Programming procedures (seeds 002, 003).
+ * 3. Programming procedures (SDM 18.2.4.1, 18.6.2.2).
  * ===================================================================== */
 
-/* Seed 002 (SDM 18.2.4.1): "setting IA32_PERF_GLOBAL_CTRL as the very
+/* SDM 18.2.4.1: "setting IA32_PERF_GLOBAL_CTRL as the very
  * last step ... after configuring the individual counter registers". The
  * claim clears the counter's GLOBAL_CTRL bit before anything else, writes
  * the event select with EN clear, presets the counter (EN clear, SDM
- * 18.2.1.1) and clears its overflow indication (seed 003); start sets EN,
+ * 18.2.1.1) and clears its overflow indication (18.6.2.2); start sets EN,
  * then GLOBAL_CTRL in the last write. Exact WRMSR sequence on Haswell. */
-static void test_start_writes_global_ctrl_last_seed002(void **state)
+static void test_start_writes_global_ctrl_last_18_2_4_1(void **state)
 {
   const uint64_t sel = 0xC0 | EV_USR | EV_OS | EV_INT;
   spmu_agent_event s = sampling(INST, 10000);
@@ -594,7 +597,7 @@ static void test_start_writes_global_ctrl_last_seed002(void **state)
   assert_write(&w[0], MSR_GLOBAL_CTRL, 0xE);        /* disable first */
   assert_write(&w[1], MSR_EVTSEL0, sel);            /* EN clear */
   assert_write(&w[2], MSR_A_PMC0, W48 - 10000 + 1); /* -period, 18.2.5 */
-  assert_write(&w[3], MSR_GLOBAL_OVF_CTRL, BIT(0)); /* seed 003 */
+  assert_write(&w[3], MSR_GLOBAL_OVF_CTRL, BIT(0)); /* 18.6.2.2 */
   assert_write(&w[4], MSR_FIXED_CTR_CTRL, 0x30);    /* FC1, all rings */
   assert_write(&w[5], MSR_FIXED_CTR0 + 1, 0);
   assert_write(&w[6], MSR_GLOBAL_OVF_CTRL, BIT(33));
@@ -608,10 +611,10 @@ static void test_start_writes_global_ctrl_last_seed002(void **state)
   free(r);
 }
 
-/* Seed 002 on every version: in the whole claim-and-start sequence no
+/* SDM 18.2.4.1 on every version: in the whole claim-and-start sequence no
  * counter register is written after the GLOBAL_CTRL write that enables,
  * which is the last write; before v2 (no GLOBAL_CTRL) EN is the last. */
-static void test_global_ctrl_last_every_version_seed002(void **state)
+static void test_global_ctrl_last_every_version_18_2_4_1(void **state)
 {
   static const char *const specs[] = {"core-duo", "core2", "haswell", "skylake",
                                       "icelake"};
@@ -657,12 +660,12 @@ static void test_global_ctrl_last_every_version_seed002(void **state)
   }
 }
 
-/* Seed 003 (SDM 18.2.2): clear overflow indications when setting up a new
+/* SDM 18.6.2.2, 18.2.2: clear overflow indications when setting up a new
  * event select, when reloading, and when disabling. A counting counter
  * wraps after 2^48 events (status bit set, no PMI without INT); reprogram,
  * stop and release each clear it, and only it: another agent's overflow
  * bit stays. */
-static void test_overflow_indications_cleared_seed003(void **state)
+static void test_overflow_indications_cleared_18_6_2_2(void **state)
 {
   static const char *const specs[] = {"haswell", "skylake"};
   const spmu_event_line wrap[] = {{0x2E, 0x4F, 1u << 16}, {0xC4, 0, 1u << 16}};
@@ -701,15 +704,16 @@ static void test_overflow_indications_cleared_seed003(void **state)
 }
 
 /* ========================================================================
- * 4. Sampling by overflow with the PMI handler (facts sheet §F).
+ * 4. Sampling by overflow with the PMI handler (SDM 18.2.2, 17.4.7,
+ *    18.2.4.1).
  * ===================================================================== */
 
-/* Facts sheet §F classic flow on Haswell (v3) with legacy freeze (SDM
+/* The classic flow (SDM 18.2.2) on Haswell (v3) with legacy freeze (SDM
  * 17.4.7: the PMI clears GLOBAL_CTRL): 1,000,000 clocks retiring one
  * instruction and one cycle each; PMC0 samples instructions every 10,000,
  * FIXED_CTR1 cycles every 25,000. PMIs: 100 + 40 - 20 coinciding = 120;
  * samples 100 and 40; nothing lost: samples * period + residual = total. */
-static void test_classic_handler_haswell_legacy_freeze_facts_F(void **state)
+static void test_classic_handler_haswell_legacy_freeze_17_4_7(void **state)
 {
   const spmu_event_line lines[] = {{0xC0, 0, 1}, {0x3C, 0, 1}};
   spmu_agent_event si = sampling(INST, 10000), sc = sampling(CYCLES, 25000);
@@ -748,13 +752,13 @@ static void test_classic_handler_haswell_legacy_freeze_facts_F(void **state)
   assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), BIT(0));
 }
 
-/* The reload carries the events counted past the overflow (SDM 18.2.2
- * seed 003 "reloading counter values to continue collecting next
- * sample"): 7 instructions a clock, period 9,999, 1,000,000 clocks:
+/* The reload carries the events counted past the overflow (SDM 18.2.2;
+ * 18.6.2.2: clear the overflow indication when reloading a counter for the
+ * next sample): 7 instructions a clock, period 9,999, 1,000,000 clocks:
  * 7,000,000 = 700 * 9,999 + 700: 700 PMIs, 700 samples, residual
  * 700, on the classic flow (Haswell, Skylake without freeze) and the v4
  * freeze flow (Skylake with it). */
-static void test_reload_carries_overshoot_nothing_lost_facts_F(void **state)
+static void test_reload_carries_overshoot_nothing_lost_18_2_2(void **state)
 {
   static const char *const specs[] = {"haswell", "skylake", "skylake"};
   const spmu_event_line line = {0xC0, 0, 7};
@@ -784,11 +788,11 @@ static void test_reload_carries_overshoot_nothing_lost_facts_F(void **state)
   }
 }
 
-/* Facts sheet §F v4 freeze flow on Skylake (SDM 18.2.4.1, 18.2.4.2): the
+/* The v4 freeze flow on Skylake (SDM 18.2.4.1, 18.2.4.2): the
  * PMI sets CTR_Frz and leaves GLOBAL_CTRL alone; the handler reloads and
  * unfreezes through STATUS_RESET. 1,000,000 instructions at period 10,000:
  * exactly 100 PMIs and 100 samples, residual 0, status clear after each. */
-static void test_v4_freeze_flow_skylake_facts_F(void **state)
+static void test_v4_freeze_flow_skylake_18_2_4_1(void **state)
 {
   const spmu_event_line line = {0xC0, 0, 1};
   spmu_agent_event s = sampling(INST, 10000);
@@ -814,13 +818,13 @@ static void test_v4_freeze_flow_skylake_facts_F(void **state)
   assert_int_equal(rd(lp, MSR_DEBUGCTL), 0);
 }
 
-/* Facts sheet §F, the order of the two flows, recorded at one PMI.
+/* SDM 18.2.2 and 18.2.4.1, the order of the two flows, recorded at one PMI.
  * Classic (Haswell, no freeze): GLOBAL_CTRL = 0 first; ack through
  * OVF_CTRL; reload with EN clear (SDM 18.2.1.1); GLOBAL_CTRL restored;
  * LVT unmasked last. v4 freeze (Skylake): no GLOBAL_CTRL write; reload;
  * unmask; STATUS_RESET with the overflow bit and CTR_Frz as the last
  * write. */
-static void test_handler_write_order_facts_F(void **state)
+static void test_handler_write_order_classic_and_v4_freeze(void **state)
 {
   const spmu_event_line line = {0xC0, 0, 1};
   const uint64_t sel = 0xC0 | EV_USR | EV_OS | EV_INT;
@@ -980,9 +984,9 @@ static void test_fault_reported_with_msr(void **state)
 }
 
 /* ========================================================================
- * 6. NetBurst (SDM 18.15-18.16): the setup procedure of seed 004, the
+ * 6. NetBurst (SDM 18.15-18.16): the setup procedure of SDM 18.15.5.1, the
  *    sharing rules of agent.h on ESCRs and CCCRs, the P4 PMI handler
- *    (facts sheet §F).
+ *    (SDM 18.15.5.8; Linux's p4_pmu_handle_irq).
  * ===================================================================== */
 
 /* Addresses and bits written out from the SDM (Table 18-63, Figures
@@ -1070,7 +1074,7 @@ static uint64_t nb_read(spmu_agent *a, unsigned c)
   return v;
 }
 
-/* Seed 004 (SDM 18.15.5.1 steps 1-6, 18.15.5.3 step 9) through the model
+/* SDM 18.15.5.1 steps 1-6, 18.15.5.3 step 9, through the model
  * backend, on both presets. The claim reads every CCCR and the candidate
  * ESCR (free: CRU_ESCR0 is 0 and no counter in use selects it), saves the
  * counter, writes the ESCR (event select 02H, mask NBOGUSNTAG, T0_OS and
@@ -1079,7 +1083,7 @@ static uint64_t nb_read(spmu_agent *a, unsigned c)
  * Then 1000 clocks of 2 retired instructions count 2000; bogus ones and,
  * with HT, logical processor 1's do not count; release puts back the
  * reset values. */
-static void test_nb_setup_procedure_seed004(void **state)
+static void test_nb_setup_procedure_18_15_5_1(void **state)
 {
   static const char *const specs[] = {"pentium4-noht", "pentium4"};
   unsigned i, j;
@@ -1195,13 +1199,13 @@ static void test_nb_threads_and_cpl_18_16_1(void **state)
   spmu_agent_free(a);
 }
 
-/* Seed 004 steps 2-3 with seed 000's sharing: two agents claiming
+/* SDM 18.15.5.1 steps 2-3 with the sharing of 18.2.4.3: two agents claiming
  * instr_retired get CRU_ESCR0 / counter 12 and CRU_ESCR1 / counter 14; a
  * third gets SPMU_EBUSY, for uops_retired too (the same two ESCRs), while
  * branch_retired (CRU_ESCR2, which feeds 12, 13, 16) gets counter 13. Each
  * counts its own events; one leaving does not disturb the others. On HT
  * the agents sit on both logical processors, which share the registers. */
-static void test_nb_two_agents_different_counters_seed004(void **state)
+static void test_nb_two_agents_different_counters_18_15_5_1(void **state)
 {
   static const char *const specs[] = {"pentium4-noht", "pentium4"};
   unsigned i;
@@ -1261,14 +1265,14 @@ static void test_nb_two_agents_different_counters_seed004(void **state)
 }
 
 /* The free test of agent.h, and release restoring what the claim found
- * (seed 000). Foreign state on pentium4-noht: counter 12 enabled on
+ * (SDM 18.2.4.3). Foreign state on pentium4-noht: counter 12 enabled on
  * IQ_ESCR0 (select 0: in use, but not selecting CRU_ESCR0); counter 13
  * left configured with ENABLE clear and OVF set, value 0x123456789A (free:
  * taken, then restored exactly). Then: a counter in use selecting
  * CRU_ESCR0 (16, ENABLE) makes that ESCR in use although it reads 0; a
  * CASCADE counter (14) is in use though not enabled; a non-zero ESCR is in
  * use. */
-static void test_nb_free_rules_and_release_restores_seed000(void **state)
+static void test_nb_free_rules_and_release_restores(void **state)
 {
   const uint64_t left13 = CC_SEL(4) | CC_ANY | CC_OVF;
   spmu_agent *a;
@@ -1318,13 +1322,13 @@ static void test_nb_free_rules_and_release_restores_seed000(void **state)
   assert_int_equal(rd(lp, CRU_ESCR1), ES_EVSEL(0x01) | ES_MASK(1));
 }
 
-/* Seed 000's read-back, on NetBurst. Another agent writes CRU_ESCR0 right
- * after this one (the recording backend injects it): the read-back shows
- * it, the ESCR is left to the other and CRU_ESCR1 / counter 14 taken.
- * Then another agent writes IQ_CCCR0 right after this one: the counter is
- * left to it, CRU_ESCR0 given back (0), and, CRU_ESCR0 still being free
- * (counter 12 now selects IQ_ESCR0), counter 13 taken. */
-static void test_nb_claim_readback_detects_race_seed000(void **state)
+/* The read-back of SDM 18.2.4.3, on NetBurst. Another agent writes
+ * CRU_ESCR0 right after this one (the recording backend injects it): the
+ * read-back shows it, the ESCR is left to the other and CRU_ESCR1 /
+ * counter 14 taken. Then another agent writes IQ_CCCR0 right after this
+ * one: the counter is left to it, CRU_ESCR0 given back (0), and, CRU_ESCR0
+ * still being free (counter 12 now selects IQ_ESCR0), counter 13 taken. */
+static void test_nb_claim_readback_detects_race(void **state)
 {
   const uint64_t their_escr = ES_EVSEL(0x03) | ES_MASK(1) | ES_T0;
   const uint64_t their_cccr = CC_SEL(0) | CC_ANY | CC_EN;
@@ -1398,7 +1402,7 @@ static void test_nb_stop_keeps_counter_in_use(void **state)
   spmu_agent_free(b);
 }
 
-/* Sampling with the P4 handler (facts sheet §F) on both presets: period
+/* Sampling with the P4 handler (SDM 18.15.5.8) on both presets: period
  * 1000 presets IQ_COUNTER0 to 2^40 - 1000 with OVF_PMI_T0. The PMI comes
  * at the first increment after the overflow (SDM 18.15.5.8, decision 46):
  * with one instruction a clock, 10,000 instructions overflow ten times but
@@ -1409,7 +1413,7 @@ static void test_nb_stop_keeps_counter_in_use(void **state)
  * instructions: 29 PMIs, and samples x period + (counter + period) mod
  * 2^40 is exactly the instructions delivered, before and after the last
  * PMI. */
-static void test_nb_sampling_p4_handler_facts_F_18_15_5_8(void **state)
+static void test_nb_sampling_p4_handler_18_15_5_8(void **state)
 {
   static const char *const specs[] = {"pentium4-noht", "pentium4"};
   unsigned i;
@@ -1471,11 +1475,11 @@ static void test_nb_sampling_p4_handler_facts_F_18_15_5_8(void **state)
   }
 }
 
-/* Facts sheet §F, the P4 handler's accesses, in order: read the CCCR; OVF
- * set: write it with OVF clear, read the counter (RDPMC 12), write the
- * reload, then unmask the LVT, last. A counter whose OVF is clear is read
- * and left alone. */
-static void test_nb_handler_write_order_facts_F(void **state)
+/* The P4 handler's accesses (SDM 18.15.5.8; as Linux's p4_pmu_handle_irq
+ * does), in order: read the CCCR; OVF set: write it with OVF clear, read
+ * the counter (RDPMC 12), write the reload, then unmask the LVT, last. A
+ * counter whose OVF is clear is read and left alone. */
+static void test_nb_handler_write_order(void **state)
 {
   spmu_backend be;
   struct rec *r;
@@ -1506,11 +1510,11 @@ static void test_nb_handler_write_order_facts_F(void **state)
   free(r);
 }
 
-/* SDM 18.16.2 with seed 000's PMI_InUse: a foreign CCCR with OVF_PMI_T0
- * holds logical processor 0's PMI: a T0 sampling claim is SPMU_EBUSY,
- * counting and a T1 sampling claim are not; another agent's handler does
- * nothing. What a NetBurst claim refuses, and what an architectural agent
- * refuses of it. */
+/* SDM 18.16.2 with the PMI_InUse rule of 18.2.4.3: a foreign CCCR with
+ * OVF_PMI_T0 holds logical processor 0's PMI: a T0 sampling claim is
+ * SPMU_EBUSY, counting and a T1 sampling claim are not; another agent's
+ * handler does nothing. What a NetBurst claim refuses, and what an
+ * architectural agent refuses of it. */
 static void test_nb_pmi_inuse_and_refusals(void **state)
 {
   spmu_agent_nb_event ev = NB_INSTR;
@@ -1658,10 +1662,10 @@ static void test_hw_backend_on_files_reads_and_writes(void **state)
  * is perfmon v1 with one GP counter, whose MSRs lie apart: CPUID.0AH EAX =
  * 0x07280101 (v1, 1 counter of 40 bits), IA32_PMC0 at C1H, IA32_PERFEVTSEL0
  * at 186H; no IA32_PEBS_ENABLE (past the end: #GP, enables nothing).
- * Discovery, the scan of seed 000 (an event select in use refuses the
+ * Discovery, the scan of SDM 18.2.4.3 (an event select in use refuses the
  * claim), claim with read-back, start (EN last, before v2), counter reads
  * by RDMSR (no RDPMC), release restoring the file's values. */
-static void test_agent_over_hw_backend_files_seed000(void **state)
+static void test_agent_over_hw_backend_files(void **state)
 {
   char msr[96], cpuid[96];
   const uint32_t leaf_a[4] = {0x07280101, 0, 0, 0};
@@ -1712,7 +1716,7 @@ static void test_agent_over_hw_backend_files_seed000(void **state)
  * writes the ESCR, the counter (WRMSR 30CH) and the CCCR; reads go
  * through RDMSR 30CH; release puts the file's values back. A family 06H
  * CPUID, or a file without MSR_BPU_CCCR0 (360H): not NetBurst. */
-static void test_nb_agent_over_hw_backend_files_seed004(void **state)
+static void test_nb_agent_over_hw_backend_files(void **state)
 {
   char msr[96], cpuid[96], cpuid6[96], small[96];
   const uint32_t leaf1[4] = {0x00000F27, 0, 0, 1u << 21};
@@ -1826,50 +1830,51 @@ int main(void)
                                 teardown),
       cmocka_unit_test_teardown(test_discovery_version_0_is_no_pmu_18_2_1,
                                 teardown),
-      cmocka_unit_test_teardown(test_scan_inuse_predicates_seed000, teardown),
-      cmocka_unit_test_teardown(test_claim_release_restores_found_state_seed000,
-                                teardown),
+      cmocka_unit_test_teardown(test_scan_inuse_predicates_18_2_4_3, teardown),
+      cmocka_unit_test_teardown(
+          test_claim_release_restores_found_state_18_2_4_3, teardown),
       cmocka_unit_test_teardown(test_free_restores_full_width_value_18_2_5,
                                 teardown),
-      cmocka_unit_test_teardown(test_two_agents_interleaved_never_share_seed000,
-                                teardown),
-      cmocka_unit_test_teardown(test_claim_readback_detects_race_seed000,
+      cmocka_unit_test_teardown(
+          test_two_agents_interleaved_never_share_18_2_4_3, teardown),
+      cmocka_unit_test_teardown(test_claim_readback_detects_race_18_2_4_3,
                                 teardown),
       cmocka_unit_test_teardown(test_pmi_inuse_honoured_18_2_4_3, teardown),
-      cmocka_unit_test_teardown(test_start_writes_global_ctrl_last_seed002,
+      cmocka_unit_test_teardown(test_start_writes_global_ctrl_last_18_2_4_1,
                                 teardown),
-      cmocka_unit_test_teardown(test_global_ctrl_last_every_version_seed002,
+      cmocka_unit_test_teardown(test_global_ctrl_last_every_version_18_2_4_1,
                                 teardown),
-      cmocka_unit_test_teardown(test_overflow_indications_cleared_seed003,
+      cmocka_unit_test_teardown(test_overflow_indications_cleared_18_6_2_2,
                                 teardown),
       cmocka_unit_test_teardown(
-          test_classic_handler_haswell_legacy_freeze_facts_F, teardown),
+          test_classic_handler_haswell_legacy_freeze_17_4_7, teardown),
       cmocka_unit_test_teardown(
-          test_reload_carries_overshoot_nothing_lost_facts_F, teardown),
-      cmocka_unit_test_teardown(test_v4_freeze_flow_skylake_facts_F, teardown),
-      cmocka_unit_test_teardown(test_handler_write_order_facts_F, teardown),
+          test_reload_carries_overshoot_nothing_lost_18_2_2, teardown),
+      cmocka_unit_test_teardown(test_v4_freeze_flow_skylake_18_2_4_1, teardown),
+      cmocka_unit_test_teardown(test_handler_write_order_classic_and_v4_freeze,
+                                teardown),
       cmocka_unit_test_teardown(test_v1_sampling_by_top_bit_18_2_1, teardown),
       cmocka_unit_test_teardown(test_claim_refuses_what_counters_cannot_do,
                                 teardown),
       cmocka_unit_test_teardown(test_fault_reported_with_msr, teardown),
-      cmocka_unit_test_teardown(test_nb_setup_procedure_seed004, teardown),
+      cmocka_unit_test_teardown(test_nb_setup_procedure_18_15_5_1, teardown),
       cmocka_unit_test_teardown(test_nb_threads_and_cpl_18_16_1, teardown),
-      cmocka_unit_test_teardown(test_nb_two_agents_different_counters_seed004,
+      cmocka_unit_test_teardown(test_nb_two_agents_different_counters_18_15_5_1,
                                 teardown),
-      cmocka_unit_test_teardown(test_nb_free_rules_and_release_restores_seed000,
+      cmocka_unit_test_teardown(test_nb_free_rules_and_release_restores,
                                 teardown),
-      cmocka_unit_test_teardown(test_nb_claim_readback_detects_race_seed000,
+      cmocka_unit_test_teardown(test_nb_claim_readback_detects_race,
                                 teardown),
       cmocka_unit_test_teardown(test_nb_stop_keeps_counter_in_use, teardown),
-      cmocka_unit_test_teardown(test_nb_sampling_p4_handler_facts_F_18_15_5_8,
+      cmocka_unit_test_teardown(test_nb_sampling_p4_handler_18_15_5_8,
                                 teardown),
-      cmocka_unit_test_teardown(test_nb_handler_write_order_facts_F, teardown),
+      cmocka_unit_test_teardown(test_nb_handler_write_order, teardown),
       cmocka_unit_test_teardown(test_nb_pmi_inuse_and_refusals, teardown),
   };
   const struct CMUnitTest hw[] = {
       cmocka_unit_test(test_hw_backend_on_files_reads_and_writes),
-      cmocka_unit_test(test_agent_over_hw_backend_files_seed000),
-      cmocka_unit_test(test_nb_agent_over_hw_backend_files_seed004),
+      cmocka_unit_test(test_agent_over_hw_backend_files),
+      cmocka_unit_test(test_nb_agent_over_hw_backend_files),
       cmocka_unit_test(test_hw_backend_missing_device_says_why),
   };
   int failed = cmocka_run_group_tests_name("agent_model", model, NULL, NULL);

@@ -1,6 +1,6 @@
 /* Memory: the model allocates only when a core is created (spmu_core_new)
- * and never while it runs (issue 3's target: no heap allocation during
- * event delivery), and its per-logical-processor state stays within 1 KiB.
+ * and never while it runs (no heap allocation during event delivery), and
+ * its per-logical-processor state stays within 1 KiB.
  *
  * The test binary is linked with -Wl,--wrap for malloc, calloc, realloc
  * and free, so every call the library (linked statically) makes goes

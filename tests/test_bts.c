@@ -1,5 +1,5 @@
 /* The branch trace store (SDM 17.4.8-17.4.9, Table "CPL-qualified branch
- * trace store encodings"; facts sheet C): records of taken branches in the
+ * trace store encodings"; Figures 17-8, 17-9): records of taken branches in the
  * DS area's BTS buffer, circular or with an interrupt at the threshold. */
 #define SPMU_TEST_FIXTURE
 #include "helpers.h"
@@ -34,7 +34,7 @@ static int bts_teardown(void **state)
   return teardown(state);
 }
 
-/* 64-bit BTS fields (facts sheet C): base 00H, index 08H, absolute
+/* 64-bit BTS fields (SDM 17.4.9.1 Figure 17-8): base 00H, index 08H, absolute
  * maximum 10H, interrupt threshold 18H. */
 static void bts64(unsigned records, uint64_t threshold)
 {

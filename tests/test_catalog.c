@@ -210,7 +210,8 @@ static void test_briefs_name_their_instance(void **state)
   }
 }
 
-/* Decode (issue 6's example) and encode, with range checks. */
+/* Decode (IA32_PERF_GLOBAL_STATUS 0x8000000400000001: Ovf_PMC0,
+ * Ovf_FixedCtr2, CondChgd) and encode, with range checks. */
 static void test_field_decode_encode(void **state)
 {
   spmu_profile skl = prof("skylake");
@@ -242,7 +243,8 @@ static void test_field_decode_encode(void **state)
   assert_int_equal(spmu_msr_field_encode(&skl, MSR_PMC0, "COUNT", 1ULL << 48, &reg), SPMU_ERANGE);
 }
 
-/* The Skylake MSR set, exactly (facts sheet B). */
+/* The Skylake MSR set, exactly (Vol. 3C Table 35-2 and the chapter 18
+ * figures for a perfmon v4 part with PEBS and BTS). */
 static void test_skylake_msr_list(void **state)
 {
   static const uint32_t want[] = {

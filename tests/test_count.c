@@ -1,7 +1,8 @@
-/* The counting engine (issue 3): event lines in, counter increments,
- * filtering, overflow, PMI requests, freeze, batched delivery and the
- * deadline, rule by rule (SDM Vol. 3B 18.2.1-18.2.4, seeds 001-003, facts
- * sheet A/B; the KVM pmu test suite's checks, rephrased for the model).
+/* The counting engine: event lines in, counter increments, filtering,
+ * overflow, PMI requests, freeze, batched delivery and the deadline, rule
+ * by rule (SDM Vol. 3B 18.2.1-18.2.4, 18.6.2.2; Vol. 2A Table 3-8 for
+ * CPUID.0AH; Vol. 4 Table 2-2 for the MSRs; the KVM pmu test suite's
+ * checks, rephrased for the model).
  *
  * Each test names the SDM rule or KVM check it covers. Every count asserted
  * is an exact value. */
@@ -10,13 +11,13 @@
 
 #include <stdlib.h>
 
-/* IA32_PERFEVTSELx fields (SDM 18.2.1.1 Figure 18-1; facts sheet B). */
+/* IA32_PERFEVTSELx fields (SDM 18.2.1.1 Figure 18-1; Vol. 4 Table 2-2). */
 #define EV_SEL(...) EV_SEL_(__VA_ARGS__) /* EV_SEL(INST) works too */
 #define EV_SEL_(ev, um) ((uint64_t)(ev) | (uint64_t)(um) << 8)
 
 /* IA32_DEBUGCTL (SDM 17.4.1) and IA32_PERF_GLOBAL_STATUS (SDM 18.2.4.1). */
 
-/* Architectural event encodings (facts sheet A). */
+/* Architectural event encodings (SDM 18.2.1.2, Table 18-1). */
 #define INST 0xC0, 0x00
 #define BRANCH 0xC4, 0x00
 #define CYCLES 0x3C, 0x00
@@ -48,7 +49,7 @@ static uint64_t all_enables(const spmu_profile *p)
   return wmask(p->gp) | (uint64_t)p->fixed_mask << 32;
 }
 
-/* The line fixed counter j counts (events.h; facts sheet A). */
+/* The line fixed counter j counts (events.h; SDM 18.2.2.1). */
 static spmu_event_line fixed_line(unsigned j, uint32_t count)
 {
   spmu_event_line l = {0x00, (uint8_t)(j + 1), count};
@@ -121,7 +122,7 @@ static void assert_same_state(spmu_core *a, spmu_core *b)
  * 1. KVM pmu test "check_gp_counters" / "check_fixed_counters": a loop of N
  *    iterations of 10 instructions and 1 branch, fed as events. Each
  *    iteration is ONE clock with the lines {C0H/00H x10, C4H/00H x1}.
- *    SDM 18.2.2.2 / seed 002 flow: configure everything with GLOBAL_CTRL
+ *    SDM 18.2.2.2 / 18.2.4.1 flow: configure everything with GLOBAL_CTRL
  *    clear, set GLOBAL_CTRL last; on v1 (no GLOBAL_CTRL) EN alone enables.
  *    Two passes swap which half of the GP counters counts which event, so
  *    every GP counter is checked with both.
@@ -179,7 +180,7 @@ static void test_kvm_loop_10_instructions_1_branch_every_preset(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * 2. KVM "check_counter_overflow"; SDM 18.2.2.2, 18.2.5, seed 003: preset
+ * 2. KVM "check_counter_overflow"; SDM 18.2.2.2, 18.2.5, 18.6.2.2: preset
  *    a GP counter to 1-C through IA32_PMCx (sign extension from bit 31),
  *    deliver C events (C clocks of one event): counter = 1, its STATUS bit
  *    set, exactly one PMI iff INT; OVF_CTRL with that status clears it.
@@ -259,7 +260,7 @@ static void test_kvm_counter_overflow_fixed_18_2_2_1(void **state)
   }
 }
 
-/* SDM 18.2.2.2 / issue 3: several counters overflowing in one clock request
+/* SDM 18.2.2.2: several counters overflowing in one clock request
  * one PMI (one callback), every STATUS bit set. */
 static void test_overflow_same_clock_one_pmi_18_2_2_2(void **state)
 {
@@ -348,7 +349,8 @@ static void test_cmask_zero_adds_raw_increments_18_2_1_1(void **state)
 {
   (void)state;
   assert_int_equal(count_seq(EV_USR), 11);
-  /* INV is ignored with CMASK = 0 (facts sheet B). */
+  /* INV is ignored with CMASK = 0 (SDM 18.2.1.1: INV inverts the CMASK
+   * comparison only). */
   assert_int_equal(count_seq(EV_USR | EV_INV), 11);
 }
 
@@ -533,7 +535,7 @@ static void test_event_and_umask_must_match_18_2_1_1(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * 4. Issue 3 / KVM: writing 0 to a running counter restarts it; writing
+ * 4. KVM: writing 0 to a running counter restarts it; writing
  *    all ones then one event overflows (SDM 18.2.5).
  * ---------------------------------------------------------------------- */
 static void test_write_zero_restarts_running_counter_18_2_5(void **state)
@@ -585,7 +587,7 @@ static void test_write_all_ones_then_one_event_overflows_18_2_5(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * 5. SDM 18.2.2.2 / seed 002: a GP counter counts iff EN & GLOBAL_CTRL bit
+ * 5. SDM 18.2.2.2 / 18.2.4.1: a GP counter counts iff EN & GLOBAL_CTRL bit
  *    (v2+) & !CTR_Frz (v4+); a fixed counter iff its ENABLE field matches
  *    the CPL & its GLOBAL_CTRL bit (& !CTR_Frz).
  * ---------------------------------------------------------------------- */
@@ -624,7 +626,7 @@ static void test_gp_enable_expression_18_2_2_2(void **state)
   assert_int_equal(rd(lp, MSR_PMC0), 7);
 }
 
-/* SDM 18.2.2.1 (seed 001): ENABLE 0 off, 1 CPL 0, 2 CPL > 0, 3 all rings;
+/* SDM 18.2.2.1 (Figure 18-2): ENABLE 0 off, 1 CPL 0, 2 CPL > 0, 3 all rings;
  * AND'ed with the GLOBAL_CTRL bit; CTR_Frz stops fixed counters too. */
 static void test_fixed_enable_field_and_global_ctrl_18_2_2_1(void **state)
 {
@@ -669,7 +671,7 @@ static void test_global_ctrl_clear_nothing_counts_18_2_2_2(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * 6. Freeze on PMI (SDM 18.2.4.1; facts sheet "Freeze on PMI"; seed 002):
+ * 6. Freeze on PMI (SDM 18.2.4.1, 17.4.7):
  *    the freeze happens at the clock of the overflow.
  * ---------------------------------------------------------------------- */
 /* Program PMC0 (INT, preset -3), PMC1 and fixed counter 0, all counting
@@ -750,7 +752,7 @@ static void test_freeze_legacy_lbr_bit_only_with_freeze_lbrs_18_2_4_1(void **sta
 
 /* v4+ streamlined: GLOBAL_CTRL untouched, STATUS.CTR_Frz (and LBR_Frz with
  * FREEZE_LBRS_ON_PMI) set, DEBUGCTL.LBR untouched; nothing counts while
- * CTR_Frz is set (seed 002 expression, other counters too, even after a
+ * CTR_Frz is set (the SDM 18.2.4.1 expression, other counters too, even after a
  * GLOBAL_CTRL write); STATUS_RESET of bit 59 resumes counting. */
 static void test_freeze_streamlined_ctr_frz_18_2_4_1(void **state)
 {
@@ -804,7 +806,7 @@ static void test_freeze_streamlined_no_lbr_frz_without_bit11_18_2_4_1(void **sta
   assert_counts(2, 5, 5);
 }
 
-/* Facts sheet "Freeze on PMI": the trigger is an overflow of a counter
+/* SDM 18.2.4.1, 17.4.7: the trigger is an overflow of a counter
  * configured to generate a PMI. Without INT the overflow freezes nothing. */
 static void test_freeze_needs_pmi_counter_18_2_4_1(void **state)
 {
@@ -827,7 +829,7 @@ static void test_freeze_needs_pmi_counter_18_2_4_1(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * 7. Batched delivery (issue 3): K clocks in one call give state identical
+ * 7. Batched delivery: K clocks in one call give state identical
  *    bit for bit to K single clocks.
  * ---------------------------------------------------------------------- */
 /* Program both cores' LP 0 identically with a mixed set of counters. */
@@ -1012,7 +1014,7 @@ static void rnd_program(spmu_lp *a, spmu_lp *b, const spmu_profile *p)
   if ((p->perf_capabilities & SPMU_PERFCAP_SMM_FREEZE) && below(3) == 0)
     dbg |= DBG_FREEZE_SMM;
   assert_int_equal(both_wr(a, b, MSR_DEBUGCTL, dbg), SPMU_OK);
-  /* GLOBAL_CTRL last (seed 002). */
+  /* GLOBAL_CTRL last (SDM 18.2.4.1). */
   assert_int_equal(both_wr(a, b, MSR_GLOBAL_CTRL, rnd() & all_enables(p)),
                    SPMU_OK);
 }
@@ -1042,7 +1044,7 @@ static void force_pmi_soon(spmu_lp *a, spmu_lp *b, const spmu_profile *p,
   clk->flags &= (uint8_t)~SPMU_CLK_SMM;
 }
 
-/* Property (issue 3): over random programs, clocks and batch sizes, one
+/* Property: over random programs, clocks and batch sizes, one
  * batched call equals single clocks up to the batch's consumed count
  * (stopping at the first PMI as the batch does): identical blobs,
  * identical PMI counts; the deadline predicts the PMI clock and changes
@@ -1210,7 +1212,7 @@ static void test_deadline_fixed_counter(void **state)
 /* ------------------------------------------------------------------------
  * 9. ASCI, FREEZE_WHILE_SMM, IN_TX.
  * ---------------------------------------------------------------------- */
-/* SDM 18.2.4.1 (seed 002): STATUS.ASCI (bit 60) is set when an enabled
+/* SDM 18.2.4.1 (Figure 18-10): STATUS.ASCI (bit 60) is set when an enabled
  * counter counts in an enclave; only where SGX is enumerated. */
 static void test_asci_set_by_enclave_counting_18_2_4_1(void **state)
 {
@@ -1231,7 +1233,7 @@ static void test_asci_set_by_enclave_counting_18_2_4_1(void **state)
     assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), sgx ? ST_ASCI : 0);
     assert_int_equal(rd(lp, MSR_PMC0), 20);
   }
-  /* Named cases from the brief. */
+  /* Haswell has no SGX: no ASCI; Skylake sets it, and OVF_CTRL clears it. */
   use("haswell");
   WR(MSR_EVTSEL0, EV_EN | EV_USR | EV_SEL(INST));
   feed_on(lp, INST, 1, 3, SPMU_CLK_ENCLAVE, 1);
@@ -1256,7 +1258,7 @@ static void test_asci_set_by_enclave_counting_18_2_4_1(void **state)
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_ASCI);
 }
 
-/* SDM 17.4.8 / 18.8 (facts sheet B, DEBUGCTL bit 14): with
+/* SDM 17.4.8 / 18.8 (Vol. 4 Table 2-2, IA32_DEBUGCTL bit 14): with
  * FREEZE_WHILE_SMM, clocks in SMM are not counted (GP and fixed). */
 static void test_freeze_while_smm_17_4_8(void **state)
 {

@@ -1,6 +1,6 @@
 /* Guest-path WRMSR/RDMSR semantics of every architectural PMU MSR, rule by
- * rule (SDM Vol. 3B chapter 18; facts sheet B and E; the KVM test suites'
- * checks, rephrased for the model). */
+ * rule (SDM Vol. 3B chapter 18 and its register figures; Vol. 3C Table
+ * 35-2; the KVM test suites' checks, rephrased for the model). */
 #define SPMU_TEST_FIXTURE
 #include "helpers.h"
 
@@ -162,8 +162,8 @@ static void test_evtsel_reserved_bits_18_2_3(void **state)
   GP_FAULT(MSR_EVTSEL0 + 8, 0); /* IA32_PERFEVTSEL8 does not exist */
 }
 
-/* Facts sheet B: the global MSRs exist only for version > 1, STATUS_SET and
- * INUSE only from version 4, fixed counters from version 2. */
+/* SDM 18.2.2, 18.2.4: the global MSRs exist only for version > 1,
+ * STATUS_SET and INUSE only from version 4, fixed counters from version 2. */
 static void test_msrs_absent_by_version_18_2(void **state)
 {
   static const uint32_t v2[] = {MSR_FIXED_CTR0, MSR_FIXED_CTR_CTRL,
@@ -246,7 +246,7 @@ static void test_status_set_18_2_4_2(void **state)
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 1ULL << 48 | 1ULL << 35);
 }
 
-/* Seed 000 / SDM 18.2.4.3: INUSE is computed live from the event selects'
+/* SDM 18.2.4.3 Figure 18-13: INUSE is computed live from the event selects'
  * [7:0], the fixed enable fields, and INT / fixed PMI / PEBS enable bits. */
 static void test_inuse_live_18_2_4_3(void **state)
 {
@@ -403,7 +403,8 @@ static void test_boot_probe_matches(void **state)
   }
 }
 
-/* Each logical processor has its own PMU state (issue: SMT cores). */
+/* Each logical processor of an SMT core has its own PMU state (SDM 18.2.1:
+ * CPUID.0AH counts the counters per logical processor). */
 static void test_threads_have_own_state(void **state)
 {
   spmu_lp *other;

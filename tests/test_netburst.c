@@ -1,8 +1,8 @@
 /* The NetBurst (Pentium 4) PMU: profiles, the ESCR/CCCR catalogue, event
- * selection (seed 004), T0/T1 qualification, CCCR filtering, overflow and
- * the delayed PMI, FORCE_OVF, cascading, tagging, RDPMC, P4 PEBS and
- * Linux's P4 PMI handler flow (facts sheet F). Every test names the SDM
- * section (Vol. 3B 325384-059US) or seed it checks. */
+ * selection (SDM 18.15.5.1), T0/T1 qualification, CCCR filtering, overflow
+ * and the delayed PMI, FORCE_OVF, cascading, tagging, RDPMC, P4 PEBS and
+ * Linux's P4 PMI handler flow (p4_pmu_handle_irq, on SDM 18.15.5.8). Every
+ * test names the SDM section (Vol. 3B 325384-059US) it checks. */
 #define SPMU_TEST_FIXTURE
 #include "helpers.h"
 
@@ -449,12 +449,12 @@ static void test_shared_pmu_18_16(void **state)
   assert_int_equal(rd(lp, MSR_P4_PEBS_ENABLE), PE_OTH_THR);
 }
 
-/* ---- seed 004: the setup procedure ------------------------------------- */
+/* ---- SDM 18.15.5.1: the setup procedure -------------------------------- */
 
-/* Seed 004 (SDM 18.15.5.1) steps 1-6 done literally, then 18.15.5.3 step 9
+/* SDM 18.15.5.1 steps 1-6 done literally, then 18.15.5.3 step 9
  * (enable) and 18.15.5.4 step 10 (read with RDPMC): the counter counts the
  * delivered retired instructions of the qualified thread and CPLs. */
-static void seed004_for(const char *profile, bool ht)
+static void setup_procedure_for(const char *profile, bool ht)
 {
   spmu_profile p;
   spmu_nb_event_sel sel;
@@ -520,14 +520,14 @@ static void seed004_for(const char *profile, bool ht)
   assert_int_equal(rd(lp, ctr_addr), 20);
 }
 
-static void test_seed004_setup_procedure(void **state)
+static void test_setup_procedure_18_15_5_1(void **state)
 {
   (void)state;
-  seed004_for("pentium4-noht", false);
-  seed004_for("pentium4", true);
+  setup_procedure_for("pentium4-noht", false);
+  setup_procedure_for("pentium4", true);
 }
 
-/* ---- seed 004: filtering ------------------------------------------------- */
+/* ---- SDM 18.15.5.2: filtering -------------------------------------------- */
 
 /* A clock sequence whose ESCR values (the binary number on the four input
  * lines, input k worth 2^k) take every value 0-15. */
@@ -544,11 +544,11 @@ static uint64_t run_seq(uint64_t cc)
   return rd(lp, P4_CTR(0));
 }
 
-/* Seed 004 / SDM 18.15.5.2 and 18.15.3: without COMPARE the counter adds
+/* SDM 18.15.5.2 and 18.15.3: without COMPARE the counter adds
  * the value (0-15); with COMPARE a clock adds 1 when value > THRESHOLD
  * (COMPLEMENT = 0) or value <= THRESHOLD (COMPLEMENT = 1); EDGE counts the
  * threshold output's false-to-true transitions (Figure 18-46). */
-static void test_threshold_filtering_seed004(void **state)
+static void test_threshold_filtering_18_15_5_2(void **state)
 {
   static const struct {
     unsigned complement, threshold;
@@ -576,10 +576,10 @@ static void test_threshold_filtering_seed004(void **state)
   }
 }
 
-/* Seed 004: the ESCR's value is the sum of the lines its mask selects,
+/* SDM 18.15.5.2: the ESCR's value is the sum of the lines its mask selects,
  * at most 15 (four input lines); lines of unselected mask bits and other
  * events do not count. */
-static void test_escr_sums_selected_lines_seed004(void **state)
+static void test_escr_sums_selected_lines_18_15_5_2(void **state)
 {
   spmu_nb_line ln[5] = {{BSQ_CACHE_REF, 0, 3},
                         {BSQ_CACHE_REF, 8, 4},
@@ -923,7 +923,7 @@ static void test_extended_cascade_example_18_2(void **state)
   assert_int_equal(pmis[1], 0);
 }
 
-/* ---- Linux's P4 PMI handler (facts sheet F) ------------------------------ */
+/* ---- Linux's P4 PMI handler (SDM 18.15.5.8) ------------------------------ */
 
 struct sampler {
   unsigned pmis;
@@ -935,7 +935,7 @@ static void sampler_pmi(void *opaque, spmu_lp *l)
   ((struct sampler *)opaque)->pmis++;
 }
 
-/* Facts sheet F, p4_pmu_handle_irq: for each active counter read the CCCR;
+/* As Linux's p4_pmu_handle_irq does: for each active counter read the CCCR;
  * if OVF is set, write the CCCR with OVF cleared and the counter with
  * -(period - overshoot); the LVT is unmasked after every OVF is clear.
  * Run against the model, it recovers every overflow: the samples times the
@@ -1619,9 +1619,10 @@ int main(void)
     cmocka_unit_test_teardown(test_reserved_bits_gp, teardown),
     cmocka_unit_test_teardown(test_cccr_field_positions, teardown),
     cmocka_unit_test_teardown(test_shared_pmu_18_16, teardown),
-    cmocka_unit_test_teardown(test_seed004_setup_procedure, teardown),
-    cmocka_unit_test_teardown(test_threshold_filtering_seed004, teardown),
-    cmocka_unit_test_teardown(test_escr_sums_selected_lines_seed004, teardown),
+    cmocka_unit_test_teardown(test_setup_procedure_18_15_5_1, teardown),
+    cmocka_unit_test_teardown(test_threshold_filtering_18_15_5_2, teardown),
+    cmocka_unit_test_teardown(test_escr_sums_selected_lines_18_15_5_2,
+                              teardown),
     cmocka_unit_test_teardown(test_every_clock_recipe_18_17_2, teardown),
     cmocka_unit_test_teardown(test_thread_qualification_table_18_66, teardown),
     cmocka_unit_test_teardown(test_thread_independent_table_18_67, teardown),

@@ -1,7 +1,7 @@
-/* PEBS and the DS save area (issue 4): arming, the assist on the next
- * event, bounds check, records in every format, counter reload, OvfBuf and
- * the threshold PMI, failing memory (SDM 17.4.9, 18.4.4, 18.6.2, 18.8.1,
- * 18.9; seed 003; facts sheet C; kvm-unit-tests pmu_pebs, rephrased).
+/* PEBS and the DS save area: arming, the assist on the next event, bounds
+ * check, records in every format, counter reload, OvfBuf and the threshold
+ * PMI, failing memory (SDM 17.4.9 Figures 17-5 to 17-10, 18.4.4, 18.6.2,
+ * 18.8.1, 18.9; kvm-unit-tests pmu_pebs, rephrased).
  * Every value asserted is exact. */
 #define SPMU_TEST_FIXTURE
 #include "helpers.h"
@@ -78,11 +78,11 @@ static void pebs_pmc0(uint64_t preset)
   WR(MSR_GLOBAL_CTRL, 1);
 }
 
-/* Seed 003 / SDM 18.4.4: the overflow arms PEBS, the next event performs
+/* SDM 18.4.4: the overflow arms PEBS, the next event performs
  * the assist: record at the index, index advanced, counter reloaded from
  * its reset slot, its overflow status cleared; at the threshold OvfBuf and
  * a PMI. Batched delivery stops right after the assist. */
-static void test_overflow_arms_next_event_assists_seed003(void **state)
+static void test_overflow_arms_next_event_assists_18_4_4(void **state)
 {
   spmu_event_line line = {0xC0, 0x00, 1};
   spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
@@ -99,7 +99,7 @@ static void test_overflow_arms_next_event_assists_seed003(void **state)
   assert_int_equal(rd(lp, MSR_PMC0), W48 - 99);
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_OVF_BUF);
   assert_int_equal(gm->pmis, 1);
-  /* Format 3 (facts sheet C): applicable counters at 90H, TSC at C0H. */
+  /* Format 3 (SDM 18.9.1): applicable counters at 90H, TSC at C0H. */
   assert_int_equal(gm_get(gm, GM_PEBS + 0x90, 8), 1);
   assert_int_equal(gm_get(gm, GM_PEBS + 0xC0, 8), 0x123456789);
   /* Only the record slot and the index were written. */
@@ -195,7 +195,8 @@ static void test_failing_memory_drops_record(void **state)
   assert_int_equal(rd(lp, MSR_PMC0), 1);
 }
 
-/* Legacy record layouts (facts sheet C), by profile: size and fields. */
+/* Legacy record layouts (SDM 17.4.9.1 Figure 17-10, 18.6.2.1, 18.8.1.1,
+ * 18.9.1), by profile: size and fields. */
 static void test_legacy_record_formats(void **state)
 {
   static const struct {
@@ -246,7 +247,7 @@ static void test_legacy_record_formats(void **state)
 }
 
 /* IA32_PERF_CAPABILITIES[6] = 0: fault-like PEBS, RIP is the eventing
- * instruction (SDM 18.6.2.1 / facts sheet B). */
+ * instruction (SDM 18.6.2.1; Vol. 4 Table 2-2, IA32_PERF_CAPABILITIES). */
 static void test_fault_like_rip_perfcap6(void **state)
 {
   (void)state;
@@ -257,8 +258,9 @@ static void test_fault_like_rip_perfcap6(void **state)
   assert_int_equal(gm_get(gm, GM_PEBS + 0x08, 8), 0x401000);
 }
 
-/* The threshold PMI freezes like an overflow PMI (facts sheet B: "Trigger:
- * ... or the PEBS buffer reaches its threshold"). */
+/* The threshold PMI freezes like an overflow PMI (SDM 17.4.7, 18.2.4.1:
+ * the freeze is triggered by a counter overflow with a PMI or by the PEBS
+ * buffer reaching its threshold). */
 static void test_threshold_pmi_freezes_v4(void **state)
 {
   (void)state;
@@ -477,7 +479,7 @@ static void test_load_latency_threshold_18_6_1_2(void **state)
 
 /* SDM 17.4.9: without DTES64 and outside IA-32e mode the DS area has the
  * 32-bit layout (PEBS fields at 10H-1CH, 4 bytes each; reset at 20H) and
- * the record is the 40-byte one (facts sheet C); in IA-32e mode the 64-bit
+ * the record is the 40-byte one (Figure 17-7); in IA-32e mode the 64-bit
  * layout. */
 static void test_narrow_ds_layout_17_4_9(void **state)
 {
@@ -604,7 +606,7 @@ static void test_adaptive_lbr_entries_clamped_to_32(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_overflow_arms_next_event_assists_seed003, pebs_teardown),
+    cmocka_unit_test_teardown(test_overflow_arms_next_event_assists_18_4_4, pebs_teardown),
     cmocka_unit_test_teardown(test_kvm_presets_one_page_buffer, pebs_teardown),
     cmocka_unit_test_teardown(test_full_buffer_skips_assist_17_4_9, pebs_teardown),
     cmocka_unit_test_teardown(test_failing_memory_drops_record, pebs_teardown),

@@ -54,7 +54,7 @@ static void test_every_preset_parses_and_validates(void **state)
   }
 }
 
-/* SDM 18.2 / 18.2.1 and facts sheet A ("Versions"): each generation's
+/* SDM 18.2 / 18.2.1-18.2.4 and Vol. 2A Table 3-8 (CPUID.0AH): each generation's
  * perfmon version, GP counters per thread and their width, fixed counters
  * and their width, and the SMT width of the core. */
 static void test_presets_match_sdm_generations(void **state)
@@ -354,7 +354,8 @@ static void test_reject_nine_gp(void **state)
   parse_fails("version=4,gp=9", SPMU_EPROFILE, "gp=9");
 }
 
-/* Facts sheet A: perfmon versions 1-5 are modelled (0 = none). */
+/* CPUID.0AH:EAX[7:0] (Vol. 2A Table 3-8): perfmon versions 1-5 are
+ * modelled (0 = none). */
 static void test_reject_version_6(void **state)
 {
   (void)state;
@@ -369,7 +370,7 @@ static void test_reject_fixed_on_v1(void **state)
   parse_fails("version=1,gp=2,fixed=3", SPMU_EPROFILE, "fixed");
 }
 
-/* Facts sheet A: before v5 CPUID.0AH enumerates fixed counters only as a
+/* Vol. 2A Table 3-8: before v5 CPUID.0AH enumerates fixed counters only as a
  * count (EDX[4:0], ECX reserved), so they are 0..n-1; a hole (0x5) needs
  * the v5 ECX bitmap. */
 static void test_fixed_mask_hole_needs_v5(void **state)
@@ -383,7 +384,7 @@ static void test_fixed_mask_hole_needs_v5(void **state)
   assert_int_equal(p.fixed_mask, 0x5);
 }
 
-/* Facts sheet B (IA32_PERF_CAPABILITIES[11:8]): PEBS record formats 0-4
+/* Vol. 4 Table 2-2 (IA32_PERF_CAPABILITIES[11:8]): PEBS record formats 0-4
  * are modelled; format 5 is rejected. */
 static void test_reject_pebs_format_5(void **state)
 {
@@ -391,7 +392,7 @@ static void test_reject_pebs_format_5(void **state)
   parse_fails("base=skylake,perf_capabilities=0x500", SPMU_EPROFILE, "format");
 }
 
-/* Facts sheet B (MSR_PERF_METRICS): the metrics are fractions of
+/* Vol. 4 Table 2-2 (MSR_PERF_METRICS): the metrics are fractions of
  * TOPDOWN.SLOTS, fixed counter 3; PERF_CAPABILITIES[15] without it is
  * impossible. */
 static void test_reject_perf_metrics_without_fixed3(void **state)
@@ -419,7 +420,7 @@ static void test_reject_unavailable_beyond_events(void **state)
   parse_fails("base=skylake,unavailable=0x80", SPMU_EPROFILE, "unavailable");
 }
 
-/* Facts sheet A: CPUID.0AH:EDX[15] (AnyThread deprecation) is defined from
+/* Vol. 2A Table 3-8: CPUID.0AH:EDX[15] (AnyThread deprecation) is defined from
  * version 5. */
 static void test_reject_any_deprecated_on_v4(void **state)
 {

@@ -540,7 +540,7 @@ static void test_restore_reserved_bit_never_half_applies(void **state)
   spmu_core_free(dst);
 }
 
-/* Facts sheet B (IA32_MISC_ENABLE bits 7, 11, 12 are read-only) and
+/* Vol. 3C Table 35-2 (IA32_MISC_ENABLE bits 7, 11, 12 are read-only) and
  * pmu.h (read-only state accepts only its current value): a blob that
  * changes them is SPMU_EREADONLY and applies nothing. */
 static void test_restore_read_only_bit_never_half_applies(void **state)
@@ -623,7 +623,7 @@ static void test_host_pmc_full_width_no_sign_extension(void **state)
   spmu_core_free(c);
 }
 
-/* SDM 18.6.2.4 / facts sheet B: IA32_PERF_CAPABILITIES is read-only; the
+/* SDM 18.6.2.4 / Vol. 3C Table 35-2: IA32_PERF_CAPABILITIES is read-only; the
  * host may write only its current value (SPMU_EREADONLY otherwise), the
  * guest not at all (#GP). */
 static void test_host_perf_capabilities_read_only(void **state)
@@ -643,7 +643,7 @@ static void test_host_perf_capabilities_read_only(void **state)
   spmu_core_free(c);
 }
 
-/* SDM 18.2.4.3 / facts sheet E: IA32_PERF_GLOBAL_INUSE is read-only and
+/* SDM 18.2.4.3 Figure 18-13: IA32_PERF_GLOBAL_INUSE is read-only and
  * computed (PERFEVTSEL0[7:0] != 0 -> bit 0, FIXED_CTR_CTRL[1:0] != 0 ->
  * bit 32); a host write of another value is SPMU_EREADONLY, of the computed
  * one SPMU_OK; a guest write #GP. */

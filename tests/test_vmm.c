@@ -1,4 +1,4 @@
-/* Differential check (issue 7): a VMM that time-slices two guests' PMU
+/* Differential check: a VMM that time-slices two guests' PMU
  * states on one model, saving each guest's MSRs through the host path and
  * restoring them (GLOBAL_STATUS through STATUS_RESET / STATUS_SET on v4+,
  * SDM 18.2.4.2; the host write before), must give each guest exactly what a

@@ -2,9 +2,10 @@
  *
  * What a driver or a VMM does to a PMU, written once: discover it through
  * CPUID.0AH, share it with other agents by the protocol of SDM 18.2.4.3
- * (seed 000), program counters by the SDM's procedures (GLOBAL_CTRL last,
- * seed 002; overflow indications cleared, seed 003) and handle PMIs by the
- * classic flow or the perfmon v4 freeze flow (facts sheet §F).
+ * (scan, claim, verify by reading back, release), program counters by the
+ * SDM's procedures (GLOBAL_CTRL last, 18.2.4.1; overflow indications
+ * cleared, 18.6.2.2) and handle PMIs by the classic flow (18.2.2, 17.4.7)
+ * or the perfmon v4 freeze flow (18.2.4.1).
  *
  * An agent reaches the PMU only through a backend: four function pointers
  * and an opaque pointer. Two backends come with the library: the
@@ -27,7 +28,7 @@
  * A Pentium 4 (NetBurst) PMU has no architectural perfmon: CPUID.0AH reads
  * 0 there, and spmu_agent_new refuses it. spmu_agent_new_netburst makes an
  * agent for it, which programs counters through ESCRs and CCCRs by the
- * SDM's procedure (seed 004); see "NetBurst" below.
+ * SDM's procedure (18.15.5.1); see "NetBurst" below.
  */
 #ifndef SOFTPMU_AGENT_H
 #define SOFTPMU_AGENT_H
@@ -174,7 +175,7 @@ SPMU_API bool spmu_agent_pmi_owned(const spmu_agent *a);
 /* The MSR whose access last returned SPMU_GP (0 if none yet). */
 SPMU_API uint32_t spmu_agent_fault_msr(const spmu_agent *a);
 
-/* The sharing protocol (SDM 18.2.4.3, seed 000).
+/* The sharing protocol (SDM 18.2.4.3, Figure 18-13).
  *
  * spmu_agent_scan reads which resources are in use, in the layout of
  * IA32_PERF_GLOBAL_INUSE: from that MSR on v4+; before v4 by computing it
@@ -189,7 +190,7 @@ SPMU_API int spmu_agent_scan(spmu_agent *a, uint64_t *inuse);
  * and reads it back (and INUSE on v4+): a counter another agent took first
  * is skipped for the next free one. A sampling event also needs the PMI:
  * SPMU_EBUSY if PMI_InUse shows another agent holds it. The counter is then
- * preset (0, or -period) and its overflow indication cleared (seed 003);
+ * preset (0, or -period) and its overflow indication cleared (18.6.2.2);
  * it counts after spmu_agent_start. *counter gets its number.
  * SPMU_EBUSY when no suitable counter is free. */
 SPMU_API int spmu_agent_claim(spmu_agent *a, const spmu_agent_event *ev,
@@ -202,23 +203,23 @@ SPMU_API int spmu_agent_claim_counter(spmu_agent *a, unsigned counter,
 /* Give a counter back, restoring what the claim found: its control (event
  * select, or FIXED_CTR_CTRL field), its value (bits 31:0 sign-extended on
  * GP counters without full-width writes) and its GLOBAL_CTRL bit, after
- * stopping it and clearing its overflow indication (seed 003). The last
+ * stopping it and clearing its overflow indication (18.6.2.2). The last
  * sampling counter also gives back the PMI and restores
  * DEBUGCTL.FREEZE_PERFMON_ON_PMI. */
 SPMU_API int spmu_agent_release(spmu_agent *a, unsigned counter);
 SPMU_API int spmu_agent_release_all(spmu_agent *a);
 
-/* Programming (seeds 002, 003).
+/* Programming (SDM 18.2.4.1, 18.6.2.2).
  *
  * spmu_agent_start enables every held counter not yet running: event
  * selects get EN, then IA32_PERF_GLOBAL_CTRL gets their bits in one write,
- * the last (SDM 18.2.4.1, seed 002). spmu_agent_stop clears the GLOBAL_CTRL
- * bits first, then EN, then the overflow indications (seed 003); values
+ * the last (SDM 18.2.4.1). spmu_agent_stop clears the GLOBAL_CTRL bits
+ * first, then EN, then the overflow indications (SDM 18.6.2.2); values
  * are kept, so start resumes. Before v2 EN alone enables. */
 SPMU_API int spmu_agent_start(spmu_agent *a);
 SPMU_API int spmu_agent_stop(spmu_agent *a);
 /* Put a new event on a held counter: stop it, write the new control,
- * preset the value, clear its overflow indication (seed 003), restart it
+ * preset the value, clear its overflow indication (18.6.2.2), restart it
  * if it was running (GLOBAL_CTRL last). The sample count restarts at 0. */
 SPMU_API int spmu_agent_reprogram(spmu_agent *a, unsigned counter,
                                   const spmu_agent_event *ev);
@@ -229,7 +230,7 @@ SPMU_API int spmu_agent_read(spmu_agent *a, unsigned counter, uint64_t *value);
 SPMU_API int spmu_agent_samples(const spmu_agent *a, unsigned counter,
                                 uint64_t *samples);
 
-/* PMI handling (facts sheet §F).
+/* PMI handling (SDM 18.2.2, 17.4.7; perfmon v4: 18.2.4.1).
  *
  * spmu_agent_set_freeze sets (or clears) IA32_DEBUGCTL.FREEZE_PERFMON_ON_PMI
  * (bit 12), which only the PMI's holder may do (SPMU_EINVAL otherwise, and
@@ -258,11 +259,11 @@ SPMU_API int spmu_agent_samples(const spmu_agent *a, unsigned counter,
 SPMU_API int spmu_agent_set_freeze(spmu_agent *a, bool on);
 SPMU_API int spmu_agent_handle_pmi(spmu_agent *a, uint64_t *overflowed);
 
-/* ---- NetBurst (SDM 18.15-18.16, seed 004) -----------------------------
+/* ---- NetBurst (SDM 18.15-18.16) ----------------------------------------
  *
  * Counter n (0-17) is MSR 300H + n, its CCCR 360H + n, RDPMC index n; the
- * counter sets of the calls above use bit n. Sharing (seed 000's rules,
- * applied to the NetBurst registers; the two logical processors of a
+ * counter sets of the calls above use bit n. Sharing (the rules of SDM
+ * 18.2.4.3 applied to the NetBurst registers; the two logical processors of a
  * Hyper-Threading core share them all, SDM 18.16):
  *  - counter n is in use when its CCCR has ENABLE (bit 12), CASCADE (bit
  *    30) or extended cascading (bit 11) set: it counts, or will when
@@ -284,8 +285,8 @@ SPMU_API int spmu_agent_handle_pmi(spmu_agent *a, uint64_t *overflowed);
  * RDPMC n, else RDMSR 300H + n; spmu_agent_samples counts as for the
  * architectural flows.
  *
- * spmu_agent_handle_pmi runs the P4 flow (facts sheet §F, Linux's
- * p4_pmu_handle_irq): for each of the agent's sampling counters, read the
+ * spmu_agent_handle_pmi runs the P4 flow (SDM 18.15.5.8, as Linux's
+ * p4_pmu_handle_irq does): for each of the agent's sampling counters, read the
  * CCCR; if OVF is set, write the CCCR with OVF cleared, read the counter
  * and reload it with -(period - overshoot) & (2^40 - 1), so that no event
  * is lost, one sample per period elapsed; unmask the LVT when every OVF is
@@ -316,8 +317,8 @@ typedef struct spmu_agent_nb_event {
   uint64_t period;
 } spmu_agent_nb_event;
 
-/* Claim a counter for ev by the setup procedure of SDM 18.15.5.1 (seed
- * 004), with step 9 of 18.15.5.3 (set ENABLE):
+/* Claim a counter for ev by the setup procedure of SDM 18.15.5.1, with
+ * step 9 of 18.15.5.3 (set ENABLE):
  *  1. the event, from the SDM's table (spmu_nb_event_parse against every
  *     ESCR of the catalogue; an ESCR whose RDMSR faults is absent);
  *  2. the ESCR: ESCR0 if it is free and feeds a free counter, else ESCR1;
@@ -327,8 +328,8 @@ typedef struct spmu_agent_nb_event {
  *     bits of the threads named; read it back; preset the counter (0, or
  *     -period) while its CCCR still has ENABLE clear;
  *  6. WRMSR the CCCR with the ESCR select, the active-thread field,
- *     OVF_PMI_Tt when sampling and ENABLE (step 9), in one write as the
- *     seed's note says software typically does, so that the counter is
+ *     OVF_PMI_Tt when sampling and ENABLE (step 9), in one write as SDM
+ *     18.15.5.1 notes software typically does, so that the counter is
  *     never configured yet free; read it back.
  * The counter counts from then on (it is running). A read-back showing
  * another agent's value leaves that register to it: the claim goes on with

@@ -236,7 +236,7 @@ static const struct spmu_reg_def *escr_def(unsigned unit)
   return NULL;
 }
 
-/* Steps 2-4 of seed 004: the ESCRs of the pair that may count e (its ESCR
+/* Steps 2-4 of SDM 18.15.5.1: the ESCRs of the pair that may count e (its ESCR
  * restrictions), the counters each feeds and their addresses; with a
  * profile, only the ESCRs it has. */
 static int fill_escrs(const spmu_profile *p, spmu_nb_event_sel *out)

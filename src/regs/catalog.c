@@ -5,7 +5,7 @@
  * (chapter 18 "Performance Monitoring", chapter 17 "Debug, Branch Profile,
  * TSC, and Resource Monitoring Features") and Vol. 3C chapter 35 (MSR
  * tables). "(Linux)" marks layouts that come from Linux and KVM sources
- * because the SDM text predates them (facts sheet, intro).
+ * because the SDM text of that order predates them.
  *
  * Nothing else in the project switches on an MSR number: masks, lookup,
  * decode/encode, docs/msrs.md and the per-register tests all come from here.
@@ -111,7 +111,7 @@ static const struct spmu_field_def status_fields[] = {
   F("CondChgd", 63, 1, 0, "PMU state changed (condition changed)"),
 };
 
-/* IA32_PERF_GLOBAL_INUSE — SDM 18.2.4.3 Figure 18-13 (seed 000). */
+/* IA32_PERF_GLOBAL_INUSE — SDM 18.2.4.3 Figure 18-13. */
 static const struct spmu_field_def inuse_fields[] = {
   FR("PERFEVTSEL%u_InUse", 0, 1, SPMU_REP_GP, 1, 0, 0,
      "IA32_PERFEVTSEL%u[7:0] != 0"),
