@@ -417,7 +417,7 @@ static void list_add(struct list *l, const char *item)
     l->buf[l->used] = '\0';
 }
 
-/* What holds the PMI (SDM 18.2.4.3, seed 000): each EVTSELn.INT, each
+/* What holds the PMI (SDM 18.2.4.3, Figure 18-13: PMI_InUse): each EVTSELn.INT, each
  * FIXED_CTR_CTRL PMIj and each PEBS enable of a GP counter that is set. */
 static void pmi_holders(const struct show *s, char *buf, size_t len)
 {
