@@ -268,6 +268,11 @@ static bool sampled(uint64_t seed, unsigned step, unsigned n)
   return n <= 1 || x % n == 0;
 }
 
+bool fz_sampled(const uint8_t *data, size_t size, unsigned key, unsigned n)
+{
+  return all_steps() || sampled(input_hash(data, size), key, n);
+}
+
 void fz_run_init(fz_run *r, reader in, const uint8_t *data, size_t size,
                  const spmu_profile *p)
 {
@@ -367,14 +372,19 @@ void fz_expect_same(fz_run *r, const spmu_core *c, const uint8_t *want,
              i, r->ctx->blob_len, r->tmp[i], want[i]);
 }
 
-void fz_begin(fz_run *r, const char *what)
+void fz_take_pre(fz_run *r)
 {
-  if (!r->full)
-    return;
   if (r->snap_fresh) /* nothing changed the core since the last check */
     memcpy(r->pre, r->ctx->blob_a, r->ctx->blob_len);
   else
     fz_save(r, r->core, r->pre);
+}
+
+void fz_begin(fz_run *r, const char *what)
+{
+  if (!r->full)
+    return;
+  fz_take_pre(r);
   r->unchanged = what;
 }
 

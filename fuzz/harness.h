@@ -178,6 +178,10 @@ void fz_run_steps(fz_run *r, const fz_steps *s);
  * default); SPMU_FUZZ_CHECKS overrides it. */
 void fz_check_all_steps(bool all);
 
+/* Outside the step loop: is check `key` of this input in the sample (1 in
+ * n; always when every check runs)? */
+bool fz_sampled(const uint8_t *data, size_t size, unsigned key, unsigned n);
+
 /* The invariants of invariants.h on r->core (dies if one fails). */
 void fz_check_invariants(fz_run *r);
 
@@ -192,6 +196,10 @@ void fz_restore(fz_run *r, spmu_core *dst, const uint8_t *blob);
 /* The snapshot of c must be `want` (what: the property's name). */
 void fz_expect_same(fz_run *r, const spmu_core *c, const uint8_t *want,
                     const char *what);
+
+/* r->pre = the core's snapshot, on any step (before the operation
+ * changes the core). */
+void fz_take_pre(fz_run *r);
 
 /* On a full step: r->pre = the core's snapshot, and the step must leave
  * the core so (property `what`; NULL: no such promise yet). Call it
