@@ -143,7 +143,7 @@ bool fz_profile_perturbed(reader *in, spmu_profile *p)
  * context queries the catalogue for every MSR, and a core, its clones
  * and snapshot buffers made afresh for each input (the sanitizers hand out
  * new pages each time) would cost more than most inputs' steps. */
-#define SLOTS 32
+#define SLOTS 64
 typedef struct fz_slot {
   spmu_profile prof;
   spmu_inv_ctx *ctx;
