@@ -562,22 +562,6 @@ static const spmu_msr_info *msr_of(const run *r, uint32_t addr)
   return spmu_inv_msr(r->f.ctx, addr);
 }
 
-static spmu_lp *pick_lp(run *r)
-{
-  return spmu_core_lp(r->f.core, u8(&r->f.in) % r->f.ctx->prof.threads);
-}
-
-static void guest_write(spmu_lp *lp, uint32_t msr, uint64_t v)
-{
-  int rc = spmu_wrmsr(lp, msr, v);
-
-  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), msr, ull(v),
-        spmu_errname(rc));
-  if (rc != SPMU_OK && rc != SPMU_GP)
-    fz_die("guest-result: WRMSR %#x = %#llx gave %s", msr, ull(v),
-        spmu_errname(rc));
-}
-
 /* v without the MSR's reserved bits (so that the write takes). */
 static uint64_t valid(const run *r, uint32_t msr, uint64_t v)
 {
@@ -712,13 +696,13 @@ static void setup_windows(run *r)
 static void op_ds_area(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint8_t f = u8(&r->f.in);
   uint64_t v = pick_addr(r);
 
   if (!(f & 1)) /* sign-extend bit 47 */
     v = (v & spmu_width_mask(47)) | ((v >> 47 & 1) ? ~spmu_width_mask(47) : 0);
-  guest_write(lp, MSR_DS_AREA, v);
+  fz_guest_write(lp, MSR_DS_AREA, v);
 }
 
 /* One management field from structured choices: rel plus k records,
@@ -755,7 +739,7 @@ static uint64_t field_value(run *r, uint64_t rel, uint64_t rec)
 static void op_ds_fields(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint8_t f = u8(&r->f.in);
   bool wide = !(f & 1);
   unsigned w = wide ? 8 : 4, b, c;
@@ -807,7 +791,7 @@ static void op_ds_fields(fz_run *fr)
 static void op_ds_poke(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint8_t which = u8(&r->f.in), mode = u8(&r->f.in);
   bool wide = !(which & 0x80);
   unsigned w = wide ? 8 : 4, k = which & 0x3F, n = w;
@@ -844,7 +828,7 @@ static void op_ds_poke(fz_run *fr)
 static void op_debugctl(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint8_t b = u8(&r->f.in);
   uint64_t v = ((b & 1) ? r->tr : 0) | ((b & 2) ? r->bts : 0) |
                ((b & 4) ? r->btint : 0) | ((b & 8) ? r->off_os : 0) |
@@ -854,7 +838,7 @@ static void op_debugctl(fz_run *fr)
     v |= FREEZE_BITS;
   if (b & 64)
     v |= u64(&r->f.in);
-  guest_write(lp, MSR_DEBUGCTL, (b & 128) ? v : valid(r, MSR_DEBUGCTL, v));
+  fz_guest_write(lp, MSR_DEBUGCTL, (b & 128) ? v : valid(r, MSR_DEBUGCTL, v));
 }
 
 /* MSR_PEBS_ENABLE, or MSR_PEBS_DATA_CFG / MSR_PEBS_MATRIX_VERT (same
@@ -863,7 +847,7 @@ static void op_debugctl(fz_run *fr)
 static void op_pebs_regs(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint8_t which = u8(&r->f.in);
   uint32_t msr = (which & 1) ? MSR_PEBS_DATA_CFG : MSR_PEBS_ENABLE;
   uint64_t v;
@@ -875,7 +859,7 @@ static void op_pebs_regs(fz_run *fr)
   else /* GP enables, then LL or fixed enables */
     v = u8(&r->f.in) | (uint64_t)u8(&r->f.in) << 32 |
         (uint64_t)(u8(&r->f.in) & 0x87) << 24;
-  guest_write(lp, msr, (which & 2) ? v : valid(r, msr, v));
+  fz_guest_write(lp, msr, (which & 2) ? v : valid(r, msr, v));
 }
 
 /* The PEBS event of an architectural counter: event lines the clocks can
@@ -896,7 +880,7 @@ static const uint8_t events[][2] = {
 static void op_program(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   const spmu_profile *p = &r->f.ctx->prof;
   uint8_t which = u8(&r->f.in), ev = u8(&r->f.in);
   uint64_t k = 1 + (uint64_t)u8(&r->f.in), ctrl, en, gbit;
@@ -906,14 +890,14 @@ static void op_program(fz_run *fr)
 
   if (r->netburst) {
     unsigned t = spmu_lp_index(lp), c = 16 + t;
-    guest_write(lp, MSR_PEBS_ENABLE,
+    fz_guest_write(lp, MSR_PEBS_ENABLE,
                 valid(r, MSR_PEBS_ENABLE,
                       NB_PEBS_UOP_TAG | NB_PEBS_MY_THR | (ev & 0x1F) | 1));
-    guest_write(lp, MSR_PEBS_DATA_CFG, (which & 0x40) ? 0x13 : 0x1);
-    guest_write(lp, MSR_NB_CRU_ESCR2 + t,
+    fz_guest_write(lp, MSR_PEBS_DATA_CFG, (which & 0x40) ? 0x13 : 0x1);
+    fz_guest_write(lp, MSR_NB_CRU_ESCR2 + t,
                 ESCR_EVSEL(NB_REPLAY_EVENT) | ESCR_MASK(1 | (ev >> 5)) |
                     (t ? ESCR_T1 : ESCR_T0));
-    guest_write(lp, MSR_NB_CCCR0 + c,
+    fz_guest_write(lp, MSR_NB_CCCR0 + c,
                 CCCR_SEL(5) | CCCR_ANY_THREAD | CCCR_EN |
                     ((which & 0x10) ? CCCR_PMI_T0 << t : 0));
     host_write(lp, MSR_NB_CTR0 + c, spmu_width_mask(40) - k + 1);
@@ -923,7 +907,7 @@ static void op_program(fz_run *fr)
     return;
   ctrl = rd(lp, MSR_GLOBAL_CTRL);
   if (!(which & 0x80))
-    guest_write(lp, MSR_GLOBAL_CTRL, 0);
+    fz_guest_write(lp, MSR_GLOBAL_CTRL, 0);
   if ((which & 8) && r->baseline && p->fixed_mask) {
     uint64_t fctl = rd(lp, MSR_FIXED_CTR_CTRL);
     i = fixed_index(p->fixed_mask, which);
@@ -931,7 +915,7 @@ static void op_program(fz_run *fr)
     fctl &= ~(UINT64_C(0xF) << (4 * i)) & ~(UINT64_C(1) << (32 + 4 * i));
     fctl |= (uint64_t)(3 | ((which & 0x10) ? 8 : 0)) << (4 * i);
     fctl |= (which & 0x20) ? UINT64_C(1) << (32 + 4 * i) : 0;
-    guest_write(lp, MSR_FIXED_CTR_CTRL, valid(r, MSR_FIXED_CTR_CTRL, fctl));
+    fz_guest_write(lp, MSR_FIXED_CTR_CTRL, valid(r, MSR_FIXED_CTR_CTRL, fctl));
     en = gbit = UINT64_C(1) << (32 + i);
   } else {
     uint64_t sel;
@@ -941,7 +925,7 @@ static void op_program(fz_run *fr)
           EVTSEL_USR | EVTSEL_OS | EVTSEL_EN |
           ((which & 0x10) ? EVTSEL_INT : 0) |
           ((which & 0x20) ? EVTSEL_ADAPTIVE : 0);
-    guest_write(lp, MSR_EVTSEL0 + i, valid(r, MSR_EVTSEL0 + i, sel));
+    fz_guest_write(lp, MSR_EVTSEL0 + i, valid(r, MSR_EVTSEL0 + i, sel));
     gbit = UINT64_C(1) << i;
     en = gbit | ((which & 0x40) ? UINT64_C(1) << (32 + i) : 0);
   }
@@ -949,9 +933,9 @@ static void op_program(fz_run *fr)
   if (m)
     host_write(lp, ctr,
                (spmu_width_mask(m->width) - k + 1) & spmu_width_mask(m->width));
-  guest_write(lp, MSR_PEBS_ENABLE,
+  fz_guest_write(lp, MSR_PEBS_ENABLE,
               valid(r, MSR_PEBS_ENABLE, rd(lp, MSR_PEBS_ENABLE) | en));
-  guest_write(lp, MSR_GLOBAL_CTRL, valid(r, MSR_GLOBAL_CTRL, ctrl | gbit));
+  fz_guest_write(lp, MSR_GLOBAL_CTRL, valid(r, MSR_GLOBAL_CTRL, ctrl | gbit));
 }
 
 /* A counter near its overflow, or GLOBAL_STATUS, through the host path.
@@ -959,7 +943,7 @@ static void op_program(fz_run *fr)
 static void op_host_counter(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   const spmu_profile *p = &r->f.ctx->prof;
   uint8_t which = u8(&r->f.in);
   const spmu_msr_info *m;
@@ -987,12 +971,12 @@ static void op_host_counter(fz_run *fr)
 static void op_wrmsr(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   const spmu_msr_info *m = &r->f.ctx->msr[u8(&r->f.in) % r->f.ctx->nmsr];
   uint8_t mode = u8(&r->f.in);
   uint64_t v = u64(&r->f.in);
 
-  guest_write(lp, m->addr, (mode & 1) ? v : v & ~m->reserved);
+  fz_guest_write(lp, m->addr, (mode & 1) ? v : v & ~m->reserved);
 }
 
 /* The PMI handler's acknowledgement: the status written back to OVF_CTRL
@@ -1000,19 +984,19 @@ static void op_wrmsr(fz_run *fr)
 static void op_ack(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   unsigned n;
 
   if (r->netburst) {
     for (n = 0; n < 18; n++) {
       uint64_t cccr = rd(lp, MSR_NB_CCCR0 + n);
       if (cccr & CCCR_OVF)
-        guest_write(lp, MSR_NB_CCCR0 + n, cccr & ~CCCR_OVF);
+        fz_guest_write(lp, MSR_NB_CCCR0 + n, cccr & ~CCCR_OVF);
     }
     return;
   }
   if (msr_of(r, MSR_GLOBAL_OVF_CTRL))
-    guest_write(lp, MSR_GLOBAL_OVF_CTRL,
+    fz_guest_write(lp, MSR_GLOBAL_OVF_CTRL,
                 valid(r, MSR_GLOBAL_OVF_CTRL, rd(lp, MSR_GLOBAL_STATUS)));
 }
 
@@ -1372,7 +1356,7 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
 static void op_deliver(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   host *h = &r->main;
   clockbuf cb;
   delivery d;

@@ -269,11 +269,6 @@ static void check_pmi_calls(run *r, const spmu_lp *lp, bool pmi)
           r->pmi_lp[i], k);
 }
 
-static spmu_lp *pick_lp(run *r, spmu_core *c)
-{
-  return spmu_core_lp(c, u8(&r->f.in) % r->f.ctx->prof.threads);
-}
-
 /* ---- choosing addresses, values, event lines ------------------------- */
 
 /* Mostly an MSR of the profile; sometimes a neighbour, an instance the
@@ -466,7 +461,7 @@ static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m,
 static void op_wrmsr(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint32_t addr = pick_addr(r);
   uint64_t v = pick_value(r, lp, addr);
   const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, addr);
@@ -526,7 +521,7 @@ static void op_wrmsr(fz_run *fr)
 static void op_host_wrmsr(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint32_t addr = pick_addr(r);
   uint64_t v = pick_value(r, lp, addr);
   const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, addr);
@@ -584,7 +579,7 @@ static void op_host_wrmsr(fz_run *fr)
 static void op_rdmsr(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint32_t addr = pick_addr(r);
   const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, addr);
   uint64_t v = 0, h = 0;
@@ -626,7 +621,7 @@ static uint32_t rdpmc_msr(const spmu_inv_ctx *ctx, uint32_t ecx)
 static void op_rdpmc(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint8_t mode = u8(&r->f.in), ctl = u8(&r->f.in);
   uint32_t ecx, msr;
   unsigned cpl = ctl & 3;
@@ -788,7 +783,7 @@ static void check_single_steps(run *r, unsigned k, const spmu_clock *clk,
 static void op_deliver(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core), *lb;
+  spmu_lp *lp = fz_pick_lp(&r->f), *lb;
   unsigned k = spmu_lp_index(lp);
   clockbuf cb;
   spmu_clock clk;
@@ -868,7 +863,7 @@ static void op_deliver(fz_run *fr)
 static void op_deadline(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   clockbuf cb;
   spmu_clock clk;
   uint64_t acc = r->mem[0].accesses, d;
@@ -959,7 +954,7 @@ static void op_reset(fz_run *fr)
 static void op_init(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
 
   fz_begin(&r->f, "init-keeps");
   if (spmu_lp_init_signal(lp) != SPMU_OK)
@@ -969,7 +964,7 @@ static void op_init(fz_run *fr)
 static void op_cpuid(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint8_t b = u8(&r->f.in);
   uint32_t leaf = b % 3 == 0 ? 0x1 : b % 3 == 1 ? 0xA : u32(&r->f.in);
   uint32_t got[4], want[4];
@@ -986,19 +981,6 @@ static void op_cpuid(fz_run *fr)
 
 /* ---- driver-like sequences --------------------------------------------- */
 
-/* A WRMSR of a driver-like sequence: OK or #GP; the rest is checked by
- * the invariants. */
-static void guest_write(spmu_lp *lp, uint32_t msr, uint64_t v)
-{
-  int rc = spmu_wrmsr(lp, msr, v);
-
-  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), msr, ull(v),
-        spmu_errname(rc));
-  if (rc != SPMU_OK && rc != SPMU_GP)
-    fz_die("guest-result: WRMSR %#x = %#llx gave %s", msr, ull(v),
-        spmu_errname(rc));
-}
-
 /* Program one counter as perf does: disable globally, set the period,
  * program the select (or FIXED_CTR_CTRL), enable. Operands: lp, which
  * (bit 7: 16-bit period, bit 6: a fixed counter, bit 5: PMI, bit 4: freeze
@@ -1006,7 +988,7 @@ static void guest_write(spmu_lp *lp, uint32_t msr, uint64_t v)
 static void op_program(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   const spmu_profile *p = &r->f.ctx->prof;
   uint8_t which = u8(&r->f.in);
   uint64_t period = 1 + (uint64_t)((which & 0x80) ? u16(&r->f.in) : u8(&r->f.in));
@@ -1014,7 +996,7 @@ static void op_program(fz_run *fr)
   unsigned i;
 
   spmu_host_rdmsr(lp, MSR_GLOBAL_CTRL, &ctrl);
-  guest_write(lp, MSR_GLOBAL_CTRL, 0);
+  fz_guest_write(lp, MSR_GLOBAL_CTRL, 0);
   if ((which & 0x40) && p->fixed_mask) {
     const spmu_msr_info *m;
     for (i = which % 16; !(p->fixed_mask >> i & 1); i = (i + 1) % 16)
@@ -1022,22 +1004,22 @@ static void op_program(fz_run *fr)
     m = spmu_inv_msr(r->f.ctx, MSR_FIXED_CTR0 + i);
     spmu_host_rdmsr(lp, MSR_FIXED_CTR_CTRL, &fctl);
     if (m)
-      guest_write(lp, m->addr, (spmu_width_mask(m->width) - period + 1) &
+      fz_guest_write(lp, m->addr, (spmu_width_mask(m->width) - period + 1) &
                                       spmu_width_mask(m->width));
     fctl &= ~(UINT64_C(0xF) << (4 * i));
     fctl |= (uint64_t)(3 | ((which & 0x20) ? 8 : 0)) << (4 * i);
-    guest_write(lp, MSR_FIXED_CTR_CTRL, fctl);
+    fz_guest_write(lp, MSR_FIXED_CTR_CTRL, fctl);
     ctrl |= UINT64_C(1) << (32 + i);
   } else if (p->gp) {
     i = which % p->gp;
-    guest_write(lp, MSR_PMC0 + i, (uint64_t)0 - period);
-    guest_write(lp, MSR_EVTSEL0 + i,
+    fz_guest_write(lp, MSR_PMC0 + i, (uint64_t)0 - period);
+    fz_guest_write(lp, MSR_EVTSEL0 + i,
                 sel | EVTSEL_EN | ((which & 0x20) ? EVTSEL_INT : 0));
     ctrl |= UINT64_C(1) << i;
   }
   if (which & 0x10) /* freeze on PMI, counters and LBRs */
-    guest_write(lp, MSR_DEBUGCTL, (UINT64_C(3) << 11) | 1);
-  guest_write(lp, MSR_GLOBAL_CTRL, ctrl);
+    fz_guest_write(lp, MSR_DEBUGCTL, (UINT64_C(3) << 11) | 1);
+  fz_guest_write(lp, MSR_GLOBAL_CTRL, ctrl);
 }
 
 /* The PMI handler's acknowledgement: write the status back to OVF_CTRL /
@@ -1045,11 +1027,11 @@ static void op_program(fz_run *fr)
 static void op_ack(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, MSR_GLOBAL_OVF_CTRL);
 
   if (m)
-    guest_write(lp, MSR_GLOBAL_OVF_CTRL, status_of(lp) & ~m->reserved);
+    fz_guest_write(lp, MSR_GLOBAL_OVF_CTRL, status_of(lp) & ~m->reserved);
 }
 
 /* A DS save area at GMEM_BASE (SDM 17.4.9; facts sheet C) in the 64-bit
@@ -1063,7 +1045,7 @@ static void op_ack(fz_run *fr)
 static void op_ds_setup(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = pick_lp(r, r->f.core);
+  spmu_lp *lp = fz_pick_lp(&r->f);
   gmem *g = &r->mem[0];
   uint8_t f = u8(&r->f.in);
   bool wide = !(f & 1);
@@ -1101,7 +1083,7 @@ static void op_ds_setup(fz_run *fr)
         "fail %u\n", wide ? "64-bit" : "32-bit", ull(bbase), ull(bindex),
         ull(bmax), ull(bthr), ull(pbase), ull(index), ull(max), ull(thr),
         ull(reset), g->fail);
-  guest_write(lp, MSR_DS_AREA, GMEM_BASE);
+  fz_guest_write(lp, MSR_DS_AREA, GMEM_BASE);
   /* BTS on (TR + BTS), BTINT, BTS_OFF_OS, BTS_OFF_USR from f bits 1-4. */
   m = spmu_inv_msr(r->f.ctx, MSR_DEBUGCTL);
   spmu_host_rdmsr(lp, MSR_DEBUGCTL, &dbg);
@@ -1112,13 +1094,13 @@ static void op_ds_setup(fz_run *fr)
   dbg |= (f & 8) ? DEBUGCTL_BTS_OFF_OS : 0;
   dbg |= (f & 16) ? DEBUGCTL_BTS_OFF_USR : 0;
   if (m)
-    guest_write(lp, MSR_DEBUGCTL, dbg & ~m->reserved);
+    fz_guest_write(lp, MSR_DEBUGCTL, dbg & ~m->reserved);
   m = spmu_inv_msr(r->f.ctx, MSR_PEBS_ENABLE);
   if (m)
-    guest_write(lp, MSR_PEBS_ENABLE, en & ~m->reserved);
+    fz_guest_write(lp, MSR_PEBS_ENABLE, en & ~m->reserved);
   m = spmu_inv_msr(r->f.ctx, MSR_PEBS_DATA_CFG);
   if (m)
-    guest_write(lp, MSR_PEBS_DATA_CFG,
+    fz_guest_write(lp, MSR_PEBS_DATA_CFG,
                 ((cfg & 0xF) | (cfg >> 4) << 24) & ~m->reserved);
 }
 

@@ -292,6 +292,22 @@ void fz_run_init(fz_run *r, reader in, const uint8_t *data, size_t size,
     r->buf[i] = s->buf[2 + i];
 }
 
+spmu_lp *fz_pick_lp(fz_run *r)
+{
+  return spmu_core_lp(r->core, u8(&r->in) % r->ctx->prof.threads);
+}
+
+void fz_guest_write(spmu_lp *lp, uint32_t msr, uint64_t v)
+{
+  int rc = spmu_wrmsr(lp, msr, v);
+
+  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), msr, ull(v),
+        spmu_errname(rc));
+  if (rc != SPMU_OK && rc != SPMU_GP)
+    fz_die("guest-result: WRMSR %#x = %#llx gave %s", msr, ull(v),
+           spmu_errname(rc));
+}
+
 void fz_check_invariants(fz_run *r)
 {
   if (spmu_inv_check(r->ctx, r->core, r->why, sizeof r->why))
@@ -327,7 +343,7 @@ void fz_run_steps(fz_run *r, const fz_steps *s)
   for (r->step = 1; r->step <= s->max_steps && r->in.n; r->step++) {
     unsigned op;
     if (s->lp_first)
-      r->lp = spmu_core_lp(r->core, u8(&r->in) % r->ctx->prof.threads);
+      r->lp = fz_pick_lp(r);
     op = u8(&r->in) % s->nops;
     fz_at.step = r->step;
     fz_at.op = s->ops[op].name;

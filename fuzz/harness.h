@@ -182,6 +182,13 @@ void fz_check_all_steps(bool all);
  * n; always when every check runs)? */
 bool fz_sampled(const uint8_t *data, size_t size, unsigned key, unsigned n);
 
+/* The logical processor of r->core an input byte picks. */
+spmu_lp *fz_pick_lp(fz_run *r);
+
+/* A WRMSR of a driver-like sequence: OK or #GP (anything else dies: the
+ * property guest-result); the rest is checked by the invariants. */
+void fz_guest_write(spmu_lp *lp, uint32_t msr, uint64_t v);
+
 /* The invariants of invariants.h on r->core (dies if one fails). */
 void fz_check_invariants(fz_run *r);
 
