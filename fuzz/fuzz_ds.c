@@ -1,5 +1,5 @@
 /* libFuzzer harness: the DS save area, PEBS assists and the branch trace
- * store (issue 7, harness 3), with random DS pointers, random management
+ * store, with random DS pointers, random management
  * fields and host memory callbacks that fail at random.
  *
  * The guest's memory is sparse: a few windows of WSIZE bytes at bases the
@@ -59,7 +59,8 @@
  *   deadline-agree  (arch cores) the delivery ends at spmu_deadline or at
  *                   the clocks asked for, and a use happens only at the
  *                   deadline; spmu_deadline touches no memory
- *   (d) the invariants of invariants.h after every step.
+ *   (d) the invariants of invariants.h after the steps of a sample (about
+ *       one in SAMPLE, harness.h; every step when the tests replay).
  *
  * Input layout (a read past the end yields zeros, so any byte string is a
  * valid input; fuzz/gen_seeds.py writes seeds in this layout):
@@ -268,7 +269,7 @@ static bool fits(const ds_use *u, uint64_t x, uint64_t len)
 }
 
 /* The size of an adaptive record whose header names DATA_CFG groups cfg
- * (facts sheet C): Basic 32, MemInfo 32, GPR 144, XMM 256, LBR 24 for each
+ * (the adaptive PEBS record, SDM Vol. 3B "Adaptive PEBS"): Basic 32, MemInfo 32, GPR 144, XMM 256, LBR 24 for each
  * of LBR_ENTRIES + 1 entries, at most 32 (docs/decisions.md #65). */
 static uint64_t adaptive_size(uint64_t cfg)
 {
@@ -729,7 +730,7 @@ static uint64_t field_value(run *r, uint64_t rel, uint64_t rec)
   }
 }
 
-/* The management fields of lp's DS area (SDM 17.4.9; facts sheet C), for
+/* The management fields of lp's DS area (SDM 17.4.9), for
  * the BTS buffer, the PEBS buffer or both, and the counter-reset slots,
  * written in the 64- or 32-bit layout (whatever the profile uses).
  * Operands: lp, a flag byte (bit 0: 32-bit layout, bit 1: no BTS fields,

@@ -1,8 +1,11 @@
 /* libFuzzer harness: the PMU model driven by an arbitrary sequence of
  * WRMSR / RDMSR / RDPMC / host accesses / event delivery / snapshots /
  * RESET, on a core of 1 to 8 logical processors, with guest memory for the
- * DS save area (PEBS records, BTS). After every step the state invariants
- * of invariants.h are checked; each step also checks its own contract:
+ * DS save area (PEBS records, BTS). Each step checks its own contract;
+ * the properties marked (s) and the state invariants of invariants.h are
+ * checked on a sample of steps (about one in SAMPLE, harness.h: a hash of
+ * the input decides, so a failure replays), on every step when the tests
+ * replay the corpus:
  *
  *   absent-gp, absent-enomsr  an MSR outside the profile faults / ENOMSR
  *   reserved-gp, valid-write  WRMSR faults exactly on reserved bits,
@@ -11,21 +14,22 @@
  *   write-effect              what a successful write leaves (sign
  *                             extension of PMCx, W1C/W1S on the status)
  *   host-write, host-readonly the host path's acceptance rules (pmu.h)
- *   fault-no-effect           a refused write changes nothing
- *   read-no-effect            RDMSR, RDPMC, CPUID change nothing
+ *   fault-no-effect (s)       a refused write changes nothing
+ *   read-no-effect (s)        RDMSR, RDPMC, CPUID change nothing
  *   rdpmc-cpl, rdpmc-absent, rdpmc-agree  RDPMC's faults and value
- *   deadline-pure             spmu_deadline changes nothing, touches no
- *                             memory
+ *   deadline-pure             spmu_deadline touches no memory, (s)
+ *                             changes nothing
  *   deadline-agree            delivery stops exactly at the deadline
  *   pmi-callback              one pmi() per requesting LP, lp first
- *   future-equivalence        a clone restored from the snapshot, given
+ *   future-equivalence (s)    a clone restored from the snapshot, given
  *                             the same clocks, ends byte-identical (MSRs,
  *                             engine state, guest memory)
- *   batch-equivalence         K clocks at once == K clocks one at a time
+ *   batch-equivalence (s)     K clocks at once == K clocks one at a time
  *                             (K <= SINGLE_STEP_MAX), result bits included
  *   ds-bounds                 DS writes only at the BTS/PEBS index, below
  *                             the absolute maximum
- *   restore-exact, restore-rejects, reset-values, init-keeps, cpuid-agree
+ *   restore-exact, restore-rejects, reset-values, cpuid-agree,
+ *   init-keeps (s)
  *
  * Input layout (a read past the end yields zeros, so any byte string is a
  * valid input; fuzz/gen_seeds.py writes seeds in this layout):
@@ -156,7 +160,7 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
   return 0;
 }
 
-/* ds-bounds (SDM 17.4.9, seed 003; decisions 34): when lp's DS area is
+/* ds-bounds (SDM 17.4.9; docs/decisions.md #34): when lp's DS area is
  * the one op_ds_setup wrote, the model writes only the BTS or PEBS index
  * field, a PEBS record at the PEBS index that ends at or below the PEBS
  * absolute maximum, or a BTS record at the BTS index (or the BTS base, when
@@ -1034,7 +1038,7 @@ static void op_ack(fz_run *fr)
     fz_guest_write(lp, MSR_GLOBAL_OVF_CTRL, status_of(lp) & ~m->reserved);
 }
 
-/* A DS save area at GMEM_BASE (SDM 17.4.9; facts sheet C) in the 64-bit
+/* A DS save area at GMEM_BASE (SDM 17.4.9) in the 64-bit
  * or the 32-bit layout, DS_AREA pointing at it, PEBS enabled on some
  * counters, the branch trace store maybe on. Operands: lp; f (bit 0:
  * 32-bit layout, bit 1: BTS on, bit 2: BTINT, bits 3-4: BTS_OFF_OS/USR,
