@@ -269,7 +269,8 @@ static bool fits(const ds_use *u, uint64_t x, uint64_t len)
 }
 
 /* The size of an adaptive record whose header names DATA_CFG groups cfg
- * (the adaptive PEBS record, SDM Vol. 3B "Adaptive PEBS"): Basic 32, MemInfo 32, GPR 144, XMM 256, LBR 24 for each
+ * (the adaptive PEBS record, SDM Vol. 3B "Adaptive PEBS"): Basic 32,
+ * MemInfo 32, GPR 144, XMM 256, LBR 24 for each
  * of LBR_ENTRIES + 1 entries, at most 32 (docs/decisions.md #65). */
 static uint64_t adaptive_size(uint64_t cfg)
 {
@@ -404,7 +405,8 @@ static void note_msrs(run *r, uint64_t v[SPMU_MAX_THREADS][SPMU_INV_MAX_MSRS])
   for (t = 0; t < r->f.ctx->prof.threads; t++)
     for (i = 0; i < r->f.ctx->nmsr; i++) {
       v[t][i] = 0;
-      spmu_host_rdmsr(spmu_core_lp(r->f.core, t), r->f.ctx->msr[i].addr, &v[t][i]);
+      spmu_host_rdmsr(spmu_core_lp(r->f.core, t), r->f.ctx->msr[i].addr,
+                      &v[t][i]);
     }
 }
 
@@ -1071,7 +1073,8 @@ static void clock_extras(run *r, clockbuf *cb, uint8_t *cpl, uint8_t *flags)
     cb->mem.store = (m >> 7) & 1;
   }
   if (m & 32) {
-    cb->branch.from = (m & 64) ? u64(&r->f.in) : UINT64_C(0x400000) + u16(&r->f.in);
+    cb->branch.from =
+        (m & 64) ? u64(&r->f.in) : UINT64_C(0x400000) + u16(&r->f.in);
     cb->branch.to = pick_addr(r);
     cb->branch.predicted = (m >> 7) & 1;
   }

@@ -386,8 +386,9 @@ static uint64_t pick_value(run *r, spmu_lp *lp, uint32_t addr)
               m->policy == SPMU_POLICY_COUNTER_SX)) {
       /* A few events before the wrap; PMCx writes sign-extend. */
       uint64_t k = u8(&r->f.in);
-      return m->policy == SPMU_POLICY_COUNTER_SX ? (uint64_t)0 - (k + 1)
-                                                 : spmu_width_mask(m->width) - k;
+      if (m->policy == SPMU_POLICY_COUNTER_SX)
+        return (uint64_t)0 - (k + 1);
+      return spmu_width_mask(m->width) - k;
     }
     if (addr == MSR_FIXED_CTR_CTRL) {
       uint64_t v = 0;
@@ -462,31 +463,47 @@ static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m,
         ull(got), ull(want));
 }
 
+/* A write the input describes: the LP, the MSR, the value; what the MSR
+ * (if the profile has it) and GLOBAL_STATUS held before it. */
+typedef struct write_op {
+  spmu_lp *lp;
+  uint32_t addr;
+  uint64_t v, status0, cur;
+  const spmu_msr_info *m;
+} write_op;
+
+static void pick_write(run *r, write_op *w)
+{
+  w->lp = fz_pick_lp(&r->f);
+  w->addr = pick_addr(r);
+  w->v = pick_value(r, w->lp, w->addr);
+  w->m = spmu_inv_msr(r->f.ctx, w->addr);
+  w->status0 = status_of(w->lp);
+  w->cur = 0;
+  fz_begin(&r->f, NULL);
+  if (w->m)
+    spmu_host_rdmsr(w->lp, w->addr, &w->cur);
+}
+
 static void op_wrmsr(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = fz_pick_lp(&r->f);
-  uint32_t addr = pick_addr(r);
-  uint64_t v = pick_value(r, lp, addr);
-  const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, addr);
-  uint64_t status0 = status_of(lp), cur = 0;
+  write_op w;
   bool must_gp = false, must_ok = false;
   int rc;
 
-  fz_begin(&r->f, NULL);
-  if (m)
-    spmu_host_rdmsr(lp, addr, &cur);
-  rc = spmu_wrmsr(lp, addr, v);
-  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), addr, ull(v),
-        spmu_errname(rc));
-  if (!m) {
+  pick_write(r, &w);
+  rc = spmu_wrmsr(w.lp, w.addr, w.v);
+  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(w.lp), w.addr,
+        ull(w.v), spmu_errname(rc));
+  if (!w.m) {
     if (rc != SPMU_GP)
-      fz_die("absent-gp: WRMSR %#x (not in the profile) gave %s", addr,
+      fz_die("absent-gp: WRMSR %#x (not in the profile) gave %s", w.addr,
           spmu_errname(rc));
     fz_promise(&r->f, "fault-no-effect");
     return;
   }
-  switch (m->policy) {
+  switch (w.m->policy) {
   case SPMU_POLICY_RO:
   case SPMU_POLICY_CONST:
   case SPMU_POLICY_COMPUTED:
@@ -498,26 +515,26 @@ static void op_wrmsr(fz_run *fr)
   case SPMU_POLICY_RW:
     /* regs.h: reserved bits #GP, read-only fields must keep their
      * value; SDM 17.4.9: DS_AREA is a canonical address. */
-    must_ok = !(v & m->reserved) && !((v ^ cur) & m->readonly) &&
-              (m->addr != 0x600u || canonical48(v));
+    must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
+              (w.m->addr != 0x600u || canonical48(w.v));
     must_gp = !must_ok;
     break;
   default: /* W1C, W1S, COUNTER */
-    must_gp = (v & m->reserved) != 0;
+    must_gp = (w.v & w.m->reserved) != 0;
     must_ok = !must_gp;
     break;
   }
   if (rc != SPMU_OK && rc != SPMU_GP)
-    fz_die("guest-result: WRMSR %s = %#llx gave %s", m->name, ull(v),
+    fz_die("guest-result: WRMSR %s = %#llx gave %s", w.m->name, ull(w.v),
         spmu_errname(rc));
   if (must_gp && rc != SPMU_GP)
     fz_die("reserved-gp: WRMSR %s = %#llx (reserved %#llx, policy %d) must "
-        "#GP", m->name, ull(v), ull(m->reserved), (int)m->policy);
+        "#GP", w.m->name, ull(w.v), ull(w.m->reserved), (int)w.m->policy);
   if (must_ok && rc != SPMU_OK)
     fz_die("valid-write: WRMSR %s = %#llx (reserved %#llx, read-only %#llx) "
-        "faulted", m->name, ull(v), ull(m->reserved), ull(m->readonly));
+        "faulted", w.m->name, ull(w.v), ull(w.m->reserved), ull(w.m->readonly));
   if (rc == SPMU_OK)
-    check_write_effect(lp, m, v, status0, false);
+    check_write_effect(w.lp, w.m, w.v, w.status0, false);
   else
     fz_promise(&r->f, "fault-no-effect");
 }
@@ -525,58 +542,52 @@ static void op_wrmsr(fz_run *fr)
 static void op_host_wrmsr(fz_run *fr)
 {
   run *r = (run *)fr;
-  spmu_lp *lp = fz_pick_lp(&r->f);
-  uint32_t addr = pick_addr(r);
-  uint64_t v = pick_value(r, lp, addr);
-  const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, addr);
-  uint64_t status0 = status_of(lp), cur = 0;
+  write_op w;
   bool must_ok = false;
   int rc;
 
-  fz_begin(&r->f, NULL);
-  if (m)
-    spmu_host_rdmsr(lp, addr, &cur);
-  rc = spmu_host_wrmsr(lp, addr, v);
-  TRACE("  LP%u host WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), addr,
-        ull(v), spmu_errname(rc));
-  if (!m) {
+  pick_write(r, &w);
+  rc = spmu_host_wrmsr(w.lp, w.addr, w.v);
+  TRACE("  LP%u host WRMSR %#x = %#llx -> %s\n", spmu_lp_index(w.lp), w.addr,
+        ull(w.v), spmu_errname(rc));
+  if (!w.m) {
     if (rc != SPMU_ENOMSR)
-      fz_die("absent-enomsr: host WRMSR %#x gave %s", addr, spmu_errname(rc));
+      fz_die("absent-enomsr: host WRMSR %#x gave %s", w.addr, spmu_errname(rc));
     fz_promise(&r->f, "fault-no-effect");
     return;
   }
-  switch (m->policy) {
+  switch (w.m->policy) {
   case SPMU_POLICY_CONST:
   case SPMU_POLICY_COMPUTED:
-    must_ok = v == cur; /* only the current value */
+    must_ok = w.v == w.cur; /* only the current value */
     if (!must_ok && rc == SPMU_OK)
       fz_die("host-readonly: host WRMSR %s = %#llx (current %#llx) "
-          "succeeded", m->name, ull(v), ull(cur));
+          "succeeded", w.m->name, ull(w.v), ull(w.cur));
     break;
   case SPMU_POLICY_COUNTER_SX:
   case SPMU_POLICY_COUNTER:
-    must_ok = !(v & ~spmu_width_mask(m->width));
+    must_ok = !(w.v & ~spmu_width_mask(w.m->width));
     break;
   case SPMU_POLICY_RW:
-    must_ok = !(v & m->reserved) && !((v ^ cur) & m->readonly) &&
-              (m->addr != 0x600u || canonical48(v));
+    must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
+              (w.m->addr != 0x600u || canonical48(w.v));
     break;
   default: /* RO, W1C, W1S */
-    must_ok = !(v & m->reserved);
+    must_ok = !(w.v & w.m->reserved);
     break;
   }
   if (rc != SPMU_OK && rc != SPMU_ERESERVED && rc != SPMU_EREADONLY)
-    fz_die("host-result: host WRMSR %s = %#llx gave %s", m->name, ull(v),
+    fz_die("host-result: host WRMSR %s = %#llx gave %s", w.m->name, ull(w.v),
         spmu_errname(rc));
   if (must_ok != (rc == SPMU_OK))
     fz_die("host-write: host WRMSR %s = %#llx (reserved %#llx, read-only "
-        "%#llx, width %u) gave %s", m->name, ull(v), ull(m->reserved),
-        ull(m->readonly), m->width, spmu_errname(rc));
+        "%#llx, width %u) gave %s", w.m->name, ull(w.v), ull(w.m->reserved),
+        ull(w.m->readonly), w.m->width, spmu_errname(rc));
   if (rc == SPMU_OK &&
-      m->policy != SPMU_POLICY_CONST && m->policy != SPMU_POLICY_COMPUTED)
-    check_write_effect(lp, m, v, status0, true);
-  if (rc != SPMU_OK || m->policy == SPMU_POLICY_CONST ||
-      m->policy == SPMU_POLICY_COMPUTED)
+      w.m->policy != SPMU_POLICY_CONST && w.m->policy != SPMU_POLICY_COMPUTED)
+    check_write_effect(w.lp, w.m, w.v, w.status0, true);
+  if (rc != SPMU_OK || w.m->policy == SPMU_POLICY_CONST ||
+      w.m->policy == SPMU_POLICY_COMPUTED)
     fz_promise(&r->f, "fault-no-effect");
 }
 
@@ -995,7 +1006,8 @@ static void op_program(fz_run *fr)
   spmu_lp *lp = fz_pick_lp(&r->f);
   const spmu_profile *p = &r->f.ctx->prof;
   uint8_t which = u8(&r->f.in);
-  uint64_t period = 1 + (uint64_t)((which & 0x80) ? u16(&r->f.in) : u8(&r->f.in));
+  uint64_t period =
+      1 + (uint64_t)((which & 0x80) ? u16(&r->f.in) : u8(&r->f.in));
   uint64_t sel = evtsel_value(r), ctrl = 0, fctl = 0;
   unsigned i;
 

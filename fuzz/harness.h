@@ -8,8 +8,9 @@
  * the core compared with it, save/restore round trips, one-clock-at-a-time
  * replays) run on a sample of steps: fz_run.full says whether this step is
  * one. The sample is decided by a hash of the input and the step number,
- * so an input always checks the same steps (a failure replays). replay.c (the ctest replay of the corpora) checks every step; the
- * environment variable SPMU_FUZZ_CHECKS set to "all" or "sampled" chooses
+ * so an input always checks the same steps (a failure replays). replay.c
+ * (the ctest replay of the corpora) checks every step; the environment
+ * variable SPMU_FUZZ_CHECKS set to "all" or "sampled" chooses
  * for any build. */
 #ifndef SPMU_FUZZ_HARNESS_H
 #define SPMU_FUZZ_HARNESS_H
