@@ -28,8 +28,8 @@
  *                             (K <= SINGLE_STEP_MAX), result bits included
  *   ds-bounds                 DS writes only at the BTS/PEBS index, below
  *                             the absolute maximum
- *   restore-exact, restore-rejects, reset-values, cpuid-agree,
- *   init-keeps (s)
+ *   restore-rejects, reset-values, cpuid-agree, restore-exact (s),
+ *   init-keeps (s); restore-rejects: the core left untouched (s)
  *
  * Input layout (a read past the end yields zeros, so any byte string is a
  * valid input; fuzz/gen_seeds.py writes seeds in this layout):
@@ -912,15 +912,16 @@ static void op_snapshot(fz_run *fr)
       fz_die("restore-exact: restoring an earlier snapshot: %s",
           spmu_errname(rc));
     memcpy(r->f.pre, r->stash, len);
-    r->f.unchanged = "restore-exact";
+    fz_promise(&r->f, "restore-exact");
     break;
   case 2: {
     /* pmu.h: a damaged blob is refused and leaves the core untouched. */
     size_t at = u16(&r->f.in) % len;
     uint8_t x = u8(&r->f.in) | 1;
-    /* The blob is the core's own (taken on every step: the op needs it). */
-    fz_save(&r->f, r->f.core, r->f.pre);
-    r->f.unchanged = "restore-rejects";
+    /* The blob is the core's own (taken on every step: the op needs it);
+     * that the core is left as it was is checked on a full step. */
+    fz_take_pre(&r->f);
+    fz_promise(&r->f, "restore-rejects");
     memcpy(r->b, r->f.pre, len);
     r->b[at] ^= x;
     rc = spmu_core_restore(r->f.core, r->b, len);
@@ -930,8 +931,8 @@ static void op_snapshot(fz_run *fr)
   }
   default: {
     size_t cut = 1 + u16(&r->f.in) % len;
-    fz_save(&r->f, r->f.core, r->f.pre);
-    r->f.unchanged = "restore-rejects";
+    fz_take_pre(&r->f);
+    fz_promise(&r->f, "restore-rejects");
     rc = spmu_core_restore(r->f.core, r->f.pre, len - cut);
     if (rc == SPMU_OK)
       fz_die("restore-rejects: a blob cut to %zu of %zu bytes accepted",
