@@ -1,5 +1,5 @@
 /* libFuzzer harness: the DS save area, PEBS assists and the branch trace
- * store (issue 7, harness 3), with random DS pointers, random management
+ * store, with random DS pointers, random management
  * fields and host memory callbacks that fail at random.
  *
  * The guest's memory is sparse: a few windows of WSIZE bytes at bases the
@@ -59,7 +59,8 @@
  *   deadline-agree  (arch cores) the delivery ends at spmu_deadline or at
  *                   the clocks asked for, and a use happens only at the
  *                   deadline; spmu_deadline touches no memory
- *   (d) the invariants of invariants.h after every step.
+ *   (d) the invariants of invariants.h after the steps of a sample (about
+ *       one in SAMPLE, harness.h; every step when the tests replay).
  *
  * Input layout (a read past the end yields zeros, so any byte string is a
  * valid input; fuzz/gen_seeds.py writes seeds in this layout):
@@ -77,13 +78,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
-#include "invariants.h"
+#include "harness.h"
 
 #define MAX_STEPS 128
 #define NWIN 4
 #define WSIZE 0x1000u
 #define MAX_USES 2 /* a PEBS assist, then a branch record */
+/* About one step in SAMPLE runs the whole invariant sweep (harness.h);
+ * the DS properties below are checked on every step. */
+#define SAMPLE 16
 
 /* MSR numbers (SDM Vol. 4 Table 2-2; Table 2-53 for NetBurst). */
 #define MSR_PMC0 0xC1u
@@ -124,13 +127,6 @@
 #define NB_PEBS_MY_THR (UINT64_C(1) << 25)
 #define NB_REPLAY_EVENT 0x09 /* replay_event, CRU_ESCR2/3, CCCR select 5 */
 
-/* Build with -DSPMU_FUZZ_TRACE to print every step (to stderr). */
-#ifdef SPMU_FUZZ_TRACE
-#define TRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define TRACE(...) ((void)0)
-#endif
-
 /* The profiles: every preset with a DS area, and the layouts they do not
  * cover (the 32-bit layout with architectural PEBS, the 64-bit one on
  * NetBurst, formats 0 and 2 on later parts, 32- and 64-bit counters,
@@ -158,8 +154,6 @@ static const char *const profiles[] = {
     "base=sapphirerapids,gp_width=64,fixed_width=64,threads=1",
 };
 #define NPROFILES (sizeof profiles / sizeof profiles[0])
-
-/* ---- input ----------------------------------------------------------- */
 
 /* ---- the guest's memory and the host callbacks ------------------------ */
 
@@ -207,44 +201,21 @@ typedef struct host {
   unsigned pmis;
 } host;
 
+/* The skeleton's part (harness.h) holds the input, the core under test,
+ * the reference core (spare[0]) and the snapshots: pre (before the
+ * delivery), buf[0] and buf[1] (scratch). */
 typedef struct run {
-  reader in;
-  spmu_inv_ctx *ctx;
-  const char *spec;
+  fz_run f;
   bool netburst, baseline, dtes64;
   unsigned fmt; /* PEBS record format, 0-3 (4+ counts as 3) */
   uint64_t tr, bts, btint, off_os, off_usr; /* DEBUGCTL(A) bits */
-  spmu_core *core, *refcore;
   host main, refh;
-  uint8_t *pre, *a, *b; /* snapshots: before the step, scratch */
   /* Every MSR of every logical processor (ctx->msr order) at the first
    * callback of each use of the delivery under way. */
   uint64_t at_use[MAX_USES][SPMU_MAX_THREADS][SPMU_INV_MAX_MSRS];
   uint64_t ms_seed; /* the machine state the assists record */
   unsigned ms_nlbr;
-  unsigned step;
-  const char *op;
-  char why[512];
 } run;
-
-static void die(const run *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3), noreturn))
-#endif
-    ;
-
-static void die(const run *r, const char *fmt, ...)
-{
-  va_list ap;
-
-  fprintf(stderr, "fuzz_ds: profile %s, step %u (%s): ", r->spec, r->step,
-          r->op);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  abort();
-}
 
 /* The window holding the len bytes at la, or NULL. */
 static window *window_of(host *h, uint64_t la, size_t len)
@@ -298,7 +269,8 @@ static bool fits(const ds_use *u, uint64_t x, uint64_t len)
 }
 
 /* The size of an adaptive record whose header names DATA_CFG groups cfg
- * (facts sheet C): Basic 32, MemInfo 32, GPR 144, XMM 256, LBR 24 for each
+ * (the adaptive PEBS record, SDM Vol. 3B "Adaptive PEBS"): Basic 32,
+ * MemInfo 32, GPR 144, XMM 256, LBR 24 for each
  * of LBR_ENTRIES + 1 entries, at most 32 (docs/decisions.md #65). */
 static uint64_t adaptive_size(uint64_t cfg)
 {
@@ -338,7 +310,7 @@ static void check_pebs_record(host *h, const spmu_lp *lp, const ds_use *u,
   uint64_t want = pebs_size(r, h->wide);
 
   if (la != u->f[1])
-    die(r,
+    fz_die(
         "ds-write: a PEBS record of %zu bytes at %#llx; the PEBS index "
         "is %#llx",
         len, ull(la), ull(u->f[1]));
@@ -348,7 +320,7 @@ static void check_pebs_record(host *h, const spmu_lp *lp, const ds_use *u,
     spmu_host_rdmsr(lp, MSR_PEBS_DATA_CFG, &cfg);
     cfg &= spmu_width_mask(48);
     if (len < 32 || hdr >> 48 != len || (hcfg != 0 && hcfg != cfg))
-      die(r,
+      fz_die(
           "ds-record-size: an adaptive record of %zu bytes with header "
           "%#llx (DATA_CFG %#llx): the header must hold the size and 0 or "
           "DATA_CFG",
@@ -356,13 +328,13 @@ static void check_pebs_record(host *h, const spmu_lp *lp, const ds_use *u,
     want = adaptive_size(hcfg);
   }
   if (len != want)
-    die(r,
+    fz_die(
         "ds-record-size: a PEBS record of %zu bytes, expected %llu (%s "
         "layout%s)",
         len, ull(want), h->wide ? "64-bit" : "32-bit",
         pebs_size(r, h->wide) ? "" : ", adaptive: the header's groups");
   if (!fits(u, la, len))
-    die(r,
+    fz_die(
         "ds-bounds: a PEBS record of %zu bytes at %#llx passes the "
         "absolute maximum %#llx",
         len, ull(la), ull(u->f[2]));
@@ -377,17 +349,17 @@ static void check_bts_record(host *h, const spmu_lp *lp, const ds_use *u,
 
   spmu_host_rdmsr(lp, MSR_DEBUGCTL, &dbg);
   if (len != size)
-    die(r, "ds-record-size: a BTS record of %zu bytes, expected %llu", len,
+    fz_die("ds-record-size: a BTS record of %zu bytes, expected %llu", len,
         ull(size));
   if (fits(u, u->f[1], size) ? la != u->f[1]
                              : (la != u->f[0] || (dbg & r->btint)))
-    die(r,
+    fz_die(
         "ds-write: a BTS record at %#llx; base %#llx, index %#llx, "
         "absolute maximum %#llx, BTINT %d",
         ull(la), ull(u->f[0]), ull(u->f[1]), ull(u->f[2]),
         (dbg & r->btint) != 0);
   if (!fits(u, la, size))
-    die(r,
+    fz_die(
         "ds-bounds: a BTS record at %#llx passes the absolute maximum "
         "%#llx",
         ull(la), ull(u->f[2]));
@@ -418,9 +390,9 @@ static bool decide_fail(host *h, bool write)
 static void check_caller(host *h, const spmu_lp *lp, const char *what)
 {
   if (!h->active)
-    die(h->r, "ds-order: %s outside a delivery", what);
+    fz_die("ds-order: %s outside a delivery", what);
   if (lp != h->lp)
-    die(h->r, "ds-order: %s for LP%u while delivering to LP%u", what,
+    fz_die("ds-order: %s for LP%u while delivering to LP%u", what,
         spmu_lp_index(lp), spmu_lp_index(h->lp));
 }
 
@@ -430,10 +402,11 @@ static void note_msrs(run *r, uint64_t v[SPMU_MAX_THREADS][SPMU_INV_MAX_MSRS])
 {
   unsigned t, i;
 
-  for (t = 0; t < r->ctx->prof.threads; t++)
-    for (i = 0; i < r->ctx->nmsr; i++) {
+  for (t = 0; t < r->f.ctx->prof.threads; t++)
+    for (i = 0; i < r->f.ctx->nmsr; i++) {
       v[t][i] = 0;
-      spmu_host_rdmsr(spmu_core_lp(r->core, t), r->ctx->msr[i].addr, &v[t][i]);
+      spmu_host_rdmsr(spmu_core_lp(r->f.core, t), r->f.ctx->msr[i].addr,
+                      &v[t][i]);
     }
 }
 
@@ -456,7 +429,7 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
   if (kind >= 0) {
     /* A new use: PEBS (at most once) before BTS (at most once). */
     if (h->nuse == MAX_USES || (u && (u->buf == USE_BTS || kind == USE_PEBS)))
-      die(r, "ds-order: a %s use after a %s use in one delivery",
+      fz_die("ds-order: a %s use after a %s use in one delivery",
           kind == USE_PEBS ? "PEBS" : "BTS",
           u->buf == USE_PEBS ? "PEBS" : "BTS");
     u = &h->use[h->nuse++];
@@ -475,13 +448,13 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
     }
   } else if (!u || u->buf != USE_PEBS || !u->fields || u->record ||
              !reset_slot(r, h, la, len)) {
-    die(r,
+    fz_die(
         "ds-read: %zu bytes at %#llx: not a DS management field read "
         "(DS area %#llx, %s layout) nor a counter-reset slot of a PEBS "
         "assist before its record",
         len, ull(la), ull(h->ds), w == 8 ? "64-bit" : "32-bit");
   } else if (u->failed) {
-    die(r, "ds-order: a read after a failed callback of the same use");
+    fz_die("ds-order: a read after a failed callback of the same use");
   }
   win = window_of(h, la, len);
   if (!win || decide_fail(h, false)) {
@@ -503,7 +476,6 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
                      size_t len)
 {
   host *h = opaque;
-  run *r = h->r;
   unsigned w = h->wide ? 8 : 4;
   ds_use *u = h->nuse ? &h->use[h->nuse - 1] : NULL;
   window *win;
@@ -511,10 +483,10 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
   h->calls++;
   check_caller(h, lp, "write_mem");
   if (!u)
-    die(r, "ds-write: %zu bytes at %#llx before any DS field read", len,
+    fz_die("ds-write: %zu bytes at %#llx before any DS field read", len,
         ull(la));
   if (u->failed)
-    die(r, "ds-order: a write after a failed callback of the same use");
+    fz_die("ds-order: a write after a failed callback of the same use");
   if (!u->record) {
     if (u->buf == USE_PEBS)
       check_pebs_record(h, lp, u, la, buf, len);
@@ -527,7 +499,7 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
     uint64_t at = h->ds + (u->buf == USE_PEBS ? 5 * w : w);
     uint64_t v = len == w ? spmu_get_le(buf, w) : 0;
     if (la != at || len != w || v != u->rec_la + u->rec_len)
-      die(r,
+      fz_die(
           "ds-write: %zu bytes (%#llx) at %#llx after the record; "
           "expected the %s index field at %#llx = %#llx",
           len, ull(v), ull(la), u->buf == USE_PEBS ? "PEBS" : "BTS", ull(at),
@@ -535,7 +507,7 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
     u->index = true;
     u->new_index = v;
   } else {
-    die(r, "ds-write: %zu bytes at %#llx after the record and the index", len,
+    fz_die("ds-write: %zu bytes at %#llx after the record and the index", len,
         ull(la));
   }
   win = window_of(h, la, len);
@@ -559,7 +531,7 @@ static void machine_state(void *opaque, spmu_lp *lp, spmu_machine_state *st)
 
   check_caller(h, lp, "machine_state");
   if (!u || u->buf != USE_PEBS || !u->fields || u->failed || u->record)
-    die(h->r, "ds-order: machine_state outside a PEBS assist (after its "
+    fz_die("ds-order: machine_state outside a PEBS assist (after its "
               "fields, before its record)");
   st->rflags = 0x202 | (s & 0xC0);
   st->ip = 0x401000 + (s & 0xFFFF) + 0x100000 * k;
@@ -590,23 +562,7 @@ static void on_pmi(void *opaque, spmu_lp *lp)
 
 static const spmu_msr_info *msr_of(const run *r, uint32_t addr)
 {
-  return spmu_inv_msr(r->ctx, addr);
-}
-
-static spmu_lp *pick_lp(run *r)
-{
-  return spmu_core_lp(r->core, u8(&r->in) % r->ctx->prof.threads);
-}
-
-static void guest_write(run *r, spmu_lp *lp, uint32_t msr, uint64_t v)
-{
-  int rc = spmu_wrmsr(lp, msr, v);
-
-  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), msr, ull(v),
-        spmu_errname(rc));
-  if (rc != SPMU_OK && rc != SPMU_GP)
-    die(r, "guest-result: WRMSR %#x = %#llx gave %s", msr, ull(v),
-        spmu_errname(rc));
+  return spmu_inv_msr(r->f.ctx, addr);
 }
 
 /* v without the MSR's reserved bits (so that the write takes). */
@@ -616,14 +572,14 @@ static uint64_t valid(const run *r, uint32_t msr, uint64_t v)
   return m ? v & ~m->reserved : v;
 }
 
-static void host_write(run *r, spmu_lp *lp, uint32_t msr, uint64_t v)
+static void host_write(spmu_lp *lp, uint32_t msr, uint64_t v)
 {
   int rc = spmu_host_wrmsr(lp, msr, v);
 
   TRACE("  LP%u host WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), msr, ull(v),
         spmu_errname(rc));
   if (rc != SPMU_OK) /* a counter within its width, defined status bits */
-    die(r, "host-write: %#x = %#llx refused: %s", msr, ull(v),
+    fz_die("host-write: %#x = %#llx refused: %s", msr, ull(v),
         spmu_errname(rc));
 }
 
@@ -657,44 +613,44 @@ static unsigned fixed_index(uint32_t mask, unsigned start)
  * space or anything. */
 static uint64_t pick_addr(run *r)
 {
-  uint8_t s = u8(&r->in);
+  uint8_t s = u8(&r->f.in);
   const window *w = &r->main.w[(s >> 4) % NWIN];
 
   switch (s & 15) {
   case 6:
-    return w->base + WSIZE - u8(&r->in) % 64;
+    return w->base + WSIZE - u8(&r->f.in) % 64;
   case 7:
-    return w->base - (1 + u8(&r->in) % 64);
+    return w->base - (1 + u8(&r->f.in) % 64);
   case 8:
     return 0;
   case 9:
-    return UINT64_MAX - u8(&r->in);
+    return UINT64_MAX - u8(&r->f.in);
   case 10:
-    return UINT64_C(0xFFFFFFFF) - u8(&r->in);
+    return UINT64_C(0xFFFFFFFF) - u8(&r->f.in);
   case 11:
-    return UINT64_C(0x100000000) + u8(&r->in);
+    return UINT64_C(0x100000000) + u8(&r->f.in);
   case 12:
-    return u64(&r->in);
+    return u64(&r->f.in);
   case 13:
-    return u32(&r->in);
+    return u32(&r->f.in);
   case 14:
-    return UINT64_C(0x7FFFFFFFFFFF) - u8(&r->in);
+    return UINT64_C(0x7FFFFFFFFFFF) - u8(&r->f.in);
   case 15:
-    return UINT64_C(0xFFFF800000000000) + u8(&r->in);
+    return UINT64_C(0xFFFF800000000000) + u8(&r->f.in);
   default:
-    return w->base + u16(&r->in) % (WSIZE + 64);
+    return w->base + u16(&r->f.in) % (WSIZE + 64);
   }
 }
 
 static uint64_t window_base(run *r, unsigned i)
 {
-  uint8_t s = u8(&r->in);
+  uint8_t s = u8(&r->f.in);
 
   switch (s % 10) {
   case 0:
     return 0; /* the null page */
   case 1:
-    return UINT64_C(0x10000) * (1 + (uint64_t)u8(&r->in));
+    return UINT64_C(0x10000) * (1 + (uint64_t)u8(&r->f.in));
   case 2:
     return UINT64_C(0x100000000) - WSIZE / 2; /* across 4 GiB */
   case 3:
@@ -706,9 +662,9 @@ static uint64_t window_base(run *r, unsigned i)
   case 6:
     return (uint64_t)0 - WSIZE; /* the top of the address space */
   case 7:
-    return u64(&r->in);
+    return u64(&r->f.in);
   case 8:
-    return u32(&r->in);
+    return u32(&r->f.in);
   default:
     return i ? r->main.w[i - 1].base + WSIZE : UINT64_C(0x20000);
   }
@@ -740,22 +696,23 @@ static void setup_windows(run *r)
 
 /* IA32_DS_AREA = an address (canonical, or anything: then #GP). Operands:
  * lp, a flag byte (bit 0: keep non-canonical), the address. */
-static void op_ds_area(run *r)
+static void op_ds_area(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  uint8_t f = u8(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  uint8_t f = u8(&r->f.in);
   uint64_t v = pick_addr(r);
 
   if (!(f & 1)) /* sign-extend bit 47 */
     v = (v & spmu_width_mask(47)) | ((v >> 47 & 1) ? ~spmu_width_mask(47) : 0);
-  guest_write(r, lp, MSR_DS_AREA, v);
+  fz_guest_write(lp, MSR_DS_AREA, v);
 }
 
 /* One management field from structured choices: rel plus k records,
  * misaligned, one short or long, or any address. */
 static uint64_t field_value(run *r, uint64_t rel, uint64_t rec)
 {
-  uint8_t s = u8(&r->in);
+  uint8_t s = u8(&r->f.in);
   uint64_t k = (s >> 3) % 8;
 
   switch (s & 7) {
@@ -763,7 +720,7 @@ static uint64_t field_value(run *r, uint64_t rel, uint64_t rec)
   case 1:
     return rel + k * rec;
   case 2:
-    return rel + k * rec + 1 + u8(&r->in) % 7; /* misaligned */
+    return rel + k * rec + 1 + u8(&r->f.in) % 7; /* misaligned */
   case 3:
     return rel + k * rec - 1; /* one byte short */
   case 4:
@@ -775,17 +732,18 @@ static uint64_t field_value(run *r, uint64_t rel, uint64_t rec)
   }
 }
 
-/* The management fields of lp's DS area (SDM 17.4.9; facts sheet C), for
+/* The management fields of lp's DS area (SDM 17.4.9), for
  * the BTS buffer, the PEBS buffer or both, and the counter-reset slots,
  * written in the 64- or 32-bit layout (whatever the profile uses).
  * Operands: lp, a flag byte (bit 0: 32-bit layout, bit 1: no BTS fields,
  * bit 2: no PEBS fields, bit 3: no reset slots), for each buffer its base
  * (an address) and index, maximum, threshold (field_value), then the reset
  * value selector. */
-static void op_ds_fields(run *r)
+static void op_ds_fields(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  uint8_t f = u8(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  uint8_t f = u8(&r->f.in);
   bool wide = !(f & 1);
   unsigned w = wide ? 8 : 4, b, c;
   uint64_t ds = ds_base(lp, wide), reset;
@@ -812,12 +770,12 @@ static void op_ds_fields(run *r)
   }
   if (f & 8)
     return;
-  switch (u8(&r->in) % 4) {
+  switch (u8(&r->f.in) % 4) {
   case 0:
-    reset = (uint64_t)0 - (1 + (uint64_t)u8(&r->in)); /* near overflow */
+    reset = (uint64_t)0 - (1 + (uint64_t)u8(&r->f.in)); /* near overflow */
     break;
   case 1:
-    reset = u64(&r->in); /* bits above the width: the model cuts them */
+    reset = u64(&r->f.in); /* bits above the width: the model cuts them */
     break;
   case 2:
     reset = 0;
@@ -833,10 +791,11 @@ static void op_ds_fields(run *r)
 /* One field or reset slot: its current value moved a little, or an
  * address. Operands: lp, which (bit 7: 32-bit layout; low bits: field
  * 0-7, else reset slot), a mode byte, the value. */
-static void op_ds_poke(run *r)
+static void op_ds_poke(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  uint8_t which = u8(&r->in), mode = u8(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  uint8_t which = u8(&r->f.in), mode = u8(&r->f.in);
   bool wide = !(which & 0x80);
   unsigned w = wide ? 8 : 4, k = which & 0x3F, n = w;
   uint64_t ds = ds_base(lp, wide), at, v = 0;
@@ -850,16 +809,16 @@ static void op_ds_poke(run *r)
   mem_get(&r->main, at, n, &v);
   switch (mode % 4) {
   case 0:
-    v += (uint64_t)(int8_t)u8(&r->in);
+    v += (uint64_t)(int8_t)u8(&r->f.in);
     break;
   case 1:
     v = pick_addr(r);
     break;
   case 2:
-    v -= (uint64_t)u8(&r->in) * (wide ? 8 : 4);
+    v -= (uint64_t)u8(&r->f.in) * (wide ? 8 : 4);
     break;
   default:
-    v = u64(&r->in);
+    v = u64(&r->f.in);
     break;
   }
   TRACE("  poke %#llx = %#llx (%u bytes)\n", ull(at), ull(v), n);
@@ -869,10 +828,11 @@ static void op_ds_poke(run *r)
 /* DEBUGCTL / DEBUGCTLA's branch-trace bits. Operands: lp, bits (0 TR,
  * 1 BTS, 2 BTINT, 3 BTS_OFF_OS, 4 BTS_OFF_USR, 5 freeze on PMI, 6 OR in
  * a raw value, 7 keep reserved bits), the raw value. */
-static void op_debugctl(run *r)
+static void op_debugctl(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  uint8_t b = u8(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  uint8_t b = u8(&r->f.in);
   uint64_t v = ((b & 1) ? r->tr : 0) | ((b & 2) ? r->bts : 0) |
                ((b & 4) ? r->btint : 0) | ((b & 8) ? r->off_os : 0) |
                ((b & 16) ? r->off_usr : 0);
@@ -880,28 +840,29 @@ static void op_debugctl(run *r)
   if ((b & 32) && !r->netburst)
     v |= FREEZE_BITS;
   if (b & 64)
-    v |= u64(&r->in);
-  guest_write(r, lp, MSR_DEBUGCTL, (b & 128) ? v : valid(r, MSR_DEBUGCTL, v));
+    v |= u64(&r->f.in);
+  fz_guest_write(lp, MSR_DEBUGCTL, (b & 128) ? v : valid(r, MSR_DEBUGCTL, v));
 }
 
 /* MSR_PEBS_ENABLE, or MSR_PEBS_DATA_CFG / MSR_PEBS_MATRIX_VERT (same
  * address): structured or raw. Operands: lp, which (bit 0: DATA_CFG, bit
  * 1: raw with reserved bits, bit 2: 8 bytes), the value. */
-static void op_pebs_regs(run *r)
+static void op_pebs_regs(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  uint8_t which = u8(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  uint8_t which = u8(&r->f.in);
   uint32_t msr = (which & 1) ? MSR_PEBS_DATA_CFG : MSR_PEBS_ENABLE;
   uint64_t v;
 
   if (which & 4)
-    v = u64(&r->in);
+    v = u64(&r->f.in);
   else if (msr == MSR_PEBS_DATA_CFG) /* groups, LBR entries - 1 */
-    v = (u8(&r->in) & 0xF) | (uint64_t)u8(&r->in) << 24;
+    v = (u8(&r->f.in) & 0xF) | (uint64_t)u8(&r->f.in) << 24;
   else /* GP enables, then LL or fixed enables */
-    v = u8(&r->in) | (uint64_t)u8(&r->in) << 32 |
-        (uint64_t)(u8(&r->in) & 0x87) << 24;
-  guest_write(r, lp, msr, (which & 2) ? v : valid(r, msr, v));
+    v = u8(&r->f.in) | (uint64_t)u8(&r->f.in) << 32 |
+        (uint64_t)(u8(&r->f.in) & 0x87) << 24;
+  fz_guest_write(lp, msr, (which & 2) ? v : valid(r, msr, v));
 }
 
 /* The PEBS event of an architectural counter: event lines the clocks can
@@ -919,36 +880,37 @@ static const uint8_t events[][2] = {
  * delivering thread's IQ_COUNTER4/5 (SDM 18.15.7, 18.16.3). Operands: lp,
  * which (low 3 bits: counter, bit 3: a fixed counter, bit 4: PMI, bit 5:
  * ADAPTIVE, bit 6: load latency, bit 7: no GLOBAL_CTRL), the event, k. */
-static void op_program(run *r)
+static void op_program(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  const spmu_profile *p = &r->ctx->prof;
-  uint8_t which = u8(&r->in), ev = u8(&r->in);
-  uint64_t k = 1 + (uint64_t)u8(&r->in), ctrl, en, gbit;
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  const spmu_profile *p = &r->f.ctx->prof;
+  uint8_t which = u8(&r->f.in), ev = u8(&r->f.in);
+  uint64_t k = 1 + (uint64_t)u8(&r->f.in), ctrl, en, gbit;
   const spmu_msr_info *m;
   uint32_t ctr;
   unsigned i;
 
   if (r->netburst) {
     unsigned t = spmu_lp_index(lp), c = 16 + t;
-    guest_write(r, lp, MSR_PEBS_ENABLE,
+    fz_guest_write(lp, MSR_PEBS_ENABLE,
                 valid(r, MSR_PEBS_ENABLE,
                       NB_PEBS_UOP_TAG | NB_PEBS_MY_THR | (ev & 0x1F) | 1));
-    guest_write(r, lp, MSR_PEBS_DATA_CFG, (which & 0x40) ? 0x13 : 0x1);
-    guest_write(r, lp, MSR_NB_CRU_ESCR2 + t,
+    fz_guest_write(lp, MSR_PEBS_DATA_CFG, (which & 0x40) ? 0x13 : 0x1);
+    fz_guest_write(lp, MSR_NB_CRU_ESCR2 + t,
                 ESCR_EVSEL(NB_REPLAY_EVENT) | ESCR_MASK(1 | (ev >> 5)) |
                     (t ? ESCR_T1 : ESCR_T0));
-    guest_write(r, lp, MSR_NB_CCCR0 + c,
+    fz_guest_write(lp, MSR_NB_CCCR0 + c,
                 CCCR_SEL(5) | CCCR_ANY_THREAD | CCCR_EN |
                     ((which & 0x10) ? CCCR_PMI_T0 << t : 0));
-    host_write(r, lp, MSR_NB_CTR0 + c, spmu_width_mask(40) - k + 1);
+    host_write(lp, MSR_NB_CTR0 + c, spmu_width_mask(40) - k + 1);
     return;
   }
   if (!p->gp)
     return;
   ctrl = rd(lp, MSR_GLOBAL_CTRL);
   if (!(which & 0x80))
-    guest_write(r, lp, MSR_GLOBAL_CTRL, 0);
+    fz_guest_write(lp, MSR_GLOBAL_CTRL, 0);
   if ((which & 8) && r->baseline && p->fixed_mask) {
     uint64_t fctl = rd(lp, MSR_FIXED_CTR_CTRL);
     i = fixed_index(p->fixed_mask, which);
@@ -956,7 +918,7 @@ static void op_program(run *r)
     fctl &= ~(UINT64_C(0xF) << (4 * i)) & ~(UINT64_C(1) << (32 + 4 * i));
     fctl |= (uint64_t)(3 | ((which & 0x10) ? 8 : 0)) << (4 * i);
     fctl |= (which & 0x20) ? UINT64_C(1) << (32 + 4 * i) : 0;
-    guest_write(r, lp, MSR_FIXED_CTR_CTRL, valid(r, MSR_FIXED_CTR_CTRL, fctl));
+    fz_guest_write(lp, MSR_FIXED_CTR_CTRL, valid(r, MSR_FIXED_CTR_CTRL, fctl));
     en = gbit = UINT64_C(1) << (32 + i);
   } else {
     uint64_t sel;
@@ -966,26 +928,27 @@ static void op_program(run *r)
           EVTSEL_USR | EVTSEL_OS | EVTSEL_EN |
           ((which & 0x10) ? EVTSEL_INT : 0) |
           ((which & 0x20) ? EVTSEL_ADAPTIVE : 0);
-    guest_write(r, lp, MSR_EVTSEL0 + i, valid(r, MSR_EVTSEL0 + i, sel));
+    fz_guest_write(lp, MSR_EVTSEL0 + i, valid(r, MSR_EVTSEL0 + i, sel));
     gbit = UINT64_C(1) << i;
     en = gbit | ((which & 0x40) ? UINT64_C(1) << (32 + i) : 0);
   }
   m = msr_of(r, ctr);
   if (m)
-    host_write(r, lp, ctr,
+    host_write(lp, ctr,
                (spmu_width_mask(m->width) - k + 1) & spmu_width_mask(m->width));
-  guest_write(r, lp, MSR_PEBS_ENABLE,
+  fz_guest_write(lp, MSR_PEBS_ENABLE,
               valid(r, MSR_PEBS_ENABLE, rd(lp, MSR_PEBS_ENABLE) | en));
-  guest_write(r, lp, MSR_GLOBAL_CTRL, valid(r, MSR_GLOBAL_CTRL, ctrl | gbit));
+  fz_guest_write(lp, MSR_GLOBAL_CTRL, valid(r, MSR_GLOBAL_CTRL, ctrl | gbit));
 }
 
 /* A counter near its overflow, or GLOBAL_STATUS, through the host path.
  * Operands: lp, which (a counter index), the distance or the value. */
-static void op_host_counter(run *r)
+static void op_host_counter(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  const spmu_profile *p = &r->ctx->prof;
-  uint8_t which = u8(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  const spmu_profile *p = &r->f.ctx->prof;
+  uint8_t which = u8(&r->f.in);
   const spmu_msr_info *m;
   uint32_t msr;
 
@@ -1001,58 +964,62 @@ static void op_host_counter(run *r)
   if (!m)
     return;
   if (msr == MSR_GLOBAL_STATUS)
-    host_write(r, lp, msr, u64(&r->in) & ~m->reserved);
+    host_write(lp, msr, u64(&r->f.in) & ~m->reserved);
   else
-    host_write(r, lp, msr, spmu_width_mask(m->width) - u8(&r->in));
+    host_write(lp, msr, spmu_width_mask(m->width) - u8(&r->f.in));
 }
 
 /* Any MSR of the profile, raw or without its reserved bits. Operands: lp,
  * the MSR's index, a mode, the value. */
-static void op_wrmsr(run *r)
+static void op_wrmsr(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
-  const spmu_msr_info *m = &r->ctx->msr[u8(&r->in) % r->ctx->nmsr];
-  uint8_t mode = u8(&r->in);
-  uint64_t v = u64(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  const spmu_msr_info *m = &r->f.ctx->msr[u8(&r->f.in) % r->f.ctx->nmsr];
+  uint8_t mode = u8(&r->f.in);
+  uint64_t v = u64(&r->f.in);
 
-  guest_write(r, lp, m->addr, (mode & 1) ? v : v & ~m->reserved);
+  fz_guest_write(lp, m->addr, (mode & 1) ? v : v & ~m->reserved);
 }
 
 /* The PMI handler's acknowledgement: the status written back to OVF_CTRL
  * (NetBurst: OVF cleared in every CCCR). Operands: lp. */
-static void op_ack(run *r)
+static void op_ack(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
   unsigned n;
 
   if (r->netburst) {
     for (n = 0; n < 18; n++) {
       uint64_t cccr = rd(lp, MSR_NB_CCCR0 + n);
       if (cccr & CCCR_OVF)
-        guest_write(r, lp, MSR_NB_CCCR0 + n, cccr & ~CCCR_OVF);
+        fz_guest_write(lp, MSR_NB_CCCR0 + n, cccr & ~CCCR_OVF);
     }
     return;
   }
   if (msr_of(r, MSR_GLOBAL_OVF_CTRL))
-    guest_write(r, lp, MSR_GLOBAL_OVF_CTRL,
+    fz_guest_write(lp, MSR_GLOBAL_OVF_CTRL,
                 valid(r, MSR_GLOBAL_OVF_CTRL, rd(lp, MSR_GLOBAL_STATUS)));
 }
 
 /* Eight raw bytes into a window. Operands: the window, offset, bytes. */
-static void op_mem(run *r)
+static void op_mem(fz_run *fr)
 {
-  window *w = &r->main.w[u8(&r->in) % NWIN];
-  uint16_t off = u16(&r->in) % (WSIZE - 7);
-  uint64_t v = u64(&r->in);
+  run *r = (run *)fr;
+  window *w = &r->main.w[u8(&r->f.in) % NWIN];
+  uint16_t off = u16(&r->f.in) % (WSIZE - 7);
+  uint64_t v = u64(&r->f.in);
 
   mem_put(&r->main, w->base + off, v, 8);
 }
 
 /* The machine state of later assists. Operands: seed, LBR count. */
-static void op_state(run *r)
+static void op_state(fz_run *fr)
 {
-  r->ms_seed = u64(&r->in);
-  r->ms_nlbr = u8(&r->in) % 33;
+  run *r = (run *)fr;
+  r->ms_seed = u64(&r->f.in);
+  r->ms_nlbr = u8(&r->f.in) % 33;
 }
 
 /* ---- delivery -------------------------------------------------------------
@@ -1071,14 +1038,14 @@ typedef struct clockbuf {
 
 static uint32_t pick_count(run *r)
 {
-  uint8_t s = u8(&r->in);
+  uint8_t s = u8(&r->f.in);
   switch (s % 8) {
   case 0:
     return 0;
   case 5:
-    return 1 + u8(&r->in);
+    return 1 + u8(&r->f.in);
   case 6:
-    return u32(&r->in);
+    return u32(&r->f.in);
   case 7:
     return UINT32_MAX;
   default:
@@ -1089,24 +1056,25 @@ static uint32_t pick_count(run *r)
 /* The context, memory access and branch every clock kind shares. */
 static void clock_extras(run *r, clockbuf *cb, uint8_t *cpl, uint8_t *flags)
 {
-  uint8_t m = u8(&r->in);
+  uint8_t m = u8(&r->f.in);
 
   *cpl = m & 3;
   *flags = (m & 4) ? SPMU_CLK_IA32E : 0;
   *flags |=
       (m & 8)
-          ? (u8(&r->in) & (SPMU_CLK_IN_TX | SPMU_CLK_ENCLAVE | SPMU_CLK_SMM))
+          ? (u8(&r->f.in) & (SPMU_CLK_IN_TX | SPMU_CLK_ENCLAVE | SPMU_CLK_SMM))
           : 0;
   cb->has_mem = (m & 16) != 0;
   cb->has_branch = (m & 32) != 0;
   if (m & 16) {
     cb->mem.addr = pick_addr(r);
-    cb->mem.source = u8(&r->in);
-    cb->mem.latency = u16(&r->in);
+    cb->mem.source = u8(&r->f.in);
+    cb->mem.latency = u16(&r->f.in);
     cb->mem.store = (m >> 7) & 1;
   }
   if (m & 32) {
-    cb->branch.from = (m & 64) ? u64(&r->in) : UINT64_C(0x400000) + u16(&r->in);
+    cb->branch.from =
+        (m & 64) ? u64(&r->f.in) : UINT64_C(0x400000) + u16(&r->f.in);
     cb->branch.to = pick_addr(r);
     cb->branch.predicted = (m >> 7) & 1;
   }
@@ -1114,17 +1082,17 @@ static void clock_extras(run *r, clockbuf *cb, uint8_t *cpl, uint8_t *flags)
 
 static void build_clock(run *r, clockbuf *cb)
 {
-  size_t i, n = u8(&r->in) % 5;
+  size_t i, n = u8(&r->f.in) % 5;
 
   memset(cb, 0, sizeof *cb);
   for (i = 0; i < n; i++) {
-    uint8_t s = u8(&r->in);
+    uint8_t s = u8(&r->f.in);
     if (s < 0xE0) {
       cb->lines[i].event = events[s % NEVENTS][0];
       cb->lines[i].umask = events[s % NEVENTS][1];
     } else {
-      cb->lines[i].event = u8(&r->in);
-      cb->lines[i].umask = u8(&r->in);
+      cb->lines[i].event = u8(&r->f.in);
+      cb->lines[i].umask = u8(&r->f.in);
     }
     cb->lines[i].count = pick_count(r);
   }
@@ -1143,27 +1111,27 @@ static void build_nb_clock(run *r, clockbuf *cb)
   size_t i, n;
 
   memset(cb, 0, sizeof *cb);
-  s = u8(&r->in);
+  s = u8(&r->f.in);
   n = s % 4;
   for (i = 0; i < n; i++) {
-    cb->nlines[i].unit = u8(&r->in) % (SPMU_NB_NUNITS + 1);
-    cb->nlines[i].evsel = u8(&r->in) & 0x3F;
-    cb->nlines[i].bit = u8(&r->in) & 15;
+    cb->nlines[i].unit = u8(&r->f.in) % (SPMU_NB_NUNITS + 1);
+    cb->nlines[i].evsel = u8(&r->f.in) & 0x3F;
+    cb->nlines[i].bit = u8(&r->f.in) & 15;
     cb->nlines[i].count = pick_count(r);
   }
   cb->nb.lines = n ? cb->nlines : NULL;
   cb->nb.nlines = n;
   if (!(s & 4)) {
-    uint8_t k = u8(&r->in);
+    uint8_t k = u8(&r->f.in);
     cb->retire.uops = 1 + k % 3;
     cb->retire.instrs = 1;
     cb->retire.bogus = (k >> 2) & 1;
-    cb->retire.kind = (k & 8) ? u8(&r->in) & 0x13 : 0x01;
-    cb->retire.replay = (k & 16) ? u16(&r->in) : 0x1;
+    cb->retire.kind = (k & 8) ? u8(&r->f.in) & 0x13 : 0x01;
+    cb->retire.replay = (k & 16) ? u16(&r->f.in) : 0x1;
     cb->nb.retire = &cb->retire;
     cb->nb.nretire = 1;
   }
-  cb->nb.inactive = (s & 8) ? u8(&r->in) & 3 : 0;
+  cb->nb.inactive = (s & 8) ? u8(&r->f.in) & 3 : 0;
   clock_extras(r, cb, &cb->nb.cpl, &cb->nb.flags);
   cb->nb.branch = cb->has_branch ? &cb->branch : NULL;
 }
@@ -1195,12 +1163,6 @@ static int deliver_on(host *h, spmu_lp *lp, const delivery *d,
   return rc;
 }
 
-static void save(run *r, const spmu_core *c, uint8_t *buf)
-{
-  if (spmu_inv_save(r->ctx, c, buf, r->why, sizeof r->why))
-    die(r, "%s", r->why);
-}
-
 /* The first MSR (of any logical processor) in which the two cores
  * differ, else the first snapshot byte; NULL when they are the same. */
 static const char *core_diff(run *r, char *buf, size_t len)
@@ -1208,24 +1170,24 @@ static const char *core_diff(run *r, char *buf, size_t len)
   unsigned t, i;
   size_t b;
 
-  for (t = 0; t < r->ctx->prof.threads; t++)
-    for (i = 0; i < r->ctx->nmsr; i++) {
+  for (t = 0; t < r->f.ctx->prof.threads; t++)
+    for (i = 0; i < r->f.ctx->nmsr; i++) {
       uint64_t x = 0, y = 0;
-      uint32_t a = r->ctx->msr[i].addr;
-      spmu_host_rdmsr(spmu_core_lp(r->core, t), a, &x);
-      spmu_host_rdmsr(spmu_core_lp(r->refcore, t), a, &y);
+      uint32_t a = r->f.ctx->msr[i].addr;
+      spmu_host_rdmsr(spmu_core_lp(r->f.core, t), a, &x);
+      spmu_host_rdmsr(spmu_core_lp(r->f.spare[0], t), a, &y);
       if (x != y) {
         snprintf(buf, len, "LP%u %s = %#llx, reference %#llx", t,
-                 r->ctx->msr[i].name, ull(x), ull(y));
+                 r->f.ctx->msr[i].name, ull(x), ull(y));
         return buf;
       }
     }
-  save(r, r->core, r->a);
-  save(r, r->refcore, r->b);
-  for (b = 0; b < r->ctx->blob_len; b++)
-    if (r->a[b] != r->b[b]) {
+  fz_save(&r->f, r->f.core, r->f.buf[0]);
+  fz_save(&r->f, r->f.spare[0], r->f.buf[1]);
+  for (b = 0; b < r->f.ctx->blob_len; b++)
+    if (r->f.buf[0][b] != r->f.buf[1][b]) {
       snprintf(buf, len, "snapshot byte %zu of %zu: %#x, reference %#x", b,
-               r->ctx->blob_len, r->a[b], r->b[b]);
+               r->f.ctx->blob_len, r->f.buf[0][b], r->f.buf[1][b]);
       return buf;
     }
   return NULL;
@@ -1243,17 +1205,17 @@ static void check_msrs_kept(run *r, unsigned k)
 
   for (j = k + 1; j < h->nuse; j++)
     later |= h->use[j].index && !h->use[j].failed;
-  for (t = 0; t < r->ctx->prof.threads; t++)
-    for (i = 0; i < r->ctx->nmsr; i++) {
-      const spmu_msr_info *m = &r->ctx->msr[i];
+  for (t = 0; t < r->f.ctx->prof.threads; t++)
+    for (i = 0; i < r->f.ctx->nmsr; i++) {
+      const spmu_msr_info *m = &r->f.ctx->msr[i];
       uint64_t was = r->at_use[k][t][i], now = 0;
-      spmu_host_rdmsr(spmu_core_lp(r->core, t), m->addr, &now);
+      spmu_host_rdmsr(spmu_core_lp(r->f.core, t), m->addr, &now);
       if (now == was)
         continue;
       if (later && ((m->addr == MSR_GLOBAL_STATUS && (now & was) == was) ||
                     m->addr == MSR_GLOBAL_CTRL || m->addr == MSR_DEBUGCTL))
         continue;
-      die(r,
+      fz_die(
           "ds-fault-state: after a %s assist whose callback failed, LP%u "
           "%s = %#llx; it was %#llx when the assist began",
           h->use[k].buf == USE_PEBS ? "PEBS" : "BTS", t, m->name, ull(now),
@@ -1277,13 +1239,13 @@ static void check_fault_state(run *r, const delivery *d, int rc,
   for (i = 0; i < h->nuse; i++)
     if (h->use[i].failed)
       check_msrs_kept(r, i);
-  if (spmu_core_restore(r->refcore, r->pre, r->ctx->blob_len) != SPMU_OK)
-    die(r, "ds-fault-state: the snapshot before the step does not restore");
+  if (spmu_core_restore(r->f.spare[0], r->f.pre, r->f.ctx->blob_len) != SPMU_OK)
+    fz_die("ds-fault-state: the snapshot before the step does not restore");
   for (i = 0; i < MAX_USES; i++)
     g->no_room[i] = i < h->nuse && h->use[i].failed;
-  rg = deliver_on(g, spmu_core_lp(r->refcore, d->k), d, &done);
+  rg = deliver_on(g, spmu_core_lp(r->f.spare[0], d->k), d, &done);
   if (g->nuse != h->nuse)
-    die(r, "ds-fault-state: %u DS uses, %u on the reference core", h->nuse,
+    fz_die("ds-fault-state: %u DS uses, %u on the reference core", h->nuse,
         g->nuse);
   for (i = 0; i < h->nuse; i++)
     if (!h->use[i].failed &&
@@ -1292,13 +1254,13 @@ static void check_fault_state(run *r, const delivery *d, int rc,
       return; /* a failed use wrote what a later one read: not comparable */
   if (rg != (rc & ~SPMU_TICK_MEM_FAULT) || done != consumed ||
       g->pmis != h->pmis)
-    die(r,
+    fz_die(
         "ds-fault-state: ticks %#x, %llu clocks, %u PMIs after a failed "
         "callback; %#x, %llu, %u when the assist finds no room instead",
         (unsigned)rc, ull(consumed), h->pmis, (unsigned)rg, ull(done), g->pmis);
   what = core_diff(r, diff, sizeof diff);
   if (what)
-    die(r,
+    fz_die(
         "ds-fault-state: after a failed callback the core differs from "
         "one whose assist found no room: %s",
         what);
@@ -1323,25 +1285,25 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
     else
       bts = u;
     if (u->record && !u->index && !u->failed)
-      die(r, "ds-write: a %s record without its index update",
+      fz_die("ds-write: a %s record without its index update",
           u->buf == USE_PEBS ? "PEBS" : "BTS");
     if (!done)
       continue;
     completed = true;
     if (u->new_index >= u->f[3] &&
         (!(rc & SPMU_TICK_PMI) || (has_ovfbuf && !(status & STATUS_OVF_BUF))))
-      die(r,
+      fz_die(
           "ds-ticks: the %s index %#llx reached the threshold %#llx: "
           "ticks %#x, GLOBAL_STATUS %#llx (want a PMI%s)",
           u->buf == USE_PEBS ? "PEBS" : "BTS", ull(u->new_index), ull(u->f[3]),
           (unsigned)rc, ull(status), has_ovfbuf ? " and OvfBuf" : "");
   }
   if (!!(rc & SPMU_TICK_MEM_FAULT) != h->any_failed)
-    die(r, "ds-ticks: ticks %#x, yet %s callback failed", (unsigned)rc,
+    fz_die("ds-ticks: ticks %#x, yet %s callback failed", (unsigned)rc,
         h->any_failed ? "a" : "no");
   if (!!(rc & SPMU_TICK_PEBS) != (pebs && pebs->index && !pebs->failed) ||
       !!(rc & SPMU_TICK_PEBS_LOST) != (pebs && !(pebs->index && !pebs->failed)))
-    die(r, "ds-ticks: ticks %#x for %s", (unsigned)rc,
+    fz_die("ds-ticks: ticks %#x for %s", (unsigned)rc,
         !pebs          ? "no PEBS assist"
         : pebs->failed ? "a PEBS assist whose callback failed"
         : pebs->index  ? "a PEBS record written"
@@ -1349,27 +1311,27 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
   if (pebs && pebs->fields && !pebs->record && !pebs->failed) {
     /* A drop without a failure: the record must not have fit. */
     uint64_t need = pebs_size(r, d->wide);
-    const spmu_lp *lp = spmu_core_lp(r->core, d->k);
+    const spmu_lp *lp = spmu_core_lp(r->f.core, d->k);
     bool fit = need ? fits(pebs, pebs->f[1], need)
                     : fits(pebs, pebs->f[1], 32) &&
                           fits(pebs, pebs->f[1], adaptive_max(lp));
     if (fit)
-      die(r,
+      fz_die(
           "ds-ticks: a PEBS record dropped, though index %#llx + %llu "
           "bytes is within the absolute maximum %#llx",
           ull(pebs->f[1]), ull(need ? need : adaptive_max(lp)),
           ull(pebs->f[2]));
   }
   if (!!(rc & SPMU_TICK_BTS) != (bts && bts->index && !bts->failed))
-    die(r, "ds-ticks: ticks %#x for %s", (unsigned)rc,
+    fz_die("ds-ticks: ticks %#x for %s", (unsigned)rc,
         bts && bts->index && !bts->failed ? "a branch record stored"
                                           : "no branch record stored");
   if (bts && bts->fields && !bts->record && !bts->failed) {
     uint64_t size = d->wide ? 24 : 12;
-    uint64_t dbg = rd(spmu_core_lp(r->core, d->k), MSR_DEBUGCTL);
+    uint64_t dbg = rd(spmu_core_lp(r->f.core, d->k), MSR_DEBUGCTL);
     if (fits(bts, bts->f[1], size) ||
         (!(dbg & r->btint) && fits(bts, bts->f[0], size)))
-      die(r,
+      fz_die(
           "ds-ticks: no branch record, though one fits (base %#llx, "
           "index %#llx, absolute maximum %#llx, BTINT %d)",
           ull(bts->f[0]), ull(bts->f[1]), ull(bts->f[2]),
@@ -1383,10 +1345,10 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
           h->use[i].new_index >= h->use[i].f[3])
         reached = true;
     if (!reached)
-      die(r, "ds-ticks: OvfBuf set, yet no index reached its threshold");
+      fz_die("ds-ticks: OvfBuf set, yet no index reached its threshold");
   }
   if (!completed && st && (status_pre & ~status))
-    die(r,
+    fz_die(
         "ds-fault-state: GLOBAL_STATUS %#llx -> %#llx lost bits with no "
         "completed assist",
         ull(status_pre), ull(status));
@@ -1395,14 +1357,15 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
 /* Deliver a clock (NetBurst: spmu_deliver_netburst, or spmu_deliver for
  * branch records only). Operands: lp, a mode byte (bit 0: NetBurst's own
  * delivery), the clock, the clock count, the failure mode and bits. */
-static void op_deliver(run *r)
+static void op_deliver(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
   host *h = &r->main;
   clockbuf cb;
   delivery d;
   uint64_t dl = UINT64_MAX, consumed = 0, st_pre = 0, st = 0;
-  uint8_t mode = u8(&r->in);
+  uint8_t mode = u8(&r->f.in);
   int rc;
 
   memset(&d, 0, sizeof d);
@@ -1416,10 +1379,10 @@ static void op_deliver(run *r)
   d.wide = r->dtes64 || ((d.nb ? cb.nb.flags : cb.clk.flags) & SPMU_CLK_IA32E);
   if (!r->netburst) /* touches no memory: outside a delivery it dies */
     (void)spmu_deadline(lp, &cb.clk, &dl);
-  d.clocks = pick_clocks(&r->in, dl);
-  h->fail_mode = u8(&r->in) % 8;
-  h->fail_bits = h->fail_mode >= 4 ? u32(&r->in) : 0;
-  memcpy(r->pre, r->ctx->blob_a, r->ctx->blob_len);
+  d.clocks = pick_clocks(&r->f.in, dl);
+  h->fail_mode = u8(&r->f.in) % 8;
+  h->fail_bits = h->fail_mode >= 4 ? u32(&r->f.in) : 0;
+  fz_take_pre(&r->f);
   memcpy(r->refh.w, h->w, sizeof h->w);
   st_pre = rd(lp, MSR_GLOBAL_STATUS);
 
@@ -1433,11 +1396,11 @@ static void op_deliver(run *r)
         ull(h->fail_bits), ull(dl), (unsigned)rc, ull(consumed), h->calls,
         h->nuse);
   if (rc < 0 || consumed == 0 || consumed > d.clocks)
-    die(r, "deliver-result: %s (%d), %llu of %llu clocks", spmu_errname(rc), rc,
+    fz_die("deliver-result: %s (%d), %llu of %llu clocks", spmu_errname(rc), rc,
         ull(consumed), ull(d.clocks));
   if (!r->netburst && (consumed != (dl < d.clocks ? dl : d.clocks) ||
                        (h->nuse && consumed != dl)))
-    die(r,
+    fz_die(
         "deadline-agree: deadline %llu, %llu clocks asked: %llu consumed, "
         "%u DS uses",
         ull(dl), ull(d.clocks), ull(consumed), h->nuse);
@@ -1446,15 +1409,10 @@ static void op_deliver(run *r)
     check_fault_state(r, &d, rc, consumed);
 }
 
-/* ---- the run --------------------------------------------------------------
+/* ---- the run ---------------------------------------------------------------
  */
 
-typedef void (*op_fn)(run *);
-
-static const struct {
-  const char *name;
-  op_fn fn;
-} op_table[16] = {
+static const fz_op op_table[16] = {
     {"ds_area", op_ds_area},
     {"ds_fields", op_ds_fields},
     {"ds_poke", op_ds_poke},
@@ -1473,75 +1431,30 @@ static const struct {
     {"deliver", op_deliver},
 };
 
-/* Checker contexts, one per profile, kept across inputs; a reused one
- * starts from a reset scratch core and no verified snapshot. */
-static spmu_inv_ctx *ctx_cache[NPROFILES];
+static const fz_steps steps = {
+    .ops = op_table, .nops = 16, .max_steps = MAX_STEPS, .sample = SAMPLE,
+};
 
-static spmu_inv_ctx *ctx_for(unsigned i, const spmu_profile *p)
+/* r for an input on profile p: the skeleton's part, the hosts, what the
+ * profile's DS layout and DEBUGCTL(A) look like. */
+static void run_init(run *r, reader in, const uint8_t *data, size_t size,
+                     const spmu_profile *p)
 {
-  spmu_inv_ctx *ctx = ctx_cache[i];
-
-  if (ctx) {
-    spmu_core_reset(ctx->scratch);
-    ctx->have_verified = 0;
-    return ctx;
-  }
-  ctx = malloc(sizeof *ctx);
-  if (!ctx)
-    return NULL;
-  if (spmu_inv_ctx_init(ctx, p) != SPMU_OK) {
-    spmu_inv_ctx_fini(ctx);
-    free(ctx);
-    return NULL;
-  }
-  ctx_cache[i] = ctx;
-  return ctx;
-}
-
-static void run_free(run *r)
-{
-  spmu_core_free(r->core);
-  spmu_core_free(r->refcore);
-  free(r->pre);
-  free(r->a);
-  free(r->b);
-  free(r);
-}
-
-static run *run_new(unsigned pi, const spmu_profile *p)
-{
-  run *r = calloc(1, sizeof *r);
-  size_t len;
-
-  if (!r)
-    return NULL;
-  r->spec = profiles[pi];
-  r->ctx = ctx_for(pi, p);
-  if (!r->ctx || spmu_core_new(p, &r->core) != SPMU_OK ||
-      spmu_core_new(p, &r->refcore) != SPMU_OK) {
-    run_free(r);
-    return NULL;
-  }
+  memset(r, 0, sizeof *r);
+  fz_run_init(&r->f, in, data, size, p);
   r->main.r = r->refh.r = r;
   r->refh.ref = true;
-  spmu_core_set_host(r->core, &(spmu_host){.opaque = &r->main,
-                                           .pmi = on_pmi,
-                                           .read_mem = read_mem,
-                                           .write_mem = write_mem,
-                                           .machine_state = machine_state});
-  spmu_core_set_host(r->refcore, &(spmu_host){.opaque = &r->refh,
-                                              .pmi = on_pmi,
-                                              .read_mem = read_mem,
-                                              .write_mem = write_mem,
-                                              .machine_state = machine_state});
-  len = r->ctx->blob_len;
-  r->pre = malloc(len);
-  r->a = malloc(len);
-  r->b = malloc(len);
-  if (!r->pre || !r->a || !r->b) {
-    run_free(r);
-    return NULL;
-  }
+  spmu_core_set_host(r->f.core, &(spmu_host){.opaque = &r->main,
+                                             .pmi = on_pmi,
+                                             .read_mem = read_mem,
+                                             .write_mem = write_mem,
+                                             .machine_state = machine_state});
+  spmu_core_set_host(r->f.spare[0],
+                     &(spmu_host){.opaque = &r->refh,
+                                  .pmi = on_pmi,
+                                  .read_mem = read_mem,
+                                  .write_mem = write_mem,
+                                  .machine_state = machine_state});
   r->netburst = (p->features & SPMU_FEAT_NETBURST) != 0;
   r->dtes64 = (p->features & SPMU_FEAT_DTES64) != 0;
   r->baseline = (p->perf_capabilities & SPMU_PERFCAP_PEBS_BASELINE) != 0;
@@ -1564,39 +1477,19 @@ static run *run_new(unsigned pi, const spmu_profile *p)
     r->off_os = UINT64_C(1) << 9;
     r->off_usr = UINT64_C(1) << 10;
   }
-  return r;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+  static run r; /* kept across inputs (its windows are 32 KiB) */
   reader in = {data, size};
-  unsigned pi = u8(&in) % NPROFILES;
   spmu_profile p;
-  run *r;
 
-  if (spmu_profile_parse(profiles[pi], &p, NULL, 0) != SPMU_OK) {
-    fprintf(stderr, "fuzz_ds: profile %s does not parse\n", profiles[pi]);
-    abort();
-  }
-  r = run_new(pi, &p);
-  if (!r) {
-    fprintf(stderr, "fuzz_ds: cannot set up profile %s\n", profiles[pi]);
-    abort();
-  }
-  r->in = in;
-  TRACE("profile %s\n", r->spec);
-  setup_windows(r);
-  r->op = "new";
-  if (spmu_inv_check(r->ctx, r->core, r->why, sizeof r->why))
-    die(r, "%s", r->why);
-  for (r->step = 1; r->step <= MAX_STEPS && r->in.n; r->step++) {
-    unsigned op = u8(&r->in) % 16;
-    r->op = op_table[op].name;
-    TRACE("step %u: %s\n", r->step, r->op);
-    op_table[op].fn(r);
-    if (spmu_inv_check(r->ctx, r->core, r->why, sizeof r->why))
-      die(r, "%s", r->why);
-  }
-  run_free(r);
+  fz_at = (fz_where){.harness = "fuzz_ds"};
+  if (!fz_profile_of(&in, profiles, NPROFILES, &p))
+    fz_die("the profile does not parse");
+  run_init(&r, in, data, size, &p);
+  setup_windows(&r);
+  fz_run_steps(&r.f, &steps);
   return 0;
 }

@@ -1,8 +1,11 @@
 /* libFuzzer harness: the PMU model driven by an arbitrary sequence of
  * WRMSR / RDMSR / RDPMC / host accesses / event delivery / snapshots /
  * RESET, on a core of 1 to 8 logical processors, with guest memory for the
- * DS save area (PEBS records, BTS). After every step the state invariants
- * of invariants.h are checked; each step also checks its own contract:
+ * DS save area (PEBS records, BTS). Each step checks its own contract;
+ * the properties marked (s) and the state invariants of invariants.h are
+ * checked on a sample of steps (about one in SAMPLE, harness.h: a hash of
+ * the input decides, so a failure replays), on every step when the tests
+ * replay the corpus:
  *
  *   absent-gp, absent-enomsr  an MSR outside the profile faults / ENOMSR
  *   reserved-gp, valid-write  WRMSR faults exactly on reserved bits,
@@ -11,21 +14,22 @@
  *   write-effect              what a successful write leaves (sign
  *                             extension of PMCx, W1C/W1S on the status)
  *   host-write, host-readonly the host path's acceptance rules (pmu.h)
- *   fault-no-effect           a refused write changes nothing
- *   read-no-effect            RDMSR, RDPMC, CPUID change nothing
+ *   fault-no-effect (s)       a refused write changes nothing
+ *   read-no-effect (s)        RDMSR, RDPMC, CPUID change nothing
  *   rdpmc-cpl, rdpmc-absent, rdpmc-agree  RDPMC's faults and value
- *   deadline-pure             spmu_deadline changes nothing, touches no
- *                             memory
+ *   deadline-pure             spmu_deadline touches no memory, (s)
+ *                             changes nothing
  *   deadline-agree            delivery stops exactly at the deadline
  *   pmi-callback              one pmi() per requesting LP, lp first
- *   future-equivalence        a clone restored from the snapshot, given
+ *   future-equivalence (s)    a clone restored from the snapshot, given
  *                             the same clocks, ends byte-identical (MSRs,
  *                             engine state, guest memory)
- *   batch-equivalence         K clocks at once == K clocks one at a time
+ *   batch-equivalence (s)     K clocks at once == K clocks one at a time
  *                             (K <= SINGLE_STEP_MAX), result bits included
  *   ds-bounds                 DS writes only at the BTS/PEBS index, below
  *                             the absolute maximum
- *   restore-exact, restore-rejects, reset-values, init-keeps, cpuid-agree
+ *   restore-rejects, reset-values, cpuid-agree, restore-exact (s),
+ *   init-keeps (s); restore-rejects: the core left untouched (s)
  *
  * Input layout (a read past the end yields zeros, so any byte string is a
  * valid input; fuzz/gen_seeds.py writes seeds in this layout):
@@ -44,8 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
-#include "invariants.h"
+#include "harness.h"
 
 #define MAX_STEPS 256
 /* What ends a delivery early (events.h): a PMI, a PEBS assist, a branch
@@ -54,6 +57,10 @@
   (SPMU_TICK_PMI | SPMU_TICK_PEBS | SPMU_TICK_PEBS_LOST | SPMU_TICK_BTS |    \
    SPMU_TICK_MEM_FAULT)
 #define SINGLE_STEP_MAX 64 /* batched == single-step check up to this */
+/* About one step in SAMPLE runs the expensive checks (harness.h): the
+ * whole invariant sweep, the clone and single-step replays of a delivery,
+ * the no-effect snapshots. */
+#define SAMPLE 64
 
 /* MSR numbers the harness programs directly (SDM Vol. 4 Table 2-2). */
 #define MSR_PMC0 0xC1u
@@ -93,17 +100,6 @@
 #define EVTSEL_INV (UINT64_C(1) << 23)
 #define EVTSEL_IN_TX (UINT64_C(1) << 32)
 
-/* Build with -DSPMU_FUZZ_TRACE to print every step (to stderr): the MSR
- * sequence of a failing input, for a report or a test. */
-#ifdef SPMU_FUZZ_TRACE
-#define TRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define TRACE(...) ((void)0)
-#endif
-
-/* ---- input ----------------------------------------------------------- */
-
-
 /* ---- the run --------------------------------------------------------- */
 
 struct run;
@@ -120,42 +116,16 @@ typedef struct gmem {
 } gmem;
 
 typedef struct run {
-  reader in;
-  spmu_inv_ctx *ctx;
-  spmu_core *core;   /* the core under test */
+  fz_run f;          /* the skeleton's: input, core under test, pre, ... */
   spmu_core *clone;  /* future equivalence: same clocks from a snapshot */
   spmu_core *single; /* batched == single-step */
-  uint8_t *pre;      /* the core's snapshot before the step */
   uint8_t *a, *b, *stash;
   bool have_stash;
-  const char *unchanged; /* if set: the step must leave the state as pre */
   gmem *mem;         /* [0] core, [1] clone, [2] single */
-  unsigned step;
-  const char *op;
   unsigned pmis;     /* PMI callbacks since the count was last cleared */
   unsigned pmi_lp[SPMU_MAX_THREADS]; /* their logical processors */
   bool pmi_foreign;  /* a callback for an LP of another core */
-  char why[512];
 } run;
-
-static void die(const run *r, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3), noreturn))
-#endif
-    ;
-
-static void die(const run *r, const char *fmt, ...)
-{
-  va_list ap;
-
-  fprintf(stderr, "fuzz_model: profile %s, step %u (%s): ", r->ctx->prof.name,
-          r->step, r->op);
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fputc('\n', stderr);
-  abort();
-}
 
 static void on_pmi(void *opaque, spmu_lp *lp)
 {
@@ -164,7 +134,7 @@ static void on_pmi(void *opaque, spmu_lp *lp)
 
   if (g != &r->mem[0])
     return; /* the clone's and the single-step core's are compared */
-  if (spmu_lp_core(lp) != r->core)
+  if (spmu_lp_core(lp) != r->f.core)
     r->pmi_foreign = true;
   if (r->pmis < SPMU_MAX_THREADS)
     r->pmi_lp[r->pmis] = spmu_lp_index(lp);
@@ -190,7 +160,7 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
   return 0;
 }
 
-/* ds-bounds (SDM 17.4.9, seed 003; decisions 34): when lp's DS area is
+/* ds-bounds (SDM 17.4.9; docs/decisions.md #34): when lp's DS area is
  * the one op_ds_setup wrote, the model writes only the BTS or PEBS index
  * field, a PEBS record at the PEBS index that ends at or below the PEBS
  * absolute maximum, or a BTS record at the BTS index (or the BTS base, when
@@ -199,7 +169,7 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
 static void check_ds_write(gmem *g, spmu_lp *lp, uint64_t la, size_t len)
 {
   uint64_t ds = 0, f[8];
-  bool wide = (g->r->ctx->prof.features & SPMU_FEAT_DTES64) ||
+  bool wide = (g->r->f.ctx->prof.features & SPMU_FEAT_DTES64) ||
               (g->clk_flags & SPMU_CLK_IA32E);
   unsigned w = wide ? 8 : 4, i;
 
@@ -215,7 +185,7 @@ static void check_ds_write(gmem *g, spmu_lp *lp, uint64_t la, size_t len)
   if ((la == f[1] || la == f[0]) && len == 3 * w && len <= f[2] &&
       la <= f[2] - len)
     return; /* a BTS record */
-  die(g->r, "ds-bounds: LP%u wrote %zu bytes at %#llx; BTS base/index/max "
+  fz_die("ds-bounds: LP%u wrote %zu bytes at %#llx; BTS base/index/max "
       "%#llx/%#llx/%#llx, PEBS index/max %#llx/%#llx (%s DS layout)",
       spmu_lp_index(lp), len, ull(la), ull(f[0]), ull(f[1]), ull(f[2]),
       ull(f[5]), ull(f[6]), wide ? "64-bit" : "32-bit");
@@ -269,17 +239,16 @@ static void gmem_copy(gmem *dst, const gmem *src)
   dst->assists = src->assists;
 }
 
-static void gmem_expect_same(run *r, const gmem *a, const gmem *b,
-                             const char *what)
+static void gmem_expect_same(const gmem *a, const gmem *b, const char *what)
 {
   size_t i;
 
   if (a->assists != b->assists)
-    die(r, "%s: %llu PEBS assists asked for the machine state, %llu on the "
+    fz_die("%s: %llu PEBS assists asked for the machine state, %llu on the "
         "other core", what, ull(a->assists), ull(b->assists));
   for (i = 0; i < GMEM_SIZE; i++)
     if (a->b[i] != b->b[i])
-      die(r, "%s: guest memory at %#llx differs (%#x, other core %#x)", what,
+      fz_die("%s: guest memory at %#llx differs (%#x, other core %#x)", what,
           ull(GMEM_BASE + i), a->b[i], b->b[i]);
 }
 
@@ -291,57 +260,17 @@ static void check_pmi_calls(run *r, const spmu_lp *lp, bool pmi)
   unsigned i, first = 0, k = spmu_lp_index(lp);
 
   if (r->pmi_foreign)
-    die(r, "pmi-callback: called for a logical processor of another core");
-  if ((r->pmis != 0) != pmi || r->pmis > r->ctx->prof.threads)
-    die(r, "pmi-callback: %u callbacks for a delivery that returned PMI %d",
+    fz_die("pmi-callback: called for a logical processor of another core");
+  if ((r->pmis != 0) != pmi || r->pmis > r->f.ctx->prof.threads)
+    fz_die("pmi-callback: %u callbacks for a delivery that returned PMI %d",
         r->pmis, pmi);
   if (r->pmis && r->pmi_lp[0] == k)
     first = 1;
   for (i = first; i < r->pmis; i++)
     if (r->pmi_lp[i] == k || (i > first && r->pmi_lp[i] <= r->pmi_lp[i - 1]))
-      die(r, "pmi-callback: callback %u of %u is for LP%u (delivering to "
+      fz_die("pmi-callback: callback %u of %u is for LP%u (delivering to "
           "LP%u): not lp first, then by index", i + 1, r->pmis,
           r->pmi_lp[i], k);
-}
-
-static void save(run *r, const spmu_core *c, uint8_t *buf)
-{
-  if (spmu_inv_save(r->ctx, c, buf, r->why, sizeof r->why))
-    die(r, "%s", r->why);
-}
-
-/* r->pre = the core's state before this step: the snapshot the checker
- * took after the previous step (nothing changes the core in between). */
-static void begin(run *r, const char *unchanged)
-{
-  memcpy(r->pre, r->ctx->blob_a, r->ctx->blob_len);
-  r->unchanged = unchanged;
-}
-
-/* Snapshot of c must equal buf (what: the invariant's name). */
-static void expect_same(run *r, const spmu_core *c, const uint8_t *buf,
-                        uint8_t *tmp, const char *what)
-{
-  size_t i;
-
-  save(r, c, tmp);
-  for (i = 0; i < r->ctx->blob_len; i++)
-    if (tmp[i] != buf[i])
-      die(r, "%s: snapshot byte %zu of %zu differs (%#x, expected %#x)", what,
-          i, r->ctx->blob_len, tmp[i], buf[i]);
-}
-
-static void clone_into(run *r, spmu_core *dst, const uint8_t *blob)
-{
-  int rc = spmu_core_restore(dst, blob, r->ctx->blob_len);
-  if (rc != SPMU_OK)
-    die(r, "snapshot-roundtrip: restoring into a clone: %s",
-        spmu_errname(rc));
-}
-
-static spmu_lp *pick_lp(run *r, spmu_core *c)
-{
-  return spmu_core_lp(c, u8(&r->in) % r->ctx->prof.threads);
 }
 
 /* ---- choosing addresses, values, event lines ------------------------- */
@@ -350,28 +279,28 @@ static spmu_lp *pick_lp(run *r, spmu_core *c)
  * profile lacks, or any 32-bit number. */
 static uint32_t pick_addr(run *r)
 {
-  uint8_t b = u8(&r->in);
-  const spmu_inv_ctx *ctx = r->ctx;
+  uint8_t b = u8(&r->f.in);
+  const spmu_inv_ctx *ctx = r->f.ctx;
 
   if (b < 224)
     return ctx->msr[b % ctx->nmsr].addr;
   switch (b & 7) {
   case 0:
-    return u32(&r->in);
+    return u32(&r->f.in);
   case 1:
-    return ctx->msr[u8(&r->in) % ctx->nmsr].addr + 1;
+    return ctx->msr[u8(&r->f.in) % ctx->nmsr].addr + 1;
   case 2:
-    return MSR_PMC0 + u8(&r->in) % 16;
+    return MSR_PMC0 + u8(&r->f.in) % 16;
   case 3:
-    return MSR_EVTSEL0 + u8(&r->in) % 16;
+    return MSR_EVTSEL0 + u8(&r->f.in) % 16;
   case 4:
-    return MSR_FIXED_CTR0 + u8(&r->in) % 24;
+    return MSR_FIXED_CTR0 + u8(&r->f.in) % 24;
   case 5:
-    return MSR_A_PMC0 + u8(&r->in) % 16;
+    return MSR_A_PMC0 + u8(&r->f.in) % 16;
   case 6:
-    return 0x388u + u8(&r->in) % 16; /* 388H-397H: the global MSRs */
+    return 0x388u + u8(&r->f.in) % 16; /* 388H-397H: the global MSRs */
   default:
-    return 0x3F0u + u8(&r->in) % 16; /* PEBS MSRs */
+    return 0x3F0u + u8(&r->f.in) % 16; /* PEBS MSRs */
   }
 }
 
@@ -389,7 +318,7 @@ static void known_lines(run *r, spmu_lp *lp, linesel *ls)
   ls->n = 0;
   for (i = 0; i < SPMU_MAX_GP; i++) {
     uint64_t sel;
-    if (spmu_inv_msr(r->ctx, MSR_EVTSEL0 + i) &&
+    if (spmu_inv_msr(r->f.ctx, MSR_EVTSEL0 + i) &&
         spmu_host_rdmsr(lp, MSR_EVTSEL0 + i, &sel) == SPMU_OK) {
       ls->ev[ls->n][0] = (uint8_t)sel;
       ls->ev[ls->n][1] = (uint8_t)(sel >> 8);
@@ -397,7 +326,7 @@ static void known_lines(run *r, spmu_lp *lp, linesel *ls)
     }
   }
   for (i = 0; i < SPMU_MAX_FIXED; i++) {
-    if (!spmu_inv_msr(r->ctx, MSR_FIXED_CTR0 + i))
+    if (!spmu_inv_msr(r->f.ctx, MSR_FIXED_CTR0 + i))
       continue;
     ls->ev[ls->n][0] = i == 0 ? 0xC0 : i == 1 ? 0x3C : 0x00;
     ls->ev[ls->n][1] = i < 2 ? 0x00 : (uint8_t)(i + 1);
@@ -414,12 +343,12 @@ static const uint8_t arch_events[][2] = {
 
 static uint64_t evtsel_value(run *r)
 {
-  uint8_t e = u8(&r->in), f = u8(&r->in), c = u8(&r->in);
+  uint8_t e = u8(&r->f.in), f = u8(&r->f.in), c = u8(&r->f.in);
   uint64_t v = (uint64_t)arch_events[e % N_ARCH][0] |
                (uint64_t)arch_events[e % N_ARCH][1] << 8;
 
   if (e >= 0xF0)
-    v = u16(&r->in); /* any event / umask */
+    v = u16(&r->f.in); /* any event / umask */
   v |= (f & 1) ? EVTSEL_USR : 0;
   v |= (f & 2) ? EVTSEL_OS : 0;
   v |= (f & 4) ? EVTSEL_E : 0;
@@ -436,9 +365,9 @@ static uint64_t evtsel_value(run *r)
  * kind, or derived from the current value. */
 static uint64_t pick_value(run *r, spmu_lp *lp, uint32_t addr)
 {
-  const spmu_msr_info *m = spmu_inv_msr(r->ctx, addr);
+  const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, addr);
   uint64_t cur = 0, valid = m ? ~m->reserved : ~UINT64_C(0);
-  uint8_t mode = u8(&r->in);
+  uint8_t mode = u8(&r->f.in);
 
   if (m)
     spmu_host_rdmsr(lp, addr, &cur);
@@ -447,31 +376,32 @@ static uint64_t pick_value(run *r, spmu_lp *lp, uint32_t addr)
     valid &= spmu_width_mask(m->width);
   switch (mode % 8) {
   case 0:
-    return u64(&r->in);
+    return u64(&r->f.in);
   case 1:
-    return u64(&r->in) & valid;
+    return u64(&r->f.in) & valid;
   case 2:
     if (addr >= MSR_EVTSEL0 && addr < MSR_EVTSEL0 + SPMU_MAX_GP)
       return evtsel_value(r) & valid;
     if (m && (m->policy == SPMU_POLICY_COUNTER ||
               m->policy == SPMU_POLICY_COUNTER_SX)) {
       /* A few events before the wrap; PMCx writes sign-extend. */
-      uint64_t k = u8(&r->in);
-      return m->policy == SPMU_POLICY_COUNTER_SX ? (uint64_t)0 - (k + 1)
-                                                 : spmu_width_mask(m->width) - k;
+      uint64_t k = u8(&r->f.in);
+      if (m->policy == SPMU_POLICY_COUNTER_SX)
+        return (uint64_t)0 - (k + 1);
+      return spmu_width_mask(m->width) - k;
     }
     if (addr == MSR_FIXED_CTR_CTRL) {
       uint64_t v = 0;
       unsigned j;
       for (j = 0; j < SPMU_MAX_FIXED; j++)
-        v |= (uint64_t)(u8(&r->in) & 0xF) << (4 * j);
+        v |= (uint64_t)(u8(&r->f.in) & 0xF) << (4 * j);
       return v & valid;
     }
-    return (u8(&r->in) & 1) ? valid : u64(&r->in) & valid;
+    return (u8(&r->f.in) & 1) ? valid : u64(&r->f.in) & valid;
   case 3:
-    return u8(&r->in);
+    return u8(&r->f.in);
   case 4:
-    return cur ^ (UINT64_C(1) << (u8(&r->in) % 64));
+    return cur ^ (UINT64_C(1) << (u8(&r->f.in) % 64));
   case 5:
     return ~UINT64_C(0);
   case 6:
@@ -496,7 +426,7 @@ static bool canonical48(uint64_t v)
 }
 
 /* What a successful write leaves in the register (W1C/W1S: in status). */
-static void check_write_effect(run *r, spmu_lp *lp, const spmu_msr_info *m,
+static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m,
                                uint64_t v, uint64_t status0, bool host)
 {
   uint64_t got = 0, want;
@@ -524,7 +454,7 @@ static void check_write_effect(run *r, spmu_lp *lp, const spmu_msr_info *m,
     break;
   }
   if (got != want)
-    die(r, "write-effect: LP%u %s %s = %#llx succeeded but %s reads %#llx, "
+    fz_die("write-effect: LP%u %s %s = %#llx succeeded but %s reads %#llx, "
         "expected %#llx", spmu_lp_index(lp), host ? "host WRMSR" : "WRMSR",
         m->name, ull(v),
         m->policy == SPMU_POLICY_W1C || m->policy == SPMU_POLICY_W1S
@@ -533,30 +463,47 @@ static void check_write_effect(run *r, spmu_lp *lp, const spmu_msr_info *m,
         ull(got), ull(want));
 }
 
-static void op_wrmsr(run *r)
+/* A write the input describes: the LP, the MSR, the value; what the MSR
+ * (if the profile has it) and GLOBAL_STATUS held before it. */
+typedef struct write_op {
+  spmu_lp *lp;
+  uint32_t addr;
+  uint64_t v, status0, cur;
+  const spmu_msr_info *m;
+} write_op;
+
+static void pick_write(run *r, write_op *w)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
-  uint32_t addr = pick_addr(r);
-  uint64_t v = pick_value(r, lp, addr);
-  const spmu_msr_info *m = spmu_inv_msr(r->ctx, addr);
-  uint64_t status0 = status_of(lp), cur = 0;
+  w->lp = fz_pick_lp(&r->f);
+  w->addr = pick_addr(r);
+  w->v = pick_value(r, w->lp, w->addr);
+  w->m = spmu_inv_msr(r->f.ctx, w->addr);
+  w->status0 = status_of(w->lp);
+  w->cur = 0;
+  fz_begin(&r->f, NULL);
+  if (w->m)
+    spmu_host_rdmsr(w->lp, w->addr, &w->cur);
+}
+
+static void op_wrmsr(fz_run *fr)
+{
+  run *r = (run *)fr;
+  write_op w;
   bool must_gp = false, must_ok = false;
   int rc;
 
-  begin(r, NULL);
-  if (m)
-    spmu_host_rdmsr(lp, addr, &cur);
-  rc = spmu_wrmsr(lp, addr, v);
-  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), addr, ull(v),
-        spmu_errname(rc));
-  if (!m) {
+  pick_write(r, &w);
+  rc = spmu_wrmsr(w.lp, w.addr, w.v);
+  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(w.lp), w.addr,
+        ull(w.v), spmu_errname(rc));
+  if (!w.m) {
     if (rc != SPMU_GP)
-      die(r, "absent-gp: WRMSR %#x (not in the profile) gave %s", addr,
+      fz_die("absent-gp: WRMSR %#x (not in the profile) gave %s", w.addr,
           spmu_errname(rc));
-    r->unchanged = "fault-no-effect";
+    fz_promise(&r->f, "fault-no-effect");
     return;
   }
-  switch (m->policy) {
+  switch (w.m->policy) {
   case SPMU_POLICY_RO:
   case SPMU_POLICY_CONST:
   case SPMU_POLICY_COMPUTED:
@@ -568,104 +515,100 @@ static void op_wrmsr(run *r)
   case SPMU_POLICY_RW:
     /* regs.h: reserved bits #GP, read-only fields must keep their
      * value; SDM 17.4.9: DS_AREA is a canonical address. */
-    must_ok = !(v & m->reserved) && !((v ^ cur) & m->readonly) &&
-              (m->addr != 0x600u || canonical48(v));
+    must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
+              (w.m->addr != 0x600u || canonical48(w.v));
     must_gp = !must_ok;
     break;
   default: /* W1C, W1S, COUNTER */
-    must_gp = (v & m->reserved) != 0;
+    must_gp = (w.v & w.m->reserved) != 0;
     must_ok = !must_gp;
     break;
   }
   if (rc != SPMU_OK && rc != SPMU_GP)
-    die(r, "guest-result: WRMSR %s = %#llx gave %s", m->name, ull(v),
+    fz_die("guest-result: WRMSR %s = %#llx gave %s", w.m->name, ull(w.v),
         spmu_errname(rc));
   if (must_gp && rc != SPMU_GP)
-    die(r, "reserved-gp: WRMSR %s = %#llx (reserved %#llx, policy %d) must "
-        "#GP", m->name, ull(v), ull(m->reserved), (int)m->policy);
+    fz_die("reserved-gp: WRMSR %s = %#llx (reserved %#llx, policy %d) must "
+        "#GP", w.m->name, ull(w.v), ull(w.m->reserved), (int)w.m->policy);
   if (must_ok && rc != SPMU_OK)
-    die(r, "valid-write: WRMSR %s = %#llx (reserved %#llx, read-only %#llx) "
-        "faulted", m->name, ull(v), ull(m->reserved), ull(m->readonly));
+    fz_die("valid-write: WRMSR %s = %#llx (reserved %#llx, read-only %#llx) "
+        "faulted", w.m->name, ull(w.v), ull(w.m->reserved), ull(w.m->readonly));
   if (rc == SPMU_OK)
-    check_write_effect(r, lp, m, v, status0, false);
+    check_write_effect(w.lp, w.m, w.v, w.status0, false);
   else
-    r->unchanged = "fault-no-effect";
+    fz_promise(&r->f, "fault-no-effect");
 }
 
-static void op_host_wrmsr(run *r)
+static void op_host_wrmsr(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
-  uint32_t addr = pick_addr(r);
-  uint64_t v = pick_value(r, lp, addr);
-  const spmu_msr_info *m = spmu_inv_msr(r->ctx, addr);
-  uint64_t status0 = status_of(lp), cur = 0;
+  run *r = (run *)fr;
+  write_op w;
   bool must_ok = false;
   int rc;
 
-  begin(r, NULL);
-  if (m)
-    spmu_host_rdmsr(lp, addr, &cur);
-  rc = spmu_host_wrmsr(lp, addr, v);
-  TRACE("  LP%u host WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), addr,
-        ull(v), spmu_errname(rc));
-  if (!m) {
+  pick_write(r, &w);
+  rc = spmu_host_wrmsr(w.lp, w.addr, w.v);
+  TRACE("  LP%u host WRMSR %#x = %#llx -> %s\n", spmu_lp_index(w.lp), w.addr,
+        ull(w.v), spmu_errname(rc));
+  if (!w.m) {
     if (rc != SPMU_ENOMSR)
-      die(r, "absent-enomsr: host WRMSR %#x gave %s", addr, spmu_errname(rc));
-    r->unchanged = "fault-no-effect";
+      fz_die("absent-enomsr: host WRMSR %#x gave %s", w.addr, spmu_errname(rc));
+    fz_promise(&r->f, "fault-no-effect");
     return;
   }
-  switch (m->policy) {
+  switch (w.m->policy) {
   case SPMU_POLICY_CONST:
   case SPMU_POLICY_COMPUTED:
-    must_ok = v == cur; /* only the current value */
+    must_ok = w.v == w.cur; /* only the current value */
     if (!must_ok && rc == SPMU_OK)
-      die(r, "host-readonly: host WRMSR %s = %#llx (current %#llx) "
-          "succeeded", m->name, ull(v), ull(cur));
+      fz_die("host-readonly: host WRMSR %s = %#llx (current %#llx) "
+          "succeeded", w.m->name, ull(w.v), ull(w.cur));
     break;
   case SPMU_POLICY_COUNTER_SX:
   case SPMU_POLICY_COUNTER:
-    must_ok = !(v & ~spmu_width_mask(m->width));
+    must_ok = !(w.v & ~spmu_width_mask(w.m->width));
     break;
   case SPMU_POLICY_RW:
-    must_ok = !(v & m->reserved) && !((v ^ cur) & m->readonly) &&
-              (m->addr != 0x600u || canonical48(v));
+    must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
+              (w.m->addr != 0x600u || canonical48(w.v));
     break;
   default: /* RO, W1C, W1S */
-    must_ok = !(v & m->reserved);
+    must_ok = !(w.v & w.m->reserved);
     break;
   }
   if (rc != SPMU_OK && rc != SPMU_ERESERVED && rc != SPMU_EREADONLY)
-    die(r, "host-result: host WRMSR %s = %#llx gave %s", m->name, ull(v),
+    fz_die("host-result: host WRMSR %s = %#llx gave %s", w.m->name, ull(w.v),
         spmu_errname(rc));
   if (must_ok != (rc == SPMU_OK))
-    die(r, "host-write: host WRMSR %s = %#llx (reserved %#llx, read-only "
-        "%#llx, width %u) gave %s", m->name, ull(v), ull(m->reserved),
-        ull(m->readonly), m->width, spmu_errname(rc));
+    fz_die("host-write: host WRMSR %s = %#llx (reserved %#llx, read-only "
+        "%#llx, width %u) gave %s", w.m->name, ull(w.v), ull(w.m->reserved),
+        ull(w.m->readonly), w.m->width, spmu_errname(rc));
   if (rc == SPMU_OK &&
-      m->policy != SPMU_POLICY_CONST && m->policy != SPMU_POLICY_COMPUTED)
-    check_write_effect(r, lp, m, v, status0, true);
-  if (rc != SPMU_OK || m->policy == SPMU_POLICY_CONST ||
-      m->policy == SPMU_POLICY_COMPUTED)
-    r->unchanged = "fault-no-effect";
+      w.m->policy != SPMU_POLICY_CONST && w.m->policy != SPMU_POLICY_COMPUTED)
+    check_write_effect(w.lp, w.m, w.v, w.status0, true);
+  if (rc != SPMU_OK || w.m->policy == SPMU_POLICY_CONST ||
+      w.m->policy == SPMU_POLICY_COMPUTED)
+    fz_promise(&r->f, "fault-no-effect");
 }
 
-static void op_rdmsr(run *r)
+static void op_rdmsr(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
   uint32_t addr = pick_addr(r);
-  const spmu_msr_info *m = spmu_inv_msr(r->ctx, addr);
+  const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, addr);
   uint64_t v = 0, h = 0;
   int rc, rh;
 
-  begin(r, "read-no-effect");
+  fz_begin(&r->f, "read-no-effect");
   rc = spmu_rdmsr(lp, addr, &v);
   rh = spmu_host_rdmsr(lp, addr, &h);
 
   if (!m && (rc != SPMU_GP || rh != SPMU_ENOMSR))
-    die(r, "absent-gp: RDMSR %#x gave %s, host %s", addr, spmu_errname(rc),
+    fz_die("absent-gp: RDMSR %#x gave %s, host %s", addr, spmu_errname(rc),
         spmu_errname(rh));
   if (m && (rc != SPMU_OK || rh != SPMU_OK || v != h))
-    die(r, "read-agree: %s: RDMSR %s %#llx, host %s %#llx", m->name,
+    fz_die("read-agree: %s: RDMSR %s %#llx, host %s %#llx", m->name,
         spmu_errname(rc), ull(v), spmu_errname(rh), ull(h));
 }
 
@@ -690,10 +633,11 @@ static uint32_t rdpmc_msr(const spmu_inv_ctx *ctx, uint32_t ecx)
   return msr && spmu_inv_msr(ctx, msr) ? msr : 0;
 }
 
-static void op_rdpmc(run *r)
+static void op_rdpmc(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
-  uint8_t mode = u8(&r->in), ctl = u8(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  uint8_t mode = u8(&r->f.in), ctl = u8(&r->f.in);
   uint32_t ecx, msr;
   unsigned cpl = ctl & 3;
   bool pce = (ctl >> 2) & 1;
@@ -702,38 +646,38 @@ static void op_rdpmc(run *r)
 
   switch (mode % 4) {
   case 0:
-    ecx = u8(&r->in) % 10;
+    ecx = u8(&r->f.in) % 10;
     break;
   case 1:
-    ecx = 0x40000000u | u8(&r->in) % 18;
+    ecx = 0x40000000u | u8(&r->f.in) % 18;
     break;
   case 2:
     ecx = 0x20000000u;
     break;
   default:
-    ecx = u32(&r->in);
+    ecx = u32(&r->f.in);
     break;
   }
-  msr = rdpmc_msr(r->ctx, ecx);
-  begin(r, "read-no-effect");
+  msr = rdpmc_msr(r->f.ctx, ecx);
+  fz_begin(&r->f, "read-no-effect");
   rc = spmu_rdpmc(lp, ecx, cpl, pce, &v);
   if (cpl > 0 && !pce) {
     if (rc != SPMU_GP)
-      die(r, "rdpmc-cpl: RDPMC ECX=%#x at CPL %u without CR4.PCE gave %s",
+      fz_die("rdpmc-cpl: RDPMC ECX=%#x at CPL %u without CR4.PCE gave %s",
           ecx, cpl, spmu_errname(rc));
     return;
   }
   if (!msr) {
     if (rc != SPMU_GP)
-      die(r, "rdpmc-absent: RDPMC ECX=%#x names no counter, gave %s", ecx,
+      fz_die("rdpmc-absent: RDPMC ECX=%#x names no counter, gave %s", ecx,
           spmu_errname(rc));
     return;
   }
   spmu_host_rdmsr(lp, msr, &want);
-  if ((r->ctx->prof.features & SPMU_FEAT_NETBURST) && (ecx & 0x80000000u))
+  if ((r->f.ctx->prof.features & SPMU_FEAT_NETBURST) && (ecx & 0x80000000u))
     want &= 0xFFFFFFFFu;
   if (rc != SPMU_OK || v != want)
-    die(r, "rdpmc-agree: RDPMC ECX=%#x CPL %u PCE %d: %s %#llx, MSR %#x "
+    fz_die("rdpmc-agree: RDPMC ECX=%#x CPL %u PCE %d: %s %#llx, MSR %#x "
         "holds %#llx", ecx, cpl, pce, spmu_errname(rc), ull(v), msr,
         ull(want));
 }
@@ -742,14 +686,14 @@ static void op_rdpmc(run *r)
 
 static uint32_t pick_count(run *r)
 {
-  switch (u8(&r->in) % 6) {
+  switch (u8(&r->f.in) % 6) {
   case 0:
   case 1:
     return 1;
   case 2:
-    return u8(&r->in);
+    return u8(&r->f.in);
   case 3:
-    return u32(&r->in);
+    return u32(&r->f.in);
   case 4:
     return UINT32_MAX;
   default:
@@ -766,7 +710,7 @@ typedef struct clockbuf {
 static void build_clock(run *r, spmu_lp *lp, spmu_clock *clk, clockbuf *cb)
 {
   linesel ls;
-  size_t i, n = u8(&r->in) % 5;
+  size_t i, n = u8(&r->f.in) % 5;
   spmu_event_line *lines = cb->lines;
   spmu_mem_access *mem = &cb->mem;
   uint8_t m;
@@ -775,35 +719,35 @@ static void build_clock(run *r, spmu_lp *lp, spmu_clock *clk, clockbuf *cb)
   memset(cb, 0, sizeof *cb);
   known_lines(r, lp, &ls);
   for (i = 0; i < n; i++) {
-    uint8_t sel = u8(&r->in);
+    uint8_t sel = u8(&r->f.in);
     if (sel % 4 != 3 && ls.n) {
       lines[i].event = ls.ev[sel % ls.n][0];
       lines[i].umask = ls.ev[sel % ls.n][1];
     } else {
-      lines[i].event = u8(&r->in);
-      lines[i].umask = u8(&r->in);
+      lines[i].event = u8(&r->f.in);
+      lines[i].umask = u8(&r->f.in);
     }
     lines[i].count = pick_count(r);
   }
   clk->lines = lines;
   clk->nlines = n;
-  clk->cpl = u8(&r->in) & 3;
-  clk->flags = u8(&r->in) & (SPMU_CLK_IN_TX | SPMU_CLK_ENCLAVE |
+  clk->cpl = u8(&r->f.in) & 3;
+  clk->flags = u8(&r->f.in) & (SPMU_CLK_IN_TX | SPMU_CLK_ENCLAVE |
                              SPMU_CLK_SMM | SPMU_CLK_IA32E);
   /* Sometimes a memory access (load latency, PEBS memory fields). */
-  m = u8(&r->in);
+  m = u8(&r->f.in);
   if (m & 1) {
-    mem->addr = GMEM_BASE + u16(&r->in);
+    mem->addr = GMEM_BASE + u16(&r->f.in);
     mem->source = m >> 4;
-    mem->latency = u8(&r->in);
+    mem->latency = u8(&r->f.in);
     mem->store = (m >> 1) & 1;
     clk->mem = mem;
   }
   /* Sometimes a taken branch (BTS). */
   if (m & 4) {
-    cb->branch.from = 0x400000u + (uint64_t)u16(&r->in);
+    cb->branch.from = 0x400000u + (uint64_t)u16(&r->f.in);
     cb->branch.to =
-        (m & 8) ? u64(&r->in) : 0x400000u + (uint64_t)u16(&r->in);
+        (m & 8) ? u64(&r->f.in) : 0x400000u + (uint64_t)u16(&r->f.in);
     cb->branch.predicted = (m >> 6) & 1;
     clk->branch = &cb->branch;
   }
@@ -823,7 +767,7 @@ static bool bts_stores(spmu_lp *lp, const spmu_clock *clk)
 }
 
 /* The batched delivery, replayed one clock at a time on r->single from the
- * state in r->pre, must give the same state (events.h: "Costs O(counters),
+ * state in r->f.pre, must give the same state (events.h: "Costs O(counters),
  * not O(clocks)" is an implementation choice, not a change of meaning). */
 static void check_single_steps(run *r, unsigned k, const spmu_clock *clk,
                                uint64_t consumed, int rc)
@@ -832,28 +776,29 @@ static void check_single_steps(run *r, unsigned k, const spmu_clock *clk,
   uint64_t i, one;
   int rs;
 
-  clone_into(r, r->single, r->pre);
+  fz_restore(&r->f, r->single, r->f.pre);
   r->mem[2].clk_flags = clk->flags;
   for (i = 0; i < consumed; i++) {
     rs = spmu_deliver(lp, clk, 1, &one);
     if (rs < 0 || one != 1)
-      die(r, "batch-equivalence: single clock %llu gave %s, consumed %llu",
+      fz_die("batch-equivalence: single clock %llu gave %s, consumed %llu",
           ull(i + 1), spmu_errname(rs), ull(one));
     if ((rs & STOP_TICKS) && i + 1 < consumed)
-      die(r, "batch-equivalence: clock %llu of %llu stops (ticks %#x) one "
+      fz_die("batch-equivalence: clock %llu of %llu stops (ticks %#x) one "
           "at a time, but the batch went on", ull(i + 1), ull(consumed),
           (unsigned)rs);
     if (i + 1 == consumed && rs != rc)
-      die(r, "batch-equivalence: last clock %llu: ticks %#x one at a time, "
+      fz_die("batch-equivalence: last clock %llu: ticks %#x one at a time, "
           "%#x batched", ull(consumed), (unsigned)rs, (unsigned)rc);
   }
-  expect_same(r, r->single, r->a, r->b, "batch-equivalence");
-  gmem_expect_same(r, &r->mem[0], &r->mem[2], "batch-equivalence");
+  fz_expect_same(&r->f, r->single, r->a, "batch-equivalence");
+  gmem_expect_same(&r->mem[0], &r->mem[2], "batch-equivalence");
 }
 
-static void op_deliver(run *r)
+static void op_deliver(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core), *lb;
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f), *lb;
   unsigned k = spmu_lp_index(lp);
   clockbuf cb;
   spmu_clock clk;
@@ -863,17 +808,19 @@ static void op_deliver(run *r)
 
   build_clock(r, lp, &clk, &cb);
   bts = bts_stores(lp, &clk);
-  begin(r, NULL);
+  fz_begin(&r->f, NULL);
   /* The deadline is taken on the core only: if it changed anything, the
    * clone below (which never had one taken) would end elsewhere. */
   acc = r->mem[0].accesses;
   if (spmu_deadline(lp, &clk, &d) != SPMU_OK)
-    die(r, "deadline-pure: spmu_deadline refused a valid clock");
+    fz_die("deadline-pure: spmu_deadline refused a valid clock");
   if (r->mem[0].accesses != acc)
-    die(r, "deadline-pure: spmu_deadline called read_mem/write_mem");
-  clocks = pick_clocks(&r->in, d);
-  gmem_copy(&r->mem[1], &r->mem[0]);
-  gmem_copy(&r->mem[2], &r->mem[0]);
+    fz_die("deadline-pure: spmu_deadline called read_mem/write_mem");
+  clocks = pick_clocks(&r->f.in, d);
+  if (r->f.full) {
+    gmem_copy(&r->mem[1], &r->mem[0]);
+    gmem_copy(&r->mem[2], &r->mem[0]);
+  }
   r->mem[0].clk_flags = clk.flags;
 
   r->pmis = 0;
@@ -890,7 +837,7 @@ static void op_deliver(run *r)
         clk.cpl, clk.flags, clk.mem ? ", mem" : "",
         clk.branch ? ", branch" : "", ull(d), (unsigned)rc, ull(consumed));
   if (rc < 0)
-    die(r, "deliver-result: %s", spmu_errname(rc));
+    fz_die("deliver-result: %s", spmu_errname(rc));
   stop = (rc & STOP_TICKS) != 0;
 
   /* events.h: the deadline is the clock of the next PMI or PEBS assist,
@@ -903,84 +850,92 @@ static void op_deliver(run *r)
   may_stop = d <= clocks;
   if ((bts && d != 1) || consumed != want || (must_stop && !stop && !bts) ||
       (stop && !may_stop))
-    die(r, "deadline-agree: LP%u deadline %llu, %llu clocks%s: consumed "
+    fz_die("deadline-agree: LP%u deadline %llu, %llu clocks%s: consumed "
         "%llu, ticks %#x", k, ull(d), ull(clocks),
         bts ? " (stores branch records)" : "", ull(consumed), (unsigned)rc);
   check_pmi_calls(r, lp, (rc & SPMU_TICK_PMI) != 0);
+  if (!r->f.full)
+    return;
 
   /* Future equivalence: a clone made from the snapshot, given the same
    * clocks, ends in the same state (and deadline-pure, see above). */
-  clone_into(r, r->clone, r->pre);
+  fz_restore(&r->f, r->clone, r->f.pre);
   lb = spmu_core_lp(r->clone, k);
   r->mem[1].clk_flags = clk.flags;
   rb = spmu_deliver(lb, &clk, clocks, &consumed_b);
   if (rb != rc || consumed_b != consumed)
-    die(r, "future-equivalence: LP%u: %s/%llu on the core, %s/%llu on its "
+    fz_die("future-equivalence: LP%u: %s/%llu on the core, %s/%llu on its "
         "clone", k, spmu_errname(rc), ull(consumed), spmu_errname(rb),
         ull(consumed_b));
-  save(r, r->core, r->a);
-  expect_same(r, r->clone, r->a, r->b, "future-equivalence/deadline-pure");
-  gmem_expect_same(r, &r->mem[0], &r->mem[1], "future-equivalence");
+  fz_save(&r->f, r->f.core, r->a);
+  fz_expect_same(&r->f, r->clone, r->a, "future-equivalence/deadline-pure");
+  gmem_expect_same(&r->mem[0], &r->mem[1], "future-equivalence");
 
   if (consumed <= SINGLE_STEP_MAX)
     check_single_steps(r, k, &clk, consumed, rc);
 }
 
-static void op_deadline(run *r)
+static void op_deadline(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
   clockbuf cb;
   spmu_clock clk;
   uint64_t acc = r->mem[0].accesses, d;
 
   build_clock(r, lp, &clk, &cb);
-  begin(r, "deadline-pure");
+  fz_begin(&r->f, "deadline-pure");
   (void)spmu_deadline(lp, &clk, &d);
   if (r->mem[0].accesses != acc)
-    die(r, "deadline-pure: spmu_deadline called read_mem/write_mem");
+    fz_die("deadline-pure: spmu_deadline called read_mem/write_mem");
 }
 
 /* ---- snapshots, reset, INIT, CPUID ------------------------------------ */
 
-static void op_snapshot(run *r)
+static void op_snapshot(fz_run *fr)
 {
-  uint8_t mode = u8(&r->in);
-  size_t len = r->ctx->blob_len;
+  run *r = (run *)fr;
+  uint8_t mode = u8(&r->f.in);
+  size_t len = r->f.ctx->blob_len;
   int rc;
 
   switch (mode % 4) {
   case 0:
-    save(r, r->core, r->stash);
+    fz_save(&r->f, r->f.core, r->stash);
     r->have_stash = true;
     break;
   case 1:
     if (!r->have_stash)
       break;
-    rc = spmu_core_restore(r->core, r->stash, len);
+    rc = spmu_core_restore(r->f.core, r->stash, len);
     if (rc != SPMU_OK)
-      die(r, "restore-exact: restoring an earlier snapshot: %s",
+      fz_die("restore-exact: restoring an earlier snapshot: %s",
           spmu_errname(rc));
-    memcpy(r->pre, r->stash, len);
-    r->unchanged = "restore-exact";
+    memcpy(r->f.pre, r->stash, len);
+    fz_promise(&r->f, "restore-exact");
     break;
   case 2: {
     /* pmu.h: a damaged blob is refused and leaves the core untouched. */
-    size_t at = u16(&r->in) % len;
-    uint8_t x = u8(&r->in) | 1;
-    begin(r, "restore-rejects");
-    memcpy(r->b, r->pre, len);
+    size_t at = u16(&r->f.in) % len;
+    uint8_t x = u8(&r->f.in) | 1;
+    /* The blob is the core's own (taken on every step: the op needs it);
+     * that the core is left as it was is checked on a full step. */
+    fz_take_pre(&r->f);
+    fz_promise(&r->f, "restore-rejects");
+    memcpy(r->b, r->f.pre, len);
     r->b[at] ^= x;
-    rc = spmu_core_restore(r->core, r->b, len);
+    rc = spmu_core_restore(r->f.core, r->b, len);
     if (rc == SPMU_OK)
-      die(r, "restore-rejects: byte %zu ^ %#x accepted", at, x);
+      fz_die("restore-rejects: byte %zu ^ %#x accepted", at, x);
     break;
   }
   default: {
-    size_t cut = 1 + u16(&r->in) % len;
-    begin(r, "restore-rejects");
-    rc = spmu_core_restore(r->core, r->pre, len - cut);
+    size_t cut = 1 + u16(&r->f.in) % len;
+    fz_take_pre(&r->f);
+    fz_promise(&r->f, "restore-rejects");
+    rc = spmu_core_restore(r->f.core, r->f.pre, len - cut);
     if (rc == SPMU_OK)
-      die(r, "restore-rejects: a blob cut to %zu of %zu bytes accepted",
+      fz_die("restore-rejects: a blob cut to %zu of %zu bytes accepted",
           len - cut, len);
     break;
   }
@@ -988,122 +943,115 @@ static void op_snapshot(run *r)
 }
 
 /* pmu.h: RESET puts every PMU MSR to its power-on value. */
-static void op_reset(run *r)
+static void op_reset(fz_run *fr)
 {
+  run *r = (run *)fr;
   unsigned k;
   size_t i;
 
-  if (spmu_core_reset(r->core) != SPMU_OK)
-    die(r, "reset-values: spmu_core_reset failed");
-  for (k = 0; k < r->ctx->prof.threads; k++) {
-    spmu_lp *lp = spmu_core_lp(r->core, k);
-    for (i = 0; i < r->ctx->nmsr; i++) {
-      const spmu_msr_info *m = &r->ctx->msr[i];
+  if (spmu_core_reset(r->f.core) != SPMU_OK)
+    fz_die("reset-values: spmu_core_reset failed");
+  for (k = 0; k < r->f.ctx->prof.threads; k++) {
+    spmu_lp *lp = spmu_core_lp(r->f.core, k);
+    for (i = 0; i < r->f.ctx->nmsr; i++) {
+      const spmu_msr_info *m = &r->f.ctx->msr[i];
       uint64_t v = 0;
       if (m->policy == SPMU_POLICY_W1C || m->policy == SPMU_POLICY_W1S ||
           m->policy == SPMU_POLICY_COMPUTED)
         continue;
       spmu_host_rdmsr(lp, m->addr, &v);
       if (v != m->reset)
-        die(r, "reset-values: LP%u %s = %#llx after RESET, power-on value "
+        fz_die("reset-values: LP%u %s = %#llx after RESET, power-on value "
             "%#llx", k, m->name, ull(v), ull(m->reset));
     }
   }
 }
 
-static void op_init(run *r)
+static void op_init(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
 
-  begin(r, "init-keeps");
+  fz_begin(&r->f, "init-keeps");
   if (spmu_lp_init_signal(lp) != SPMU_OK)
-    die(r, "init-keeps: spmu_lp_init_signal failed");
+    fz_die("init-keeps: spmu_lp_init_signal failed");
 }
 
-static void op_cpuid(run *r)
+static void op_cpuid(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
-  uint8_t b = u8(&r->in);
-  uint32_t leaf = b % 3 == 0 ? 0x1 : b % 3 == 1 ? 0xA : u32(&r->in);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  uint8_t b = u8(&r->f.in);
+  uint32_t leaf = b % 3 == 0 ? 0x1 : b % 3 == 1 ? 0xA : u32(&r->f.in);
   uint32_t got[4], want[4];
   int rc, rw;
 
-  begin(r, "read-no-effect");
+  fz_begin(&r->f, "read-no-effect");
   rc = spmu_cpuid(lp, leaf, 0, got);
-  rw = spmu_profile_cpuid(&r->ctx->prof, leaf, 0, want);
+  rw = spmu_profile_cpuid(&r->f.ctx->prof, leaf, 0, want);
 
   if (rc != rw || (rc == SPMU_OK && memcmp(got, want, sizeof got) != 0))
-    die(r, "cpuid-agree: leaf %#x: the LP says %s, the profile %s", leaf,
+    fz_die("cpuid-agree: leaf %#x: the LP says %s, the profile %s", leaf,
         spmu_errname(rc), spmu_errname(rw));
 }
 
 /* ---- driver-like sequences --------------------------------------------- */
 
-/* A WRMSR of a driver-like sequence: OK or #GP; the rest is checked by
- * the invariants. */
-static void guest_write(run *r, spmu_lp *lp, uint32_t msr, uint64_t v)
-{
-  int rc = spmu_wrmsr(lp, msr, v);
-
-  TRACE("  LP%u WRMSR %#x = %#llx -> %s\n", spmu_lp_index(lp), msr, ull(v),
-        spmu_errname(rc));
-  if (rc != SPMU_OK && rc != SPMU_GP)
-    die(r, "guest-result: WRMSR %#x = %#llx gave %s", msr, ull(v),
-        spmu_errname(rc));
-}
-
 /* Program one counter as perf does: disable globally, set the period,
  * program the select (or FIXED_CTR_CTRL), enable. Operands: lp, which
  * (bit 7: 16-bit period, bit 6: a fixed counter, bit 5: PMI, bit 4: freeze
  * on PMI, low bits: the counter), the period, the select's 3 bytes. */
-static void op_program(run *r)
+static void op_program(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
-  const spmu_profile *p = &r->ctx->prof;
-  uint8_t which = u8(&r->in);
-  uint64_t period = 1 + (uint64_t)((which & 0x80) ? u16(&r->in) : u8(&r->in));
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  const spmu_profile *p = &r->f.ctx->prof;
+  uint8_t which = u8(&r->f.in);
+  uint64_t period =
+      1 + (uint64_t)((which & 0x80) ? u16(&r->f.in) : u8(&r->f.in));
   uint64_t sel = evtsel_value(r), ctrl = 0, fctl = 0;
   unsigned i;
 
   spmu_host_rdmsr(lp, MSR_GLOBAL_CTRL, &ctrl);
-  guest_write(r, lp, MSR_GLOBAL_CTRL, 0);
+  fz_guest_write(lp, MSR_GLOBAL_CTRL, 0);
   if ((which & 0x40) && p->fixed_mask) {
     const spmu_msr_info *m;
     for (i = which % 16; !(p->fixed_mask >> i & 1); i = (i + 1) % 16)
       ;
-    m = spmu_inv_msr(r->ctx, MSR_FIXED_CTR0 + i);
+    m = spmu_inv_msr(r->f.ctx, MSR_FIXED_CTR0 + i);
     spmu_host_rdmsr(lp, MSR_FIXED_CTR_CTRL, &fctl);
     if (m)
-      guest_write(r, lp, m->addr, (spmu_width_mask(m->width) - period + 1) &
+      fz_guest_write(lp, m->addr, (spmu_width_mask(m->width) - period + 1) &
                                       spmu_width_mask(m->width));
     fctl &= ~(UINT64_C(0xF) << (4 * i));
     fctl |= (uint64_t)(3 | ((which & 0x20) ? 8 : 0)) << (4 * i);
-    guest_write(r, lp, MSR_FIXED_CTR_CTRL, fctl);
+    fz_guest_write(lp, MSR_FIXED_CTR_CTRL, fctl);
     ctrl |= UINT64_C(1) << (32 + i);
   } else if (p->gp) {
     i = which % p->gp;
-    guest_write(r, lp, MSR_PMC0 + i, (uint64_t)0 - period);
-    guest_write(r, lp, MSR_EVTSEL0 + i,
+    fz_guest_write(lp, MSR_PMC0 + i, (uint64_t)0 - period);
+    fz_guest_write(lp, MSR_EVTSEL0 + i,
                 sel | EVTSEL_EN | ((which & 0x20) ? EVTSEL_INT : 0));
     ctrl |= UINT64_C(1) << i;
   }
   if (which & 0x10) /* freeze on PMI, counters and LBRs */
-    guest_write(r, lp, MSR_DEBUGCTL, (UINT64_C(3) << 11) | 1);
-  guest_write(r, lp, MSR_GLOBAL_CTRL, ctrl);
+    fz_guest_write(lp, MSR_DEBUGCTL, (UINT64_C(3) << 11) | 1);
+  fz_guest_write(lp, MSR_GLOBAL_CTRL, ctrl);
 }
 
 /* The PMI handler's acknowledgement: write the status back to OVF_CTRL /
  * STATUS_RESET (reserved bits dropped, as a driver would). */
-static void op_ack(run *r)
+static void op_ack(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
-  const spmu_msr_info *m = spmu_inv_msr(r->ctx, MSR_GLOBAL_OVF_CTRL);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
+  const spmu_msr_info *m = spmu_inv_msr(r->f.ctx, MSR_GLOBAL_OVF_CTRL);
 
   if (m)
-    guest_write(r, lp, MSR_GLOBAL_OVF_CTRL, status_of(lp) & ~m->reserved);
+    fz_guest_write(lp, MSR_GLOBAL_OVF_CTRL, status_of(lp) & ~m->reserved);
 }
 
-/* A DS save area at GMEM_BASE (SDM 17.4.9; facts sheet C) in the 64-bit
+/* A DS save area at GMEM_BASE (SDM 17.4.9) in the 64-bit
  * or the 32-bit layout, DS_AREA pointing at it, PEBS enabled on some
  * counters, the branch trace store maybe on. Operands: lp; f (bit 0:
  * 32-bit layout, bit 1: BTS on, bit 2: BTINT, bits 3-4: BTS_OFF_OS/USR,
@@ -1111,27 +1059,28 @@ static void op_ack(run *r)
  * threshold (u16 each); reset period; PEBS_ENABLE low byte; DATA_CFG byte;
  * PEBS_ENABLE high byte; BTS index slot, maximum, threshold (a byte each).
  * The BTS buffer is at GMEM_BTS, the PEBS buffer at GMEM_PEBS. */
-static void op_ds_setup(run *r)
+static void op_ds_setup(fz_run *fr)
 {
-  spmu_lp *lp = pick_lp(r, r->core);
+  run *r = (run *)fr;
+  spmu_lp *lp = fz_pick_lp(&r->f);
   gmem *g = &r->mem[0];
-  uint8_t f = u8(&r->in);
+  uint8_t f = u8(&r->f.in);
   bool wide = !(f & 1);
   unsigned w = wide ? 8 : 4, c;
   uint64_t pbase = GMEM_BASE + GMEM_PEBS, span = GMEM_SIZE - GMEM_PEBS;
-  uint64_t index = pbase + (uint64_t)(u8(&r->in) % 8) * 0x80;
-  uint64_t max = pbase + u16(&r->in) % (span + 1);
-  uint64_t thr = pbase + u16(&r->in) % (span + 1);
-  uint64_t reset = (uint64_t)0 - (1 + (uint64_t)u8(&r->in));
-  uint64_t en = u8(&r->in), cfg = u8(&r->in);
+  uint64_t index = pbase + (uint64_t)(u8(&r->f.in) % 8) * 0x80;
+  uint64_t max = pbase + u16(&r->f.in) % (span + 1);
+  uint64_t thr = pbase + u16(&r->f.in) % (span + 1);
+  uint64_t reset = (uint64_t)0 - (1 + (uint64_t)u8(&r->f.in));
+  uint64_t en = u8(&r->f.in), cfg = u8(&r->f.in);
   uint64_t bbase = GMEM_BASE + GMEM_BTS, bspan = GMEM_PEBS - GMEM_BTS;
   uint64_t bindex, bmax, bthr, dbg = 0;
   const spmu_msr_info *m;
 
-  en |= (uint64_t)u8(&r->in) << 32;
-  bindex = bbase + (uint64_t)(u8(&r->in) % 16) * 3 * w;
-  bmax = bbase + u8(&r->in) * 2 % (bspan + 1);
-  bthr = bbase + u8(&r->in) * 2 % (bspan + 1);
+  en |= (uint64_t)u8(&r->f.in) << 32;
+  bindex = bbase + (uint64_t)(u8(&r->f.in) % 16) * 3 * w;
+  bmax = bbase + u8(&r->f.in) * 2 % (bspan + 1);
+  bthr = bbase + u8(&r->f.in) * 2 % (bspan + 1);
   memset(g->b, 0, GMEM_PEBS);
   spmu_put_le(g->b, bbase, w);
   spmu_put_le(g->b + w, bindex, w);
@@ -1151,9 +1100,9 @@ static void op_ds_setup(run *r)
         "fail %u\n", wide ? "64-bit" : "32-bit", ull(bbase), ull(bindex),
         ull(bmax), ull(bthr), ull(pbase), ull(index), ull(max), ull(thr),
         ull(reset), g->fail);
-  guest_write(r, lp, MSR_DS_AREA, GMEM_BASE);
+  fz_guest_write(lp, MSR_DS_AREA, GMEM_BASE);
   /* BTS on (TR + BTS), BTINT, BTS_OFF_OS, BTS_OFF_USR from f bits 1-4. */
-  m = spmu_inv_msr(r->ctx, MSR_DEBUGCTL);
+  m = spmu_inv_msr(r->f.ctx, MSR_DEBUGCTL);
   spmu_host_rdmsr(lp, MSR_DEBUGCTL, &dbg);
   dbg &= ~(DEBUGCTL_TR | DEBUGCTL_BTS | DEBUGCTL_BTINT | DEBUGCTL_BTS_OFF_OS |
            DEBUGCTL_BTS_OFF_USR);
@@ -1162,106 +1111,19 @@ static void op_ds_setup(run *r)
   dbg |= (f & 8) ? DEBUGCTL_BTS_OFF_OS : 0;
   dbg |= (f & 16) ? DEBUGCTL_BTS_OFF_USR : 0;
   if (m)
-    guest_write(r, lp, MSR_DEBUGCTL, dbg & ~m->reserved);
-  m = spmu_inv_msr(r->ctx, MSR_PEBS_ENABLE);
+    fz_guest_write(lp, MSR_DEBUGCTL, dbg & ~m->reserved);
+  m = spmu_inv_msr(r->f.ctx, MSR_PEBS_ENABLE);
   if (m)
-    guest_write(r, lp, MSR_PEBS_ENABLE, en & ~m->reserved);
-  m = spmu_inv_msr(r->ctx, MSR_PEBS_DATA_CFG);
+    fz_guest_write(lp, MSR_PEBS_ENABLE, en & ~m->reserved);
+  m = spmu_inv_msr(r->f.ctx, MSR_PEBS_DATA_CFG);
   if (m)
-    guest_write(r, lp, MSR_PEBS_DATA_CFG,
+    fz_guest_write(lp, MSR_PEBS_DATA_CFG,
                 ((cfg & 0xF) | (cfg >> 4) << 24) & ~m->reserved);
 }
 
-/* ---- the profile ------------------------------------------------------ */
+/* ---- the run ---------------------------------------------------------- */
 
-static const char *const keys[] = {
-  "version", "gp",   "gp_width", "fixed",  "fixed_mask",     "fixed_width",
-  "events",  "unavailable",      "perf_capabilities",        "threads",
-  "pdcm",    "ds",   "dtes64",   "ds_cpl", "bts",            "pebs",
-  "rtm",     "pt",   "sgx",      "uncore_pmi", "precise_store",
-  "any_deprecated",
-};
-#define NKEYS (sizeof keys / sizeof keys[0])
-
-static const unsigned widths[] = {31, 32, 33, 40, 47, 48, 63, 64, 65};
-
-static uint64_t key_value(reader *in, unsigned key, uint64_t perfcap)
-{
-  uint8_t b = u8(in);
-
-  switch (key) {
-  case 0:
-    return b % 7;
-  case 1:
-  case 9:
-    return b % 10;
-  case 2:
-  case 5:
-    return widths[b % (sizeof widths / sizeof widths[0])];
-  case 3:
-    return b % 6;
-  case 4:
-    return b | (uint64_t)u8(in) << 8;
-  case 6:
-    return b % 34;
-  case 7:
-    return u8(in);
-  case 8:
-    return (b & 1) ? perfcap ^ (UINT64_C(1) << ((b >> 1) % 18))
-                   : u32(in) & 0x3FFFF;
-  default:
-    return b & 1;
-  }
-}
-
-/* The profile the input's first bytes describe; false if none. */
-static bool pick_profile(reader *in, spmu_profile *p)
-{
-  uint8_t b = u8(in);
-  unsigned npre = 0, i, n = b >> 6;
-  char spec[512];
-  size_t len;
-
-  while (spmu_profile_preset_name(npre))
-    npre++;
-  len = (size_t)snprintf(spec, sizeof spec, "base=%s",
-                         spmu_profile_preset_name((b & 0xF) % npre));
-  if (spmu_profile_parse(spec, p, NULL, 0) != SPMU_OK)
-    abort(); /* a preset must parse */
-  if (n == 0) {
-    /* The preset by name: keeps its name. */
-    return spmu_profile_parse(spmu_profile_preset_name((b & 0xF) % npre), p,
-                              NULL, 0) == SPMU_OK;
-  }
-  for (i = 0; i < n && len < sizeof spec - 64; i++) {
-    unsigned key = u8(in) % NKEYS;
-    uint64_t v = key_value(in, key, p->perf_capabilities);
-    len += (size_t)snprintf(spec + len, sizeof spec - len, ",%s=%#llx",
-                            keys[key], ull(v));
-  }
-  return spmu_profile_parse(spec, p, NULL, 0) == SPMU_OK;
-}
-
-/* ---- the entry point -------------------------------------------------- */
-
-/* The step promised to change nothing: the checker's snapshot of the core
- * (ctx->blob_a) must be r->pre. */
-static void check_unchanged(run *r)
-{
-  size_t i;
-
-  for (i = 0; i < r->ctx->blob_len; i++)
-    if (r->ctx->blob_a[i] != r->pre[i])
-      die(r, "%s: snapshot byte %zu of %zu changed (%#x, was %#x)",
-          r->unchanged, i, r->ctx->blob_len, r->ctx->blob_a[i], r->pre[i]);
-}
-
-typedef void (*op_fn)(run *);
-
-static const struct {
-  const char *name;
-  op_fn fn;
-} op_table[16] = {
+static const fz_op op_table[16] = {
   {"wrmsr", op_wrmsr},       {"ds_setup", op_ds_setup},
   {"rdmsr", op_rdmsr},       {"rdpmc", op_rdpmc},
   {"host_wrmsr", op_host_wrmsr}, {"deliver", op_deliver},
@@ -1272,86 +1134,30 @@ static const struct {
   {"program", op_program},   {"ack", op_ack},
 };
 
-/* Checker contexts of recent profiles, kept across inputs: preparing one
- * queries the catalogue for every MSR, which would otherwise be a fifth of
- * the time of an input. A reused one starts from a reset scratch core and
- * no verified snapshot, so no input depends on the one before. */
-#define CTX_CACHE 8
-static struct {
-  spmu_profile prof;
-  spmu_inv_ctx *ctx;
-} ctx_cache[CTX_CACHE];
-static unsigned ctx_next;
+static const fz_steps steps = {
+  .ops = op_table, .nops = 16, .max_steps = MAX_STEPS, .sample = SAMPLE,
+};
 
-static bool same_profile(const spmu_profile *a, const spmu_profile *b)
-{
-  return strncmp(a->name, b->name, sizeof a->name) == 0 &&
-         a->version == b->version && a->gp == b->gp &&
-         a->gp_width == b->gp_width && a->events_len == b->events_len &&
-         a->events_unavailable == b->events_unavailable &&
-         a->fixed_mask == b->fixed_mask && a->fixed_width == b->fixed_width &&
-         a->threads == b->threads && a->features == b->features &&
-         a->perf_capabilities == b->perf_capabilities;
-}
+/* The guest memory of the three cores, kept across inputs (cleared for
+ * each). */
+static gmem mems[3];
 
-static spmu_inv_ctx *ctx_for(const spmu_profile *p)
-{
-  unsigned i;
-  spmu_inv_ctx *ctx;
-
-  for (i = 0; i < CTX_CACHE; i++)
-    if (ctx_cache[i].ctx && same_profile(&ctx_cache[i].prof, p)) {
-      ctx = ctx_cache[i].ctx;
-      spmu_core_reset(ctx->scratch);
-      ctx->have_verified = 0;
-      return ctx;
-    }
-  i = ctx_next++ % CTX_CACHE;
-  if (ctx_cache[i].ctx) {
-    spmu_inv_ctx_fini(ctx_cache[i].ctx);
-    free(ctx_cache[i].ctx);
-    ctx_cache[i].ctx = NULL;
-  }
-  ctx = malloc(sizeof(*ctx));
-  if (!ctx)
-    return NULL;
-  if (spmu_inv_ctx_init(ctx, p) != SPMU_OK) {
-    spmu_inv_ctx_fini(ctx);
-    free(ctx);
-    return NULL;
-  }
-  ctx_cache[i].prof = *p;
-  ctx_cache[i].ctx = ctx;
-  return ctx;
-}
-
-static void run_free(run *r)
-{
-  spmu_core_free(r->core);
-  spmu_core_free(r->clone);
-  spmu_core_free(r->single);
-  free(r->pre);
-  free(r->a);
-  free(r->b);
-  free(r->stash);
-  free(r->mem);
-}
-
-static bool run_init(run *r, const spmu_profile *p)
+static void run_init(run *r, reader in, const uint8_t *data, size_t size,
+                     const spmu_profile *p)
 {
   spmu_core *cores[3];
-  size_t len;
   unsigned i;
 
-  r->ctx = ctx_for(p);
-  r->mem = calloc(3, sizeof *r->mem);
-  if (!r->ctx || !r->mem)
-    return false;
-  if (spmu_core_new(p, &r->core) != SPMU_OK ||
-      spmu_core_new(p, &r->clone) != SPMU_OK ||
-      spmu_core_new(p, &r->single) != SPMU_OK)
-    return false;
-  cores[0] = r->core;
+  memset(r, 0, sizeof *r);
+  fz_run_init(&r->f, in, data, size, p);
+  r->clone = r->f.spare[0];
+  r->single = r->f.spare[1];
+  r->a = r->f.buf[0];
+  r->b = r->f.buf[1];
+  r->stash = r->f.buf[2];
+  r->mem = mems;
+  memset(mems, 0, sizeof mems);
+  cores[0] = r->f.core;
   cores[1] = r->clone;
   cores[2] = r->single;
   for (i = 0; i < 3; i++) {
@@ -1361,43 +1167,19 @@ static bool run_init(run *r, const spmu_profile *p)
     r->mem[i].r = r;
     spmu_core_set_host(cores[i], &host);
   }
-  len = r->ctx->blob_len;
-  r->pre = malloc(len);
-  r->a = malloc(len);
-  r->b = malloc(len);
-  r->stash = malloc(len);
-  return r->pre && r->a && r->b && r->stash;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-  run r;
+  reader in = {data, size};
   spmu_profile p;
+  run r;
 
-  memset(&r, 0, sizeof r);
-  r.in.p = data;
-  r.in.n = size;
-  if (!pick_profile(&r.in, &p))
+  fz_at = (fz_where){.harness = "fuzz_model"};
+  if (!fz_profile_perturbed(&in, &p))
     return 0; /* an impossible profile: nothing to run */
   TRACE("profile %s\n", p.name);
-  if (!run_init(&r, &p)) {
-    fprintf(stderr, "fuzz_model: cannot set up profile %s\n", p.name);
-    abort();
-  }
-  r.op = "new";
-  if (spmu_inv_check(r.ctx, r.core, r.why, sizeof r.why))
-    die(&r, "%s", r.why);
-  for (r.step = 1; r.step <= MAX_STEPS && r.in.n; r.step++) {
-    unsigned op = u8(&r.in) % 16;
-    r.op = op_table[op].name;
-    r.unchanged = NULL;
-    TRACE("step %u: %s\n", r.step, r.op);
-    op_table[op].fn(&r);
-    if (spmu_inv_check(r.ctx, r.core, r.why, sizeof r.why))
-      die(&r, "%s", r.why);
-    if (r.unchanged)
-      check_unchanged(&r);
-  }
-  run_free(&r);
+  run_init(&r, in, data, size, &p);
+  fz_run_steps(&r.f, &steps);
   return 0;
 }

@@ -1,22 +1,33 @@
-/* fuzz_netburst: the NetBurst PMU (issue 7, harness 4). An input picks
+/* fuzz_netburst: the NetBurst PMU (SDM 18.15). An input picks
  * pentium4 or pentium4-noht and a sequence of steps on either logical
  * processor: WRMSR of any NetBurst MSR (ESCRs, CCCRs, counters, PEBS
  * metrics, DEBUGCTLA) with values built from the event table or raw,
  * RDPMC, and spmu_deliver_netburst with random lines, retiring uops and
- * clock counts up to UINT64_MAX. After every step:
- *   - the invariants of fuzz/invariants.h;
- *   - a delivery of K clocks agrees with a clone of the core given the
- *     same clocks one at a time (state bytes, consumed count, PMIs);
- *   - RDPMC n (and the fast read) agrees with RDMSR 300H + n. */
-#include <stdio.h>
-#include <stdlib.h>
+ * clock counts up to UINT64_MAX. Properties:
+ *   rdpmc-agree, rdpmc-fast-read, rdpmc-absent-counter  RDPMC n (and the
+ *                   fast read, ECX[31]: bits 31:0) agrees with RDMSR
+ *                   300H + n; n >= 18 faults (SDM Vol. 2B RDPMC)
+ *   deliver-result  a delivery consumes 1 to the clocks asked for
+ *   batch-equals-single-clocks, batch-pmis, batch-ran-past-a-pmi  on a
+ *                   full step (harness.h: a sample of steps), a delivery
+ *                   of K <= 64 clocks agrees with a clone of the core
+ *                   given the same clocks one at a time (state bytes,
+ *                   consumed count, PMIs, never past a PMI)
+ *   and on a full step the invariants of invariants.h.
+ *
+ * Input layout: byte 0 bit 0 picks pentium4 (1) or pentium4-noht (0);
+ * then steps, up to MAX_STEPS: an LP byte, an opcode byte (mod 4:
+ * op_table), the operands the op reads. */
 #include <string.h>
 
-#include "fuzz.h"
-#include "invariants.h"
+#include "harness.h"
 
 #define MAX_STEPS 128
 #define SINGLE_MAX 64 /* clone-compare batches up to this many clocks */
+#define SAMPLE 64     /* about one step in SAMPLE is full (harness.h) */
+
+/* The two presets, by byte 0 bit 0. */
+static const char *const presets[] = {"pentium4-noht", "pentium4"};
 
 static unsigned pmis[2];
 
@@ -26,15 +37,9 @@ static void on_pmi(void *opaque, spmu_lp *lp)
   pmis[spmu_lp_index(lp) & 1]++;
 }
 
-static void die(const char *preset, unsigned step, const char *what)
-{
-  fprintf(stderr, "fuzz_netburst: %s, step %u: %s\n", preset, step, what);
-  abort();
-}
-
 /* A value for MSR addr: mostly valid field values from the event table,
  * sometimes raw bits (which may #GP: also a path worth taking). */
-static uint64_t value_for(reader *in, const spmu_profile *p, uint32_t addr)
+static uint64_t value_for(reader *in, uint32_t addr)
 {
   unsigned kind = (unsigned)uN(in, 1) % 4;
   uint64_t raw = uN(in, 8);
@@ -51,7 +56,6 @@ static uint64_t value_for(reader *in, const spmu_profile *p, uint32_t addr)
     return raw & 0xFFFFF800ULL;
   if (addr >= 0x300 && addr <= 0x311) /* a counter: near the top */
     return (UINT64_C(0xFFFFFFFFFF) - (raw & 0xff)) & 0xFFFFFFFFFFULL;
-  (void)p;
   return raw & 0xffffffff;
 }
 
@@ -62,116 +66,144 @@ static int deliver(spmu_lp *lp, const spmu_nb_clock *clk, uint64_t clocks,
   return spmu_deliver_netburst(lp, clk, clocks, used);
 }
 
+static void op_wrmsr(fz_run *r)
+{
+  uint32_t addr = r->ctx->msr[uN(&r->in, 1) % r->ctx->nmsr].addr;
+
+  (void)spmu_wrmsr(r->lp, addr, value_for(&r->in, addr));
+}
+
+/* RDPMC agrees with RDMSR (Vol. 2B RDPMC: ECX[30:0] = counter n at
+ * 300H + n, ECX[31] the fast read of bits 31:0). */
+static void op_rdpmc(fz_run *r)
+{
+  uint32_t n = (uint32_t)uN(&r->in, 1) % 20;
+  uint64_t v = 0, m = 0;
+  int rc = spmu_rdpmc(r->lp, n, 0, false, &v);
+
+  if (n < 18) {
+    if (rc != SPMU_OK || spmu_rdmsr(r->lp, 0x300 + n, &m) != SPMU_OK ||
+        v != m)
+      fz_die("rdpmc-agree: RDPMC %u: %s %#llx, RDMSR %#llx", n,
+             spmu_errname(rc), ull(v), ull(m));
+    if (spmu_rdpmc(r->lp, n | 0x80000000u, 0, false, &v) != SPMU_OK ||
+        v != (m & 0xffffffffu))
+      fz_die("rdpmc-fast-read: RDPMC %#x: %#llx, RDMSR %#llx", n | 0x80000000u,
+             ull(v), ull(m));
+  } else if (rc != SPMU_GP) {
+    fz_die("rdpmc-absent-counter: RDPMC %u gave %s", n, spmu_errname(rc));
+  }
+}
+
+/* The clock the input describes (lines and retire into the buffers). */
+static uint64_t build_clock(reader *in, spmu_nb_clock *clk,
+                            spmu_nb_line lines[4], spmu_nb_retire *ret)
+{
+  unsigned i, nl = (unsigned)uN(in, 1) % 5;
+  uint64_t clocks = uN(in, 1);
+
+  memset(clk, 0, sizeof *clk);
+  memset(ret, 0, sizeof *ret);
+  clk->lines = lines;
+  for (i = 0; i < nl; i++) {
+    lines[i].unit = (uint8_t)(uN(in, 1) % 24);
+    lines[i].evsel = (uint8_t)(uN(in, 1) % 64);
+    lines[i].bit = (uint8_t)(uN(in, 1) % 16);
+    lines[i].count = (uint32_t)(uN(in, 1) % 6);
+  }
+  clk->nlines = nl;
+  if (uN(in, 1) & 1) {
+    ret->uops = (uint32_t)uN(in, 1) % 5;
+    ret->instrs = (uint32_t)uN(in, 1) % 4;
+    ret->bogus = (uint8_t)(uN(in, 1) & 1);
+    ret->kind = (uint8_t)uN(in, 1);
+    ret->replay = (uint16_t)uN(in, 2);
+    clk->retire = ret;
+    clk->nretire = 1;
+  }
+  clk->cpl = (uint8_t)(uN(in, 1) % 4);
+  clk->inactive = (uint8_t)(uN(in, 1) % 4);
+  return (clocks & 0x80) ? UINT64_MAX - (clocks & 0x7f)
+                         : 1 + clocks % SINGLE_MAX;
+}
+
+/* The batch, replayed one clock at a time on the clone (restored from
+ * r->pre), must end in the same state with the same PMIs. */
+static void check_single_clocks(fz_run *r, const spmu_nb_clock *clk,
+                                uint64_t used, unsigned batch_pmis)
+{
+  spmu_lp *cl = spmu_core_lp(r->spare[0], spmu_lp_index(r->lp));
+  uint64_t done = 0, u;
+  unsigned pm = pmis[0] + pmis[1];
+
+  while (done < used) {
+    if (deliver(cl, clk, 1, &u) < 0 || u != 1)
+      fz_die("single-result: clock %llu of %llu", ull(done + 1), ull(used));
+    done++;
+    if (pmis[0] + pmis[1] != pm && done < used)
+      fz_die("batch-ran-past-a-pmi: a PMI at clock %llu of %llu", ull(done),
+             ull(used));
+  }
+  if (pmis[0] + pmis[1] - pm != batch_pmis)
+    fz_die("batch-pmis: %u PMIs one clock at a time, %u batched",
+           pmis[0] + pmis[1] - pm, batch_pmis);
+  fz_save(r, r->core, r->buf[0]);
+  fz_expect_same(r, r->spare[0], r->buf[0], "batch-equals-single-clocks");
+}
+
+/* spmu_deliver_netburst; on a full step, compared with single clocks on
+ * a clone. */
+static void op_deliver(fz_run *r)
+{
+  spmu_nb_line lines[4];
+  spmu_nb_retire ret;
+  spmu_nb_clock clk;
+  uint64_t clocks = build_clock(&r->in, &clk, lines, &ret), used = 0;
+  bool compare = r->full && clocks <= SINGLE_MAX;
+  unsigned pm;
+  int rc;
+
+  if (compare) {
+    fz_save(r, r->core, r->pre);
+    fz_restore(r, r->spare[0], r->pre);
+  }
+  pm = pmis[0] + pmis[1];
+  rc = deliver(r->lp, &clk, clocks, &used);
+  TRACE("  LP%u deliver_netburst %llu clocks, %u lines -> ticks %#x, %llu "
+        "clocks\n", spmu_lp_index(r->lp), ull(clocks), (unsigned)clk.nlines,
+        (unsigned)rc, ull(used));
+  if (rc < 0 || used == 0 || used > clocks)
+    fz_die("deliver-result: %s, %llu of %llu clocks", spmu_errname(rc),
+           ull(used), ull(clocks));
+  if (compare)
+    check_single_clocks(r, &clk, used, pmis[0] + pmis[1] - pm);
+}
+
+static const fz_op op_table[4] = {
+  {"wrmsr", op_wrmsr},
+  {"rdpmc", op_rdpmc},
+  {"deliver", op_deliver},
+  {"deliver", op_deliver},
+};
+
+static const fz_steps steps = {
+  .ops = op_table, .nops = 4, .max_steps = MAX_STEPS, .lp_first = true,
+  .sample = SAMPLE,
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
   reader in = {data, size};
-  const char *preset = (uN(&in, 1) & 1) ? "pentium4" : "pentium4-noht";
-  spmu_profile p;
-  spmu_inv_ctx ctx;
-  spmu_core *core, *clone;
   spmu_host h = {.pmi = on_pmi};
-  uint32_t addrs[SPMU_INV_MAX_MSRS];
-  size_t naddr;
-  unsigned step;
-  char why[256];
+  spmu_profile p;
+  fz_run r;
 
-  if (spmu_profile_parse(preset, &p, NULL, 0) != SPMU_OK ||
-      spmu_inv_ctx_init(&ctx, &p) != SPMU_OK)
-    abort();
-  naddr = spmu_msr_list(&p, addrs, SPMU_INV_MAX_MSRS);
-  if (spmu_core_new(&p, &core) != SPMU_OK ||
-      spmu_core_new(&p, &clone) != SPMU_OK)
-    abort();
-  spmu_core_set_host(core, &h);
-  spmu_core_set_host(clone, &h);
-
-  for (step = 0; step < MAX_STEPS && in.n; step++) {
-    spmu_lp *lp = spmu_core_lp(core, (unsigned)uN(&in, 1) %
-                                         spmu_core_threads(core));
-    unsigned op = (unsigned)uN(&in, 1) % 4;
-
-    if (op == 0) { /* WRMSR */
-      uint32_t addr = addrs[uN(&in, 1) % naddr];
-      (void)spmu_wrmsr(lp, addr, value_for(&in, &p, addr));
-    } else if (op == 1) { /* RDPMC agrees with RDMSR */
-      uint32_t n = (uint32_t)uN(&in, 1) % 20;
-      uint64_t v = 0, m = 0;
-      int rc = spmu_rdpmc(lp, n, 0, false, &v);
-      if (n < 18) {
-        if (rc != SPMU_OK || spmu_rdmsr(lp, 0x300 + n, &m) != SPMU_OK ||
-            v != m)
-          die(preset, step, "rdpmc-agree");
-        if (spmu_rdpmc(lp, n | 0x80000000u, 0, false, &v) != SPMU_OK ||
-            v != (m & 0xffffffffu))
-          die(preset, step, "rdpmc-fast-read");
-      } else if (rc != SPMU_GP) {
-        die(preset, step, "rdpmc-absent-counter");
-      }
-    } else { /* deliver, compared with single clocks on a clone */
-      spmu_nb_line lines[4];
-      spmu_nb_retire ret = {0};
-      spmu_nb_clock clk = {.lines = lines};
-      unsigned i, nl = (unsigned)uN(&in, 1) % 5;
-      uint64_t clocks = uN(&in, 1), used = 0, done = 0, u;
-      size_t len;
-      unsigned pm[2];
-      int rc;
-
-      for (i = 0; i < nl; i++) {
-        lines[i].unit = (uint8_t)(uN(&in, 1) % 24);
-        lines[i].evsel = (uint8_t)(uN(&in, 1) % 64);
-        lines[i].bit = (uint8_t)(uN(&in, 1) % 16);
-        lines[i].count = (uint32_t)(uN(&in, 1) % 6);
-      }
-      clk.nlines = nl;
-      if (uN(&in, 1) & 1) {
-        ret.uops = (uint32_t)uN(&in, 1) % 5;
-        ret.instrs = (uint32_t)uN(&in, 1) % 4;
-        ret.bogus = (uint8_t)(uN(&in, 1) & 1);
-        ret.kind = (uint8_t)uN(&in, 1);
-        ret.replay = (uint16_t)uN(&in, 2);
-        clk.retire = &ret;
-        clk.nretire = 1;
-      }
-      clk.cpl = (uint8_t)(uN(&in, 1) % 4);
-      clk.inactive = (uint8_t)(uN(&in, 1) % 4);
-      clocks = (clocks & 0x80) ? UINT64_MAX - (clocks & 0x7f)
-                               : 1 + clocks % SINGLE_MAX;
-      if (clocks <= SINGLE_MAX) {
-        if (spmu_inv_save(&ctx, core, ctx.blob_b, why, sizeof why) ||
-            spmu_core_restore(clone, ctx.blob_b, ctx.blob_len) != SPMU_OK)
-          die(preset, step, "clone");
-      }
-      memcpy(pm, pmis, sizeof pm);
-      rc = deliver(lp, &clk, clocks, &used);
-      if (rc < 0 || used == 0 || used > clocks)
-        die(preset, step, "deliver-result");
-      if (clocks <= SINGLE_MAX) {
-        spmu_lp *cl = spmu_core_lp(clone, spmu_lp_index(lp));
-        unsigned batch_pmis = pmis[0] + pmis[1] - pm[0] - pm[1];
-        memcpy(pm, pmis, sizeof pm);
-        while (done < used) {
-          if (deliver(cl, &clk, 1, &u) < 0 || u != 1)
-            die(preset, step, "single-result");
-          done++;
-          if (pmis[0] + pmis[1] != pm[0] + pm[1] && done < used)
-            die(preset, step, "batch-ran-past-a-pmi");
-        }
-        if (pmis[0] + pmis[1] - pm[0] - pm[1] != batch_pmis)
-          die(preset, step, "batch-pmis");
-        if (spmu_inv_save(&ctx, core, ctx.blob_a, why, sizeof why) ||
-            spmu_inv_save(&ctx, clone, ctx.blob_b, why, sizeof why))
-          die(preset, step, why);
-        len = ctx.blob_len;
-        if (memcmp(ctx.blob_a, ctx.blob_b, len) != 0)
-          die(preset, step, "batch-equals-single-clocks");
-      }
-    }
-    if (spmu_inv_check(&ctx, core, why, sizeof why) != 0)
-      die(preset, step, why);
-  }
-  spmu_core_free(clone);
-  spmu_core_free(core);
-  spmu_inv_ctx_fini(&ctx);
+  fz_at = (fz_where){.harness = "fuzz_netburst"};
+  if (!fz_profile_of(&in, presets, 2, &p))
+    fz_die("a NetBurst preset does not parse");
+  fz_run_init(&r, in, data, size, &p);
+  spmu_core_set_host(r.core, &h);
+  spmu_core_set_host(r.spare[0], &h);
+  fz_run_steps(&r, &steps);
   return 0;
 }

@@ -22,28 +22,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz.h"
-#include "invariants.h"
+#include "harness.h"
 
 #define MAX_SPEC 1024
 #define FORMAT_MAX 1024
 
-static void die(const char *spec, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3), noreturn))
-#endif
-    ;
-
-static void die(const char *spec, const char *fmt, ...)
+/* After a violation's message: the input. */
+static void print_spec(const void *spec)
 {
-  va_list ap;
-
-  fprintf(stderr, "fuzz_profile: ");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\n  input: \"%s\"\n", spec);
-  abort();
+  fprintf(stderr, "  input: \"%s\"\n", (const char *)spec);
 }
 
 /* The field that differs, or NULL when a and b are the same profile. */
@@ -87,28 +74,28 @@ static void check_failure(const char *spec, int rc, const char *why,
   int rs;
 
   if (rc != SPMU_ENOENT && rc != SPMU_EINVAL && rc != SPMU_EPROFILE)
-    die(spec, "parse-result: %s", spmu_errname(rc));
+    fz_die("parse-result: %s", spmu_errname(rc));
   if (!terminated(why, whylen) || why[0] == '\0')
-    die(spec, "parse-result: %s with no reason", spmu_errname(rc));
+    fz_die("parse-result: %s with no reason", spmu_errname(rc));
   /* A reason buffer of 7 bytes, on the heap so ASan sees an overrun. */
   small = malloc(7);
   if (!small)
     abort();
   rs = spmu_profile_parse(spec, &q, small, 7);
   if (rs != rc || !terminated(small, 7))
-    die(spec, "parse-result: %s with a 7-byte reason buffer, %s with 256",
+    fz_die("parse-result: %s with a 7-byte reason buffer, %s with 256",
         spmu_errname(rs), spmu_errname(rc));
   free(small);
 }
 
 /* spmu_profile_format into an exact-size heap buffer; returns it. */
-static char *format_exact(const char *spec, const spmu_profile *p)
+static char *format_exact(const spmu_profile *p)
 {
   char big[FORMAT_MAX], *buf;
   int n = spmu_profile_format(p, big, sizeof big);
 
   if (n <= 0 || (size_t)n >= sizeof big || strlen(big) != (size_t)n)
-    die(spec, "format-size: spmu_profile_format gave %d", n);
+    fz_die("format-size: spmu_profile_format gave %d", n);
   buf = malloc((size_t)n + 1);
   if (!buf)
     abort();
@@ -116,16 +103,16 @@ static char *format_exact(const char *spec, const spmu_profile *p)
   memset(buf, 'x', (size_t)n + 1);
   if (spmu_profile_format(p, buf, (size_t)n) != SPMU_ENOSPC ||
       !terminated(buf, (size_t)n))
-    die(spec, "format-size: a %d-byte buffer for %d characters", n, n);
+    fz_die("format-size: a %d-byte buffer for %d characters", n, n);
   if (spmu_profile_format(p, NULL, 0) != SPMU_ENOSPC)
-    die(spec, "format-size: no buffer must give SPMU_ENOSPC");
+    fz_die("format-size: no buffer must give SPMU_ENOSPC");
   if (spmu_profile_format(p, buf, (size_t)n + 1) != n ||
       strcmp(buf, big) != 0)
-    die(spec, "format-size: the exact-size buffer gives another string");
+    fz_die("format-size: the exact-size buffer gives another string");
   return buf;
 }
 
-static void check_success(const char *spec, const spmu_profile *p)
+static void check_success(const spmu_profile *p)
 {
   char why[256] = "", *text, *again;
   spmu_profile q;
@@ -135,31 +122,31 @@ static void check_success(const char *spec, const spmu_profile *p)
 
   rc = spmu_profile_validate(p, why, sizeof why);
   if (rc != SPMU_OK)
-    die(spec, "validate-agrees: parsed, but validate says %s: %s",
+    fz_die("validate-agrees: parsed, but validate says %s: %s",
         spmu_errname(rc), why);
 
-  text = format_exact(spec, p);
+  text = format_exact(p);
   rc = spmu_profile_parse(text, &q, why, sizeof why);
   if (rc != SPMU_OK)
-    die(spec, "format-roundtrip: \"%s\" does not parse: %s: %s", text,
+    fz_die("format-roundtrip: \"%s\" does not parse: %s: %s", text,
         spmu_errname(rc), why);
   diff = profile_diff(p, &q);
   if (diff)
-    die(spec, "format-roundtrip: \"%s\" parses to another %s", text, diff);
-  again = format_exact(spec, &q);
+    fz_die("format-roundtrip: \"%s\" parses to another %s", text, diff);
+  again = format_exact(&q);
   if (strcmp(text, again) != 0)
-    die(spec, "format-stable: \"%s\" then \"%s\"", text, again);
+    fz_die("format-stable: \"%s\" then \"%s\"", text, again);
   free(again);
   free(text);
 
   rc = spmu_core_new(p, &core);
   if (rc != SPMU_OK)
-    die(spec, "core-new: %s", spmu_errname(rc));
+    fz_die("core-new: %s", spmu_errname(rc));
   if (spmu_core_threads(core) != p->threads)
-    die(spec, "core-new: %u logical processors for threads=%u",
+    fz_die("core-new: %u logical processors for threads=%u",
         spmu_core_threads(core), p->threads);
   if (spmu_check_invariants(core, why, sizeof why) != 0)
-    die(spec, "core-new: %s", why);
+    fz_die("core-new: %s", why);
   spmu_core_free(core);
 }
 
@@ -173,12 +160,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   if (!spec)
     abort();
+  fz_at = (fz_where){.harness = "fuzz_profile", .tail = print_spec,
+                     .tail_arg = spec};
   memcpy(spec, data, n);
   spec[n] = '\0';
   memset(why, 0, sizeof why);
   rc = spmu_profile_parse(spec, &p, why, sizeof why);
   if (rc == SPMU_OK)
-    check_success(spec, &p);
+    check_success(&p);
   else
     check_failure(spec, rc, why, sizeof why);
   free(spec);

@@ -1,11 +1,12 @@
-/* libFuzzer harness: the `softpmu run` scenario language (issue 7, harness
- * 4): cli/script.c's parser on arbitrary text, and cli/cmd_run.c's runner
+/* libFuzzer harness: the `softpmu run` scenario language: cli/script.c's
+ * parser on arbitrary text, and cli/cmd_run.c's runner
  * on every script that parses.
  *
  * The input, cut at its first NUL and at MAX_TEXT bytes, is a script. It is
  * parsed as `softpmu run FILE` parses it (no --cpu: the default profile
- * unless the script has a cpu statement), and again as with --cpu PRESET
- * (a preset chosen by the input's length). Properties:
+ * unless the script has a cpu statement), and, on a sample of inputs
+ * (harness.h; every input when the tests replay the corpus), again as
+ * with --cpu PRESET (a preset chosen by the input's length). Properties:
  *   parse-result    script_parse returns the number of errors (or -1 with
  *                   "out of memory" alone); it stops at the line of its
  *                   MAX_ERRORS-th error (that line may report more: see
@@ -57,8 +58,7 @@
 
 #include <softpmu/softpmu.h>
 
-#include "fuzz.h"
-#include "invariants.h"
+#include "harness.h"
 
 /* The runner's spmu_deliver, counted (see the top of the file). */
 static int fz_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
@@ -71,14 +71,10 @@ static int fz_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
 #define MAX_CALLS 2000 /* spmu_deliver calls per run */
 #define MAX_ERRORS 20  /* as cli/script.c */
 #define FILE_NAME "fuzz.pmu"
-
-/* Build with -DSPMU_FUZZ_TRACE to print each parse's and run's outcome
- * (to stderr). */
-#ifdef SPMU_FUZZ_TRACE
-#define TRACE(...) fprintf(stderr, __VA_ARGS__)
-#else
-#define TRACE(...) ((void)0)
-#endif
+/* The script is parsed again as with --cpu PRESET (and run if only that
+ * parse succeeds) on one input in SECOND_PARSE_SAMPLE (every input when
+ * replayed). */
+#define SECOND_PARSE_SAMPLE 4
 
 #if defined(__GLIBC__)
 #define FZ_CAPTURE 1 /* stdout / stderr are assignable */
@@ -135,23 +131,13 @@ static bool fz_lines(fz_text *t, const char *s)
   return true;
 }
 
-static void fz_die(const fz_text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3), noreturn))
-#endif
-    ;
-
-static void fz_die(const fz_text *t, const char *fmt, ...)
+/* After a violation's message: the script. */
+static void print_script(const void *arg)
 {
-  va_list ap;
+  const fz_text *t = arg;
 
-  fprintf(stderr, "fuzz_script: ");
-  va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "\n--- the script (%zu lines) ---\n%s\n--- end ---\n",
+  fprintf(stderr, "--- the script (%zu lines) ---\n%s\n--- end ---\n",
           t->nlines, t->s);
-  abort();
 }
 
 /* ---- capturing the tool's output ----------------------------------------- */
@@ -235,23 +221,22 @@ static void fz_check_messages(const fz_text *t, const char *why, int errors,
 
   if (errors < 0) {
     if (strcmp(msgs, "softpmu: out of memory\n") != 0)
-      fz_die(t, "parse-result: %s: -1 with \"%s\"", why, msgs);
+      fz_die("parse-result: %s: -1 with \"%s\"", why, msgs);
     return;
   }
   while (*p) {
     const char *eol = strchr(p, '\n'), *q = p + file_len;
     if (!eol)
-      fz_die(t, "error-format: %s: a message without its newline: \"%s\"", why,
+      fz_die("error-format: %s: a message without its newline: \"%s\"", why,
              p);
     if (strncmp(p, FILE_NAME, file_len) != 0)
-      fz_die(t, "error-format: %s: \"%.*s\" is not an error line", why,
+      fz_die("error-format: %s: \"%.*s\" is not an error line", why,
              (int)(eol - p), p);
     if (strncmp(q, ": too many errors; stopped at line ", 35) == 0) {
       q += 35;
       if (n < MAX_ERRORS || !after_error || !fz_number(&q, &stopped) ||
           q != eol || stopped != last_line)
-        fz_die(t,
-               "error-format: %s: \"%.*s\" after %d errors (the last on "
+        fz_die("error-format: %s: \"%.*s\" after %d errors (the last on "
                "line %lu)",
                why, (int)(eol - p), p, n, last_line);
       stops++;
@@ -259,16 +244,14 @@ static void fz_check_messages(const fz_text *t, const char *why, int errors,
     } else {
       if (*q++ != ':' || !fz_number(&q, &line) || *q++ != ':' ||
           !fz_number(&q, &col) || strncmp(q, ": ", 2) != 0 || q + 2 >= eol)
-        fz_die(t, "error-format: %s: \"%.*s\" is not FILE:LINE:COL: message",
+        fz_die("error-format: %s: \"%.*s\" is not FILE:LINE:COL: message",
                why, (int)(eol - p), p);
       if (line < 1 || line > t->nlines || line < last_line)
-        fz_die(t,
-               "error-format: %s: line %lu of %zu lines (after an error "
+        fz_die("error-format: %s: line %lu of %zu lines (after an error "
                "on line %lu): \"%.*s\"",
                why, line, t->nlines, last_line, (int)(eol - p), p);
       if (col < 1 || col > t->len[line - 1] + 1)
-        fz_die(t,
-               "error-format: %s: column %lu of a line of %zu characters: "
+        fz_die("error-format: %s: column %lu of a line of %zu characters: "
                "\"%.*s\"",
                why, col, t->len[line - 1], (int)(eol - p), p);
       /* The parser stops at the line of its MAX_ERRORS-th error; the rest
@@ -277,8 +260,7 @@ static void fz_check_messages(const fz_text *t, const char *why, int errors,
       if (++n == MAX_ERRORS)
         limit_line = line;
       if (n > MAX_ERRORS && line != limit_line)
-        fz_die(t,
-               "parse-result: %s: error %d on line %lu, after the parser "
+        fz_die("parse-result: %s: error %d on line %lu, after the parser "
                "stopped at line %lu",
                why, n, line, limit_line);
       last_line = line;
@@ -287,10 +269,10 @@ static void fz_check_messages(const fz_text *t, const char *why, int errors,
     p = eol + 1;
   }
   if (n != errors)
-    fz_die(t, "error-format: %s: %d errors counted, %d reported", why, errors,
+    fz_die("error-format: %s: %d errors counted, %d reported", why, errors,
            n);
   if ((errors >= MAX_ERRORS) != (stops > 0))
-    fz_die(t, "error-format: %s: %d errors, %d \"too many errors\" lines", why,
+    fz_die("error-format: %s: %d errors, %d \"too many errors\" lines", why,
            errors, stops);
 }
 
@@ -321,30 +303,30 @@ static void fz_check_script(const fz_text *t, const char *why,
 
   if (s->cpu_line > t->nlines ||
       (s->cpu_line && s->nstmt && s->stmt[0].line < s->cpu_line))
-    fz_die(t, "parse-sound: %s: cpu statement on line %u", why, s->cpu_line);
+    fz_die("parse-sound: %s: cpu statement on line %u", why, s->cpu_line);
   for (i = 0; i < s->nwindows; i++) {
     const struct script_window *w = &s->windows[i];
     if (w->size == 0 || w->size > (UINT64_C(16) << 20) ||
         w->size - 1 > UINT64_MAX - w->base)
-      fz_die(t, "parse-sound: %s: window %#llx + %#llx", why,
+      fz_die("parse-sound: %s: window %#llx + %#llx", why,
              (unsigned long long)w->base, (unsigned long long)w->size);
     total += w->size;
     for (j = 0; j < i; j++) {
       const struct script_window *o = &s->windows[j];
       if (w->base <= o->base + (o->size - 1) &&
           o->base <= w->base + (w->size - 1))
-        fz_die(t, "parse-sound: %s: windows of lines %u and %u overlap", why,
+        fz_die("parse-sound: %s: windows of lines %u and %u overlap", why,
                o->line, w->line);
     }
   }
   if (total > (UINT64_C(64) << 20))
-    fz_die(t, "parse-sound: %s: %llu bytes of windows", why,
+    fz_die("parse-sound: %s: %llu bytes of windows", why,
            (unsigned long long)total);
   for (i = 0; i < s->nstmt; i++) {
     const struct script_stmt *st = &s->stmt[i];
     bool ok = true;
     if (st->line < 1 || st->line > t->nlines || st->line < last)
-      fz_die(t, "parse-sound: %s: statement %zu on line %u (previous %u)", why,
+      fz_die("parse-sound: %s: statement %zu on line %u (previous %u)", why,
              i, st->line, last);
     last = st->line;
     switch (st->op) {
@@ -380,21 +362,20 @@ static void fz_check_script(const fz_text *t, const char *why,
       break;
     }
     if (!ok)
-      fz_die(t,
-             "parse-sound: %s: statement %zu (op %d) on line %u is not "
+      fz_die("parse-sound: %s: statement %zu (op %d) on line %u is not "
              "what the runner expects",
              why, i, (int)st->op, st->line);
   }
   if (nwin != s->nwindows)
-    fz_die(t, "parse-sound: %s: %zu windows, %zu memory statements", why,
+    fz_die("parse-sound: %s: %zu windows, %zu memory statements", why,
            s->nwindows, nwin);
 }
 
 /* ---- run-clean ------------------------------------------------------------
  */
 
-static void fz_run(const fz_text *t, const char *why, const char *source,
-                   const struct script *s, bool json, bool svg)
+static void run_script(const char *why, const char *source,
+                       const struct script *s, bool json, bool svg)
 {
   struct run rr;
   fz_capture c;
@@ -421,12 +402,12 @@ static void fz_run(const fz_text *t, const char *why, const char *source,
         fz_over ? " (the bound)" : "", c.buf);
   if (rc != CLI_EXIT_OK && rc != CLI_EXIT_FAIL &&
       !(rc == CLI_EXIT_USAGE && fz_over))
-    fz_die(t,
-           "run-clean: %s: a script that parses ended with status %d "
+    fz_die("run-clean: %s: a script that parses ended with status %d "
            "(%lu model calls): %s",
            why, rc, fz_calls, c.buf);
-  if (rr.core && spmu_check_invariants(rr.core, inv, sizeof inv) != 0)
-    fz_die(t, "run-clean: %s: after the run: %s", why, inv);
+  if (rr.core && spmu_inv_check(fz_ctx_for(spmu_core_profile(rr.core)),
+                                rr.core, inv, sizeof inv) != 0)
+    fz_die("run-clean: %s: after the run: %s", why, inv);
   fz_capture_free(&c);
   run_end(&rr);
 }
@@ -472,6 +453,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   if (!text)
     abort();
+  fz_at = (fz_where){.harness = "fuzz_script", .tail = print_script,
+                     .tail_arg = &t};
   memcpy(text, data, n);
   text[n] = '\0'; /* the tool refuses a NUL; the text ends at the first */
   if (!fz_lines(&t, text))
@@ -481,13 +464,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   cpu = spmu_profile_preset_name((unsigned)(size % npre));
 
   ok1 = fz_parse(&t, "no --cpu", NULL, &s1);
-  ok2 = fz_parse(&t, cpu, cpu, &s2);
+  /* The same checks with --cpu, on a sample of inputs (harness.h): the
+   * parse is most of an execution. */
+  ok2 = fz_sampled(data, size, 0, SECOND_PARSE_SAMPLE) &&
+        fz_parse(&t, cpu, cpu, &s2);
   /* Run one of them, with the trace options the input's size picks. */
   if (ok1)
-    fz_run(&t, "no --cpu", s1.cpu_line ? "script" : "default", &s1, size & 1,
+    run_script("no --cpu", s1.cpu_line ? "script" : "default", &s1, size & 1,
            size & 2);
   else if (ok2)
-    fz_run(&t, cpu, "--cpu", &s2, size & 1, size & 2);
+    run_script(cpu, "--cpu", &s2, size & 1, size & 2);
   if (ok1)
     script_free(&s1);
   if (ok2)

@@ -2,7 +2,7 @@
  * API alone: RDMSR / host RDMSR / RDPMC for the state, spmu_msr_info_get
  * and spmu_msr_field_get for what the profile defines. */
 #include "invariants.h"
-#include "fuzz.h"
+#include "harness.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

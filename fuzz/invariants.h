@@ -1,6 +1,7 @@
 /* State invariants of a softpmu core, stated with the public API only.
  *
- * Used by the fuzz harnesses after every step, and usable from the tests
+ * Used by the fuzz harnesses after the steps of their sample (harness.h),
+ * and usable from the tests
  * (#include "invariants.h" with fuzz/ on the include path, link
  * fuzz/invariants.c). Each violation is reported as one line that starts
  * with the invariant's name, e.g.

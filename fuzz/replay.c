@@ -2,7 +2,8 @@
  * every regular file of each directory named on the command line (in name
  * order, not recursing) and on each file named directly. Any violated
  * property aborts inside the harness; this program fails only when it
- * cannot read its inputs or finds none.
+ * cannot read its inputs or finds none. Every step of every input runs
+ * every check (no sample: harness.h), unless SPMU_FUZZ_CHECKS=sampled.
  *
  *   replay_model fuzz/corpus/model [more dirs or files...]
  */
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "fuzz.h"
+#include "harness.h"
 
 /* Larger inputs are not produced by the fuzzers (-max_len) or the seed
  * generator; refuse them rather than guess. */
@@ -125,6 +126,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: %s DIR|FILE...\n", argv[0]);
     return 2;
   }
+  fz_check_all_steps(true); /* every check on every step (harness.h) */
   for (i = 1; i < argc; i++) {
     struct stat st;
     if (stat(argv[i], &st) != 0) {
