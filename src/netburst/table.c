@@ -24,6 +24,7 @@
 #define PEBS SPMU_NB_EV_PEBS
 #define BOTH 3u /* either ESCR of the pair */
 
+/* clang-format off: the SDM's event table, as laid out */
 /* IOQ_allocation / IOQ_active_entries (Table 19-28; bit names 0-4 from
  * Table 19-34). */
 #define IOQ_MASKS                                                            \
@@ -145,6 +146,7 @@ static const spmu_nb_event events[] = {
   {"instr_completed", SPMU_NB_CRU0, 0x07, BOTH, AR | SPMU_NB_EV_MODEL_346, 0,
    {"NBOGUS", "BOGUS"}, "instructions completed and retired"},
 };
+/* clang-format on */
 #define NEVENTS (sizeof(events) / sizeof(events[0]))
 
 static const char *const unit_names[] = {

@@ -30,6 +30,7 @@
  * 1 Nehalem-Ivy Bridge, 2 Haswell, 3 Skylake, 4 baseline), SMM freeze and
  * full-width writes from Sandy Bridge, baseline and PERF_METRICS on Ice
  * Lake. */
+/* clang-format off: tables, one entry a line */
 static const spmu_profile presets[] = {
   {.name = "core-duo", .version = 1, .gp = 2, .gp_width = 40,
    .events_len = 7, .threads = 1,
@@ -107,6 +108,7 @@ static const struct {
   {"iq_escr", SPMU_FEAT_NB_IQ_ESCR, true},
   {"ext_cascade", SPMU_FEAT_NB_EXT_CASCADE, true},
 };
+/* clang-format on */
 #define NFEATURES (sizeof(feature_keys) / sizeof(feature_keys[0]))
 
 bool spmu_profile_fixed_stated(const spmu_profile *p)

@@ -21,6 +21,7 @@
 #define ST(m) ((int)offsetof(struct spmu_regs, m))
 #define NBST(m) ((int)offsetof(struct spmu_nb_regs, m))
 
+/* clang-format off: the catalogue is a table, aligned by meaning */
 /* Field initialisers: F = one field; FR = repeated per counter. */
 #define F(n, l, w, req, b)                                                   \
   {.name = n, .lsb = l, .width = w, .repeat = SPMU_REP_ONE, .only_inst = -1, \
@@ -498,5 +499,6 @@ const struct spmu_reg_def spmu_catalog[] = {
    FIELDS(ds_area_fields), .sdm = "17.4.9",
    .brief = "linear address of the DS save area (canonical)"},
 };
+/* clang-format on */
 
 const size_t spmu_catalog_len = sizeof(spmu_catalog) / sizeof(spmu_catalog[0]);
