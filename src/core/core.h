@@ -100,9 +100,10 @@ static inline bool spmu_reporting(const spmu_core *core)
 void spmu_emit(spmu_lp *lp, spmu_event *ev);
 
 /* Report a counter event (SPMU_EV_OVERFLOW, SPMU_EV_RELOAD) of counter
- * `counter` (GLOBAL_STATUS numbering; NetBurst: n). */
+ * `counter` (GLOBAL_STATUS numbering; NetBurst: n); wraps: OVERFLOW's
+ * count of wraps in the clock, 0 for RELOAD. */
 void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
-                   uint64_t old, uint64_t now);
+                   uint64_t old, uint64_t now, uint64_t wraps);
 
 /* Call the host's pmi() for every logical processor with a PMI requested
  * since the last call (first, then the others by index) and forget the
