@@ -876,13 +876,13 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   } else {
     run(st, n, clk, clocks, false, &o);
   }
+  lp->core->clock = 0;
   if (consumed)
     *consumed = o.consumed;
   /* The assist comes before the overflow PMI (SDM 18.6.2.4); the host
    * sees the record in memory when pmi() runs. The PMIs are reported at
    * the call's last clock, the one that requested them. */
-  spmu_raise_pmis(lp->core, lp);
-  lp->core->clock = 0;
+  spmu_raise_pmis(lp->core, lp, o.consumed);
   return (o.pmi ? SPMU_TICK_PMI : 0) | (int)o.ticks;
 }
 
@@ -905,7 +905,8 @@ int spmu_arch_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     return deliver(lp, clk, clocks, consumed);
   pmi = clocks == 1 ? plain_clock(lp, clk) : plain_run(lp, clk, clocks, &done);
   if (pmi) {
-    spmu_raise_pmis(core, lp);
+    /* No event callback on this path (prog.fast): no clock to report. */
+    spmu_raise_pmis(core, lp, 0);
     rc = SPMU_TICK_PMI;
   } else if (done < clocks) {
     /* A PEBS counter armed at the last clock: its assist is due at the

@@ -132,11 +132,13 @@ void spmu_buffer_threshold(spmu_lp *lp, bool pebs)
   spmu_request_pmi(lp);
 }
 
-void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first)
+void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first,
+                               uint64_t clock)
 {
   uint32_t lps = core->pmi_lps;
 
   core->pmi_lps = 0;
+  core->clock = clock; /* for SPMU_EV_PMI */
   if (lps >> first->index & 1) {
     lps &= ~(UINT32_C(1) << first->index);
     deliver_pmi(core, first);
@@ -146,6 +148,7 @@ void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first)
     lps &= lps - 1;
     deliver_pmi(core, &core->lp[i]);
   }
+  core->clock = 0;
 }
 
 int spmu_signal(spmu_lp *lp, unsigned sig)
@@ -189,6 +192,6 @@ int spmu_signal(spmu_lp *lp, unsigned sig)
   if (!pmi)
     return 0;
   spmu_request_pmi(lp);
-  spmu_raise_pmis(lp->core, lp);
+  spmu_raise_pmis(lp->core, lp, 0);
   return SPMU_TICK_PMI;
 }

@@ -583,6 +583,7 @@ static uint64_t run(struct call *c, uint64_t clocks)
     if (done == clocks)
       break;
   }
+  c->core->clock = 0;
   return done;
 }
 
@@ -612,8 +613,7 @@ static int nb_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     *consumed = done;
   /* The PMIs are reported at the call's last clock, which requested
    * them. */
-  spmu_raise_pmis(c.core, lp);
-  c.core->clock = 0;
+  spmu_raise_pmis(c.core, lp, done);
   return (c.pmi ? SPMU_TICK_PMI : 0) | (int)c.ticks;
 }
 
