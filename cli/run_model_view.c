@@ -236,7 +236,8 @@ static void freeze_field(struct run *r, const struct script_stmt *st,
   if (!reg->present)
     return;
   snprintf(what, sizeof what, "%s.%s", reg->name, name);
-  run_trace_freeze(r, st, lp, what, run_field(r, reg->addr, name, ev->u.freeze.old),
+  run_trace_freeze(r, st, lp, what,
+                   run_field(r, reg->addr, name, ev->u.freeze.old),
                    run_field(r, reg->addr, name, ev->u.freeze.now));
 }
 
