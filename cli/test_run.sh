@@ -594,6 +594,36 @@ run run --svg freeze.svg "$examples/pmi_freeze_v4.pmu"
 checks=$((checks + 1))
 n=$(grep -c 'class="freeze"' freeze.svg)
 [ "$n" = 3 ] || fail "run --svg: $n freeze spans, expected 3"
+# Spans follow the model's freeze events (SDM 18.2.4.1): on v4, CTR_Frz
+# set through STATUS_SET freezes until STATUS_RESET clears it, clocks
+# 10-20; on v3 a PMI (an uncore overflow's) with GLOBAL_CTRL already 0
+# still starts the legacy freeze, which lasts until software writes
+# GLOBAL_CTRL, clocks 0-10.
+script swfreeze.pmu \
+  'cpu skylake' \
+  'wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL EN_PMC0=1' \
+  'deliver instructions:1 x 10' \
+  'wrmsr IA32_PERF_GLOBAL_STATUS_SET SetCTR_Frz=1' \
+  'deliver instructions:1 x 10' \
+  'wrmsr IA32_PERF_GLOBAL_STATUS_RESET ClrCTR_Frz=1' \
+  'deliver instructions:1 x 10'
+run run --svg swfreeze.svg swfreeze.pmu
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c 'frozen from clock 10 to 20' swfreeze.svg)" = 1 ] ||
+  fail "run --svg: no span for a freeze software started (status $rc)"
+script ctrl0.pmu \
+  'cpu nehalem' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL 0' \
+  'wrmsr IA32_DEBUGCTL FREEZE_PERFMON_ON_PMI=1 ENABLE_UNCORE_PMI=1' \
+  'signal uncore' \
+  'deliver instructions:1 x 10' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL 1' \
+  'deliver instructions:1 x 10'
+run run --svg ctrl0.svg ctrl0.pmu
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c 'frozen from clock 0 to 10' ctrl0.svg)" = 1 ] ||
+  fail "run --svg: no span for a legacy freeze of a cleared GLOBAL_CTRL (status $rc)"
 run run --svg failed.svg fail.pmu
 checks=$((checks + 1))
 [ "$rc" = 1 ] && [ "$(tail -n 1 failed.svg)" = "</svg>" ] ||

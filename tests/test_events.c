@@ -259,6 +259,27 @@ static void test_legacy_freeze_and_unfreeze_18_2_4_1(void **state)
   assert_int_equal(nev, 8);
 }
 
+/* SDM 18.2.4.1 (legacy): a PMI with Freeze_PerfMon_On_PMI clears
+ * GLOBAL_CTRL even when software had already cleared it: the freeze
+ * starts (FREEZE, old = now = 0) and lasts until software writes
+ * GLOBAL_CTRL (UNFREEZE), as after any legacy freeze (decisions.md #66).
+ * The PMI here is an uncore overflow's (SDM 18.8.2, ENABLE_UNCORE_PMI). */
+static void test_legacy_freeze_of_a_cleared_ctrl_18_2_4_1(void **state)
+{
+  (void)state;
+  setup("nehalem");
+  WR(MSR_GLOBAL_CTRL, 0);
+  WR(MSR_DEBUGCTL, DBG_FREEZE_PERFMON | DBG_UNCORE_PMI);
+  assert_int_equal(spmu_signal(lp, SPMU_SIGNAL_UNCORE_OVF), SPMU_TICK_PMI);
+  assert_int_equal(nev, 3);
+  assert_int_equal(ev_at(0, SPMU_EV_SIGNAL)->u.signal.bit, ST_UNCORE);
+  assert_freeze(1, SPMU_EV_FREEZE, MSR_GLOBAL_CTRL, 1, 0, 0);
+  assert_pmi(2, lp, 0, ST_UNCORE);
+  WR(MSR_GLOBAL_CTRL, 1);
+  assert_int_equal(nev, 4);
+  assert_freeze(3, SPMU_EV_UNFREEZE, MSR_GLOBAL_CTRL, 1, 0, 1);
+}
+
 /* SDM 36.2.7.2 / 18.2.2.2: spmu_signal sets its GLOBAL_STATUS bit
  * (SIGNAL: sig, the bit's mask, clock 0); CondChgd requests no PMI. */
 static void test_signal_event_18_2_2_2(void **state)
@@ -747,6 +768,8 @@ int main(void)
     cmocka_unit_test_teardown(test_pmi_and_streamlined_freeze_18_2_4_1,
                               ev_teardown),
     cmocka_unit_test_teardown(test_legacy_freeze_and_unfreeze_18_2_4_1,
+                              ev_teardown),
+    cmocka_unit_test_teardown(test_legacy_freeze_of_a_cleared_ctrl_18_2_4_1,
                               ev_teardown),
     cmocka_unit_test_teardown(test_signal_event_18_2_2_2, ev_teardown),
     cmocka_unit_test_teardown(test_pebs_record_reload_threshold_18_4_4,
