@@ -16,28 +16,25 @@
 
 /* ---- setting a run up ---------------------------------------------------- */
 
-/* Counter `name` of lp, controlled by field `en` of MSR `ctl` and field
- * `global` of GLOBAL_CTRL, with status field `ovf`. */
+/* Counter `name` of lp, controlled by MSR `ctl`, numbered `index` in the
+ * model's events (GLOBAL_STATUS bit numbering). */
 static bool add_ctr(struct run *r, unsigned lp, const char *name,
-                    const char *ctl, const char *en, const char *global,
-                    const char *ovf)
+                    const char *ctl, unsigned index)
 {
   struct ctr *c = &r->ctr[r->nctr];
   spmu_msr_info m;
+  uint32_t ctl_addr;
   char label[48];
 
   memset(c, 0, sizeof(*c));
   if (spmu_msr_lookup(r->p, name, &c->addr) != SPMU_OK ||
       spmu_msr_info_get(r->p, c->addr, &m) != SPMU_OK ||
-      spmu_msr_lookup(r->p, ctl, &c->ctl) != SPMU_OK)
+      spmu_msr_lookup(r->p, ctl, &ctl_addr) != SPMU_OK)
     return true; /* not in this profile */
   c->lp = lp;
+  c->index = index;
   snprintf(c->name, sizeof c->name, "%s", m.name);
   c->mask = m.width >= 64 ? UINT64_MAX : (UINT64_C(1) << m.width) - 1;
-  snprintf(c->en, sizeof c->en, "%s", en);
-  snprintf(c->global, sizeof c->global, "%s", global);
-  if (r->status.present)
-    spmu_msr_field_encode(r->p, r->status.addr, ovf, 1, &c->status_bit);
   c->val = run_rd(r, lp, c->addr);
   c->lane = -1;
   if (r->tl) {
@@ -56,7 +53,7 @@ static bool add_ctr(struct run *r, unsigned lp, const char *name,
 /* Every GP and fixed counter of every logical processor. */
 static bool add_counters(struct run *r)
 {
-  char name[32], ctl[32], en[8], global[24], ovf[24];
+  char name[32], ctl[32];
   unsigned lp, i;
 
   size_t most = (size_t)r->threads * (SPMU_MAX_GP + SPMU_MAX_FIXED);
@@ -68,19 +65,14 @@ static bool add_counters(struct run *r)
     for (i = 0; i < r->p->gp; i++) {
       snprintf(name, sizeof name, "IA32_PMC%u", i);
       snprintf(ctl, sizeof ctl, "IA32_PERFEVTSEL%u", i);
-      snprintf(global, sizeof global, "EN_PMC%u", i);
-      snprintf(ovf, sizeof ovf, "Ovf_PMC%u", i);
-      if (!add_ctr(r, lp, name, ctl, "EN", global, ovf))
+      if (!add_ctr(r, lp, name, ctl, i))
         return false;
     }
     for (i = 0; i < SPMU_MAX_FIXED; i++) {
       if (!(r->p->fixed_mask >> i & 1))
         continue;
       snprintf(name, sizeof name, "IA32_FIXED_CTR%u", i);
-      snprintf(en, sizeof en, "EN%u", i);
-      snprintf(global, sizeof global, "EN_FIXED_CTR%u", i);
-      snprintf(ovf, sizeof ovf, "Ovf_FixedCtr%u", i);
-      if (!add_ctr(r, lp, name, "IA32_FIXED_CTR_CTRL", en, global, ovf))
+      if (!add_ctr(r, lp, name, "IA32_FIXED_CTR_CTRL", 32 + i))
         return false;
     }
   }
@@ -89,7 +81,10 @@ static bool add_counters(struct run *r)
 
 static int run_start(struct run *r, const struct script *s, bool json, bool svg)
 {
-  spmu_host host = {.opaque = r, .machine_state = run_mem_host_state};
+  spmu_host host = {.opaque = r,
+                    .read_mem = run_mem_host_read,
+                    .write_mem = run_mem_host_write,
+                    .machine_state = run_mem_host_state};
   int rc;
 
   memset(r, 0, sizeof(*r));

@@ -9,10 +9,10 @@
  *   run_exec.c         the script interpreter: one function per statement
  *        |             (wrmsr, rdmsr, rdpmc, deliver, signal, memory, poke,
  *        |             state, lp, reset-pmis, expect)
- *   run_model_view.c   what the model did during a call, worked out from
- *        |             the registers and guest memory around it: deliver's
- *        |             chunks and increments, overflows, PMIs and freezes,
- *        |             PEBS and BTS records and why one was lost
+ *   run_model_view.c   what the model reported during a call (its events,
+ *        |             spmu_host.event): deliver's calls, overflows and
+ *        |             what each counter counted, PMIs and freezes, PEBS
+ *        |             and BTS records and why one was lost
  *   run_trace.c  timeline.c
  *        |             the output: the trace (text or JSON lines, and the
  *        |             messages of a failed call) and the SVG timeline
@@ -22,13 +22,13 @@
  *                      memory (the script's windows and machine states,
  *                      and the host's read_mem/write_mem/machine_state)
  *
- * The model calls in through spmu_host (cmd_run.c installs it): pmi,
- * read_mem and write_mem go to run_model_view.c, which passes the memory
- * accesses on to run_mem.c; machine_state goes to run_mem.c.
+ * The model calls in through spmu_host (cmd_run.c installs it): event
+ * goes to run_model_view.c, which keeps the events of the current call;
+ * read_mem, write_mem and machine_state go to run_mem.c.
  *
- * run_model_view.c is the one place that re-derives what the model did;
- * once the model reports its events (spmu_host.event, events.h), an event
- * handler takes its place and the rest does not change.
+ * The run works out nothing the model already knows: what happened in a
+ * call is what the model's events say (events.h), and the registers are
+ * read through the host path.
  */
 #ifndef SOFTPMU_CLI_RUN_H
 #define SOFTPMU_CLI_RUN_H
@@ -48,20 +48,16 @@ struct ctr {
   unsigned lp;
   uint32_t addr; /* IA32_PMCi or IA32_FIXED_CTRj */
   char name[40];
+  unsigned index;      /* its number in the model's events and queries:
+                          PMCi i, FIXED_CTRj 32 + j (GLOBAL_STATUS bits) */
   uint64_t mask;       /* the counter width */
-  uint64_t status_bit; /* its IA32_PERF_GLOBAL_STATUS bit; 0 on v1 */
-  uint32_t ctl;        /* IA32_PERFEVTSELi or IA32_FIXED_CTR_CTRL */
-  char en[8];          /* the enable field there: "EN", "EN1" */
-  char global[24];     /* the IA32_PERF_GLOBAL_CTRL field: "EN_PMC0" */
   uint64_t val;        /* the value last read */
   uint64_t start;      /* the value when the current deliver began */
   uint64_t gained;     /* what it counted since (wraps included) */
-  uint64_t inc;        /* run_model_view.c: what it gains per clock, as
-                          last measured */
   int lane;            /* timeline id; -1 without --svg */
 };
 
-/* The registers a PMI's freeze changes (SDM 18.2.4.1, 17.4.7). */
+/* lp's IA32_PERF_GLOBAL_CTRL, _STATUS and IA32_DEBUGCTL. */
 struct globals {
   uint64_t ctrl, status, debugctl;
 };
@@ -109,57 +105,19 @@ struct guest {
   struct script_state state[SPMU_MAX_THREADS];
 };
 
-/* ---- run_model_view.c's part: what the model did ------------------------ */
-
-/* Which buffer of the DS save area the model is serving, as told by the
- * management fields it read last (SDM 17.4.9: BTS at 00H, PEBS at 20H, or
- * 10H in the 32-bit layout). */
-enum ds_phase { DS_NONE, DS_BTS, DS_PEBS };
-
-/* A guest memory access the script's memory did not hold. */
-struct fault {
-  bool write;
-  uint64_t la;
-  size_t len;
-  enum ds_phase phase;
-};
-
-#define RUN_MAX_FAULTS 4
-
-/* Where the DS management area of the current logical processor is, for
- * the clock being delivered. */
-struct ds_view {
-  bool present; /* the profile has IA32_DS_AREA */
-  bool wide;    /* the 64-bit layout (DTES64, or IA-32e mode) */
-  uint64_t base;
-};
+/* ---- run_model_view.c's part: what the model reported -------------------- */
 
 struct model_view {
-  /* Per counter, for the last spmu_deliver call: its value before a PEBS
-   * reload, and whether the call's assist reloaded it. */
-  uint64_t *counted;
+  /* The events of the current model call, in the order reported. */
+  spmu_event *ev;
+  size_t nev, cap;
+  bool overrun; /* more than cap: the run stops */
+  /* Per counter, for the last spmu_deliver call: whether its PEBS assist
+   * reloaded it. */
   bool *reloaded;
-  /* The freeze registers of every logical processor before the call, and
-   * the PMIs the host hook reported during it. */
-  struct globals before[SPMU_MAX_THREADS];
-  unsigned pending[SPMU_MAX_THREADS];
-  size_t npending;
-  struct {
-    bool legacy; /* GLOBAL_CTRL cleared by a PMI, not re-enabled */
-    bool frozen; /* as last given to the timeline */
-  } freeze[SPMU_MAX_THREADS];
-  /* The DS save area and what the model asked of guest memory during the
-   * current spmu_deliver call. */
-  struct ds_view ds;
-  enum ds_phase phase;
-  struct fault faults[RUN_MAX_FAULTS];
-  size_t nfaults;
-  /* A second core on which a clock can be tried first, without guest
-   * memory, to see what the counters count before a PEBS reload; NULL
-   * when the script has no memory (no assist can then reload). */
-  spmu_core *scratch;
-  void *snap;
-  size_t snap_cap;
+  /* Whether each logical processor's counters are frozen, as last given
+   * to the timeline. */
+  bool frozen[SPMU_MAX_THREADS];
 };
 
 /* ---- the run ------------------------------------------------------------- */
@@ -247,6 +205,12 @@ int run_mem_write(struct guest *g, uint64_t la, const void *buf, size_t len);
 /* spmu_host.machine_state (opaque: the struct run): the machine state of
  * lp's last `state`. */
 void run_mem_host_state(void *opaque, spmu_lp *lp, spmu_machine_state *m);
+/* spmu_host.read_mem and write_mem (opaque: the struct run): the script's
+ * memory windows. */
+int run_mem_host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
+                      size_t len);
+int run_mem_host_write(void *opaque, spmu_lp *lp, uint64_t la,
+                       const void *buf, size_t len);
 
 /* ---- run_trace.c: one line (text) or object (JSON) per event --------------
  */
@@ -305,32 +269,27 @@ void run_trace_failure(const struct run *r, const struct script_stmt *st,
                        const char *msg);
 void run_trace_end(const struct run *r);
 
-/* ---- run_model_view.c: what the model did --------------------------------
+/* ---- run_model_view.c: what the model reported ----------------------------
  */
 
-/* The per-counter results and, with guest memory, the scratch core; call
- * after the counters are known. False if out of memory. */
+/* Room for the events of one model call; call after the counters are
+ * known. False if out of memory. */
 bool run_view_init(struct run *r);
 void run_view_free(struct run *r);
-/* The host callbacks through which the view follows the model: pmi,
- * read_mem and write_mem (into h; the rest is left alone). */
+/* The host callback through which the model reports (into h). */
 void run_view_host(spmu_host *h);
-/* Before a model call other than deliver (spmu_signal): note the freeze
- * registers. After it, trace the PMIs it requested and their freezes. */
+/* Before a model call: forget the events of the last one. */
 void run_view_begin(struct run *r);
-void run_view_pmis(struct run *r, const struct script_stmt *st);
+/* After a model call other than deliver (wrmsr, host-wrmsr, signal):
+ * trace the PMIs it reported and their freezes, and give the timeline
+ * every freeze that started or ended. CLI_EXIT_OK, or CLI_EXIT_USAGE
+ * after a message. */
+int run_view_report(struct run *r, const struct script_stmt *st);
 /* Deliver clk st->clocks times on r->lp and trace each overflow, PMI,
  * freeze, PEBS and BTS record at its clock, counters' gained and val
  * updated; CLI_EXIT_OK, or CLI_EXIT_USAGE after a message. */
 int run_view_deliver(struct run *r, const struct script_stmt *st,
                      const spmu_clock *clk);
-/* Software wrote MSR target of r->lp successfully. */
-void run_view_wrote(struct run *r, uint32_t target);
-/* After a statement: which logical processors are frozen now (for the
- * timeline). */
-void run_view_frozen(struct run *r);
-/* Does counter c count (its enables set)? */
-bool run_view_enabled(const struct run *r, const struct ctr *c);
 
 /* ---- run_exec.c: the script interpreter ---------------------------------- */
 

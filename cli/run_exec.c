@@ -1,8 +1,8 @@
 /* softpmu run: the script interpreter (the top layer of run.h below the
  * command). One function per statement; every statement goes through the
  * public API, exactly as an embedder would call it. What the model did in
- * a call is the view's to work out (run_model_view.c); the trace
- * (run_trace.c) prints it. docs/scripts.md is the reference.
+ * a call is what it reports (run_model_view.c); the trace (run_trace.c)
+ * prints it. docs/scripts.md is the reference.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -19,7 +19,7 @@ static spmu_lp *cur_lp(const struct run *r)
   return spmu_core_lp(r->core, r->lp);
 }
 
-/* Pick up what a statement changed: counters written, freezes ended. */
+/* Pick up what a statement changed: counters written. */
 static int after_statement(struct run *r)
 {
   size_t k;
@@ -33,7 +33,6 @@ static int after_statement(struct run *r)
     if (c->lane >= 0)
       run_tl_check(r, timeline_step(r->tl, c->lane, r->clock, v));
   }
-  run_view_frozen(r);
   if (r->oom || r->descs->oom) {
     cli_error("out of memory");
     return CLI_EXIT_USAGE;
@@ -64,13 +63,16 @@ static int exec_wrmsr(struct run *r, const struct script_stmt *st)
   if (d)
     target = d->info.target;
   old = run_rd(r, r->lp, target);
+  run_view_begin(r);
   rc = st->host ? spmu_host_wrmsr(lp, st->msr, st->value)
                 : spmu_wrmsr(lp, st->msr, st->value);
   new = run_rd(r, r->lp, target);
   note_access(r, st, op, rc);
   run_trace_wrmsr(r, st, op, rc, target, old, new);
-  if (rc == SPMU_OK)
-    run_view_wrote(r, target);
+  /* A freeze the write started or ended. */
+  rc = run_view_report(r, st);
+  if (rc != CLI_EXIT_OK)
+    return rc;
   return after_statement(r);
 }
 
@@ -116,7 +118,8 @@ static int exec_deliver(struct run *r, const struct script_stmt *st)
     struct ctr *c = &r->ctr[k];
     c->start = c->val;
     c->gained = 0;
-    if (c->lane >= 0 && run_view_enabled(r, c))
+    if (c->lane >= 0 &&
+        spmu_counter_enabled(spmu_core_lp(r->core, c->lp), c->index) == 1)
       timeline_show(r->tl, c->lane);
   }
   rc = run_view_deliver(r, st, &clk);
@@ -137,8 +140,9 @@ static int exec_signal(struct run *r, const struct script_stmt *st)
     return run_trace_call_failed(r, st, "signal", rc);
   status = run_rd(r, r->lp, r->status.addr);
   run_trace_signal(r, st, old, status);
-  if (rc & SPMU_TICK_PMI)
-    run_view_pmis(r, st);
+  rc = run_view_report(r, st);
+  if (rc != CLI_EXIT_OK)
+    return rc;
   return after_statement(r);
 }
 

@@ -109,3 +109,21 @@ void run_mem_host_state(void *opaque, spmu_lp *lp, spmu_machine_state *m)
   m->tsc = s->tsc;
   memcpy(m->gpr, s->gpr, sizeof m->gpr);
 }
+
+int run_mem_host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
+                      size_t len)
+{
+  const struct run *r = opaque;
+
+  (void)lp;
+  return run_mem_read(&r->mem, la, buf, len);
+}
+
+int run_mem_host_write(void *opaque, spmu_lp *lp, uint64_t la,
+                       const void *buf, size_t len)
+{
+  struct run *r = opaque;
+
+  (void)lp;
+  return run_mem_write(&r->mem, la, buf, len);
+}

@@ -1,33 +1,21 @@
-/* softpmu run: what the model did during a call, worked out from the
- * registers and guest memory around it (the view layer of run.h).
+/* softpmu run: what the model reported during a call (the view layer of
+ * run.h).
  *
- * The public API reports a delivery's outcome as SPMU_TICK_* bits of its
- * last clock; everything else the trace shows is re-derived here:
- *  - increments: repeated clocks go through spmu_deliver's batching, in
- *    chunks that end where a counter wraps, so each overflow and PMI is
- *    reported at the clock it happened. The first clock of a deliver (and
- *    the one after each PMI) is delivered alone to measure what every
- *    counter gains per clock, which stays constant until the next PMI (SDM
- *    18.2.1: the same clock gives the same increments; only the first can
- *    differ, through edge detection). A clock whose PEBS assist may reload
- *    counters is tried first on a scratch core to see what it counts;
- *  - freezes: the freeze registers compared before and after a PMI, and
- *    the rule of when counters stay frozen (SDM 18.2.4.1, 17.4.7);
- *  - the DS save area: which buffer the model serves, from the management
- *    fields it reads, where a record went, and why a PEBS or BTS record
- *    was lost (SDM 17.4.9).
- * It is the one file to replace by a handler of the model's events
- * (spmu_host.event, events.h), which report each of these directly:
- *   overflows, increments (next_chunk, count_values, observe)
- *                             SPMU_EV_OVERFLOW: ctr.counter, old, now
- *   what an assist reloaded (dry_clock, count_values)
- *                             SPMU_EV_RELOAD: ctr.old (the count before)
- *   PMIs (on_pmi, run_view_pmis)  SPMU_EV_PMI
- *   freezes (freeze_field, update_frozen, run_view_wrote)
- *                             SPMU_EV_FREEZE / SPMU_EV_UNFREEZE
- *   records and losses (ds_view_of, note_phase, bts_due, ds_report)
- *                             SPMU_EV_PEBS, SPMU_EV_BTS, SPMU_EV_*_DROP
- * It calls down only: run_regs.c, run_mem.c, run_trace.c and timeline.c.
+ * The model reports what it does through spmu_host.event (events.h): the
+ * handler here keeps the events of the current call, and once the call
+ * has returned they are traced in the trace's order: the overflows in
+ * counter order (with what each counter counted), then the PEBS record or
+ * its loss, the branch record or its loss, then each PMI with the freezes
+ * it started. Nothing here works out again what the model did:
+ *   overflows and counts        SPMU_EV_OVERFLOW (old, now, wraps)
+ *   what an assist reloaded     SPMU_EV_RELOAD (the count before it)
+ *   PMIs                        SPMU_EV_PMI (GLOBAL_STATUS then)
+ *   freezes (lines and spans)   SPMU_EV_FREEZE / SPMU_EV_UNFREEZE
+ *   records and why one was lost
+ *                               SPMU_EV_PEBS, SPMU_EV_BTS, SPMU_EV_*_DROP
+ * A delivery call ends right after a clock at which something is
+ * reported (events.h), so every event of a call is at its last clock.
+ * It calls down only: run_regs.c, run_trace.c and timeline.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -39,292 +27,121 @@
 
 #include "run.h"
 
-/* SDM 18.2.2: a counter counts when its own enable is set and, from
- * perfmon v2, its IA32_PERF_GLOBAL_CTRL bit too. */
-bool run_view_enabled(const struct run *r, const struct ctr *c)
+/* ---- the events of a call ------------------------------------------------ */
+
+static void on_event(void *opaque, const spmu_event *ev)
 {
-  if (!run_field(r, c->ctl, c->en, run_rd(r, c->lp, c->ctl)))
-    return false;
-  return !r->ctrl.present ||
-         run_field(r, r->ctrl.addr, c->global, run_rd(r, c->lp, r->ctrl.addr));
-}
+  struct model_view *v = &((struct run *)opaque)->view;
 
-/* ---- the host callbacks -------------------------------------------------- */
-
-/* The model reads a buffer's four management fields before anything else
- * of it (SDM 17.4.9): BTS at the DS base, PEBS 4 fields above it. */
-static void note_phase(struct model_view *v, uint64_t la)
-{
-  unsigned w = v->ds.wide ? 8 : 4;
-
-  if (!v->ds.present)
-    return;
-  if (la == v->ds.base)
-    v->phase = DS_BTS;
-  else if (la == v->ds.base + 4 * w)
-    v->phase = DS_PEBS;
-}
-
-static int mem_fail(struct model_view *v, bool write, uint64_t la, size_t len)
-{
-  if (v->nfaults < RUN_MAX_FAULTS)
-    v->faults[v->nfaults++] = (struct fault){write, la, len, v->phase};
-  return -1;
-}
-
-static int host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
-                     size_t len)
-{
-  struct run *r = opaque;
-
-  (void)lp;
-  note_phase(&r->view, la);
-  if (run_mem_read(&r->mem, la, buf, len) != 0)
-    return mem_fail(&r->view, false, la, len);
-  return 0;
-}
-
-static int host_write(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
-                      size_t len)
-{
-  struct run *r = opaque;
-
-  (void)lp;
-  if (run_mem_write(&r->mem, la, buf, len) != 0)
-    return mem_fail(&r->view, true, la, len);
-  return 0;
-}
-
-static void on_pmi(void *opaque, spmu_lp *lp)
-{
-  struct run *r = opaque;
-
-  if (r->view.npending < SPMU_MAX_THREADS)
-    r->view.pending[r->view.npending++] = spmu_lp_index(lp);
+  if (v->nev < v->cap)
+    v->ev[v->nev++] = *ev;
+  else
+    v->overrun = true;
 }
 
 void run_view_host(spmu_host *h)
 {
-  h->pmi = on_pmi;
-  h->read_mem = host_read;
-  h->write_mem = host_write;
+  h->event = on_event;
 }
 
 bool run_view_init(struct run *r)
 {
   struct model_view *v = &r->view;
-  size_t most = (size_t)r->threads * (SPMU_MAX_GP + SPMU_MAX_FIXED);
+  size_t ctrs = (size_t)r->threads * (SPMU_MAX_GP + SPMU_MAX_FIXED);
 
-  v->counted = calloc(most, sizeof(*v->counted));
-  v->reloaded = calloc(most, sizeof(*v->reloaded));
-  if (!v->counted || !v->reloaded)
-    return false;
-  /* The scratch core measures clocks whose PEBS assist may reload
-   * counters: only with memory, without it no assist writes. */
-  if (!r->s->nwindows)
-    return true;
-  spmu_core_save(r->core, NULL, 0, &v->snap_cap);
-  v->snap = malloc(v->snap_cap ? v->snap_cap : 1);
-  return v->snap && spmu_core_new(r->p, &v->scratch) == SPMU_OK;
+  /* The most one call reports: an overflow and a reload of every counter,
+   * two freezes and a PMI per logical processor, a record or a drop of
+   * each buffer, two thresholds and a signal. */
+  v->cap = 2 * ctrs + 3 * (size_t)r->threads + 8;
+  v->ev = calloc(v->cap, sizeof(*v->ev));
+  v->reloaded = calloc(ctrs, sizeof(*v->reloaded));
+  return v->ev && v->reloaded;
 }
 
 void run_view_free(struct run *r)
 {
-  free(r->view.counted);
+  free(r->view.ev);
   free(r->view.reloaded);
-  free(r->view.snap);
-  spmu_core_free(r->view.scratch);
-  r->view.counted = NULL;
+  r->view.ev = NULL;
   r->view.reloaded = NULL;
-  r->view.snap = NULL;
-  r->view.scratch = NULL;
-}
-
-/* ---- freezes and PMIs ---------------------------------------------------- */
-
-/* Are lp's counters frozen? From perfmon v4 while CTR_Frz is set; before,
- * from the PMI that cleared GLOBAL_CTRL until software writes it again
- * (SDM 18.2.4.1, 17.4.7). The timeline draws the spans. */
-static void update_frozen(struct run *r, unsigned lp)
-{
-  struct globals g = run_globals(r, lp);
-  bool *legacy = &r->view.freeze[lp].legacy;
-  bool frozen;
-
-  if (*legacy && g.ctrl != 0)
-    *legacy = false;
-  if (r->p->version >= 4 && r->status.present)
-    frozen = run_field(r, r->status.addr, "CTR_Frz", g.status) != 0;
-  else
-    frozen = *legacy;
-  if (frozen != r->view.freeze[lp].frozen) {
-    r->view.freeze[lp].frozen = frozen;
-    if (r->tl)
-      run_tl_check(r, timeline_freeze(r->tl, lp, r->clock, frozen));
-  }
-}
-
-void run_view_frozen(struct run *r)
-{
-  unsigned i;
-
-  for (i = 0; i < r->threads; i++)
-    update_frozen(r, i);
-}
-
-void run_view_wrote(struct run *r, uint32_t target)
-{
-  if (target == r->ctrl.addr && r->ctrl.present)
-    r->view.freeze[r->lp].legacy = false;
 }
 
 void run_view_begin(struct run *r)
 {
-  unsigned i;
-
-  for (i = 0; i < r->threads; i++)
-    r->view.before[i] = run_globals(r, i);
-  r->view.npending = 0;
+  r->view.nev = 0;
 }
 
-/* A register field that a PMI changed: a freeze. */
-static void freeze_field(struct run *r, const struct script_stmt *st,
-                         unsigned lp, const struct reg *reg, const char *name,
-                         uint64_t before, uint64_t after)
+static unsigned lp_of(const spmu_event *ev)
 {
-  uint64_t old, new;
-  char what[96];
-
-  if (!reg->present)
-    return;
-  old = run_field(r, reg->addr, name, before);
-  new = run_field(r, reg->addr, name, after);
-  if (old == new)
-    return;
-  snprintf(what, sizeof what, "%s.%s", reg->name, name);
-  run_trace_freeze(r, st, lp, what, old, new);
+  return (unsigned)spmu_lp_index(ev->lp);
 }
 
-/* The PMIs the host hook saw during the last call: trace each with the
- * status it leaves and the freeze it caused. */
-void run_view_pmis(struct run *r, const struct script_stmt *st)
+/* The event of kind `kind` about counter c in the current call; NULL if
+ * none. */
+static const spmu_event *ctr_event(const struct run *r, unsigned kind,
+                                   const struct ctr *c)
 {
-  const struct globals *before = r->view.before;
   size_t i;
 
-  for (i = 0; i < r->view.npending; i++) {
-    unsigned lp = r->view.pending[i];
-    struct globals g = run_globals(r, lp);
-
-    r->st[lp].pmis++;
-    r->pmis++;
-    run_trace_pmi(r, st, lp, g.status);
-    if (r->tl)
-      run_tl_check(r, timeline_pmi(r->tl, lp, r->clock, st->line));
-    /* Legacy freeze (v2-v3) clears GLOBAL_CTRL and DEBUGCTL.LBR; v4 sets
-     * CTR_Frz and LBR_Frz instead (SDM 18.2.4.1, 17.4.7). */
-    if (r->ctrl.present && g.ctrl != before[lp].ctrl) {
-      run_trace_freeze(r, st, lp, r->ctrl.name, before[lp].ctrl, g.ctrl);
-      r->view.freeze[lp].legacy = r->p->version < 4;
-    }
-    freeze_field(r, st, lp, &r->status, "CTR_Frz", before[lp].status, g.status);
-    freeze_field(r, st, lp, &r->status, "LBR_Frz", before[lp].status, g.status);
-    freeze_field(r, st, lp, &r->debugctl, "LBR", before[lp].debugctl,
-                 g.debugctl);
-    update_frozen(r, lp);
+  for (i = 0; i < r->view.nev; i++) {
+    const spmu_event *ev = &r->view.ev[i];
+    if (ev->kind == kind && lp_of(ev) == c->lp && ev->u.ctr.counter == c->index)
+      return ev;
   }
-  r->view.npending = 0;
+  return NULL;
 }
 
-/* ---- increments ---------------------------------------------------------- */
+/* ---- counters ------------------------------------------------------------ */
 
-/* Clocks until the first counter wraps, at the increments last measured,
- * and at most left. */
-static uint64_t next_chunk(const struct run *r, uint64_t left)
+static uint64_t add_sat(uint64_t a, uint64_t b)
 {
-  uint64_t n = left;
-  size_t k;
-
-  for (k = 0; k < r->nctr; k++) {
-    const struct ctr *c = &r->ctr[k];
-    uint64_t q;
-    if (!c->inc)
-      continue;
-    q = (c->mask - c->val) / c->inc; /* clocks without a wrap */
-    if (q < n)
-      n = q + 1;
-  }
-  return n;
+  return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-/* What each counter counted by the end of a call of `done` clocks, before
- * any PEBS reload, into counted; which counters the call's assist
- * reloaded into reloaded. An assist is at the last clock of the call (the
- * model stops there), which counts before it reloads (SDM 18.4.4: the
- * event after the overflow generates the record and reloads the counter;
- * docs/decisions.md #30). Without a dry run the
- * values follow from the increments measured (a counter armed for PEBS
- * counts plain events: no edge detection, so the same every clock). The
- * assist also clears the overflow bit of each counter it reloads. */
-static void count_values(struct run *r, uint64_t done, int rc, bool dry)
+/* What counter c counted in the call, from its value before the call
+ * (c->val) to cv, its count before any PEBS reload: with an overflow, up
+ * to the clock that wrapped, then that clock's now - old + wraps *
+ * 2^width (events.h). */
+static uint64_t counted(const struct ctr *c, const spmu_event *ov, uint64_t cv)
 {
-  const struct globals *before = r->view.before;
+  uint64_t o, now, whole, gain;
+
+  if (!ov)
+    return (cv - c->val) & c->mask;
+  o = ov->u.ctr.old;
+  now = ov->u.ctr.now;
+  /* The wraps beyond the one that (now - old) modulo the width holds. */
+  whole = ov->u.ctr.wraps - (now < o ? 1 : 0);
+  gain = add_sat((o - c->val) & c->mask, (now - o) & c->mask);
+  if (whole)
+    gain = c->mask == UINT64_MAX || whole > UINT64_MAX / (c->mask + 1)
+               ? UINT64_MAX
+               : add_sat(gain, whole * (c->mask + 1));
+  return add_sat(gain, (cv - now) & c->mask);
+}
+
+/* After a delivery call: each counter's count, overflow and PEBS reload,
+ * traced and drawn. */
+static void report_counters(struct run *r, const struct script_stmt *st)
+{
   size_t k;
 
   for (k = 0; k < r->nctr; k++) {
     struct ctr *c = &r->ctr[k];
+    const spmu_event *ov = ctr_event(r, SPMU_EV_OVERFLOW, c);
+    const spmu_event *rl = ctr_event(r, SPMU_EV_RELOAD, c);
     uint64_t v = run_rd(r, c->lp, c->addr);
-    uint64_t status =
-        r->status.present ? run_rd(r, c->lp, r->status.addr) : 0;
-    bool mine = (rc & SPMU_TICK_PEBS) && c->lp == r->lp;
+    uint64_t cv = rl ? rl->u.ctr.old : v;
 
-    if (!dry)
-      r->view.counted[k] = mine ? (c->val + c->inc * done) & c->mask : v;
-    r->view.reloaded[k] =
-        mine &&
-        (r->view.counted[k] != v ||
-         ((before[c->lp].status & c->status_bit) && !(status & c->status_bit)));
-  }
-}
-
-/* Read every counter after a chunk of `done` clocks (n asked for): trace
- * each wrap, and measure increments after a single clock. counted holds
- * the values before a PEBS reload (count_values). */
-static void observe(struct run *r, const struct script_stmt *st, uint64_t n,
-                    uint64_t done)
-{
-  const struct globals *before = r->view.before;
-  uint64_t status[SPMU_MAX_THREADS];
-  unsigned i;
-  size_t k;
-
-  for (i = 0; i < r->threads; i++)
-    status[i] = r->status.present ? run_rd(r, i, r->status.addr) : 0;
-  for (k = 0; k < r->nctr; k++) {
-    struct ctr *c = &r->ctr[k];
-    uint64_t v = run_rd(r, c->lp, c->addr), cv = r->view.counted[k];
-    uint64_t fresh = status[c->lp] & ~before[c->lp].status;
-    bool wrapped = cv < c->val || (fresh & c->status_bit);
-    uint64_t gain = (cv - c->val) & c->mask;
-
-    if (n == 1) {
-      c->inc = gain;
-      /* One clock that adds the whole width lands on the same value. */
-      if (wrapped && gain == 0)
-        gain = c->mask == UINT64_MAX ? UINT64_MAX : c->mask + 1;
-    } else {
-      if (c->inc && done > (c->mask - c->val) / c->inc)
-        wrapped = true;
-      gain = c->inc > UINT64_MAX / done ? UINT64_MAX : c->inc * done;
-    }
-    c->gained = gain > UINT64_MAX - c->gained ? UINT64_MAX : c->gained + gain;
-    if (wrapped)
+    r->view.reloaded[k] = rl != NULL;
+    c->gained = add_sat(c->gained, counted(c, ov, cv));
+    if (ov)
       run_trace_overflow(r, st, c);
     c->val = v;
     if (c->lane < 0)
       continue;
     run_tl_check(r, timeline_ramp(r->tl, c->lane, r->clock, cv));
-    if (wrapped)
+    if (ov)
       run_tl_check(r, timeline_overflow(r->tl, c->lane, r->clock));
     if (v != cv) /* reloaded by a PEBS assist */
       run_tl_check(r, timeline_step(r->tl, c->lane, r->clock, v));
@@ -333,164 +150,176 @@ static void observe(struct run *r, const struct script_stmt *st, uint64_t n,
   }
 }
 
-/* One clock of clk on the scratch core, a copy of the run's without guest
- * memory (so a PEBS assist there reloads nothing): what the counters count
- * in it, into counted. False if the copy failed. */
-static bool dry_clock(struct run *r, const spmu_clock *clk)
+/* ---- records ------------------------------------------------------------- */
+
+/* Why a record was not written (SDM 17.4.9), from its drop event. */
+static void drop_text(const spmu_event *ev, char *buf, size_t len)
 {
-  struct model_view *v = &r->view;
-  size_t len, k;
-
-  if (spmu_core_save(r->core, v->snap, v->snap_cap, &len) != SPMU_OK ||
-      spmu_core_restore(v->scratch, v->snap, len) != SPMU_OK ||
-      r->deliver(spmu_core_lp(v->scratch, r->lp), clk, 1, NULL) < 0)
-    return false;
-  for (k = 0; k < r->nctr; k++)
-    if (spmu_host_rdmsr(spmu_core_lp(v->scratch, r->ctr[k].lp), r->ctr[k].addr,
-                        &v->counted[k]) != SPMU_OK)
-      return false;
-  return true;
-}
-
-/* ---- the DS save area: what an assist or a branch record did ------------- */
-
-/* Where the DS management area is for clk: IA32_DS_AREA, in the 64-bit
- * layout with DTES64 or in IA-32e mode, else the 32-bit one (SDM
- * 17.4.9). */
-static struct ds_view ds_view_of(const struct run *r, const spmu_clock *clk)
-{
-  struct ds_view d = {false, false, 0};
-
-  if (!r->ds_area.present)
-    return d;
-  d.present = true;
-  d.wide = (r->p->features & SPMU_FEAT_DTES64) || (clk->flags & SPMU_CLK_IA32E);
-  d.base = run_rd(r, r->lp, r->ds_area.addr);
-  if (!d.wide)
-    d.base &= UINT32_MAX;
-  return d;
-}
-
-/* Management field i (0 buffer base, 1 index, 2 absolute maximum, 3
- * interrupt threshold) of the PEBS or the BTS buffer (SDM 17.4.9,
- * Figures 17-5 and 17-8). */
-static bool ds_field(const struct run *r, bool pebs, unsigned i, uint64_t *v)
-{
-  const struct ds_view *ds = &r->view.ds;
-  unsigned w = ds->wide ? 8 : 4;
-
-  *v = 0;
-  return ds->present &&
-         run_mem_peek(&r->mem, ds->base + (pebs ? 4 * w : 0) + i * w, w, v);
-}
-
-/* Does the model store clk's branch? DEBUGCTL.TR and BTS set, and not
- * BTS_OFF_OS at CPL 0 or BTS_OFF_USR above (SDM 17.4.9.3). */
-static bool bts_due(const struct run *r, const spmu_clock *clk)
-{
-  uint32_t a = r->debugctl.addr;
-  uint64_t dbg;
-
-  if (!clk->branch || !r->debugctl.present)
-    return false;
-  dbg = run_rd(r, r->lp, a);
-  return run_field(r, a, "TR", dbg) && run_field(r, a, "BTS", dbg) &&
-         !run_field(r, a, clk->cpl == 0 ? "BTS_OFF_OS" : "BTS_OFF_USR", dbg);
-}
-
-struct ds_before {
-  bool bts_due;
-  uint64_t pebs_index; /* where the next PEBS record goes */
-};
-
-static void ds_prepare(struct run *r, const spmu_clock *clk,
-                       struct ds_before *db)
-{
-  r->view.ds = ds_view_of(r, clk);
-  r->view.phase = DS_NONE;
-  r->view.nfaults = 0;
-  db->bts_due = bts_due(r, clk);
-  ds_field(r, true, 1, &db->pebs_index);
-}
-
-/* Why an access of the buffer `phase` failed, if one did. */
-static bool fault_text(const struct run *r, enum ds_phase phase, char *buf,
-                       size_t len)
-{
-  size_t i;
-
-  for (i = 0; i < r->view.nfaults; i++) {
-    const struct fault *f = &r->view.faults[i];
-    if (f->phase != phase)
-      continue;
+  if (ev->u.rec.why == SPMU_DROP_MEM_FAULT)
     snprintf(buf, len,
-             "the guest memory %s of %zu bytes at 0x%" PRIx64
+             "the guest memory %s of %" PRIu32 " bytes at 0x%" PRIx64
              " failed: no memory window holds it",
-             f->write ? "write" : "read", f->len, f->la);
-    return true;
-  }
-  return false;
-}
-
-/* Why no record fit (SDM 17.4.9: below the absolute maximum). */
-static void no_room_text(const struct run *r, bool pebs, char *buf, size_t len)
-{
-  uint64_t base, index, max;
-
-  ds_field(r, pebs, 0, &base);
-  ds_field(r, pebs, 1, &index);
-  ds_field(r, pebs, 2, &max);
-  if (pebs)
+             ev->u.rec.fault_write ? "write" : "read", ev->u.rec.fault_len,
+             ev->u.rec.fault_addr);
+  else if (ev->kind == SPMU_EV_PEBS_DROP)
     snprintf(buf, len,
              "no room for it below the absolute maximum (index 0x%" PRIx64
              ", absolute maximum 0x%" PRIx64 ")",
-             index, max);
-  else if (run_field(r, r->debugctl.addr, "BTINT",
-                     run_rd(r, r->lp, r->debugctl.addr)))
+             ev->u.rec.index, ev->u.rec.abs_max);
+  else if (ev->u.rec.why == SPMU_DROP_FULL)
     snprintf(buf, len,
              "the buffer is full (index 0x%" PRIx64
              ", absolute maximum 0x%" PRIx64
              ") and BTINT is set, so it does not wrap",
-             index, max);
+             ev->u.rec.index, ev->u.rec.abs_max);
   else
     snprintf(buf, len,
              "no room for a record even at the buffer base 0x%" PRIx64
              " (absolute maximum 0x%" PRIx64 ")",
-             base, max);
+             ev->u.rec.base, ev->u.rec.abs_max);
 }
 
-static void ds_report(struct run *r, const struct script_stmt *st,
-                      const spmu_clock *clk, int rc, const struct ds_before *db)
+/* The PEBS and BTS records of the call, and the ones lost. */
+static void report_records(struct run *r, const struct script_stmt *st)
 {
-  struct lpstate *s = &r->st[r->lp];
   char why[256];
-  uint64_t next;
+  size_t i;
 
-  if (rc & SPMU_TICK_PEBS) {
-    ds_field(r, true, 1, &next);
-    run_trace_pebs(r, st, db->pebs_index, next - db->pebs_index,
-                   r->view.reloaded);
-    s->counts[SCRIPT_COUNT_PEBS]++;
-  } else if (rc & SPMU_TICK_PEBS_LOST) {
-    if (!fault_text(r, DS_PEBS, why, sizeof why))
-      no_room_text(r, true, why, sizeof why);
-    run_trace_pebs_lost(r, st, why);
-    s->counts[SCRIPT_COUNT_LOST]++;
+  for (i = 0; i < r->view.nev; i++) {
+    const spmu_event *ev = &r->view.ev[i];
+    uint64_t *counts = r->st[lp_of(ev)].counts;
+
+    switch (ev->kind) {
+    case SPMU_EV_PEBS:
+      run_trace_pebs(r, st, ev->u.rec.addr, ev->u.rec.size,
+                     r->view.reloaded);
+      counts[SCRIPT_COUNT_PEBS]++;
+      break;
+    case SPMU_EV_PEBS_DROP:
+      drop_text(ev, why, sizeof why);
+      run_trace_pebs_lost(r, st, why);
+      counts[SCRIPT_COUNT_LOST]++;
+      break;
+    case SPMU_EV_BTS:
+      run_trace_bts(r, st, ev->u.rec.addr, &st->branch);
+      counts[SCRIPT_COUNT_BTS]++;
+      break;
+    case SPMU_EV_BTS_DROP:
+      drop_text(ev, why, sizeof why);
+      run_trace_bts_lost(r, st, why);
+      break;
+    default:
+      break;
+    }
   }
-  if (rc & SPMU_TICK_BTS) {
-    ds_field(r, false, 1, &next);
-    run_trace_bts(r, st, next - (r->view.ds.wide ? 24 : 12), clk->branch);
-    s->counts[SCRIPT_COUNT_BTS]++;
-  } else if (db->bts_due) {
-    if (!fault_text(r, DS_BTS, why, sizeof why))
-      no_room_text(r, false, why, sizeof why);
-    run_trace_bts_lost(r, st, why);
+}
+
+/* ---- PMIs and freezes ---------------------------------------------------- */
+
+/* lp's counters are frozen (or no longer): the timeline's spans. */
+static void set_frozen(struct run *r, unsigned lp, bool frozen)
+{
+  if (frozen == r->view.frozen[lp])
+    return;
+  r->view.frozen[lp] = frozen;
+  if (r->tl)
+    run_tl_check(r, timeline_freeze(r->tl, lp, r->clock, frozen));
+}
+
+/* Field `name` of register reg, which a PMI's freeze changed. */
+static void freeze_field(struct run *r, const struct script_stmt *st,
+                         unsigned lp, const struct reg *reg, const char *name,
+                         const spmu_event *ev)
+{
+  char what[96];
+
+  if (!reg->present)
+    return;
+  snprintf(what, sizeof what, "%s.%s", reg->name, name);
+  run_trace_freeze(r, st, lp, what,
+                   run_field(r, reg->addr, name, ev->u.freeze.old),
+                   run_field(r, reg->addr, name, ev->u.freeze.now));
+}
+
+/* A freeze a PMI started (SDM 18.2.4.1, 17.4.7): legacy, GLOBAL_CTRL
+ * cleared (the whole register) and DEBUGCTL.LBR; v4+, CTR_Frz (counters)
+ * or LBR_Frz set. */
+static void freeze_line(struct run *r, const struct script_stmt *st,
+                        unsigned lp, const spmu_event *ev)
+{
+  if (ev->u.freeze.reg == r->ctrl.addr && r->ctrl.present) {
+    if (ev->u.freeze.old != ev->u.freeze.now)
+      run_trace_freeze(r, st, lp, r->ctrl.name, ev->u.freeze.old,
+                       ev->u.freeze.now);
+  } else if (ev->u.freeze.reg == r->status.addr) {
+    freeze_field(r, st, lp, &r->status,
+                 ev->u.freeze.counters ? "CTR_Frz" : "LBR_Frz", ev);
+  } else if (ev->u.freeze.reg == r->debugctl.addr) {
+    freeze_field(r, st, lp, &r->debugctl, "LBR", ev);
   }
+}
+
+/* A counter freeze that started or ended: the timeline's spans. */
+static void freeze_span(struct run *r, const spmu_event *ev)
+{
+  if (ev->u.freeze.counters)
+    set_frozen(r, lp_of(ev), ev->kind == SPMU_EV_FREEZE);
+}
+
+static bool is_freeze(const spmu_event *ev)
+{
+  return ev->kind == SPMU_EV_FREEZE || ev->kind == SPMU_EV_UNFREEZE;
+}
+
+/* Each PMI of the call, in the order of the model's pmi() calls, with the
+ * freezes its logical processor started; then the freezes that started or
+ * ended without a PMI (a write of software or the host). */
+static void report_pmis(struct run *r, const struct script_stmt *st)
+{
+  const struct model_view *v = &r->view;
+  uint32_t pmi_lps = 0;
+  size_t i, j;
+
+  for (i = 0; i < v->nev; i++) {
+    unsigned lp = lp_of(&v->ev[i]);
+    if (v->ev[i].kind != SPMU_EV_PMI)
+      continue;
+    pmi_lps |= UINT32_C(1) << lp;
+    r->st[lp].pmis++;
+    r->pmis++;
+    run_trace_pmi(r, st, lp, v->ev[i].u.pmi.status);
+    if (r->tl)
+      run_tl_check(r, timeline_pmi(r->tl, lp, r->clock, st->line));
+    for (j = 0; j < v->nev; j++)
+      if (is_freeze(&v->ev[j]) && lp_of(&v->ev[j]) == lp) {
+        freeze_line(r, st, lp, &v->ev[j]);
+        freeze_span(r, &v->ev[j]);
+      }
+  }
+  for (i = 0; i < v->nev; i++)
+    if (is_freeze(&v->ev[i]) && !(pmi_lps >> lp_of(&v->ev[i]) & 1))
+      freeze_span(r, &v->ev[i]);
+}
+
+static int overrun(const struct run *r, const struct script_stmt *st)
+{
+  cli_error("%s:%u: the model reported more events in one call than the "
+            "run keeps (%zu)",
+            r->s->file, st->line, r->view.cap);
+  return CLI_EXIT_USAGE;
+}
+
+int run_view_report(struct run *r, const struct script_stmt *st)
+{
+  if (r->view.overrun)
+    return overrun(r, st);
+  report_pmis(r, st);
+  return CLI_EXIT_OK;
 }
 
 /* ---- deliver ------------------------------------------------------------- */
 
-/* A run's budget of delivery steps. A step ends at every overflow, PMI,
+/* A run's budget of delivery calls. A call ends at every overflow, PMI,
  * PEBS assist or branch record, so a script can ask for 2^64 of them (a
  * counter that wraps every clock); the run stops with an error instead of
  * running for ever. */
@@ -501,12 +330,16 @@ int run_view_deliver(struct run *r, const struct script_stmt *st,
 {
   spmu_lp *lp = spmu_core_lp(r->core, r->lp);
   uint64_t left = st->clocks;
-  unsigned probes = 2; /* single clocks before the increments are steady */
+  /* The timeline samples every counter at the end of each call. The
+   * first two clocks of a deliver, and the first after a PMI, are
+   * delivered alone so that a lane shows where its slope can change (edge
+   * detection makes the first clock differ, SDM 18.2.1.1; a freeze stops
+   * the counters); the model ends every other call where something
+   * happens. */
+  unsigned singles = 2;
 
   while (left) {
-    uint64_t n = probes ? 1 : next_chunk(r, left), done = 0, due = 0;
-    struct ds_before db;
-    bool dry = false;
+    uint64_t done = 0;
     int rc;
 
     if (++r->steps > RUN_MAX_STEPS) {
@@ -516,27 +349,21 @@ int run_view_deliver(struct run *r, const struct script_stmt *st,
       return CLI_EXIT_USAGE;
     }
     run_view_begin(r);
-    /* A clock being measured whose PEBS assist may reload counters: try
-     * it on the copy first to see what it counts. */
-    if (n == 1 && r->view.scratch &&
-        spmu_deadline(lp, clk, &due) == SPMU_OK && due == 1)
-      dry = dry_clock(r, clk);
-    ds_prepare(r, clk, &db);
-    rc = r->deliver(lp, clk, n, &done);
+    rc = r->deliver(lp, clk, singles ? 1 : left, &done);
     if (rc < 0 || done == 0 || done > left)
       return run_trace_call_failed(r, st, "deliver",
                                    rc < 0 ? rc : SPMU_EINVAL);
+    if (r->view.overrun)
+      return overrun(r, st);
     r->clock += done;
     left -= done;
-    count_values(r, done, rc, dry);
-    observe(r, st, n, done);
-    ds_report(r, st, clk, rc, &db);
-    if (probes)
-      probes--;
-    if (rc & SPMU_TICK_PMI) {
-      run_view_pmis(r, st);
-      probes = 1; /* a freeze changes the increments */
-    }
+    report_counters(r, st);
+    report_records(r, st);
+    report_pmis(r, st);
+    if (singles)
+      singles--;
+    if (rc & SPMU_TICK_PMI)
+      singles = 1;
   }
   return CLI_EXIT_OK;
 }

@@ -42,6 +42,28 @@ cpu core2 (script): perfmon v2, 2 GP counters of 40 bits, fixed counters 0-2 of 
 5: clocks 1-3 at CPL 3: IA32_PMC0 0xfffffffffe -> 0x1 (+3)
 end: 2 expects passed, 3 clocks, 0 PMIs" ""
 
+# A clock can add more than 2^width (SDM 18.2.2.2): a 32-bit PMC0 at 5
+# gets three lines of 2^32 - 1 instructions a clock, 3 * 2^32 - 3 more,
+# so it passes its width three times in each clock and overflows at both;
+# the count is exact: 2 * (3 * 2^32 - 3) = 25769803770, and the value
+# 5 + 25769803770 mod 2^32 = 0xffffffff.
+script wraps.pmu \
+  'cpu base=skylake,gp_width=32' \
+  'wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL EN_PMC0=1' \
+  'host-wrmsr IA32_PMC0 5' \
+  'deliver instructions:4294967295 instructions:4294967295 instructions:4294967295 x 2'
+run run wraps.pmu
+expect "run: several wraps in one clock" 0 "\
+cpu custom (script): perfmon v4, 4 GP counters of 32 bits, fixed counters 0-2 of 48 bits, 2 logical processors
+2: wrmsr IA32_PERFEVTSEL0 0x4300c0: 0x0 -> 0x4300c0 (EVENT=0xc0, USR, OS, EN)
+3: wrmsr IA32_PERF_GLOBAL_CTRL 0x1: 0xf -> 0x1 (EN_PMC0)
+4: host-wrmsr IA32_PMC0 0x5: 0x0 -> 0x5
+5: clock 1: IA32_PMC0 overflowed
+5: clock 2: IA32_PMC0 overflowed
+5: clocks 1-2 at CPL 3: IA32_PMC0 0x5 -> 0xffffffff (+25769803770)
+end: 0 expects passed, 2 clocks, 0 PMIs" ""
+
 # --cpu replaces the script's cpu statement: Skylake's counters are 48
 # bits wide, so -2 is 0xfffffffffffe there.
 run run --cpu skylake first.pmu
@@ -572,6 +594,36 @@ run run --svg freeze.svg "$examples/pmi_freeze_v4.pmu"
 checks=$((checks + 1))
 n=$(grep -c 'class="freeze"' freeze.svg)
 [ "$n" = 3 ] || fail "run --svg: $n freeze spans, expected 3"
+# Spans follow the model's freeze events (SDM 18.2.4.1): on v4, CTR_Frz
+# set through STATUS_SET freezes until STATUS_RESET clears it, clocks
+# 10-20; on v3 a PMI (an uncore overflow's) with GLOBAL_CTRL already 0
+# still starts the legacy freeze, which lasts until software writes
+# GLOBAL_CTRL, clocks 0-10.
+script swfreeze.pmu \
+  'cpu skylake' \
+  'wrmsr IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL EN_PMC0=1' \
+  'deliver instructions:1 x 10' \
+  'wrmsr IA32_PERF_GLOBAL_STATUS_SET SetCTR_Frz=1' \
+  'deliver instructions:1 x 10' \
+  'wrmsr IA32_PERF_GLOBAL_STATUS_RESET ClrCTR_Frz=1' \
+  'deliver instructions:1 x 10'
+run run --svg swfreeze.svg swfreeze.pmu
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c 'frozen from clock 10 to 20' swfreeze.svg)" = 1 ] ||
+  fail "run --svg: no span for a freeze software started (status $rc)"
+script ctrl0.pmu \
+  'cpu nehalem' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL 0' \
+  'wrmsr IA32_DEBUGCTL FREEZE_PERFMON_ON_PMI=1 ENABLE_UNCORE_PMI=1' \
+  'signal uncore' \
+  'deliver instructions:1 x 10' \
+  'wrmsr IA32_PERF_GLOBAL_CTRL 1' \
+  'deliver instructions:1 x 10'
+run run --svg ctrl0.svg ctrl0.pmu
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c 'frozen from clock 0 to 10' ctrl0.svg)" = 1 ] ||
+  fail "run --svg: no span for a legacy freeze of a cleared GLOBAL_CTRL (status $rc)"
 run run --svg failed.svg fail.pmu
 checks=$((checks + 1))
 [ "$rc" = 1 ] && [ "$(tail -n 1 failed.svg)" = "</svg>" ] ||

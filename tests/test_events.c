@@ -47,9 +47,13 @@ static void on_event(void *opaque, const spmu_event *ev)
   nev++;
 }
 
+/* The logical processors of the pmi() calls, in order. */
+static unsigned pmi_order[8], npmi_order;
+
 static void on_pmi(void *opaque, spmu_lp *l)
 {
-  (void)l;
+  if (npmi_order < 8)
+    pmi_order[npmi_order++] = (unsigned)spmu_lp_index(l);
   ((guest_mem *)opaque)->pmis++;
 }
 
@@ -65,6 +69,7 @@ static void setup(const char *spec)
   h.opaque = gm;
   assert_int_equal(spmu_core_set_host(core, &h), SPMU_OK);
   nev = 0;
+  npmi_order = 0;
 }
 
 static int ev_teardown(void **state)
@@ -90,6 +95,8 @@ static void assert_ctr(unsigned i, unsigned kind, spmu_lp *of, uint64_t clock,
   assert_int_equal(e->u.ctr.counter, counter);
   assert_int_equal(e->u.ctr.old, old);
   assert_int_equal(e->u.ctr.now, now);
+  /* One wrap for an ordinary overflow; RELOAD has none. */
+  assert_int_equal(e->u.ctr.wraps, kind == SPMU_EV_OVERFLOW);
 }
 
 static void assert_freeze(unsigned i, unsigned kind, uint32_t reg,
@@ -252,6 +259,27 @@ static void test_legacy_freeze_and_unfreeze_18_2_4_1(void **state)
   assert_int_equal(nev, 8);
 }
 
+/* SDM 18.2.4.1 (legacy): a PMI with Freeze_PerfMon_On_PMI clears
+ * GLOBAL_CTRL even when software had already cleared it: the freeze
+ * starts (FREEZE, old = now = 0) and lasts until software writes
+ * GLOBAL_CTRL (UNFREEZE), as after any legacy freeze (decisions.md #66).
+ * The PMI here is an uncore overflow's (SDM 18.8.2, ENABLE_UNCORE_PMI). */
+static void test_legacy_freeze_of_a_cleared_ctrl_18_2_4_1(void **state)
+{
+  (void)state;
+  setup("nehalem");
+  WR(MSR_GLOBAL_CTRL, 0);
+  WR(MSR_DEBUGCTL, DBG_FREEZE_PERFMON | DBG_UNCORE_PMI);
+  assert_int_equal(spmu_signal(lp, SPMU_SIGNAL_UNCORE_OVF), SPMU_TICK_PMI);
+  assert_int_equal(nev, 3);
+  assert_int_equal(ev_at(0, SPMU_EV_SIGNAL)->u.signal.bit, ST_UNCORE);
+  assert_freeze(1, SPMU_EV_FREEZE, MSR_GLOBAL_CTRL, 1, 0, 0);
+  assert_pmi(2, lp, 0, ST_UNCORE);
+  WR(MSR_GLOBAL_CTRL, 1);
+  assert_int_equal(nev, 4);
+  assert_freeze(3, SPMU_EV_UNFREEZE, MSR_GLOBAL_CTRL, 1, 0, 1);
+}
+
 /* SDM 36.2.7.2 / 18.2.2.2: spmu_signal sets its GLOBAL_STATUS bit
  * (SIGNAL: sig, the bit's mask, clock 0); CondChgd requests no PMI. */
 static void test_signal_event_18_2_2_2(void **state)
@@ -360,14 +388,15 @@ static void test_pebs_drops_bounds_and_fault_17_4_9(void **state)
 }
 
 /* The order within one clock (events.h): PMC1's overflow requests a PMI
- * (OVERFLOW, FREEZE, PMI), then PMC0's PEBS assist due at the same clock
+ * (OVERFLOW, FREEZE), then PMC0's PEBS assist due at the same clock
  * (PEBS, RELOAD, THRESHOLD); the threshold's PMI is the same interrupt
- * and the freeze has already started, so neither is reported again. */
+ * and the freeze has already started, so neither is reported again; the
+ * PMI comes last, as the call ends. */
 static void test_order_within_a_clock(void **state)
 {
   static const unsigned kinds[] = {SPMU_EV_OVERFLOW, SPMU_EV_FREEZE,
-                                   SPMU_EV_PMI, SPMU_EV_PEBS,
-                                   SPMU_EV_RELOAD, SPMU_EV_THRESHOLD};
+                                   SPMU_EV_PEBS, SPMU_EV_RELOAD,
+                                   SPMU_EV_THRESHOLD, SPMU_EV_PMI};
   uint64_t used = 0;
   unsigned i;
   (void)state;
@@ -410,7 +439,8 @@ static int branch(void)
 
 /* SDM 17.4.8-17.4.9: each stored branch record is reported (BTS: where,
  * 24 bytes, index after); at the threshold THRESHOLD pebs = 0 and a PMI;
- * with BTINT a full buffer stores nothing (BTS_DROP, bounds). */
+ * with BTINT a full buffer stores nothing and does not wrap (BTS_DROP,
+ * SPMU_DROP_FULL, with the buffer's base). */
 static void test_bts_record_threshold_and_full_17_4_9(void **state)
 {
   (void)state;
@@ -430,7 +460,8 @@ static void test_bts_record_threshold_and_full_17_4_9(void **state)
   assert_int_equal(branch(), 0);
   assert_int_equal(nev, 5);
   assert_rec(4, SPMU_EV_BTS_DROP, GM_BTS + 48, 0, 0, GM_BTS + 48,
-             GM_BTS + 48, SPMU_DROP_BOUNDS);
+             GM_BTS + 48, SPMU_DROP_FULL);
+  assert_int_equal(evs[4].u.rec.base, GM_BTS);
 }
 
 /* SDM 17.4.9: without BTINT the buffer is circular, but a buffer that
@@ -445,6 +476,128 @@ static void test_bts_no_room_at_base_17_4_9(void **state)
   assert_int_equal(nev, 1);
   assert_rec(0, SPMU_EV_BTS_DROP, GM_BTS, 0, 0, GM_BTS, GM_BTS,
              SPMU_DROP_BOUNDS);
+  assert_int_equal(evs[0].u.rec.base, GM_BTS);
+}
+
+
+/* SDM 18.2.2.2: a clock that adds more than 2^width makes the counter
+ * pass its width several times; OVERFLOW says how often (wraps), so the
+ * clock's count is now - old + wraps * 2^width. A 32-bit PMC0 at 5 gets
+ * three lines of 2^32 - 1 instructions: 3 * 2^32 - 3 more, so it passes
+ * its width 3 times and holds 2. */
+static void test_overflow_counts_every_wrap_18_2_2_2(void **state)
+{
+  static const spmu_event_line lines[3] = {
+      {0xC0, 0x00, UINT32_MAX}, {0xC0, 0x00, UINT32_MAX},
+      {0xC0, 0x00, UINT32_MAX}};
+  spmu_clock clk = {.lines = lines, .nlines = 3, .cpl = 3};
+  const spmu_event *e;
+  (void)state;
+  setup("base=skylake,gp_width=32");
+  WR(MSR_EVTSEL0, INST_SEL);
+  WR(MSR_GLOBAL_CTRL, 1);
+  HWR(MSR_PMC0, 5);
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), SPMU_TICK_OVERFLOW);
+  assert_int_equal(nev, 1);
+  e = ev_at(0, SPMU_EV_OVERFLOW);
+  assert_int_equal(e->u.ctr.counter, 0);
+  assert_int_equal(e->u.ctr.old, 5);
+  assert_int_equal(e->u.ctr.now, 2);
+  assert_int_equal(e->u.ctr.wraps, 3);
+}
+
+/* SDM 18.2.3 with 17.4.9.2: in one clock of logical processor 0, logical
+ * processor 1's AnyThread PMC0 overflows and requests a PMI first, then
+ * logical processor 0's BTS record reaches the interrupt threshold. The
+ * PMI events follow the pmi() calls' order, the delivering logical
+ * processor first, each right before its call, at the clock. */
+static void test_pmi_events_in_pmi_call_order_18_2_3(void **state)
+{
+  spmu_event_line line = {0xC0, 0x00, 1};
+  spmu_branch br = {0x401000, 0x402000, 0};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .branch = &br};
+  spmu_lp *t1;
+  (void)state;
+  setup("skylake");
+  t1 = spmu_core_lp(core, 1);
+  assert_int_equal(spmu_wrmsr(t1, MSR_EVTSEL0, INST_SEL | EV_ANY | EV_INT),
+                   SPMU_OK);
+  assert_int_equal(spmu_wrmsr(t1, MSR_GLOBAL_CTRL, 1), SPMU_OK);
+  assert_int_equal(spmu_host_wrmsr(t1, MSR_PMC0, W48), SPMU_OK);
+  bts64(2, GM_BTS + 24);
+  WR(MSR_DEBUGCTL, DBG_TR | DBG_BTS);
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL),
+                   SPMU_TICK_OVERFLOW | SPMU_TICK_PMI | SPMU_TICK_BTS);
+  assert_int_equal(nev, 5);
+  assert_ctr(0, SPMU_EV_OVERFLOW, t1, 1, 0, W48, 0);
+  assert_rec(1, SPMU_EV_BTS, GM_BTS, 24, 0, GM_BTS + 24, GM_BTS + 48, 0);
+  assert_int_equal(ev_at(2, SPMU_EV_THRESHOLD)->u.threshold.pebs, 0);
+  assert_pmi(3, lp, 1, ST_OVF_BUF);
+  assert_pmi(4, t1, 1, 1);
+  assert_int_equal(npmi_order, 2);
+  assert_int_equal(pmi_order[0], 0);
+  assert_int_equal(pmi_order[1], 1);
+}
+
+/* SDM 18.2.4.1-18.2.4.2 (v4+): CTR_Frz freezes the counters however it
+ * gets set. Setting it through GLOBAL_STATUS_SET or a host write of
+ * GLOBAL_STATUS starts a counter freeze (FREEZE, reg GLOBAL_STATUS,
+ * counters = 1, clock 0); setting it again starts none; clearing it ends
+ * it (UNFREEZE). Other bits start nothing. */
+static void test_software_freeze_18_2_4_2(void **state)
+{
+  (void)state;
+  setup("skylake");
+  WR(MSR_GLOBAL_STATUS_SET, 1);
+  assert_int_equal(nev, 0);
+  WR(MSR_GLOBAL_STATUS_SET, ST_CTR_FRZ);
+  assert_int_equal(nev, 1);
+  assert_freeze(0, SPMU_EV_FREEZE, MSR_GLOBAL_STATUS, 1, 1, 1 | ST_CTR_FRZ);
+  assert_int_equal(evs[0].clock, 0);
+  WR(MSR_GLOBAL_STATUS_SET, ST_CTR_FRZ);
+  assert_int_equal(nev, 1);
+  HWR(MSR_GLOBAL_STATUS, 0);
+  assert_int_equal(nev, 2);
+  assert_freeze(1, SPMU_EV_UNFREEZE, MSR_GLOBAL_STATUS, 1, 1 | ST_CTR_FRZ,
+                0);
+  HWR(MSR_GLOBAL_STATUS, ST_CTR_FRZ | ST_LBR_FRZ);
+  assert_int_equal(nev, 3);
+  assert_freeze(2, SPMU_EV_FREEZE, MSR_GLOBAL_STATUS, 1, 0,
+                ST_CTR_FRZ | ST_LBR_FRZ);
+}
+
+/* spmu_counter_enabled: SDM 18.2.2 (a GP counter's EN, a fixed counter's
+ * enable field, and from v2 the GLOBAL_CTRL bit), 18.15.5.1 (NetBurst
+ * CCCR.ENABLE); counters numbered as in GLOBAL_STATUS. */
+static void test_counter_enabled_18_2_2(void **state)
+{
+  (void)state;
+  setup("skylake");
+  assert_int_equal(spmu_counter_enabled(lp, 0), 0);
+  WR(MSR_GLOBAL_CTRL, 0);
+  WR(MSR_EVTSEL0, INST_SEL);
+  assert_int_equal(spmu_counter_enabled(lp, 0), 0); /* GLOBAL_CTRL 0 */
+  WR(MSR_GLOBAL_CTRL, 1 | UINT64_C(1) << 33);
+  assert_int_equal(spmu_counter_enabled(lp, 0), 1);
+  assert_int_equal(spmu_counter_enabled(lp, 33), 0); /* field 0 */
+  WR(MSR_FIXED_CTR_CTRL, 0x10); /* FIXED_CTR1: OS only */
+  assert_int_equal(spmu_counter_enabled(lp, 33), 1);
+  assert_int_equal(spmu_counter_enabled(lp, 32), 0);
+  WR(MSR_EVTSEL0, INST_SEL & ~EV_EN);
+  assert_int_equal(spmu_counter_enabled(lp, 0), 0);
+  assert_int_equal(spmu_counter_enabled(lp, 4), SPMU_EINVAL);  /* 4 GP */
+  assert_int_equal(spmu_counter_enabled(lp, 35), SPMU_EINVAL); /* 3 fixed */
+  assert_int_equal(spmu_counter_enabled(NULL, 0), SPMU_EINVAL);
+  /* v1: no GLOBAL_CTRL, the EN bit alone. */
+  setup("core-duo");
+  WR(MSR_EVTSEL0, INST_SEL);
+  assert_int_equal(spmu_counter_enabled(lp, 0), 1);
+  assert_int_equal(spmu_counter_enabled(lp, 32), SPMU_EINVAL);
+  setup("pentium4-noht");
+  assert_int_equal(spmu_counter_enabled(lp, 0), 0);
+  WR(P4_CCCR(0), CC_SEL(7) | CC_ANY | CC_EN);
+  assert_int_equal(spmu_counter_enabled(lp, 0), 1);
+  assert_int_equal(spmu_counter_enabled(lp, 18), SPMU_EINVAL);
 }
 
 /* ---- NetBurst ------------------------------------------------------------ */
@@ -616,6 +769,8 @@ int main(void)
                               ev_teardown),
     cmocka_unit_test_teardown(test_legacy_freeze_and_unfreeze_18_2_4_1,
                               ev_teardown),
+    cmocka_unit_test_teardown(test_legacy_freeze_of_a_cleared_ctrl_18_2_4_1,
+                              ev_teardown),
     cmocka_unit_test_teardown(test_signal_event_18_2_2_2, ev_teardown),
     cmocka_unit_test_teardown(test_pebs_record_reload_threshold_18_4_4,
                               ev_teardown),
@@ -625,6 +780,12 @@ int main(void)
     cmocka_unit_test_teardown(test_bts_record_threshold_and_full_17_4_9,
                               ev_teardown),
     cmocka_unit_test_teardown(test_bts_no_room_at_base_17_4_9, ev_teardown),
+    cmocka_unit_test_teardown(test_overflow_counts_every_wrap_18_2_2_2,
+                              ev_teardown),
+    cmocka_unit_test_teardown(test_pmi_events_in_pmi_call_order_18_2_3,
+                              ev_teardown),
+    cmocka_unit_test_teardown(test_software_freeze_18_2_4_2, ev_teardown),
+    cmocka_unit_test_teardown(test_counter_enabled_18_2_2, ev_teardown),
     cmocka_unit_test_teardown(test_netburst_overflow_then_pmi_18_15_3,
                               ev_teardown),
     cmocka_unit_test_teardown(test_netburst_pebs_18_15_7, ev_teardown),

@@ -134,31 +134,40 @@ typedef struct spmu_machine_state {
  *  1. for each logical processor the clock reaches (the delivering one,
  *     then AnyThread counters of the others by index): OVERFLOW of each
  *     counter that wrapped, in counter order (GP, then fixed); if one of
- *     them requests a PMI: FREEZE (counters, then LBRs), then PMI;
+ *     them requests a PMI: FREEZE (counters, then LBRs);
  *  2. a PEBS assist due at this clock: PEBS or PEBS_DROP, RELOAD of each
- *     reloaded counter, then at the interrupt threshold THRESHOLD, FREEZE,
- *     PMI;
+ *     reloaded counter, then at the interrupt threshold THRESHOLD, FREEZE;
  *  3. a branch record: BTS or BTS_DROP, then at the threshold THRESHOLD,
- *     FREEZE, PMI.
+ *     FREEZE;
+ *  4. when the call ends, for each logical processor that requested a
+ *     PMI in it, in the order of the pmi() callbacks (the delivering one
+ *     first, then the others by index): PMI, then its pmi() call.
  * FREEZE is reported only when the freeze starts (not when already
  * frozen), PMI once per logical processor and call. NetBurst (18.15.3):
- * per counter in counter order, the PMI an earlier overflow owes is
- * requested at the counter's next increment (PMI), then its overflow
- * (OVERFLOW); then PEBS / PEBS_DROP, RELOAD, THRESHOLD, PMI; then BTS. No
- * freeze on NetBurst. The pmi() callbacks follow when the call ends.
+ * per counter in counter order, its overflow (OVERFLOW); a PMI an earlier
+ * overflow owes is requested at the counter's next increment; then PEBS /
+ * PEBS_DROP, RELOAD, THRESHOLD; then BTS; then PMI as in 4. No freeze on
+ * NetBurst.
  */
 enum spmu_event_kind {
   /* A counter wrapped past its width (SDM 18.2.2.2; NetBurst 18.15.3): it
-   * held `old` before the clock and holds `now` after it. */
+   * held `old` before the clock and holds `now` after it, having passed
+   * its width `wraps` times in that clock (1, unless the clock added more
+   * than 2^width; 0 for a NetBurst FORCE_OVF overflow that did not wrap,
+   * SDM 18.15.5.8): the clock counted now - old + wraps * 2^width. */
   SPMU_EV_OVERFLOW = 1,
-  /* A PMI is requested (through the LVT performance-counter entry); pmi()
-   * follows before the call returns. `status` is GLOBAL_STATUS after the
-   * request (NetBurst: 0). */
+  /* A PMI was requested during the call (through the LVT
+   * performance-counter entry), reported as the call ends, right before
+   * its pmi() call, at the clock of the request. `status` is GLOBAL_STATUS
+   * then (NetBurst: 0). */
   SPMU_EV_PMI = 2,
   /* Freeze on PMI started or ended (SDM 18.2.4.1, 17.4.7): `reg` is the
    * MSR whose bits changed and `old`/`now` its values: legacy (v2-v3)
    * IA32_PERF_GLOBAL_CTRL cleared (counters) or IA32_DEBUGCTL.LBR
-   * cleared (LBRs); v4+ GLOBAL_STATUS.CTR_Frz / LBR_Frz set. The counter
+   * cleared (LBRs); v4+ GLOBAL_STATUS.CTR_Frz / LBR_Frz set. A write of
+   * software or the host that sets CTR_Frz (v4+: GLOBAL_STATUS_SET, or a
+   * host write of GLOBAL_STATUS) starts a counter freeze too (FREEZE,
+   * counters = 1, reg GLOBAL_STATUS, clock 0). The counter
    * freeze ends (UNFREEZE, counters = 1) when software writes GLOBAL_CTRL
    * after a legacy freeze (reg GLOBAL_CTRL: old 0, now the value written;
    * a restored snapshot does not carry a legacy freeze) or CTR_Frz goes
@@ -172,8 +181,9 @@ enum spmu_event_kind {
    * index after it. */
   SPMU_EV_PEBS = 5,
   /* A PEBS assist was due and wrote nothing: see `why`. `addr` and
-   * `index` are the PEBS index, `abs_max` the absolute maximum (0 both
-   * when the DS management area itself could not be read). */
+   * `index` are the PEBS index, `abs_max` the absolute maximum and `base`
+   * the buffer's base (0 all when the DS management area itself could not
+   * be read). */
   SPMU_EV_PEBS_DROP = 6,
   /* A PEBS assist reloaded counter `counter` from its DS reset slot
    * (SDM 18.4.4.4): `old` the count before, `now` the reset value. */
@@ -181,8 +191,8 @@ enum spmu_event_kind {
   /* A branch record was stored in the BTS buffer (SDM 17.4.8) at `addr`,
    * `size` bytes; `index` is the BTS index after it. */
   SPMU_EV_BTS = 8,
-  /* A branch record was due and not stored: see `why`; `addr`, `index`
-   * and `abs_max` as for SPMU_EV_PEBS_DROP. */
+  /* A branch record was due and not stored: see `why`; `addr`, `index`,
+   * `abs_max` and `base` as for SPMU_EV_PEBS_DROP. */
   SPMU_EV_BTS_DROP = 9,
   /* A buffer's index reached its interrupt threshold: OvfBuf set (v2+)
    * and a PMI requested (SDM 17.4.9.2, 18.6.2.4). `pebs` says which. */
@@ -194,13 +204,17 @@ enum spmu_event_kind {
 
 /* Why a PEBS or BTS record was not written. */
 enum spmu_drop_reason {
-  /* SDM 17.4.9: no room below the absolute maximum (PEBS: the index is
-   * at or past it; BTS with BTINT set: the buffer is full and does not
-   * wrap; BTS without: not even one record fits at the base). */
+  /* SDM 17.4.9: no room below the absolute maximum (PEBS: the record
+   * does not fit between the index and it; BTS without BTINT: not even
+   * one record fits at the buffer's base). */
   SPMU_DROP_BOUNDS = 1,
   /* A read_mem/write_mem callback failed: `addr`, `len`, `write` say
    * which access. */
   SPMU_DROP_MEM_FAULT = 2,
+  /* BTS with BTINT set (SDM 17.4.9.3, decisions.md #34): the buffer is
+   * full (no record fits between the index and the absolute maximum) and
+   * does not wrap to its base. */
+  SPMU_DROP_FULL = 3,
 };
 
 typedef struct spmu_event {
@@ -216,6 +230,7 @@ typedef struct spmu_event {
     struct { /* SPMU_EV_OVERFLOW, SPMU_EV_RELOAD */
       unsigned counter;
       uint64_t old, now;
+      uint64_t wraps; /* OVERFLOW: times past the width */
     } ctr;
     struct { /* SPMU_EV_PMI */
       uint64_t status;
@@ -228,10 +243,11 @@ typedef struct spmu_event {
     struct { /* SPMU_EV_PEBS, SPMU_EV_BTS, SPMU_EV_*_DROP */
       uint64_t addr;     /* the record's address (drops: the index) */
       uint32_t size;     /* record size in bytes (drops: 0) */
+      uint32_t why;      /* drops: enum spmu_drop_reason */
       uint64_t counters; /* PEBS: the counters it records */
       uint64_t index;    /* the buffer's index after the call */
       uint64_t abs_max;  /* the buffer's absolute maximum */
-      unsigned why;      /* drops: enum spmu_drop_reason */
+      uint64_t base;     /* the buffer's base */
       /* SPMU_DROP_MEM_FAULT: the failed access */
       uint64_t fault_addr;
       uint32_t fault_len;

@@ -82,6 +82,17 @@ SPMU_API int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value);
 SPMU_API int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
                uint64_t *value);
 
+/* Whether counter `counter` of lp is enabled by its controls: 1 yes, 0
+ * no, SPMU_EINVAL for NULL or a counter the profile lacks. Counters are
+ * numbered as in GLOBAL_STATUS (GP counter i is i, fixed counter j is
+ * 32 + j; NetBurst counter n is n). SDM 18.2.2: a GP counter needs
+ * IA32_PERFEVTSELi.EN, a fixed counter a nonzero enable field (bits
+ * 4j+1:4j) of IA32_FIXED_CTR_CTRL, and from perfmon v2 both also their
+ * IA32_PERF_GLOBAL_CTRL bit; SDM 18.15.5.1: a NetBurst counter its
+ * CCCR.ENABLE. Only the enables: what the counter then counts also
+ * depends on its filters (CPL, AnyThread) and on a freeze. */
+SPMU_API int spmu_counter_enabled(const spmu_lp *lp, unsigned counter);
+
 /* CPUID of this logical processor's profile (see spmu_profile_cpuid). */
 SPMU_API int spmu_cpuid(const spmu_lp *lp, uint32_t leaf, uint32_t subleaf,
                uint32_t regs[4]);

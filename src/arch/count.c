@@ -507,10 +507,18 @@ static void report_overflows(const struct lpstep *s, uint64_t wrapped)
 
   for (k = 0; k < p->n; k++) {
     unsigned c = p->e[k].c;
-    uint64_t w = lp->core->a.width_mask[c];
-    if (wrapped >> c & 1)
-      spmu_emit_ctr(lp, SPMU_EV_OVERFLOW, SPMU_STATUS_BIT(c),
-                    (lp->r.ctr[c] - s->inc[k]) & w, lp->r.ctr[c]);
+    uint64_t w = lp->core->a.width_mask[c], old, wraps;
+    if (!(wrapped >> c & 1))
+      continue;
+    old = (lp->r.ctr[c] - s->inc[k]) & w;
+    /* old + inc passed the width this many times (a 64-bit counter at
+     * most once: inc < 2^64). */
+    wraps = w == UINT64_MAX
+                ? 1
+                : (s->inc[k] >> spmu_popcount(w)) +
+                      ((s->inc[k] & w) > w - old);
+    spmu_emit_ctr(lp, SPMU_EV_OVERFLOW, SPMU_STATUS_BIT(c), old,
+                  lp->r.ctr[c], wraps);
   }
 }
 
@@ -872,8 +880,9 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   if (consumed)
     *consumed = o.consumed;
   /* The assist comes before the overflow PMI (SDM 18.6.2.4); the host
-   * sees the record in memory when pmi() runs. */
-  spmu_raise_pmis(lp->core, lp);
+   * sees the record in memory when pmi() runs. The PMIs are reported at
+   * the call's last clock, the one that requested them. */
+  spmu_raise_pmis(lp->core, lp, o.consumed);
   return (o.pmi ? SPMU_TICK_PMI : 0) | (int)o.ticks;
 }
 
@@ -896,7 +905,8 @@ int spmu_arch_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
     return deliver(lp, clk, clocks, consumed);
   pmi = clocks == 1 ? plain_clock(lp, clk) : plain_run(lp, clk, clocks, &done);
   if (pmi) {
-    spmu_raise_pmis(core, lp);
+    /* No event callback on this path (prog.fast): no clock to report. */
+    spmu_raise_pmis(core, lp, 0);
     rc = SPMU_TICK_PMI;
   } else if (done < clocks) {
     /* A PEBS counter armed at the last clock: its assist is due at the

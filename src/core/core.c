@@ -87,25 +87,31 @@ int spmu_lp_init_signal(spmu_lp *lp)
   return lp ? SPMU_OK : SPMU_EINVAL;
 }
 
-/* The end of a counter freeze on PMI (SDM 18.2.4.1): legacy (v2-v3) when
- * software writes GLOBAL_CTRL after the freeze cleared it; v4+ when
- * CTR_Frz goes from 1 to 0 (STATUS_RESET / OVF_CTRL, or a host write of
- * GLOBAL_STATUS). old_status is GLOBAL_STATUS before the write. */
-static void unfreeze(spmu_lp *lp, const struct spmu_msr_rt *m,
-                     uint64_t old_status)
+/* A write that starts or ends a counter freeze (SDM 18.2.4.1). The end:
+ * legacy (v2-v3) when software writes GLOBAL_CTRL after a freeze on PMI
+ * cleared it; v4+ when CTR_Frz goes from 1 to 0 (STATUS_RESET / OVF_CTRL,
+ * or a host write of GLOBAL_STATUS). The start: v4+ when CTR_Frz goes
+ * from 0 to 1 (STATUS_SET, SDM 18.2.4.2, or a host write of
+ * GLOBAL_STATUS), which freezes the counters as a PMI's freeze does.
+ * old_status is GLOBAL_STATUS before the write. */
+static void freeze_written(spmu_lp *lp, const struct spmu_msr_rt *m,
+                           uint64_t old_status)
 {
+  uint64_t now = lp->r.global_status;
   spmu_event ev = {.kind = SPMU_EV_UNFREEZE};
 
   ev.u.freeze.counters = 1;
+  ev.u.freeze.reg = SPMU_MSR_GLOBAL_STATUS;
+  ev.u.freeze.old = old_status;
+  ev.u.freeze.now = now;
   if (m->addr == SPMU_MSR_GLOBAL_CTRL && lp->pmi_frozen) {
     lp->pmi_frozen = false;
     ev.u.freeze.reg = SPMU_MSR_GLOBAL_CTRL;
+    ev.u.freeze.old = 0;
     ev.u.freeze.now = lp->r.global_ctrl;
-  } else if ((old_status & ~lp->r.global_status) & SPMU_STATUS_CTR_FRZ) {
-    ev.u.freeze.reg = SPMU_MSR_GLOBAL_STATUS;
-    ev.u.freeze.old = old_status;
-    ev.u.freeze.now = lp->r.global_status;
-  } else {
+  } else if ((now & ~old_status) & SPMU_STATUS_CTR_FRZ) {
+    ev.kind = SPMU_EV_FREEZE;
+  } else if (!((old_status & ~now) & SPMU_STATUS_CTR_FRZ)) {
     return;
   }
   if (spmu_reporting(lp->core))
@@ -123,7 +129,7 @@ static void written(spmu_lp *lp, const struct spmu_msr_rt *m,
   if (!counter || (lp->core->a.caps & CAP(NETBURST)))
     spmu_lp_touch(lp);
   if (!counter)
-    unfreeze(lp, m, old_status);
+    freeze_written(lp, m, old_status);
 }
 
 int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
@@ -259,6 +265,33 @@ int spmu_deadline(const spmu_lp *lp, const spmu_clock *clk, uint64_t *clocks)
   core->pmi_lps = 0;
   core->clock = 0;
   return rc;
+}
+
+int spmu_counter_enabled(const spmu_lp *lp, unsigned counter)
+{
+  const spmu_profile *p;
+  const struct spmu_regs *r;
+  bool on;
+
+  if (!lp)
+    return SPMU_EINVAL;
+  p = &lp->core->a.prof;
+  r = &lp->r;
+  if (lp->core->a.caps & CAP(NETBURST)) {
+    /* SDM 18.15.5.1: CCCR.ENABLE (bit 12). */
+    if (counter >= SPMU_NB_NCTR)
+      return SPMU_EINVAL;
+    return (lp->core->nb_regs.cccr[counter] & SPMU_NB_CCCR_ENABLE) != 0;
+  }
+  if (counter < p->gp)
+    on = r->evtsel[counter] & SPMU_EVTSEL_EN;
+  else if (counter >= 32 && counter < 32 + SPMU_MAX_FIXED &&
+           (p->fixed_mask >> (counter - 32) & 1))
+    on = r->fixed_ctr_ctrl >> (4 * (counter - 32)) & 3;
+  else
+    return SPMU_EINVAL;
+  /* SDM 18.2.2: from v2, GLOBAL_CTRL bit i (PMCi) or 32 + j (FIXED_CTRj). */
+  return on && (p->version < 2 || (r->global_ctrl >> counter & 1));
 }
 
 int spmu_cpuid(const spmu_lp *lp, uint32_t leaf, uint32_t subleaf,

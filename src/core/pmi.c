@@ -9,6 +9,10 @@
 
 /* ---- events ------------------------------------------------------------- */
 
+/* events.h: the union's members grow only within its reserved size. */
+_Static_assert(sizeof(((spmu_event *)0)->u) == 8 * sizeof(uint64_t),
+               "spmu_event's union keeps its size");
+
 void spmu_emit(spmu_lp *lp, spmu_event *ev)
 {
   spmu_core *core = lp->core;
@@ -19,13 +23,14 @@ void spmu_emit(spmu_lp *lp, spmu_event *ev)
 }
 
 void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
-                   uint64_t old, uint64_t now)
+                   uint64_t old, uint64_t now, uint64_t wraps)
 {
   spmu_event ev = {.kind = kind};
 
   ev.u.ctr.counter = counter;
   ev.u.ctr.old = old;
   ev.u.ctr.now = now;
+  ev.u.ctr.wraps = wraps;
   spmu_emit(lp, &ev);
 }
 
@@ -92,15 +97,25 @@ void spmu_request_pmi(spmu_lp *lp)
 
   if (!nb)
     freeze_on_pmi(lp);
-  /* One SPMU_EV_PMI per logical processor and call: a second request in
-   * the same clock (an overflow, then a buffer threshold) is the same
-   * interrupt. */
-  if (spmu_reporting(core) && !(core->pmi_lps & bit)) {
+  /* A second request in the same call (an overflow, then a buffer
+   * threshold) is the same interrupt: one SPMU_EV_PMI, one pmi(). */
+  core->pmi_lps |= bit;
+}
+
+/* The PMI of lp, as the call that requested it ends: SPMU_EV_PMI, then the
+ * host's pmi(). */
+static void deliver_pmi(spmu_core *core, spmu_lp *lp)
+{
+  const spmu_host *h = &core->host;
+
+  if (spmu_reporting(core)) {
     spmu_event ev = {.kind = SPMU_EV_PMI};
-    ev.u.pmi.status = nb ? 0 : lp->r.global_status;
+    ev.u.pmi.status =
+        (core->a.caps & CAP(NETBURST)) ? 0 : lp->r.global_status;
     spmu_emit(lp, &ev);
   }
-  core->pmi_lps |= bit;
+  if (h->pmi)
+    h->pmi(h->opaque, lp);
 }
 
 void spmu_buffer_threshold(spmu_lp *lp, bool pebs)
@@ -117,23 +132,23 @@ void spmu_buffer_threshold(spmu_lp *lp, bool pebs)
   spmu_request_pmi(lp);
 }
 
-void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first)
+void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first,
+                               uint64_t clock)
 {
-  const spmu_host *h = &core->host;
   uint32_t lps = core->pmi_lps;
 
   core->pmi_lps = 0;
-  if (!h->pmi)
-    return;
+  core->clock = clock; /* for SPMU_EV_PMI */
   if (lps >> first->index & 1) {
     lps &= ~(UINT32_C(1) << first->index);
-    h->pmi(h->opaque, first);
+    deliver_pmi(core, first);
   }
   while (lps) {
     unsigned i = spmu_ctz32(lps);
     lps &= lps - 1;
-    h->pmi(h->opaque, &core->lp[i]);
+    deliver_pmi(core, &core->lp[i]);
   }
+  core->clock = 0;
 }
 
 int spmu_signal(spmu_lp *lp, unsigned sig)
@@ -177,6 +192,6 @@ int spmu_signal(spmu_lp *lp, unsigned sig)
   if (!pmi)
     return 0;
   spmu_request_pmi(lp);
-  spmu_raise_pmis(lp->core, lp);
+  spmu_raise_pmis(lp->core, lp, 0);
   return SPMU_TICK_PMI;
 }

@@ -87,6 +87,7 @@ static void report_rec(spmu_lp *lp, unsigned kind, const struct ds *d,
   ev.u.rec.counters = counters;
   ev.u.rec.index = d->index;
   ev.u.rec.abs_max = d->max;
+  ev.u.rec.base = d->buf_base;
   ev.u.rec.why = why;
   if (why == SPMU_DROP_MEM_FAULT) {
     ev.u.rec.fault_addr = d->fault_addr;
@@ -366,7 +367,7 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
     lp->r.ctr[c] = reset[c] & a->width_mask[c];
     if (spmu_reporting(lp->core))
       spmu_emit_ctr(lp, SPMU_EV_RELOAD, SPMU_STATUS_BIT(c), old,
-                    lp->r.ctr[c]);
+                    lp->r.ctr[c], 0);
   }
   lp->r.global_status &= ~spmu_status_of(applicable);
   return SPMU_TICK_PEBS;
@@ -422,7 +423,7 @@ bool spmu_bts_stores(const spmu_lp *lp, const spmu_clock *clk)
 unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
 {
   const spmu_branch *br = clk->branch;
-  unsigned w, size;
+  unsigned w, size, why = SPMU_DROP_BOUNDS;
   uint8_t rec[24], idx[8];
   uint64_t next, at;
   struct ds d = {0};
@@ -442,8 +443,10 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
    * when the next record would not fit. */
   at = d.index;
   if (at > d.max || d.max - at < size) {
-    if (lp->r.debugctl & bts_bits(lp)->btint)
+    if (lp->r.debugctl & bts_bits(lp)->btint) {
+      why = SPMU_DROP_FULL;
       goto full;
+    }
     at = d.buf_base;
     if (at > d.max || d.max - at < size)
       goto full;
@@ -464,7 +467,7 @@ unsigned spmu_bts_store(spmu_lp *lp, const spmu_clock *clk, bool *threshold)
   return SPMU_TICK_BTS;
 full:
   if (spmu_reporting(lp->core))
-    report_rec(lp, SPMU_EV_BTS_DROP, &d, d.index, 0, 0, SPMU_DROP_BOUNDS);
+    report_rec(lp, SPMU_EV_BTS_DROP, &d, d.index, 0, 0, why);
   return 0;
 fault:
   if (spmu_reporting(lp->core))

@@ -377,7 +377,10 @@ static void overflow(struct call *c, unsigned n, uint64_t old, uint8_t *arm)
   unsigned th = pmi_threads(r->cccr[n]), t;
 
   if (spmu_reporting(c->core)) {
-    spmu_emit_ctr(c->lp, SPMU_EV_OVERFLOW, n, old, r->ctr[n]);
+    /* A clock adds at most 15 (SDM 18.15.5.2) to a 40-bit counter: one
+     * wrap at most; none for a FORCE_OVF overflow (18.15.5.8). */
+    spmu_emit_ctr(c->lp, SPMU_EV_OVERFLOW, n, old, r->ctr[n],
+                  r->ctr[n] < old);
     c->ticks |= SPMU_TICK_OVERFLOW;
     c->stop = true;
   }
@@ -410,7 +413,7 @@ static void assist(struct call *c)
     uint64_t old = c->r->ctr[n];
     c->r->ctr[n] = reset & CTR_MASK;
     if (spmu_reporting(c->core))
-      spmu_emit_ctr(c->lp, SPMU_EV_RELOAD, n, old, c->r->ctr[n]);
+      spmu_emit_ctr(c->lp, SPMU_EV_RELOAD, n, old, c->r->ctr[n], 0);
   }
   if (threshold) {
     spmu_buffer_threshold(c->lp, true);
@@ -608,7 +611,9 @@ static int nb_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
   done = run(&c, clocks);
   if (consumed)
     *consumed = done;
-  spmu_raise_pmis(c.core, lp);
+  /* The PMIs are reported at the call's last clock, which requested
+   * them. */
+  spmu_raise_pmis(c.core, lp, done);
   return (c.pmi ? SPMU_TICK_PMI : 0) | (int)c.ticks;
 }
 
