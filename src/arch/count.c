@@ -534,7 +534,7 @@ static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped)
 
   lp->edge = s->edge;
   s->wrapped = wrapped;
-  /* Seed 002 / SDM 18.2.4.1: ASCI is set when a counter counts while an
+  /* SDM 18.2.4.1: ASCI is set when a counter counts while an
    * enclave runs (SGX parts). */
   if ((clk->flags & SPMU_CLK_ENCLAVE) && s->counted &&
       (a->caps & CAP(SGX)) && a->prof.version >= 4)

@@ -226,7 +226,7 @@ static uint64_t retire_count(const struct call *c, const struct spmu_nb_escr *e,
   return 0;
 }
 
-/* Seed 004 / SDM 18.15.5.2: the ESCR's value in this clock, 0-15. */
+/* SDM 18.15.5.2: the ESCR's value in this clock, 0-15. */
 static uint8_t escr_value(const struct call *c, const struct spmu_nb_escr *e)
 {
   const spmu_clock *clk = c->clk;
