@@ -72,7 +72,7 @@ static bool add_counters(struct run *r)
       if (!(r->p->fixed_mask >> i & 1))
         continue;
       snprintf(name, sizeof name, "IA32_FIXED_CTR%u", i);
-      if (!add_ctr(r, lp, name, "IA32_FIXED_CTR_CTRL", 32 + i))
+      if (!add_ctr(r, lp, name, "IA32_FIXED_CTR_CTRL", SPMU_COUNTER_FIXED(i)))
         return false;
     }
   }

@@ -545,7 +545,7 @@ static void print_inuse(const struct show *s)
       s->prof.gp >= 64 ? UINT64_MAX : (UINT64_C(1) << s->prof.gp) - 1;
   unsigned bit;
 
-  present |= (uint64_t)s->prof.fixed_mask << 32;
+  present |= (uint64_t)s->prof.fixed_mask << SPMU_COUNTER_FIXED(0);
   putchar('\n');
   if (s->scan_rc != SPMU_OK) {
     printf("In use: unknown: %s\n", s->scan_why);
@@ -640,7 +640,7 @@ static void json_inuse(const struct show *s)
   bool any = false;
   unsigned bit;
 
-  present |= (uint64_t)s->prof.fixed_mask << 32;
+  present |= (uint64_t)s->prof.fixed_mask << SPMU_COUNTER_FIXED(0);
   fputs(",\"inuse\":{\"from\":", stdout);
   cli_json_string(s->prof.version >= 4 ? "IA32_PERF_GLOBAL_INUSE" : "computed");
   if (s->scan_rc != SPMU_OK) {

@@ -12,10 +12,10 @@
  * in-process model (a spmu_lp) and real hardware through Linux's
  * /dev/cpu/N/msr and /dev/cpu/N/cpuid.
  *
- * Counters are named by their bit in IA32_PERF_GLOBAL_CTRL / _STATUS /
- * _INUSE (SDM 18.2.2, Figure 18-3): GP counter i is i, fixed counter j is
- * 32 + j (SPMU_AGENT_GP, SPMU_AGENT_FIXED). Counter sets are uint64_t masks
- * of those bits.
+ * Counters are named by their counter number (pmu.h: their bit in
+ * IA32_PERF_GLOBAL_CTRL / _STATUS / _INUSE; SPMU_AGENT_GP and
+ * SPMU_AGENT_FIXED are SPMU_COUNTER_GP and SPMU_COUNTER_FIXED). Counter
+ * sets are uint64_t masks of those bits.
  *
  * Results: SPMU_OK; SPMU_GP when an MSR access faulted (the backend's PMU is
  * not what its CPUID says; spmu_agent_fault_msr names the MSR); a negative
@@ -99,8 +99,8 @@ SPMU_API int spmu_hw_explain(const char *path, int sys_errno, char *why,
 /* ---- the agent ------------------------------------------------------- */
 typedef struct spmu_agent spmu_agent;
 
-#define SPMU_AGENT_GP(i) (i)
-#define SPMU_AGENT_FIXED(j) (32u + (j))
+#define SPMU_AGENT_GP(i) SPMU_COUNTER_GP(i)
+#define SPMU_AGENT_FIXED(j) SPMU_COUNTER_FIXED(j)
 #define SPMU_AGENT_PMI_INUSE (UINT64_C(1) << 63) /* INUSE.PMI_InUse */
 
 /* The PMU as CPUID.0AH (and IA32_PERF_CAPABILITIES) enumerates it. */

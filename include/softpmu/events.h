@@ -121,8 +121,8 @@ typedef struct spmu_machine_state {
  * spmu_host_wrmsr). A host traces, samples (softpmu record) or checks from
  * this stream instead of working out again what the model did.
  *
- * Counter indexes in events are GLOBAL_STATUS bit numbers: GP counter i is
- * i, fixed counter j is 32 + j (SDM 18.2.2.2); NetBurst counter n is n.
+ * Counters in events are counter numbers (pmu.h: SPMU_COUNTER_GP,
+ * SPMU_COUNTER_FIXED; NetBurst counter n is n).
  *
  * With an event callback installed, a batch also stops right after every
  * clock at which a counter overflows (not only at PMIs), so that every

@@ -38,6 +38,15 @@
 extern "C" {
 #endif
 
+/* Counter numbers, as every public call and struct uses them (spmu_event,
+ * spmu_counter_enabled, the agent's counter sets): a counter's bit in
+ * IA32_PERF_GLOBAL_CTRL and IA32_PERF_GLOBAL_STATUS (SDM 18.2.2.2, Figures
+ * 18-3 and 18-4). GP counter i is i, fixed counter j is 32 + j; NetBurst
+ * counter n (MSR 300H + n) is n. RDPMC has its own numbering (ECX[30]
+ * selects the fixed counters, see spmu_rdpmc). */
+#define SPMU_COUNTER_GP(i) (i)
+#define SPMU_COUNTER_FIXED(j) (32u + (j))
+
 typedef struct spmu_core spmu_core;
 typedef struct spmu_lp spmu_lp;
 
@@ -83,9 +92,8 @@ SPMU_API int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
                uint64_t *value);
 
 /* Whether counter `counter` of lp is enabled by its controls: 1 yes, 0
- * no, SPMU_EINVAL for NULL or a counter the profile lacks. Counters are
- * numbered as in GLOBAL_STATUS (GP counter i is i, fixed counter j is
- * 32 + j; NetBurst counter n is n). SDM 18.2.2: a GP counter needs
+ * no, SPMU_EINVAL for NULL or a counter the profile lacks. `counter` is a
+ * counter number (SPMU_COUNTER_GP / SPMU_COUNTER_FIXED). SDM 18.2.2: a GP counter needs
  * IA32_PERFEVTSELi.EN, a fixed counter a nonzero enable field (bits
  * 4j+1:4j) of IA32_FIXED_CTR_CTRL, and from perfmon v2 both also their
  * IA32_PERF_GLOBAL_CTRL bit; SDM 18.15.5.1: a NetBurst counter its

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "softpmu/pmu.h"
 #include "softpmu/profile.h"
 #include "util/bits.h"
 
@@ -23,7 +24,7 @@
  *   RDPMC ECX: GP counter i is i, fixed counter j is (1 << 30) | j.
  * SPMU_STATUS_BIT and spmu_status_of turn the first into the second. */
 #define SPMU_CTR_FIXED(j) (SPMU_MAX_GP + (j))
-#define SPMU_GLOBAL_FIXED(j) (32 + (j))
+#define SPMU_GLOBAL_FIXED(j) SPMU_COUNTER_FIXED(j) /* softpmu/pmu.h */
 
 /* The GLOBAL_* bit number of engine counter index c. */
 #define SPMU_STATUS_BIT(c)                                                   \
