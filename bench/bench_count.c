@@ -17,7 +17,7 @@
 /* The lines the fixed counters count (events.h): instructions, core
  * cycles, reference cycles, slots. */
 static const spmu_event_line lines[4] = {
-  {0xC0, 0x00, 3}, {0x3C, 0x00, 1}, {0x00, 0x03, 1}, {0x00, 0x04, 4}};
+    {0xC0, 0x00, 3}, {0x3C, 0x00, 1}, {0x00, 0x03, 1}, {0x00, 0x04, 4}};
 
 /* With general set, PMC0 has CMASK = 1: the clock takes the engine's
  * general path instead of the plain one (src/arch/count.c). */
@@ -52,7 +52,10 @@ static spmu_core *setup(unsigned gp, unsigned fixed, unsigned nlines,
   return core;
 }
 
-static double best(double a, double b) { return a < b ? a : b; }
+static double best(double a, double b)
+{
+  return a < b ? a : b;
+}
 
 /* ns per spmu_deliver of `k` clocks. */
 static double deliver_ns(unsigned gp, unsigned fixed, unsigned nlines,

@@ -29,33 +29,38 @@ int main(void)
   t = bench_now();
   for (i = 0; i < N; i++)
     sink += (unsigned)spmu_wrmsr(lp, 0x186 + (i & 3), 0x4300c0 | (i & 0xff00));
-  printf("wrmsr IA32_PERFEVTSELx     %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
+  printf("wrmsr IA32_PERFEVTSELx     %6.2f ns/call\n",
+         (bench_now() - t) * 1e9 / N);
 
   t = bench_now();
   for (i = 0; i < N; i++)
     sink += (unsigned)spmu_wrmsr(lp, 0xC1 + (i & 3), i);
-  printf("wrmsr IA32_PMCx (sign-ext) %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
+  printf("wrmsr IA32_PMCx (sign-ext) %6.2f ns/call\n",
+         (bench_now() - t) * 1e9 / N);
 
   t = bench_now();
   for (i = 0; i < N; i++) {
     spmu_rdmsr(lp, 0x38E + (i & 1), &v);
     sink += v;
   }
-  printf("rdmsr GLOBAL_STATUS/CTRL   %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
+  printf("rdmsr GLOBAL_STATUS/CTRL   %6.2f ns/call\n",
+         (bench_now() - t) * 1e9 / N);
 
   t = bench_now();
   for (i = 0; i < N; i++) {
     spmu_rdmsr(lp, 0x392, &v);
     sink += v;
   }
-  printf("rdmsr GLOBAL_INUSE (live)  %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
+  printf("rdmsr GLOBAL_INUSE (live)  %6.2f ns/call\n",
+         (bench_now() - t) * 1e9 / N);
 
   t = bench_now();
   for (i = 0; i < N; i++) {
     spmu_rdpmc(lp, i & 3, 0, false, &v);
     sink += v;
   }
-  printf("rdpmc GP counter           %6.2f ns/call\n", (bench_now() - t) * 1e9 / N);
+  printf("rdpmc GP counter           %6.2f ns/call\n",
+         (bench_now() - t) * 1e9 / N);
 
   printf("(%u calls each; checksum %" PRIu64 ")\n", N, sink);
 

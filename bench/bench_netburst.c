@@ -15,7 +15,7 @@
 #define RUNS 5
 #define MAXEV 8
 
-#define ESCR_T0_OS_USR (UINT64_C(3) << 2)  /* ESCR bits 3:2 */
+#define ESCR_T0_OS_USR (UINT64_C(3) << 2) /* ESCR bits 3:2 */
 #define CCCR_ENABLE (UINT64_C(1) << 12)
 #define CCCR_SELECT(s) ((uint64_t)(s) << 13)
 #define CCCR_ACTIVE_ANY (UINT64_C(3) << 16)
@@ -58,8 +58,8 @@ static unsigned setup(unsigned want, spmu_core **core, spmu_lp **lp)
       while (!(sel.mask >> bit & 1))
         bit++;
       spmu_wrmsr(*lp, sel.escr_addr[k], sel.escr_value | ESCR_T0_OS_USR);
-      spmu_wrmsr(*lp, 0x360 + c, CCCR_SELECT(sel.cccr_select) |
-                                     CCCR_ACTIVE_ANY | CCCR_ENABLE);
+      spmu_wrmsr(*lp, 0x360 + c,
+                 CCCR_SELECT(sel.cccr_select) | CCCR_ACTIVE_ANY | CCCR_ENABLE);
       ctrs |= UINT32_C(1) << c;
       escrs[n] = sel.escr_addr[k];
       lines[n] = (spmu_nb_line){ev->unit, ev->evsel, (uint8_t)bit, 1};
@@ -71,7 +71,10 @@ static unsigned setup(unsigned want, spmu_core **core, spmu_lp **lp)
   return n;
 }
 
-static double best(double a, double b) { return a < b ? a : b; }
+static double best(double a, double b)
+{
+  return a < b ? a : b;
+}
 
 /* ns per spmu_deliver of `k` clocks with `want` events (with deadline:
  * per spmu_deadline of that clock instead). */
@@ -97,8 +100,10 @@ static double deliver_ns(unsigned want, uint64_t k, unsigned reps,
     }
     t_best = best(t_best, (bench_now() - t) * 1e9 / reps);
     if (deadline && dl != SPMU_DEADLINE_NEVER) {
-      fprintf(stderr, "bench_netburst: deadline %" PRIu64 ", expected "
-                      "never (no PMI programmed)\n", dl);
+      fprintf(stderr,
+              "bench_netburst: deadline %" PRIu64 ", expected "
+              "never (no PMI programmed)\n",
+              dl);
       return -1;
     }
     /* The work measured is real: one clock at a time, every counter
@@ -107,8 +112,9 @@ static double deliver_ns(unsigned want, uint64_t k, unsigned reps,
       uint64_t v = 0;
       spmu_rdmsr(lp, 0x300 + ctr_of[i], &v);
       if (v != reps) {
-        fprintf(stderr, "bench_netburst: counter %u read %" PRIu64
-                        ", expected %u\n", ctr_of[i], v, reps);
+        fprintf(stderr,
+                "bench_netburst: counter %u read %" PRIu64 ", expected %u\n",
+                ctr_of[i], v, reps);
         return -1;
       }
     }
@@ -123,8 +129,8 @@ int main(void)
   unsigned i, got;
   double b1, b9, d;
 
-  printf("spmu_deliver (NetBurst), one clock (best of %d runs of %u)\n",
-         RUNS, N);
+  printf("spmu_deliver (NetBurst), one clock (best of %d runs of %u)\n", RUNS,
+         N);
   for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
     double t = deliver_ns(counts[i], 1, N, &got, 0);
     char what[64];

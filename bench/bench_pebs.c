@@ -136,8 +136,8 @@ int main(void)
 
   printf("PEBS (best of %d runs of %u clocks)\n", RUNS, N);
   printf("clock, 12 counters, PEBS off              %7.2f ns\n", off);
-  printf("clock, 12 counters, PEBS on, not armed    %7.2f ns  (%+.1f%%)\n",
-         on, (on / off - 1) * 100);
+  printf("clock, 12 counters, PEBS on, not armed    %7.2f ns  (%+.1f%%)\n", on,
+         (on / off - 1) * 100);
   printf("assist, format 3 (skylake, 200 B)         %7.2f ns\n",
          assist_ns("skylake", 0x4300C0, 0));
   printf("assist, adaptive, all groups, 32 LBRs     %7.2f ns\n",

@@ -65,13 +65,13 @@ static void print_presets(void)
 }
 
 static const char cpu_option[] =
-  "    -c, --cpu PROFILE\n"
-  "        The processor to model: a preset name (or an alias such as skl\n"
-  "        or spr) or a key=value profile such as\n"
-  "        \"base=skylake,gp=8,threads=1\" (the keys are listed in\n"
-  "        include/softpmu/profile.h). Default: " CLI_DEFAULT_PROFILE ",\n"
-  "        the newest preset, which has every register layout softpmu\n"
-  "        models.\n";
+    "    -c, --cpu PROFILE\n"
+    "        The processor to model: a preset name (or an alias such as skl\n"
+    "        or spr) or a key=value profile such as\n"
+    "        \"base=skylake,gp=8,threads=1\" (the keys are listed in\n"
+    "        include/softpmu/profile.h). Default: " CLI_DEFAULT_PROFILE ",\n"
+    "        the newest preset, which has every register layout softpmu\n"
+    "        models.\n";
 
 static void print_common_options(void)
 {
@@ -112,29 +112,36 @@ enum {
 };
 
 static const struct option long_options[] = {
-  {"cpu", required_argument, NULL, 'c'},
-  {"cpu-num", required_argument, NULL, 'C'},
-  {"help", no_argument, NULL, 'h'},
-  {"strict", no_argument, NULL, OPT_STRICT},
-  {"fields", no_argument, NULL, OPT_FIELDS},
-  {"json", no_argument, NULL, OPT_JSON},
-  {"svg", required_argument, NULL, OPT_SVG},
-  {"msr-file", required_argument, NULL, OPT_MSR_FILE},
-  {"cpuid-file", required_argument, NULL, OPT_CPUID_FILE},
-  {NULL, 0, NULL, 0},
+    {"cpu", required_argument, NULL, 'c'},
+    {"cpu-num", required_argument, NULL, 'C'},
+    {"help", no_argument, NULL, 'h'},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    {"fields", no_argument, NULL, OPT_FIELDS},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"svg", required_argument, NULL, OPT_SVG},
+    {"msr-file", required_argument, NULL, OPT_MSR_FILE},
+    {"cpuid-file", required_argument, NULL, OPT_CPUID_FILE},
+    {NULL, 0, NULL, 0},
 };
 
 /* The enum cli_flag an option stands for, 0 if none. */
 static unsigned option_flag(int opt)
 {
   switch (opt) {
-  case OPT_STRICT: return CLI_FLAG_STRICT;
-  case OPT_FIELDS: return CLI_FLAG_FIELDS;
-  case OPT_JSON: return CLI_FLAG_JSON;
-  case OPT_SVG: return CLI_FLAG_SVG;
-  case OPT_MSR_FILE: return CLI_FLAG_FILES;
-  case OPT_CPUID_FILE: return CLI_FLAG_FILES;
-  default: return 0;
+  case OPT_STRICT:
+    return CLI_FLAG_STRICT;
+  case OPT_FIELDS:
+    return CLI_FLAG_FIELDS;
+  case OPT_JSON:
+    return CLI_FLAG_JSON;
+  case OPT_SVG:
+    return CLI_FLAG_SVG;
+  case OPT_MSR_FILE:
+    return CLI_FLAG_FILES;
+  case OPT_CPUID_FILE:
+    return CLI_FLAG_FILES;
+  default:
+    return 0;
   }
 }
 
@@ -552,8 +559,7 @@ static bool is_number(const char *arg)
 /* The address of arg (a name or a number) in view's profile: SPMU_OK,
  * SPMU_ENOMSR (known, absent from it), SPMU_ENOENT (unknown name) or
  * SPMU_EINVAL (not a number). */
-static int find_addr(const spmu_regview *view, const char *arg,
-                     uint32_t *addr)
+static int find_addr(const spmu_regview *view, const char *arg, uint32_t *addr)
 {
   spmu_msr_info info;
   uint64_t v;

@@ -134,8 +134,8 @@ int cli_msr_resolve(const struct cli_regs *r, const char *arg,
  * name, value (1 for a single bit, else hex) and meaning, indented by
  * row_indent blanks ("no field is set" when none is and none_line is
  * true); then, indented by note_indent, a line for set bits reserved in
- * r's profile and one for set bits in no field. Returns true if reserved bits are
- * set. */
+ * r's profile and one for set bits in no field. Returns true if reserved bits
+ * are set. */
 bool cli_print_fields(const struct cli_regs *r, const spmu_msr_info *m,
                       uint64_t value, int row_indent, int note_indent,
                       bool none_line);

@@ -56,8 +56,8 @@ static void print_fixed(const uint32_t r[4], const spmu_profile *p)
     printf("  %-10s  0x%-2" PRIx32 "  fixed counter bitmap\n", "ECX[31:0]",
            r[ECX]);
   else
-    printf("  %-10s  0x%-2" PRIx32 "  reserved before version 5\n",
-           "ECX[31:0]", r[ECX]);
+    printf("  %-10s  0x%-2" PRIx32 "  reserved before version 5\n", "ECX[31:0]",
+           r[ECX]);
   if (p->version < 2) {
     row("EDX[12:0]", bits_of(r[EDX], 0, 13),
         "no fixed counters before version 2");
@@ -128,40 +128,44 @@ static int cpuid_run(const struct cli_args *a)
 }
 
 const struct cli_command cli_cmd_cpuid = {
-  .name = "cpuid",
-  .summary = "CPUID leaf 0AH and the PMU bits of leaf 01H, decoded",
-  .synopsis = "[-c PROFILE]",
-  .description =
-    "    Prints CPUID as the profile enumerates it to a guest (what\n"
-    "    spmu_profile_cpuid returns): first the raw EAX, EBX, ECX and EDX\n"
-    "    of leaves 0AH and 01H in hex, then every field of leaf 0AH\n"
-    "    decoded as SDM Vol. 2A (CPUID) and Vol. 3B 18.2 define it, then\n"
-    "    the PMU bits of leaf 01H.\n"
-    "\n"
-    "    Leaf 0AH: EAX holds the version ID, the number and width of the\n"
-    "    general-purpose counters and the length of the EBX vector; an EBX\n"
-    "    bit that is 1 means that architectural event is NOT available\n"
-    "    (each is shown with its event select/umask); ECX is the bitmap of\n"
-    "    fixed counters from version 5; EDX holds the number of contiguous\n"
-    "    fixed counters, their width and, in bit 15, the deprecation of\n"
-    "    AnyThread. The \"fixed counters\" line applies the SDM rule:\n"
-    "    fixed counter i exists if ECX[i] = 1 or EDX[4:0] > i.\n"
-    "\n"
-    "    Leaf 01H: softpmu defines ECX[2] DTES64, ECX[4] DS-CPL, ECX[15]\n"
-    "    PDCM and EDX[21] DS; every other bit of that leaf belongs to the\n"
-    "    host CPU model and is printed as 0.\n",
-  .options = NULL,
-  .exit_status =
-    "    0   CPUID was printed.\n"
-    "    2   Bad usage, a malformed PROFILE or an output error.\n",
-  .examples =
-    "    softpmu cpuid --cpu skylake\n"
-    "        Version 4, four 48-bit counters, three 48-bit fixed counters.\n"
-    "\n"
-    "    softpmu cpuid --cpu base=skylake,unavailable=0x44\n"
-    "        Reference cycles and branch misses marked not available.\n",
-  .flags = 0,
-  .min_args = 0,
-  .max_args = 0,
-  .run = cpuid_run,
+    .name = "cpuid",
+    .summary = "CPUID leaf 0AH and the PMU bits of leaf 01H, decoded",
+    .synopsis = "[-c PROFILE]",
+    .description =
+        "    Prints CPUID as the profile enumerates it to a guest (what\n"
+        "    spmu_profile_cpuid returns): first the raw EAX, EBX, ECX and EDX\n"
+        "    of leaves 0AH and 01H in hex, then every field of leaf 0AH\n"
+        "    decoded as SDM Vol. 2A (CPUID) and Vol. 3B 18.2 define it, then\n"
+        "    the PMU bits of leaf 01H.\n"
+        "\n"
+        "    Leaf 0AH: EAX holds the version ID, the number and width of the\n"
+        "    general-purpose counters and the length of the EBX vector; an "
+        "EBX\n"
+        "    bit that is 1 means that architectural event is NOT available\n"
+        "    (each is shown with its event select/umask); ECX is the bitmap "
+        "of\n"
+        "    fixed counters from version 5; EDX holds the number of "
+        "contiguous\n"
+        "    fixed counters, their width and, in bit 15, the deprecation of\n"
+        "    AnyThread. The \"fixed counters\" line applies the SDM rule:\n"
+        "    fixed counter i exists if ECX[i] = 1 or EDX[4:0] > i.\n"
+        "\n"
+        "    Leaf 01H: softpmu defines ECX[2] DTES64, ECX[4] DS-CPL, ECX[15]\n"
+        "    PDCM and EDX[21] DS; every other bit of that leaf belongs to the\n"
+        "    host CPU model and is printed as 0.\n",
+    .options = NULL,
+    .exit_status =
+        "    0   CPUID was printed.\n"
+        "    2   Bad usage, a malformed PROFILE or an output error.\n",
+    .examples =
+        "    softpmu cpuid --cpu skylake\n"
+        "        Version 4, four 48-bit counters, three 48-bit fixed "
+        "counters.\n"
+        "\n"
+        "    softpmu cpuid --cpu base=skylake,unavailable=0x44\n"
+        "        Reference cycles and branch misses marked not available.\n",
+    .flags = 0,
+    .min_args = 0,
+    .max_args = 0,
+    .run = cpuid_run,
 };

@@ -41,49 +41,53 @@ static int decode_run(const struct cli_args *a)
 }
 
 const struct cli_command cli_cmd_decode = {
-  .name = "decode",
-  .summary = "name the fields of an MSR value",
-  .synopsis = "[-c PROFILE] [--strict] MSR VALUE",
-  .description =
-    "    Prints the MSR's name, address and VALUE, then one line for each\n"
-    "    field of the register that is not zero in VALUE: its bit range\n"
-    "    (msb:lsb), its SDM name, its value (1 for a single bit, hex for a\n"
-    "    wider field) and its meaning in one line. Only the fields the\n"
-    "    profile has are listed; `softpmu msrs --fields` shows them all.\n"
-    "\n"
-    "    MSR is an SDM name in any case (IA32_PERF_GLOBAL_STATUS, ia32_pmc3;\n"
-    "    former names such as IA32_PERFCTR0 work too) or an address, 0x-hex\n"
-    "    or decimal (0x38e, 910). VALUE is 0x-hex or decimal; a leading 0\n"
-    "    does not mean octal.\n"
-    "\n"
-    "    Set bits that the profile reserves (a WRMSR setting them raises\n"
-    "    #GP) are reported on a line \"reserved bits set: ...\"; set bits\n"
-    "    that are in no field but not reserved either (such as the\n"
-    "    host-owned bits of IA32_MISC_ENABLE, or counter bits above the\n"
-    "    counter width) on a line \"other bits set: ...\". Neither changes\n"
-    "    the exit status unless --strict is given.\n",
-  .options =
-    "    --strict\n"
-    "        Exit with status 1 if VALUE sets bits reserved in the profile.\n",
-  .exit_status =
-    "    0   VALUE was decoded (reserved bits, if any, are reported).\n"
-    "    1   --strict was given and VALUE sets reserved bits.\n"
-    "    2   Bad usage; an unknown MSR, or one absent from the profile; a\n"
-    "        malformed VALUE or PROFILE; an output error.\n",
-  .examples =
-    "    softpmu decode IA32_PERF_GLOBAL_STATUS 0x8000000400000001\n"
-    "        Ovf_PMC0, Ovf_FixedCtr2 and CondChgd are set.\n"
-    "\n"
-    "    softpmu decode --cpu skylake 0x186 0x4300c0\n"
-    "        IA32_PERFEVTSEL0 by address: EVENT 0xc0 with USR, OS and EN.\n"
-    "\n"
-    "    softpmu decode --strict --cpu icelake IA32_PERFEVTSEL0 0x600000\n"
-    "        Exits 1: AnyThread (bit 21) is deprecated, so reserved, on\n"
-    "        perfmon v5.\n",
-  .flags = CLI_FLAG_STRICT,
-  .min_args = 2,
-  .max_args = 2,
-  .run = decode_run,
+    .name = "decode",
+    .summary = "name the fields of an MSR value",
+    .synopsis = "[-c PROFILE] [--strict] MSR VALUE",
+    .description =
+        "    Prints the MSR's name, address and VALUE, then one line for each\n"
+        "    field of the register that is not zero in VALUE: its bit range\n"
+        "    (msb:lsb), its SDM name, its value (1 for a single bit, hex for "
+        "a\n"
+        "    wider field) and its meaning in one line. Only the fields the\n"
+        "    profile has are listed; `softpmu msrs --fields` shows them all.\n"
+        "\n"
+        "    MSR is an SDM name in any case (IA32_PERF_GLOBAL_STATUS, "
+        "ia32_pmc3;\n"
+        "    former names such as IA32_PERFCTR0 work too) or an address, "
+        "0x-hex\n"
+        "    or decimal (0x38e, 910). VALUE is 0x-hex or decimal; a leading 0\n"
+        "    does not mean octal.\n"
+        "\n"
+        "    Set bits that the profile reserves (a WRMSR setting them raises\n"
+        "    #GP) are reported on a line \"reserved bits set: ...\"; set bits\n"
+        "    that are in no field but not reserved either (such as the\n"
+        "    host-owned bits of IA32_MISC_ENABLE, or counter bits above the\n"
+        "    counter width) on a line \"other bits set: ...\". Neither "
+        "changes\n"
+        "    the exit status unless --strict is given.\n",
+    .options = "    --strict\n"
+               "        Exit with status 1 if VALUE sets bits reserved in the "
+               "profile.\n",
+    .exit_status =
+        "    0   VALUE was decoded (reserved bits, if any, are reported).\n"
+        "    1   --strict was given and VALUE sets reserved bits.\n"
+        "    2   Bad usage; an unknown MSR, or one absent from the profile; a\n"
+        "        malformed VALUE or PROFILE; an output error.\n",
+    .examples =
+        "    softpmu decode IA32_PERF_GLOBAL_STATUS 0x8000000400000001\n"
+        "        Ovf_PMC0, Ovf_FixedCtr2 and CondChgd are set.\n"
+        "\n"
+        "    softpmu decode --cpu skylake 0x186 0x4300c0\n"
+        "        IA32_PERFEVTSEL0 by address: EVENT 0xc0 with USR, OS and EN.\n"
+        "\n"
+        "    softpmu decode --strict --cpu icelake IA32_PERFEVTSEL0 0x600000\n"
+        "        Exits 1: AnyThread (bit 21) is deprecated, so reserved, on\n"
+        "        perfmon v5.\n",
+    .flags = CLI_FLAG_STRICT,
+    .min_args = 2,
+    .max_args = 2,
+    .run = decode_run,
 };
 
 /* ---- encode ------------------------------------------------------------ */
@@ -193,37 +197,41 @@ static int encode_run(const struct cli_args *a)
 }
 
 const struct cli_command cli_cmd_encode = {
-  .name = "encode",
-  .summary = "build an MSR value from named fields",
-  .synopsis = "[-c PROFILE] MSR [FIELD=VALUE]...",
-  .description =
-    "    Starts from 0, sets each FIELD to its VALUE and prints the result\n"
-    "    as one 0x-hex number, ready for `softpmu decode` or a WRMSR.\n"
-    "\n"
-    "    MSR is named as for `softpmu decode`. FIELD is a field name of\n"
-    "    that MSR in the profile, in any case (EVENT, usr, Ovf_PMC0); VALUE\n"
-    "    is 0x-hex or decimal and must fit the field. When a field is given\n"
-    "    twice the last value wins. Fields the profile lacks are refused,\n"
-    "    with the presets that have them, so the result never sets bits\n"
-    "    that are reserved in the profile.\n",
-  .options = NULL,
-  .exit_status =
-    "    0   The value was printed.\n"
-    "    2   Bad usage; an unknown or absent MSR; an unknown field (the\n"
-    "        MSR's fields are listed); a VALUE that is not a number or is\n"
-    "        wider than its field; a malformed PROFILE; an output error.\n",
-  .examples =
-    "    softpmu encode IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1\n"
-    "        Prints 0x4300c0: count retired instructions in every ring.\n"
-    "\n"
-    "    softpmu encode IA32_FIXED_CTR_CTRL en0=3 pmi0=1\n"
-    "        Prints 0xb: fixed counter 0 in every ring, PMI on overflow.\n"
-    "\n"
-    "    v=$(softpmu encode IA32_PERFEVTSEL1 event=0x3c cmask=1 inv=1 en=1)\n"
-    "    softpmu decode IA32_PERFEVTSEL1 \"$v\"\n"
-    "        A round trip: 0x1c0003c, and back to its four fields.\n",
-  .flags = 0,
-  .min_args = 1,
-  .max_args = -1,
-  .run = encode_run,
+    .name = "encode",
+    .summary = "build an MSR value from named fields",
+    .synopsis = "[-c PROFILE] MSR [FIELD=VALUE]...",
+    .description =
+        "    Starts from 0, sets each FIELD to its VALUE and prints the "
+        "result\n"
+        "    as one 0x-hex number, ready for `softpmu decode` or a WRMSR.\n"
+        "\n"
+        "    MSR is named as for `softpmu decode`. FIELD is a field name of\n"
+        "    that MSR in the profile, in any case (EVENT, usr, Ovf_PMC0); "
+        "VALUE\n"
+        "    is 0x-hex or decimal and must fit the field. When a field is "
+        "given\n"
+        "    twice the last value wins. Fields the profile lacks are refused,\n"
+        "    with the presets that have them, so the result never sets bits\n"
+        "    that are reserved in the profile.\n",
+    .options = NULL,
+    .exit_status =
+        "    0   The value was printed.\n"
+        "    2   Bad usage; an unknown or absent MSR; an unknown field (the\n"
+        "        MSR's fields are listed); a VALUE that is not a number or is\n"
+        "        wider than its field; a malformed PROFILE; an output error.\n",
+    .examples =
+        "    softpmu encode IA32_PERFEVTSEL0 event=0xc0 usr=1 os=1 en=1\n"
+        "        Prints 0x4300c0: count retired instructions in every ring.\n"
+        "\n"
+        "    softpmu encode IA32_FIXED_CTR_CTRL en0=3 pmi0=1\n"
+        "        Prints 0xb: fixed counter 0 in every ring, PMI on overflow.\n"
+        "\n"
+        "    v=$(softpmu encode IA32_PERFEVTSEL1 event=0x3c cmask=1 inv=1 "
+        "en=1)\n"
+        "    softpmu decode IA32_PERFEVTSEL1 \"$v\"\n"
+        "        A round trip: 0x1c0003c, and back to its four fields.\n",
+    .flags = 0,
+    .min_args = 1,
+    .max_args = -1,
+    .run = encode_run,
 };

@@ -9,14 +9,22 @@
 static const char *policy_name(spmu_policy policy)
 {
   switch (policy) {
-  case SPMU_POLICY_RW: return "rw";
-  case SPMU_POLICY_RO: return "ro";
-  case SPMU_POLICY_CONST: return "const";
-  case SPMU_POLICY_COMPUTED: return "computed";
-  case SPMU_POLICY_W1C: return "w1c";
-  case SPMU_POLICY_W1S: return "w1s";
-  case SPMU_POLICY_COUNTER_SX: return "counter-sx";
-  case SPMU_POLICY_COUNTER: return "counter";
+  case SPMU_POLICY_RW:
+    return "rw";
+  case SPMU_POLICY_RO:
+    return "ro";
+  case SPMU_POLICY_CONST:
+    return "const";
+  case SPMU_POLICY_COMPUTED:
+    return "computed";
+  case SPMU_POLICY_W1C:
+    return "w1c";
+  case SPMU_POLICY_W1S:
+    return "w1s";
+  case SPMU_POLICY_COUNTER_SX:
+    return "counter-sx";
+  case SPMU_POLICY_COUNTER:
+    return "counter";
   }
   return "?";
 }
@@ -24,10 +32,14 @@ static const char *policy_name(spmu_policy policy)
 static const char *access_name(spmu_access access)
 {
   switch (access) {
-  case SPMU_ACCESS_RW: return "rw";
-  case SPMU_ACCESS_RO: return "ro";
-  case SPMU_ACCESS_W1C: return "w1c";
-  case SPMU_ACCESS_W1S: return "w1s";
+  case SPMU_ACCESS_RW:
+    return "rw";
+  case SPMU_ACCESS_RO:
+    return "ro";
+  case SPMU_ACCESS_W1C:
+    return "w1c";
+  case SPMU_ACCESS_W1S:
+    return "w1s";
   }
   return "?";
 }
@@ -119,43 +131,43 @@ static int msrs_run(const struct cli_args *a)
 }
 
 const struct cli_command cli_cmd_msrs = {
-  .name = "msrs",
-  .summary = "list the MSRs of a profile",
-  .synopsis = "[-c PROFILE] [--fields]",
-  .description =
-    "    Prints one line per MSR the profile has, in address order: the\n"
-    "    address, the SDM name, the write policy, the value at reset and\n"
-    "    what the register is for. No header is printed, so the number of\n"
-    "    lines is the number of MSRs (with --fields, of MSR lines).\n"
-    "\n"
-    "    Write policies (how a guest WRMSR behaves):\n"
-    "        rw          stored; setting a reserved bit raises #GP\n"
-    "        ro          #GP; only the host path writes it\n"
-    "        const       #GP; fixed by the profile\n"
-    "        computed    #GP; a read computes it from other state\n"
-    "        w1c         each 1 clears that bit of the target; reads 0\n"
-    "        w1s         each 1 sets that bit of the target; reads 0\n"
-    "        counter-sx  counter; bits 31:0 written, sign-extended\n"
-    "        counter     counter; full width, bits above it raise #GP\n"
-    "\n"
-    "    The generated reference, docs/msrs.md, describes every MSR of the\n"
-    "    catalogue across all profiles.\n",
-  .options =
-    "    --fields\n"
-    "        After each MSR, one indented line per field the profile has:\n"
-    "        bit range (msb:lsb), name, access (rw, ro, w1c, w1s) and\n"
-    "        meaning. These are the names `softpmu encode` takes.\n",
-  .exit_status =
-    "    0   The list was printed.\n"
-    "    2   Bad usage, a malformed PROFILE or an output error.\n",
-  .examples =
-    "    softpmu msrs --cpu core2\n"
-    "        The 16 MSRs of a perfmon v2 PMU.\n"
-    "\n"
-    "    softpmu msrs --cpu skylake --fields\n"
-    "        Every MSR of Skylake, each followed by its fields.\n",
-  .flags = CLI_FLAG_FIELDS,
-  .min_args = 0,
-  .max_args = 0,
-  .run = msrs_run,
+    .name = "msrs",
+    .summary = "list the MSRs of a profile",
+    .synopsis = "[-c PROFILE] [--fields]",
+    .description =
+        "    Prints one line per MSR the profile has, in address order: the\n"
+        "    address, the SDM name, the write policy, the value at reset and\n"
+        "    what the register is for. No header is printed, so the number of\n"
+        "    lines is the number of MSRs (with --fields, of MSR lines).\n"
+        "\n"
+        "    Write policies (how a guest WRMSR behaves):\n"
+        "        rw          stored; setting a reserved bit raises #GP\n"
+        "        ro          #GP; only the host path writes it\n"
+        "        const       #GP; fixed by the profile\n"
+        "        computed    #GP; a read computes it from other state\n"
+        "        w1c         each 1 clears that bit of the target; reads 0\n"
+        "        w1s         each 1 sets that bit of the target; reads 0\n"
+        "        counter-sx  counter; bits 31:0 written, sign-extended\n"
+        "        counter     counter; full width, bits above it raise #GP\n"
+        "\n"
+        "    The generated reference, docs/msrs.md, describes every MSR of "
+        "the\n"
+        "    catalogue across all profiles.\n",
+    .options =
+        "    --fields\n"
+        "        After each MSR, one indented line per field the profile has:\n"
+        "        bit range (msb:lsb), name, access (rw, ro, w1c, w1s) and\n"
+        "        meaning. These are the names `softpmu encode` takes.\n",
+    .exit_status =
+        "    0   The list was printed.\n"
+        "    2   Bad usage, a malformed PROFILE or an output error.\n",
+    .examples = "    softpmu msrs --cpu core2\n"
+                "        The 16 MSRs of a perfmon v2 PMU.\n"
+                "\n"
+                "    softpmu msrs --cpu skylake --fields\n"
+                "        Every MSR of Skylake, each followed by its fields.\n",
+    .flags = CLI_FLAG_FIELDS,
+    .min_args = 0,
+    .max_args = 0,
+    .run = msrs_run,
 };

@@ -6,8 +6,9 @@
  * becomes a profile through spmu_profile_from_cpuid (limited to what the
  * model can be, each limit noted); leaf 07H and IA32_MISC_ENABLE add the
  * features those leaves do not enumerate. The profile selects the MSRs and
- * fields the catalogue has for that PMU; each is read and decoded. Which counters are in use comes from spmu_agent_scan: INUSE on
- * perfmon v4+, the event selects and IA32_FIXED_CTR_CTRL before.
+ * fields the catalogue has for that PMU; each is read and decoded. Which
+ * counters are in use comes from spmu_agent_scan: INUSE on perfmon v4+, the
+ * event selects and IA32_FIXED_CTR_CTRL before.
  *
  * It only reads: the backend it uses, the agent's included, refuses every
  * write.
@@ -208,8 +209,7 @@ static int build_profile(struct show *s)
     snprintf(p->name, sizeof p->name, "cpu%u", s->cpu);
     p->features |= (s->bts ? SPMU_FEAT_BTS : 0u) |
                    (s->pebs ? SPMU_FEAT_PEBS : 0u) |
-                   (s->rtm ? SPMU_FEAT_RTM : 0u) |
-                   (s->pt ? SPMU_FEAT_PT : 0u) |
+                   (s->rtm ? SPMU_FEAT_RTM : 0u) | (s->pt ? SPMU_FEAT_PT : 0u) |
                    (s->sgx ? SPMU_FEAT_SGX : 0u) |
                    (p->version >= 3 ? SPMU_FEAT_UNCORE_PMI : 0u);
     rc = spmu_profile_validate(p, why, sizeof why);
@@ -318,11 +318,10 @@ static void fixed_control(const struct show *s, const struct msr *m, unsigned j,
     uint64_t v;
     int n;
 
-    if (spmu_regview_field_get(s->regs.view, m->info.addr, i, &f) !=
-            SPMU_OK ||
+    if (spmu_regview_field_get(s->regs.view, m->info.addr, i, &f) != SPMU_OK ||
         !((f.lsb >= 4 * j && f.lsb < 4 * j + 4) || f.lsb == 32 + 4 * j) ||
-        spmu_regview_field_decode(s->regs.view, m->info.addr, f.name,
-                                  m->value, &v) != SPMU_OK ||
+        spmu_regview_field_decode(s->regs.view, m->info.addr, f.name, m->value,
+                                  &v) != SPMU_OK ||
         v == 0)
       continue;
     n = f.width == 1
@@ -417,8 +416,8 @@ static void list_add(struct list *l, const char *item)
     l->buf[l->used] = '\0';
 }
 
-/* What holds the PMI (SDM 18.2.4.3, Figure 18-13: PMI_InUse): each EVTSELn.INT, each
- * FIXED_CTR_CTRL PMIj and each PEBS enable of a GP counter that is set. */
+/* What holds the PMI (SDM 18.2.4.3, Figure 18-13: PMI_InUse): each EVTSELn.INT,
+ * each FIXED_CTR_CTRL PMIj and each PEBS enable of a GP counter that is set. */
 static void pmi_holders(const struct show *s, char *buf, size_t len)
 {
   struct list l = {buf, len, 0};

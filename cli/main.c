@@ -9,17 +9,13 @@
 #include "cli.h"
 
 static const struct cli_command *const commands[] = {
-  &cli_cmd_decode,
-  &cli_cmd_encode,
-  &cli_cmd_cpuid,
-  &cli_cmd_msrs,
-  &cli_cmd_run,
-  &cli_cmd_show,
+    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid,
+    &cli_cmd_msrs,   &cli_cmd_run,    &cli_cmd_show,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-static const char usage_line[] =
-  "usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)\n";
+static const char usage_line[] = "usage: softpmu COMMAND [OPTIONS] [ARGUMENTS] "
+                                 " (softpmu --help lists them)\n";
 
 static void print_manual(void)
 {

@@ -99,7 +99,9 @@ bool cli_nearest_text(const struct cli_nearest *nb, char *buf, size_t len)
     ;
   for (i = 0; i < n; i++) {
     int k = snprintf(buf + used, len - used, "%s%s",
-                     i == 0 ? "" : i + 1 == n ? " or " : ", ",
+                     i == 0       ? ""
+                     : i + 1 == n ? " or "
+                                  : ", ",
                      nb->best[i].name);
     if (k < 0 || (size_t)k >= len - used)
       break;

@@ -48,13 +48,13 @@ struct ctr {
   unsigned lp;
   uint32_t addr; /* IA32_PMCi or IA32_FIXED_CTRj */
   char name[40];
-  unsigned index;      /* its number in the model's events and queries:
-                          PMCi i, FIXED_CTRj 32 + j (GLOBAL_STATUS bits) */
-  uint64_t mask;       /* the counter width */
-  uint64_t val;        /* the value last read */
-  uint64_t start;      /* the value when the current deliver began */
-  uint64_t gained;     /* what it counted since (wraps included) */
-  int lane;            /* timeline id; -1 without --svg */
+  unsigned index;  /* its number in the model's events and queries:
+                      PMCi i, FIXED_CTRj 32 + j (GLOBAL_STATUS bits) */
+  uint64_t mask;   /* the counter width */
+  uint64_t val;    /* the value last read */
+  uint64_t start;  /* the value when the current deliver began */
+  uint64_t gained; /* what it counted since (wraps included) */
+  int lane;        /* timeline id; -1 without --svg */
 };
 
 /* lp's IA32_PERF_GLOBAL_CTRL, _STATUS and IA32_DEBUGCTL. */
@@ -209,8 +209,8 @@ void run_mem_host_state(void *opaque, spmu_lp *lp, spmu_machine_state *m);
  * memory windows. */
 int run_mem_host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
                       size_t len);
-int run_mem_host_write(void *opaque, spmu_lp *lp, uint64_t la,
-                       const void *buf, size_t len);
+int run_mem_host_write(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
+                       size_t len);
 
 /* ---- run_trace.c: one line (text) or object (JSON) per event --------------
  */

@@ -64,8 +64,7 @@ struct window *run_mem_window(const struct guest *g, uint64_t la, size_t len)
   return NULL;
 }
 
-bool run_mem_peek(const struct guest *g, uint64_t la, unsigned len,
-                  uint64_t *v)
+bool run_mem_peek(const struct guest *g, uint64_t la, unsigned len, uint64_t *v)
 {
   const struct window *w = run_mem_window(g, la, len);
   unsigned i;
@@ -119,8 +118,8 @@ int run_mem_host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
   return run_mem_read(&r->mem, la, buf, len);
 }
 
-int run_mem_host_write(void *opaque, spmu_lp *lp, uint64_t la,
-                       const void *buf, size_t len)
+int run_mem_host_write(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
+                       size_t len)
 {
   struct run *r = opaque;
 

@@ -191,8 +191,7 @@ static void report_records(struct run *r, const struct script_stmt *st)
 
     switch (ev->kind) {
     case SPMU_EV_PEBS:
-      run_trace_pebs(r, st, ev->u.rec.addr, ev->u.rec.size,
-                     r->view.reloaded);
+      run_trace_pebs(r, st, ev->u.rec.addr, ev->u.rec.size, r->view.reloaded);
       counts[SCRIPT_COUNT_PEBS]++;
       break;
     case SPMU_EV_PEBS_DROP:
@@ -351,8 +350,7 @@ int run_view_deliver(struct run *r, const struct script_stmt *st,
     run_view_begin(r);
     rc = r->deliver(lp, clk, singles ? 1 : left, &done);
     if (rc < 0 || done == 0 || done > left)
-      return run_trace_call_failed(r, st, "deliver",
-                                   rc < 0 ? rc : SPMU_EINVAL);
+      return run_trace_call_failed(r, st, "deliver", rc < 0 ? rc : SPMU_EINVAL);
     if (r->view.overrun)
       return overrun(r, st);
     r->clock += done;

@@ -103,7 +103,8 @@ static void sample(spmu_lp *lp)
   const spmu_event_line line = {.event = 0xC0, .umask = 0x00, .count = 3};
   const spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
   uint32_t ctrl = addr("IA32_PERF_GLOBAL_CTRL"), pmc0 = addr("IA32_PMC0");
-  uint32_t status = addr("IA32_PERF_GLOBAL_STATUS"), fixed0 = addr("IA32_FIXED_CTR0");
+  uint32_t status = addr("IA32_PERF_GLOBAL_STATUS"),
+           fixed0 = addr("IA32_FIXED_CTR0");
   uint64_t done = 0, used, st, v, samples = 0;
 
   spmu_core_set_host(spmu_lp_core(lp), &(spmu_host){.pmi = on_pmi});
@@ -132,8 +133,9 @@ static void sample(spmu_lp *lp)
     done += used;
   }
   spmu_rdmsr(lp, fixed0, &v);
-  printf("  ...\n  %" PRIu64 " clocks, %" PRIu64 " instructions (IA32_FIXED_CTR0 = %"
-         PRIu64 "), %" PRIu64 " samples, %u PMIs\n",
+  printf("  ...\n  %" PRIu64 " clocks, %" PRIu64
+         " instructions (IA32_FIXED_CTR0 = %" PRIu64 "), %" PRIu64
+         " samples, %u PMIs\n",
          clocks, 3 * clocks, v, samples, pmis);
 }
 
@@ -147,7 +149,8 @@ static uint64_t clock_now;
 
 static int guest_rw(uint64_t la, size_t len, uint8_t **p)
 {
-  if (la < DS_LA || la - DS_LA > sizeof guest || len > sizeof guest - (la - DS_LA))
+  if (la < DS_LA || la - DS_LA > sizeof guest ||
+      len > sizeof guest - (la - DS_LA))
     return -1;
   *p = guest + (la - DS_LA);
   return 0;
@@ -239,25 +242,28 @@ static void drain(uint64_t perfcap)
  * the index, acknowledge, re-enable. */
 static void pebs_session(spmu_lp *lp)
 {
-  const uint64_t period = 10000, clocks = 1000000, width = (1ULL << prof->gp_width) - 1;
+  const uint64_t period = 10000, clocks = 1000000,
+                 width = (1ULL << prof->gp_width) - 1;
   const spmu_event_line line = {.event = 0xC0, .umask = 0x00, .count = 3};
-  const spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3,
-                          .flags = SPMU_CLK_IA32E};
-  uint32_t ctrl = addr("IA32_PERF_GLOBAL_CTRL"), status = addr("IA32_PERF_GLOBAL_STATUS");
+  const spmu_clock clk = {
+      .lines = &line, .nlines = 1, .cpl = 3, .flags = SPMU_CLK_IA32E};
+  uint32_t ctrl = addr("IA32_PERF_GLOBAL_CTRL"),
+           status = addr("IA32_PERF_GLOBAL_STATUS");
   uint64_t perfcap = 0, used, st;
   unsigned drains = 0;
   int rc;
 
-  spmu_core_set_host(spmu_lp_core(lp), &(spmu_host){.pmi = on_pmi,
-                                                   .read_mem = read_mem,
-                                                   .write_mem = write_mem,
-                                                   .machine_state = machine_state});
+  spmu_core_set_host(spmu_lp_core(lp),
+                     &(spmu_host){.pmi = on_pmi,
+                                  .read_mem = read_mem,
+                                  .write_mem = write_mem,
+                                  .machine_state = machine_state});
   spmu_rdmsr(lp, addr("IA32_PERF_CAPABILITIES"), &perfcap);
-  put64(DS_LA + 0x20, PEBS_LA);                       /* base */
-  put64(DS_LA + 0x28, PEBS_LA);                       /* index */
+  put64(DS_LA + 0x20, PEBS_LA);                                /* base */
+  put64(DS_LA + 0x28, PEBS_LA);                                /* index */
   put64(DS_LA + 0x30, PEBS_LA + 16 * record_size(perfcap, 0)); /* maximum */
   put64(DS_LA + 0x38, PEBS_LA + 12 * record_size(perfcap, 0)); /* threshold */
-  put64(DS_LA + 0x40, -period & width);               /* PMC0 reset */
+  put64(DS_LA + 0x40, -period & width);                        /* PMC0 reset */
   spmu_wrmsr(lp, ctrl, 0);
   spmu_wrmsr(lp, addr("IA32_DS_AREA"), DS_LA);
   spmu_wrmsr(lp, addr("IA32_PERFEVTSEL0"), 0x4300C0); /* INST_RETIRED, no INT */
@@ -327,7 +333,8 @@ static void netburst(spmu_lp *lp)
   wr(lp, counter, 0xFFFFFFFFFFULL - 1);
   spmu_deliver_netburst(lp, &clk, 1, &done);
   spmu_rdmsr(lp, cccr_addr, &v);
-  printf("  after the wrapping clock: counter %" PRIu64 ", CCCR.OVF %u, %u PMIs\n",
+  printf("  after the wrapping clock: counter %" PRIu64
+         ", CCCR.OVF %u, %u PMIs\n",
          rd(lp, counter), (unsigned)(v >> 31 & 1), pmis);
   spmu_deliver_netburst(lp, &clk, 1, &done);
   printf("  after the next clock: %u PMI\n\n", pmis);
@@ -398,8 +405,8 @@ int main(int argc, char **argv)
 
   printf("4. What an exact PMU refuses:\n");
   wr(lp, addr("IA32_PERF_GLOBAL_CTRL"), 1ULL << 40); /* absent fixed ctr */
-  wr(lp, addr("IA32_PERF_GLOBAL_STATUS"), 1);         /* read-only */
-  wr(lp, addr("IA32_FIXED_CTR0") + 7, 0);             /* absent counter */
+  wr(lp, addr("IA32_PERF_GLOBAL_STATUS"), 1);        /* read-only */
+  wr(lp, addr("IA32_FIXED_CTR0") + 7, 0);            /* absent counter */
   printf("\n");
 
   if (prof->version >= 4) {

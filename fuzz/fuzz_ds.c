@@ -310,34 +310,30 @@ static void check_pebs_record(host *h, const spmu_lp *lp, const ds_use *u,
   uint64_t want = pebs_size(r, h->wide);
 
   if (la != u->f[1])
-    fz_die(
-        "ds-write: a PEBS record of %zu bytes at %#llx; the PEBS index "
-        "is %#llx",
-        len, ull(la), ull(u->f[1]));
+    fz_die("ds-write: a PEBS record of %zu bytes at %#llx; the PEBS index "
+           "is %#llx",
+           len, ull(la), ull(u->f[1]));
   if (want == 0) {
     uint64_t cfg = 0, hdr = len >= 8 ? spmu_get_le(buf, 8) : 0;
     uint64_t hcfg = hdr & spmu_width_mask(48);
     spmu_host_rdmsr(lp, MSR_PEBS_DATA_CFG, &cfg);
     cfg &= spmu_width_mask(48);
     if (len < 32 || hdr >> 48 != len || (hcfg != 0 && hcfg != cfg))
-      fz_die(
-          "ds-record-size: an adaptive record of %zu bytes with header "
-          "%#llx (DATA_CFG %#llx): the header must hold the size and 0 or "
-          "DATA_CFG",
-          len, ull(hdr), ull(cfg));
+      fz_die("ds-record-size: an adaptive record of %zu bytes with header "
+             "%#llx (DATA_CFG %#llx): the header must hold the size and 0 or "
+             "DATA_CFG",
+             len, ull(hdr), ull(cfg));
     want = adaptive_size(hcfg);
   }
   if (len != want)
-    fz_die(
-        "ds-record-size: a PEBS record of %zu bytes, expected %llu (%s "
-        "layout%s)",
-        len, ull(want), h->wide ? "64-bit" : "32-bit",
-        pebs_size(r, h->wide) ? "" : ", adaptive: the header's groups");
+    fz_die("ds-record-size: a PEBS record of %zu bytes, expected %llu (%s "
+           "layout%s)",
+           len, ull(want), h->wide ? "64-bit" : "32-bit",
+           pebs_size(r, h->wide) ? "" : ", adaptive: the header's groups");
   if (!fits(u, la, len))
-    fz_die(
-        "ds-bounds: a PEBS record of %zu bytes at %#llx passes the "
-        "absolute maximum %#llx",
-        len, ull(la), ull(u->f[2]));
+    fz_die("ds-bounds: a PEBS record of %zu bytes at %#llx passes the "
+           "absolute maximum %#llx",
+           len, ull(la), ull(u->f[2]));
 }
 
 /* ds-write and ds-bounds for a BTS record (decisions.md #34). */
@@ -350,19 +346,17 @@ static void check_bts_record(host *h, const spmu_lp *lp, const ds_use *u,
   spmu_host_rdmsr(lp, MSR_DEBUGCTL, &dbg);
   if (len != size)
     fz_die("ds-record-size: a BTS record of %zu bytes, expected %llu", len,
-        ull(size));
+           ull(size));
   if (fits(u, u->f[1], size) ? la != u->f[1]
                              : (la != u->f[0] || (dbg & r->btint)))
-    fz_die(
-        "ds-write: a BTS record at %#llx; base %#llx, index %#llx, "
-        "absolute maximum %#llx, BTINT %d",
-        ull(la), ull(u->f[0]), ull(u->f[1]), ull(u->f[2]),
-        (dbg & r->btint) != 0);
+    fz_die("ds-write: a BTS record at %#llx; base %#llx, index %#llx, "
+           "absolute maximum %#llx, BTINT %d",
+           ull(la), ull(u->f[0]), ull(u->f[1]), ull(u->f[2]),
+           (dbg & r->btint) != 0);
   if (!fits(u, la, size))
-    fz_die(
-        "ds-bounds: a BTS record at %#llx passes the absolute maximum "
-        "%#llx",
-        ull(la), ull(u->f[2]));
+    fz_die("ds-bounds: a BTS record at %#llx passes the absolute maximum "
+           "%#llx",
+           ull(la), ull(u->f[2]));
 }
 
 /* Does callback number h->calls fail? As the input decided for this
@@ -393,7 +387,7 @@ static void check_caller(host *h, const spmu_lp *lp, const char *what)
     fz_die("ds-order: %s outside a delivery", what);
   if (lp != h->lp)
     fz_die("ds-order: %s for LP%u while delivering to LP%u", what,
-        spmu_lp_index(lp), spmu_lp_index(h->lp));
+           spmu_lp_index(lp), spmu_lp_index(h->lp));
 }
 
 /* Every MSR of every logical processor of the core under test, from
@@ -430,8 +424,8 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
     /* A new use: PEBS (at most once) before BTS (at most once). */
     if (h->nuse == MAX_USES || (u && (u->buf == USE_BTS || kind == USE_PEBS)))
       fz_die("ds-order: a %s use after a %s use in one delivery",
-          kind == USE_PEBS ? "PEBS" : "BTS",
-          u->buf == USE_PEBS ? "PEBS" : "BTS");
+             kind == USE_PEBS ? "PEBS" : "BTS",
+             u->buf == USE_PEBS ? "PEBS" : "BTS");
     u = &h->use[h->nuse++];
     memset(u, 0, sizeof *u);
     u->buf = kind;
@@ -448,11 +442,10 @@ static int read_mem(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
     }
   } else if (!u || u->buf != USE_PEBS || !u->fields || u->record ||
              !reset_slot(r, h, la, len)) {
-    fz_die(
-        "ds-read: %zu bytes at %#llx: not a DS management field read "
-        "(DS area %#llx, %s layout) nor a counter-reset slot of a PEBS "
-        "assist before its record",
-        len, ull(la), ull(h->ds), w == 8 ? "64-bit" : "32-bit");
+    fz_die("ds-read: %zu bytes at %#llx: not a DS management field read "
+           "(DS area %#llx, %s layout) nor a counter-reset slot of a PEBS "
+           "assist before its record",
+           len, ull(la), ull(h->ds), w == 8 ? "64-bit" : "32-bit");
   } else if (u->failed) {
     fz_die("ds-order: a read after a failed callback of the same use");
   }
@@ -484,7 +477,7 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
   check_caller(h, lp, "write_mem");
   if (!u)
     fz_die("ds-write: %zu bytes at %#llx before any DS field read", len,
-        ull(la));
+           ull(la));
   if (u->failed)
     fz_die("ds-order: a write after a failed callback of the same use");
   if (!u->record) {
@@ -499,16 +492,15 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
     uint64_t at = h->ds + (u->buf == USE_PEBS ? 5 * w : w);
     uint64_t v = len == w ? spmu_get_le(buf, w) : 0;
     if (la != at || len != w || v != u->rec_la + u->rec_len)
-      fz_die(
-          "ds-write: %zu bytes (%#llx) at %#llx after the record; "
-          "expected the %s index field at %#llx = %#llx",
-          len, ull(v), ull(la), u->buf == USE_PEBS ? "PEBS" : "BTS", ull(at),
-          ull(u->rec_la + u->rec_len));
+      fz_die("ds-write: %zu bytes (%#llx) at %#llx after the record; "
+             "expected the %s index field at %#llx = %#llx",
+             len, ull(v), ull(la), u->buf == USE_PEBS ? "PEBS" : "BTS", ull(at),
+             ull(u->rec_la + u->rec_len));
     u->index = true;
     u->new_index = v;
   } else {
     fz_die("ds-write: %zu bytes at %#llx after the record and the index", len,
-        ull(la));
+           ull(la));
   }
   win = window_of(h, la, len);
   if (!win || decide_fail(h, true)) {
@@ -532,7 +524,7 @@ static void machine_state(void *opaque, spmu_lp *lp, spmu_machine_state *st)
   check_caller(h, lp, "machine_state");
   if (!u || u->buf != USE_PEBS || !u->fields || u->failed || u->record)
     fz_die("ds-order: machine_state outside a PEBS assist (after its "
-              "fields, before its record)");
+           "fields, before its record)");
   st->rflags = 0x202 | (s & 0xC0);
   st->ip = 0x401000 + (s & 0xFFFF) + 0x100000 * k;
   st->next_ip = st->ip + 1 + (s >> 16 & 7);
@@ -580,7 +572,7 @@ static void host_write(spmu_lp *lp, uint32_t msr, uint64_t v)
         spmu_errname(rc));
   if (rc != SPMU_OK) /* a counter within its width, defined status bits */
     fz_die("host-write: %#x = %#llx refused: %s", msr, ull(v),
-        spmu_errname(rc));
+           spmu_errname(rc));
 }
 
 static uint64_t rd(const spmu_lp *lp, uint32_t msr)
@@ -894,15 +886,15 @@ static void op_program(fz_run *fr)
   if (r->netburst) {
     unsigned t = spmu_lp_index(lp), c = 16 + t;
     fz_guest_write(lp, MSR_PEBS_ENABLE,
-                valid(r, MSR_PEBS_ENABLE,
-                      NB_PEBS_UOP_TAG | NB_PEBS_MY_THR | (ev & 0x1F) | 1));
+                   valid(r, MSR_PEBS_ENABLE,
+                         NB_PEBS_UOP_TAG | NB_PEBS_MY_THR | (ev & 0x1F) | 1));
     fz_guest_write(lp, MSR_PEBS_DATA_CFG, (which & 0x40) ? 0x13 : 0x1);
     fz_guest_write(lp, MSR_NB_CRU_ESCR2 + t,
-                ESCR_EVSEL(NB_REPLAY_EVENT) | ESCR_MASK(1 | (ev >> 5)) |
-                    (t ? ESCR_T1 : ESCR_T0));
+                   ESCR_EVSEL(NB_REPLAY_EVENT) | ESCR_MASK(1 | (ev >> 5)) |
+                       (t ? ESCR_T1 : ESCR_T0));
     fz_guest_write(lp, MSR_NB_CCCR0 + c,
-                CCCR_SEL(5) | CCCR_ANY_THREAD | CCCR_EN |
-                    ((which & 0x10) ? CCCR_PMI_T0 << t : 0));
+                   CCCR_SEL(5) | CCCR_ANY_THREAD | CCCR_EN |
+                       ((which & 0x10) ? CCCR_PMI_T0 << t : 0));
     host_write(lp, MSR_NB_CTR0 + c, spmu_width_mask(40) - k + 1);
     return;
   }
@@ -937,7 +929,7 @@ static void op_program(fz_run *fr)
     host_write(lp, ctr,
                (spmu_width_mask(m->width) - k + 1) & spmu_width_mask(m->width));
   fz_guest_write(lp, MSR_PEBS_ENABLE,
-              valid(r, MSR_PEBS_ENABLE, rd(lp, MSR_PEBS_ENABLE) | en));
+                 valid(r, MSR_PEBS_ENABLE, rd(lp, MSR_PEBS_ENABLE) | en));
   fz_guest_write(lp, MSR_GLOBAL_CTRL, valid(r, MSR_GLOBAL_CTRL, ctrl | gbit));
 }
 
@@ -1000,7 +992,7 @@ static void op_ack(fz_run *fr)
   }
   if (msr_of(r, MSR_GLOBAL_OVF_CTRL))
     fz_guest_write(lp, MSR_GLOBAL_OVF_CTRL,
-                valid(r, MSR_GLOBAL_OVF_CTRL, rd(lp, MSR_GLOBAL_STATUS)));
+                   valid(r, MSR_GLOBAL_OVF_CTRL, rd(lp, MSR_GLOBAL_STATUS)));
 }
 
 /* Eight raw bytes into a window. Operands: the window, offset, bytes. */
@@ -1215,11 +1207,10 @@ static void check_msrs_kept(run *r, unsigned k)
       if (later && ((m->addr == MSR_GLOBAL_STATUS && (now & was) == was) ||
                     m->addr == MSR_GLOBAL_CTRL || m->addr == MSR_DEBUGCTL))
         continue;
-      fz_die(
-          "ds-fault-state: after a %s assist whose callback failed, LP%u "
-          "%s = %#llx; it was %#llx when the assist began",
-          h->use[k].buf == USE_PEBS ? "PEBS" : "BTS", t, m->name, ull(now),
-          ull(was));
+      fz_die("ds-fault-state: after a %s assist whose callback failed, LP%u "
+             "%s = %#llx; it was %#llx when the assist began",
+             h->use[k].buf == USE_PEBS ? "PEBS" : "BTS", t, m->name, ull(now),
+             ull(was));
     }
 }
 
@@ -1246,7 +1237,7 @@ static void check_fault_state(run *r, const delivery *d, int rc,
   rg = deliver_on(g, spmu_core_lp(r->f.spare[0], d->k), d, &done);
   if (g->nuse != h->nuse)
     fz_die("ds-fault-state: %u DS uses, %u on the reference core", h->nuse,
-        g->nuse);
+           g->nuse);
   for (i = 0; i < h->nuse; i++)
     if (!h->use[i].failed &&
         (!h->use[i].fields || !g->use[i].fields ||
@@ -1254,16 +1245,15 @@ static void check_fault_state(run *r, const delivery *d, int rc,
       return; /* a failed use wrote what a later one read: not comparable */
   if (rg != (rc & ~SPMU_TICK_MEM_FAULT) || done != consumed ||
       g->pmis != h->pmis)
-    fz_die(
-        "ds-fault-state: ticks %#x, %llu clocks, %u PMIs after a failed "
-        "callback; %#x, %llu, %u when the assist finds no room instead",
-        (unsigned)rc, ull(consumed), h->pmis, (unsigned)rg, ull(done), g->pmis);
+    fz_die("ds-fault-state: ticks %#x, %llu clocks, %u PMIs after a failed "
+           "callback; %#x, %llu, %u when the assist finds no room instead",
+           (unsigned)rc, ull(consumed), h->pmis, (unsigned)rg, ull(done),
+           g->pmis);
   what = core_diff(r, diff, sizeof diff);
   if (what)
-    fz_die(
-        "ds-fault-state: after a failed callback the core differs from "
-        "one whose assist found no room: %s",
-        what);
+    fz_die("ds-fault-state: after a failed callback the core differs from "
+           "one whose assist found no room: %s",
+           what);
 }
 
 /* ds-ticks for one delivery. */
@@ -1286,28 +1276,28 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
       bts = u;
     if (u->record && !u->index && !u->failed)
       fz_die("ds-write: a %s record without its index update",
-          u->buf == USE_PEBS ? "PEBS" : "BTS");
+             u->buf == USE_PEBS ? "PEBS" : "BTS");
     if (!done)
       continue;
     completed = true;
     if (u->new_index >= u->f[3] &&
         (!(rc & SPMU_TICK_PMI) || (has_ovfbuf && !(status & STATUS_OVF_BUF))))
-      fz_die(
-          "ds-ticks: the %s index %#llx reached the threshold %#llx: "
-          "ticks %#x, GLOBAL_STATUS %#llx (want a PMI%s)",
-          u->buf == USE_PEBS ? "PEBS" : "BTS", ull(u->new_index), ull(u->f[3]),
-          (unsigned)rc, ull(status), has_ovfbuf ? " and OvfBuf" : "");
+      fz_die("ds-ticks: the %s index %#llx reached the threshold %#llx: "
+             "ticks %#x, GLOBAL_STATUS %#llx (want a PMI%s)",
+             u->buf == USE_PEBS ? "PEBS" : "BTS", ull(u->new_index),
+             ull(u->f[3]), (unsigned)rc, ull(status),
+             has_ovfbuf ? " and OvfBuf" : "");
   }
   if (!!(rc & SPMU_TICK_MEM_FAULT) != h->any_failed)
     fz_die("ds-ticks: ticks %#x, yet %s callback failed", (unsigned)rc,
-        h->any_failed ? "a" : "no");
+           h->any_failed ? "a" : "no");
   if (!!(rc & SPMU_TICK_PEBS) != (pebs && pebs->index && !pebs->failed) ||
       !!(rc & SPMU_TICK_PEBS_LOST) != (pebs && !(pebs->index && !pebs->failed)))
     fz_die("ds-ticks: ticks %#x for %s", (unsigned)rc,
-        !pebs          ? "no PEBS assist"
-        : pebs->failed ? "a PEBS assist whose callback failed"
-        : pebs->index  ? "a PEBS record written"
-                       : "a PEBS assist that wrote nothing");
+           !pebs          ? "no PEBS assist"
+           : pebs->failed ? "a PEBS assist whose callback failed"
+           : pebs->index  ? "a PEBS record written"
+                          : "a PEBS assist that wrote nothing");
   if (pebs && pebs->fields && !pebs->record && !pebs->failed) {
     /* A drop without a failure: the record must not have fit. */
     uint64_t need = pebs_size(r, d->wide);
@@ -1316,26 +1306,24 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
                     : fits(pebs, pebs->f[1], 32) &&
                           fits(pebs, pebs->f[1], adaptive_max(lp));
     if (fit)
-      fz_die(
-          "ds-ticks: a PEBS record dropped, though index %#llx + %llu "
-          "bytes is within the absolute maximum %#llx",
-          ull(pebs->f[1]), ull(need ? need : adaptive_max(lp)),
-          ull(pebs->f[2]));
+      fz_die("ds-ticks: a PEBS record dropped, though index %#llx + %llu "
+             "bytes is within the absolute maximum %#llx",
+             ull(pebs->f[1]), ull(need ? need : adaptive_max(lp)),
+             ull(pebs->f[2]));
   }
   if (!!(rc & SPMU_TICK_BTS) != (bts && bts->index && !bts->failed))
     fz_die("ds-ticks: ticks %#x for %s", (unsigned)rc,
-        bts && bts->index && !bts->failed ? "a branch record stored"
-                                          : "no branch record stored");
+           bts && bts->index && !bts->failed ? "a branch record stored"
+                                             : "no branch record stored");
   if (bts && bts->fields && !bts->record && !bts->failed) {
     uint64_t size = d->wide ? 24 : 12;
     uint64_t dbg = rd(spmu_core_lp(r->f.core, d->k), MSR_DEBUGCTL);
     if (fits(bts, bts->f[1], size) ||
         (!(dbg & r->btint) && fits(bts, bts->f[0], size)))
-      fz_die(
-          "ds-ticks: no branch record, though one fits (base %#llx, "
-          "index %#llx, absolute maximum %#llx, BTINT %d)",
-          ull(bts->f[0]), ull(bts->f[1]), ull(bts->f[2]),
-          (dbg & r->btint) != 0);
+      fz_die("ds-ticks: no branch record, though one fits (base %#llx, "
+             "index %#llx, absolute maximum %#llx, BTINT %d)",
+             ull(bts->f[0]), ull(bts->f[1]), ull(bts->f[2]),
+             (dbg & r->btint) != 0);
   }
   if (has_ovfbuf && (status & STATUS_OVF_BUF) &&
       !(status_pre & STATUS_OVF_BUF)) {
@@ -1348,10 +1336,9 @@ static void check_ticks(run *r, const delivery *d, int rc, uint64_t status_pre,
       fz_die("ds-ticks: OvfBuf set, yet no index reached its threshold");
   }
   if (!completed && st && (status_pre & ~status))
-    fz_die(
-        "ds-fault-state: GLOBAL_STATUS %#llx -> %#llx lost bits with no "
-        "completed assist",
-        ull(status_pre), ull(status));
+    fz_die("ds-fault-state: GLOBAL_STATUS %#llx -> %#llx lost bits with no "
+           "completed assist",
+           ull(status_pre), ull(status));
 }
 
 /* Deliver a clock (NetBurst: spmu_deliver_netburst, or spmu_deliver for
@@ -1397,13 +1384,12 @@ static void op_deliver(fz_run *fr)
         h->nuse);
   if (rc < 0 || consumed == 0 || consumed > d.clocks)
     fz_die("deliver-result: %s (%d), %llu of %llu clocks", spmu_errname(rc), rc,
-        ull(consumed), ull(d.clocks));
+           ull(consumed), ull(d.clocks));
   if (!r->netburst && (consumed != (dl < d.clocks ? dl : d.clocks) ||
                        (h->nuse && consumed != dl)))
-    fz_die(
-        "deadline-agree: deadline %llu, %llu clocks asked: %llu consumed, "
-        "%u DS uses",
-        ull(dl), ull(d.clocks), ull(consumed), h->nuse);
+    fz_die("deadline-agree: deadline %llu, %llu clocks asked: %llu consumed, "
+           "%u DS uses",
+           ull(dl), ull(d.clocks), ull(consumed), h->nuse);
   check_ticks(r, &d, rc, st_pre, st);
   if (h->any_failed)
     check_fault_state(r, &d, rc, consumed);
@@ -1432,7 +1418,10 @@ static const fz_op op_table[16] = {
 };
 
 static const fz_steps steps = {
-    .ops = op_table, .nops = 16, .max_steps = MAX_STEPS, .sample = SAMPLE,
+    .ops = op_table,
+    .nops = 16,
+    .max_steps = MAX_STEPS,
+    .sample = SAMPLE,
 };
 
 /* r for an input on profile p: the skeleton's part, the hosts, what the

@@ -53,8 +53,8 @@
 #define MAX_STEPS 256
 /* What ends a delivery early (events.h): a PMI, a PEBS assist, a branch
  * record, a failed memory callback. */
-#define STOP_TICKS                                                           \
-  (SPMU_TICK_PMI | SPMU_TICK_PEBS | SPMU_TICK_PEBS_LOST | SPMU_TICK_BTS |    \
+#define STOP_TICKS                                                             \
+  (SPMU_TICK_PMI | SPMU_TICK_PEBS | SPMU_TICK_PEBS_LOST | SPMU_TICK_BTS |      \
    SPMU_TICK_MEM_FAULT)
 #define SINGLE_STEP_MAX 64 /* batched == single-step check up to this */
 /* About one step in SAMPLE runs the expensive checks (harness.h): the
@@ -109,10 +109,10 @@ struct run;
 typedef struct gmem {
   struct run *r;
   uint8_t b[GMEM_SIZE];
-  uint8_t fail;          /* bit 0: reads fail, bit 1: writes fail */
-  uint8_t clk_flags;     /* of the delivery under way (DS layout) */
-  uint64_t accesses;     /* read_mem / write_mem calls */
-  uint64_t assists;      /* machine_state calls (the TSC it reports) */
+  uint8_t fail;      /* bit 0: reads fail, bit 1: writes fail */
+  uint8_t clk_flags; /* of the delivery under way (DS layout) */
+  uint64_t accesses; /* read_mem / write_mem calls */
+  uint64_t assists;  /* machine_state calls (the TSC it reports) */
 } gmem;
 
 typedef struct run {
@@ -121,10 +121,10 @@ typedef struct run {
   spmu_core *single; /* batched == single-step */
   uint8_t *a, *b, *stash;
   bool have_stash;
-  gmem *mem;         /* [0] core, [1] clone, [2] single */
-  unsigned pmis;     /* PMI callbacks since the count was last cleared */
+  gmem *mem;     /* [0] core, [1] clone, [2] single */
+  unsigned pmis; /* PMI callbacks since the count was last cleared */
   unsigned pmi_lp[SPMU_MAX_THREADS]; /* their logical processors */
-  bool pmi_foreign;  /* a callback for an LP of another core */
+  bool pmi_foreign;                  /* a callback for an LP of another core */
 } run;
 
 static void on_pmi(void *opaque, spmu_lp *lp)
@@ -186,9 +186,9 @@ static void check_ds_write(gmem *g, spmu_lp *lp, uint64_t la, size_t len)
       la <= f[2] - len)
     return; /* a BTS record */
   fz_die("ds-bounds: LP%u wrote %zu bytes at %#llx; BTS base/index/max "
-      "%#llx/%#llx/%#llx, PEBS index/max %#llx/%#llx (%s DS layout)",
-      spmu_lp_index(lp), len, ull(la), ull(f[0]), ull(f[1]), ull(f[2]),
-      ull(f[5]), ull(f[6]), wide ? "64-bit" : "32-bit");
+         "%#llx/%#llx/%#llx, PEBS index/max %#llx/%#llx (%s DS layout)",
+         spmu_lp_index(lp), len, ull(la), ull(f[0]), ull(f[1]), ull(f[2]),
+         ull(f[5]), ull(f[6]), wide ? "64-bit" : "32-bit");
 }
 
 static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
@@ -245,11 +245,12 @@ static void gmem_expect_same(const gmem *a, const gmem *b, const char *what)
 
   if (a->assists != b->assists)
     fz_die("%s: %llu PEBS assists asked for the machine state, %llu on the "
-        "other core", what, ull(a->assists), ull(b->assists));
+           "other core",
+           what, ull(a->assists), ull(b->assists));
   for (i = 0; i < GMEM_SIZE; i++)
     if (a->b[i] != b->b[i])
       fz_die("%s: guest memory at %#llx differs (%#x, other core %#x)", what,
-          ull(GMEM_BASE + i), a->b[i], b->b[i]);
+             ull(GMEM_BASE + i), a->b[i], b->b[i]);
 }
 
 /* events.h: pmi() is called once for each logical processor that requests
@@ -263,14 +264,14 @@ static void check_pmi_calls(run *r, const spmu_lp *lp, bool pmi)
     fz_die("pmi-callback: called for a logical processor of another core");
   if ((r->pmis != 0) != pmi || r->pmis > r->f.ctx->prof.threads)
     fz_die("pmi-callback: %u callbacks for a delivery that returned PMI %d",
-        r->pmis, pmi);
+           r->pmis, pmi);
   if (r->pmis && r->pmi_lp[0] == k)
     first = 1;
   for (i = first; i < r->pmis; i++)
     if (r->pmi_lp[i] == k || (i > first && r->pmi_lp[i] <= r->pmi_lp[i - 1]))
       fz_die("pmi-callback: callback %u of %u is for LP%u (delivering to "
-          "LP%u): not lp first, then by index", i + 1, r->pmis,
-          r->pmi_lp[i], k);
+             "LP%u): not lp first, then by index",
+             i + 1, r->pmis, r->pmi_lp[i], k);
 }
 
 /* ---- choosing addresses, values, event lines ------------------------- */
@@ -336,8 +337,8 @@ static void known_lines(run *r, spmu_lp *lp, linesel *ls)
 
 /* Architectural events (CPUID.0AH EBX order), for programming selects. */
 static const uint8_t arch_events[][2] = {
-  {0x3C, 0x00}, {0xC0, 0x00}, {0x3C, 0x01}, {0x2E, 0x4F}, {0x2E, 0x41},
-  {0xC4, 0x00}, {0xC5, 0x00}, {0xA4, 0x01}, {0x00, 0x03}, {0x00, 0x04},
+    {0x3C, 0x00}, {0xC0, 0x00}, {0x3C, 0x01}, {0x2E, 0x4F}, {0x2E, 0x41},
+    {0xC4, 0x00}, {0xC5, 0x00}, {0xA4, 0x01}, {0x00, 0x03}, {0x00, 0x04},
 };
 #define N_ARCH (sizeof arch_events / sizeof arch_events[0])
 
@@ -371,8 +372,8 @@ static uint64_t pick_value(run *r, spmu_lp *lp, uint32_t addr)
 
   if (m)
     spmu_host_rdmsr(lp, addr, &cur);
-  if (m && (m->policy == SPMU_POLICY_COUNTER ||
-            m->policy == SPMU_POLICY_COUNTER_SX))
+  if (m &&
+      (m->policy == SPMU_POLICY_COUNTER || m->policy == SPMU_POLICY_COUNTER_SX))
     valid &= spmu_width_mask(m->width);
   switch (mode % 8) {
   case 0:
@@ -426,8 +427,8 @@ static bool canonical48(uint64_t v)
 }
 
 /* What a successful write leaves in the register (W1C/W1S: in status). */
-static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m,
-                               uint64_t v, uint64_t status0, bool host)
+static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m, uint64_t v,
+                               uint64_t status0, bool host)
 {
   uint64_t got = 0, want;
 
@@ -455,12 +456,12 @@ static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m,
   }
   if (got != want)
     fz_die("write-effect: LP%u %s %s = %#llx succeeded but %s reads %#llx, "
-        "expected %#llx", spmu_lp_index(lp), host ? "host WRMSR" : "WRMSR",
-        m->name, ull(v),
-        m->policy == SPMU_POLICY_W1C || m->policy == SPMU_POLICY_W1S
-            ? "GLOBAL_STATUS"
-            : m->name,
-        ull(got), ull(want));
+           "expected %#llx",
+           spmu_lp_index(lp), host ? "host WRMSR" : "WRMSR", m->name, ull(v),
+           m->policy == SPMU_POLICY_W1C || m->policy == SPMU_POLICY_W1S
+               ? "GLOBAL_STATUS"
+               : m->name,
+           ull(got), ull(want));
 }
 
 /* A write the input describes: the LP, the MSR, the value; what the MSR
@@ -499,7 +500,7 @@ static void op_wrmsr(fz_run *fr)
   if (!w.m) {
     if (rc != SPMU_GP)
       fz_die("absent-gp: WRMSR %#x (not in the profile) gave %s", w.addr,
-          spmu_errname(rc));
+             spmu_errname(rc));
     fz_promise(&r->f, "fault-no-effect");
     return;
   }
@@ -526,13 +527,15 @@ static void op_wrmsr(fz_run *fr)
   }
   if (rc != SPMU_OK && rc != SPMU_GP)
     fz_die("guest-result: WRMSR %s = %#llx gave %s", w.m->name, ull(w.v),
-        spmu_errname(rc));
+           spmu_errname(rc));
   if (must_gp && rc != SPMU_GP)
     fz_die("reserved-gp: WRMSR %s = %#llx (reserved %#llx, policy %d) must "
-        "#GP", w.m->name, ull(w.v), ull(w.m->reserved), (int)w.m->policy);
+           "#GP",
+           w.m->name, ull(w.v), ull(w.m->reserved), (int)w.m->policy);
   if (must_ok && rc != SPMU_OK)
     fz_die("valid-write: WRMSR %s = %#llx (reserved %#llx, read-only %#llx) "
-        "faulted", w.m->name, ull(w.v), ull(w.m->reserved), ull(w.m->readonly));
+           "faulted",
+           w.m->name, ull(w.v), ull(w.m->reserved), ull(w.m->readonly));
   if (rc == SPMU_OK)
     check_write_effect(w.lp, w.m, w.v, w.status0, false);
   else
@@ -562,7 +565,8 @@ static void op_host_wrmsr(fz_run *fr)
     must_ok = w.v == w.cur; /* only the current value */
     if (!must_ok && rc == SPMU_OK)
       fz_die("host-readonly: host WRMSR %s = %#llx (current %#llx) "
-          "succeeded", w.m->name, ull(w.v), ull(w.cur));
+             "succeeded",
+             w.m->name, ull(w.v), ull(w.cur));
     break;
   case SPMU_POLICY_COUNTER_SX:
   case SPMU_POLICY_COUNTER:
@@ -578,13 +582,14 @@ static void op_host_wrmsr(fz_run *fr)
   }
   if (rc != SPMU_OK && rc != SPMU_ERESERVED && rc != SPMU_EREADONLY)
     fz_die("host-result: host WRMSR %s = %#llx gave %s", w.m->name, ull(w.v),
-        spmu_errname(rc));
+           spmu_errname(rc));
   if (must_ok != (rc == SPMU_OK))
     fz_die("host-write: host WRMSR %s = %#llx (reserved %#llx, read-only "
-        "%#llx, width %u) gave %s", w.m->name, ull(w.v), ull(w.m->reserved),
-        ull(w.m->readonly), w.m->width, spmu_errname(rc));
-  if (rc == SPMU_OK &&
-      w.m->policy != SPMU_POLICY_CONST && w.m->policy != SPMU_POLICY_COMPUTED)
+           "%#llx, width %u) gave %s",
+           w.m->name, ull(w.v), ull(w.m->reserved), ull(w.m->readonly),
+           w.m->width, spmu_errname(rc));
+  if (rc == SPMU_OK && w.m->policy != SPMU_POLICY_CONST &&
+      w.m->policy != SPMU_POLICY_COMPUTED)
     check_write_effect(w.lp, w.m, w.v, w.status0, true);
   if (rc != SPMU_OK || w.m->policy == SPMU_POLICY_CONST ||
       w.m->policy == SPMU_POLICY_COMPUTED)
@@ -606,10 +611,10 @@ static void op_rdmsr(fz_run *fr)
 
   if (!m && (rc != SPMU_GP || rh != SPMU_ENOMSR))
     fz_die("absent-gp: RDMSR %#x gave %s, host %s", addr, spmu_errname(rc),
-        spmu_errname(rh));
+           spmu_errname(rh));
   if (m && (rc != SPMU_OK || rh != SPMU_OK || v != h))
     fz_die("read-agree: %s: RDMSR %s %#llx, host %s %#llx", m->name,
-        spmu_errname(rc), ull(v), spmu_errname(rh), ull(h));
+           spmu_errname(rc), ull(v), spmu_errname(rh), ull(h));
 }
 
 /* ---- RDPMC ------------------------------------------------------------ */
@@ -663,14 +668,14 @@ static void op_rdpmc(fz_run *fr)
   rc = spmu_rdpmc(lp, ecx, cpl, pce, &v);
   if (cpl > 0 && !pce) {
     if (rc != SPMU_GP)
-      fz_die("rdpmc-cpl: RDPMC ECX=%#x at CPL %u without CR4.PCE gave %s",
-          ecx, cpl, spmu_errname(rc));
+      fz_die("rdpmc-cpl: RDPMC ECX=%#x at CPL %u without CR4.PCE gave %s", ecx,
+             cpl, spmu_errname(rc));
     return;
   }
   if (!msr) {
     if (rc != SPMU_GP)
       fz_die("rdpmc-absent: RDPMC ECX=%#x names no counter, gave %s", ecx,
-          spmu_errname(rc));
+             spmu_errname(rc));
     return;
   }
   spmu_host_rdmsr(lp, msr, &want);
@@ -678,8 +683,8 @@ static void op_rdpmc(fz_run *fr)
     want &= 0xFFFFFFFFu;
   if (rc != SPMU_OK || v != want)
     fz_die("rdpmc-agree: RDPMC ECX=%#x CPL %u PCE %d: %s %#llx, MSR %#x "
-        "holds %#llx", ecx, cpl, pce, spmu_errname(rc), ull(v), msr,
-        ull(want));
+           "holds %#llx",
+           ecx, cpl, pce, spmu_errname(rc), ull(v), msr, ull(want));
 }
 
 /* ---- event delivery --------------------------------------------------- */
@@ -733,7 +738,7 @@ static void build_clock(run *r, spmu_lp *lp, spmu_clock *clk, clockbuf *cb)
   clk->nlines = n;
   clk->cpl = u8(&r->f.in) & 3;
   clk->flags = u8(&r->f.in) & (SPMU_CLK_IN_TX | SPMU_CLK_ENCLAVE |
-                             SPMU_CLK_SMM | SPMU_CLK_IA32E);
+                               SPMU_CLK_SMM | SPMU_CLK_IA32E);
   /* Sometimes a memory access (load latency, PEBS memory fields). */
   m = u8(&r->f.in);
   if (m & 1) {
@@ -760,8 +765,8 @@ static bool bts_stores(spmu_lp *lp, const spmu_clock *clk)
   uint64_t dbg = 0;
 
   spmu_host_rdmsr(lp, MSR_DEBUGCTL, &dbg);
-  if (!clk->branch || (dbg & (DEBUGCTL_TR | DEBUGCTL_BTS)) !=
-                          (DEBUGCTL_TR | DEBUGCTL_BTS))
+  if (!clk->branch ||
+      (dbg & (DEBUGCTL_TR | DEBUGCTL_BTS)) != (DEBUGCTL_TR | DEBUGCTL_BTS))
     return false;
   return !(dbg & (clk->cpl == 0 ? DEBUGCTL_BTS_OFF_OS : DEBUGCTL_BTS_OFF_USR));
 }
@@ -782,14 +787,15 @@ static void check_single_steps(run *r, unsigned k, const spmu_clock *clk,
     rs = spmu_deliver(lp, clk, 1, &one);
     if (rs < 0 || one != 1)
       fz_die("batch-equivalence: single clock %llu gave %s, consumed %llu",
-          ull(i + 1), spmu_errname(rs), ull(one));
+             ull(i + 1), spmu_errname(rs), ull(one));
     if ((rs & STOP_TICKS) && i + 1 < consumed)
       fz_die("batch-equivalence: clock %llu of %llu stops (ticks %#x) one "
-          "at a time, but the batch went on", ull(i + 1), ull(consumed),
-          (unsigned)rs);
+             "at a time, but the batch went on",
+             ull(i + 1), ull(consumed), (unsigned)rs);
     if (i + 1 == consumed && rs != rc)
       fz_die("batch-equivalence: last clock %llu: ticks %#x one at a time, "
-          "%#x batched", ull(consumed), (unsigned)rs, (unsigned)rc);
+             "%#x batched",
+             ull(consumed), (unsigned)rs, (unsigned)rc);
   }
   fz_expect_same(&r->f, r->single, r->a, "batch-equivalence");
   gmem_expect_same(&r->mem[0], &r->mem[2], "batch-equivalence");
@@ -851,8 +857,9 @@ static void op_deliver(fz_run *fr)
   if ((bts && d != 1) || consumed != want || (must_stop && !stop && !bts) ||
       (stop && !may_stop))
     fz_die("deadline-agree: LP%u deadline %llu, %llu clocks%s: consumed "
-        "%llu, ticks %#x", k, ull(d), ull(clocks),
-        bts ? " (stores branch records)" : "", ull(consumed), (unsigned)rc);
+           "%llu, ticks %#x",
+           k, ull(d), ull(clocks), bts ? " (stores branch records)" : "",
+           ull(consumed), (unsigned)rc);
   check_pmi_calls(r, lp, (rc & SPMU_TICK_PMI) != 0);
   if (!r->f.full)
     return;
@@ -865,8 +872,9 @@ static void op_deliver(fz_run *fr)
   rb = spmu_deliver(lb, &clk, clocks, &consumed_b);
   if (rb != rc || consumed_b != consumed)
     fz_die("future-equivalence: LP%u: %s/%llu on the core, %s/%llu on its "
-        "clone", k, spmu_errname(rc), ull(consumed), spmu_errname(rb),
-        ull(consumed_b));
+           "clone",
+           k, spmu_errname(rc), ull(consumed), spmu_errname(rb),
+           ull(consumed_b));
   fz_save(&r->f, r->f.core, r->a);
   fz_expect_same(&r->f, r->clone, r->a, "future-equivalence/deadline-pure");
   gmem_expect_same(&r->mem[0], &r->mem[1], "future-equivalence");
@@ -910,7 +918,7 @@ static void op_snapshot(fz_run *fr)
     rc = spmu_core_restore(r->f.core, r->stash, len);
     if (rc != SPMU_OK)
       fz_die("restore-exact: restoring an earlier snapshot: %s",
-          spmu_errname(rc));
+             spmu_errname(rc));
     memcpy(r->f.pre, r->stash, len);
     fz_promise(&r->f, "restore-exact");
     break;
@@ -936,7 +944,7 @@ static void op_snapshot(fz_run *fr)
     rc = spmu_core_restore(r->f.core, r->f.pre, len - cut);
     if (rc == SPMU_OK)
       fz_die("restore-rejects: a blob cut to %zu of %zu bytes accepted",
-          len - cut, len);
+             len - cut, len);
     break;
   }
   }
@@ -962,7 +970,8 @@ static void op_reset(fz_run *fr)
       spmu_host_rdmsr(lp, m->addr, &v);
       if (v != m->reset)
         fz_die("reset-values: LP%u %s = %#llx after RESET, power-on value "
-            "%#llx", k, m->name, ull(v), ull(m->reset));
+               "%#llx",
+               k, m->name, ull(v), ull(m->reset));
     }
   }
 }
@@ -992,7 +1001,7 @@ static void op_cpuid(fz_run *fr)
 
   if (rc != rw || (rc == SPMU_OK && memcmp(got, want, sizeof got) != 0))
     fz_die("cpuid-agree: leaf %#x: the LP says %s, the profile %s", leaf,
-        spmu_errname(rc), spmu_errname(rw));
+           spmu_errname(rc), spmu_errname(rw));
 }
 
 /* ---- driver-like sequences --------------------------------------------- */
@@ -1021,8 +1030,9 @@ static void op_program(fz_run *fr)
     m = spmu_inv_msr(r->f.ctx, MSR_FIXED_CTR0 + i);
     spmu_host_rdmsr(lp, MSR_FIXED_CTR_CTRL, &fctl);
     if (m)
-      fz_guest_write(lp, m->addr, (spmu_width_mask(m->width) - period + 1) &
-                                      spmu_width_mask(m->width));
+      fz_guest_write(lp, m->addr,
+                     (spmu_width_mask(m->width) - period + 1) &
+                         spmu_width_mask(m->width));
     fctl &= ~(UINT64_C(0xF) << (4 * i));
     fctl |= (uint64_t)(3 | ((which & 0x20) ? 8 : 0)) << (4 * i);
     fz_guest_write(lp, MSR_FIXED_CTR_CTRL, fctl);
@@ -1031,7 +1041,7 @@ static void op_program(fz_run *fr)
     i = which % p->gp;
     fz_guest_write(lp, MSR_PMC0 + i, (uint64_t)0 - period);
     fz_guest_write(lp, MSR_EVTSEL0 + i,
-                sel | EVTSEL_EN | ((which & 0x20) ? EVTSEL_INT : 0));
+                   sel | EVTSEL_EN | ((which & 0x20) ? EVTSEL_INT : 0));
     ctrl |= UINT64_C(1) << i;
   }
   if (which & 0x10) /* freeze on PMI, counters and LBRs */
@@ -1097,9 +1107,10 @@ static void op_ds_setup(fz_run *fr)
   g->fail = f >> 6;
   TRACE("  DS area (%s): BTS base/index/max/thr %#llx/%#llx/%#llx/%#llx, "
         "PEBS base/index/max/thr %#llx/%#llx/%#llx/%#llx, reset %#llx, "
-        "fail %u\n", wide ? "64-bit" : "32-bit", ull(bbase), ull(bindex),
-        ull(bmax), ull(bthr), ull(pbase), ull(index), ull(max), ull(thr),
-        ull(reset), g->fail);
+        "fail %u\n",
+        wide ? "64-bit" : "32-bit", ull(bbase), ull(bindex), ull(bmax),
+        ull(bthr), ull(pbase), ull(index), ull(max), ull(thr), ull(reset),
+        g->fail);
   fz_guest_write(lp, MSR_DS_AREA, GMEM_BASE);
   /* BTS on (TR + BTS), BTINT, BTS_OFF_OS, BTS_OFF_USR from f bits 1-4. */
   m = spmu_inv_msr(r->f.ctx, MSR_DEBUGCTL);
@@ -1118,24 +1129,27 @@ static void op_ds_setup(fz_run *fr)
   m = spmu_inv_msr(r->f.ctx, MSR_PEBS_DATA_CFG);
   if (m)
     fz_guest_write(lp, MSR_PEBS_DATA_CFG,
-                ((cfg & 0xF) | (cfg >> 4) << 24) & ~m->reserved);
+                   ((cfg & 0xF) | (cfg >> 4) << 24) & ~m->reserved);
 }
 
 /* ---- the run ---------------------------------------------------------- */
 
 static const fz_op op_table[16] = {
-  {"wrmsr", op_wrmsr},       {"ds_setup", op_ds_setup},
-  {"rdmsr", op_rdmsr},       {"rdpmc", op_rdpmc},
-  {"host_wrmsr", op_host_wrmsr}, {"deliver", op_deliver},
-  {"deliver", op_deliver},   {"deliver", op_deliver},
-  {"deadline", op_deadline}, {"snapshot", op_snapshot},
-  {"reset", op_reset},       {"init", op_init},
-  {"cpuid", op_cpuid},       {"program", op_program},
-  {"program", op_program},   {"ack", op_ack},
+    {"wrmsr", op_wrmsr},           {"ds_setup", op_ds_setup},
+    {"rdmsr", op_rdmsr},           {"rdpmc", op_rdpmc},
+    {"host_wrmsr", op_host_wrmsr}, {"deliver", op_deliver},
+    {"deliver", op_deliver},       {"deliver", op_deliver},
+    {"deadline", op_deadline},     {"snapshot", op_snapshot},
+    {"reset", op_reset},           {"init", op_init},
+    {"cpuid", op_cpuid},           {"program", op_program},
+    {"program", op_program},       {"ack", op_ack},
 };
 
 static const fz_steps steps = {
-  .ops = op_table, .nops = 16, .max_steps = MAX_STEPS, .sample = SAMPLE,
+    .ops = op_table,
+    .nops = 16,
+    .max_steps = MAX_STEPS,
+    .sample = SAMPLE,
 };
 
 /* The guest memory of the three cores, kept across inputs (cleared for
@@ -1161,8 +1175,10 @@ static void run_init(run *r, reader in, const uint8_t *data, size_t size,
   cores[1] = r->clone;
   cores[2] = r->single;
   for (i = 0; i < 3; i++) {
-    spmu_host host = {.opaque = &r->mem[i], .pmi = on_pmi,
-                      .read_mem = read_mem, .write_mem = write_mem,
+    spmu_host host = {.opaque = &r->mem[i],
+                      .pmi = on_pmi,
+                      .read_mem = read_mem,
+                      .write_mem = write_mem,
                       .machine_state = machine_state};
     r->mem[i].r = r;
     spmu_core_set_host(cores[i], &host);

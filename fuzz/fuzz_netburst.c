@@ -82,8 +82,7 @@ static void op_rdpmc(fz_run *r)
   int rc = spmu_rdpmc(r->lp, n, 0, false, &v);
 
   if (n < 18) {
-    if (rc != SPMU_OK || spmu_rdmsr(r->lp, 0x300 + n, &m) != SPMU_OK ||
-        v != m)
+    if (rc != SPMU_OK || spmu_rdmsr(r->lp, 0x300 + n, &m) != SPMU_OK || v != m)
       fz_die("rdpmc-agree: RDPMC %u: %s %#llx, RDMSR %#llx", n,
              spmu_errname(rc), ull(v), ull(m));
     if (spmu_rdpmc(r->lp, n | 0x80000000u, 0, false, &v) != SPMU_OK ||
@@ -170,8 +169,9 @@ static void op_deliver(fz_run *r)
   pm = pmis[0] + pmis[1];
   rc = deliver(r->lp, &clk, clocks, &used);
   TRACE("  LP%u deliver_netburst %llu clocks, %u lines -> ticks %#x, %llu "
-        "clocks\n", spmu_lp_index(r->lp), ull(clocks), (unsigned)clk.nlines,
-        (unsigned)rc, ull(used));
+        "clocks\n",
+        spmu_lp_index(r->lp), ull(clocks), (unsigned)clk.nlines, (unsigned)rc,
+        ull(used));
   if (rc < 0 || used == 0 || used > clocks)
     fz_die("deliver-result: %s, %llu of %llu clocks", spmu_errname(rc),
            ull(used), ull(clocks));
@@ -180,15 +180,18 @@ static void op_deliver(fz_run *r)
 }
 
 static const fz_op op_table[4] = {
-  {"wrmsr", op_wrmsr},
-  {"rdpmc", op_rdpmc},
-  {"deliver", op_deliver},
-  {"deliver", op_deliver},
+    {"wrmsr", op_wrmsr},
+    {"rdpmc", op_rdpmc},
+    {"deliver", op_deliver},
+    {"deliver", op_deliver},
 };
 
 static const fz_steps steps = {
-  .ops = op_table, .nops = 4, .max_steps = MAX_STEPS, .lp_first = true,
-  .sample = SAMPLE,
+    .ops = op_table,
+    .nops = 4,
+    .max_steps = MAX_STEPS,
+    .lp_first = true,
+    .sample = SAMPLE,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -84,7 +84,7 @@ static void check_failure(const char *spec, int rc, const char *why,
   rs = spmu_profile_parse(spec, &q, small, 7);
   if (rs != rc || !terminated(small, 7))
     fz_die("parse-result: %s with a 7-byte reason buffer, %s with 256",
-        spmu_errname(rs), spmu_errname(rc));
+           spmu_errname(rs), spmu_errname(rc));
   free(small);
 }
 
@@ -106,8 +106,7 @@ static char *format_exact(const spmu_profile *p)
     fz_die("format-size: a %d-byte buffer for %d characters", n, n);
   if (spmu_profile_format(p, NULL, 0) != SPMU_ENOSPC)
     fz_die("format-size: no buffer must give SPMU_ENOSPC");
-  if (spmu_profile_format(p, buf, (size_t)n + 1) != n ||
-      strcmp(buf, big) != 0)
+  if (spmu_profile_format(p, buf, (size_t)n + 1) != n || strcmp(buf, big) != 0)
     fz_die("format-size: the exact-size buffer gives another string");
   return buf;
 }
@@ -123,13 +122,13 @@ static void check_success(const spmu_profile *p)
   rc = spmu_profile_validate(p, why, sizeof why);
   if (rc != SPMU_OK)
     fz_die("validate-agrees: parsed, but validate says %s: %s",
-        spmu_errname(rc), why);
+           spmu_errname(rc), why);
 
   text = format_exact(p);
   rc = spmu_profile_parse(text, &q, why, sizeof why);
   if (rc != SPMU_OK)
     fz_die("format-roundtrip: \"%s\" does not parse: %s: %s", text,
-        spmu_errname(rc), why);
+           spmu_errname(rc), why);
   diff = profile_diff(p, &q);
   if (diff)
     fz_die("format-roundtrip: \"%s\" parses to another %s", text, diff);
@@ -144,7 +143,7 @@ static void check_success(const spmu_profile *p)
     fz_die("core-new: %s", spmu_errname(rc));
   if (spmu_core_threads(core) != p->threads)
     fz_die("core-new: %u logical processors for threads=%u",
-        spmu_core_threads(core), p->threads);
+           spmu_core_threads(core), p->threads);
   if (spmu_check_invariants(core, why, sizeof why) != 0)
     fz_die("core-new: %s", why);
   spmu_core_free(core);
@@ -160,8 +159,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   if (!spec)
     abort();
-  fz_at = (fz_where){.harness = "fuzz_profile", .tail = print_spec,
-                     .tail_arg = spec};
+  fz_at = (fz_where){
+      .harness = "fuzz_profile", .tail = print_spec, .tail_arg = spec};
   memcpy(spec, data, n);
   spec[n] = '\0';
   memset(why, 0, sizeof why);

@@ -227,8 +227,7 @@ static void fz_check_messages(const fz_text *t, const char *why, int errors,
   while (*p) {
     const char *eol = strchr(p, '\n'), *q = p + file_len;
     if (!eol)
-      fz_die("error-format: %s: a message without its newline: \"%s\"", why,
-             p);
+      fz_die("error-format: %s: a message without its newline: \"%s\"", why, p);
     if (strncmp(p, FILE_NAME, file_len) != 0)
       fz_die("error-format: %s: \"%.*s\" is not an error line", why,
              (int)(eol - p), p);
@@ -244,8 +243,8 @@ static void fz_check_messages(const fz_text *t, const char *why, int errors,
     } else {
       if (*q++ != ':' || !fz_number(&q, &line) || *q++ != ':' ||
           !fz_number(&q, &col) || strncmp(q, ": ", 2) != 0 || q + 2 >= eol)
-        fz_die("error-format: %s: \"%.*s\" is not FILE:LINE:COL: message",
-               why, (int)(eol - p), p);
+        fz_die("error-format: %s: \"%.*s\" is not FILE:LINE:COL: message", why,
+               (int)(eol - p), p);
       if (line < 1 || line > t->nlines || line < last_line)
         fz_die("error-format: %s: line %lu of %zu lines (after an error "
                "on line %lu): \"%.*s\"",
@@ -269,8 +268,7 @@ static void fz_check_messages(const fz_text *t, const char *why, int errors,
     p = eol + 1;
   }
   if (n != errors)
-    fz_die("error-format: %s: %d errors counted, %d reported", why, errors,
-           n);
+    fz_die("error-format: %s: %d errors counted, %d reported", why, errors, n);
   if ((errors >= MAX_ERRORS) != (stops > 0))
     fz_die("error-format: %s: %d errors, %d \"too many errors\" lines", why,
            errors, stops);
@@ -326,8 +324,8 @@ static void fz_check_script(const fz_text *t, const char *why,
     const struct script_stmt *st = &s->stmt[i];
     bool ok = true;
     if (st->line < 1 || st->line > t->nlines || st->line < last)
-      fz_die("parse-sound: %s: statement %zu on line %u (previous %u)", why,
-             i, st->line, last);
+      fz_die("parse-sound: %s: statement %zu on line %u (previous %u)", why, i,
+             st->line, last);
     last = st->line;
     switch (st->op) {
     case SCRIPT_LP:
@@ -405,8 +403,8 @@ static void run_script(const char *why, const char *source,
     fz_die("run-clean: %s: a script that parses ended with status %d "
            "(%lu model calls): %s",
            why, rc, fz_calls, c.buf);
-  if (rr.core && spmu_inv_check(fz_ctx_for(spmu_core_profile(rr.core)),
-                                rr.core, inv, sizeof inv) != 0)
+  if (rr.core && spmu_inv_check(fz_ctx_for(spmu_core_profile(rr.core)), rr.core,
+                                inv, sizeof inv) != 0)
     fz_die("run-clean: %s: after the run: %s", why, inv);
   fz_capture_free(&c);
   run_end(&rr);
@@ -453,8 +451,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
   if (!text)
     abort();
-  fz_at = (fz_where){.harness = "fuzz_script", .tail = print_script,
-                     .tail_arg = &t};
+  fz_at = (fz_where){
+      .harness = "fuzz_script", .tail = print_script, .tail_arg = &t};
   memcpy(text, data, n);
   text[n] = '\0'; /* the tool refuses a NUL; the text ends at the first */
   if (!fz_lines(&t, text))
@@ -471,7 +469,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   /* Run one of them, with the trace options the input's size picks. */
   if (ok1)
     run_script("no --cpu", s1.cpu_line ? "script" : "default", &s1, size & 1,
-           size & 2);
+               size & 2);
   else if (ok2)
     run_script(cpu, "--cpu", &s2, size & 1, size & 2);
   if (ok1)

@@ -69,11 +69,28 @@ bool fz_profile_of(reader *in, const char *const *specs, size_t n,
 }
 
 static const char *const keys[] = {
-  "version", "gp",   "gp_width", "fixed",  "fixed_mask",     "fixed_width",
-  "events",  "unavailable",      "perf_capabilities",        "threads",
-  "pdcm",    "ds",   "dtes64",   "ds_cpl", "bts",            "pebs",
-  "rtm",     "pt",   "sgx",      "uncore_pmi", "precise_store",
-  "any_deprecated",
+    "version",
+    "gp",
+    "gp_width",
+    "fixed",
+    "fixed_mask",
+    "fixed_width",
+    "events",
+    "unavailable",
+    "perf_capabilities",
+    "threads",
+    "pdcm",
+    "ds",
+    "dtes64",
+    "ds_cpl",
+    "bts",
+    "pebs",
+    "rtm",
+    "pt",
+    "sgx",
+    "uncore_pmi",
+    "precise_store",
+    "any_deprecated",
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -123,7 +140,7 @@ bool fz_profile_perturbed(reader *in, spmu_profile *p)
   preset = spmu_profile_preset_name((b & 0xF) % npre);
   len = (size_t)snprintf(spec, sizeof spec, "base=%s", preset);
   if (spmu_profile_parse(spec, p, NULL, 0) != SPMU_OK)
-    abort(); /* a preset must parse */
+    abort();  /* a preset must parse */
   if (n == 0) /* the preset by name: keeps its name */
     ok = spmu_profile_parse(preset, p, NULL, 0) == SPMU_OK;
   else {
@@ -372,8 +389,7 @@ void fz_restore(fz_run *r, spmu_core *dst, const uint8_t *blob)
   int rc = spmu_core_restore(dst, blob, r->ctx->blob_len);
 
   if (rc != SPMU_OK)
-    fz_die("snapshot-roundtrip: restoring into a clone: %s",
-           spmu_errname(rc));
+    fz_die("snapshot-roundtrip: restoring into a clone: %s", spmu_errname(rc));
 }
 
 void fz_expect_same(fz_run *r, const spmu_core *c, const uint8_t *want,

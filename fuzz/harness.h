@@ -75,9 +75,18 @@ static inline uint64_t uN(reader *r, unsigned bytes)
   return v;
 }
 
-static inline uint16_t u16(reader *r) { return (uint16_t)uN(r, 2); }
-static inline uint32_t u32(reader *r) { return (uint32_t)uN(r, 4); }
-static inline uint64_t u64(reader *r) { return uN(r, 8); }
+static inline uint16_t u16(reader *r)
+{
+  return (uint16_t)uN(r, 2);
+}
+static inline uint32_t u32(reader *r)
+{
+  return (uint32_t)uN(r, 4);
+}
+static inline uint64_t u64(reader *r)
+{
+  return uN(r, 8);
+}
 
 /* A batch size for spmu_deliver: one clock, a few, many, "forever", or
  * around the deadline (the next PMI): one before, at, one after (no PMI
@@ -94,7 +103,7 @@ uint64_t pick_clocks(reader *in, uint64_t deadline);
 typedef struct fz_where {
   const char *harness; /* "fuzz_model" */
   const char *profile;
-  unsigned step;       /* 0: not in the step loop */
+  unsigned step; /* 0: not in the step loop */
   const char *op;
   void (*tail)(const void *arg);
   const void *tail_arg;
@@ -136,18 +145,18 @@ spmu_inv_ctx *fz_ctx_for(const spmu_profile *p);
 typedef struct fz_run {
   reader in;
   spmu_inv_ctx *ctx;
-  spmu_core *core;  /* the core under test */
+  spmu_core *core; /* the core under test */
   spmu_core *spare[FZ_SPARES];
   uint8_t *buf[FZ_BUFS - 2]; /* the harness's snapshot buffers */
-  spmu_lp *lp;      /* fz_steps.lp_first: the step's logical processor */
+  spmu_lp *lp; /* fz_steps.lp_first: the step's logical processor */
   unsigned step;
-  bool full;        /* this step runs the expensive checks */
-  uint64_t seed;    /* of the sample: a hash of the input */
-  uint8_t *pre;     /* a snapshot of the core (fz_expect_unchanged) */
-  uint8_t *tmp;     /* scratch snapshot */
+  bool full;             /* this step runs the expensive checks */
+  uint64_t seed;         /* of the sample: a hash of the input */
+  uint8_t *pre;          /* a snapshot of the core (fz_expect_unchanged) */
+  uint8_t *tmp;          /* scratch snapshot */
   const char *unchanged; /* set: the step must leave the core as pre */
-  bool snap_fresh;  /* ctx->blob_a is the core's snapshot (the last check
-                       ran after the last change) */
+  bool snap_fresh;       /* ctx->blob_a is the core's snapshot (the last check
+                            ran after the last change) */
   char why[512];
 } fz_run;
 
@@ -160,8 +169,8 @@ typedef struct fz_steps {
   const fz_op *ops; /* an opcode byte picks ops[byte % nops] */
   unsigned nops;
   unsigned max_steps;
-  bool lp_first;    /* a byte before the opcode picks r->lp */
-  unsigned sample;  /* about 1 step in `sample` is full (1: every one) */
+  bool lp_first;   /* a byte before the opcode picks r->lp */
+  unsigned sample; /* about 1 step in `sample` is full (1: every one) */
 } fz_steps;
 
 /* Set up r for an input (data, size) on a core of p: r->ctx, r->core and

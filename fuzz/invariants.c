@@ -143,13 +143,14 @@ int spmu_inv_save(spmu_inv_ctx *ctx, const spmu_core *core, uint8_t *buf,
   if (got != ctx->blob_len)
     return fail(why, len,
                 "snapshot-roundtrip: snapshot is %zu bytes, was %zu for "
-                "this profile", got, ctx->blob_len);
+                "this profile",
+                got, ctx->blob_len);
   return 0;
 }
 
 /* An MSR value as RDMSR gives it; read-agree is checked on the way. */
-static int read_msr(spmu_lp *lp, const spmu_msr_info *m, uint64_t *v,
-                    char *why, size_t len)
+static int read_msr(spmu_lp *lp, const spmu_msr_info *m, uint64_t *v, char *why,
+                    size_t len)
 {
   uint64_t h = 0;
   int rc = spmu_rdmsr(lp, m->addr, v);
@@ -161,8 +162,7 @@ static int read_msr(spmu_lp *lp, const spmu_msr_info *m, uint64_t *v,
   if (rc != SPMU_OK || h != *v)
     return fail(why, len,
                 "read-agree: LP%u %s: RDMSR %#llx, host RDMSR %#llx (%s)",
-                spmu_lp_index(lp), m->name, ull(*v), ull(h),
-                spmu_errname(rc));
+                spmu_lp_index(lp), m->name, ull(*v), ull(h), spmu_errname(rc));
   return 0;
 }
 
@@ -187,33 +187,36 @@ static int check_value(const spmu_inv_ctx *ctx, spmu_lp *lp,
   case SPMU_POLICY_W1C:
   case SPMU_POLICY_W1S:
     if (v != 0)
-      return fail(why, len, "write-only-zero: LP%u %s reads %#llx", k,
-                  m->name, ull(v));
+      return fail(why, len, "write-only-zero: LP%u %s reads %#llx", k, m->name,
+                  ull(v));
     return 0;
   case SPMU_POLICY_COUNTER:
   case SPMU_POLICY_COUNTER_SX:
     if (v & ~spmu_width_mask(m->width))
       return fail(why, len,
-                  "counter-width: LP%u %s = %#llx has bits at or above %u",
-                  k, m->name, ull(v), m->width);
+                  "counter-width: LP%u %s = %#llx has bits at or above %u", k,
+                  m->name, ull(v), m->width);
     if (m->target != m->addr) {
       uint64_t t = value_of(ctx, lp, m->target);
       if (t != v)
-        return fail(why, len, "alias-agree: LP%u %s = %#llx, its target "
-                    "%#x = %#llx", k, m->name, ull(v), m->target, ull(t));
+        return fail(why, len,
+                    "alias-agree: LP%u %s = %#llx, its target "
+                    "%#x = %#llx",
+                    k, m->name, ull(v), m->target, ull(t));
     }
     return 0;
   case SPMU_POLICY_RW:
   case SPMU_POLICY_RO:
     if (v & m->reserved)
       return fail(why, len,
-                  "reserved-clear: LP%u %s = %#llx sets reserved bits %#llx",
-                  k, m->name, ull(v), ull(v & m->reserved));
+                  "reserved-clear: LP%u %s = %#llx sets reserved bits %#llx", k,
+                  m->name, ull(v), ull(v & m->reserved));
     if ((v ^ m->reset) & m->readonly)
       return fail(why, len,
                   "readonly-kept: LP%u %s = %#llx changed read-only bits "
-                  "%#llx (power-on %#llx)", k, m->name, ull(v),
-                  ull((v ^ m->reset) & m->readonly), ull(m->reset));
+                  "%#llx (power-on %#llx)",
+                  k, m->name, ull(v), ull((v ^ m->reset) & m->readonly),
+                  ull(m->reset));
     /* SDM 3.3.7.1: the DS save area address is canonical (48 bits). */
     if (m->addr == MSR_DS_AREA && (v >> 47) != 0 &&
         (v >> 47) != (UINT64_C(1) << 17) - 1)
@@ -222,14 +225,16 @@ static int check_value(const spmu_inv_ctx *ctx, spmu_lp *lp,
     return 0;
   case SPMU_POLICY_CONST:
     if (v != m->reset)
-      return fail(why, len, "readonly-kept: LP%u %s = %#llx, the profile "
-                  "says %#llx", k, m->name, ull(v), ull(m->reset));
+      return fail(why, len,
+                  "readonly-kept: LP%u %s = %#llx, the profile "
+                  "says %#llx",
+                  k, m->name, ull(v), ull(m->reset));
     return 0;
   case SPMU_POLICY_COMPUTED:
     return 0; /* INUSE: check_inuse */
   }
-  return fail(why, len, "read-agree: LP%u %s has unknown policy %d", k,
-              m->name, (int)m->policy);
+  return fail(why, len, "read-agree: LP%u %s has unknown policy %d", k, m->name,
+              (int)m->policy);
 }
 
 /* IA32_PERF_GLOBAL_INUSE recomputed from the event selects,
@@ -292,12 +297,14 @@ static int check_rdpmc_one(const spmu_inv_ctx *ctx, spmu_lp *lp, uint32_t ecx,
   if (present && (rc != SPMU_OK || v != value_of(ctx, lp, msr)))
     return fail(why, len,
                 "rdpmc-agree: LP%u RDPMC ECX=%#x: %s %#llx, RDMSR %#x "
-                "gives %#llx", spmu_lp_index(lp), ecx, spmu_errname(rc),
-                ull(v), msr, ull(value_of(ctx, lp, msr)));
+                "gives %#llx",
+                spmu_lp_index(lp), ecx, spmu_errname(rc), ull(v), msr,
+                ull(value_of(ctx, lp, msr)));
   if (!present && rc != SPMU_GP)
-    return fail(why, len, "rdpmc-agree: LP%u RDPMC ECX=%#x names no counter "
-                "(MSR %#x absent) but gives %s", spmu_lp_index(lp), ecx, msr,
-                spmu_errname(rc));
+    return fail(why, len,
+                "rdpmc-agree: LP%u RDPMC ECX=%#x names no counter "
+                "(MSR %#x absent) but gives %s",
+                spmu_lp_index(lp), ecx, msr, spmu_errname(rc));
   return 0;
 }
 
@@ -317,18 +324,17 @@ static int check_rdpmc(const spmu_inv_ctx *ctx, spmu_lp *lp, char *why,
     if (check_rdpmc_one(ctx, lp, i, MSR_PMC0 + i, why, len))
       return -1;
   for (i = 0; i < SPMU_MAX_FIXED; i++)
-    if (check_rdpmc_one(ctx, lp, RDPMC_FIXED | i, MSR_FIXED_CTR0 + i, why,
-                        len))
+    if (check_rdpmc_one(ctx, lp, RDPMC_FIXED | i, MSR_FIXED_CTR0 + i, why, len))
       return -1;
   return check_rdpmc_one(ctx, lp, RDPMC_METRICS, MSR_PERF_METRICS, why, len);
 }
 
 /* Addresses outside every profile, and PMU addresses some profiles lack. */
 static const uint32_t probe_addrs[] = {
-  0x0,   0xC0,  0xC1,  0xC8,  0xC9,  0x185, 0x186, 0x18D, 0x18E, 0x309,
-  0x30C, 0x318, 0x329, 0x345, 0x38D, 0x38E, 0x390, 0x391, 0x392, 0x393,
-  0x3F1, 0x3F2, 0x3F6, 0x3F7, 0x4C1, 0x600, 0x601, 0x10000, 0xC0000080,
-  0xFFFFFFFF,
+    0x0,   0xC0,  0xC1,  0xC8,    0xC9,       0x185,      0x186, 0x18D,
+    0x18E, 0x309, 0x30C, 0x318,   0x329,      0x345,      0x38D, 0x38E,
+    0x390, 0x391, 0x392, 0x393,   0x3F1,      0x3F2,      0x3F6, 0x3F7,
+    0x4C1, 0x600, 0x601, 0x10000, 0xC0000080, 0xFFFFFFFF,
 };
 
 static int check_absent(const spmu_inv_ctx *ctx, spmu_lp *lp, char *why,
@@ -344,23 +350,23 @@ static int check_absent(const spmu_inv_ctx *ctx, spmu_lp *lp, char *why,
     rg = spmu_rdmsr(lp, probe_addrs[i], &v);
     rh = spmu_host_rdmsr(lp, probe_addrs[i], &v);
     if (rg != SPMU_GP || rh != SPMU_ENOMSR)
-      return fail(why, len, "read-agree: LP%u MSR %#x is not listed, but "
-                  "RDMSR gives %s and host RDMSR %s", spmu_lp_index(lp),
-                  probe_addrs[i], spmu_errname(rg), spmu_errname(rh));
+      return fail(why, len,
+                  "read-agree: LP%u MSR %#x is not listed, but "
+                  "RDMSR gives %s and host RDMSR %s",
+                  spmu_lp_index(lp), probe_addrs[i], spmu_errname(rg),
+                  spmu_errname(rh));
   }
   return 0;
 }
 
-static int check_lp(const spmu_inv_ctx *ctx, spmu_lp *lp, char *why,
-                    size_t len)
+static int check_lp(const spmu_inv_ctx *ctx, spmu_lp *lp, char *why, size_t len)
 {
   size_t i;
 
   for (i = 0; i < ctx->nmsr; i++) {
     const spmu_msr_info *m = &ctx->msr[i];
     uint64_t v = 0;
-    if (read_msr(lp, m, &v, why, len) ||
-        check_value(ctx, lp, m, v, why, len))
+    if (read_msr(lp, m, &v, why, len) || check_value(ctx, lp, m, v, why, len))
       return -1;
   }
   if (check_inuse(ctx, lp, why, len) || check_rdpmc(ctx, lp, why, len) ||
@@ -383,15 +389,18 @@ static int check_snapshot(spmu_inv_ctx *ctx, spmu_core *core, char *why,
     return 0;
   rc = spmu_core_restore(ctx->scratch, ctx->blob_a, ctx->blob_len);
   if (rc != SPMU_OK)
-    return fail(why, len, "snapshot-roundtrip: restoring a fresh snapshot "
-                "into a second core: %s", spmu_errname(rc));
+    return fail(why, len,
+                "snapshot-roundtrip: restoring a fresh snapshot "
+                "into a second core: %s",
+                spmu_errname(rc));
   if (spmu_inv_save(ctx, ctx->scratch, ctx->blob_b, why, len))
     return -1;
   for (i = 0; i < ctx->blob_len; i++)
     if (ctx->blob_a[i] != ctx->blob_b[i])
-      return fail(why, len, "snapshot-roundtrip: byte %zu of %zu differs "
-                  "after save/restore/save (%#x, then %#x)", i, ctx->blob_len,
-                  ctx->blob_a[i], ctx->blob_b[i]);
+      return fail(why, len,
+                  "snapshot-roundtrip: byte %zu of %zu differs "
+                  "after save/restore/save (%#x, then %#x)",
+                  i, ctx->blob_len, ctx->blob_a[i], ctx->blob_b[i]);
   memcpy(ctx->verified, ctx->blob_a, ctx->blob_len);
   ctx->have_verified = 1;
   return 0;
@@ -402,8 +411,10 @@ int spmu_inv_check(spmu_inv_ctx *ctx, spmu_core *core, char *why, size_t len)
   unsigned k, n = spmu_core_threads(core);
 
   if (n != ctx->prof.threads)
-    return fail(why, len, "read-agree: the core has %u logical processors, "
-                "the profile %u", n, ctx->prof.threads);
+    return fail(why, len,
+                "read-agree: the core has %u logical processors, "
+                "the profile %u",
+                n, ctx->prof.threads);
   for (k = 0; k < n; k++)
     if (check_lp(ctx, spmu_core_lp(core, k), why, len))
       return -1;
@@ -424,8 +435,7 @@ int spmu_check_invariants(spmu_core *core, char *why, size_t len)
   if (rc != SPMU_OK) {
     spmu_inv_ctx_fini(ctx);
     free(ctx);
-    return fail(why, len, "cannot prepare the checker: %s",
-                spmu_errname(rc));
+    return fail(why, len, "cannot prepare the checker: %s", spmu_errname(rc));
   }
   rc = spmu_inv_check(ctx, core, why, len);
   spmu_inv_ctx_fini(ctx);

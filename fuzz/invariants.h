@@ -66,7 +66,7 @@ typedef struct spmu_inv_ctx {
   spmu_core *scratch; /* second core for the snapshot round trip */
   uint8_t *blob_a;    /* after spmu_inv_check: the core's snapshot */
   uint8_t *blob_b;
-  uint8_t *verified;  /* the last snapshot whose round trip held */
+  uint8_t *verified; /* the last snapshot whose round trip held */
   int have_verified;
   size_t blob_len;
 } spmu_inv_ctx;
@@ -83,8 +83,7 @@ const spmu_msr_info *spmu_inv_msr(const spmu_inv_ctx *ctx, uint32_t addr);
  * return ctx->blob_a holds the core's snapshot (ctx->blob_len bytes). The
  * round trip is skipped when that snapshot is byte for byte the last one
  * whose round trip held (its outcome depends on those bytes alone). */
-int spmu_inv_check(spmu_inv_ctx *ctx, spmu_core *core, char *why,
-                   size_t len);
+int spmu_inv_check(spmu_inv_ctx *ctx, spmu_core *core, char *why, size_t len);
 
 /* The same, self-contained. */
 int spmu_check_invariants(spmu_core *core, char *why, size_t len);

@@ -13,8 +13,8 @@
 
 #define GM_BASE UINT64_C(0x10000)
 #define GM_SIZE 0x10000u
-#define GM_DS GM_BASE                       /* the DS management area */
-#define GM_PEBS (GM_BASE + 0x1000)          /* a one-page PEBS buffer */
+#define GM_DS GM_BASE              /* the DS management area */
+#define GM_PEBS (GM_BASE + 0x1000) /* a one-page PEBS buffer */
 #define GM_LOG 64
 
 typedef struct guest_mem {

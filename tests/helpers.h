@@ -127,8 +127,8 @@ static inline int teardown(void **state)
 #endif
 
 /* Every preset, for loops over profiles. */
-#define FOR_EACH_PRESET(name)                                                \
-  for (unsigned name##_i = 0;                                                \
+#define FOR_EACH_PRESET(name)                                                  \
+  for (unsigned name##_i = 0;                                                  \
        (name = spmu_profile_preset_name(name##_i)) != NULL; name##_i++)
 
 /* Is preset `name` an architectural-perfmon part (not NetBurst)? Loops

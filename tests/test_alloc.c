@@ -132,9 +132,9 @@ static void test_per_lp_state_within_1kib(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_no_allocation_while_running),
-    cmocka_unit_test(test_one_allocation_per_core),
-    cmocka_unit_test(test_per_lp_state_within_1kib),
+      cmocka_unit_test(test_no_allocation_while_running),
+      cmocka_unit_test(test_one_allocation_per_core),
+      cmocka_unit_test(test_per_lp_state_within_1kib),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -244,7 +244,8 @@ static void test_any_batched_equals_single_clocks(void **state)
   assert_int_equal(insts(t1, 7, 3, 500, &used), SPMU_TICK_PMI);
   assert_int_equal(used, 143); /* 143 * 7 = 1001 */
   for (k = 0; k < used; k++)
-    assert_int_equal(insts(o1, 7, 3, 1, NULL), k + 1 == used ? SPMU_TICK_PMI : 0);
+    assert_int_equal(insts(o1, 7, 3, 1, NULL),
+                     k + 1 == used ? SPMU_TICK_PMI : 0);
   assert_int_equal(spmu_core_save(core, a, la, &la), SPMU_OK);
   assert_int_equal(spmu_core_save(other, b, la, &lb), SPMU_OK);
   assert_int_equal(la, lb);
@@ -266,9 +267,10 @@ static void test_any_reserved_where_deprecated_18_2_3_1(void **state)
     spmu_core_free(core);
     core = core_for(spec[i]);
     l = spmu_core_lp(core, 0);
-    assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0, INST_SEL | EV_EN | EV_ANY), SPMU_GP);
-    assert_int_equal(spmu_wrmsr(l, MSR_FIXED_CTR_CTRL, FX_EN_ALL(0) | FX_ANY(0)),
+    assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0, INST_SEL | EV_EN | EV_ANY),
                      SPMU_GP);
+    assert_int_equal(
+        spmu_wrmsr(l, MSR_FIXED_CTR_CTRL, FX_EN_ALL(0) | FX_ANY(0)), SPMU_GP);
     assert_int_equal(rd(l, MSR_EVTSEL0), 0);
   }
 }
@@ -287,7 +289,8 @@ static void test_topa_pmi_sets_bit55_and_freezes_36_2_7_2(void **state)
   assert_int_equal(spmu_signal(t0, SPMU_SIGNAL_TOPA_PMI), SPMU_TICK_PMI);
   assert_int_equal(pmis[0], 1);
   assert_int_equal(pmis[1], 0);
-  assert_int_equal(rd(t0, MSR_GLOBAL_STATUS), ST_TOPA | ST_CTR_FRZ | ST_LBR_FRZ);
+  assert_int_equal(rd(t0, MSR_GLOBAL_STATUS),
+                   ST_TOPA | ST_CTR_FRZ | ST_LBR_FRZ);
   insts(t0, 5, 3, 1, NULL);
   assert_int_equal(rd(t0, MSR_PMC0), 0);
   wr(t0, MSR_STATUS_RESET, ST_TOPA | ST_CTR_FRZ | ST_LBR_FRZ);
@@ -356,20 +359,29 @@ static void test_signal_refused_without_the_bit(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_any_counts_every_thread_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_without_any_counts_own_thread_only_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_any_matches_other_threads_cpl_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_fixed_any_counts_every_thread_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_any_overflow_pmi_on_owner_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_any_deadline_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_any_gated_by_owner_state_18_2_4_1, teardown),
-    cmocka_unit_test_teardown(test_any_edge_across_threads_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_any_batched_equals_single_clocks, teardown),
-    cmocka_unit_test_teardown(test_any_reserved_where_deprecated_18_2_3_1, teardown),
-    cmocka_unit_test_teardown(test_topa_pmi_sets_bit55_and_freezes_36_2_7_2, teardown),
-    cmocka_unit_test_teardown(test_uncore_ovf_pmi_only_when_enabled_18_8_2, teardown),
-    cmocka_unit_test_teardown(test_condchgd_no_pmi_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_signal_refused_without_the_bit, teardown),
+      cmocka_unit_test_teardown(test_any_counts_every_thread_18_2_3, teardown),
+      cmocka_unit_test_teardown(test_without_any_counts_own_thread_only_18_2_3,
+                                teardown),
+      cmocka_unit_test_teardown(test_any_matches_other_threads_cpl_18_2_3,
+                                teardown),
+      cmocka_unit_test_teardown(test_fixed_any_counts_every_thread_18_2_3,
+                                teardown),
+      cmocka_unit_test_teardown(test_any_overflow_pmi_on_owner_18_2_3,
+                                teardown),
+      cmocka_unit_test_teardown(test_any_deadline_18_2_3, teardown),
+      cmocka_unit_test_teardown(test_any_gated_by_owner_state_18_2_4_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_any_edge_across_threads_18_2_3, teardown),
+      cmocka_unit_test_teardown(test_any_batched_equals_single_clocks,
+                                teardown),
+      cmocka_unit_test_teardown(test_any_reserved_where_deprecated_18_2_3_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_topa_pmi_sets_bit55_and_freezes_36_2_7_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_uncore_ovf_pmi_only_when_enabled_18_8_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_condchgd_no_pmi_18_2_2_2, teardown),
+      cmocka_unit_test_teardown(test_signal_refused_without_the_bit, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

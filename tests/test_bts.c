@@ -2,8 +2,8 @@
  * trace store encodings"; Figures 17-8, 17-9): records of taken branches in the
  * DS area's BTS buffer, circular or with an interrupt at the threshold. */
 #define SPMU_TEST_FIXTURE
-#include "helpers.h"
 #include "guest_mem.h"
+#include "helpers.h"
 
 #include <stdlib.h>
 
@@ -44,7 +44,10 @@ static void bts64(unsigned records, uint64_t threshold)
   gm_put(gm, GM_DS + 0x18, threshold, 8);
 }
 
-static uint64_t bts_index(void) { return gm_get(gm, GM_DS + 0x08, 8); }
+static uint64_t bts_index(void)
+{
+  return gm_get(gm, GM_DS + 0x08, 8);
+}
 
 static void debugctl(uint64_t v)
 {
@@ -224,13 +227,15 @@ static void test_deadline_and_counting_with_bts(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_circular_buffer_17_4_9, bts_teardown),
-    cmocka_unit_test_teardown(test_btint_threshold_pmi_17_4_9, bts_teardown),
-    cmocka_unit_test_teardown(test_threshold_interrupts_without_btint, bts_teardown),
-    cmocka_unit_test_teardown(test_cpl_qualified_encodings, bts_teardown),
-    cmocka_unit_test_teardown(test_narrow_bts_layout, bts_teardown),
-    cmocka_unit_test_teardown(test_failing_write_stops_batch, bts_teardown),
-    cmocka_unit_test_teardown(test_deadline_and_counting_with_bts, bts_teardown),
+      cmocka_unit_test_teardown(test_circular_buffer_17_4_9, bts_teardown),
+      cmocka_unit_test_teardown(test_btint_threshold_pmi_17_4_9, bts_teardown),
+      cmocka_unit_test_teardown(test_threshold_interrupts_without_btint,
+                                bts_teardown),
+      cmocka_unit_test_teardown(test_cpl_qualified_encodings, bts_teardown),
+      cmocka_unit_test_teardown(test_narrow_bts_layout, bts_teardown),
+      cmocka_unit_test_teardown(test_failing_write_stops_batch, bts_teardown),
+      cmocka_unit_test_teardown(test_deadline_and_counting_with_bts,
+                                bts_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,28 +41,34 @@ static void test_model_constants_match_catalogue(void **state)
     assert_int_equal(enc(&p, MSR_FIXED_CTR_CTRL, pmi, 1), SPMU_FIXED_PMI(j));
   }
   assert_int_equal(enc(&p, MSR_GLOBAL_INUSE, "PMI_InUse", 1), SPMU_INUSE_PMI);
-  assert_int_equal(enc(&p, MSR_EVTSEL0, "UMASK", 1), 1ULL << SPMU_EVTSEL_UMASK_SHIFT);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "UMASK", 1),
+                   1ULL << SPMU_EVTSEL_UMASK_SHIFT);
   assert_int_equal(enc(&p, MSR_EVTSEL0, "USR", 1), SPMU_EVTSEL_USR);
   assert_int_equal(enc(&p, MSR_EVTSEL0, "OS", 1), SPMU_EVTSEL_OS);
   assert_int_equal(enc(&p, MSR_EVTSEL0, "E", 1), SPMU_EVTSEL_E);
   assert_int_equal(enc(&p, MSR_EVTSEL0, "EN", 1), SPMU_EVTSEL_EN);
   assert_int_equal(enc(&p, MSR_EVTSEL0, "INV", 1), SPMU_EVTSEL_INV);
-  assert_int_equal(enc(&p, MSR_EVTSEL0, "CMASK", 1), 1ULL << SPMU_EVTSEL_CMASK_SHIFT);
+  assert_int_equal(enc(&p, MSR_EVTSEL0, "CMASK", 1),
+                   1ULL << SPMU_EVTSEL_CMASK_SHIFT);
   assert_int_equal(enc(&p, MSR_EVTSEL0, "IN_TX", 1), SPMU_EVTSEL_IN_TX);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "LBR", 1), SPMU_DEBUGCTL_LBR);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "TR", 1), SPMU_DEBUGCTL_TR);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTS", 1), SPMU_DEBUGCTL_BTS);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTINT", 1), SPMU_DEBUGCTL_BTINT);
-  assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTS_OFF_OS", 1), SPMU_DEBUGCTL_BTS_OFF_OS);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTS_OFF_OS", 1),
+                   SPMU_DEBUGCTL_BTS_OFF_OS);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "BTS_OFF_USR", 1),
                    SPMU_DEBUGCTL_BTS_OFF_USR);
-  assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_LBRS_ON_PMI", 1), SPMU_DEBUGCTL_FREEZE_LBRS);
+  assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_LBRS_ON_PMI", 1),
+                   SPMU_DEBUGCTL_FREEZE_LBRS);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_PERFMON_ON_PMI", 1),
                    SPMU_DEBUGCTL_FREEZE_PERFMON);
   assert_int_equal(enc(&p, MSR_DEBUGCTL, "FREEZE_WHILE_SMM", 1),
                    SPMU_DEBUGCTL_FREEZE_WHILE_SMM);
-  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "LBR_Frz", 1), SPMU_STATUS_LBR_FRZ);
-  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CTR_Frz", 1), SPMU_STATUS_CTR_FRZ);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "LBR_Frz", 1),
+                   SPMU_STATUS_LBR_FRZ);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CTR_Frz", 1),
+                   SPMU_STATUS_CTR_FRZ);
   assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "ASCI", 1), SPMU_STATUS_ASCI);
   assert_int_equal(enc(&skl, MSR_EVTSEL0, "ANY", 1), SPMU_EVTSEL_ANY);
   assert_int_equal(enc(&skl, MSR_FIXED_CTR_CTRL, "ANY1", 1), SPMU_FIXED_ANY(1));
@@ -70,9 +76,12 @@ static void test_model_constants_match_catalogue(void **state)
                    SPMU_DEBUGCTL_ENABLE_UNCORE_PMI);
   assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "Trace_ToPA_PMI", 1),
                    SPMU_STATUS_TRACE_TOPA_PMI);
-  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "Ovf_Uncore", 1), SPMU_STATUS_OVF_UNCORE);
-  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CondChgd", 1), SPMU_STATUS_COND_CHGD);
-  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "OvfBuf", 1), SPMU_STATUS_OVF_BUF);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "Ovf_Uncore", 1),
+                   SPMU_STATUS_OVF_UNCORE);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "CondChgd", 1),
+                   SPMU_STATUS_COND_CHGD);
+  assert_int_equal(enc(&p, MSR_GLOBAL_STATUS, "OvfBuf", 1),
+                   SPMU_STATUS_OVF_BUF);
   assert_int_equal(MSR_GLOBAL_STATUS, SPMU_MSR_GLOBAL_STATUS);
 }
 
@@ -101,7 +110,8 @@ static void test_lookup_by_name_and_number(void **state)
   assert_int_equal(spmu_msr_lookup(NULL, "IA32_PMC9", &a), SPMU_ENOENT);
   assert_int_equal(spmu_msr_lookup(NULL, "IA32_PMC", &a), SPMU_ENOENT);
   assert_int_equal(spmu_msr_lookup(NULL, "NOPE", &a), SPMU_ENOENT);
-  assert_int_equal(spmu_msr_lookup(&hsw, "IA32_PERF_GLOBAL_OVF_CTRL", &a), SPMU_OK);
+  assert_int_equal(spmu_msr_lookup(&hsw, "IA32_PERF_GLOBAL_OVF_CTRL", &a),
+                   SPMU_OK);
   assert_int_equal(a, 0x390);
   assert_int_equal(spmu_msr_lookup(&hsw, "IA32_PERF_GLOBAL_STATUS_RESET", &a),
                    SPMU_ENOMSR);
@@ -148,10 +158,12 @@ static void test_info_describes_registers(void **state)
 static void test_status_fields_in_order(void **state)
 {
   static const char *const want[] = {
-    "Ovf_PMC0", "Ovf_PMC1", "Ovf_PMC2", "Ovf_PMC3", "Ovf_FixedCtr0",
-    "Ovf_FixedCtr1", "Ovf_FixedCtr2", "Trace_ToPA_PMI", "LBR_Frz", "CTR_Frz",
-    "ASCI", "Ovf_Uncore", "OvfBuf", "CondChgd"};
-  static const unsigned bits[] = {0, 1, 2, 3, 32, 33, 34, 55, 58, 59, 60, 61, 62, 63};
+      "Ovf_PMC0",      "Ovf_PMC1",      "Ovf_PMC2",      "Ovf_PMC3",
+      "Ovf_FixedCtr0", "Ovf_FixedCtr1", "Ovf_FixedCtr2", "Trace_ToPA_PMI",
+      "LBR_Frz",       "CTR_Frz",       "ASCI",          "Ovf_Uncore",
+      "OvfBuf",        "CondChgd"};
+  static const unsigned bits[] = {0,  1,  2,  3,  32, 33, 34,
+                                  55, 58, 59, 60, 61, 62, 63};
   spmu_profile skl = prof("skylake");
   spmu_msr_info info;
   spmu_field_info f;
@@ -160,15 +172,19 @@ static void test_status_fields_in_order(void **state)
   assert_int_equal(spmu_msr_info_get(&skl, MSR_GLOBAL_STATUS, &info), SPMU_OK);
   assert_int_equal(info.nfields, 14);
   for (k = 0; k < 14; k++) {
-    assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS, k, &f), SPMU_OK);
+    assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS, k, &f),
+                     SPMU_OK);
     assert_string_equal(f.name, want[k]);
     assert_int_equal(f.lsb, bits[k]);
     assert_int_equal(f.width, 1);
   }
-  assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS, 14, &f), SPMU_ENOENT);
-  assert_int_equal(spmu_msr_info_get(&skl, MSR_GLOBAL_STATUS_SET, &info), SPMU_OK);
+  assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS, 14, &f),
+                   SPMU_ENOENT);
+  assert_int_equal(spmu_msr_info_get(&skl, MSR_GLOBAL_STATUS_SET, &info),
+                   SPMU_OK);
   assert_int_equal(info.nfields, 13);
-  assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS_SET, 12, &f), SPMU_OK);
+  assert_int_equal(spmu_msr_field_get(&skl, MSR_GLOBAL_STATUS_SET, 12, &f),
+                   SPMU_OK);
   assert_string_equal(f.name, "SetOvfBuf");
   assert_int_equal(f.access, SPMU_ACCESS_W1S);
 }
@@ -203,7 +219,8 @@ static void test_briefs_name_their_instance(void **state)
       assert_null(strchr(i.brief, '%'));
       for (fi = 0; fi < i.nfields; fi++) {
         assert_int_equal(spmu_msr_field_get(&pr, addrs[k], fi, &f), SPMU_OK);
-        assert_true(strlen(f.brief) > 0 && strlen(f.brief) < sizeof f.brief - 1);
+        assert_true(strlen(f.brief) > 0 &&
+                    strlen(f.brief) < sizeof f.brief - 1);
         assert_null(strchr(f.brief, '%'));
       }
     }
@@ -218,29 +235,50 @@ static void test_field_decode_encode(void **state)
   uint64_t v = 0, reg;
   (void)state;
   reg = 0x8000000400000001ULL;
-  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "Ovf_PMC0", reg, &v), SPMU_OK);
+  assert_int_equal(
+      spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "Ovf_PMC0", reg, &v),
+      SPMU_OK);
   assert_int_equal(v, 1);
-  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "ovf_fixedctr2", reg, &v), SPMU_OK);
+  assert_int_equal(
+      spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "ovf_fixedctr2", reg, &v),
+      SPMU_OK);
   assert_int_equal(v, 1);
-  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "CondChgd", reg, &v), SPMU_OK);
+  assert_int_equal(
+      spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "CondChgd", reg, &v),
+      SPMU_OK);
   assert_int_equal(v, 1);
-  assert_int_equal(spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "Ovf_PMC1", reg, &v), SPMU_OK);
+  assert_int_equal(
+      spmu_msr_field_decode(&skl, MSR_GLOBAL_STATUS, "Ovf_PMC1", reg, &v),
+      SPMU_OK);
   assert_int_equal(v, 0);
-  assert_int_equal(spmu_msr_field_decode(&skl, MSR_EVTSEL0, "CMASK", 0x3000000ULL, &v), SPMU_OK);
+  assert_int_equal(
+      spmu_msr_field_decode(&skl, MSR_EVTSEL0, "CMASK", 0x3000000ULL, &v),
+      SPMU_OK);
   assert_int_equal(v, 3);
 
   reg = 0;
-  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "CMASK", 0x100, &reg), SPMU_ERANGE);
-  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "CMASK", 0xff, &reg), SPMU_OK);
-  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "EN", 1, &reg), SPMU_OK);
+  assert_int_equal(
+      spmu_msr_field_encode(&skl, MSR_EVTSEL0, "CMASK", 0x100, &reg),
+      SPMU_ERANGE);
+  assert_int_equal(
+      spmu_msr_field_encode(&skl, MSR_EVTSEL0, "CMASK", 0xff, &reg), SPMU_OK);
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "EN", 1, &reg),
+                   SPMU_OK);
   assert_int_equal(reg, 0xff400000ULL);
-  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "NOPE", 1, &reg), SPMU_ENOENT);
-  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "ADAPTIVE", 1, &reg), SPMU_ENOENT);
-  assert_int_equal(spmu_msr_field_encode(&skl, 0x999, "EN", 1, &reg), SPMU_ENOMSR);
+  assert_int_equal(spmu_msr_field_encode(&skl, MSR_EVTSEL0, "NOPE", 1, &reg),
+                   SPMU_ENOENT);
+  assert_int_equal(
+      spmu_msr_field_encode(&skl, MSR_EVTSEL0, "ADAPTIVE", 1, &reg),
+      SPMU_ENOENT);
+  assert_int_equal(spmu_msr_field_encode(&skl, 0x999, "EN", 1, &reg),
+                   SPMU_ENOMSR);
   reg = 0;
-  assert_int_equal(spmu_msr_field_encode(&skl, MSR_FIXED_CTR_CTRL, "EN1", 3, &reg), SPMU_OK);
+  assert_int_equal(
+      spmu_msr_field_encode(&skl, MSR_FIXED_CTR_CTRL, "EN1", 3, &reg), SPMU_OK);
   assert_int_equal(reg, 0x30);
-  assert_int_equal(spmu_msr_field_encode(&skl, MSR_PMC0, "COUNT", 1ULL << 48, &reg), SPMU_ERANGE);
+  assert_int_equal(
+      spmu_msr_field_encode(&skl, MSR_PMC0, "COUNT", 1ULL << 48, &reg),
+      SPMU_ERANGE);
 }
 
 /* The Skylake MSR set, exactly (Vol. 3C Table 35-2 and the chapter 18
@@ -248,9 +286,9 @@ static void test_field_decode_encode(void **state)
 static void test_skylake_msr_list(void **state)
 {
   static const uint32_t want[] = {
-    0xC1, 0xC2, 0xC3, 0xC4, 0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1D9,
-    0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390, 0x391, 0x392,
-    0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
+      0xC1,  0xC2,  0xC3,  0xC4,  0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1D9,
+      0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390, 0x391, 0x392,
+      0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
   spmu_profile skl = prof("skylake");
   uint32_t got[80];
   size_t n;
@@ -273,8 +311,7 @@ static void test_regview_answers_as_profile_calls(void **state)
   const char *name;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_profile p;
     spmu_regview *r = NULL;
     uint32_t addrs[128], addrs2[128];
@@ -306,19 +343,18 @@ static void test_regview_answers_as_profile_calls(void **state)
         assert_int_equal(spmu_msr_field_get(&p, addrs[i], k, &fa), SPMU_OK);
         assert_int_equal(spmu_regview_field_get(r, addrs[i], k, &fb), SPMU_OK);
         assert_memory_equal(&fa, &fb, sizeof fa);
-        assert_int_equal(spmu_msr_field_decode(&p, addrs[i], fa.name,
-                                               UINT64_MAX, &va),
-                         SPMU_OK);
-        assert_int_equal(spmu_regview_field_decode(r, addrs[i], fa.name,
-                                                   UINT64_MAX, &vb),
-                         SPMU_OK);
+        assert_int_equal(
+            spmu_msr_field_decode(&p, addrs[i], fa.name, UINT64_MAX, &va),
+            SPMU_OK);
+        assert_int_equal(
+            spmu_regview_field_decode(r, addrs[i], fa.name, UINT64_MAX, &vb),
+            SPMU_OK);
         assert_int_equal(va, vb);
         top = va; /* all ones of the field's width */
+        assert_int_equal(spmu_msr_field_encode(&p, addrs[i], fa.name, top, &ra),
+                         SPMU_OK);
         assert_int_equal(
-            spmu_msr_field_encode(&p, addrs[i], fa.name, top, &ra), SPMU_OK);
-        assert_int_equal(
-            spmu_regview_field_encode(r, addrs[i], fa.name, top, &rb),
-            SPMU_OK);
+            spmu_regview_field_encode(r, addrs[i], fa.name, top, &rb), SPMU_OK);
         assert_int_equal(ra, rb);
       }
     }
@@ -332,8 +368,8 @@ static void test_regview_answers_as_profile_calls(void **state)
     assert_int_equal(spmu_msr_lookup(&p, "IA32_NO_SUCH_MSR", addrs),
                      SPMU_ENOENT);
     for (i = 0; i < 2; i++) {
-      const char *n390 = i ? "IA32_PERF_GLOBAL_STATUS_RESET"
-                           : "IA32_PERF_GLOBAL_OVF_CTRL";
+      const char *n390 =
+          i ? "IA32_PERF_GLOBAL_STATUS_RESET" : "IA32_PERF_GLOBAL_OVF_CTRL";
       uint32_t at_p = 0, at_r = 0;
       assert_int_equal(spmu_msr_lookup(&p, n390, &at_p),
                        spmu_regview_lookup(r, n390, &at_r));
@@ -374,15 +410,15 @@ static void test_regview_bad_arguments(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_model_constants_match_catalogue),
-    cmocka_unit_test(test_lookup_by_name_and_number),
-    cmocka_unit_test(test_info_describes_registers),
-    cmocka_unit_test(test_status_fields_in_order),
-    cmocka_unit_test(test_briefs_name_their_instance),
-    cmocka_unit_test(test_field_decode_encode),
-    cmocka_unit_test(test_skylake_msr_list),
-    cmocka_unit_test(test_regview_answers_as_profile_calls),
-    cmocka_unit_test(test_regview_bad_arguments),
+      cmocka_unit_test(test_model_constants_match_catalogue),
+      cmocka_unit_test(test_lookup_by_name_and_number),
+      cmocka_unit_test(test_info_describes_registers),
+      cmocka_unit_test(test_status_fields_in_order),
+      cmocka_unit_test(test_briefs_name_their_instance),
+      cmocka_unit_test(test_field_decode_encode),
+      cmocka_unit_test(test_skylake_msr_list),
+      cmocka_unit_test(test_regview_answers_as_profile_calls),
+      cmocka_unit_test(test_regview_bad_arguments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,6 @@
 #define BRANCH 0xC4, 0x00
 #define CYCLES 0x3C, 0x00
 
-
 static uint64_t wmask(unsigned w)
 {
   return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1;
@@ -148,8 +147,8 @@ static void test_kvm_loop_10_instructions_1_branch_every_preset(void **state)
       for (i = 0; i < p->gp; i++) {
         bool inst = (i < p->gp / 2) != (pass == 1);
         WR(MSR_PMC0 + i, 0);
-        WR(MSR_EVTSEL0 + i, EV_EN | EV_USR | EV_OS |
-                                (inst ? EV_SEL(INST) : EV_SEL(BRANCH)));
+        WR(MSR_EVTSEL0 + i,
+           EV_EN | EV_USR | EV_OS | (inst ? EV_SEL(INST) : EV_SEL(BRANCH)));
       }
       for (j = 0; j < SPMU_MAX_FIXED; j++)
         if (p->fixed_mask >> j & 1) {
@@ -203,8 +202,8 @@ static void test_kvm_counter_overflow_gp_18_2_2_2(void **state)
         WR(MSR_EVTSEL0 + i, 0);
         WR(MSR_PMC0 + i, (uint64_t)(1 - (int64_t)C));
         assert_int_equal(rd(lp, MSR_PMC0 + i), (1 - C) & gp_mask());
-        WR(MSR_EVTSEL0 + i, EV_EN | EV_USR | EV_OS | EV_SEL(INST) |
-                                (intr ? EV_INT : 0));
+        WR(MSR_EVTSEL0 + i,
+           EV_EN | EV_USR | EV_OS | EV_SEL(INST) | (intr ? EV_INT : 0));
         if (prof()->version >= 2)
           WR(MSR_GLOBAL_CTRL, UINT64_C(1) << i);
         for (k = 0; k < C; k++)
@@ -414,13 +413,27 @@ static void test_edge_state_after_plain_clocks_18_2_1_1(void **state)
  * hashing them; both are checked. */
 static void test_many_lines_exact_sums_18_2_1_1(void **state)
 {
-  static const spmu_event_line keys[20] = {
-      {0xC0, 0x00, 0}, {0x3C, 0x00, 0}, {0x00, 0x03, 0}, {0x00, 0x04, 0},
-      {0xC4, 0x00, 0}, {0xC5, 0x00, 0}, {0x2E, 0x4F, 0}, {0x2E, 0x41, 0},
-      {0xD1, 0x01, 0}, {0xD1, 0x02, 0}, {0x0E, 0x01, 0}, {0xA3, 0x04, 0},
-      /* counted by nobody */
-      {0xC0, 0x01, 0}, {0x01, 0xC0, 0}, {0x3C, 0x01, 0}, {0x00, 0x05, 0},
-      {0xC4, 0x20, 0}, {0x2E, 0x00, 0}, {0xFF, 0xFF, 0}, {0x00, 0x00, 0}};
+  static const spmu_event_line keys[20] = {{0xC0, 0x00, 0},
+                                           {0x3C, 0x00, 0},
+                                           {0x00, 0x03, 0},
+                                           {0x00, 0x04, 0},
+                                           {0xC4, 0x00, 0},
+                                           {0xC5, 0x00, 0},
+                                           {0x2E, 0x4F, 0},
+                                           {0x2E, 0x41, 0},
+                                           {0xD1, 0x01, 0},
+                                           {0xD1, 0x02, 0},
+                                           {0x0E, 0x01, 0},
+                                           {0xA3, 0x04, 0},
+                                           /* counted by nobody */
+                                           {0xC0, 0x01, 0},
+                                           {0x01, 0xC0, 0},
+                                           {0x3C, 0x01, 0},
+                                           {0x00, 0x05, 0},
+                                           {0xC4, 0x20, 0},
+                                           {0x2E, 0x00, 0},
+                                           {0xFF, 0xFF, 0},
+                                           {0x00, 0x00, 0}};
   uint64_t seed = 0x2545F4914F6CDD1DULL;
   unsigned ngp;
   (void)state;
@@ -715,7 +728,8 @@ static void test_freeze_legacy_clears_global_ctrl_18_2_4_1(void **state)
     assert_int_equal(feed(INST, 1, 0, 1), SPMU_TICK_PMI); /* clock 3 */
     assert_int_equal(pmis, 1);
     assert_int_equal(rd(lp, MSR_GLOBAL_CTRL), 0);
-    assert_int_equal(rd(lp, MSR_DEBUGCTL), DBG_FREEZE_LBRS | DBG_FREEZE_PERFMON);
+    assert_int_equal(rd(lp, MSR_DEBUGCTL),
+                     DBG_FREEZE_LBRS | DBG_FREEZE_PERFMON);
     assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 1);
     /* The overflowing clock itself is counted by every counter. */
     assert_counts(0, 3, 3);
@@ -733,7 +747,8 @@ static void test_freeze_legacy_clears_global_ctrl_18_2_4_1(void **state)
 
 /* Legacy, FREEZE_PERFMON_ON_PMI without FREEZE_LBRS_ON_PMI: DEBUGCTL.LBR
  * stays set; FREEZE_LBRS alone clears LBR but GLOBAL_CTRL keeps counting. */
-static void test_freeze_legacy_lbr_bit_only_with_freeze_lbrs_18_2_4_1(void **state)
+static void
+test_freeze_legacy_lbr_bit_only_with_freeze_lbrs_18_2_4_1(void **state)
 {
   (void)state;
   use("haswell");
@@ -790,7 +805,8 @@ static void test_freeze_streamlined_ctr_frz_18_2_4_1(void **state)
 }
 
 /* v4, FREEZE_PERFMON_ON_PMI alone: CTR_Frz but not LBR_Frz. */
-static void test_freeze_streamlined_no_lbr_frz_without_bit11_18_2_4_1(void **state)
+static void
+test_freeze_streamlined_no_lbr_frz_without_bit11_18_2_4_1(void **state)
 {
   (void)state;
   use("skylake");
@@ -838,21 +854,24 @@ static void program_mixed(spmu_core *c, uint64_t pmc0)
   spmu_lp *l = spmu_core_lp(c, 0);
   assert_int_equal(spmu_wrmsr(l, MSR_GLOBAL_CTRL, 0), SPMU_OK);
   /* PMC0: instructions, INT, preset. */
-  assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0, EV_EN | EV_USR | EV_OS | EV_INT |
-                                                  EV_SEL(INST)), SPMU_OK);
+  assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0,
+                              EV_EN | EV_USR | EV_OS | EV_INT | EV_SEL(INST)),
+                   SPMU_OK);
   assert_int_equal(spmu_wrmsr(l, MSR_PMC0, pmc0), SPMU_OK);
   /* PMC1: edge + CMASK 2 on branches (3 per clock): fires once. */
-  assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0 + 1, EV_EN | EV_USR | EV_OS |
-                                                      EV_E | EV_CMASK(2) |
-                                                      EV_SEL(BRANCH)), SPMU_OK);
+  assert_int_equal(
+      spmu_wrmsr(l, MSR_EVTSEL0 + 1,
+                 EV_EN | EV_USR | EV_OS | EV_E | EV_CMASK(2) | EV_SEL(BRANCH)),
+      SPMU_OK);
   /* PMC2: CMASK 2 on branches: +1 per clock. */
-  assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0 + 2, EV_EN | EV_USR |
-                                                      EV_CMASK(2) |
-                                                      EV_SEL(BRANCH)), SPMU_OK);
+  assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0 + 2,
+                              EV_EN | EV_USR | EV_CMASK(2) | EV_SEL(BRANCH)),
+                   SPMU_OK);
   /* PMC3: INV CMASK 3 on cycles (1 per clock): +1 per clock. */
-  assert_int_equal(spmu_wrmsr(l, MSR_EVTSEL0 + 3, EV_EN | EV_USR | EV_INV |
-                                                      EV_CMASK(3) |
-                                                      EV_SEL(CYCLES)), SPMU_OK);
+  assert_int_equal(
+      spmu_wrmsr(l, MSR_EVTSEL0 + 3,
+                 EV_EN | EV_USR | EV_INV | EV_CMASK(3) | EV_SEL(CYCLES)),
+      SPMU_OK);
   assert_int_equal(spmu_wrmsr(l, MSR_FIXED_CTR_CTRL, 0x333), SPMU_OK);
   assert_int_equal(spmu_wrmsr(l, MSR_GLOBAL_CTRL, 0x70000000fULL), SPMU_OK);
 }
@@ -881,7 +900,8 @@ static void test_batch_equals_single_clocks_overflow_in_middle(void **state)
   assert_int_equal(consumed, 5);
   assert_int_equal(pa, 1);
   for (k = 1; k <= 5; k++) {
-    assert_int_equal(spmu_deliver(lb, &clk, 1, &c1), k == 5 ? SPMU_TICK_PMI : 0);
+    assert_int_equal(spmu_deliver(lb, &clk, 1, &c1),
+                     k == 5 ? SPMU_TICK_PMI : 0);
     assert_int_equal(c1, 1);
   }
   assert_int_equal(pb, 1);
@@ -963,9 +983,9 @@ static void both_hwr(spmu_lp *a, spmu_lp *b, uint32_t msr, uint64_t v)
   assert_int_equal(spmu_host_wrmsr(b, msr, v), SPMU_OK);
 }
 
-static const spmu_event_line pool[] = {
-    {INST, 0}, {BRANCH, 0}, {CYCLES, 0}, {0x2E, 0x4F, 0}, {0x00, 0x03, 0},
-    {0x00, 0x04, 0}};
+static const spmu_event_line pool[] = {{INST, 0},       {BRANCH, 0},
+                                       {CYCLES, 0},     {0x2E, 0x4F, 0},
+                                       {0x00, 0x03, 0}, {0x00, 0x04, 0}};
 #define NPOOL (sizeof pool / sizeof pool[0])
 
 /* A near-overflow preset, or a small value. */
@@ -990,12 +1010,18 @@ static void rnd_program(spmu_lp *a, spmu_lp *b, const spmu_profile *p)
   for (i = 0; i < p->gp; i++) {
     const spmu_event_line *e = &pool[below(4)];
     uint64_t sel = EV_SEL(e->event, e->umask);
-    if (below(2)) sel |= EV_USR;
-    if (below(2)) sel |= EV_OS;
-    if (below(4) == 0) sel |= EV_E;
-    if (below(4) == 0) sel |= EV_INV;
-    if (below(2)) sel |= EV_INT;
-    if (below(5)) sel |= EV_EN;
+    if (below(2))
+      sel |= EV_USR;
+    if (below(2))
+      sel |= EV_OS;
+    if (below(4) == 0)
+      sel |= EV_E;
+    if (below(4) == 0)
+      sel |= EV_INV;
+    if (below(2))
+      sel |= EV_INT;
+    if (below(5))
+      sel |= EV_EN;
     sel |= EV_CMASK(below(4));
     assert_int_equal(both_wr(a, b, MSR_EVTSEL0 + i, sel), SPMU_OK);
     both_hwr(a, b, MSR_PMC0 + i, rnd_preset(wmask(p->gp_width)));
@@ -1008,9 +1034,12 @@ static void rnd_program(spmu_lp *a, spmu_lp *b, const spmu_profile *p)
       both_hwr(a, b, MSR_FIXED_CTR0 + j, rnd_preset(wmask(p->fixed_width)));
     }
   assert_int_equal(both_wr(a, b, MSR_FIXED_CTR_CTRL, fctl), SPMU_OK);
-  if (below(2)) dbg |= DBG_LBR;
-  if (below(3) == 0) dbg |= DBG_FREEZE_LBRS;
-  if (below(3) == 0) dbg |= DBG_FREEZE_PERFMON;
+  if (below(2))
+    dbg |= DBG_LBR;
+  if (below(3) == 0)
+    dbg |= DBG_FREEZE_LBRS;
+  if (below(3) == 0)
+    dbg |= DBG_FREEZE_PERFMON;
   if ((p->perf_capabilities & SPMU_PERFCAP_SMM_FREEZE) && below(3) == 0)
     dbg |= DBG_FREEZE_SMM;
   assert_int_equal(both_wr(a, b, MSR_DEBUGCTL, dbg), SPMU_OK);
@@ -1025,12 +1054,13 @@ static void force_pmi_soon(spmu_lp *a, spmu_lp *b, const spmu_profile *p,
 {
   size_t k;
   bool have = false;
-  assert_int_equal(both_wr(a, b, MSR_EVTSEL0, EV_EN | EV_USR | EV_OS | EV_INT |
-                                                  EV_SEL(INST)), SPMU_OK);
+  assert_int_equal(both_wr(a, b, MSR_EVTSEL0,
+                           EV_EN | EV_USR | EV_OS | EV_INT | EV_SEL(INST)),
+                   SPMU_OK);
   both_hwr(a, b, MSR_PMC0, wmask(p->gp_width) - below(500));
   if (p->version >= 2)
-    assert_int_equal(both_wr(a, b, MSR_GLOBAL_CTRL,
-                             rd(a, MSR_GLOBAL_CTRL) | 1), SPMU_OK);
+    assert_int_equal(both_wr(a, b, MSR_GLOBAL_CTRL, rd(a, MSR_GLOBAL_CTRL) | 1),
+                     SPMU_OK);
   if (p->version >= 4)
     assert_int_equal(both_wr(a, b, MSR_GLOBAL_OVF_CTRL, ST_CTR_FRZ), SPMU_OK);
   for (k = 0; k < *n; k++)
@@ -1083,8 +1113,8 @@ static void test_batch_equals_single_clocks_property(void **state)
         break;
       case 1:
         if (p->version >= 2)
-          assert_int_equal(both_wr(a, b, MSR_GLOBAL_CTRL,
-                                   rnd() & all_enables(p)), SPMU_OK);
+          assert_int_equal(
+              both_wr(a, b, MSR_GLOBAL_CTRL, rnd() & all_enables(p)), SPMU_OK);
         break;
       case 2:
         rnd_program(a, b, p);
@@ -1097,8 +1127,10 @@ static void test_batch_equals_single_clocks_property(void **state)
         lines[k] = pool[below(NPOOL)];
         lines[k].count = (uint32_t)below(6);
       }
-      clk = (spmu_clock){.lines = lines, .nlines = n,
-                         .cpl = (uint8_t)below(4), .flags = (uint8_t)below(8)};
+      clk = (spmu_clock){.lines = lines,
+                         .nlines = n,
+                         .cpl = (uint8_t)below(4),
+                         .flags = (uint8_t)below(8)};
       if (below(8) == 0) {
         K = 1000000000;
         force_pmi_soon(a, b, p, lines, &n, &clk);
@@ -1201,7 +1233,7 @@ static void test_deadline_fixed_counter(void **state)
   (void)state;
   use("skylake");
   WR(MSR_GLOBAL_CTRL, 0);
-  WR(MSR_FIXED_CTR_CTRL, 0xa0); /* fixed 1: USR, PMI */
+  WR(MSR_FIXED_CTR_CTRL, 0xa0);           /* fixed 1: USR, PMI */
   WR(MSR_FIXED_CTR0 + 1, fx_mask() - 39); /* 40 to wrap: 10 clocks */
   WR(MSR_GLOBAL_CTRL, 0x200000000ULL);
   assert_int_equal(deadline_of(lp, &clk), 10);
@@ -1330,39 +1362,65 @@ static void test_deliver_bad_input_einval(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_kvm_loop_10_instructions_1_branch_every_preset, teardown),
-    cmocka_unit_test_teardown(test_kvm_counter_overflow_gp_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_kvm_counter_overflow_fixed_18_2_2_1, teardown),
-    cmocka_unit_test_teardown(test_overflow_same_clock_one_pmi_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_cmask_counts_clocks_ge_cmask_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_cmask_inv_counts_clocks_lt_cmask_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_edge_cmask_counts_rising_edges_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_cmask_zero_adds_raw_increments_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_edge_state_kept_across_calls_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_edge_state_after_plain_clocks_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_many_lines_exact_sums_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_overflow_at_64_bit_width_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_usr_os_by_cpl_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_event_and_umask_must_match_18_2_1_1, teardown),
-    cmocka_unit_test_teardown(test_write_zero_restarts_running_counter_18_2_5, teardown),
-    cmocka_unit_test_teardown(test_write_all_ones_then_one_event_overflows_18_2_5, teardown),
-    cmocka_unit_test_teardown(test_gp_enable_expression_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_fixed_enable_field_and_global_ctrl_18_2_2_1, teardown),
-    cmocka_unit_test_teardown(test_global_ctrl_clear_nothing_counts_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_freeze_legacy_clears_global_ctrl_18_2_4_1, teardown),
-    cmocka_unit_test_teardown(test_freeze_legacy_lbr_bit_only_with_freeze_lbrs_18_2_4_1, teardown),
-    cmocka_unit_test_teardown(test_freeze_streamlined_ctr_frz_18_2_4_1, teardown),
-    cmocka_unit_test_teardown(test_freeze_streamlined_no_lbr_frz_without_bit11_18_2_4_1, teardown),
-    cmocka_unit_test_teardown(test_freeze_needs_pmi_counter_18_2_4_1, teardown),
-    cmocka_unit_test_teardown(test_batch_equals_single_clocks_overflow_in_middle, teardown),
-    cmocka_unit_test_teardown(test_batch_first_clock_pmi_and_silent_wrap, teardown),
-    cmocka_unit_test_teardown(test_batch_equals_single_clocks_property, teardown),
-    cmocka_unit_test_teardown(test_deadline_predicts_pmi_clock, teardown),
-    cmocka_unit_test_teardown(test_deadline_fixed_counter, teardown),
-    cmocka_unit_test_teardown(test_asci_set_by_enclave_counting_18_2_4_1, teardown),
-    cmocka_unit_test_teardown(test_freeze_while_smm_17_4_8, teardown),
-    cmocka_unit_test_teardown(test_in_tx_counts_only_in_transaction_18_11_5_1, teardown),
-    cmocka_unit_test_teardown(test_deliver_bad_input_einval, teardown),
+      cmocka_unit_test_teardown(
+          test_kvm_loop_10_instructions_1_branch_every_preset, teardown),
+      cmocka_unit_test_teardown(test_kvm_counter_overflow_gp_18_2_2_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_kvm_counter_overflow_fixed_18_2_2_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_overflow_same_clock_one_pmi_18_2_2_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_cmask_counts_clocks_ge_cmask_18_2_1_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_cmask_inv_counts_clocks_lt_cmask_18_2_1_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_edge_cmask_counts_rising_edges_18_2_1_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_cmask_zero_adds_raw_increments_18_2_1_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_edge_state_kept_across_calls_18_2_1_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_edge_state_after_plain_clocks_18_2_1_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_many_lines_exact_sums_18_2_1_1, teardown),
+      cmocka_unit_test_teardown(test_overflow_at_64_bit_width_18_2_2_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_usr_os_by_cpl_18_2_1_1, teardown),
+      cmocka_unit_test_teardown(test_event_and_umask_must_match_18_2_1_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_write_zero_restarts_running_counter_18_2_5,
+                                teardown),
+      cmocka_unit_test_teardown(
+          test_write_all_ones_then_one_event_overflows_18_2_5, teardown),
+      cmocka_unit_test_teardown(test_gp_enable_expression_18_2_2_2, teardown),
+      cmocka_unit_test_teardown(
+          test_fixed_enable_field_and_global_ctrl_18_2_2_1, teardown),
+      cmocka_unit_test_teardown(test_global_ctrl_clear_nothing_counts_18_2_2_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_freeze_legacy_clears_global_ctrl_18_2_4_1,
+                                teardown),
+      cmocka_unit_test_teardown(
+          test_freeze_legacy_lbr_bit_only_with_freeze_lbrs_18_2_4_1, teardown),
+      cmocka_unit_test_teardown(test_freeze_streamlined_ctr_frz_18_2_4_1,
+                                teardown),
+      cmocka_unit_test_teardown(
+          test_freeze_streamlined_no_lbr_frz_without_bit11_18_2_4_1, teardown),
+      cmocka_unit_test_teardown(test_freeze_needs_pmi_counter_18_2_4_1,
+                                teardown),
+      cmocka_unit_test_teardown(
+          test_batch_equals_single_clocks_overflow_in_middle, teardown),
+      cmocka_unit_test_teardown(test_batch_first_clock_pmi_and_silent_wrap,
+                                teardown),
+      cmocka_unit_test_teardown(test_batch_equals_single_clocks_property,
+                                teardown),
+      cmocka_unit_test_teardown(test_deadline_predicts_pmi_clock, teardown),
+      cmocka_unit_test_teardown(test_deadline_fixed_counter, teardown),
+      cmocka_unit_test_teardown(test_asci_set_by_enclave_counting_18_2_4_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_freeze_while_smm_17_4_8, teardown),
+      cmocka_unit_test_teardown(test_in_tx_counts_only_in_transaction_18_11_5_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_deliver_bad_input_einval, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

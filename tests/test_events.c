@@ -3,8 +3,8 @@
  * attribution, the batch stop at every overflow, the order within a clock,
  * and the path without a callback. Every field asserted is exact. */
 #define SPMU_TEST_FIXTURE
-#include "helpers.h"
 #include "guest_mem.h"
+#include "helpers.h"
 
 #include <stdlib.h>
 
@@ -60,8 +60,11 @@ static void on_pmi(void *opaque, spmu_lp *l)
 /* A core for spec with guest memory and the event callback. */
 static void setup(const char *spec)
 {
-  spmu_host h = {.pmi = on_pmi, .read_mem = gm_read, .write_mem = gm_write,
-                 .machine_state = gm_state, .event = on_event};
+  spmu_host h = {.pmi = on_pmi,
+                 .read_mem = gm_read,
+                 .write_mem = gm_write,
+                 .machine_state = gm_state,
+                 .event = on_event};
   use(spec);
   free(gm);
   gm = calloc(1, sizeof *gm);
@@ -110,8 +113,7 @@ static void assert_freeze(unsigned i, unsigned kind, uint32_t reg,
   assert_int_equal(e->u.freeze.now, now);
 }
 
-static void assert_pmi(unsigned i, spmu_lp *of, uint64_t clock,
-                       uint64_t status)
+static void assert_pmi(unsigned i, spmu_lp *of, uint64_t clock, uint64_t status)
 {
   const spmu_event *e = ev_at(i, SPMU_EV_PMI);
   assert_ptr_equal(e->lp, of);
@@ -314,9 +316,9 @@ static void pebs_pmc0(uint64_t bytes, uint64_t thresh, uint64_t reset,
   WR(MSR_GLOBAL_CTRL, 1);
 }
 
-static void assert_rec(unsigned i, unsigned kind, uint64_t addr,
-                       uint32_t size, uint64_t counters, uint64_t index,
-                       uint64_t abs_max, unsigned why)
+static void assert_rec(unsigned i, unsigned kind, uint64_t addr, uint32_t size,
+                       uint64_t counters, uint64_t index, uint64_t abs_max,
+                       unsigned why)
 {
   const spmu_event *e = ev_at(i, kind);
   assert_int_equal(e->u.rec.addr, addr);
@@ -346,8 +348,8 @@ static void test_pebs_record_reload_threshold_18_4_4(void **state)
                    SPMU_TICK_PEBS | SPMU_TICK_PMI);
   assert_int_equal(used, 1);
   assert_int_equal(nev, 4);
-  assert_rec(0, SPMU_EV_PEBS, GM_PEBS, 200, 1, GM_PEBS + 200,
-             GM_PEBS + 4096, 0);
+  assert_rec(0, SPMU_EV_PEBS, GM_PEBS, 200, 1, GM_PEBS + 200, GM_PEBS + 4096,
+             0);
   assert_int_equal(evs[0].clock, 1);
   assert_ctr(1, SPMU_EV_RELOAD, lp, 1, 0, 1, W48 - 99);
   assert_int_equal(ev_at(2, SPMU_EV_THRESHOLD)->u.threshold.pebs, 1);
@@ -394,8 +396,8 @@ static void test_pebs_drops_bounds_and_fault_17_4_9(void **state)
  * PMI comes last, as the call ends. */
 static void test_order_within_a_clock(void **state)
 {
-  static const unsigned kinds[] = {SPMU_EV_OVERFLOW, SPMU_EV_FREEZE,
-                                   SPMU_EV_PEBS, SPMU_EV_RELOAD,
+  static const unsigned kinds[] = {SPMU_EV_OVERFLOW,  SPMU_EV_FREEZE,
+                                   SPMU_EV_PEBS,      SPMU_EV_RELOAD,
                                    SPMU_EV_THRESHOLD, SPMU_EV_PMI};
   uint64_t used = 0;
   unsigned i;
@@ -408,8 +410,8 @@ static void test_order_within_a_clock(void **state)
   HWR(MSR_PMC0 + 1, W48 - 1);
   assert_int_equal(insts_on(lp, 1, 1, &used), SPMU_TICK_OVERFLOW);
   nev = 0;
-  assert_int_equal(insts_on(lp, 1, 1, &used), SPMU_TICK_OVERFLOW |
-                   SPMU_TICK_PMI | SPMU_TICK_PEBS);
+  assert_int_equal(insts_on(lp, 1, 1, &used),
+                   SPMU_TICK_OVERFLOW | SPMU_TICK_PMI | SPMU_TICK_PEBS);
   assert_int_equal(nev, 6);
   for (i = 0; i < 6; i++) {
     assert_int_equal(evs[i].kind, kinds[i]);
@@ -453,14 +455,13 @@ static void test_bts_record_threshold_and_full_17_4_9(void **state)
   assert_int_equal(evs[0].clock, 1);
   assert_int_equal(branch(), SPMU_TICK_BTS | SPMU_TICK_PMI);
   assert_int_equal(nev, 4);
-  assert_rec(1, SPMU_EV_BTS, GM_BTS + 24, 24, 0, GM_BTS + 48, GM_BTS + 48,
-             0);
+  assert_rec(1, SPMU_EV_BTS, GM_BTS + 24, 24, 0, GM_BTS + 48, GM_BTS + 48, 0);
   assert_int_equal(ev_at(2, SPMU_EV_THRESHOLD)->u.threshold.pebs, 0);
   assert_pmi(3, lp, 1, ST_OVF_BUF);
   assert_int_equal(branch(), 0);
   assert_int_equal(nev, 5);
-  assert_rec(4, SPMU_EV_BTS_DROP, GM_BTS + 48, 0, 0, GM_BTS + 48,
-             GM_BTS + 48, SPMU_DROP_FULL);
+  assert_rec(4, SPMU_EV_BTS_DROP, GM_BTS + 48, 0, 0, GM_BTS + 48, GM_BTS + 48,
+             SPMU_DROP_FULL);
   assert_int_equal(evs[4].u.rec.base, GM_BTS);
 }
 
@@ -479,7 +480,6 @@ static void test_bts_no_room_at_base_17_4_9(void **state)
   assert_int_equal(evs[0].u.rec.base, GM_BTS);
 }
 
-
 /* SDM 18.2.2.2: a clock that adds more than 2^width makes the counter
  * pass its width several times; OVERFLOW says how often (wraps), so the
  * clock's count is now - old + wraps * 2^width. A 32-bit PMC0 at 5 gets
@@ -487,9 +487,9 @@ static void test_bts_no_room_at_base_17_4_9(void **state)
  * its width 3 times and holds 2. */
 static void test_overflow_counts_every_wrap_18_2_2_2(void **state)
 {
-  static const spmu_event_line lines[3] = {
-      {0xC0, 0x00, UINT32_MAX}, {0xC0, 0x00, UINT32_MAX},
-      {0xC0, 0x00, UINT32_MAX}};
+  static const spmu_event_line lines[3] = {{0xC0, 0x00, UINT32_MAX},
+                                           {0xC0, 0x00, UINT32_MAX},
+                                           {0xC0, 0x00, UINT32_MAX}};
   spmu_clock clk = {.lines = lines, .nlines = 3, .cpl = 3};
   const spmu_event *e;
   (void)state;
@@ -558,8 +558,7 @@ static void test_software_freeze_18_2_4_2(void **state)
   assert_int_equal(nev, 1);
   HWR(MSR_GLOBAL_STATUS, 0);
   assert_int_equal(nev, 2);
-  assert_freeze(1, SPMU_EV_UNFREEZE, MSR_GLOBAL_STATUS, 1, 1 | ST_CTR_FRZ,
-                0);
+  assert_freeze(1, SPMU_EV_UNFREEZE, MSR_GLOBAL_STATUS, 1, 1 | ST_CTR_FRZ, 0);
   HWR(MSR_GLOBAL_STATUS, ST_CTR_FRZ | ST_LBR_FRZ);
   assert_int_equal(nev, 3);
   assert_freeze(2, SPMU_EV_FREEZE, MSR_GLOBAL_STATUS, 1, 0,
@@ -580,7 +579,7 @@ static void test_counter_enabled_18_2_2(void **state)
   WR(MSR_GLOBAL_CTRL, 1 | UINT64_C(1) << 33);
   assert_int_equal(spmu_counter_enabled(lp, 0), 1);
   assert_int_equal(spmu_counter_enabled(lp, 33), 0); /* field 0 */
-  WR(MSR_FIXED_CTR_CTRL, 0x10); /* FIXED_CTR1: OS only */
+  WR(MSR_FIXED_CTR_CTRL, 0x10);                      /* FIXED_CTR1: OS only */
   assert_int_equal(spmu_counter_enabled(lp, 33), 1);
   assert_int_equal(spmu_counter_enabled(lp, 32), 0);
   WR(MSR_EVTSEL0, INST_SEL & ~EV_EN);
@@ -637,8 +636,7 @@ static void test_netburst_overflow_then_pmi_18_15_3(void **state)
  * reload from the DS area's reset value. */
 static void test_netburst_pebs_18_15_7(void **state)
 {
-  static const spmu_nb_retire miss = {.uops = 1, .kind = 0x01,
-                                      .replay = 0x1};
+  static const spmu_nb_retire miss = {.uops = 1, .kind = 0x01, .replay = 0x1};
   spmu_clock clk = {.retire = &miss, .nretire = 1};
   uint64_t used = 0;
   (void)state;
@@ -704,8 +702,8 @@ static void test_no_callback_same_results(void **state)
   for (i = 0; i < 3; i++) {
     c[i] = core_for("skylake");
     l[i] = spmu_core_lp(c[i], 0);
-    h = (spmu_host){.opaque = &m[i], .pmi = on_pmi,
-                    .event = i ? on_event : NULL};
+    h = (spmu_host){
+        .opaque = &m[i], .pmi = on_pmi, .event = i ? on_event : NULL};
     assert_int_equal(spmu_core_set_host(c[i], &h), SPMU_OK);
     if (i == 2) {
       h.event = NULL;
@@ -761,35 +759,35 @@ static void test_no_callback_same_results(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_overflow_stops_batch_at_its_clock_18_2_2_2,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_anythread_events_name_the_owner_18_2_3,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_pmi_and_streamlined_freeze_18_2_4_1,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_legacy_freeze_and_unfreeze_18_2_4_1,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_legacy_freeze_of_a_cleared_ctrl_18_2_4_1,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_signal_event_18_2_2_2, ev_teardown),
-    cmocka_unit_test_teardown(test_pebs_record_reload_threshold_18_4_4,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_pebs_drops_bounds_and_fault_17_4_9,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_order_within_a_clock, ev_teardown),
-    cmocka_unit_test_teardown(test_bts_record_threshold_and_full_17_4_9,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_bts_no_room_at_base_17_4_9, ev_teardown),
-    cmocka_unit_test_teardown(test_overflow_counts_every_wrap_18_2_2_2,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_pmi_events_in_pmi_call_order_18_2_3,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_software_freeze_18_2_4_2, ev_teardown),
-    cmocka_unit_test_teardown(test_counter_enabled_18_2_2, ev_teardown),
-    cmocka_unit_test_teardown(test_netburst_overflow_then_pmi_18_15_3,
-                              ev_teardown),
-    cmocka_unit_test_teardown(test_netburst_pebs_18_15_7, ev_teardown),
-    cmocka_unit_test_teardown(test_no_callback_same_results, ev_teardown),
+      cmocka_unit_test_teardown(test_overflow_stops_batch_at_its_clock_18_2_2_2,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_anythread_events_name_the_owner_18_2_3,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_pmi_and_streamlined_freeze_18_2_4_1,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_legacy_freeze_and_unfreeze_18_2_4_1,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_legacy_freeze_of_a_cleared_ctrl_18_2_4_1,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_signal_event_18_2_2_2, ev_teardown),
+      cmocka_unit_test_teardown(test_pebs_record_reload_threshold_18_4_4,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_pebs_drops_bounds_and_fault_17_4_9,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_order_within_a_clock, ev_teardown),
+      cmocka_unit_test_teardown(test_bts_record_threshold_and_full_17_4_9,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_bts_no_room_at_base_17_4_9, ev_teardown),
+      cmocka_unit_test_teardown(test_overflow_counts_every_wrap_18_2_2_2,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_pmi_events_in_pmi_call_order_18_2_3,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_software_freeze_18_2_4_2, ev_teardown),
+      cmocka_unit_test_teardown(test_counter_enabled_18_2_2, ev_teardown),
+      cmocka_unit_test_teardown(test_netburst_overflow_then_pmi_18_15_3,
+                                ev_teardown),
+      cmocka_unit_test_teardown(test_netburst_pebs_18_15_7, ev_teardown),
+      cmocka_unit_test_teardown(test_no_callback_same_results, ev_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,6 @@
 #define SPMU_TEST_FIXTURE
 #include "helpers.h"
 
-
 #define GP_OK(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_OK)
 #define GP_FAULT(msr, v) assert_int_equal(spmu_wrmsr(lp, (msr), (v)), SPMU_GP)
 
@@ -152,7 +151,7 @@ static void test_evtsel_reserved_bits_18_2_3(void **state)
   fault_keeps(MSR_EVTSEL0, 1ULL << 32); /* IN_TX needs RTM */
   use("haswell");
   GP_OK(MSR_EVTSEL0, 1ULL << 21 | 1ULL << 32);
-  fault_keeps(MSR_EVTSEL0, 1ULL << 33);    /* IN_TXCP: PERFEVTSEL2 only */
+  fault_keeps(MSR_EVTSEL0, 1ULL << 33); /* IN_TXCP: PERFEVTSEL2 only */
   GP_OK(MSR_EVTSEL0 + 2, 1ULL << 33);
   fault_keeps(MSR_EVTSEL0 + 2, 1ULL << 34); /* ADAPTIVE needs baseline */
   use("icelake");
@@ -209,8 +208,8 @@ static void test_ovf_ctrl_clears_reads_zero_18_2_2_2(void **state)
 {
   (void)state;
   use("haswell");
-  assert_int_equal(spmu_host_wrmsr(lp, MSR_GLOBAL_STATUS,
-                                   0xC000000700000005ULL), SPMU_OK);
+  assert_int_equal(
+      spmu_host_wrmsr(lp, MSR_GLOBAL_STATUS, 0xC000000700000005ULL), SPMU_OK);
   GP_OK(MSR_GLOBAL_OVF_CTRL, 0x8000000100000001ULL);
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0x4000000600000004ULL);
   assert_int_equal(rd(lp, MSR_GLOBAL_OVF_CTRL), 0);
@@ -219,8 +218,8 @@ static void test_ovf_ctrl_clears_reads_zero_18_2_2_2(void **state)
   GP_OK(MSR_GLOBAL_OVF_CTRL, 1ULL << 61);    /* Ovf_Uncore (Nehalem+) */
 
   use("skylake");
-  assert_int_equal(spmu_host_wrmsr(lp, MSR_GLOBAL_STATUS,
-                                   0x1C80000000000001ULL), SPMU_OK);
+  assert_int_equal(
+      spmu_host_wrmsr(lp, MSR_GLOBAL_STATUS, 0x1C80000000000001ULL), SPMU_OK);
   GP_OK(MSR_GLOBAL_OVF_CTRL, 0x0800000000000001ULL); /* CTR_Frz, PMC0 */
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0x1480000000000000ULL);
   GP_FAULT(MSR_GLOBAL_OVF_CTRL, 1ULL << 57);         /* reserved */
@@ -307,7 +306,7 @@ static void test_debugctl_reserved_17_4_1(void **state)
 {
   (void)state;
   use("core-duo");
-  GP_OK(MSR_DEBUGCTL, 0x1C3); /* LBR BTF TR BTS BTINT */
+  GP_OK(MSR_DEBUGCTL, 0x1C3);            /* LBR BTF TR BTS BTINT */
   fault_keeps(MSR_DEBUGCTL, 1ULL << 12); /* freeze needs v2 */
   fault_keeps(MSR_DEBUGCTL, 1ULL << 9);  /* BTS_OFF_OS needs DS-CPL */
   use("nehalem");
@@ -419,27 +418,33 @@ static void test_threads_have_own_state(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_pmc_0xffff_present_or_gp_18_2_5, teardown),
-    cmocka_unit_test_teardown(test_pmc_write_sign_extends_bit31_18_2_5, teardown),
-    cmocka_unit_test_teardown(test_a_pmc_above_width_gp_18_2_5, teardown),
-    cmocka_unit_test_teardown(test_fixed_counters_full_width_18_2_2_1, teardown),
-    cmocka_unit_test_teardown(test_global_ctrl_reset_and_reserved_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_fixed_ctr_ctrl_reserved_18_2_2_1, teardown),
-    cmocka_unit_test_teardown(test_evtsel_reserved_bits_18_2_3, teardown),
-    cmocka_unit_test_teardown(test_msrs_absent_by_version_18_2, teardown),
-    cmocka_unit_test_teardown(test_global_status_read_only_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_ovf_ctrl_clears_reads_zero_18_2_2_2, teardown),
-    cmocka_unit_test_teardown(test_status_set_18_2_4_2, teardown),
-    cmocka_unit_test_teardown(test_inuse_live_18_2_4_3, teardown),
-    cmocka_unit_test_teardown(test_perf_capabilities_read_only, teardown),
-    cmocka_unit_test_teardown(test_misc_enable_perf_bits_read_only, teardown),
-    cmocka_unit_test_teardown(test_debugctl_reserved_17_4_1, teardown),
-    cmocka_unit_test_teardown(test_pebs_enable_layouts, teardown),
-    cmocka_unit_test_teardown(test_pebs_side_msrs, teardown),
-    cmocka_unit_test_teardown(test_ds_area_canonical_17_4_9, teardown),
-    cmocka_unit_test_teardown(test_perf_metrics_present_with_cap, teardown),
-    cmocka_unit_test_teardown(test_boot_probe_matches, teardown),
-    cmocka_unit_test_teardown(test_threads_have_own_state, teardown),
+      cmocka_unit_test_teardown(test_pmc_0xffff_present_or_gp_18_2_5, teardown),
+      cmocka_unit_test_teardown(test_pmc_write_sign_extends_bit31_18_2_5,
+                                teardown),
+      cmocka_unit_test_teardown(test_a_pmc_above_width_gp_18_2_5, teardown),
+      cmocka_unit_test_teardown(test_fixed_counters_full_width_18_2_2_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_global_ctrl_reset_and_reserved_18_2_2_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_fixed_ctr_ctrl_reserved_18_2_2_1,
+                                teardown),
+      cmocka_unit_test_teardown(test_evtsel_reserved_bits_18_2_3, teardown),
+      cmocka_unit_test_teardown(test_msrs_absent_by_version_18_2, teardown),
+      cmocka_unit_test_teardown(test_global_status_read_only_18_2_2_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_ovf_ctrl_clears_reads_zero_18_2_2_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_status_set_18_2_4_2, teardown),
+      cmocka_unit_test_teardown(test_inuse_live_18_2_4_3, teardown),
+      cmocka_unit_test_teardown(test_perf_capabilities_read_only, teardown),
+      cmocka_unit_test_teardown(test_misc_enable_perf_bits_read_only, teardown),
+      cmocka_unit_test_teardown(test_debugctl_reserved_17_4_1, teardown),
+      cmocka_unit_test_teardown(test_pebs_enable_layouts, teardown),
+      cmocka_unit_test_teardown(test_pebs_side_msrs, teardown),
+      cmocka_unit_test_teardown(test_ds_area_canonical_17_4_9, teardown),
+      cmocka_unit_test_teardown(test_perf_metrics_present_with_cap, teardown),
+      cmocka_unit_test_teardown(test_boot_probe_matches, teardown),
+      cmocka_unit_test_teardown(test_threads_have_own_state, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,7 +64,7 @@
 /* Events used below (Tables 19-28 / 19-29): unit, event select. */
 #define BSQ_CACHE_REF SPMU_NB_BSU, 0x0C /* BSU_ESCR0/1, select 7 */
 #define BRANCH_RETIRED SPMU_NB_CRU2, 0x06
-#define FSB_DATA SPMU_NB_FSB, 0x17       /* thread-independent */
+#define FSB_DATA SPMU_NB_FSB, 0x17 /* thread-independent */
 
 static unsigned pmis[SPMU_MAX_THREADS];
 static unsigned pmi_order[16], npmi;
@@ -87,7 +87,10 @@ static void use_nb(const char *spec)
   assert_int_equal(spmu_core_set_host(core, &h), SPMU_OK);
 }
 
-static spmu_lp *lp_n(unsigned i) { return spmu_core_lp(core, i); }
+static spmu_lp *lp_n(unsigned i)
+{
+  return spmu_core_lp(core, i);
+}
 
 /* Deliver `clocks` copies of one line (unit, evsel, bit, count) at cpl. */
 static int line_on(spmu_lp *l, uint8_t unit, uint8_t evsel, uint8_t bit,
@@ -148,16 +151,21 @@ static void test_profile_rules(void **state)
   spmu_profile p, q;
   char why[256], buf[512];
   (void)state;
-  assert_int_equal(spmu_profile_parse("version=2,netburst=1", &p, why, sizeof why),
-                   SPMU_EPROFILE);
+  assert_int_equal(
+      spmu_profile_parse("version=2,netburst=1", &p, why, sizeof why),
+      SPMU_EPROFILE);
   assert_non_null(strstr(why, "version=0"));
-  assert_int_equal(spmu_profile_parse("base=pentium4,threads=4", &p, why, sizeof why),
-                   SPMU_EPROFILE);
-  assert_int_equal(spmu_profile_parse("base=pentium4,pdcm=1", &p, why, sizeof why),
-                   SPMU_EPROFILE);
-  assert_int_equal(spmu_profile_parse("base=skylake,iq_escr=1", &p, why, sizeof why),
-                   SPMU_EPROFILE);
-  assert_int_equal(spmu_profile_parse("pentium4", &p, why, sizeof why), SPMU_OK);
+  assert_int_equal(
+      spmu_profile_parse("base=pentium4,threads=4", &p, why, sizeof why),
+      SPMU_EPROFILE);
+  assert_int_equal(
+      spmu_profile_parse("base=pentium4,pdcm=1", &p, why, sizeof why),
+      SPMU_EPROFILE);
+  assert_int_equal(
+      spmu_profile_parse("base=skylake,iq_escr=1", &p, why, sizeof why),
+      SPMU_EPROFILE);
+  assert_int_equal(spmu_profile_parse("pentium4", &p, why, sizeof why),
+                   SPMU_OK);
   assert_true(spmu_profile_format(&p, buf, sizeof buf) > 0);
   assert_non_null(strstr(buf, "netburst=1,iq_escr=1,ext_cascade=1"));
   assert_int_equal(spmu_profile_parse(buf, &q, why, sizeof why), SPMU_OK);
@@ -176,29 +184,29 @@ static const struct {
   unsigned sel;
   uint32_t ctrs;
 } table_18_63[] = {
-  {0x3A0, "MSR_BSU_ESCR0", 7, 0x3},     {0x3A1, "MSR_BSU_ESCR1", 7, 0xC},
-  {0x3A2, "MSR_FSB_ESCR0", 6, 0x3},     {0x3A3, "MSR_FSB_ESCR1", 6, 0xC},
-  {0x3A4, "MSR_FIRM_ESCR0", 1, 0x300},  {0x3A5, "MSR_FIRM_ESCR1", 1, 0xC00},
-  {0x3A6, "MSR_FLAME_ESCR0", 0, 0x300}, {0x3A7, "MSR_FLAME_ESCR1", 0, 0xC00},
-  {0x3A8, "MSR_DAC_ESCR0", 5, 0x300},   {0x3A9, "MSR_DAC_ESCR1", 5, 0xC00},
-  {0x3AA, "MSR_MOB_ESCR0", 2, 0x3},     {0x3AB, "MSR_MOB_ESCR1", 2, 0xC},
-  {0x3AC, "MSR_PMH_ESCR0", 4, 0x3},     {0x3AD, "MSR_PMH_ESCR1", 4, 0xC},
-  {0x3AE, "MSR_SAAT_ESCR0", 2, 0x300},  {0x3AF, "MSR_SAAT_ESCR1", 2, 0xC00},
-  {0x3B0, "MSR_U2L_ESCR0", 3, 0x300},   {0x3B1, "MSR_U2L_ESCR1", 3, 0xC00},
-  {0x3B2, "MSR_BPU_ESCR0", 0, 0x3},     {0x3B3, "MSR_BPU_ESCR1", 0, 0xC},
-  {0x3B4, "MSR_IS_ESCR0", 1, 0x3},      {0x3B5, "MSR_IS_ESCR1", 1, 0xC},
-  {0x3B6, "MSR_ITLB_ESCR0", 3, 0x3},    {0x3B7, "MSR_ITLB_ESCR1", 3, 0xC},
-  {0x3B8, "MSR_CRU_ESCR0", 4, 0x13000}, {0x3B9, "MSR_CRU_ESCR1", 4, 0x2C000},
-  {0x3BA, "MSR_IQ_ESCR0", 0, 0x13000},  {0x3BB, "MSR_IQ_ESCR1", 0, 0x2C000},
-  {0x3BC, "MSR_RAT_ESCR0", 2, 0x13000}, {0x3BD, "MSR_RAT_ESCR1", 2, 0x2C000},
-  {0x3BE, "MSR_SSU_ESCR0", 3, 0x13000}, {0x3C0, "MSR_MS_ESCR0", 0, 0x30},
-  {0x3C1, "MSR_MS_ESCR1", 0, 0xC0},     {0x3C2, "MSR_TBPU_ESCR0", 2, 0x30},
-  {0x3C3, "MSR_TBPU_ESCR1", 2, 0xC0},   {0x3C4, "MSR_TC_ESCR0", 1, 0x30},
-  {0x3C5, "MSR_TC_ESCR1", 1, 0xC0},     {0x3C8, "MSR_IX_ESCR0", 5, 0x3},
-  {0x3C9, "MSR_IX_ESCR1", 5, 0xC},      {0x3CA, "MSR_ALF_ESCR0", 1, 0x13000},
-  {0x3CB, "MSR_ALF_ESCR1", 1, 0x2C000}, {0x3CC, "MSR_CRU_ESCR2", 5, 0x13000},
-  {0x3CD, "MSR_CRU_ESCR3", 5, 0x2C000}, {0x3E0, "MSR_CRU_ESCR4", 6, 0x13000},
-  {0x3E1, "MSR_CRU_ESCR5", 6, 0x2C000},
+    {0x3A0, "MSR_BSU_ESCR0", 7, 0x3},     {0x3A1, "MSR_BSU_ESCR1", 7, 0xC},
+    {0x3A2, "MSR_FSB_ESCR0", 6, 0x3},     {0x3A3, "MSR_FSB_ESCR1", 6, 0xC},
+    {0x3A4, "MSR_FIRM_ESCR0", 1, 0x300},  {0x3A5, "MSR_FIRM_ESCR1", 1, 0xC00},
+    {0x3A6, "MSR_FLAME_ESCR0", 0, 0x300}, {0x3A7, "MSR_FLAME_ESCR1", 0, 0xC00},
+    {0x3A8, "MSR_DAC_ESCR0", 5, 0x300},   {0x3A9, "MSR_DAC_ESCR1", 5, 0xC00},
+    {0x3AA, "MSR_MOB_ESCR0", 2, 0x3},     {0x3AB, "MSR_MOB_ESCR1", 2, 0xC},
+    {0x3AC, "MSR_PMH_ESCR0", 4, 0x3},     {0x3AD, "MSR_PMH_ESCR1", 4, 0xC},
+    {0x3AE, "MSR_SAAT_ESCR0", 2, 0x300},  {0x3AF, "MSR_SAAT_ESCR1", 2, 0xC00},
+    {0x3B0, "MSR_U2L_ESCR0", 3, 0x300},   {0x3B1, "MSR_U2L_ESCR1", 3, 0xC00},
+    {0x3B2, "MSR_BPU_ESCR0", 0, 0x3},     {0x3B3, "MSR_BPU_ESCR1", 0, 0xC},
+    {0x3B4, "MSR_IS_ESCR0", 1, 0x3},      {0x3B5, "MSR_IS_ESCR1", 1, 0xC},
+    {0x3B6, "MSR_ITLB_ESCR0", 3, 0x3},    {0x3B7, "MSR_ITLB_ESCR1", 3, 0xC},
+    {0x3B8, "MSR_CRU_ESCR0", 4, 0x13000}, {0x3B9, "MSR_CRU_ESCR1", 4, 0x2C000},
+    {0x3BA, "MSR_IQ_ESCR0", 0, 0x13000},  {0x3BB, "MSR_IQ_ESCR1", 0, 0x2C000},
+    {0x3BC, "MSR_RAT_ESCR0", 2, 0x13000}, {0x3BD, "MSR_RAT_ESCR1", 2, 0x2C000},
+    {0x3BE, "MSR_SSU_ESCR0", 3, 0x13000}, {0x3C0, "MSR_MS_ESCR0", 0, 0x30},
+    {0x3C1, "MSR_MS_ESCR1", 0, 0xC0},     {0x3C2, "MSR_TBPU_ESCR0", 2, 0x30},
+    {0x3C3, "MSR_TBPU_ESCR1", 2, 0xC0},   {0x3C4, "MSR_TC_ESCR0", 1, 0x30},
+    {0x3C5, "MSR_TC_ESCR1", 1, 0xC0},     {0x3C8, "MSR_IX_ESCR0", 5, 0x3},
+    {0x3C9, "MSR_IX_ESCR1", 5, 0xC},      {0x3CA, "MSR_ALF_ESCR0", 1, 0x13000},
+    {0x3CB, "MSR_ALF_ESCR1", 1, 0x2C000}, {0x3CC, "MSR_CRU_ESCR2", 5, 0x13000},
+    {0x3CD, "MSR_CRU_ESCR3", 5, 0x2C000}, {0x3E0, "MSR_CRU_ESCR4", 6, 0x13000},
+    {0x3E1, "MSR_CRU_ESCR5", 6, 0x2C000},
 };
 #define N_ESCR (sizeof table_18_63 / sizeof table_18_63[0])
 
@@ -249,9 +257,9 @@ static void test_catalogue_table_18_63(void **state)
   assert_int_equal(spmu_msr_list(&p3, NULL, 0), n - 2);
   use_nb("pentium4");
   {
-    static const uint32_t absent[] = {0xC1, 0x186, 0x345, 0x38D,
-                                      0x38E, 0x38F, 0x390, 0x3BF, 0x3C6,
-                                      0x3C7, 0x3F6, 0x312, 0x372};
+    static const uint32_t absent[] = {0xC1,  0x186, 0x345, 0x38D, 0x38E,
+                                      0x38F, 0x390, 0x3BF, 0x3C6, 0x3C7,
+                                      0x3F6, 0x312, 0x372};
     uint64_t v;
     for (i = 0; i < sizeof absent / sizeof absent[0]; i++) {
       assert_int_equal(spmu_rdmsr(lp, absent[i], &v), SPMU_GP);
@@ -272,13 +280,13 @@ static void test_escr_to_counter_mapping_18_63(void **state)
   for (i = 0; i < N_ESCR; i++)
     for (n = 0; n < 18; n++) {
       /* unit = the pair; the line uses event select 0x01, mask bit 0. */
-      unsigned unit = (table_18_63[i].addr == 0x3E0 ||
-                       table_18_63[i].addr == 0x3E1)
-                          ? SPMU_NB_CRU4
-                      : table_18_63[i].addr >= 0x3CC ? SPMU_NB_CRU2
-                      : table_18_63[i].addr >= 0x3C8
-                          ? (table_18_63[i].addr - 0x3C8) / 2 + SPMU_NB_IX
-                          : (table_18_63[i].addr - 0x3A0) / 2 + SPMU_NB_BSU;
+      unsigned unit =
+          (table_18_63[i].addr == 0x3E0 || table_18_63[i].addr == 0x3E1)
+              ? SPMU_NB_CRU4
+          : table_18_63[i].addr >= 0x3CC ? SPMU_NB_CRU2
+          : table_18_63[i].addr >= 0x3C8
+              ? (table_18_63[i].addr - 0x3C8) / 2 + SPMU_NB_IX
+              : (table_18_63[i].addr - 0x3A0) / 2 + SPMU_NB_BSU;
       if (!(table_18_63[i].ctrs >> n & 1))
         continue;
       use_nb("pentium4-noht");
@@ -352,9 +360,12 @@ static void test_reserved_bits_gp(void **state)
   WR(P4_CCCR(15), CC_ANY | CC_EXT);
   WR(P4_CCCR(16), CC_ANY | CC_EXT);
   WR(P4_CCCR(17), CC_ANY | CC_EXT);
-  assert_int_equal(spmu_wrmsr(lp, P4_CCCR(0), CC_ANY | UINT64_C(1) << 28), SPMU_GP);
-  assert_int_equal(spmu_wrmsr(lp, P4_CCCR(0), CC_ANY | UINT64_C(1) << 29), SPMU_GP);
-  assert_int_equal(spmu_wrmsr(lp, P4_CCCR(0), CC_ANY | UINT64_C(1) << 32), SPMU_GP);
+  assert_int_equal(spmu_wrmsr(lp, P4_CCCR(0), CC_ANY | UINT64_C(1) << 28),
+                   SPMU_GP);
+  assert_int_equal(spmu_wrmsr(lp, P4_CCCR(0), CC_ANY | UINT64_C(1) << 29),
+                   SPMU_GP);
+  assert_int_equal(spmu_wrmsr(lp, P4_CCCR(0), CC_ANY | UINT64_C(1) << 32),
+                   SPMU_GP);
   assert_int_equal(spmu_wrmsr(lp, P4_CCCR(0), CC_ANY | CC_PMI1), SPMU_GP);
   /* Without HT the active thread reads 11B from reset and must stay so. */
   assert_int_equal(rd(lp, P4_CCCR(3)), CC_ANY);
@@ -369,7 +380,8 @@ static void test_reserved_bits_gp(void **state)
   for (b = 13; b < 24; b++)
     assert_int_equal(spmu_wrmsr(lp, MSR_P4_PEBS_ENABLE, UINT64_C(1) << b),
                      SPMU_GP);
-  assert_int_equal(spmu_wrmsr(lp, MSR_P4_PEBS_ENABLE, UINT64_C(1) << 27), SPMU_GP);
+  assert_int_equal(spmu_wrmsr(lp, MSR_P4_PEBS_ENABLE, UINT64_C(1) << 27),
+                   SPMU_GP);
   WR(MSR_P4_PEBS_ENABLE, 0x1FFF | PE_UOP_TAG | PE_MY_THR);
   WR(MSR_MATRIX_VERT, 0x13);
   assert_int_equal(spmu_wrmsr(lp, MSR_MATRIX_VERT, 0x4), SPMU_GP);
@@ -392,12 +404,18 @@ static void test_cccr_field_positions(void **state)
   static const struct {
     const char *field;
     uint64_t bits;
-  } f[] = {{"ENABLE", CC_EN},       {"ESCR_SELECT", CC_SEL(7)},
-           {"ACTIVE_THREAD", CC_ACT(3)}, {"COMPARE", CC_CMP},
-           {"COMPLEMENT", CC_CPL},  {"THRESHOLD", CC_THR(15)},
-           {"EDGE", CC_EDGE},       {"FORCE_OVF", CC_FORCE},
-           {"OVF_PMI_T0", CC_PMI0}, {"OVF_PMI_T1", CC_PMI1},
-           {"CASCADE", CC_CASCADE}, {"OVF", CC_OVF},
+  } f[] = {{"ENABLE", CC_EN},
+           {"ESCR_SELECT", CC_SEL(7)},
+           {"ACTIVE_THREAD", CC_ACT(3)},
+           {"COMPARE", CC_CMP},
+           {"COMPLEMENT", CC_CPL},
+           {"THRESHOLD", CC_THR(15)},
+           {"EDGE", CC_EDGE},
+           {"FORCE_OVF", CC_FORCE},
+           {"OVF_PMI_T0", CC_PMI0},
+           {"OVF_PMI_T1", CC_PMI1},
+           {"CASCADE", CC_CASCADE},
+           {"OVF", CC_OVF},
            {"CASCNT4INTO0", CC_EXT}};
   spmu_profile p;
   size_t i;
@@ -480,8 +498,8 @@ static void setup_procedure_for(const char *profile, bool ht)
   counter = (unsigned)__builtin_ctz(sel.counters[0]);
   assert_int_equal(counter, 12);
   /* 4. The counter's and the CCCR's names and addresses (Table 18-63). */
-  snprintf(name, sizeof name, "MSR_%s_COUNTER%u", group[counter / 4 > 3 ? 3 : counter / 4],
-           counter - 12);
+  snprintf(name, sizeof name, "MSR_%s_COUNTER%u",
+           group[counter / 4 > 3 ? 3 : counter / 4], counter - 12);
   assert_string_equal(name, "MSR_IQ_COUNTER0");
   assert_int_equal(spmu_msr_lookup(&p, name, &ctr_addr), SPMU_OK);
   assert_int_equal(spmu_msr_lookup(&p, "MSR_IQ_CCCR0", &cccr_addr), SPMU_OK);
@@ -531,7 +549,7 @@ static void test_setup_procedure_18_15_5_1(void **state)
 
 /* A clock sequence whose ESCR values (the binary number on the four input
  * lines, input k worth 2^k) take every value 0-15. */
-static const uint32_t seq[20] = {0, 15, 15, 4, 9, 9, 9, 2, 11, 0,
+static const uint32_t seq[20] = {0, 15, 15, 4,  9, 9, 9, 2,  11, 0,
                                  7, 8,  1,  14, 6, 5, 3, 10, 12, 13};
 
 static uint64_t run_seq(uint64_t cc)
@@ -554,8 +572,8 @@ static void test_threshold_filtering_18_15_5_2(void **state)
     unsigned complement, threshold;
     uint64_t level, edge;
   } want[] = {
-    {0, 0, 18, 2},  {0, 6, 12, 6}, {0, 14, 2, 1}, {0, 15, 0, 0},
-    {1, 0, 2, 2},   {1, 6, 8, 6},  {1, 14, 18, 2}, {1, 15, 20, 1},
+      {0, 0, 18, 2}, {0, 6, 12, 6}, {0, 14, 2, 1},  {0, 15, 0, 0},
+      {1, 0, 2, 2},  {1, 6, 8, 6},  {1, 14, 18, 2}, {1, 15, 20, 1},
   };
   size_t i;
   (void)state;
@@ -564,14 +582,13 @@ static void test_threshold_filtering_18_15_5_2(void **state)
   assert_int_equal(run_seq(CC_EDGE), 153);
   /* The example of 18.15.5.2: threshold 6, values of 7 or more count. */
   for (i = 0; i < sizeof want / sizeof want[0]; i++) {
-    uint64_t cc = CC_CMP | CC_THR(want[i].threshold) |
-                  (want[i].complement ? CC_CPL : 0);
+    uint64_t cc =
+        CC_CMP | CC_THR(want[i].threshold) | (want[i].complement ? CC_CPL : 0);
     uint64_t level = run_seq(cc), edge = run_seq(cc | CC_EDGE);
     if (level != want[i].level || edge != want[i].edge)
       fail_msg("complement %u threshold %u: %llu / %llu, want %llu / %llu",
-               want[i].complement, want[i].threshold,
-               (unsigned long long)level, (unsigned long long)edge,
-               (unsigned long long)want[i].level,
+               want[i].complement, want[i].threshold, (unsigned long long)level,
+               (unsigned long long)edge, (unsigned long long)want[i].level,
                (unsigned long long)want[i].edge);
   }
 }
@@ -583,8 +600,8 @@ static void test_escr_sums_selected_lines_18_15_5_2(void **state)
 {
   spmu_nb_line ln[5] = {{BSQ_CACHE_REF, 0, 3},
                         {BSQ_CACHE_REF, 8, 4},
-                        {BSQ_CACHE_REF, 1, 100}, /* not in the mask */
-                        {SPMU_NB_BSU, 0x05, 0, 100}, /* another event */
+                        {BSQ_CACHE_REF, 1, 100},      /* not in the mask */
+                        {SPMU_NB_BSU, 0x05, 0, 100},  /* another event */
                         {SPMU_NB_FSB, 0x0C, 0, 100}}; /* another unit */
   spmu_nb_clock clk = {.lines = ln, .nlines = 5};
   (void)state;
@@ -636,13 +653,24 @@ static void test_thread_qualification_table_18_66(void **state)
     unsigned from, cpl;
     uint64_t want;
   } t[] = {
-    {ES_T0, 0, 0, 5},          {ES_T0, 0, 3, 5},        {ES_T0, 1, 0, 0},
-    {ES_T0, 1, 3, 0},          {ES_T1, 1, 0, 5},        {ES_T1, 1, 3, 5},
-    {ES_T1, 0, 0, 0},          {ES_T1, 0, 3, 0},        {ES_T0_OS, 0, 0, 5},
-    {ES_T0_OS, 0, 3, 0},       {ES_T0_USR, 0, 1, 5},    {ES_T0_USR, 0, 0, 0},
-    {ES_T0_OS | ES_T1_USR, 0, 0, 5}, {ES_T0_OS | ES_T1_USR, 0, 3, 0},
-    {ES_T0_OS | ES_T1_USR, 1, 3, 5}, {ES_T0_OS | ES_T1_USR, 1, 0, 0},
-    {0, 0, 0, 0},              {0, 1, 3, 0},
+      {ES_T0, 0, 0, 5},
+      {ES_T0, 0, 3, 5},
+      {ES_T0, 1, 0, 0},
+      {ES_T0, 1, 3, 0},
+      {ES_T1, 1, 0, 5},
+      {ES_T1, 1, 3, 5},
+      {ES_T1, 0, 0, 0},
+      {ES_T1, 0, 3, 0},
+      {ES_T0_OS, 0, 0, 5},
+      {ES_T0_OS, 0, 3, 0},
+      {ES_T0_USR, 0, 1, 5},
+      {ES_T0_USR, 0, 0, 0},
+      {ES_T0_OS | ES_T1_USR, 0, 0, 5},
+      {ES_T0_OS | ES_T1_USR, 0, 3, 0},
+      {ES_T0_OS | ES_T1_USR, 1, 3, 5},
+      {ES_T0_OS | ES_T1_USR, 1, 0, 0},
+      {0, 0, 0, 0},
+      {0, 1, 3, 0},
   };
   size_t i;
   (void)state;
@@ -678,19 +706,19 @@ static void test_thread_independent_table_18_67(void **state)
 static void test_active_thread_18_16_2(void **state)
 {
   static const uint64_t want[4][4] = {
-    /* inactive = 0 (both active), 1, 2, 3 (both halted) */
-    {0, 0, 0, 1}, /* 00 none */
-    {0, 1, 1, 0}, /* 01 single */
-    {1, 0, 0, 0}, /* 10 both */
-    {1, 1, 1, 0}, /* 11 any */
+      /* inactive = 0 (both active), 1, 2, 3 (both halted) */
+      {0, 0, 0, 1}, /* 00 none */
+      {0, 1, 1, 0}, /* 01 single */
+      {1, 0, 0, 0}, /* 10 both */
+      {1, 1, 1, 0}, /* 11 any */
   };
   unsigned field, inactive;
   (void)state;
   for (field = 0; field < 4; field++)
     for (inactive = 0; inactive < 4; inactive++) {
       spmu_nb_line ln = {BSQ_CACHE_REF, 0, 1};
-      spmu_nb_clock clk = {.lines = &ln, .nlines = 1,
-                           .inactive = (uint8_t)inactive};
+      spmu_nb_clock clk = {
+          .lines = &ln, .nlines = 1, .inactive = (uint8_t)inactive};
       use_nb("pentium4");
       WR(BSU_ESCR0, ES_EVSEL(0x0C) | ES_MASK(1) | ES_T0 | ES_T1);
       WR(P4_CCCR(0), CC_SEL(7) | CC_ACT(field) | CC_EN);
@@ -973,8 +1001,7 @@ static void test_linux_p4_pmi_handler_flow(void **state)
         continue;
       WR(P4_CCCR(ctr[i]), cc & ~CC_OVF);
       /* The counter passed 0 by `over` events since the overflow. */
-      WR(P4_CTR(ctr[i]),
-         (rd(lp, P4_CTR(ctr[i])) - period[i]) & W40);
+      WR(P4_CTR(ctr[i]), (rd(lp, P4_CTR(ctr[i])) - period[i]) & W40);
       samples[i]++;
     }
   }
@@ -983,8 +1010,8 @@ static void test_linux_p4_pmi_handler_flow(void **state)
     uint64_t held = (rd(lp, P4_CTR(ctr[i])) + period[i]) & W40;
     uint64_t events = i == 0 ? 300000 : 100000;
     assert_int_equal(samples[i] * period[i] + held, events);
-    assert_int_equal(samples[i], events / period[i] -
-                                     (events % period[i] == 0 ? 1 : 0));
+    assert_int_equal(samples[i],
+                     events / period[i] - (events % period[i] == 0 ? 1 : 0));
   }
   /* One PMI may serve overflows of both counters. */
   assert_true(s.pmis >= 1 && s.pmis <= samples[0] + samples[1]);
@@ -1007,7 +1034,8 @@ static void test_rdpmc_fast_read_vol2(void **state)
     uint64_t want = rd(lp, P4_CTR(n));
     assert_int_equal(spmu_rdpmc(lp, n, 0, false, &v), SPMU_OK);
     assert_int_equal(v, want);
-    assert_int_equal(spmu_rdpmc(lp_n(1), 0x80000000u | n, 0, false, &v), SPMU_OK);
+    assert_int_equal(spmu_rdpmc(lp_n(1), 0x80000000u | n, 0, false, &v),
+                     SPMU_OK);
     assert_int_equal(v, want & 0xffffffffu);
   }
   assert_int_equal(spmu_rdpmc(lp, 18, 0, false, &v), SPMU_GP);
@@ -1025,9 +1053,9 @@ static void test_rdpmc_fast_read_vol2(void **state)
 static void test_front_end_tagging_18_15_6_2(void **state)
 {
   spmu_nb_retire ret[3] = {
-    {.uops = 2, .instrs = 1, .kind = 0x01}, /* loads */
-    {.uops = 3, .instrs = 2, .kind = 0x02}, /* stores */
-    {.uops = 1, .instrs = 1, .kind = 0x01, .bogus = 1},
+      {.uops = 2, .instrs = 1, .kind = 0x01}, /* loads */
+      {.uops = 3, .instrs = 2, .kind = 0x02}, /* stores */
+      {.uops = 1, .instrs = 1, .kind = 0x01, .bogus = 1},
   };
   spmu_nb_clock clk = {.retire = ret, .nretire = 3};
   (void)state;
@@ -1060,8 +1088,11 @@ static void test_front_end_tagging_18_15_6_2(void **state)
 static void test_execution_tagging_18_15_6_3(void **state)
 {
   spmu_nb_retire ret[2] = {
-    {.uops = 2, .exec_unit = SPMU_NB_FIRM, .exec_evsel = 0x08, .exec_bit = 15},
-    {.uops = 5},
+      {.uops = 2,
+       .exec_unit = SPMU_NB_FIRM,
+       .exec_evsel = 0x08,
+       .exec_bit = 15},
+      {.uops = 5},
   };
   spmu_nb_clock clk = {.retire = ret, .nretire = 2};
   (void)state;
@@ -1088,9 +1119,9 @@ static void test_execution_tagging_18_15_6_3(void **state)
 static void test_replay_tagging_18_15_6_4(void **state)
 {
   spmu_nb_retire ret[3] = {
-    {.uops = 1, .kind = 0x01, .replay = 0x1},  /* load, 1stL miss */
-    {.uops = 2, .kind = 0x01, .replay = 0x4},  /* load, DTLB miss */
-    {.uops = 4, .kind = 0x02, .replay = 0x5},  /* store, both */
+      {.uops = 1, .kind = 0x01, .replay = 0x1}, /* load, 1stL miss */
+      {.uops = 2, .kind = 0x01, .replay = 0x4}, /* load, DTLB miss */
+      {.uops = 4, .kind = 0x02, .replay = 0x5}, /* store, both */
   };
   spmu_nb_clock clk = {.retire = ret, .nretire = 3};
   (void)state;
@@ -1141,19 +1172,20 @@ static void pebs_setup(spmu_lp *l, unsigned t)
 {
   unsigned c = 16 + t;
   assert_int_equal(spmu_wrmsr(l, MSR_DS_AREA, GM_DS), SPMU_OK);
-  assert_int_equal(spmu_wrmsr(l, MSR_P4_PEBS_ENABLE,
-                              PE_UOP_TAG | PE_MY_THR | 0x1), SPMU_OK);
+  assert_int_equal(
+      spmu_wrmsr(l, MSR_P4_PEBS_ENABLE, PE_UOP_TAG | PE_MY_THR | 0x1), SPMU_OK);
   assert_int_equal(spmu_wrmsr(l, MSR_MATRIX_VERT, 0x1), SPMU_OK);
-  assert_int_equal(spmu_wrmsr(l, t ? CRU_ESCR3 : CRU_ESCR2,
-                              ES_EVSEL(0x09) | ES_MASK(1) |
-                                  (t ? ES_T1 : ES_T0)), SPMU_OK);
+  assert_int_equal(
+      spmu_wrmsr(l, t ? CRU_ESCR3 : CRU_ESCR2,
+                 ES_EVSEL(0x09) | ES_MASK(1) | (t ? ES_T1 : ES_T0)),
+      SPMU_OK);
   assert_int_equal(spmu_wrmsr(l, P4_CCCR(c), CC_SEL(5) | CC_ANY | CC_EN),
                    SPMU_OK);
   assert_int_equal(spmu_wrmsr(l, P4_CTR(c), W40 - 1), SPMU_OK); /* -2 */
 }
 
-static const spmu_nb_retire load_miss = {.uops = 1, .kind = 0x01,
-                                         .replay = 0x1};
+static const spmu_nb_retire load_miss = {
+    .uops = 1, .kind = 0x01, .replay = 0x1};
 
 /* SDM 18.15.7, 17.4.9 Figure 17-7: after IQ_COUNTER4 overflows, the next
  * event writes the 40-byte record (EFLAGS, linear IP, EAX, EBX, ECX, EDX,
@@ -1190,7 +1222,8 @@ static void test_p4_pebs_record_32bit_18_15_7(void **state)
   assert_int_equal(gm->log[1].la, GM_DS + 0x14);
   assert_int_equal(rd(lp, P4_CTR(16)), W40 - 99);
   /* 100 more events: overflow at the 100th, the record at the 101st. */
-  assert_int_equal(spmu_deliver_netburst(lp, &clk, 1000, &used), SPMU_TICK_PEBS);
+  assert_int_equal(spmu_deliver_netburst(lp, &clk, 1000, &used),
+                   SPMU_TICK_PEBS);
   assert_int_equal(used, 101);
   assert_int_equal(gm_get(gm, GM_DS + 0x14, 4), GM_PEBS + 80);
   /* Untagged uops (no replay cause) are not counted. */
@@ -1210,10 +1243,10 @@ static void test_p4_pebs_record_32bit_18_15_7(void **state)
  * interrupt threshold the assist requests a PMI. */
 static void test_p4_pebs_record_64bit_17_4_9_1(void **state)
 {
-  static const unsigned order[16] = {0, 3, 1, 2, 6, 7, 5, 4,
+  static const unsigned order[16] = {0, 3, 1,  2,  6,  7,  5,  4,
                                      8, 9, 10, 11, 12, 13, 14, 15};
-  spmu_nb_clock clk = {.retire = &load_miss, .nretire = 1,
-                       .flags = SPMU_CLK_IA32E};
+  spmu_nb_clock clk = {
+      .retire = &load_miss, .nretire = 1, .flags = SPMU_CLK_IA32E};
   unsigned i;
   (void)state;
   use_nb("pentium4-noht");
@@ -1302,7 +1335,10 @@ static uint64_t rnd(void)
 {
   return xorshift64(&rng);
 }
-static unsigned below(unsigned n) { return (unsigned)(rnd() % n); }
+static unsigned below(unsigned n)
+{
+  return (unsigned)(rnd() % n);
+}
 
 struct blob {
   uint8_t b[8192];
@@ -1333,23 +1369,30 @@ static void random_program(spmu_core *a, spmu_core *b)
   unsigned i, k, j;
 
   for (i = 0; i < 3; i++) {
-    uint64_t ev = ES_EVSEL(i == 2 ? 0x06 : 0x0C) | ES_MASK(below(4)) | ES_T0 |
-                  ES_T1;
+    uint64_t ev =
+        ES_EVSEL(i == 2 ? 0x06 : 0x0C) | ES_MASK(below(4)) | ES_T0 | ES_T1;
     for (j = 0; j < 2; j++)
-      assert_int_equal(spmu_wrmsr(spmu_core_lp(cs[j], 0), escr[i], ev), SPMU_OK);
+      assert_int_equal(spmu_wrmsr(spmu_core_lp(cs[j], 0), escr[i], ev),
+                       SPMU_OK);
     for (k = 0; k < 2; k++) {
       unsigned n = ctrs[i][k];
       uint64_t cc = CC_SEL(sel[i]) | CC_ACT(below(4));
       uint64_t v = below(2) ? W40 - below(40) : below(1000);
-      if (below(3)) cc |= CC_EN;
-      if (below(3) == 0) cc |= CC_CASCADE;
-      if (below(3) == 0) cc |= CC_CMP | CC_THR(below(16)) |
-                                 (below(2) ? CC_CPL : 0) |
-                                 (below(2) ? CC_EDGE : 0);
-      if (below(5) == 0) cc |= CC_FORCE;
-      if (below(3) == 0) cc |= CC_PMI0;
-      if (below(3) == 0) cc |= CC_PMI1;
-      if (below(4) == 0) cc |= CC_OVF;
+      if (below(3))
+        cc |= CC_EN;
+      if (below(3) == 0)
+        cc |= CC_CASCADE;
+      if (below(3) == 0)
+        cc |= CC_CMP | CC_THR(below(16)) | (below(2) ? CC_CPL : 0) |
+              (below(2) ? CC_EDGE : 0);
+      if (below(5) == 0)
+        cc |= CC_FORCE;
+      if (below(3) == 0)
+        cc |= CC_PMI0;
+      if (below(3) == 0)
+        cc |= CC_PMI1;
+      if (below(4) == 0)
+        cc |= CC_OVF;
       for (j = 0; j < 2; j++) {
         assert_int_equal(spmu_wrmsr(spmu_core_lp(cs[j], 0), P4_CCCR(n), cc),
                          SPMU_OK);
@@ -1419,8 +1462,7 @@ static void test_batch_equals_single_clocks(void **state)
  * spmu_deliver. */
 static void test_deadline_matches_single_clocks_18_15_3(void **state)
 {
-  static const uint64_t pmi_bits[4] = {0, CC_PMI0, CC_PMI1,
-                                       CC_PMI0 | CC_PMI1};
+  static const uint64_t pmi_bits[4] = {0, CC_PMI0, CC_PMI1, CC_PMI0 | CC_PMI1};
   uint64_t seed = 0x2545F4914F6CDD1Du;
   unsigned round, finite = 0;
   (void)state;
@@ -1434,10 +1476,11 @@ static void test_deadline_matches_single_clocks_18_15_3(void **state)
     use_nb("pentium4");
     WR(BSU_ESCR0, ES_EVSEL(0x0C) | ES_MASK(1) | ES_T0);
     WR(CRU_ESCR2, ES_EVSEL(0x06) | ES_MASK(4) | ES_T0);
-    WR(P4_CCCR(0), CC_SEL(7) | CC_ANY | CC_EN | pmi_bits[xorshift64(&seed) % 4] |
+    WR(P4_CCCR(0), CC_SEL(7) | CC_ANY | CC_EN |
+                       pmi_bits[xorshift64(&seed) % 4] |
                        (xorshift64(&seed) % 8 == 0 ? CC_FORCE : 0));
-    WR(P4_CCCR(12), CC_SEL(5) | CC_ANY | CC_EN |
-                        pmi_bits[xorshift64(&seed) % 4]);
+    WR(P4_CCCR(12),
+       CC_SEL(5) | CC_ANY | CC_EN | pmi_bits[xorshift64(&seed) % 4]);
     WR(P4_CTR(0), W40 - xorshift64(&seed) % 60);
     WR(P4_CTR(12), W40 - xorshift64(&seed) % 60);
     if (xorshift64(&seed) % 2) { /* PEBS on IQ_COUNTER4, no DS memory */
@@ -1448,8 +1491,7 @@ static void test_deadline_matches_single_clocks_18_15_3(void **state)
     }
     ln[0].count = (uint32_t)(xorshift64(&seed) % 4);
     ln[1].count = (uint32_t)(xorshift64(&seed) % 3);
-    assert_int_equal(spmu_core_save(core, before, sizeof before, &la),
-                     SPMU_OK);
+    assert_int_equal(spmu_core_save(core, before, sizeof before, &la), SPMU_OK);
     assert_int_equal(spmu_deadline(lp, &clk, &dl), SPMU_OK);
     assert_int_equal(spmu_core_save(core, after, sizeof after, &lb), SPMU_OK);
     assert_int_equal(la, lb);
@@ -1531,8 +1573,9 @@ static void test_snapshot_netburst(void **state)
   }
   assert_int_equal(spmu_core_restore(c2, bl.b, bl.len), SPMU_OK);
   assert_int_equal(rd(spmu_core_lp(c2, 1), MSR_P4_PEBS_ENABLE), PE_OTH_THR);
-  assert_int_equal(line_on(spmu_core_lp(c2, 0), BSQ_CACHE_REF, 0, 1, 0, 1, NULL),
-                   SPMU_TICK_PMI);
+  assert_int_equal(
+      line_on(spmu_core_lp(c2, 0), BSQ_CACHE_REF, 0, 1, 0, 1, NULL),
+      SPMU_TICK_PMI);
   assert_int_equal(pmis[1], 1);
   /* Change LP 1's copy of MSR_BPU_CCCR0 (0x360) in the blob. */
   for (off = bl.len / 2; off + 12 < bl.len; off++)
@@ -1581,16 +1624,20 @@ static void test_event_table_19_28(void **state)
   assert_int_equal(s.escr_value, ES_EVSEL(0x08) | ES_MASK(0x8000));
   assert_int_equal(spmu_nb_event_parse(NULL, "packed_dp_uop", &s), SPMU_OK);
   assert_int_equal(s.event->evsel, 0x0C);
-  assert_int_equal(spmu_nb_event_parse(NULL, "instr_completed:NBOGUS", &s), SPMU_OK);
+  assert_int_equal(spmu_nb_event_parse(NULL, "instr_completed:NBOGUS", &s),
+                   SPMU_OK);
   assert_int_equal(s.escr_addr[0], CRU_ESCR0);
   assert_int_equal(s.escr_value, ES_EVSEL(0x07) | ES_MASK(1));
-  assert_int_equal(spmu_nb_event_parse(NULL, "instr_retired:NBOGUSNTAG:NBOGUSTAG", &s),
-                   SPMU_OK);
+  assert_int_equal(
+      spmu_nb_event_parse(NULL, "instr_retired:NBOGUSNTAG:NBOGUSTAG", &s),
+      SPMU_OK);
   assert_int_equal(s.mask, 3);
-  assert_int_equal(spmu_nb_event_parse(NULL, "instr_retired:BOGUS", &s), SPMU_ENOENT);
+  assert_int_equal(spmu_nb_event_parse(NULL, "instr_retired:BOGUS", &s),
+                   SPMU_ENOENT);
   assert_int_equal(spmu_nb_event_parse(NULL, "no_such_event", &s), SPMU_ENOENT);
   /* ESCR restrictions: IOQ_active_entries on MSR_FSB_ESCR1 only. */
-  assert_int_equal(spmu_nb_event_parse(NULL, "IOQ_active_entries", &s), SPMU_OK);
+  assert_int_equal(spmu_nb_event_parse(NULL, "IOQ_active_entries", &s),
+                   SPMU_OK);
   assert_int_equal(s.escr_addr[0], 0);
   assert_int_equal(s.escr_addr[1], 0x3A3);
   assert_int_equal(s.counters[1], 0xC);
@@ -1611,43 +1658,46 @@ static void test_event_table_19_28(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_presets_18_15, teardown),
-    cmocka_unit_test_teardown(test_profile_rules, teardown),
-    cmocka_unit_test_teardown(test_catalogue_table_18_63, teardown),
-    cmocka_unit_test_teardown(test_escr_to_counter_mapping_18_63, teardown),
-    cmocka_unit_test_teardown(test_unmatched_escr_select_counts_nothing, teardown),
-    cmocka_unit_test_teardown(test_reserved_bits_gp, teardown),
-    cmocka_unit_test_teardown(test_cccr_field_positions, teardown),
-    cmocka_unit_test_teardown(test_shared_pmu_18_16, teardown),
-    cmocka_unit_test_teardown(test_setup_procedure_18_15_5_1, teardown),
-    cmocka_unit_test_teardown(test_threshold_filtering_18_15_5_2, teardown),
-    cmocka_unit_test_teardown(test_escr_sums_selected_lines_18_15_5_2,
-                              teardown),
-    cmocka_unit_test_teardown(test_every_clock_recipe_18_17_2, teardown),
-    cmocka_unit_test_teardown(test_thread_qualification_table_18_66, teardown),
-    cmocka_unit_test_teardown(test_thread_independent_table_18_67, teardown),
-    cmocka_unit_test_teardown(test_active_thread_18_16_2, teardown),
-    cmocka_unit_test_teardown(test_pmi_on_next_increment_18_15_5_8, teardown),
-    cmocka_unit_test_teardown(test_pmi_to_thread_18_16_2, teardown),
-    cmocka_unit_test_teardown(test_force_ovf_every_increment_18_15_5_8, teardown),
-    cmocka_unit_test_teardown(test_cascade_0_to_2_18_15_5_6, teardown),
-    cmocka_unit_test_teardown(test_iq_cascading_18_15_5_7, teardown),
-    cmocka_unit_test_teardown(test_extended_cascade_example_18_2, teardown),
-    cmocka_unit_test_teardown(test_linux_p4_pmi_handler_flow, teardown),
-    cmocka_unit_test_teardown(test_rdpmc_fast_read_vol2, teardown),
-    cmocka_unit_test_teardown(test_front_end_tagging_18_15_6_2, teardown),
-    cmocka_unit_test_teardown(test_execution_tagging_18_15_6_3, teardown),
-    cmocka_unit_test_teardown(test_replay_tagging_18_15_6_4, teardown),
-    cmocka_unit_test_teardown(test_p4_pebs_record_32bit_18_15_7, teardown),
-    cmocka_unit_test_teardown(test_p4_pebs_record_64bit_17_4_9_1, teardown),
-    cmocka_unit_test_teardown(test_p4_pebs_thread1_18_16_3, teardown),
-    cmocka_unit_test_teardown(test_debugctla_bts_17_11_1, teardown),
-    cmocka_unit_test(test_batch_equals_single_clocks),
-    cmocka_unit_test_teardown(test_huge_batch_is_closed_form, teardown),
-    cmocka_unit_test_teardown(test_deadline_matches_single_clocks_18_15_3,
-                              teardown),
-    cmocka_unit_test_teardown(test_snapshot_netburst, teardown),
-    cmocka_unit_test(test_event_table_19_28),
+      cmocka_unit_test_teardown(test_presets_18_15, teardown),
+      cmocka_unit_test_teardown(test_profile_rules, teardown),
+      cmocka_unit_test_teardown(test_catalogue_table_18_63, teardown),
+      cmocka_unit_test_teardown(test_escr_to_counter_mapping_18_63, teardown),
+      cmocka_unit_test_teardown(test_unmatched_escr_select_counts_nothing,
+                                teardown),
+      cmocka_unit_test_teardown(test_reserved_bits_gp, teardown),
+      cmocka_unit_test_teardown(test_cccr_field_positions, teardown),
+      cmocka_unit_test_teardown(test_shared_pmu_18_16, teardown),
+      cmocka_unit_test_teardown(test_setup_procedure_18_15_5_1, teardown),
+      cmocka_unit_test_teardown(test_threshold_filtering_18_15_5_2, teardown),
+      cmocka_unit_test_teardown(test_escr_sums_selected_lines_18_15_5_2,
+                                teardown),
+      cmocka_unit_test_teardown(test_every_clock_recipe_18_17_2, teardown),
+      cmocka_unit_test_teardown(test_thread_qualification_table_18_66,
+                                teardown),
+      cmocka_unit_test_teardown(test_thread_independent_table_18_67, teardown),
+      cmocka_unit_test_teardown(test_active_thread_18_16_2, teardown),
+      cmocka_unit_test_teardown(test_pmi_on_next_increment_18_15_5_8, teardown),
+      cmocka_unit_test_teardown(test_pmi_to_thread_18_16_2, teardown),
+      cmocka_unit_test_teardown(test_force_ovf_every_increment_18_15_5_8,
+                                teardown),
+      cmocka_unit_test_teardown(test_cascade_0_to_2_18_15_5_6, teardown),
+      cmocka_unit_test_teardown(test_iq_cascading_18_15_5_7, teardown),
+      cmocka_unit_test_teardown(test_extended_cascade_example_18_2, teardown),
+      cmocka_unit_test_teardown(test_linux_p4_pmi_handler_flow, teardown),
+      cmocka_unit_test_teardown(test_rdpmc_fast_read_vol2, teardown),
+      cmocka_unit_test_teardown(test_front_end_tagging_18_15_6_2, teardown),
+      cmocka_unit_test_teardown(test_execution_tagging_18_15_6_3, teardown),
+      cmocka_unit_test_teardown(test_replay_tagging_18_15_6_4, teardown),
+      cmocka_unit_test_teardown(test_p4_pebs_record_32bit_18_15_7, teardown),
+      cmocka_unit_test_teardown(test_p4_pebs_record_64bit_17_4_9_1, teardown),
+      cmocka_unit_test_teardown(test_p4_pebs_thread1_18_16_3, teardown),
+      cmocka_unit_test_teardown(test_debugctla_bts_17_11_1, teardown),
+      cmocka_unit_test(test_batch_equals_single_clocks),
+      cmocka_unit_test_teardown(test_huge_batch_is_closed_form, teardown),
+      cmocka_unit_test_teardown(test_deadline_matches_single_clocks_18_15_3,
+                                teardown),
+      cmocka_unit_test_teardown(test_snapshot_netburst, teardown),
+      cmocka_unit_test(test_event_table_19_28),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

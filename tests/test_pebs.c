@@ -4,8 +4,8 @@
  * 18.8.1, 18.9; kvm-unit-tests pmu_pebs, rephrased).
  * Every value asserted is exact. */
 #define SPMU_TEST_FIXTURE
-#include "helpers.h"
 #include "guest_mem.h"
+#include "helpers.h"
 
 #include <stdlib.h>
 
@@ -202,8 +202,8 @@ static void test_legacy_record_formats(void **state)
   static const struct {
     const char *cpu;
     unsigned size;
-  } f[4] = {{"core2", 144}, {"nehalem", 176}, {"haswell", 192},
-            {"skylake", 200}};
+  } f[4] = {
+      {"core2", 144}, {"nehalem", 176}, {"haswell", 192}, {"skylake", 200}};
   /* RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP by register number. */
   static const unsigned legacy[8] = {0, 3, 1, 2, 6, 7, 5, 4};
   spmu_mem_access mem = {.addr = 0x7fff0000, .source = 3, .latency = 42};
@@ -456,17 +456,19 @@ static void test_load_latency_threshold_18_6_1_2(void **state)
     bool mem;
     uint64_t counted;
   } c[] = {
-      {10, 10, 0, true, 0}, {10, 11, 0, true, 1}, {10, 100, 1, true, 0},
-      {10, 100, 0, false, 0}, {2, 3, 0, true, 0},  {2, 4, 0, true, 1},
+      {10, 10, 0, true, 0},   {10, 11, 0, true, 1}, {10, 100, 1, true, 0},
+      {10, 100, 0, false, 0}, {2, 3, 0, true, 0},   {2, 4, 0, true, 1},
   };
   unsigned i;
   (void)state;
   for (i = 0; i < sizeof c / sizeof c[0]; i++) {
-    spmu_mem_access mem = {.addr = 0x9000, .source = 1,
-                           .latency = c[i].latency, .store = c[i].store};
+    spmu_mem_access mem = {.addr = 0x9000,
+                           .source = 1,
+                           .latency = c[i].latency,
+                           .store = c[i].store};
     spmu_event_line line = {0x0B, 0x10, 1}; /* LATENCY_ABOVE_THRESHOLD */
-    spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3,
-                      .mem = c[i].mem ? &mem : NULL};
+    spmu_clock clk = {
+        .lines = &line, .nlines = 1, .cpl = 3, .mem = c[i].mem ? &mem : NULL};
     setup("nehalem");
     WR(MSR_EVTSEL0, 0x100B | EV_USR | EV_OS | EV_EN);
     WR(MSR_PEBS_LD_LAT, c[i].thresh);
@@ -552,8 +554,10 @@ static void test_adaptive_many_counters_all_data_cfg(void **state)
   for (cfg = 0; cfg < 16; cfg++) {
     uint64_t size = 32 + ((cfg & 1) ? 32 : 0) + ((cfg & 2) ? 144 : 0) +
                     ((cfg & 4) ? 256 : 0) + ((cfg & 8) ? 24 : 0);
-    spmu_event_line lines[5] = {{0xC0, 0x00, 1}, {0x3C, 0x00, 1},
-                                {0x00, 0x03, 1}, {0x00, 0x04, 1},
+    spmu_event_line lines[5] = {{0xC0, 0x00, 1},
+                                {0x3C, 0x00, 1},
+                                {0x00, 0x03, 1},
+                                {0x00, 0x04, 1},
                                 {0xC4, 0x00, 1}};
     spmu_clock clk = {.lines = lines, .nlines = 5, .cpl = 3};
     setup("icelake");
@@ -606,25 +610,38 @@ static void test_adaptive_lbr_entries_clamped_to_32(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_overflow_arms_next_event_assists_18_4_4, pebs_teardown),
-    cmocka_unit_test_teardown(test_kvm_presets_one_page_buffer, pebs_teardown),
-    cmocka_unit_test_teardown(test_full_buffer_skips_assist_17_4_9, pebs_teardown),
-    cmocka_unit_test_teardown(test_failing_memory_drops_record, pebs_teardown),
-    cmocka_unit_test_teardown(test_legacy_record_formats, pebs_teardown),
-    cmocka_unit_test_teardown(test_fault_like_rip_perfcap6, pebs_teardown),
-    cmocka_unit_test_teardown(test_threshold_pmi_freezes_v4, pebs_teardown),
-    cmocka_unit_test_teardown(test_batched_equals_single_with_pebs, pebs_teardown),
-    cmocka_unit_test_teardown(test_pebs_requires_plain_event, pebs_teardown),
-    cmocka_unit_test_teardown(test_armed_survives_snapshot, pebs_teardown),
-    cmocka_unit_test_teardown(test_adaptive_sizes_all_data_cfg, pebs_teardown),
-    cmocka_unit_test_teardown(test_adaptive_bit_off_basic_only, pebs_teardown),
-    cmocka_unit_test_teardown(test_adaptive_lbr_entries_from_host, pebs_teardown),
-    cmocka_unit_test_teardown(test_adaptive_lbr_entries_clamped_to_32, pebs_teardown),
-    cmocka_unit_test_teardown(test_fixed_counter_pebs_baseline, pebs_teardown),
-    cmocka_unit_test_teardown(test_load_latency_threshold_18_6_1_2, pebs_teardown),
-    cmocka_unit_test_teardown(test_narrow_ds_layout_17_4_9, pebs_teardown),
-    cmocka_unit_test_teardown(test_precise_store_pmc3_18_9_4_3, pebs_teardown),
-    cmocka_unit_test_teardown(test_adaptive_many_counters_all_data_cfg, pebs_teardown),
+      cmocka_unit_test_teardown(test_overflow_arms_next_event_assists_18_4_4,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_kvm_presets_one_page_buffer,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_full_buffer_skips_assist_17_4_9,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_failing_memory_drops_record,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_legacy_record_formats, pebs_teardown),
+      cmocka_unit_test_teardown(test_fault_like_rip_perfcap6, pebs_teardown),
+      cmocka_unit_test_teardown(test_threshold_pmi_freezes_v4, pebs_teardown),
+      cmocka_unit_test_teardown(test_batched_equals_single_with_pebs,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_pebs_requires_plain_event, pebs_teardown),
+      cmocka_unit_test_teardown(test_armed_survives_snapshot, pebs_teardown),
+      cmocka_unit_test_teardown(test_adaptive_sizes_all_data_cfg,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_adaptive_bit_off_basic_only,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_adaptive_lbr_entries_from_host,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_adaptive_lbr_entries_clamped_to_32,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_fixed_counter_pebs_baseline,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_load_latency_threshold_18_6_1_2,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_narrow_ds_layout_17_4_9, pebs_teardown),
+      cmocka_unit_test_teardown(test_precise_store_pmc3_18_9_4_3,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_adaptive_many_counters_all_data_cfg,
+                                pebs_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

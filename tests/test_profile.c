@@ -43,8 +43,7 @@ static void test_every_preset_parses_and_validates(void **state)
 
   (void)state;
   assert_non_null(spmu_profile_preset_name(0));
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_profile p = parse_ok(name);
     char why[256] = "";
 
@@ -82,8 +81,7 @@ static void test_presets_match_sdm_generations(void **state)
     bool listed = false;
     spmu_profile p = parse_ok(want[i].name);
 
-    FOR_EACH_PRESET(name)
-    {
+    FOR_EACH_PRESET(name) {
       if (strcmp(name, want[i].name) == 0)
         listed = true;
     }
@@ -109,8 +107,7 @@ static void test_cpuid_0a_decodes_back_to_profile(void **state)
   const char *name;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_profile p = parse_ok(name);
     uint32_t r[4] = {0xdead, 0xdead, 0xdead, 0xdead};
     uint32_t eax, ebx, ecx, edx, fixed = 0;
@@ -170,8 +167,7 @@ static void test_cpuid_01_pmu_bits_per_features(void **state)
   const char *name;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_profile p = parse_ok(name);
     uint32_t r[4] = {0xdead, 0xdead, 0xdead, 0xdead};
     uint32_t ecx = 0, edx = 0;
@@ -486,8 +482,7 @@ static void test_unknown_preset_lists_known(void **state)
     assert_int_equal(spmu_profile_parse(specs[i], &p, why, sizeof why),
                      SPMU_ENOENT);
     assert_non_null(strstr(why, "pentium9"));
-    FOR_EACH_PRESET(name)
-    {
+    FOR_EACH_PRESET(name) {
       if (strstr(why, name) == NULL)
         fail_msg("'%s' does not list preset %s", why, name);
     }
@@ -527,8 +522,7 @@ static void test_format_parse_round_trip(void **state)
   size_t i;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_profile p = parse_ok(name);
     check_round_trip(&p);
   }
@@ -567,14 +561,15 @@ static void test_presets_fixed_leaf_values_unchanged(void **state)
     const char *name;
     uint32_t ecx, edx;
   } want[] = {
-      {"core-duo", 0, 0},           /* v1: no fixed counters */
-      {"core2", 0, 0x503},          /* 3 of 40 bits */
-      {"nehalem", 0, 0x603},        /* 3 of 48 bits */
-      {"sandybridge", 0, 0x603},    {"haswell", 0, 0x603},
+      {"core-duo", 0, 0},    /* v1: no fixed counters */
+      {"core2", 0, 0x503},   /* 3 of 40 bits */
+      {"nehalem", 0, 0x603}, /* 3 of 48 bits */
+      {"sandybridge", 0, 0x603},
+      {"haswell", 0, 0x603},
       {"skylake", 0, 0x603},
-      {"icelake", 0xF, 0x8604},     /* v5: bitmap 0-3, EDX[15] */
+      {"icelake", 0xF, 0x8604}, /* v5: bitmap 0-3, EDX[15] */
       {"sapphirerapids", 0xF, 0x8604},
-      {"pentium4", 0, 0},           /* no architectural perfmon */
+      {"pentium4", 0, 0}, /* no architectural perfmon */
       {"pentium4-noht", 0, 0},
   };
   size_t i;
@@ -676,8 +671,8 @@ static void test_reject_reserved_nonzero(void **state)
 /* ---- a profile from CPUID -------------------------------------------- */
 
 /* The features CPUID leaves 01H and 0AH enumerate (profile.h). */
-#define CPUID_FEATURES                                                       \
-  (SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL |    \
+#define CPUID_FEATURES                                                         \
+  (SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL |       \
    SPMU_FEAT_ANY_DEPRECATED)
 
 /* The PMU fields of a and b are the same: what leaves 0AH and 01H and
@@ -715,8 +710,7 @@ static void test_from_cpuid_round_trips_presets(void **state)
   size_t i;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_profile p = parse_ok(name), back;
     uint32_t r0a[4], r01[4];
     char why[256] = "x";
@@ -736,9 +730,9 @@ static void test_from_cpuid_round_trips_presets(void **state)
     uint32_t r0a[4], r01[4];
     assert_int_equal(spmu_profile_cpuid(&p, 0xA, 0, r0a), SPMU_OK);
     assert_int_equal(spmu_profile_cpuid(&p, 0x1, 0, r01), SPMU_OK);
-    assert_int_equal(spmu_profile_from_cpuid(r0a, r01, 0, SPMU_CPUID_EXACT,
-                                             &back, NULL, 0),
-                     SPMU_OK);
+    assert_int_equal(
+        spmu_profile_from_cpuid(r0a, r01, 0, SPMU_CPUID_EXACT, &back, NULL, 0),
+        SPMU_OK);
     same_pmu_fields(&p, &back);
   }
 }
@@ -764,16 +758,65 @@ static void test_from_cpuid_real_parts(void **state)
     uint8_t version, gp, gp_width, events_len, fixed_width, contig;
     uint32_t fixed_mask, ecx, features;
   } want[] = {
-      {{0x07280202, 0, 0, 0x503}, {0, 0, 0, 0}, 0, 2, 2, 40, 7, 40, 0, 0x7,
-       0, 0},
-      {{0x07300403, 0, 0, 0x603}, {0, 0, 0, 0}, 0, 3, 4, 48, 7, 48, 0, 0x7,
-       0, 0},
-      {{0x07300404, 0, 0, 0x603}, {0x000506E3, 0, 0x7FFAFBBF, 0xBFEBFBFF},
-       0x33C5, 4, 4, 48, 7, 48, 0, 0x7, 0,
+      {{0x07280202, 0, 0, 0x503},
+       {0, 0, 0, 0},
+       0,
+       2,
+       2,
+       40,
+       7,
+       40,
+       0,
+       0x7,
+       0,
+       0},
+      {{0x07300403, 0, 0, 0x603},
+       {0, 0, 0, 0},
+       0,
+       3,
+       4,
+       48,
+       7,
+       48,
+       0,
+       0x7,
+       0,
+       0},
+      {{0x07300404, 0, 0, 0x603},
+       {0x000506E3, 0, 0x7FFAFBBF, 0xBFEBFBFF},
+       0x33C5,
+       4,
+       4,
+       48,
+       7,
+       48,
+       0,
+       0x7,
+       0,
        SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL},
-      {{0x08300805, 0, 0xF, 0x8604}, {0, 0, 0, 0}, 0, 5, 8, 48, 8, 48, 0, 0xF,
-       0, SPMU_FEAT_ANY_DEPRECATED},
-      {{0x07300805, 0, 0, 0x603}, {0, 0, 0, 0}, 0, 5, 8, 48, 7, 48, 3, 0x7, 0,
+      {{0x08300805, 0, 0xF, 0x8604},
+       {0, 0, 0, 0},
+       0,
+       5,
+       8,
+       48,
+       8,
+       48,
+       0,
+       0xF,
+       0,
+       SPMU_FEAT_ANY_DEPRECATED},
+      {{0x07300805, 0, 0, 0x603},
+       {0, 0, 0, 0},
+       0,
+       5,
+       8,
+       48,
+       7,
+       48,
+       3,
+       0x7,
+       0,
        0},
   };
   size_t i;
@@ -880,10 +923,10 @@ static void test_from_cpuid_clamp_fixed_and_capabilities(void **state)
   char why[512];
 
   (void)state;
-  assert_int_equal(spmu_profile_from_cpuid(r, pdcm, (UINT64_C(1) << 40) | 0x8500,
-                                           SPMU_CPUID_CLAMP, &p, why,
-                                           sizeof why),
-                   SPMU_OK);
+  assert_int_equal(
+      spmu_profile_from_cpuid(r, pdcm, (UINT64_C(1) << 40) | 0x8500,
+                              SPMU_CPUID_CLAMP, &p, why, sizeof why),
+      SPMU_OK);
   assert_string_equal(why,
                       "5 fixed counters: perfmon versions 2-4 define three\n"
                       "IA32_PERF_CAPABILITIES 0x10000008500: bits above 17 "

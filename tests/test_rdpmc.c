@@ -4,7 +4,6 @@
 
 #define FIXED (1u << 30)
 
-
 static uint64_t pmc(uint32_t ecx)
 {
   uint64_t v = 0xdeadbeef;
@@ -36,13 +35,14 @@ static void test_rdpmc_reads_counters_kvm_check_rdpmc(void **state)
     p = spmu_core_profile(core);
     for (i = 0; i < p->gp; i++) {
       uint64_t mask = p->gp_width == 64 ? ~0ULL : (1ULL << p->gp_width) - 1;
-      assert_int_equal(spmu_wrmsr(lp, MSR_PMC0 + i, 0xff0123456789ULL), SPMU_OK);
+      assert_int_equal(spmu_wrmsr(lp, MSR_PMC0 + i, 0xff0123456789ULL),
+                       SPMU_OK);
       assert_int_equal(pmc(i), 0x23456789ULL);
       assert_int_equal(spmu_wrmsr(lp, MSR_PMC0 + i, 0x89abcdefULL), SPMU_OK);
       assert_int_equal(pmc(i), 0xffffffff89abcdefULL & mask);
       if (p->perf_capabilities & SPMU_PERFCAP_FW_WRITE) {
-        assert_int_equal(spmu_wrmsr(lp, MSR_A_PMC0 + i, 0xff0123456789ULL & mask),
-                         SPMU_OK);
+        assert_int_equal(
+            spmu_wrmsr(lp, MSR_A_PMC0 + i, 0xff0123456789ULL & mask), SPMU_OK);
         assert_int_equal(pmc(i), 0xff0123456789ULL & mask);
       }
     }
@@ -52,8 +52,9 @@ static void test_rdpmc_reads_counters_kvm_check_rdpmc(void **state)
         assert_int_equal(pmc_rc(FIXED | i), SPMU_GP);
         continue;
       }
-      assert_int_equal(spmu_wrmsr(lp, MSR_FIXED_CTR0 + i, 0xff0123456789ULL & mask),
-                       SPMU_OK);
+      assert_int_equal(
+          spmu_wrmsr(lp, MSR_FIXED_CTR0 + i, 0xff0123456789ULL & mask),
+          SPMU_OK);
       assert_int_equal(pmc(FIXED | i), 0xff0123456789ULL & mask);
     }
     assert_int_equal(pmc_rc(p->gp), SPMU_GP);
@@ -115,11 +116,12 @@ static void test_rdpmc_perf_metrics(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_teardown(test_rdpmc_reads_counters_kvm_check_rdpmc, teardown),
-    cmocka_unit_test_teardown(test_rdpmc_bad_index_gp, teardown),
-    cmocka_unit_test_teardown(test_rdpmc_fast_read_form_gp, teardown),
-    cmocka_unit_test_teardown(test_rdpmc_cpl_and_cr4_pce, teardown),
-    cmocka_unit_test_teardown(test_rdpmc_perf_metrics, teardown),
+      cmocka_unit_test_teardown(test_rdpmc_reads_counters_kvm_check_rdpmc,
+                                teardown),
+      cmocka_unit_test_teardown(test_rdpmc_bad_index_gp, teardown),
+      cmocka_unit_test_teardown(test_rdpmc_fast_read_form_gp, teardown),
+      cmocka_unit_test_teardown(test_rdpmc_cpl_and_cr4_pce, teardown),
+      cmocka_unit_test_teardown(test_rdpmc_perf_metrics, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

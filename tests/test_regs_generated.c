@@ -119,8 +119,8 @@ static void test_custom_profiles(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_every_register_of_every_preset),
-    cmocka_unit_test(test_custom_profiles),
+      cmocka_unit_test(test_every_register_of_every_preset),
+      cmocka_unit_test(test_custom_profiles),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,8 +253,7 @@ static void test_save_restore_round_trip_every_preset(void **state)
   size_t i;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     check_round_trip(name);
   }
   for (i = 0; i < sizeof custom / sizeof custom[0]; i++)
@@ -312,7 +311,7 @@ static void test_blob_layout_format2(void **state)
         assert_true(addr > last);
       last = addr;
     }
-    assert_int_equal(get_le(bl.b + off, 4), 0); /* no edge state yet */
+    assert_int_equal(get_le(bl.b + off, 4), 0);     /* no edge state yet */
     assert_int_equal(get_le(bl.b + off + 4, 4), 0); /* nothing armed */
     off += ENGINE_LEN;
   }
@@ -336,7 +335,8 @@ static void test_save_reports_needed_size(void **state)
   (void)state;
   save(c, &bl);
   n = (size_t)get_le(bl.b + HDR_LEN, 2);
-  assert_int_equal(bl.len, HDR_LEN + 2 * (2 + n * ENTRY_LEN + ENGINE_LEN) + SUM_LEN);
+  assert_int_equal(bl.len,
+                   HDR_LEN + 2 * (2 + n * ENTRY_LEN + ENGINE_LEN) + SUM_LEN);
 
   assert_int_equal(spmu_core_save(c, NULL, 0, &len), SPMU_ENOSPC);
   assert_int_equal(len, bl.len);
@@ -678,8 +678,7 @@ static void test_core_reset_power_on_values(void **state)
   const char *name;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_core *c = core_for(name);
     spmu_core *fresh = core_for(name);
     const spmu_profile *p = spmu_core_profile(c);
@@ -739,8 +738,7 @@ static void test_lp_init_leaves_msrs_unchanged(void **state)
   const char *name;
 
   (void)state;
-  FOR_EACH_PRESET(name)
-  {
+  FOR_EACH_PRESET(name) {
     spmu_core *c = core_for(name);
     spmu_core *copy = core_for(name);
     blob before, after;

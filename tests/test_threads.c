@@ -76,9 +76,9 @@ static void session(const char *preset, struct result *r)
   spmu_core_free(twin);
 }
 
-static const char *presets[THREADS] = {"core2",   "nehalem",  "sandybridge",
-                                       "haswell", "skylake",  "icelake",
-                                       "sapphirerapids", "skylake"};
+static const char *presets[THREADS] = {
+    "core2",   "nehalem", "sandybridge",    "haswell",
+    "skylake", "icelake", "sapphirerapids", "skylake"};
 static struct result expect[THREADS], got[THREADS];
 
 static void *run_session(void *arg)
@@ -98,7 +98,8 @@ static void test_separate_cores_in_parallel(void **state)
   for (i = 0; i < THREADS; i++)
     session(presets[i], &expect[i]);
   for (i = 0; i < THREADS; i++)
-    assert_int_equal(pthread_create(&t[i], NULL, run_session, (void *)(uintptr_t)i), 0);
+    assert_int_equal(
+        pthread_create(&t[i], NULL, run_session, (void *)(uintptr_t)i), 0);
   for (i = 0; i < THREADS; i++)
     assert_int_equal(pthread_join(t[i], NULL), 0);
   for (i = 0; i < THREADS; i++) {
@@ -161,8 +162,8 @@ static void test_shared_core_with_host_lock(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_separate_cores_in_parallel),
-    cmocka_unit_test(test_shared_core_with_host_lock),
+      cmocka_unit_test(test_separate_cores_in_parallel),
+      cmocka_unit_test(test_shared_core_with_host_lock),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

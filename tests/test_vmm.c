@@ -15,7 +15,7 @@
 #define MAXMSR 128
 
 struct guest {
-  spmu_core *own;       /* the reference: a model of its own */
+  spmu_core *own; /* the reference: a model of its own */
   uint64_t saved[MAXMSR];
   unsigned pmis_own, pmis_shared;
 };
@@ -116,7 +116,7 @@ static uint64_t guest_op(spmu_lp *lp, uint64_t r)
     rc = spmu_wrmsr(lp, MSR_EVTSEL0 + i, v);
     break;
   case 1:
-    rc = spmu_wrmsr(lp, MSR_PMC0 + i, (uint64_t)-(int64_t)(v % 5000));
+    rc = spmu_wrmsr(lp, MSR_PMC0 + i, (uint64_t) - (int64_t)(v % 5000));
     break;
   case 2:
     if (prof->version >= 2)
@@ -134,7 +134,8 @@ static uint64_t guest_op(spmu_lp *lp, uint64_t r)
     }
     break;
   case 5:
-    rc = spmu_wrmsr(lp, MSR_DEBUGCTL, v & (DBG_FREEZE_PERFMON | DBG_FREEZE_LBRS | DBG_LBR));
+    rc = spmu_wrmsr(lp, MSR_DEBUGCTL,
+                    v & (DBG_FREEZE_PERFMON | DBG_FREEZE_LBRS | DBG_LBR));
     break;
   default: { /* clocks */
     spmu_event_line l[2] = {pool[v % 3], pool[(v >> 2) % 3]};
@@ -191,7 +192,8 @@ static void time_slice(const char *preset)
       uint64_t b = guest_op(slp, r);
       if (a != b)
         fail_msg("%s: round %u: guest %u sees different state when "
-                 "time-sliced", preset, round, round & 1);
+                 "time-sliced",
+                 preset, round, round & 1);
     }
     save(slp, cur);
     assert_int_equal(cur->pmis_shared, cur->pmis_own);
@@ -221,8 +223,8 @@ static void test_time_sliced_guests_v2_v3_host_path(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_time_sliced_guests_v4_status_set),
-    cmocka_unit_test(test_time_sliced_guests_v2_v3_host_path),
+      cmocka_unit_test(test_time_sliced_guests_v4_status_set),
+      cmocka_unit_test(test_time_sliced_guests_v2_v3_host_path),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,28 +10,40 @@
 static const char *policy_text(unsigned policy)
 {
   switch (policy) {
-  case SPMU_POLICY_RW: return "read-write; reserved bits #GP";
-  case SPMU_POLICY_RO: return "read-only (WRMSR #GP); the host path may write it";
-  case SPMU_POLICY_CONST: return "read-only (WRMSR #GP); fixed by the profile";
-  case SPMU_POLICY_COMPUTED: return "read-only (WRMSR #GP); computed on every read";
-  case SPMU_POLICY_W1C: return "write 1 to clear GLOBAL_STATUS bits; reads 0";
-  case SPMU_POLICY_W1S: return "write 1 to set GLOBAL_STATUS bits; reads 0";
+  case SPMU_POLICY_RW:
+    return "read-write; reserved bits #GP";
+  case SPMU_POLICY_RO:
+    return "read-only (WRMSR #GP); the host path may write it";
+  case SPMU_POLICY_CONST:
+    return "read-only (WRMSR #GP); fixed by the profile";
+  case SPMU_POLICY_COMPUTED:
+    return "read-only (WRMSR #GP); computed on every read";
+  case SPMU_POLICY_W1C:
+    return "write 1 to clear GLOBAL_STATUS bits; reads 0";
+  case SPMU_POLICY_W1S:
+    return "write 1 to set GLOBAL_STATUS bits; reads 0";
   case SPMU_POLICY_COUNTER_SX:
     return "counter: bits 31:0 written and sign-extended to the width";
-  case SPMU_POLICY_COUNTER: return "counter: full width; bits above it #GP";
-  default: return "?";
+  case SPMU_POLICY_COUNTER:
+    return "counter: full width; bits above it #GP";
+  default:
+    return "?";
   }
 }
 
 static const char *reset_text(unsigned reset)
 {
   switch (reset) {
-  case SPMU_RESET_GP_ENABLES: return "every GP enable bit set";
-  case SPMU_RESET_MISC: return "bit 7 if perfmon, bit 11 if no BTS, bit 12 if no PEBS";
-  case SPMU_RESET_PERFCAP: return "the profile's PERF_CAPABILITIES";
+  case SPMU_RESET_GP_ENABLES:
+    return "every GP enable bit set";
+  case SPMU_RESET_MISC:
+    return "bit 7 if perfmon, bit 11 if no BTS, bit 12 if no PEBS";
+  case SPMU_RESET_PERFCAP:
+    return "the profile's PERF_CAPABILITIES";
   case SPMU_RESET_NB_CCCR:
     return "0; without Hyper-Threading bits 17:16 are 11B";
-  default: return "0";
+  default:
+    return "0";
   }
 }
 
@@ -85,8 +97,8 @@ static const char *counters_text(uint32_t ctrs, char *buf, size_t len)
   buf[0] = '\0';
   for (n = 0; n < 32; n++)
     if (ctrs >> n & 1)
-      snprintf(buf + strlen(buf), len - strlen(buf), "%s%u",
-               buf[0] ? ", " : "", n);
+      snprintf(buf + strlen(buf), len - strlen(buf), "%s%u", buf[0] ? ", " : "",
+               n);
   return buf;
 }
 
@@ -144,9 +156,8 @@ int main(void)
     }
     printf("| %XH%s | %s | %s |\n", d->addr,
            d->repeat && !(d->repeat == SPMU_REP_COUNT && d->count == 1) ? "+i"
-                                                                       : "",
-           nm,
-           have[0] ? have : "(custom profiles only)");
+                                                                        : "",
+           nm, have[0] ? have : "(custom profiles only)");
   }
   printf("\n");
 
@@ -160,8 +171,8 @@ int main(void)
     name_range(rep, sizeof rep, d->brief);
     printf("%c%s.\n\n", toupper((unsigned char)rep[0]), rep + 1);
     caps_text(d->requires, d->excludes, caps, sizeof caps);
-    printf("- SDM: %s\n- Present: %s\n- Write: %s\n- Reset: %s\n", d->sdm,
-           caps, policy_text(d->policy), reset_text(d->reset));
+    printf("- SDM: %s\n- Present: %s\n- Write: %s\n- Reset: %s\n", d->sdm, caps,
+           policy_text(d->policy), reset_text(d->reset));
     if (d->former) {
       name_range(nm, sizeof nm, d->former);
       printf("- Also known as: %s\n", nm);
@@ -192,8 +203,8 @@ int main(void)
       unsigned hi = fd->lsb + (fd->width ? fd->width : 64) - 1;
       if (d->field_exclude >> fd->lsb & 1)
         continue;
-      snprintf(tmpl, sizeof tmpl, "%s%s", d->field_prefix ? d->field_prefix : "",
-               fd->name);
+      snprintf(tmpl, sizeof tmpl, "%s%s",
+               d->field_prefix ? d->field_prefix : "", fd->name);
       name_range(fname, sizeof fname, tmpl);
       if (!fd->width)
         snprintf(bits, sizeof bits, "width-1:0");

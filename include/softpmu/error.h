@@ -20,20 +20,20 @@ extern "C" {
 #define SPMU_GP 1 /* the instruction raises #GP(0) */
 
 /* X(name, text): one list makes both the enum and spmu_strerror(). */
-#define SPMU_ERRNO_MAP(X)                                                    \
-  X(EINVAL, "invalid argument")                                              \
-  X(ENOMEM, "out of memory")                                                 \
-  X(ENOENT, "no such name")                                                  \
-  X(ENOMSR, "MSR not present in this profile")                               \
-  X(ERESERVED, "reserved bits set")                                          \
-  X(EREADONLY, "value differs from read-only state")                         \
-  X(ERANGE, "value does not fit the field")                                  \
-  X(EPROFILE, "impossible CPU profile")                                      \
-  X(ENOSPC, "buffer too small")                                              \
-  X(EVERSION, "snapshot format version not supported")                       \
-  X(EMISMATCH, "snapshot belongs to another profile")                        \
-  X(ECORRUPT, "snapshot damaged or truncated")                               \
-  X(EBUSY, "counter in use by another agent")                                \
+#define SPMU_ERRNO_MAP(X)                                                      \
+  X(EINVAL, "invalid argument")                                                \
+  X(ENOMEM, "out of memory")                                                   \
+  X(ENOENT, "no such name")                                                    \
+  X(ENOMSR, "MSR not present in this profile")                                 \
+  X(ERESERVED, "reserved bits set")                                            \
+  X(EREADONLY, "value differs from read-only state")                           \
+  X(ERANGE, "value does not fit the field")                                    \
+  X(EPROFILE, "impossible CPU profile")                                        \
+  X(ENOSPC, "buffer too small")                                                \
+  X(EVERSION, "snapshot format version not supported")                         \
+  X(EMISMATCH, "snapshot belongs to another profile")                          \
+  X(ECORRUPT, "snapshot damaged or truncated")                                 \
+  X(EBUSY, "counter in use by another agent")                                  \
   X(EIO, "backend I/O failed")
 
 typedef enum spmu_errno {
@@ -41,7 +41,7 @@ typedef enum spmu_errno {
 #define SPMU_ERRNO_ENUM_(name, text) SPMU_ERRNO_##name##_,
   SPMU_ERRNO_MAP(SPMU_ERRNO_ENUM_)
 #undef SPMU_ERRNO_ENUM_
-  SPMU_ERRNO_COUNT_
+      SPMU_ERRNO_COUNT_
 } spmu_errno;
 
 #define SPMU_EINVAL (-SPMU_ERRNO_EINVAL_)

@@ -30,19 +30,19 @@ extern "C" {
 #endif
 
 typedef struct spmu_event_line {
-  uint8_t event;   /* PERFEVTSEL[7:0] */
-  uint8_t umask;   /* PERFEVTSEL[15:8] */
-  uint32_t count;  /* increments of this event in the clock */
+  uint8_t event;  /* PERFEVTSEL[7:0] */
+  uint8_t umask;  /* PERFEVTSEL[15:8] */
+  uint32_t count; /* increments of this event in the clock */
 } spmu_event_line;
 
 /* Context of a clock. */
 enum spmu_clock_flag {
-  SPMU_CLK_IN_TX = 1u << 0,    /* inside a transactional region (IN_TX) */
-  SPMU_CLK_ENCLAVE = 1u << 1,  /* inside an SGX enclave (sets ASCI) */
-  SPMU_CLK_SMM = 1u << 2,      /* in SMM (DEBUGCTL.FREEZE_WHILE_SMM) */
-  SPMU_CLK_IA32E = 1u << 3,    /* IA-32e mode is active: the DS save area
-                                  has the 64-bit layout even without
-                                  DTES64 (SDM 17.4.9) */
+  SPMU_CLK_IN_TX = 1u << 0,   /* inside a transactional region (IN_TX) */
+  SPMU_CLK_ENCLAVE = 1u << 1, /* inside an SGX enclave (sets ASCI) */
+  SPMU_CLK_SMM = 1u << 2,     /* in SMM (DEBUGCTL.FREEZE_WHILE_SMM) */
+  SPMU_CLK_IA32E = 1u << 3,   /* IA-32e mode is active: the DS save area
+                                 has the 64-bit layout even without
+                                 DTES64 (SDM 17.4.9) */
 };
 
 /* The memory access of a clock's instruction, for load-latency counting
@@ -94,12 +94,12 @@ typedef struct spmu_clock {
  * machine_state() (zeroed first). */
 typedef struct spmu_machine_state {
   uint64_t rflags;
-  uint64_t ip;      /* the instruction that caused the event (EventingIP;
-                       RIP of a fault-like record) */
-  uint64_t next_ip; /* the instruction after it (RIP of a trap-like record,
-                       IA32_PERF_CAPABILITIES[6] = 1) */
-  uint64_t gpr[16]; /* by register number: RAX, RCX, RDX, RBX, RSP, RBP,
-                       RSI, RDI, R8-R15 */
+  uint64_t ip;         /* the instruction that caused the event (EventingIP;
+                          RIP of a fault-like record) */
+  uint64_t next_ip;    /* the instruction after it (RIP of a trap-like record,
+                          IA32_PERF_CAPABILITIES[6] = 1) */
+  uint64_t gpr[16];    /* by register number: RAX, RCX, RDX, RBX, RSP, RBP,
+                          RSI, RDI, R8-R15 */
   uint64_t xmm[16][2]; /* low, high quadword */
   uint64_t tsc;
   uint64_t tx_abort; /* TSX abort information (format 2+) */
@@ -218,7 +218,7 @@ enum spmu_drop_reason {
 };
 
 typedef struct spmu_event {
-  unsigned kind;  /* enum spmu_event_kind */
+  unsigned kind; /* enum spmu_event_kind */
   /* The logical processor it happened to: for an AnyThread counter of
    * another logical processor, that counter's owner. */
   spmu_lp *lp;
@@ -240,7 +240,7 @@ typedef struct spmu_event {
       unsigned counters;
       uint64_t old, now;
     } freeze;
-    struct { /* SPMU_EV_PEBS, SPMU_EV_BTS, SPMU_EV_*_DROP */
+    struct {             /* SPMU_EV_PEBS, SPMU_EV_BTS, SPMU_EV_*_DROP */
       uint64_t addr;     /* the record's address (drops: the index) */
       uint32_t size;     /* record size in bytes (drops: 0) */
       uint32_t why;      /* drops: enum spmu_drop_reason */
@@ -253,7 +253,7 @@ typedef struct spmu_event {
       uint32_t fault_len;
       uint8_t fault_write;
     } rec;
-    struct { /* SPMU_EV_THRESHOLD */
+    struct {         /* SPMU_EV_THRESHOLD */
       unsigned pebs; /* 1: the PEBS buffer, 0: the BTS buffer */
     } threshold;
     struct { /* SPMU_EV_SIGNAL */
@@ -298,15 +298,15 @@ SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);
 
 /* Results of delivery: a bit set, about the last clock consumed. */
 enum spmu_tick {
-  SPMU_TICK_PMI = 1,        /* a PMI was requested */
-  SPMU_TICK_PEBS = 2,       /* a PEBS assist wrote a record */
-  SPMU_TICK_PEBS_LOST = 4,  /* a PEBS assist was due and wrote nothing:
-                               the bounds check failed (SDM 17.4.9) or a
-                               memory access failed */
-  SPMU_TICK_MEM_FAULT = 8,  /* a read_mem/write_mem callback failed */
-  SPMU_TICK_BTS = 16,       /* a branch record was stored (BTS) */
-  SPMU_TICK_OVERFLOW = 32,  /* a counter overflowed (reported only with an
-                               event callback installed) */
+  SPMU_TICK_PMI = 1,       /* a PMI was requested */
+  SPMU_TICK_PEBS = 2,      /* a PEBS assist wrote a record */
+  SPMU_TICK_PEBS_LOST = 4, /* a PEBS assist was due and wrote nothing:
+                              the bounds check failed (SDM 17.4.9) or a
+                              memory access failed */
+  SPMU_TICK_MEM_FAULT = 8, /* a read_mem/write_mem callback failed */
+  SPMU_TICK_BTS = 16,      /* a branch record was stored (BTS) */
+  SPMU_TICK_OVERFLOW = 32, /* a counter overflowed (reported only with an
+                              event callback installed) */
 };
 
 /* Deliver `clocks` repetitions of the same clock of lp (clocks >= 1) and

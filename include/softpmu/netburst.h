@@ -70,13 +70,13 @@ SPMU_API const char *spmu_nb_unit_name(unsigned unit);
 /* One event of the table. mask_names[k] names event-mask bit k (ESCR bit
  * 9 + k), NULL where the SDM defines none. */
 typedef struct spmu_nb_event {
-  const char *name;           /* as the SDM spells it: "instr_retired" */
-  uint8_t unit;               /* enum spmu_nb_unit */
-  uint8_t evsel;              /* ESCR[30:25] */
-  uint8_t escrs;              /* usable ESCRs of the pair: bit 0 ESCR0,
-                                 bit 1 ESCR1 (ESCR restrictions row) */
-  uint8_t flags;              /* SPMU_NB_EV_* */
-  uint16_t ti;                /* thread-independent mask bits (Table 19-34) */
+  const char *name; /* as the SDM spells it: "instr_retired" */
+  uint8_t unit;     /* enum spmu_nb_unit */
+  uint8_t evsel;    /* ESCR[30:25] */
+  uint8_t escrs;    /* usable ESCRs of the pair: bit 0 ESCR0,
+                       bit 1 ESCR1 (ESCR restrictions row) */
+  uint8_t flags;    /* SPMU_NB_EV_* */
+  uint16_t ti;      /* thread-independent mask bits (Table 19-34) */
   const char *mask_names[16];
   const char *brief;
 } spmu_nb_event;
@@ -93,14 +93,14 @@ SPMU_API const spmu_nb_event *spmu_nb_event_of(unsigned unit, unsigned evsel);
  * CCCR ESCR-select value and the ESCR's event select / mask bits. */
 typedef struct spmu_nb_event_sel {
   const spmu_nb_event *event;
-  uint16_t mask;          /* the event-mask bits named (all defined ones
-                             when the spec names none) */
-  uint8_t cccr_select;    /* CCCR[15:13] value for either ESCR of the pair */
-  uint32_t escr_addr[2];  /* MSR address of ESCR0 / ESCR1; 0 when that ESCR
-                             is absent in the profile or not usable */
-  uint32_t counters[2];   /* counters ESCR0 / ESCR1 feed (bit n) */
-  uint64_t escr_value;    /* event select << 25 | mask << 9: OR in the
-                             T0/T1 OS/USR and tag bits */
+  uint16_t mask;         /* the event-mask bits named (all defined ones
+                            when the spec names none) */
+  uint8_t cccr_select;   /* CCCR[15:13] value for either ESCR of the pair */
+  uint32_t escr_addr[2]; /* MSR address of ESCR0 / ESCR1; 0 when that ESCR
+                            is absent in the profile or not usable */
+  uint32_t counters[2];  /* counters ESCR0 / ESCR1 feed (bit n) */
+  uint64_t escr_value;   /* event select << 25 | mask << 9: OR in the
+                            T0/T1 OS/USR and tag bits */
 } spmu_nb_event_sel;
 
 /* Parse "event[:MASK[:MASK...]]" (names case-insensitive), e.g.

@@ -3,9 +3,10 @@
  * A core is created from a profile; it holds one PMU state per logical
  * processor (hyper-thread); on NetBurst profiles the counters, CCCRs, ESCRs
  * and tagging MSRs are one set per core that every logical processor reads
- * and writes (SDM 18.16, Table 35-41 "Shared"). All memory is allocated by spmu_core_new();
- * nothing else allocates, performs I/O or reads a clock. A core is not
- * thread-safe: serialise calls on one core; distinct cores share nothing.
+ * and writes (SDM 18.16, Table 35-41 "Shared"). All memory is allocated by
+ * spmu_core_new(); nothing else allocates, performs I/O or reads a clock. A
+ * core is not thread-safe: serialise calls on one core; distinct cores share
+ * nothing.
  *
  * Guest path: spmu_wrmsr/spmu_rdmsr/spmu_rdpmc behave exactly as the
  * instructions do and return SPMU_OK or SPMU_GP (#GP(0)); a negative code
@@ -89,13 +90,13 @@ SPMU_API int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value);
  * ECX[30:0] is the counter n (0-17, MSR 300H + n) and ECX[31] the fast
  * read: EAX = bits 31:0, EDX = 0. */
 SPMU_API int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
-               uint64_t *value);
+                        uint64_t *value);
 
 /* Whether counter `counter` of lp is enabled by its controls: 1 yes, 0
  * no, SPMU_EINVAL for NULL or a counter the profile lacks. `counter` is a
- * counter number (SPMU_COUNTER_GP / SPMU_COUNTER_FIXED). SDM 18.2.2: a GP counter needs
- * IA32_PERFEVTSELi.EN, a fixed counter a nonzero enable field (bits
- * 4j+1:4j) of IA32_FIXED_CTR_CTRL, and from perfmon v2 both also their
+ * counter number (SPMU_COUNTER_GP / SPMU_COUNTER_FIXED). SDM 18.2.2: a GP
+ * counter needs IA32_PERFEVTSELi.EN, a fixed counter a nonzero enable field
+ * (bits 4j+1:4j) of IA32_FIXED_CTR_CTRL, and from perfmon v2 both also their
  * IA32_PERF_GLOBAL_CTRL bit; SDM 18.15.5.1: a NetBurst counter its
  * CCCR.ENABLE. Only the enables: what the counter then counts also
  * depends on its filters (CPL, AnyThread) and on a freeze. */
@@ -103,7 +104,7 @@ SPMU_API int spmu_counter_enabled(const spmu_lp *lp, unsigned counter);
 
 /* CPUID of this logical processor's profile (see spmu_profile_cpuid). */
 SPMU_API int spmu_cpuid(const spmu_lp *lp, uint32_t leaf, uint32_t subleaf,
-               uint32_t regs[4]);
+                        uint32_t regs[4]);
 
 /* Host (VMM) access. Writes: counters take the full width as given (no
  * sign extension); GLOBAL_STATUS takes any bit the profile defines;
@@ -121,7 +122,8 @@ SPMU_API int spmu_host_rdmsr(const spmu_lp *lp, uint32_t msr, uint64_t *value);
  * (SPMU_EVERSION), another profile (SPMU_EMISMATCH), a damaged blob
  * (SPMU_ECORRUPT) or an invalid value (SPMU_ERESERVED...) leave the core
  * untouched. */
-SPMU_API int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len);
+SPMU_API int spmu_core_save(const spmu_core *core, void *buf, size_t cap,
+                            size_t *len);
 SPMU_API int spmu_core_restore(spmu_core *core, const void *buf, size_t len);
 
 #define SPMU_SNAPSHOT_FORMAT 2

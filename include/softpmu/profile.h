@@ -28,17 +28,17 @@ extern "C" {
 
 /* Features outside CPUID.0AH and IA32_PERF_CAPABILITIES. */
 enum spmu_feature {
-  SPMU_FEAT_PDCM = 1u << 0,    /* CPUID.01H:ECX[15]: PERF_CAPABILITIES exists */
-  SPMU_FEAT_DS = 1u << 1,      /* CPUID.01H:EDX[21]: debug store, DS_AREA */
-  SPMU_FEAT_DTES64 = 1u << 2,  /* CPUID.01H:ECX[2]: 64-bit DS layout */
-  SPMU_FEAT_DS_CPL = 1u << 3,  /* CPUID.01H:ECX[4]: BTS_OFF_OS/USR */
-  SPMU_FEAT_BTS = 1u << 4,     /* IA32_MISC_ENABLE[11] = 0 */
-  SPMU_FEAT_PEBS = 1u << 5,    /* IA32_MISC_ENABLE[12] = 0 */
-  SPMU_FEAT_RTM = 1u << 6,     /* TSX: EVTSEL IN_TX/IN_TXCP, DEBUGCTL.RTM */
-  SPMU_FEAT_PT = 1u << 7,      /* Intel PT with ToPA: STATUS.Trace_ToPA_PMI */
-  SPMU_FEAT_SGX = 1u << 8,     /* SGX: STATUS.ASCI */
-  SPMU_FEAT_UNCORE_PMI = 1u << 9, /* DEBUGCTL[13], STATUS.Ovf_Uncore */
-  SPMU_FEAT_PRECISE_STORE = 1u << 10, /* PEBS_ENABLE[63] PS_EN (SNB/IVB) */
+  SPMU_FEAT_PDCM = 1u << 0,   /* CPUID.01H:ECX[15]: PERF_CAPABILITIES exists */
+  SPMU_FEAT_DS = 1u << 1,     /* CPUID.01H:EDX[21]: debug store, DS_AREA */
+  SPMU_FEAT_DTES64 = 1u << 2, /* CPUID.01H:ECX[2]: 64-bit DS layout */
+  SPMU_FEAT_DS_CPL = 1u << 3, /* CPUID.01H:ECX[4]: BTS_OFF_OS/USR */
+  SPMU_FEAT_BTS = 1u << 4,    /* IA32_MISC_ENABLE[11] = 0 */
+  SPMU_FEAT_PEBS = 1u << 5,   /* IA32_MISC_ENABLE[12] = 0 */
+  SPMU_FEAT_RTM = 1u << 6,    /* TSX: EVTSEL IN_TX/IN_TXCP, DEBUGCTL.RTM */
+  SPMU_FEAT_PT = 1u << 7,     /* Intel PT with ToPA: STATUS.Trace_ToPA_PMI */
+  SPMU_FEAT_SGX = 1u << 8,    /* SGX: STATUS.ASCI */
+  SPMU_FEAT_UNCORE_PMI = 1u << 9,      /* DEBUGCTL[13], STATUS.Ovf_Uncore */
+  SPMU_FEAT_PRECISE_STORE = 1u << 10,  /* PEBS_ENABLE[63] PS_EN (SNB/IVB) */
   SPMU_FEAT_ANY_DEPRECATED = 1u << 11, /* CPUID.0AH:EDX[15] (v5+) */
   /* The NetBurst PMU (Pentium 4, family 0FH; SDM 18.15-18.16): 18
    * counters with their CCCRs and the ESCRs instead of architectural
@@ -138,11 +138,12 @@ SPMU_API const char *spmu_profile_preset_name(unsigned index);
  * SPMU_EINVAL for a malformed string, SPMU_EPROFILE for an impossible
  * profile) and, when why != NULL, a one-line reason in why[0..whylen). */
 SPMU_API int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
-                       size_t whylen);
+                                size_t whylen);
 
 /* 0 if the profile describes a processor the model can be, else
  * SPMU_EPROFILE with the reason in why (as spmu_profile_parse). */
-SPMU_API int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen);
+SPMU_API int spmu_profile_validate(const spmu_profile *p, char *why,
+                                   size_t whylen);
 
 /* Write the profile as a key=value string that spmu_profile_parse reads
  * back to an identical profile. Returns the length, or SPMU_ENOSPC /
@@ -154,8 +155,8 @@ SPMU_API int spmu_profile_format(const spmu_profile *p, char *buf, size_t len);
  * it; no sub-leaves). regs = {EAX, EBX, ECX, EDX}. Other leaves: SPMU_ENOENT.
  * spmu_cpuid_owned() gives the bits softpmu defines for a leaf, so a host
  * merges with  host = (host & ~owned) | ours. */
-SPMU_API int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
-                       uint32_t regs[4]);
+SPMU_API int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf,
+                                uint32_t subleaf, uint32_t regs[4]);
 SPMU_API int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4]);
 
 /* What spmu_profile_from_cpuid does with a PMU the model cannot be. */

@@ -42,20 +42,20 @@ typedef enum spmu_access {
 
 typedef struct spmu_msr_info {
   uint32_t addr;
-  char name[40];        /* SDM name of this instance, e.g. "IA32_PMC3" */
+  char name[40]; /* SDM name of this instance, e.g. "IA32_PMC3" */
   spmu_policy policy;
-  uint32_t target;      /* the MSR whose state a W1C/W1S/alias write changes */
-  unsigned width;       /* counters: the counter width; others 64 */
-  uint64_t reset;       /* power-on value in this profile */
-  uint64_t reserved;    /* bits that #GP when set: for IA32_PMCx none
-                           (bits 63:32 of a write are ignored, SDM
-                           18.2.5); for full-width counters the bits
-                           above the width */
-  uint64_t readonly;    /* bits a write must not change */
+  uint32_t target;   /* the MSR whose state a W1C/W1S/alias write changes */
+  unsigned width;    /* counters: the counter width; others 64 */
+  uint64_t reset;    /* power-on value in this profile */
+  uint64_t reserved; /* bits that #GP when set: for IA32_PMCx none
+                        (bits 63:32 of a write are ignored, SDM
+                        18.2.5); for full-width counters the bits
+                        above the width */
+  uint64_t readonly; /* bits a write must not change */
   unsigned nfields;
-  const char *sdm;      /* where the SDM defines it */
-  char brief[96];       /* one line, of this instance ("event select for
-                           IA32_PMC3") */
+  const char *sdm; /* where the SDM defines it */
+  char brief[96];  /* one line, of this instance ("event select for
+                      IA32_PMC3") */
 } spmu_msr_info;
 
 typedef struct spmu_field_info {
@@ -84,45 +84,50 @@ SPMU_API void spmu_regview_free(spmu_regview *r);
  * spmu_msr_lookup (r == NULL: any name of the catalogue),
  * spmu_msr_field_decode and spmu_msr_field_encode below. */
 SPMU_API size_t spmu_regview_list(const spmu_regview *r, uint32_t *addrs,
-                                   size_t cap);
+                                  size_t cap);
 SPMU_API int spmu_regview_info(const spmu_regview *r, uint32_t addr,
-                                spmu_msr_info *out);
+                               spmu_msr_info *out);
 SPMU_API int spmu_regview_field_get(const spmu_regview *r, uint32_t addr,
-                                 unsigned idx, spmu_field_info *out);
+                                    unsigned idx, spmu_field_info *out);
 SPMU_API int spmu_regview_lookup(const spmu_regview *r, const char *name,
-                              uint32_t *addr);
+                                 uint32_t *addr);
 SPMU_API int spmu_regview_field_decode(const spmu_regview *r, uint32_t addr,
-                                    const char *field, uint64_t reg,
-                                    uint64_t *value);
+                                       const char *field, uint64_t reg,
+                                       uint64_t *value);
 SPMU_API int spmu_regview_field_encode(const spmu_regview *r, uint32_t addr,
-                                    const char *field, uint64_t value,
-                                    uint64_t *reg);
+                                       const char *field, uint64_t value,
+                                       uint64_t *reg);
 
 /* Every MSR present in the profile, in ascending address order. Writes up to
  * cap addresses and returns how many exist (call with cap 0 to count). */
-SPMU_API size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap);
+SPMU_API size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs,
+                              size_t cap);
 
 /* Describe an MSR of the profile: SPMU_OK, or SPMU_ENOMSR if absent. */
-SPMU_API int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out);
+SPMU_API int spmu_msr_info_get(const spmu_profile *p, uint32_t addr,
+                               spmu_msr_info *out);
 
 /* Field idx (0..nfields-1) of an MSR, in ascending bit order. */
-SPMU_API int spmu_msr_field_get(const spmu_profile *p, uint32_t addr, unsigned idx,
-                       spmu_field_info *out);
+SPMU_API int spmu_msr_field_get(const spmu_profile *p, uint32_t addr,
+                                unsigned idx, spmu_field_info *out);
 
 /* Address of an MSR by SDM name (case-insensitive; "IA32_PMC3",
  * "IA32_PERF_GLOBAL_OVF_CTRL") or by number ("0x38f", "911"). With
  * p == NULL any name in the catalogue is accepted; otherwise the MSR must be
  * present in p (SPMU_ENOMSR if it exists only elsewhere, SPMU_ENOENT if the
  * name is unknown). */
-SPMU_API int spmu_msr_lookup(const spmu_profile *p, const char *name, uint32_t *addr);
+SPMU_API int spmu_msr_lookup(const spmu_profile *p, const char *name,
+                             uint32_t *addr);
 
 /* Read / set one named field of a register value. Field names are
  * case-insensitive. SPMU_ENOMSR, SPMU_ENOENT (no such field), SPMU_ERANGE
  * (value wider than the field). */
 SPMU_API int spmu_msr_field_decode(const spmu_profile *p, uint32_t addr,
-                          const char *field, uint64_t reg, uint64_t *value);
+                                   const char *field, uint64_t reg,
+                                   uint64_t *value);
 SPMU_API int spmu_msr_field_encode(const spmu_profile *p, uint32_t addr,
-                          const char *field, uint64_t value, uint64_t *reg);
+                                   const char *field, uint64_t value,
+                                   uint64_t *reg);
 
 #ifdef __cplusplus
 }

@@ -30,13 +30,12 @@ static void pmu_from_profile(spmu_agent *a, const spmu_profile *prof)
   p->fixed_mask =
       (uint32_t)(prof->fixed_mask & spmu_width_mask(SPMU_MAX_FIXED));
   p->fixed_width = clamp_width(prof->fixed_width);
-  p->any_thread = p->version >= 3 &&
-                  !(prof->features & SPMU_FEAT_ANY_DEPRECATED);
+  p->any_thread =
+      p->version >= 3 && !(prof->features & SPMU_FEAT_ANY_DEPRECATED);
   p->perf_capabilities = prof->perf_capabilities;
   /* SDM 18.2.5: PERF_CAPABILITIES[13] enables full-width writes through
    * IA32_A_PMCx. */
-  p->full_width_writes =
-      (p->perf_capabilities & SPMU_PERFCAP_FW_WRITE) != 0;
+  p->full_width_writes = (p->perf_capabilities & SPMU_PERFCAP_FW_WRITE) != 0;
   a->present = spmu_width_mask(p->gp) | (uint64_t)p->fixed_mask
                                             << AG_FIXED_BASE;
 }

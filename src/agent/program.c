@@ -123,8 +123,9 @@ int spmu_ag_start_set(spmu_agent *a, uint64_t set)
 }
 
 /* NetBurst start and stop (agent.h): the ESCR's OS/USR bits. With all
- * four clear the ESCR qualifies no event (SDM 18.15.1, 18.16.1), while the CCCR keeps ENABLE, so the counter stays in use
- * (and the ESCR with it) for other agents. */
+ * four clear the ESCR qualifies no event (SDM 18.15.1, 18.16.1), while the CCCR
+ * keeps ENABLE, so the counter stays in use (and the ESCR with it) for other
+ * agents. */
 static int nb_escr_bits(spmu_agent *a, uint64_t set, bool on)
 {
   for (; set; set &= set - 1) {
@@ -164,7 +165,8 @@ int spmu_agent_start(spmu_agent *a)
   return spmu_ag_start_set(a, a->owned & ~a->running);
 }
 
-/* Stop, then clear the overflow indications (SDM 18.2.2: "disabling event counting or interrupt-based event sampling"). */
+/* Stop, then clear the overflow indications (SDM 18.2.2: "disabling event
+ * counting or interrupt-based event sampling"). */
 int spmu_agent_stop(spmu_agent *a)
 {
   uint64_t run;

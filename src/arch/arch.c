@@ -52,22 +52,21 @@ static int arch_rdpmc(spmu_lp *lp, uint32_t ecx, uint64_t *value)
 
 /* The snapshot words (core/snapshot.c): the edge-detect conditions (bit i
  * = PMCi) and the PEBS counters armed (engine counter index). */
-static void arch_save_words(const spmu_core *core, unsigned i,
-                            uint32_t *edge, uint32_t *armed)
+static void arch_save_words(const spmu_core *core, unsigned i, uint32_t *edge,
+                            uint32_t *armed)
 {
   *edge = spmu_lp_edge(&core->lp[i]);
   *armed = core->lp[i].armed;
 }
 
-static bool arch_words_valid(const spmu_core *core, unsigned i,
-                             uint32_t edge, uint32_t armed)
+static bool arch_words_valid(const spmu_core *core, unsigned i, uint32_t edge,
+                             uint32_t armed)
 {
   uint32_t gp = (uint32_t)spmu_width_mask(core->a.prof.gp);
 
   (void)i;
-  return !(edge & ~gp) &&
-         !(armed & ~(gp | (uint32_t)core->a.prof.fixed_mask
-                               << SPMU_CTR_FIXED(0)));
+  return !(edge & ~gp) && !(armed & ~(gp | (uint32_t)core->a.prof.fixed_mask
+                                               << SPMU_CTR_FIXED(0)));
 }
 
 static void arch_load_words(spmu_core *core, unsigned i, uint32_t edge,
@@ -79,12 +78,12 @@ static void arch_load_words(spmu_core *core, unsigned i, uint32_t edge,
 }
 
 const struct spmu_engine spmu_engine_arch = {
-  .reset = arch_reset,
-  .rdpmc = arch_rdpmc,
-  .rebuild = spmu_arch_refresh,
-  .deliver = spmu_arch_deliver,
-  .deadline = spmu_arch_deadline,
-  .save_words = arch_save_words,
-  .words_valid = arch_words_valid,
-  .load_words = arch_load_words,
+    .reset = arch_reset,
+    .rdpmc = arch_rdpmc,
+    .rebuild = spmu_arch_refresh,
+    .deliver = spmu_arch_deliver,
+    .deadline = spmu_arch_deadline,
+    .save_words = arch_save_words,
+    .words_valid = arch_words_valid,
+    .load_words = arch_load_words,
 };

@@ -254,8 +254,7 @@ static void rebuild(spmu_lp *lp)
   p->fast = !p->derived && !lp->core->host.event &&
             p->en_at[0] == (UINT32_C(1) << p->n) - 1 &&
             p->en_at[1] == p->en_at[0] && !frozen_by_pmi(a, r) &&
-            a->gp_width_mask != UINT64_MAX &&
-            a->fixed_width_mask != UINT64_MAX;
+            a->gp_width_mask != UINT64_MAX && a->fixed_width_mask != UINT64_MAX;
 }
 
 uint32_t spmu_lp_edge(const spmu_lp *lp)
@@ -302,11 +301,11 @@ void spmu_arch_refresh(spmu_core *core)
 /* One clock's effect on the counters of one logical processor. */
 struct lpstep {
   spmu_lp *lp;
-  uint32_t mask;  /* program entries this clock reaches */
-  uint32_t gp;    /* GP counters among them (edge state bits) */
-  uint32_t edge;  /* edge state after the clock */
-  bool counted;   /* an enabled counter was reached (ASCI) */
-  uint64_t wrapped; /* counters that wrapped (bit c), after apply */
+  uint32_t mask;           /* program entries this clock reaches */
+  uint32_t gp;             /* GP counters among them (edge state bits) */
+  uint32_t edge;           /* edge state after the clock */
+  bool counted;            /* an enabled counter was reached (ASCI) */
+  uint64_t wrapped;        /* counters that wrapped (bit c), after apply */
   uint64_t inc[SPMU_NCTR]; /* per entry */
 };
 
@@ -515,10 +514,9 @@ static void report_overflows(const struct lpstep *s, uint64_t wrapped)
      * most once: inc < 2^64). */
     wraps = w == UINT64_MAX
                 ? 1
-                : (s->inc[k] >> spmu_popcount(w)) +
-                      ((s->inc[k] & w) > w - old);
-    spmu_emit_ctr(lp, SPMU_EV_OVERFLOW, SPMU_STATUS_BIT(c), old,
-                  lp->r.ctr[c], wraps);
+                : (s->inc[k] >> spmu_popcount(w)) + ((s->inc[k] & w) > w - old);
+    spmu_emit_ctr(lp, SPMU_EV_OVERFLOW, SPMU_STATUS_BIT(c), old, lp->r.ctr[c],
+                  wraps);
   }
 }
 
@@ -536,8 +534,8 @@ static bool settle(struct lpstep *s, const spmu_clock *clk, uint64_t wrapped)
   s->wrapped = wrapped;
   /* SDM 18.2.4.1: ASCI is set when a counter counts while an
    * enclave runs (SGX parts). */
-  if ((clk->flags & SPMU_CLK_ENCLAVE) && s->counted &&
-      (a->caps & CAP(SGX)) && a->prof.version >= 4)
+  if ((clk->flags & SPMU_CLK_ENCLAVE) && s->counted && (a->caps & CAP(SGX)) &&
+      a->prof.version >= 4)
     lp->r.global_status |= SPMU_STATUS_ASCI;
   return wrapped && overflowed(lp, wrapped);
 }
@@ -814,8 +812,7 @@ static bool plain_clock(spmu_lp *lp, const spmu_clock *clk)
  * PEBS assists need). *done gets the clocks consumed. True when a PMI is
  * requested. */
 static __attribute__((noinline)) bool
-plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
-          uint64_t *done)
+plain_run(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks, uint64_t *done)
 {
   const struct spmu_prog *p = &lp->prog;
   const struct spmu_applied *a = &lp->core->a;
@@ -854,8 +851,7 @@ static bool clock_ok(const spmu_clock *clk)
  * batches, PEBS assists and branch records. Kept out of line so the plain
  * path's caller has a small frame. */
 static __attribute__((noinline)) int
-deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
-        uint64_t *consumed)
+deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks, uint64_t *consumed)
 {
   struct lpstep st[SPMU_MAX_THREADS];
   struct outcome o;

@@ -21,21 +21,21 @@ struct spmu_pe {
    * clock variant (bit 0: CPL > 0, bit 1: inside a transaction). A clock
    * the counter filters out (USR/OS, ENABLE, IN_TX) points at a zero sum. */
   uint8_t raw_at[4];
-  uint8_t c;      /* counter index (struct spmu_regs ctr[c]); for GP
-                     counters also the edge state bit */
+  uint8_t c; /* counter index (struct spmu_regs ctr[c]); for GP
+                counters also the edge state bit */
   uint8_t cmask;
-  uint8_t flags;  /* SPMU_PE_* */
+  uint8_t flags; /* SPMU_PE_* */
 };
 
 enum {
-  SPMU_PE_GP = 1u << 0,    /* a GP counter (CMASK/INV/E logic, edge state) */
-  SPMU_PE_COND = 1u << 1,  /* CMASK != 0 or E: the count is not the raw sum */
-  SPMU_PE_PMI = 1u << 2,   /* overflow requests a PMI (INT / PMI) */
+  SPMU_PE_GP = 1u << 0,   /* a GP counter (CMASK/INV/E logic, edge state) */
+  SPMU_PE_COND = 1u << 1, /* CMASK != 0 or E: the count is not the raw sum */
+  SPMU_PE_PMI = 1u << 2,  /* overflow requests a PMI (INT / PMI) */
   SPMU_PE_INV = 1u << 3,
   SPMU_PE_EDGE = 1u << 4,
-  SPMU_PE_ANY = 1u << 6,   /* AnyThread */
-  SPMU_PE_LL = 1u << 7,    /* load-latency PEBS (LL_EN): counts only loads
-                              slower than MSR_PEBS_LD_LAT_THRESHOLD */
+  SPMU_PE_ANY = 1u << 6, /* AnyThread */
+  SPMU_PE_LL = 1u << 7,  /* load-latency PEBS (LL_EN): counts only loads
+                            slower than MSR_PEBS_LD_LAT_THRESHOLD */
 };
 
 /* Line-sum slots past the program's keys (count.c line_sums): ZERO always
@@ -48,24 +48,24 @@ enum {
 #define SPMU_KEY_SLOTS 64 /* the program's key hash table (6 bits) */
 
 struct spmu_prog {
-  uint32_t en_at[2]; /* entries enabled at CPL 0 / CPL > 0 (bit k = e[k]) */
-  uint32_t any;      /* entries with AnyThread set */
-  uint32_t any_gp;   /* GP counters with AnyThread set (bit i = PMCi) */
-  uint64_t pmi_ctrs; /* counters whose overflow requests a PMI (bit c) */
-  uint32_t pebs_ctrs; /* counters whose overflow arms PEBS (bit c) */
+  uint32_t en_at[2];     /* entries enabled at CPL 0 / CPL > 0 (bit k = e[k]) */
+  uint32_t any;          /* entries with AnyThread set */
+  uint32_t any_gp;       /* GP counters with AnyThread set (bit i = PMCi) */
+  uint64_t pmi_ctrs;     /* counters whose overflow requests a PMI (bit c) */
+  uint32_t pebs_ctrs;    /* counters whose overflow arms PEBS (bit c) */
   uint32_t stop_entries; /* entries whose wrap ends a batch (PMI or PEBS) */
   /* Multiplier of the key hash (count.c key_slot): no two keys share a
    * slot; 0 when none of the candidates managed that. */
   uint32_t hash_mult;
-  uint8_t n;         /* entries */
-  uint8_t ngp;       /* entries 0..ngp-1 are GP counters, the rest fixed */
-  uint8_t nkeys;     /* distinct lines counted */
-  bool has_edge;     /* some entry uses edge detection */
-  uint32_t derived;  /* entries whose count is derived from the raw count
-                        (CMASK, E, load latency); the others add it */
-  bool fast;         /* one clock may take the plain path (count.c
-                        plain_clock): none derived, every entry enabled at
-                        every CPL, not frozen by CTR_Frz, widths < 64 */
+  uint8_t n;        /* entries */
+  uint8_t ngp;      /* entries 0..ngp-1 are GP counters, the rest fixed */
+  uint8_t nkeys;    /* distinct lines counted */
+  bool has_edge;    /* some entry uses edge detection */
+  uint32_t derived; /* entries whose count is derived from the raw count
+                       (CMASK, E, load latency); the others add it */
+  bool fast;        /* one clock may take the plain path (count.c
+                       plain_clock): none derived, every entry enabled at
+                       every CPL, not frozen by CTR_Frz, widths < 64 */
   uint8_t slot[SPMU_KEY_SLOTS]; /* key hash -> index in keys, or DUMP */
   uint16_t keys[SPMU_KEY_SUMS]; /* (event select, umask) as one uint16_t
                                    in host byte order (count.c

@@ -22,8 +22,8 @@ int spmu_core_new(const spmu_profile *profile, spmu_core **out)
   if (!c)
     return SPMU_ENOMEM;
   spmu_applied_init(&c->a, profile);
-  c->engine = (c->a.caps & CAP(NETBURST)) ? &spmu_engine_netburst
-                                          : &spmu_engine_arch;
+  c->engine =
+      (c->a.caps & CAP(NETBURST)) ? &spmu_engine_netburst : &spmu_engine_arch;
   c->nlp = profile->threads;
   for (i = 0; i < c->nlp; i++) {
     c->lp[i].core = c;
@@ -34,7 +34,10 @@ int spmu_core_new(const spmu_profile *profile, spmu_core **out)
   return SPMU_OK;
 }
 
-void spmu_core_free(spmu_core *core) { free(core); }
+void spmu_core_free(spmu_core *core)
+{
+  free(core);
+}
 
 const spmu_profile *spmu_core_profile(const spmu_core *core)
 {
@@ -51,7 +54,10 @@ spmu_lp *spmu_core_lp(spmu_core *core, unsigned i)
   return core && i < core->nlp ? &core->lp[i] : NULL;
 }
 
-spmu_core *spmu_lp_core(const spmu_lp *lp) { return lp ? lp->core : NULL; }
+spmu_core *spmu_lp_core(const spmu_lp *lp)
+{
+  return lp ? lp->core : NULL;
+}
 
 int spmu_lp_index(const spmu_lp *lp)
 {
@@ -223,9 +229,10 @@ int spmu_rdpmc(spmu_lp *lp, uint32_t ecx, unsigned cpl, bool cr4_pce,
 
 /* spmu_deliver after a register write: rebuild first. Out of line, so
  * the common call saves no registers and jumps straight to the engine. */
-static __attribute__((noinline)) int
-deliver_rebuilt(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
-                uint64_t *consumed)
+static __attribute__((noinline)) int deliver_rebuilt(spmu_lp *lp,
+                                                     const spmu_clock *clk,
+                                                     uint64_t clocks,
+                                                     uint64_t *consumed)
 {
   spmu_core *core = lp->core;
 
@@ -316,4 +323,3 @@ int spmu_core_set_host(spmu_core *core, const spmu_host *host)
   core->stale = (uint32_t)spmu_width_mask(core->nlp);
   return SPMU_OK;
 }
-

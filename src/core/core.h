@@ -102,16 +102,15 @@ void spmu_emit(spmu_lp *lp, spmu_event *ev);
 /* Report a counter event (SPMU_EV_OVERFLOW, SPMU_EV_RELOAD) of counter
  * `counter` (GLOBAL_STATUS numbering; NetBurst: n); wraps: OVERFLOW's
  * count of wraps in the clock, 0 for RELOAD. */
-void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
-                   uint64_t old, uint64_t now, uint64_t wraps);
+void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter, uint64_t old,
+                   uint64_t now, uint64_t wraps);
 
 /* Report SPMU_EV_PMI and call the host's pmi() for every logical
  * processor with a PMI requested since the last call (first, then the
  * others by index) and forget the requests; `clock` is the clock of the
  * requests within the delivery call (0 outside one). spmu_raise_pmis is
  * the engines' call: most calls have none. */
-void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first,
-                               uint64_t clock);
+void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first, uint64_t clock);
 static inline void spmu_raise_pmis(spmu_core *core, spmu_lp *first,
                                    uint64_t clock)
 {

@@ -17,8 +17,7 @@ static uint64_t *slot_of(const struct spmu_regfiles *f,
 /* What logical processor f->index sees of a stored value, and stores for
  * a written one (the view is its own inverse). */
 static uint64_t viewed(const struct spmu_regfiles *f,
-                       const struct spmu_msr_rt *m,
-                       uint64_t v)
+                       const struct spmu_msr_rt *m, uint64_t v)
 {
   return m->def->view ? m->def->view(v, f->index) : v;
 }

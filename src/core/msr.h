@@ -67,8 +67,7 @@ enum spmu_wr {
  * set read-only state, counters take the value unmodified). */
 enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
                             const struct spmu_regfiles *f,
-                            const struct spmu_msr_rt *m, uint64_t v,
-                            bool host);
+                            const struct spmu_msr_rt *m, uint64_t v, bool host);
 
 /* What RDMSR of m returns. */
 uint64_t spmu_msr_read(const struct spmu_applied *a,

@@ -22,8 +22,8 @@ void spmu_emit(spmu_lp *lp, spmu_event *ev)
   core->report(core->host.opaque, ev);
 }
 
-void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter,
-                   uint64_t old, uint64_t now, uint64_t wraps)
+void spmu_emit_ctr(spmu_lp *lp, unsigned kind, unsigned counter, uint64_t old,
+                   uint64_t now, uint64_t wraps)
 {
   spmu_event ev = {.kind = kind};
 
@@ -110,8 +110,7 @@ static void deliver_pmi(spmu_core *core, spmu_lp *lp)
 
   if (spmu_reporting(core)) {
     spmu_event ev = {.kind = SPMU_EV_PMI};
-    ev.u.pmi.status =
-        (core->a.caps & CAP(NETBURST)) ? 0 : lp->r.global_status;
+    ev.u.pmi.status = (core->a.caps & CAP(NETBURST)) ? 0 : lp->r.global_status;
     spmu_emit(lp, &ev);
   }
   if (h->pmi)
@@ -132,8 +131,7 @@ void spmu_buffer_threshold(spmu_lp *lp, bool pebs)
   spmu_request_pmi(lp);
 }
 
-void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first,
-                               uint64_t clock)
+void spmu_raise_requested_pmis(spmu_core *core, spmu_lp *first, uint64_t clock)
 {
   uint32_t lps = core->pmi_lps;
 

@@ -64,7 +64,8 @@ static unsigned saved_count(const struct spmu_applied *a)
 
 static size_t blob_len(const spmu_core *c)
 {
-  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 8) + 8;
+  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 8) +
+         8;
 }
 
 /* The stored MSRs in ascending address order: walk the address index. */

@@ -27,15 +27,15 @@
 #define SPMU_GLOBAL_FIXED(j) SPMU_COUNTER_FIXED(j) /* softpmu/pmu.h */
 
 /* The GLOBAL_* bit number of engine counter index c. */
-#define SPMU_STATUS_BIT(c)                                                   \
-  ((c) < SPMU_MAX_GP ? (unsigned)(c)                                         \
-                     : (unsigned)SPMU_GLOBAL_FIXED((c) - SPMU_MAX_GP))
+#define SPMU_STATUS_BIT(c)                                                     \
+  ((c) < SPMU_MAX_GP ? (unsigned)(c)                                           \
+                     : (unsigned)SPMU_GLOBAL_FIXED((c)-SPMU_MAX_GP))
 
 /* The GLOBAL_* bits of the counters in ctrs (bit c = engine counter c). */
 static inline uint64_t spmu_status_of(uint64_t ctrs)
 {
-  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) |
-         (ctrs >> SPMU_CTR_FIXED(0)) << SPMU_GLOBAL_FIXED(0);
+  return (ctrs & spmu_width_mask(SPMU_MAX_GP)) | (ctrs >> SPMU_CTR_FIXED(0))
+                                                     << SPMU_GLOBAL_FIXED(0);
 }
 
 struct spmu_regs {
@@ -64,14 +64,14 @@ struct spmu_regs {
 #define SPMU_NB_NCTR 18
 #define SPMU_NB_NESCR 46 /* 23 units x 2 (SSU has no ESCR1) */
 struct spmu_nb_regs {
-  uint64_t ctr[SPMU_NB_NCTR];  /* 300H + n, 40 bits */
-  uint64_t cccr[SPMU_NB_NCTR]; /* 360H + n */
+  uint64_t ctr[SPMU_NB_NCTR];   /* 300H + n, 40 bits */
+  uint64_t cccr[SPMU_NB_NCTR];  /* 360H + n */
   uint64_t escr[SPMU_NB_NESCR]; /* slot 2 * (unit - 1) + k */
-  uint64_t tc_precise;         /* MSR_TC_PRECISE_EVENT 3F0H */
-  uint64_t pebs_enable;        /* MSR_PEBS_ENABLE 3F1H; bits 25/26 stored
-                                  as thread 0 / thread 1 (the MY_THR /
-                                  OTH_THR view is per logical processor) */
-  uint64_t pebs_matrix_vert;   /* MSR_PEBS_MATRIX_VERT 3F2H */
+  uint64_t tc_precise;          /* MSR_TC_PRECISE_EVENT 3F0H */
+  uint64_t pebs_enable;         /* MSR_PEBS_ENABLE 3F1H; bits 25/26 stored
+                                   as thread 0 / thread 1 (the MY_THR /
+                                   OTH_THR view is per logical processor) */
+  uint64_t pebs_matrix_vert;    /* MSR_PEBS_MATRIX_VERT 3F2H */
 };
 
 #endif

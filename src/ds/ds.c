@@ -23,9 +23,9 @@
 /* One buffer of the DS management area: BTS (fields at 00H wide / 00H
  * narrow) or PEBS (20H / 10H). */
 struct ds {
-  bool wide;        /* 64-bit layout */
-  uint64_t base;    /* linear address of the DS area */
-  unsigned off;     /* offset of the buffer's base field */
+  bool wide;     /* 64-bit layout */
+  uint64_t base; /* linear address of the DS area */
+  unsigned off;  /* offset of the buffer's base field */
   uint64_t buf_base, index, max, threshold;
   /* The access that failed, for SPMU_EV_*_DROP (SPMU_DROP_MEM_FAULT). */
   uint64_t fault_addr;
@@ -64,8 +64,8 @@ static bool mem_read(spmu_lp *lp, struct ds *d, uint64_t la, void *buf,
   return fault(d, la, len, false);
 }
 
-static bool mem_write(spmu_lp *lp, struct ds *d, uint64_t la,
-                      const void *buf, size_t len)
+static bool mem_write(spmu_lp *lp, struct ds *d, uint64_t la, const void *buf,
+                      size_t len)
 {
   const spmu_host *h = &lp->core->host;
   if (h->write_mem && h->write_mem(h->opaque, lp, la, buf, len) == 0)
@@ -100,8 +100,7 @@ static void report_rec(spmu_lp *lp, unsigned kind, const struct ds *d,
 /* Read a buffer's four fields: base, index, absolute maximum, interrupt
  * threshold (SDM 17.4.9 Figures 17-5, 17-8). pebs selects the PEBS
  * buffer, else BTS. */
-static bool ds_load(spmu_lp *lp, const spmu_clock *clk, bool pebs,
-                    struct ds *d)
+static bool ds_load(spmu_lp *lp, const spmu_clock *clk, bool pebs, struct ds *d)
 {
   uint8_t b[32];
   unsigned w;
@@ -207,7 +206,7 @@ static void record_legacy(struct rec *r, const spmu_lp *lp, unsigned fmt,
   q(r, m->ip);       /* B0H EventingIP */
   q(r, m->tx_abort); /* B8H TX abort information */
   if (fmt >= 3)
-    q(r, m->tsc);    /* C0H TSC */
+    q(r, m->tsc); /* C0H TSC */
 }
 
 /* Does the record take the DATA_CFG groups? Only when the counter it is
@@ -271,9 +270,9 @@ static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
   const spmu_host *h = &lp->core->host;
   const struct spmu_applied *a = &lp->core->a;
   spmu_machine_state m;
-  unsigned fmt = (unsigned)((lp->r.perf_capabilities &
-                             SPMU_PERFCAP_PEBS_FMT_MASK) >>
-                            SPMU_PERFCAP_PEBS_FMT_SHIFT);
+  unsigned fmt =
+      (unsigned)((lp->r.perf_capabilities & SPMU_PERFCAP_PEBS_FMT_MASK) >>
+                 SPMU_PERFCAP_PEBS_FMT_SHIFT);
 
   memset(&m, 0, sizeof m);
   if (h->machine_state)
@@ -300,8 +299,7 @@ static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
  * them) or SPMU_EV_PEBS_DROP. */
 static unsigned pebs_record(spmu_lp *lp, const spmu_clock *clk,
                             uint32_t applicable, uint32_t slots,
-                            uint64_t counters, uint64_t *reset,
-                            bool *threshold)
+                            uint64_t counters, uint64_t *reset, bool *threshold)
 {
   bool tell = spmu_reporting(lp->core);
   uint64_t next, at;
@@ -366,16 +364,15 @@ unsigned spmu_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
     uint64_t old = lp->r.ctr[c];
     lp->r.ctr[c] = reset[c] & a->width_mask[c];
     if (spmu_reporting(lp->core))
-      spmu_emit_ctr(lp, SPMU_EV_RELOAD, SPMU_STATUS_BIT(c), old,
-                    lp->r.ctr[c], 0);
+      spmu_emit_ctr(lp, SPMU_EV_RELOAD, SPMU_STATUS_BIT(c), old, lp->r.ctr[c],
+                    0);
   }
   lp->r.global_status &= ~spmu_status_of(applicable);
   return SPMU_TICK_PEBS;
 }
 
 unsigned spmu_nb_pebs_assist(spmu_lp *lp, const spmu_clock *clk,
-                             unsigned counter, uint64_t *reset,
-                             bool *threshold)
+                             unsigned counter, uint64_t *reset, bool *threshold)
 {
   uint64_t slot[1];
   unsigned ticks;
@@ -400,8 +397,8 @@ struct bts_bits {
 static const struct bts_bits *bts_bits(const spmu_lp *lp)
 {
   static const struct bts_bits debugctl = {
-    SPMU_DEBUGCTL_TR, SPMU_DEBUGCTL_BTS, SPMU_DEBUGCTL_BTINT,
-    SPMU_DEBUGCTL_BTS_OFF_OS, SPMU_DEBUGCTL_BTS_OFF_USR};
+      SPMU_DEBUGCTL_TR, SPMU_DEBUGCTL_BTS, SPMU_DEBUGCTL_BTINT,
+      SPMU_DEBUGCTL_BTS_OFF_OS, SPMU_DEBUGCTL_BTS_OFF_USR};
   static const struct bts_bits debugctla = {BIT64(2), BIT64(3), BIT64(4),
                                             BIT64(5), BIT64(6)};
   return (lp->core->a.caps & CAP(NETBURST)) ? &debugctla : &debugctl;

@@ -41,15 +41,15 @@
 /* uop_type (RAT ESCR, event select 02H): TAGLOADS / TAGSTORES, mask bits
  * 1 and 2 (Table 19-29), tag loads / stores for front-end tagging. */
 #define UOP_TYPE_EVSEL 0x02
-#define KIND_LOAD 0x01u  /* spmu_nb_retire.kind: MATRIX_VERT numbering */
+#define KIND_LOAD 0x01u /* spmu_nb_retire.kind: MATRIX_VERT numbering */
 #define KIND_STORE 0x02u
 
 /* The counter whose OVF starts counter n with CASCADE (SDM 18.15.2,
  * 18.15.5.6): the first counter of one pair and of the other pair of a
  * group start each other, likewise the second ones; 16 only from 14, 17
  * only from 15, and neither starts another. */
-static const int8_t cascade_src[NCTR] = {2,  3,  0,  1,  6,  7,  4,  5,  10,
-                                         11, 8,  9,  14, 15, 12, 13, 14, 15};
+static const int8_t cascade_src[NCTR] = {2,  3, 0, 1,  6,  7,  4,  5,  10,
+                                         11, 8, 9, 14, 15, 12, 13, 14, 15};
 /* With extended cascading (IQ CCCR bit 11, Table 18-65): CASCNT4INTO0
  * 16 -> 12, CASCNT5INTO3 17 -> 15, CASCNT5INTO4 17 -> 16, CASCNT4INTO5
  * 16 -> 17. */
@@ -124,16 +124,16 @@ struct call {
    * copies for spmu_deadline's dry run. */
   struct spmu_nb_regs *r;
   struct spmu_nb *nb;
-  bool dry;           /* a dry run: no memory access, no PMI request */
-  bool due;           /* dry run: stopped where an assist or a branch
-                         record is due */
-  unsigned t;         /* the delivering thread */
-  unsigned u;         /* CPL class: 0 CPL 0, 1 CPL > 0 */
-  uint8_t val[NCTR];  /* the selected ESCR's value per counter (0-15) */
-  uint32_t act;       /* counters with an input (a present ESCR selected,
-                         with an event) that the active-thread field lets
-                         count */
-  uint32_t pmi;       /* threads with a PMI requested in the last clock */
+  bool dry;          /* a dry run: no memory access, no PMI request */
+  bool due;          /* dry run: stopped where an assist or a branch
+                        record is due */
+  unsigned t;        /* the delivering thread */
+  unsigned u;        /* CPL class: 0 CPL 0, 1 CPL > 0 */
+  uint8_t val[NCTR]; /* the selected ESCR's value per counter (0-15) */
+  uint32_t act;      /* counters with an input (a present ESCR selected,
+                        with an event) that the active-thread field lets
+                        count */
+  uint32_t pmi;      /* threads with a PMI requested in the last clock */
   unsigned ticks;
   bool stop;
 };
@@ -205,7 +205,7 @@ static uint64_t retire_count(const struct call *c, const struct spmu_nb_escr *e,
     /* NBOGUSNTAG, NBOGUSTAG, BOGUSNTAG, BOGUSTAG */
     unsigned bit = 2 * b + (fe_tagged(c, g) ? 1 : 0);
     return (e->mask >> bit & 1) && qualifies(e, bit, c->t, c->u) ? g->instrs
-                                                                  : 0;
+                                                                 : 0;
   }
   if (e->unit == SPMU_NB_CRU0 && e->evsel == 0x01)
     return (e->mask >> b & 1) && qualifies(e, b, c->t, c->u) ? g->uops : 0;
@@ -221,7 +221,7 @@ static uint64_t retire_count(const struct call *c, const struct spmu_nb_escr *e,
     unsigned sel = (unsigned)(e->mask >> (4 * b)) & 0xf;
     unsigned bit = 4 * b + (unsigned)__builtin_ctz(sel | 0x10);
     return (sel & exec_tags(c, g)) && qualifies(e, bit, c->t, c->u) ? g->uops
-                                                                     : 0;
+                                                                    : 0;
   }
   return 0;
 }
@@ -348,8 +348,7 @@ static bool pebs_armable(const struct call *c, unsigned n)
 
 /* SDM 18.15.3: the count a clock adds, from the value v and the threshold
  * state. Updates counter n's edge bit. */
-static unsigned filter(struct spmu_nb *nb, unsigned n, uint64_t cc,
-                       unsigned v)
+static unsigned filter(struct spmu_nb *nb, unsigned n, uint64_t cc, unsigned v)
 {
   bool prev = nb->edge >> n & 1, pass;
   unsigned thr = (unsigned)(cc >> SPMU_NB_CCCR_THRESHOLD_SHIFT) & 0xf;
@@ -379,8 +378,7 @@ static void overflow(struct call *c, unsigned n, uint64_t old, uint8_t *arm)
   if (spmu_reporting(c->core)) {
     /* A clock adds at most 15 (SDM 18.15.5.2) to a 40-bit counter: one
      * wrap at most; none for a FORCE_OVF overflow (18.15.5.8). */
-    spmu_emit_ctr(c->lp, SPMU_EV_OVERFLOW, n, old, r->ctr[n],
-                  r->ctr[n] < old);
+    spmu_emit_ctr(c->lp, SPMU_EV_OVERFLOW, n, old, r->ctr[n], r->ctr[n] < old);
     c->ticks |= SPMU_TICK_OVERFLOW;
     c->stop = true;
   }
@@ -402,7 +400,7 @@ static void assist(struct call *c)
   uint64_t reset = 0;
   bool threshold = false;
 
-  c->nb->armed &= (uint8_t)~(1u << c->t);
+  c->nb->armed &= (uint8_t) ~(1u << c->t);
   c->stop = true;
   if (c->dry) {
     c->due = true;
@@ -527,8 +525,7 @@ static uint64_t steady(const struct call *c, uint8_t inc[NCTR])
       return 0;
     /* With an event callback no overflow is free: each is reported. */
     quiet = !spmu_reporting(c->core) && (cc & SPMU_NB_CCCR_OVF) &&
-            !pmi_threads(cc) &&
-            !(pebs_armable(c, n) && !(nb->armed >> t & 1));
+            !pmi_threads(cc) && !(pebs_armable(c, n) && !(nb->armed >> t & 1));
     if (quiet)
       continue;
     if (cc & SPMU_NB_CCCR_FORCE_OVF)
@@ -685,8 +682,8 @@ static void nb_save_words(const spmu_core *core, unsigned t, uint32_t *edge,
   const struct spmu_nb *nb = &core->nb;
 
   *edge = t == 0 ? nb->edge : 0;
-  *armed = (t < 2 ? nb->pend[t] : 0) |
-           (uint32_t)(t < 2 && (nb->armed >> t & 1)) << ARMED_BIT;
+  *armed = (t < 2 ? nb->pend[t] : 0) | (uint32_t)(t < 2 && (nb->armed >> t & 1))
+                                           << ARMED_BIT;
 }
 
 static bool nb_words_valid(const spmu_core *core, unsigned t, uint32_t edge,
@@ -710,17 +707,17 @@ static void nb_load_words(spmu_core *core, unsigned t, uint32_t edge,
   if (t >= 2)
     return;
   nb->pend[t] = armed & ~(UINT32_C(1) << ARMED_BIT);
-  nb->armed = (uint8_t)((nb->armed & ~(1u << t)) |
-                        (armed >> ARMED_BIT & 1) << t);
+  nb->armed =
+      (uint8_t)((nb->armed & ~(1u << t)) | (armed >> ARMED_BIT & 1) << t);
 }
 
 const struct spmu_engine spmu_engine_netburst = {
-  .reset = nb_reset,
-  .rdpmc = nb_rdpmc,
-  .rebuild = nb_compile,
-  .deliver = nb_deliver,
-  .deadline = nb_deadline,
-  .save_words = nb_save_words,
-  .words_valid = nb_words_valid,
-  .load_words = nb_load_words,
+    .reset = nb_reset,
+    .rdpmc = nb_rdpmc,
+    .rebuild = nb_compile,
+    .deliver = nb_deliver,
+    .deadline = nb_deadline,
+    .save_words = nb_save_words,
+    .words_valid = nb_words_valid,
+    .load_words = nb_load_words,
 };

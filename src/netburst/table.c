@@ -24,7 +24,8 @@
 #define PEBS SPMU_NB_EV_PEBS
 #define BOTH 3u /* either ESCR of the pair */
 
-/* clang-format off: the SDM's event table, as laid out */
+/* Not formatted: the SDM's event table, as laid out. */
+/* clang-format off */
 /* IOQ_allocation / IOQ_active_entries (Table 19-28; bit names 0-4 from
  * Table 19-34). */
 #define IOQ_MASKS                                                            \
@@ -150,14 +151,14 @@ static const spmu_nb_event events[] = {
 #define NEVENTS (sizeof(events) / sizeof(events[0]))
 
 static const char *const unit_names[] = {
-  [SPMU_NB_BSU] = "BSU",   [SPMU_NB_FSB] = "FSB",     [SPMU_NB_FIRM] = "FIRM",
-  [SPMU_NB_FLAME] = "FLAME", [SPMU_NB_DAC] = "DAC",   [SPMU_NB_MOB] = "MOB",
-  [SPMU_NB_PMH] = "PMH",   [SPMU_NB_SAAT] = "SAAT",   [SPMU_NB_U2L] = "U2L",
-  [SPMU_NB_BPU] = "BPU",   [SPMU_NB_IS] = "IS",       [SPMU_NB_ITLB] = "ITLB",
-  [SPMU_NB_CRU0] = "CRU0", [SPMU_NB_IQ] = "IQ",       [SPMU_NB_RAT] = "RAT",
-  [SPMU_NB_SSU] = "SSU",   [SPMU_NB_MS] = "MS",       [SPMU_NB_TBPU] = "TBPU",
-  [SPMU_NB_TC] = "TC",     [SPMU_NB_IX] = "IX",       [SPMU_NB_ALF] = "ALF",
-  [SPMU_NB_CRU2] = "CRU2", [SPMU_NB_CRU4] = "CRU4",
+    [SPMU_NB_BSU] = "BSU",     [SPMU_NB_FSB] = "FSB",   [SPMU_NB_FIRM] = "FIRM",
+    [SPMU_NB_FLAME] = "FLAME", [SPMU_NB_DAC] = "DAC",   [SPMU_NB_MOB] = "MOB",
+    [SPMU_NB_PMH] = "PMH",     [SPMU_NB_SAAT] = "SAAT", [SPMU_NB_U2L] = "U2L",
+    [SPMU_NB_BPU] = "BPU",     [SPMU_NB_IS] = "IS",     [SPMU_NB_ITLB] = "ITLB",
+    [SPMU_NB_CRU0] = "CRU0",   [SPMU_NB_IQ] = "IQ",     [SPMU_NB_RAT] = "RAT",
+    [SPMU_NB_SSU] = "SSU",     [SPMU_NB_MS] = "MS",     [SPMU_NB_TBPU] = "TBPU",
+    [SPMU_NB_TC] = "TC",       [SPMU_NB_IX] = "IX",     [SPMU_NB_ALF] = "ALF",
+    [SPMU_NB_CRU2] = "CRU2",   [SPMU_NB_CRU4] = "CRU4",
 };
 
 const char *spmu_nb_unit_name(unsigned unit)
@@ -295,7 +296,7 @@ int spmu_nb_event_parse(const spmu_profile *p, const char *spec,
   if (!out->mask)
     out->mask = defined_masks(out->event);
   /* ESCR[30:25] event select, ESCR[24:9] event mask (SDM 18.15.1). */
-  out->escr_value = (uint64_t)out->event->evsel << 25 |
-                    (uint64_t)out->mask << 9;
+  out->escr_value = (uint64_t)out->event->evsel << 25 | (uint64_t)out->mask
+                                                            << 9;
   return fill_escrs(p, out);
 }

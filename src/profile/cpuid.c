@@ -50,10 +50,14 @@ int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
   switch (leaf) {
   case 0x1:
     /* SDM Vol. 2A CPUID, Table 3-10/3-11. */
-    if (p->features & SPMU_FEAT_DTES64) regs[ECX] |= L01_ECX_DTES64;
-    if (p->features & SPMU_FEAT_DS_CPL) regs[ECX] |= L01_ECX_DS_CPL;
-    if (p->features & SPMU_FEAT_PDCM) regs[ECX] |= L01_ECX_PDCM;
-    if (p->features & SPMU_FEAT_DS) regs[EDX] |= L01_EDX_DS;
+    if (p->features & SPMU_FEAT_DTES64)
+      regs[ECX] |= L01_ECX_DTES64;
+    if (p->features & SPMU_FEAT_DS_CPL)
+      regs[ECX] |= L01_ECX_DS_CPL;
+    if (p->features & SPMU_FEAT_PDCM)
+      regs[ECX] |= L01_ECX_PDCM;
+    if (p->features & SPMU_FEAT_DS)
+      regs[EDX] |= L01_EDX_DS;
     return SPMU_OK;
   case 0xA:
     /* SDM 18.2.1 / Vol. 2A Table 3-8, leaf 0AH. */
@@ -65,10 +69,10 @@ int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
     if (p->version >= 5) /* supported fixed counters bitmap */
       regs[2] = spmu_profile_fixed_stated(p) ? p->fixed_ecx : p->fixed_mask;
     if (p->version >= 2 && p->fixed_mask)
-      regs[3] = (spmu_profile_fixed_stated(p)
-                     ? p->fixed_contig
-                     : spmu_trailing_ones(p->fixed_mask)) |
-                (uint32_t)p->fixed_width << 5;
+      regs[3] =
+          (spmu_profile_fixed_stated(p) ? p->fixed_contig
+                                        : spmu_trailing_ones(p->fixed_mask)) |
+          (uint32_t)p->fixed_width << 5;
     if (p->features & SPMU_FEAT_ANY_DEPRECATED)
       regs[3] |= L0A_EDX_ANY_DEPRECATED;
     return SPMU_OK;
@@ -224,10 +228,9 @@ static void clamp_capabilities(spmu_profile *p, char *why, size_t whylen)
                    SPMU_PERFCAP_PEBS_FMT_SHIFT);
   if (fmt > 4 || (fmt == 4) != ((pc & SPMU_PERFCAP_PEBS_BASELINE) != 0)) {
     unsigned as = (pc & SPMU_PERFCAP_PEBS_BASELINE) ? 4 : 3;
-    limit_note(why, whylen, "PEBS record format %u%s: decoded as format %u",
-               fmt,
-               (pc & SPMU_PERFCAP_PEBS_BASELINE) ? " with PEBS_BASELINE" : "",
-               as);
+    limit_note(
+        why, whylen, "PEBS record format %u%s: decoded as format %u", fmt,
+        (pc & SPMU_PERFCAP_PEBS_BASELINE) ? " with PEBS_BASELINE" : "", as);
     pc = (pc & ~SPMU_PERFCAP_PEBS_FMT_MASK) |
          (uint64_t)as << SPMU_PERFCAP_PEBS_FMT_SHIFT;
   }

@@ -13,13 +13,13 @@
 #include "util/bits.h"
 
 /* Features every DS-capable Core-family part from Core 2 on has. */
-#define CORE_DS                                                              \
-  (SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL |    \
+#define CORE_DS                                                                \
+  (SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL |       \
    SPMU_FEAT_BTS | SPMU_FEAT_PEBS)
 
 /* The Pentium 4 model 2 preset's features (decisions.md, NetBurst). */
-#define NETBURST_DS                                                          \
-  (SPMU_FEAT_DS | SPMU_FEAT_BTS | SPMU_FEAT_PEBS | SPMU_FEAT_NETBURST |      \
+#define NETBURST_DS                                                            \
+  (SPMU_FEAT_DS | SPMU_FEAT_BTS | SPMU_FEAT_PEBS | SPMU_FEAT_NETBURST |        \
    SPMU_FEAT_NB_IQ_ESCR | SPMU_FEAT_NB_EXT_CASCADE)
 
 /* Presets. CPUID.0AH values as the SDM gives them per generation (18.2,
@@ -30,7 +30,8 @@
  * 1 Nehalem-Ivy Bridge, 2 Haswell, 3 Skylake, 4 baseline), SMM freeze and
  * full-width writes from Sandy Bridge, baseline and PERF_METRICS on Ice
  * Lake. */
-/* clang-format off: tables, one entry a line */
+/* Not formatted: tables, one entry a line. */
+/* clang-format off */
 static const spmu_profile presets[] = {
   {.name = "core-duo", .version = 1, .gp = 2, .gp_width = 40,
    .events_len = 7, .threads = 1,
@@ -205,9 +206,10 @@ static int validate_netburst(const spmu_profile *p, char *why, size_t whylen)
   if (p->threads > 2)
     return say(why, whylen, SPMU_EPROFILE,
                "threads=%u: NetBurst qualifies events for two logical "
-               "processors at most (T0/T1 bits)", p->threads);
-  if (p->features & (SPMU_FEAT_PDCM | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-                     SPMU_FEAT_SGX))
+               "processors at most (T0/T1 bits)",
+               p->threads);
+  if (p->features &
+      (SPMU_FEAT_PDCM | SPMU_FEAT_RTM | SPMU_FEAT_PT | SPMU_FEAT_SGX))
     return say(why, whylen, SPMU_EPROFILE,
                "a NetBurst part has no PERF_CAPABILITIES (pdcm), TSX (rtm), "
                "Intel PT (pt) or SGX (sgx)");
@@ -250,8 +252,7 @@ static int validate_reserved(const spmu_profile *p, char *why, size_t whylen)
   for (i = 0; i < sizeof p->reserved_ / sizeof p->reserved_[0]; i++)
     if (p->reserved_[i])
       return say(why, whylen, SPMU_EPROFILE,
-                 "reserved_[%zu] is not zero (members of a newer release?)",
-                 i);
+                 "reserved_[%zu] is not zero (members of a newer release?)", i);
   return SPMU_OK;
 }
 
@@ -266,7 +267,8 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
     return say(why, whylen, SPMU_EINVAL, "no profile");
   v = p->version;
   pc = p->perf_capabilities;
-  fmt = (unsigned)((pc & SPMU_PERFCAP_PEBS_FMT_MASK) >> SPMU_PERFCAP_PEBS_FMT_SHIFT);
+  fmt = (unsigned)((pc & SPMU_PERFCAP_PEBS_FMT_MASK) >>
+                   SPMU_PERFCAP_PEBS_FMT_SHIFT);
 
   if ((rc = validate_reserved(p, why, whylen)) != SPMU_OK)
     return rc;
@@ -278,22 +280,24 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
                  "name may hold letters, digits and -_.+ only");
   if (p->threads < 1 || p->threads > SPMU_MAX_THREADS)
     return say(why, whylen, SPMU_EPROFILE,
-               "threads=%u: a core has 1 to %u logical processors",
-               p->threads, SPMU_MAX_THREADS);
+               "threads=%u: a core has 1 to %u logical processors", p->threads,
+               SPMU_MAX_THREADS);
   if (v > 5)
     return say(why, whylen, SPMU_EPROFILE,
                "version=%u: perfmon versions 1-5 are modelled (0 = no PMU)", v);
   if (p->gp > SPMU_MAX_GP)
     return say(why, whylen, SPMU_EPROFILE,
                "gp=%u: the architectural MSR ranges hold at most %u GP "
-               "counters (IA32_PMC0-7)", p->gp, SPMU_MAX_GP);
+               "counters (IA32_PMC0-7)",
+               p->gp, SPMU_MAX_GP);
   if (v == 0 && (p->gp || p->fixed_mask))
     return say(why, whylen, SPMU_EPROFILE,
                "version=0 means no architectural PMU, so no counters");
   if (p->gp && (p->gp_width < 32 || p->gp_width > 64))
     return say(why, whylen, SPMU_EPROFILE,
                "gp_width=%u: a counter is 32 to 64 bits (a PMCx write sets "
-               "bits 31:0; CPUID.0AH:EAX[23:16])", p->gp_width);
+               "bits 31:0; CPUID.0AH:EAX[23:16])",
+               p->gp_width);
   if ((rc = validate_fixed_enum(p, why, whylen)) != SPMU_OK)
     return rc;
   if (p->fixed_mask) {
@@ -304,15 +308,18 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
     if (v < 5 && (uint64_t)p->fixed_mask != spmu_width_mask(n))
       return say(why, whylen, SPMU_EPROFILE,
                  "fixed_mask=0x%x: before version 5 CPUID enumerates fixed "
-                 "counters only as a count, so they are 0..n-1", p->fixed_mask);
+                 "counters only as a count, so they are 0..n-1",
+                 p->fixed_mask);
     if (v < 5 && n > 3)
       return say(why, whylen, SPMU_EPROFILE,
                  "%u fixed counters with version %u: versions 2-4 define three "
-                 "(GLOBAL_STATUS bits 32-34); more need version 5", n, v);
+                 "(GLOBAL_STATUS bits 32-34); more need version 5",
+                 n, v);
     if (p->fixed_mask >> SPMU_MAX_FIXED)
       return say(why, whylen, SPMU_EPROFILE,
                  "fixed_mask=0x%x: GLOBAL_CTRL bits 47:32 hold at most %u "
-                 "fixed counters", p->fixed_mask, SPMU_MAX_FIXED);
+                 "fixed counters",
+                 p->fixed_mask, SPMU_MAX_FIXED);
     if ((pc & SPMU_PERFCAP_PEBS_BASELINE) && (p->fixed_mask >> 8))
       return say(why, whylen, SPMU_EPROFILE,
                  "fixed counters 8 and up collide with the FIXED_CTR_CTRL "
@@ -326,9 +333,10 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
                "events=%u: the EBX availability vector has 32 bits",
                p->events_len);
   if (p->events_unavailable & ~(uint32_t)spmu_width_mask(p->events_len))
-    return say(why, whylen, SPMU_EPROFILE,
-               "unavailable=0x%x has bits at or past events=%u (reserved in EBX)",
-               p->events_unavailable, p->events_len);
+    return say(
+        why, whylen, SPMU_EPROFILE,
+        "unavailable=0x%x has bits at or past events=%u (reserved in EBX)",
+        p->events_unavailable, p->events_len);
   if (pc && !(p->features & SPMU_FEAT_PDCM))
     return say(why, whylen, SPMU_EPROFILE,
                "perf_capabilities needs pdcm=1 (CPUID.01H:ECX[15])");
@@ -445,13 +453,14 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
       return SPMU_OK;
     }
 
-#define NUMKEY(k, field, max)                                                \
-  if (key_is(kv, k)) {                                                       \
-    if (parse_num(kv->val, kv->vlen, (max), &n))                             \
-      return say(why, whylen, SPMU_EINVAL, "%s=%.*s: expected a number 0..%llu", \
-                 k, (int)kv->vlen, kv->val, (unsigned long long)(max));      \
-    p->field = (__typeof__(p->field))n;                                      \
-    return SPMU_OK;                                                          \
+#define NUMKEY(k, field, max)                                                  \
+  if (key_is(kv, k)) {                                                         \
+    if (parse_num(kv->val, kv->vlen, (max), &n))                               \
+      return say(why, whylen, SPMU_EINVAL,                                     \
+                 "%s=%.*s: expected a number 0..%llu", k, (int)kv->vlen,       \
+                 kv->val, (unsigned long long)(max));                          \
+    p->field = (__typeof__(p->field))n;                                        \
+    return SPMU_OK;                                                            \
   }
   NUMKEY("version", version, 255)
   NUMKEY("gp", gp, 255)
@@ -474,8 +483,9 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   }
   if (key_is(kv, "perf_capabilities")) {
     if (parse_num(kv->val, kv->vlen, UINT64_MAX, &n))
-      return say(why, whylen, SPMU_EINVAL, "perf_capabilities=%.*s: expected a number",
-                 (int)kv->vlen, kv->val);
+      return say(why, whylen, SPMU_EINVAL,
+                 "perf_capabilities=%.*s: expected a number", (int)kv->vlen,
+                 kv->val);
     p->perf_capabilities = n;
     if (n)
       p->features |= SPMU_FEAT_PDCM;
@@ -483,7 +493,8 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   }
   return say(why, whylen, SPMU_EINVAL,
              "unknown key '%.*s' (keys: name base version gp gp_width fixed "
-             "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable perf_capabilities "
+             "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable "
+             "perf_capabilities "
              "threads pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
              "precise_store any_deprecated netburst iq_escr ext_cascade)",
              (int)kv->klen, kv->key);
@@ -492,8 +503,11 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
 int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
                        size_t whylen)
 {
-  spmu_profile p = {.name = "custom", .gp_width = 48, .fixed_width = 48,
-                    .events_len = 7, .threads = 1};
+  spmu_profile p = {.name = "custom",
+                    .gp_width = 48,
+                    .fixed_width = 48,
+                    .events_len = 7,
+                    .threads = 1};
   const char *s, *tok;
   size_t len;
   bool first = true, mask_given = false;
@@ -529,8 +543,8 @@ int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
       break;
     eq = memchr(tok, '=', len);
     if (!eq || eq == tok)
-      return say(why, whylen, SPMU_EINVAL, "'%.*s' is not key=value",
-                 (int)len, tok);
+      return say(why, whylen, SPMU_EINVAL, "'%.*s' is not key=value", (int)len,
+                 tok);
     kv.key = tok;
     kv.klen = (size_t)(eq - tok);
     kv.val = eq + 1;
@@ -574,8 +588,8 @@ int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
                "perf_capabilities=0x%llx",
                p->name[0] ? "name=" : "", p->name, p->name[0] ? "," : "",
                p->version, p->gp, p->gp_width, p->events_len,
-               p->events_unavailable, p->fixed_mask, p->fixed_width,
-               p->threads, (unsigned long long)p->perf_capabilities);
+               p->events_unavailable, p->fixed_mask, p->fixed_width, p->threads,
+               (unsigned long long)p->perf_capabilities);
   /* Written only when stated, so every other profile's string stays what
    * it was before these keys existed. */
   if (spmu_profile_fixed_stated(p) && n >= 0) {

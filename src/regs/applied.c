@@ -10,31 +10,49 @@
 uint32_t spmu_profile_caps(const spmu_profile *p)
 {
   uint32_t c = 0;
-  unsigned fmt = (unsigned)((p->perf_capabilities & SPMU_PERFCAP_PEBS_FMT_MASK) >>
-                            SPMU_PERFCAP_PEBS_FMT_SHIFT);
+  unsigned fmt =
+      (unsigned)((p->perf_capabilities & SPMU_PERFCAP_PEBS_FMT_MASK) >>
+                 SPMU_PERFCAP_PEBS_FMT_SHIFT);
   uint64_t pc = (p->features & SPMU_FEAT_PDCM) ? p->perf_capabilities : 0;
   bool pebs = (p->features & SPMU_FEAT_PEBS) != 0;
 
-  if (p->version >= 1) c |= CAP(V1);
-  if (p->version >= 2) c |= CAP(V2);
-  if (p->version >= 3) c |= CAP(V3);
-  if (p->version >= 4) c |= CAP(V4);
-  if (p->version >= 5) c |= CAP(V5);
-  if (p->features & SPMU_FEAT_PDCM) c |= CAP(PDCM);
-  if (p->features & SPMU_FEAT_DS) c |= CAP(DS);
-  if (p->features & SPMU_FEAT_DS_CPL) c |= CAP(DS_CPL);
-  if (p->features & SPMU_FEAT_BTS) c |= CAP(BTS);
-  if (pebs) c |= CAP(PEBS);
-  if (p->features & SPMU_FEAT_RTM) c |= CAP(RTM);
-  if (p->features & SPMU_FEAT_PT) c |= CAP(PT);
-  if (p->features & SPMU_FEAT_SGX) c |= CAP(SGX);
-  if (p->features & SPMU_FEAT_UNCORE_PMI) c |= CAP(UNCORE_PMI);
+  if (p->version >= 1)
+    c |= CAP(V1);
+  if (p->version >= 2)
+    c |= CAP(V2);
+  if (p->version >= 3)
+    c |= CAP(V3);
+  if (p->version >= 4)
+    c |= CAP(V4);
+  if (p->version >= 5)
+    c |= CAP(V5);
+  if (p->features & SPMU_FEAT_PDCM)
+    c |= CAP(PDCM);
+  if (p->features & SPMU_FEAT_DS)
+    c |= CAP(DS);
+  if (p->features & SPMU_FEAT_DS_CPL)
+    c |= CAP(DS_CPL);
+  if (p->features & SPMU_FEAT_BTS)
+    c |= CAP(BTS);
+  if (pebs)
+    c |= CAP(PEBS);
+  if (p->features & SPMU_FEAT_RTM)
+    c |= CAP(RTM);
+  if (p->features & SPMU_FEAT_PT)
+    c |= CAP(PT);
+  if (p->features & SPMU_FEAT_SGX)
+    c |= CAP(SGX);
+  if (p->features & SPMU_FEAT_UNCORE_PMI)
+    c |= CAP(UNCORE_PMI);
   /* SDM 18.2.3: AnyThread from v3; CPUID.0AH:EDX[15] deprecates it (v5). */
   if (p->version >= 3 && !(p->features & SPMU_FEAT_ANY_DEPRECATED))
     c |= CAP(ANY);
-  if (pc & SPMU_PERFCAP_FW_WRITE) c |= CAP(FW_WRITE);
-  if (pc & SPMU_PERFCAP_PERF_METRICS) c |= CAP(PERF_METRICS);
-  if (pc & SPMU_PERFCAP_SMM_FREEZE) c |= CAP(SMM_FREEZE);
+  if (pc & SPMU_PERFCAP_FW_WRITE)
+    c |= CAP(FW_WRITE);
+  if (pc & SPMU_PERFCAP_PERF_METRICS)
+    c |= CAP(PERF_METRICS);
+  if (pc & SPMU_PERFCAP_SMM_FREEZE)
+    c |= CAP(SMM_FREEZE);
   if (pebs) {
     if (pc & SPMU_PERFCAP_PEBS_BASELINE)
       c |= CAP(BASELINE);
@@ -44,14 +62,19 @@ uint32_t spmu_profile_caps(const spmu_profile *p)
       c |= CAP(PEBS_LL);
     if ((c & CAP(PEBS_LL)) && (p->features & SPMU_FEAT_PRECISE_STORE))
       c |= CAP(PEBS_PS);
-    if (fmt >= 1) c |= CAP(LD_LAT);
-    if (fmt >= 3) c |= CAP(FRONTEND);
+    if (fmt >= 1)
+      c |= CAP(LD_LAT);
+    if (fmt >= 3)
+      c |= CAP(FRONTEND);
   }
   if (p->features & SPMU_FEAT_NETBURST) {
     c |= CAP(NETBURST);
-    if (p->threads > 1) c |= CAP(NB_HT);
-    if (p->features & SPMU_FEAT_NB_IQ_ESCR) c |= CAP(NB_IQ_ESCR);
-    if (p->features & SPMU_FEAT_NB_EXT_CASCADE) c |= CAP(NB_EXT_CASCADE);
+    if (p->threads > 1)
+      c |= CAP(NB_HT);
+    if (p->features & SPMU_FEAT_NB_IQ_ESCR)
+      c |= CAP(NB_IQ_ESCR);
+    if (p->features & SPMU_FEAT_NB_EXT_CASCADE)
+      c |= CAP(NB_EXT_CASCADE);
   }
   return c;
 }
@@ -59,34 +82,34 @@ uint32_t spmu_profile_caps(const spmu_profile *p)
 const char *spmu_cap_text(unsigned bit)
 {
   static const char *const text[] = {
-    [SPMU_CAP_V1] = "v1+",
-    [SPMU_CAP_V2] = "v2+",
-    [SPMU_CAP_V3] = "v3+",
-    [SPMU_CAP_V4] = "v4+",
-    [SPMU_CAP_V5] = "v5+",
-    [SPMU_CAP_PDCM] = "PDCM",
-    [SPMU_CAP_DS] = "DS",
-    [SPMU_CAP_DS_CPL] = "DS-CPL",
-    [SPMU_CAP_BTS] = "BTS",
-    [SPMU_CAP_PEBS] = "PEBS",
-    [SPMU_CAP_RTM] = "RTM",
-    [SPMU_CAP_PT] = "Intel PT",
-    [SPMU_CAP_SGX] = "SGX",
-    [SPMU_CAP_UNCORE_PMI] = "uncore PMI",
-    [SPMU_CAP_ANY] = "AnyThread (v3+, not deprecated)",
-    [SPMU_CAP_FW_WRITE] = "PERF_CAPABILITIES.FW_WRITE",
-    [SPMU_CAP_BASELINE] = "PEBS baseline",
-    [SPMU_CAP_PERF_METRICS] = "PERF_CAPABILITIES.PERF_METRICS",
-    [SPMU_CAP_SMM_FREEZE] = "PERF_CAPABILITIES.SMM_FREEZE",
-    [SPMU_CAP_PEBS_FMT0] = "PEBS format 0",
-    [SPMU_CAP_PEBS_LL] = "PEBS formats 1-3",
-    [SPMU_CAP_PEBS_PS] = "PEBS precise store",
-    [SPMU_CAP_LD_LAT] = "PEBS format 1+",
-    [SPMU_CAP_FRONTEND] = "PEBS format 3+",
-    [SPMU_CAP_NETBURST] = "NetBurst",
-    [SPMU_CAP_NB_HT] = "NetBurst with Hyper-Threading",
-    [SPMU_CAP_NB_IQ_ESCR] = "NetBurst family 0FH models 1-2 (iq_escr)",
-    [SPMU_CAP_NB_EXT_CASCADE] = "NetBurst extended cascading (ext_cascade)",
+      [SPMU_CAP_V1] = "v1+",
+      [SPMU_CAP_V2] = "v2+",
+      [SPMU_CAP_V3] = "v3+",
+      [SPMU_CAP_V4] = "v4+",
+      [SPMU_CAP_V5] = "v5+",
+      [SPMU_CAP_PDCM] = "PDCM",
+      [SPMU_CAP_DS] = "DS",
+      [SPMU_CAP_DS_CPL] = "DS-CPL",
+      [SPMU_CAP_BTS] = "BTS",
+      [SPMU_CAP_PEBS] = "PEBS",
+      [SPMU_CAP_RTM] = "RTM",
+      [SPMU_CAP_PT] = "Intel PT",
+      [SPMU_CAP_SGX] = "SGX",
+      [SPMU_CAP_UNCORE_PMI] = "uncore PMI",
+      [SPMU_CAP_ANY] = "AnyThread (v3+, not deprecated)",
+      [SPMU_CAP_FW_WRITE] = "PERF_CAPABILITIES.FW_WRITE",
+      [SPMU_CAP_BASELINE] = "PEBS baseline",
+      [SPMU_CAP_PERF_METRICS] = "PERF_CAPABILITIES.PERF_METRICS",
+      [SPMU_CAP_SMM_FREEZE] = "PERF_CAPABILITIES.SMM_FREEZE",
+      [SPMU_CAP_PEBS_FMT0] = "PEBS format 0",
+      [SPMU_CAP_PEBS_LL] = "PEBS formats 1-3",
+      [SPMU_CAP_PEBS_PS] = "PEBS precise store",
+      [SPMU_CAP_LD_LAT] = "PEBS format 1+",
+      [SPMU_CAP_FRONTEND] = "PEBS format 3+",
+      [SPMU_CAP_NETBURST] = "NetBurst",
+      [SPMU_CAP_NB_HT] = "NetBurst with Hyper-Threading",
+      [SPMU_CAP_NB_IQ_ESCR] = "NetBurst family 0FH models 1-2 (iq_escr)",
+      [SPMU_CAP_NB_EXT_CASCADE] = "NetBurst extended cascading (ext_cascade)",
   };
   return bit < sizeof(text) / sizeof(text[0]) && text[bit] ? text[bit] : NULL;
 }
@@ -114,8 +137,7 @@ static uint32_t repeat_set(const struct spmu_applied *a, unsigned repeat,
 }
 
 uint32_t spmu_field_instances(const struct spmu_applied *a,
-                              const struct spmu_field_def *f,
-                              unsigned reg_inst)
+                              const struct spmu_field_def *f, unsigned reg_inst)
 {
   uint32_t set;
 
@@ -198,7 +220,7 @@ void spmu_msr_rt_init(const struct spmu_applied *a,
   /* Counters have the profile's width; every other MSR is 64 bits. */
   m->width = 64;
   if (d->policy == SPMU_POLICY_COUNTER || d->policy == SPMU_POLICY_COUNTER_SX)
-    m->width = d->ctr_width               ? d->ctr_width
+    m->width = d->ctr_width                  ? d->ctr_width
                : d->repeat == SPMU_REP_FIXED ? a->prof.fixed_width
                                              : a->prof.gp_width;
 

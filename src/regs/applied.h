@@ -17,23 +17,23 @@
 struct spmu_msr_rt {
   const struct spmu_reg_def *def;
   uint32_t addr;
-  uint8_t inst;     /* counter index for repeated defs */
-  uint8_t width;    /* counter width, or 64 */
-  uint64_t valid;   /* bits declared by available fields */
-  uint64_t rsvd;    /* bits that #GP when set */
-  uint64_t ro;      /* bits a write must not change */
-  uint64_t reset;   /* power-on value */
+  uint8_t inst;   /* counter index for repeated defs */
+  uint8_t width;  /* counter width, or 64 */
+  uint64_t valid; /* bits declared by available fields */
+  uint64_t rsvd;  /* bits that #GP when set */
+  uint64_t ro;    /* bits a write must not change */
+  uint64_t reset; /* power-on value */
 };
 
 struct spmu_applied {
   spmu_profile prof;
-  uint32_t caps;          /* CAP(...) bits */
-  uint64_t gp_mask;       /* global bits of the GP counters */
-  uint64_t fixed_mask;    /* global bits of the fixed counters (32+j) */
+  uint32_t caps;             /* CAP(...) bits */
+  uint64_t gp_mask;          /* global bits of the GP counters */
+  uint64_t fixed_mask;       /* global bits of the fixed counters (32+j) */
   uint64_t gp_width_mask;    /* value mask of a GP counter */
   uint64_t fixed_width_mask; /* value mask of a fixed counter */
   uint64_t width_mask[SPMU_MAX_GP + SPMU_MAX_FIXED]; /* by counter index */
-  uint64_t pebs_en_mask;  /* bits of SPMU_FF_PEBS_EN fields (PMI_InUse) */
+  uint64_t pebs_en_mask; /* bits of SPMU_FF_PEBS_EN fields (PMI_InUse) */
   /* NetBurst (SDM Table 18-63): the ESCR slot that CCCR ESCR-select value
    * s picks for counter n, or -1 when no ESCR with that select feeds
    * counter n (the counter then counts nothing). */

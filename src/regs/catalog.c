@@ -21,7 +21,8 @@
 #define ST(m) ((int)offsetof(struct spmu_regs, m))
 #define NBST(m) ((int)offsetof(struct spmu_nb_regs, m))
 
-/* clang-format off: the catalogue is a table, aligned by meaning */
+/* Not formatted: the catalogue is a table, aligned by meaning. */
+/* clang-format off */
 /* Field initialisers: F = one field; FR = repeated per counter. */
 #define F(n, l, w, req, b)                                                   \
   {.name = n, .lsb = l, .width = w, .repeat = SPMU_REP_ONE, .only_inst = -1, \

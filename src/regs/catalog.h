@@ -29,12 +29,12 @@
 
 /* Availability conditions, derived from a profile by spmu_profile_caps(). */
 enum spmu_cap_bit {
-  SPMU_CAP_V1,            /* CPUID.0AH:EAX[7:0] >= 1 */
-  SPMU_CAP_V2,            /* >= 2: fixed counters, GLOBAL_* MSRs */
-  SPMU_CAP_V3,            /* >= 3 */
-  SPMU_CAP_V4,            /* >= 4: STATUS_RESET/SET, INUSE, freeze bits */
-  SPMU_CAP_V5,            /* >= 5 */
-  SPMU_CAP_PDCM,          /* IA32_PERF_CAPABILITIES exists */
+  SPMU_CAP_V1,   /* CPUID.0AH:EAX[7:0] >= 1 */
+  SPMU_CAP_V2,   /* >= 2: fixed counters, GLOBAL_* MSRs */
+  SPMU_CAP_V3,   /* >= 3 */
+  SPMU_CAP_V4,   /* >= 4: STATUS_RESET/SET, INUSE, freeze bits */
+  SPMU_CAP_V5,   /* >= 5 */
+  SPMU_CAP_PDCM, /* IA32_PERF_CAPABILITIES exists */
   SPMU_CAP_DS,
   SPMU_CAP_DS_CPL,
   SPMU_CAP_BTS,
@@ -43,19 +43,19 @@ enum spmu_cap_bit {
   SPMU_CAP_PT,
   SPMU_CAP_SGX,
   SPMU_CAP_UNCORE_PMI,
-  SPMU_CAP_ANY,           /* AnyThread: v3+ and not deprecated */
-  SPMU_CAP_FW_WRITE,      /* PERF_CAPABILITIES[13] */
-  SPMU_CAP_BASELINE,      /* PERF_CAPABILITIES[14], with PEBS */
-  SPMU_CAP_PERF_METRICS,  /* PERF_CAPABILITIES[15] */
-  SPMU_CAP_SMM_FREEZE,    /* PERF_CAPABILITIES[12] */
-  SPMU_CAP_PEBS_FMT0,     /* PEBS, record format 0 (Core 2) */
-  SPMU_CAP_PEBS_LL,       /* PEBS, formats 1-3 (Nehalem..Skylake layout) */
-  SPMU_CAP_PEBS_PS,       /* PEBS_LL and precise store (SNB/IVB) */
-  SPMU_CAP_LD_LAT,        /* PEBS, format >= 1: load-latency threshold */
-  SPMU_CAP_FRONTEND,      /* PEBS, format >= 3: MSR_PEBS_FRONTEND */
-  SPMU_CAP_NETBURST,      /* the NetBurst PMU (SDM 18.15) */
-  SPMU_CAP_NB_HT,         /* NetBurst with two logical processors (18.16) */
-  SPMU_CAP_NB_IQ_ESCR,    /* MSR_IQ_ESCR0/1 (family 0FH models 1-2) */
+  SPMU_CAP_ANY,            /* AnyThread: v3+ and not deprecated */
+  SPMU_CAP_FW_WRITE,       /* PERF_CAPABILITIES[13] */
+  SPMU_CAP_BASELINE,       /* PERF_CAPABILITIES[14], with PEBS */
+  SPMU_CAP_PERF_METRICS,   /* PERF_CAPABILITIES[15] */
+  SPMU_CAP_SMM_FREEZE,     /* PERF_CAPABILITIES[12] */
+  SPMU_CAP_PEBS_FMT0,      /* PEBS, record format 0 (Core 2) */
+  SPMU_CAP_PEBS_LL,        /* PEBS, formats 1-3 (Nehalem..Skylake layout) */
+  SPMU_CAP_PEBS_PS,        /* PEBS_LL and precise store (SNB/IVB) */
+  SPMU_CAP_LD_LAT,         /* PEBS, format >= 1: load-latency threshold */
+  SPMU_CAP_FRONTEND,       /* PEBS, format >= 3: MSR_PEBS_FRONTEND */
+  SPMU_CAP_NETBURST,       /* the NetBurst PMU (SDM 18.15) */
+  SPMU_CAP_NB_HT,          /* NetBurst with two logical processors (18.16) */
+  SPMU_CAP_NB_IQ_ESCR,     /* MSR_IQ_ESCR0/1 (family 0FH models 1-2) */
   SPMU_CAP_NB_EXT_CASCADE, /* IQ CCCR bit 11 (SDM 18.15.5.7) */
 };
 #define CAP(x) (UINT32_C(1) << SPMU_CAP_##x)
@@ -81,15 +81,15 @@ enum spmu_check {
 };
 
 struct spmu_field_def {
-  const char *name;  /* "%u" is replaced by the counter index */
+  const char *name; /* "%u" is replaced by the counter index */
   uint8_t lsb;
-  uint8_t width;     /* 0: the counter width of the register */
-  uint8_t repeat;    /* enum spmu_repeat */
-  uint8_t stride;    /* bits between repeated instances */
-  uint8_t max_inst;  /* only instances below this (0: no limit) */
-  int8_t only_inst;  /* only in register instance n (-1: every one) */
-  uint8_t access;    /* spmu_access */
-  uint8_t flags;     /* SPMU_FF_* */
+  uint8_t width;    /* 0: the counter width of the register */
+  uint8_t repeat;   /* enum spmu_repeat */
+  uint8_t stride;   /* bits between repeated instances */
+  uint8_t max_inst; /* only instances below this (0: no limit) */
+  int8_t only_inst; /* only in register instance n (-1: every one) */
+  uint8_t access;   /* spmu_access */
+  uint8_t flags;    /* SPMU_FF_* */
   uint32_t requires, excludes;
   const char *brief;
 };
@@ -117,28 +117,28 @@ struct spmu_nb_escr_def {
 };
 
 struct spmu_reg_def {
-  const char *name;     /* SDM name; "%u" is replaced by the index
-                           (plus name_base) */
-  const char *former;   /* another name the SDM or Linux uses, or NULL */
-  uint32_t addr;        /* address of instance 0 */
-  uint8_t repeat;       /* enum spmu_repeat */
-  uint8_t count;        /* instances of SPMU_REP_COUNT */
-  uint8_t name_base;    /* the name's index of instance 0 (CRU_ESCR2/3) */
-  uint8_t ctr_width;    /* counters of a fixed width (NetBurst: 40), or 0
-                           for the profile's GP / fixed width */
-  bool shared;          /* state in the core's NetBurst register file,
-                           shared by its logical processors (SDM Table
-                           35-41 "Shared"); storage is an offset into
-                           struct spmu_nb_regs */
-  uint8_t policy;       /* spmu_policy */
-  uint8_t reset;        /* enum spmu_reset */
-  uint8_t check;        /* enum spmu_check */
-  bool open;            /* bits not declared are host-owned, not reserved */
-  bool alias;           /* another name for state another def saves */
+  const char *name;   /* SDM name; "%u" is replaced by the index
+                         (plus name_base) */
+  const char *former; /* another name the SDM or Linux uses, or NULL */
+  uint32_t addr;      /* address of instance 0 */
+  uint8_t repeat;     /* enum spmu_repeat */
+  uint8_t count;      /* instances of SPMU_REP_COUNT */
+  uint8_t name_base;  /* the name's index of instance 0 (CRU_ESCR2/3) */
+  uint8_t ctr_width;  /* counters of a fixed width (NetBurst: 40), or 0
+                         for the profile's GP / fixed width */
+  bool shared;        /* state in the core's NetBurst register file,
+                         shared by its logical processors (SDM Table
+                         35-41 "Shared"); storage is an offset into
+                         struct spmu_nb_regs */
+  uint8_t policy;     /* spmu_policy */
+  uint8_t reset;      /* enum spmu_reset */
+  uint8_t check;      /* enum spmu_check */
+  bool open;          /* bits not declared are host-owned, not reserved */
+  bool alias;         /* another name for state another def saves */
   uint32_t requires, excludes;
-  int storage;          /* offsetof(struct spmu_regs, ...), -1 if none */
+  int storage; /* offsetof(struct spmu_regs, ...), -1 if none */
   spmu_compute_fn compute;
-  spmu_view_fn view;    /* per-logical-processor view of shared state */
+  spmu_view_fn view; /* per-logical-processor view of shared state */
   const struct spmu_nb_escr_def *escr; /* NetBurst ESCR pair, or NULL */
   const struct spmu_field_def *fields;
   uint8_t nfields;

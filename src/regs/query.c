@@ -17,7 +17,7 @@
 /* One field instance of a present MSR, found by walking the defs. */
 struct field_ref {
   const struct spmu_field_def *f;
-  unsigned k;   /* counter index for repeated fields */
+  unsigned k; /* counter index for repeated fields */
   unsigned lsb, width;
 };
 
@@ -164,8 +164,7 @@ static size_t msr_list(const struct scope *s, uint32_t *addrs, size_t cap)
 
 /* The MSR that owns the state of alias m: the lowest address holding a
  * present non-alias def with the same storage and instance; else m's. */
-static uint32_t alias_target(const struct scope *s,
-                             const struct spmu_msr_rt *m)
+static uint32_t alias_target(const struct scope *s, const struct spmu_msr_rt *m)
 {
   uint32_t best = m->addr;
   bool found = false;
@@ -176,8 +175,7 @@ static uint32_t alias_target(const struct scope *s,
     uint32_t t = o->addr + m->inst;
 
     if (o->alias || o->storage != m->def->storage ||
-        !(spmu_def_instances(s->a, o) >> m->inst & 1) ||
-        def_at(s, t) != o)
+        !(spmu_def_instances(s->a, o) >> m->inst & 1) || def_at(s, t) != o)
       continue;
     if (!found || t < best)
       best = t;
@@ -206,8 +204,7 @@ static int msr_info_get(const struct scope *s, uint32_t addr,
   out->readonly = m->ro;
   out->nfields = walk_fields(s->a, m, NULL, NULL);
   out->sdm = m->def->sdm;
-  spmu_name_format(out->brief, sizeof out->brief, m->def->brief, NULL,
-                   m->inst);
+  spmu_name_format(out->brief, sizeof out->brief, m->def->brief, NULL, m->inst);
   return SPMU_OK;
 }
 
@@ -341,8 +338,8 @@ static int find_field(const struct scope *s, uint32_t addr, const char *field,
   return SPMU_OK;
 }
 
-static int field_decode(const struct scope *s, uint32_t addr,
-                        const char *field, uint64_t reg, uint64_t *value)
+static int field_decode(const struct scope *s, uint32_t addr, const char *field,
+                        uint64_t reg, uint64_t *value)
 {
   struct field_ref r;
   int rc;
@@ -356,8 +353,8 @@ static int field_decode(const struct scope *s, uint32_t addr,
   return SPMU_OK;
 }
 
-static int field_encode(const struct scope *s, uint32_t addr,
-                        const char *field, uint64_t value, uint64_t *reg)
+static int field_encode(const struct scope *s, uint32_t addr, const char *field,
+                        uint64_t value, uint64_t *reg)
 {
   struct field_ref r;
   int rc;
@@ -502,7 +499,7 @@ int spmu_regview_info(const spmu_regview *r, uint32_t addr, spmu_msr_info *out)
 }
 
 int spmu_regview_field_get(const spmu_regview *r, uint32_t addr, unsigned idx,
-                        spmu_field_info *out)
+                           spmu_field_info *out)
 {
   struct scope s;
 
@@ -523,7 +520,7 @@ int spmu_regview_lookup(const spmu_regview *r, const char *name, uint32_t *addr)
 }
 
 int spmu_regview_field_decode(const spmu_regview *r, uint32_t addr,
-                           const char *field, uint64_t reg, uint64_t *value)
+                              const char *field, uint64_t reg, uint64_t *value)
 {
   struct scope s;
 
@@ -534,7 +531,7 @@ int spmu_regview_field_decode(const spmu_regview *r, uint32_t addr,
 }
 
 int spmu_regview_field_encode(const spmu_regview *r, uint32_t addr,
-                           const char *field, uint64_t value, uint64_t *reg)
+                              const char *field, uint64_t value, uint64_t *reg)
 {
   struct scope s;
 

@@ -9,8 +9,8 @@ const char *spmu_strerror(int code)
     return "success";
   case SPMU_GP:
     return "general-protection fault (#GP)";
-#define SPMU_ERRNO_TEXT_(name, text)                                         \
-  case SPMU_##name:                                                          \
+#define SPMU_ERRNO_TEXT_(name, text)                                           \
+  case SPMU_##name:                                                            \
     return text;
     SPMU_ERRNO_MAP(SPMU_ERRNO_TEXT_)
 #undef SPMU_ERRNO_TEXT_
@@ -26,8 +26,8 @@ const char *spmu_errname(int code)
     return "SPMU_OK";
   case SPMU_GP:
     return "SPMU_GP";
-#define SPMU_ERRNO_NAME_(name, text)                                         \
-  case SPMU_##name:                                                          \
+#define SPMU_ERRNO_NAME_(name, text)                                           \
+  case SPMU_##name:                                                            \
     return "SPMU_" #name;
     SPMU_ERRNO_MAP(SPMU_ERRNO_NAME_)
 #undef SPMU_ERRNO_NAME_
@@ -36,6 +36,12 @@ const char *spmu_errname(int code)
   }
 }
 
-unsigned spmu_version(void) { return SPMU_VERSION_HEX; }
+unsigned spmu_version(void)
+{
+  return SPMU_VERSION_HEX;
+}
 
-const char *spmu_version_string(void) { return SPMU_VERSION_STRING; }
+const char *spmu_version_string(void)
+{
+  return SPMU_VERSION_STRING;
+}
