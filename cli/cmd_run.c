@@ -24,7 +24,7 @@ static bool add_ctr(struct run *r, unsigned lp, const char *name,
   struct ctr *c = &r->ctr[r->nctr];
   spmu_msr_info m;
   uint32_t ctl_addr;
-  char label[48];
+  char label[64];
 
   memset(c, 0, sizeof(*c));
   if (spmu_msr_lookup(r->p, name, &c->addr) != SPMU_OK ||
