@@ -1,0 +1,83 @@
+/* The part of QEMU's TCG plugin API (API version 1, QEMU 7.2) that the
+ * softpmu plugin uses, declared from QEMU's documentation of the calls
+ * (docs/devel/tcg-plugins.rst and the API reference it generates). Debian
+ * ships QEMU with plugin support but without this header. QEMU resolves
+ * these symbols from its own executable when it loads the plugin. */
+#ifndef SOFTPMU_QEMU_PLUGIN_API_H
+#define SOFTPMU_QEMU_PLUGIN_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The API version this plugin is written for: QEMU refuses a plugin whose
+ * exported qemu_plugin_version is outside [info.version.min, .cur]. */
+#define SPMU_QEMU_PLUGIN_API 1
+
+typedef uint64_t qemu_plugin_id_t;
+
+/* What QEMU tells the plugin at install. */
+typedef struct qemu_info_t {
+  const char *target_name; /* "x86_64" */
+  struct {
+    int min; /* oldest API version QEMU still supports */
+    int cur; /* the API version QEMU implements */
+  } version;
+  bool system_emulation; /* false under qemu-user */
+  union {
+    struct {
+      int smp_vcpus;
+      int max_vcpus;
+    } system;
+  };
+} qemu_info_t;
+
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+
+/* Which guest registers a callback may touch (none here). */
+enum qemu_plugin_cb_flags {
+  QEMU_PLUGIN_CB_NO_REGS,
+  QEMU_PLUGIN_CB_R_REGS,
+  QEMU_PLUGIN_CB_RW_REGS,
+};
+
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id,
+                                             unsigned int vcpu_index);
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index,
+                                            void *userdata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
+                                               struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_vcpu_syscall_cb_t)(
+    qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
+    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
+    uint64_t a7, uint64_t a8);
+
+/* Lifetime of guest threads (vCPUs) and of the process. */
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
+                                       qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_vcpu_exit_cb(qemu_plugin_id_t id,
+                                       qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
+                                    qemu_plugin_udata_cb_t cb, void *userdata);
+void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
+                                          qemu_plugin_vcpu_syscall_cb_t cb);
+
+/* Translation: a block's instructions, and a callback for each time the
+ * translated block executes. */
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+                                           qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+                                          qemu_plugin_vcpu_udata_cb_t cb,
+                                          enum qemu_plugin_cb_flags flags,
+                                          void *userdata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
+                                                 size_t idx);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+
+#endif
