@@ -80,6 +80,11 @@ extern const struct cli_command cli_cmd_cpuid;
 extern const struct cli_command cli_cmd_msrs;
 extern const struct cli_command cli_cmd_run;
 extern const struct cli_command cli_cmd_show;
+extern const struct cli_command cli_cmd_stat;
+
+/* softpmu stat parses its own options: they end at the program's name.
+ * argv[0] is "stat". Returns the exit status. */
+int cli_stat_main(int argc, char **argv);
 
 /* Parse options and arguments, handle --help, load the profile and run the
  * command. argv[0] is the command's name. Returns the exit status. */
