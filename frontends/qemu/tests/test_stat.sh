@@ -1,0 +1,101 @@
+#!/bin/sh
+# softpmu stat through the QEMU plugin: freestanding programs whose counts
+# are known by construction (the .S files here say how), run twice each;
+# every count must equal its analytic value, and both runs must agree.
+#   test_stat.sh CC SOFTPMU PLUGIN SRCDIR
+# Skipped (77) when qemu-x86_64 is missing, unless SOFTPMU_REQUIRE_QEMU=1
+# (scripts/check), when it fails.
+CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4
+if ! command -v qemu-x86_64 >/dev/null 2>&1; then
+  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
+  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
+  exit 77
+fi
+. "$(dirname "$0")/../../../cli/test_lib.sh"
+export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
+
+EVENTS=instructions,branches,r01c4,r02c4,r08c4,r20c4,r40c4,r81d0,r82d0
+
+# build NAME DEFINES...: a static program without libc.
+build() {
+  name=$1
+  shift
+  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
+    fail "$name: does not assemble"
+}
+
+# counts NAME: run it; $rc, and in $got "instructions=N branches=N ..."
+# from softpmu stat's output.
+counts() {
+  "$SOFTPMU" stat -e "$EVENTS" -- "$tmp/$1" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  got=$(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
+    gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")
+}
+
+# check NAME WHAT INST BR COND CALL RET TAKEN FAR LOADS STORES
+check() {
+  name=$1 what=$2
+  shift 2
+  want="instructions=$1 branches=$2 r01c4=$3 r02c4=$4 r08c4=$5 r20c4=$6 r40c4=$7 r81d0=$8 r82d0=$9 "
+  for run in 1 2; do
+    checks=$((checks + 1))
+    counts "$name"
+    [ "$rc" = 0 ] || fail "$name ($what), run $run: exit status $rc"
+    [ "$got" = "$want" ] ||
+      fail "$name ($what), run $run: got '$got', want '$want'"
+  done
+}
+
+# Every near branch kind, loads and stores (hidden stack operands too).
+# Taken per iteration: 2 calls, 2 returns, JMP, JE; JNZ all but once.
+N=1000
+build branches -DN=$N
+check branches "branch kinds, loads, stores" \
+  $((3 + 17 * N + 3)) $((8 * N + 1)) $((3 * N)) $((2 * N)) $((2 * N)) \
+  $((6 * N + N - 1)) 1 $((4 * N)) $((4 * N))
+
+# REP STOSB and REP MOVSB of L bytes retire once each (SDM Vol. 2B, REP),
+# however QEMU repeats them.
+N=100 L=1000
+build rep -DN=$N -DL=$L
+check rep "REP string instructions retire once" \
+  $((1 + 9 * N + 3)) $((N + 1)) $N 0 0 $((N - 1)) 1 $N $((2 * N))
+
+# An instruction across a page end is counted once, in the block that
+# executes it.
+N=1000
+build pagecross -DN=$N
+check pagecross "an instruction across a page end" \
+  $((1 + 1 + 4 * N + 3)) $((N + 2)) $N 0 0 $N 1 0 0
+
+# A forked child's counts are added to its parent's.
+P=300 C=500
+build fork -DP=$P -DC=$C
+check fork "a forked child's counts added" \
+  $((14 + 2 * P + 6 + 2 * C)) $((P + C + 6)) $((P + C + 2)) 0 0 \
+  $((P - 1 + 1 + C - 1)) 4 0 0
+
+# The exit status and the streams pass through; stat's own failures.
+run stat -- sh -c 'echo out; echo err >&2; exit 3'
+checks=$((checks + 1))
+[ "$rc" = 3 ] || fail "exit status 3 passes through: got $rc"
+same "$tmp/out" "out" || fail "standard output passes through"
+grep -q '^err$' "$tmp/err" || fail "standard error passes through"
+run stat -- "$tmp/no-such-program"
+checks=$((checks + 1))
+[ "$rc" = 127 ] || fail "a missing program: exit status $rc, want 127"
+run stat -e cycles,instructions:u -o "$tmp/o.txt" -- "$tmp/pagecross"
+checks=$((checks + 1))
+grep -q '^   <not supported>      cycles$' "$tmp/o.txt" ||
+  fail "cycles is <not supported> (-o FILE)"
+grep -q '^             4,005      instructions:u$' "$tmp/o.txt" ||
+  fail "instructions:u in perf's layout (-o FILE)"
+
+# The plugin refuses CMASK (bits 31:24) rather than count it per block.
+checks=$((checks + 1))
+qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=10300c0" "$tmp/pagecross" \
+  >"$tmp/out" 2>"$tmp/err" && fail "event with CMASK accepted"
+grep -q "CMASK, INV and edge detect are not supported" "$tmp/err" ||
+  fail "event with CMASK: no message"
+finish
