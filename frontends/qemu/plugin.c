@@ -46,6 +46,11 @@ EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
 #define NVARIANTS 4
 #define VAR_TAKEN 1u /* the block's conditional branch was taken */
 #define VAR_CONT 2u  /* the block began by repeating a REP string insn */
+/* An execution count is handed to the model when it reaches this (the
+ * tests build a plugin with a small one, to run that path). */
+#ifndef SPMU_QEMU_COUNT_MAX
+#define SPMU_QEMU_COUNT_MAX UINT32_MAX
+#endif
 #define PAGE_SIZE_X86 4096u
 #define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
 
@@ -438,7 +443,7 @@ static void count_prev(struct vcpu *v, const struct tb *p, unsigned var)
     v->cap = cap;
   }
   c = &v->counts[p->id][var];
-  if (++*c == UINT32_MAX) {
+  if (++*c == SPMU_QEMU_COUNT_MAX) {
     deliver(v, p, var, *c);
     *c = 0;
   }
