@@ -80,6 +80,19 @@ check fork "a forked child's counts added" \
   $((14 + 2 * P + 6 + 2 * C)) $((P + C + 6)) $((P + C + 2)) 0 0 \
   $((P - 1 + 1 + C - 1)) 4 0 0
 
+# Each thread its own model core; the counts are summed over threads.
+T=3 M=1000 W=2000
+build threads -DT=$T -DM=$M -DW=$W
+check threads "threads summed" \
+  $((5 + 11 * T + 2 * M + T * (6 + 2 * W))) $((3 * T + M + 1 + T * (W + 2))) \
+  $((2 * T + M + T * (1 + W))) 0 0 $((T + M - 2 + T * W)) $((2 * T + 1)) 0 0
+checks=$((checks + 1))
+rm -f "$tmp/r"
+qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=4300c0" "$tmp/threads" ||
+  fail "threads: qemu-x86_64 failed"
+grep -q "^softpmu-qemu 1 pid=[0-9]* threads=$((T + 1)) status=0$" "$tmp/r" ||
+  fail "threads: the results block names $((T + 1)) threads"
+
 # The exit status and the streams pass through; stat's own failures.
 run stat -- sh -c 'echo out; echo err >&2; exit 3'
 checks=$((checks + 1))
