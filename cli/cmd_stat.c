@@ -33,11 +33,11 @@
 #define EVTSEL_OS (UINT64_C(1) << 17)
 
 struct stat_event {
-  const char *name;  /* as the user wrote it */
-  uint64_t evtsel;   /* raw PERFEVTSEL value passed to the plugin */
-  bool supported;    /* the engine produces it */
-  int index;         /* position among the plugin's event= arguments */
-  bool counted;      /* a result came back */
+  const char *name; /* as the user wrote it */
+  uint64_t evtsel;  /* raw PERFEVTSEL value passed to the plugin */
+  bool supported;   /* the engine produces it */
+  int index;        /* position among the plugin's event= arguments */
+  bool counted;     /* a result came back */
   uint64_t count;
 };
 
@@ -72,9 +72,15 @@ static bool stat_engine_produces(uint64_t evtsel)
 /* perf's generic names this engine cannot produce: printed
  * <not supported>, never made up. */
 static const char *const unsupported_names[] = {
-    "cycles",          "cpu-cycles",   "ref-cycles",
-    "bus-cycles",      "cache-references", "cache-misses",
-    "branch-misses",   "stalled-cycles-frontend", "stalled-cycles-backend",
+    "cycles",
+    "cpu-cycles",
+    "ref-cycles",
+    "bus-cycles",
+    "cache-references",
+    "cache-misses",
+    "branch-misses",
+    "stalled-cycles-frontend",
+    "stalled-cycles-backend",
 };
 
 /* "rUUEE" as perf reads it: umask UU, event EE (r00c0 = C0H/00H); the
@@ -127,9 +133,8 @@ static int stat_resolve_event(struct stat_event *e)
     return cli_usage_error(&cli_cmd_stat, "stat: bad event '%s'", e->name);
   strcpy(base, e->name);
   if (!stat_parse_modifier(base, &priv))
-    return cli_usage_error(&cli_cmd_stat,
-                           "stat: event '%s': modifiers are :u and :k",
-                           e->name);
+    return cli_usage_error(
+        &cli_cmd_stat, "stat: event '%s': modifiers are :u and :k", e->name);
   if (cli_ieq(base, "instructions"))
     sel = 0x00c0;
   else if (cli_ieq(base, "branches") || cli_ieq(base, "branch-instructions"))
@@ -176,8 +181,7 @@ static int stat_add_events(struct stat_opts *o, char *list)
 static int stat_option_value(int argc, char **argv, int *i, const char **val)
 {
   if (*i + 1 >= argc)
-    return cli_usage_error(&cli_cmd_stat, "stat: %s needs a value",
-                           argv[*i]);
+    return cli_usage_error(&cli_cmd_stat, "stat: %s needs a value", argv[*i]);
   *val = argv[++*i];
   return CLI_EXIT_OK;
 }
@@ -224,8 +228,8 @@ static int stat_setup(struct stat_opts *o)
   static char default_events[] = "instructions,branches";
 
   if (spmu_profile_parse(o->profile_name, &o->profile, why, sizeof(why)) != 0)
-    return cli_usage_error(&cli_cmd_stat, "stat: --cpu %s: %s",
-                           o->profile_name, why);
+    return cli_usage_error(&cli_cmd_stat, "stat: --cpu %s: %s", o->profile_name,
+                           why);
   if (o->profile.features & SPMU_FEAT_NETBURST)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: --cpu %s: a NetBurst PMU; stat counts on "
@@ -245,8 +249,7 @@ static bool stat_is_exec(const char *path)
 {
   struct stat st;
 
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-         access(path, X_OK) == 0;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
 /* The first PATH directory holding an executable `name`, into buf. */
@@ -260,8 +263,8 @@ static bool stat_search_path(const char *name, char *buf, size_t len)
     const char *colon = strchr(p, ':');
     size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
 
-    if (snprintf(buf, len, "%.*s%s%s", (int)dlen, p, dlen ? "/" : "",
-                 name) < (int)len &&
+    if (snprintf(buf, len, "%.*s%s%s", (int)dlen, p, dlen ? "/" : "", name) <
+            (int)len &&
         stat_is_exec(buf))
       return true;
     if (!colon)
@@ -338,9 +341,8 @@ static const struct {
     {"sandybridge", "SandyBridge,x2apic=off,tsc-deadline=off"},
     {"haswell",
      "Haswell-noTSX,pcid=off,x2apic=off,tsc-deadline=off,invpcid=off"},
-    {"skylake",
-     "Skylake-Client,pcid=off,x2apic=off,tsc-deadline=off,hle=off,"
-     "invpcid=off,rtm=off,rdseed=off,3dnowprefetch=off,xsavec=off"},
+    {"skylake", "Skylake-Client,pcid=off,x2apic=off,tsc-deadline=off,hle=off,"
+                "invpcid=off,rtm=off,rdseed=off,3dnowprefetch=off,xsavec=off"},
 };
 
 static const char *stat_qemu_model(const spmu_profile *p)
@@ -368,8 +370,7 @@ static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
                        out);
   for (i = 0; i < o->nev; i++)
     if (o->ev[i].index >= 0)
-      n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64,
-                            o->ev[i].evtsel);
+      n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
   return s;
 }
 
@@ -386,7 +387,7 @@ static int stat_number_events(struct stat_opts *o)
 }
 
 struct stat_run {
-  int status;           /* waitpid's */
+  int status; /* waitpid's */
   struct timespec t0, t1;
   struct rusage ru;
 };
@@ -447,7 +448,8 @@ static int stat_read_results(const char *path, struct stat_opts *o)
   return blocks;
 }
 
-/* ---- printing, in perf stat's layout -------------------------------------- */
+/* ---- printing, in perf stat's layout --------------------------------------
+ */
 
 static void stat_print_grouped(FILE *f, uint64_t v)
 {
@@ -609,37 +611,38 @@ static int stat_run_unused(const struct cli_args *a)
 }
 
 const struct cli_command cli_cmd_stat = {
-  .name = "stat",
-  .summary = "run a program and count its events through the model",
-  .synopsis = "[-c PROFILE] [-e EVENT,...] [-o FILE] [--] PROG [ARGS...]",
-  .description =
-    "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
-    "    QEMU plugin, which hands every retired user-mode instruction of\n"
-    "    every thread to a model PMU of the profile (default skylake),\n"
-    "    programmed as a driver programs hardware; then prints the counts\n"
-    "    in perf stat's layout on standard error. The counts are exact and\n"
-    "    the same on every run. Forked children are counted and added in;\n"
-    "    a program started by execve runs outside the plugin and is not.\n"
-    "    The program's input, output and exit status pass through.\n"
-    "\n"
-    "    EVENT: instructions, branches (or branch-instructions), or perf's\n"
-    "    raw rUUEE (umask UU, event EE: r00c0 is C0H/00H), with :u or :k.\n"
-    "    Events the engine cannot produce (cycles, cache-misses,\n"
-    "    branch-misses...) print <not supported>. Default: instructions,\n"
-    "    branches.\n",
-  .options =
-    "    -e, --event EVENT[,EVENT...]\n"
-    "        The events to count (repeatable).\n\n"
-    "    -o, --output FILE\n"
-    "        Write the counts to FILE instead of standard error.\n",
-  .exit_status =
-    "    The program's exit status (128 + N when killed by signal N);\n"
-    "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
-    "    usage or when qemu-x86_64 or the plugin is missing.\n",
-  .examples = "    softpmu stat -- ./prog arg\n"
-              "    softpmu stat -e instructions:u,r01c4 -- /bin/true\n",
-  .flags = 0,
-  .min_args = 0,
-  .max_args = -1,
-  .run = stat_run_unused,
+    .name = "stat",
+    .summary = "run a program and count its events through the model",
+    .synopsis = "[-c PROFILE] [-e EVENT,...] [-o FILE] [--] PROG [ARGS...]",
+    .description =
+        "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
+        "    QEMU plugin, which hands every retired user-mode instruction of\n"
+        "    every thread to a model PMU of the profile (default skylake),\n"
+        "    programmed as a driver programs hardware; then prints the counts\n"
+        "    in perf stat's layout on standard error. The counts are exact "
+        "and\n"
+        "    the same on every run. Forked children are counted and added in;\n"
+        "    a program started by execve runs outside the plugin and is not.\n"
+        "    The program's input, output and exit status pass through.\n"
+        "\n"
+        "    EVENT: instructions, branches (or branch-instructions), or "
+        "perf's\n"
+        "    raw rUUEE (umask UU, event EE: r00c0 is C0H/00H), with :u or :k.\n"
+        "    Events the engine cannot produce (cycles, cache-misses,\n"
+        "    branch-misses...) print <not supported>. Default: instructions,\n"
+        "    branches.\n",
+    .options = "    -e, --event EVENT[,EVENT...]\n"
+               "        The events to count (repeatable).\n\n"
+               "    -o, --output FILE\n"
+               "        Write the counts to FILE instead of standard error.\n",
+    .exit_status =
+        "    The program's exit status (128 + N when killed by signal N);\n"
+        "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
+        "    usage or when qemu-x86_64 or the plugin is missing.\n",
+    .examples = "    softpmu stat -- ./prog arg\n"
+                "    softpmu stat -e instructions:u,r01c4 -- /bin/true\n",
+    .flags = 0,
+    .min_args = 0,
+    .max_args = -1,
+    .run = stat_run_unused,
 };

@@ -9,8 +9,8 @@
 #include "cli.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid,
-    &cli_cmd_msrs,   &cli_cmd_run,    &cli_cmd_show, &cli_cmd_stat,
+    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid, &cli_cmd_msrs,
+    &cli_cmd_run,    &cli_cmd_show,   &cli_cmd_stat,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

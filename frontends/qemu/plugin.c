@@ -92,10 +92,10 @@ enum line {
 };
 
 static const uint8_t line_code[NLINES][2] = {
-    [L_INST] = {0xc0, 0x00},     [L_BR_ALL] = {0xc4, 0x00},
-    [L_BR_COND] = {0xc4, 0x01},  [L_BR_CALL] = {0xc4, 0x02},
-    [L_BR_RET] = {0xc4, 0x08},   [L_BR_TAKEN] = {0xc4, 0x20},
-    [L_BR_FAR] = {0xc4, 0x40},   [L_LOADS] = {0xd0, 0x81},
+    [L_INST] = {0xc0, 0x00},    [L_BR_ALL] = {0xc4, 0x00},
+    [L_BR_COND] = {0xc4, 0x01}, [L_BR_CALL] = {0xc4, 0x02},
+    [L_BR_RET] = {0xc4, 0x08},  [L_BR_TAKEN] = {0xc4, 0x20},
+    [L_BR_FAR] = {0xc4, 0x40},  [L_LOADS] = {0xd0, 0x81},
     [L_STORES] = {0xd0, 0x82},
 };
 
@@ -120,11 +120,11 @@ typedef struct insn_class {
 /* A translated block: its totals, computed once at translation. */
 struct tb {
   uint64_t vaddr;
-  uint64_t fallthrough; /* the address after its last instruction */
-  uint64_t rep_addr;    /* its last instruction if a REP string one */
-  uint32_t id;          /* index into the per-thread execution counts */
-  uint8_t cond_last;    /* the last instruction is a conditional branch */
-  uint8_t rep_first;    /* the first instruction is a REP string one */
+  uint64_t fallthrough;   /* the address after its last instruction */
+  uint64_t rep_addr;      /* its last instruction if a REP string one */
+  uint32_t id;            /* index into the per-thread execution counts */
+  uint8_t cond_last;      /* the last instruction is a conditional branch */
+  uint8_t rep_first;      /* the first instruction is a REP string one */
   uint32_t total[NLINES]; /* not taken, not a continuation */
   uint32_t first[NLINES]; /* what the first instruction contributes */
 };
@@ -161,7 +161,8 @@ static struct {
 
 /* The guest thread running on this host thread (a fork's child keeps its
  * own). */
-static _Thread_local int tls_vcpu __attribute__((tls_model("initial-exec"))) = -1;
+static _Thread_local int tls_vcpu __attribute__((tls_model("initial-exec"))) =
+    -1;
 
 static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
@@ -224,8 +225,8 @@ static uint8_t branch_kind(const ZydisDecodedInstruction *in,
   if (in->mnemonic == ZYDIS_MNEMONIC_RET)
     return K_RET;
   if (in->meta.category == ZYDIS_CATEGORY_STRINGOP &&
-      (in->attributes & (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE |
-                         ZYDIS_ATTRIB_HAS_REPNE)))
+      (in->attributes &
+       (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE)))
     return K_REP_STRING;
   return K_OTHER;
 }
@@ -402,8 +403,8 @@ static void deliver(struct vcpu *v, const struct tb *t, unsigned var,
                     uint64_t execs)
 {
   spmu_event_line lines[NLINES];
-  spmu_clock clk = {.lines = lines, .nlines = NLINES, .cpl = 3,
-                    .flags = SPMU_CLK_IA32E};
+  spmu_clock clk = {
+      .lines = lines, .nlines = NLINES, .cpl = 3, .flags = SPMU_CLK_IA32E};
   unsigned k;
 
   variant_clock(t, var, lines);
@@ -523,8 +524,8 @@ static int new_core(struct vcpu *v, char *why, size_t len)
   unsigned k = v->ncores;
   int rc = spmu_core_new(&g.profile, &v->cores[k]);
 
-  if (rc == 0 && (rc = spmu_backend_model(spmu_core_lp(v->cores[k], 0),
-                                          &be)) == 0)
+  if (rc == 0 &&
+      (rc = spmu_backend_model(spmu_core_lp(v->cores[k], 0), &be)) == 0)
     rc = spmu_agent_new(&be, &v->agents[k]);
   if (rc != 0) {
     snprintf(why, len, "cannot make a model core of profile %s: %s",
@@ -766,7 +767,8 @@ static void after_fork_child(void)
   pthread_mutex_unlock(&g.lock);
 }
 
-/* ---- arguments ------------------------------------------------------------ */
+/* ---- arguments ------------------------------------------------------------
+ */
 
 /* CMASK, INV and edge detect compare a clock's increment (SDM Vol. 3B
  * 18.2.1.1); a clock here is a whole block, so they would apply per block,
@@ -855,8 +857,8 @@ static bool check_qemu(const qemu_info_t *info)
     return false;
   }
   if (info->system_emulation || strcmp(info->target_name, "x86_64") != 0) {
-    fail("runs under qemu-x86_64 (user mode) only, not %s%s",
-         info->target_name, info->system_emulation ? " (system)" : "");
+    fail("runs under qemu-x86_64 (user mode) only, not %s%s", info->target_name,
+         info->system_emulation ? " (system)" : "");
     return false;
   }
   return true;
