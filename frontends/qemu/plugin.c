@@ -831,6 +831,8 @@ static bool parse_args(int argc, char **argv)
 {
   int i;
 
+  g.nevents = 0;
+  g.out[0] = '\0';
   if (spmu_profile_parse("skylake", &g.profile, NULL, 0) != 0)
     return false;
   for (i = 0; i < argc; i++)
@@ -851,8 +853,8 @@ static bool check_qemu(const qemu_info_t *info)
       info->version.cur < SPMU_QEMU_PLUGIN_API) {
     snprintf(ver, sizeof(ver), "%d to %d", info->version.min,
              info->version.cur);
-    fail("this QEMU's plugin API is version %s; the plugin is written for "
-         "version 1 (QEMU 7.2, Debian 12's qemu-user)",
+    fail("this QEMU supports plugin API versions %s; the plugin is written "
+         "for version 1 (QEMU 7.2, Debian 12's qemu-user)",
          ver);
     return false;
   }

@@ -102,6 +102,11 @@ grep -q '^err$' "$tmp/err" || fail "standard error passes through"
 run stat -- "$tmp/no-such-program"
 checks=$((checks + 1))
 [ "$rc" = 127 ] || fail "a missing program: exit status $rc, want 127"
+PATH=/nonexistent run stat -- /bin/true
+checks=$((checks + 1))
+[ "$rc" = 2 ] || fail "no qemu-x86_64: exit status $rc, want 2"
+grep -q 'apt-get install qemu-user' "$tmp/err" ||
+  fail "no qemu-x86_64: the message names apt-get install qemu-user"
 run stat -e cycles,instructions:u -o "$tmp/o.txt" -- "$tmp/pagecross"
 checks=$((checks + 1))
 grep -q '^   <not supported>      cycles$' "$tmp/o.txt" ||
