@@ -50,6 +50,7 @@ struct stat_opts {
   struct stat_event ev[STAT_MAX_EVENTS];
   unsigned nev;
   char **prog_argv; /* the program and its arguments */
+  bool execve;      /* a process called execve (not counted after it) */
 };
 
 /* ---- event names ---------------------------------------------------------
@@ -435,9 +436,11 @@ static int stat_read_results(const char *path, struct stat_opts *o)
     unsigned idx, i;
     uint64_t n;
 
-    if (strncmp(line, "softpmu-qemu 1 ", 15) == 0)
+    if (strncmp(line, "softpmu-qemu 1 ", 15) == 0) {
       blocks++;
-    else if (sscanf(line, "event %u %" SCNu64, &idx, &n) == 2)
+      if (strstr(line, " status=execve"))
+        o->execve = true;
+    } else if (sscanf(line, "event %u %" SCNu64, &idx, &n) == 2)
       for (i = 0; i < o->nev; i++)
         if (o->ev[i].index == (int)idx) {
           o->ev[i].count += n;
@@ -508,6 +511,9 @@ static int stat_print(const struct stat_opts *o, const struct stat_run *r)
     cli_error("stat: %s: %s", o->out, strerror(errno));
     return CLI_EXIT_USAGE;
   }
+  if (o->execve)
+    cli_error("stat: a process called execve: the program it started ran "
+              "without the plugin and is not counted");
   stat_print_header(f, o->prog_argv);
   for (i = 0; i < o->nev; i++)
     stat_print_event(f, &o->ev[i]);

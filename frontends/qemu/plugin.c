@@ -57,6 +57,10 @@ EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
 /* Linux x86-64 system call numbers of exit and exit_group. */
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
+#define NR_EXECVE 59
+#define NR_EXECVEAT 322
+#define STATUS_UNKNOWN (-1)
+#define STATUS_EXECVE (-2) /* the block ends at an execve */
 
 /* PERFEVTSEL fields (SDM Vol. 3B 18.2.1.1, Figure 18-6). */
 #define EVTSEL_USR (UINT64_C(1) << 16)
@@ -155,9 +159,9 @@ static struct {
   struct vcpu *vcpus[MAX_VCPUS];
   uint64_t totals[MAX_EVENTS]; /* threads already gone */
   unsigned threads;
-  int status; /* exit status, -1 while unknown */
+  int status; /* exit status, or STATUS_UNKNOWN, STATUS_EXECVE */
   bool failed;
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .status = -1};
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .status = STATUS_UNKNOWN};
 
 /* The guest thread running on this host thread (a fork's child keeps its
  * own). */
@@ -656,6 +660,8 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
   pthread_mutex_unlock(&g.lock);
 }
 
+static void write_block_before_execve(void);
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
@@ -665,6 +671,8 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
   (void)a6, (void)a7, (void)a8;
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
     g.status = (int)(a1 & 0xff);
+  if (num == NR_EXECVE || num == NR_EXECVEAT)
+    write_block_before_execve();
 }
 
 static size_t format_results(char *buf, size_t cap)
@@ -675,6 +683,8 @@ static size_t format_results(char *buf, size_t cap)
 
   if (g.status >= 0)
     snprintf(status, sizeof(status), "%d", g.status);
+  else if (g.status == STATUS_EXECVE)
+    snprintf(status, sizeof(status), "execve");
   n += (size_t)snprintf(buf + n, cap - n,
                         "softpmu-qemu 1 pid=%ld threads=%u status=%s\n",
                         (long)getpid(), g.threads, status);
@@ -763,7 +773,35 @@ static void after_fork_child(void)
   }
   memset(g.totals, 0, sizeof(g.totals));
   g.threads = 1;
-  g.status = -1;
+  g.status = STATUS_UNKNOWN;
+  pthread_mutex_unlock(&g.lock);
+}
+
+/* execve: qemu-user hands the new program to the kernel, which runs it
+ * without QEMU, so nothing after it is counted. The counts up to it (the
+ * execve instruction included) are written now; should the execve fail,
+ * counting goes on from 0 into the block written at exit. */
+static void write_block_before_execve(void)
+{
+  unsigned idx;
+
+  pthread_mutex_lock(&g.lock);
+  for (idx = 0; idx < MAX_VCPUS; idx++) {
+    struct vcpu *v = g.vcpus[idx];
+    unsigned i;
+
+    if (!v)
+      continue;
+    flush_vcpu(v);
+    for (i = 0; i < g.nevents; i++) {
+      g.totals[i] += read_event(v, i);
+      v->base[i] += read_event(v, i);
+    }
+  }
+  g.status = STATUS_EXECVE;
+  write_results();
+  memset(g.totals, 0, sizeof(g.totals));
+  g.status = STATUS_UNKNOWN;
   pthread_mutex_unlock(&g.lock);
 }
 

@@ -93,6 +93,22 @@ qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=4300c0" "$tmp/threads" ||
 grep -q "^softpmu-qemu 1 pid=[0-9]* threads=$((T + 1)) status=0$" "$tmp/r" ||
   fail "threads: the results block names $((T + 1)) threads"
 
+# execve: counted up to the execve instruction; the program it starts runs
+# without QEMU. A failed execve goes on counting.
+N=1000
+build execve -DN=$N '-DPATH="/bin/true"'
+check execve "counted up to execve" $((1 + 2 * N + 5)) $((N + 1)) $N 0 0 \
+  $((N - 1)) 1 0 0
+grep -q "a process called execve" "$tmp/err" ||
+  fail "execve: stat says the program it started is not counted"
+build execve -DN=$N '-DPATH="/nonexistent"'
+run stat -e instructions -- "$tmp/execve"
+checks=$((checks + 1))
+[ "$rc" = 99 ] || fail "failed execve: exit status $rc, want 99"
+got=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1 }' "$tmp/err")
+[ "$got" = $((1 + 2 * N + 8)) ] ||
+  fail "failed execve: $got instructions, want $((1 + 2 * N + 8)) (each once)"
+
 # The exit status and the streams pass through; stat's own failures.
 run stat -- sh -c 'echo out; echo err >&2; exit 3'
 checks=$((checks + 1))
