@@ -59,6 +59,13 @@ check branches "branch kinds, loads, stores" \
   $((3 + 17 * N + 3)) $((8 * N + 1)) $((3 * N)) $((2 * N)) $((2 * N)) \
   $((6 * N + N - 1)) 1 $((4 * N)) $((4 * N))
 
+# Loads and stores by direction: SIMD stores, TEST m,r (a load), LEA and
+# NOP (no access).
+N=1000
+build mem -DN=$N
+check mem "load and store directions" \
+  $((2 + 9 * N + 3)) $((N + 1)) $N 0 0 $((N - 1)) 1 $((3 * N)) $((3 * N))
+
 # REP STOSB and REP MOVSB of L bytes retire once each (SDM Vol. 2B, REP),
 # however QEMU repeats them.
 N=100 L=1000
