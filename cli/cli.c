@@ -90,7 +90,7 @@ void cli_command_manual(const struct cli_command *cmd)
   fputs("OPTIONS\n", stdout);
   if (cmd->options)
     printf("%s\n", cmd->options);
-  if (cmd->flags & CLI_FLAG_CPU_NUMBER)
+  if (cmd->flags & (CLI_FLAG_CPU_NUMBER | CLI_FLAG_OWN_CPU_OPTION))
     fputs("    -h, --help\n"
           "        Print this manual and exit.\n",
           stdout);

@@ -46,6 +46,9 @@ enum cli_flag {
    * command) is refused, and the manual describes -C in its options. */
   CLI_FLAG_CPU_NUMBER = 1u << 4,
   CLI_FLAG_FILES = 1u << 5, /* --msr-file PATH, --cpuid-file PATH */
+  /* The command's own options text describes -c/--cpu (its default and
+   * what it takes differ): the manual leaves the common text out. */
+  CLI_FLAG_OWN_CPU_OPTION = 1u << 6,
 };
 
 struct cli_args {

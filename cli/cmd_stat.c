@@ -228,6 +228,11 @@ static int stat_setup(struct stat_opts *o)
   int rc;
   static char default_events[] = "instructions,branches";
 
+  if (strpbrk(o->profile_name, "=, "))
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: --cpu %s: stat takes a preset name, not a "
+                           "key=value profile",
+                           o->profile_name);
   if (spmu_profile_parse(o->profile_name, &o->profile, why, sizeof(why)) != 0)
     return cli_usage_error(&cli_cmd_stat, "stat: --cpu %s: %s", o->profile_name,
                            why);
@@ -333,6 +338,15 @@ static bool stat_find_plugin(char *buf, size_t len)
 /* The -cpu model for a profile: glibc picks its code by CPUID. The
  * features TCG cannot emulate are turned off by name, which is what QEMU
  * does anyway after warning about each one on the program's stderr. */
+#define STAT_SKYLAKE_MODEL                                                     \
+  "Skylake-Client,pcid=off,x2apic=off,tsc-deadline=off,hle=off,invpcid=off,"   \
+  "rtm=off,rdseed=off,3dnowprefetch=off,xsavec=off"
+#define STAT_ICELAKE_MODEL                                                     \
+  "Icelake-Server,pcid=off,x2apic=off,tsc-deadline=off,hle=off,invpcid=off,"   \
+  "rtm=off,avx512f=off,avx512dq=off,rdseed=off,avx512cd=off,avx512bw=off,"     \
+  "avx512vl=off,avx512vbmi=off,avx512vbmi2=off,gfni=off,vpclmulqdq=off,"       \
+  "avx512vnni=off,avx512bitalg=off,avx512-vpopcntdq=off,spec-ctrl=off,"        \
+  "ssbd=off,3dnowprefetch=off,wbnoinvd=off,xsavec=off"
 static const struct {
   const char *profile, *model;
 } qemu_models[] = {
@@ -342,8 +356,10 @@ static const struct {
     {"sandybridge", "SandyBridge,x2apic=off,tsc-deadline=off"},
     {"haswell",
      "Haswell-noTSX,pcid=off,x2apic=off,tsc-deadline=off,invpcid=off"},
-    {"skylake", "Skylake-Client,pcid=off,x2apic=off,tsc-deadline=off,hle=off,"
-                "invpcid=off,rtm=off,rdseed=off,3dnowprefetch=off,xsavec=off"},
+    {"skylake", STAT_SKYLAKE_MODEL},
+    /* QEMU 7.2 has no Sapphire Rapids model: the newest it has. */
+    {"icelake", STAT_ICELAKE_MODEL},
+    {"sapphirerapids", STAT_ICELAKE_MODEL},
 };
 
 static const char *stat_qemu_model(const spmu_profile *p)
@@ -353,7 +369,7 @@ static const char *stat_qemu_model(const spmu_profile *p)
   for (i = 0; i < sizeof(qemu_models) / sizeof(qemu_models[0]); i++)
     if (strcmp(p->name, qemu_models[i].profile) == 0)
       return qemu_models[i].model;
-  return qemu_models[sizeof(qemu_models) / sizeof(qemu_models[0]) - 1].model;
+  return STAT_SKYLAKE_MODEL; /* a profile of no preset's name */
 }
 
 /* ---- running ------------------------------------------------------------- */
@@ -616,6 +632,7 @@ static int stat_run_unused(const struct cli_args *a)
   return CLI_EXIT_USAGE;
 }
 
+/* clang-format off: the manual's text is laid out as it prints */
 const struct cli_command cli_cmd_stat = {
     .name = "stat",
     .summary = "run a program and count its events through the model",
@@ -637,18 +654,28 @@ const struct cli_command cli_cmd_stat = {
         "    Events the engine cannot produce (cycles, cache-misses,\n"
         "    branch-misses...) print <not supported>. Default: instructions,\n"
         "    branches.\n",
-    .options = "    -e, --event EVENT[,EVENT...]\n"
-               "        The events to count (repeatable).\n\n"
-               "    -o, --output FILE\n"
-               "        Write the counts to FILE instead of standard error.\n",
+    .options =
+        "    -c, --cpu PROFILE\n"
+        "        The processor to model: a preset name or alias (skylake,\n"
+        "        icelake, haswell, skl...; not a key=value profile: QEMU "
+        "splits\n"
+        "        a plugin's arguments on commas). Default: skylake. QEMU's "
+        "-cpu\n"
+        "        model follows it (Skylake-Client for skylake), since glibc\n"
+        "        picks its code by CPUID.\n\n"
+        "    -e, --event EVENT[,EVENT...]\n"
+        "        The events to count (repeatable).\n\n"
+        "    -o, --output FILE\n"
+        "        Write the counts to FILE instead of standard error.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
         "    usage or when qemu-x86_64 or the plugin is missing.\n",
     .examples = "    softpmu stat -- ./prog arg\n"
                 "    softpmu stat -e instructions:u,r01c4 -- /bin/true\n",
-    .flags = 0,
+    .flags = CLI_FLAG_OWN_CPU_OPTION,
     .min_args = 0,
     .max_args = -1,
     .run = stat_run_unused,
 };
+/* clang-format on */

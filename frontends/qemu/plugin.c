@@ -421,8 +421,10 @@ static void deliver(struct vcpu *v, const struct tb *t, unsigned var,
       uint64_t done = 0;
 
       if (spmu_deliver(spmu_core_lp(v->cores[k], 0), &clk, left, &done) < 0 ||
-          done == 0)
+          done == 0) {
+        g.failed = true; /* reported at exit */
         break;
+      }
       left -= done;
     }
   }
