@@ -554,6 +554,17 @@ static int stat_exit_status(const struct stat_run *r)
   return CLI_EXIT_USAGE;
 }
 
+/* QEMU 7.2 ends a process killed by a signal without calling the
+ * plugin's exit callback: nothing is written then. */
+static void stat_explain_no_counts(const struct stat_run *r)
+{
+  if (WIFSIGNALED(r->status))
+    cli_error("stat: no counts: qemu-x86_64 (7.2) does not let the plugin "
+              "write them when a signal kills the program");
+  else
+    cli_error("stat: the plugin wrote no counts (see the messages above)");
+}
+
 /* ---- the command --------------------------------------------------------- */
 
 static int stat_execute(struct stat_opts *o, const char *qemu,
@@ -591,7 +602,7 @@ static int stat_execute(struct stat_opts *o, const char *qemu,
   if ((rc = stat_spawn(qargv, &r)) != CLI_EXIT_OK)
     goto out;
   if (stat_read_results(tmp, o) <= 0 && counted)
-    cli_error("stat: the plugin wrote no counts (see the messages above)");
+    stat_explain_no_counts(&r);
   if ((rc = stat_print(o, &r)) == CLI_EXIT_OK)
     rc = stat_exit_status(&r);
 out:

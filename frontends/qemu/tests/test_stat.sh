@@ -137,6 +137,17 @@ grep -q '^   <not supported>      cycles$' "$tmp/o.txt" ||
 grep -q '^             4,005      instructions:u$' "$tmp/o.txt" ||
   fail "instructions:u in perf's layout (-o FILE)"
 
+# A program killed by a signal: the signal is reported, and so is why
+# there are no counts (QEMU 7.2 runs no plugin exit callback then).
+build signal
+run stat -e instructions -- "$tmp/signal"
+checks=$((checks + 1))
+[ "$rc" = 143 ] || fail "killed by SIGTERM: exit status $rc, want 143"
+grep -q "killed by signal 15" "$tmp/err" ||
+  fail "killed by SIGTERM: the signal is reported"
+grep -q "does not let the plugin write them" "$tmp/err" ||
+  fail "killed by SIGTERM: why there are no counts"
+
 # The plugin refuses CMASK (bits 31:24) rather than count it per block.
 checks=$((checks + 1))
 qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=10300c0" "$tmp/pagecross" \
