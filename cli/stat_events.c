@@ -65,8 +65,8 @@ static const struct stat_gen stat_gens[] = {
 
 /* A profile without a table of its own (custom): the architectural
  * branch event only. */
-static const struct stat_gen stat_gen_arch = {NULL, NULL, {0x00}, 1,
-                                              NO_EVENT, NO_EVENT};
+static const struct stat_gen stat_gen_arch = {NULL, NULL,     {0x00},
+                                              1,    NO_EVENT, NO_EVENT};
 
 static const struct stat_gen *gen_of(const spmu_profile *p)
 {
@@ -84,8 +84,7 @@ const char *stat_events_pfm_pmu(const spmu_profile *p)
 }
 
 /* Does the engine produce event line (event, umask) on this profile? */
-static bool gen_produces(const struct stat_gen *g, uint8_t event,
-                         uint8_t umask)
+static bool gen_produces(const struct stat_gen *g, uint8_t event, uint8_t umask)
 {
   uint16_t line = (uint16_t)(umask << 8 | event);
   size_t i;
@@ -339,8 +338,8 @@ static bool pmu_term(const char *term, uint64_t *config, char *why,
     unsigned shift;
     uint64_t max;
   } terms[] = {
-      {"event", 0, 0xff},   {"umask", 8, 0xff}, {"edge", 18, 1},
-      {"inv", 23, 1},       {"cmask", 24, 0xff},
+      {"event", 0, 0xff}, {"umask", 8, 0xff},  {"edge", 18, 1},
+      {"inv", 23, 1},     {"cmask", 24, 0xff},
   };
   const char *eq = strchr(term, '=');
   size_t n = eq ? (size_t)(eq - term) : strlen(term), i;
@@ -355,8 +354,8 @@ static bool pmu_term(const char *term, uint64_t *config, char *why,
                terms[i].name, (unsigned long long)terms[i].max);
       return false;
     }
-    *config = (*config & ~(terms[i].max << terms[i].shift)) |
-              v << terms[i].shift;
+    *config =
+        (*config & ~(terms[i].max << terms[i].shift)) | v << terms[i].shift;
     return true;
   }
   snprintf(why, whylen,
@@ -367,8 +366,8 @@ static bool pmu_term(const char *term, uint64_t *config, char *why,
 }
 
 /* The terms of cpu/TERMS/MODS (base = "TERMS/MODS") into *config. */
-static bool parse_pmu_form(char *body, uint64_t *config,
-                           struct stat_event *out, char *why, size_t whylen)
+static bool parse_pmu_form(char *body, uint64_t *config, struct stat_event *out,
+                           char *why, size_t whylen)
 {
   char *slash = strchr(body, '/'), *mods, *term, *save = NULL;
 
@@ -400,8 +399,8 @@ static bool parse_pmu_form(char *body, uint64_t *config,
  * kept; USR, OS, INT and EN are perf's kernel side's to set (it takes the
  * raw config's EVENT, UMASK, E, INV and CMASK), so set there they are
  * dropped; any other bit is refused. */
-static bool config_to_evtsel(uint64_t config, struct stat_event *out,
-                             char *why, size_t whylen)
+static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
+                             size_t whylen)
 {
   const uint64_t managed =
       STAT_EVTSEL_USR | STAT_EVTSEL_OS | STAT_EVTSEL_INT | STAT_EVTSEL_EN;

@@ -84,8 +84,8 @@ static void std_line(FILE *f, const struct stat_print_opts *o,
   char value[64];
 
   if (!r->supported) {
-    fprintf(f, "%*s %-*s %-*s%*s\n", COUNT_WIDTH, NOT_SUPPORTED, UNIT_WIDTH,
-            "", EVENT_WIDTH, r->name, UNSUPPORTED_BLANKS, "");
+    fprintf(f, "%*s %-*s %-*s%*s\n", COUNT_WIDTH, NOT_SUPPORTED, UNIT_WIDTH, "",
+            EVENT_WIDTH, r->name, UNSUPPORTED_BLANKS, "");
     return;
   }
   count_text(r->count.mean, o->big_num, value, sizeof value);
@@ -176,8 +176,8 @@ static void json_line(FILE *f, const struct stat_run *run,
   fprintf(f,
           ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, "
           "\"metric-value\" : %f, \"metric-unit\" : \"\"}\n",
-          (unsigned long long)(r->supported ? r->run_ns : 0),
-          r->pcnt_running, 0.0);
+          (unsigned long long)(r->supported ? r->run_ns : 0), r->pcnt_running,
+          0.0);
 }
 
 void stat_print(FILE *f, const struct stat_print_opts *o,

@@ -47,9 +47,9 @@ struct stat_result {
 struct stat_run {
   int argc; /* the command and its arguments, for the header */
   char *const *argv;
-  unsigned runs;              /* -r N (0 or 1: one run) */
-  struct stat_stats elapsed;  /* wall-clock seconds of each run */
-  double user_s, sys_s;       /* CPU seconds of the run (one run only) */
+  unsigned runs;             /* -r N (0 or 1: one run) */
+  struct stat_stats elapsed; /* wall-clock seconds of each run */
+  double user_s, sys_s;      /* CPU seconds of the run (one run only) */
 };
 
 enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };

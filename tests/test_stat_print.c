@@ -50,14 +50,18 @@ static void one_run(struct stat_run *run, struct stat_result res[3])
   run->user_s = 0.0;
   run->sys_s = 0.006001;
   memset(res, 0, 3 * sizeof res[0]);
-  res[0] = (struct stat_result){.name = "instructions:u", .supported = true,
-                                .run_ns = 4330950, .pcnt_running = 100.0};
-  stat_stats_add(&res[0].count, 1234567);
-  res[1] = (struct stat_result){.name = "branches:u", .supported = true,
-                                .run_ns = 4330950, .pcnt_running = 100.0};
-  stat_stats_add(&res[1].count, 0);
-  res[2] = (struct stat_result){.name = "cycles:u", .supported = false,
+  res[0] = (struct stat_result){.name = "instructions:u",
+                                .supported = true,
+                                .run_ns = 4330950,
                                 .pcnt_running = 100.0};
+  stat_stats_add(&res[0].count, 1234567);
+  res[1] = (struct stat_result){.name = "branches:u",
+                                .supported = true,
+                                .run_ns = 4330950,
+                                .pcnt_running = 100.0};
+  stat_stats_add(&res[1].count, 0);
+  res[2] = (struct stat_result){
+      .name = "cycles:u", .supported = false, .pcnt_running = 100.0};
 }
 
 /* The default layout: header, counts right-aligned in 18 columns with
@@ -70,21 +74,20 @@ static void test_default_layout(void **state)
 
   (void)state;
   one_run(&run, res);
-  assert_printed(
-      &o, &run, res, 3,
-      "\n Performance counter stats for './prog a':\n\n"
-      "         1,234,567      instructions:u                    "
-      "                                 \n"
-      "                 0      branches:u                        "
-      "                                 \n"
-      "   <not supported>      cycles:u                          "
-      "                          \n"
-      "\n"
-      "       0.004330950 seconds time elapsed\n"
-      "\n"
-      "       0.000000000 seconds user\n"
-      "       0.006001000 seconds sys\n"
-      "\n\n");
+  assert_printed(&o, &run, res, 3,
+                 "\n Performance counter stats for './prog a':\n\n"
+                 "         1,234,567      instructions:u                    "
+                 "                                 \n"
+                 "                 0      branches:u                        "
+                 "                                 \n"
+                 "   <not supported>      cycles:u                          "
+                 "                          \n"
+                 "\n"
+                 "       0.004330950 seconds time elapsed\n"
+                 "\n"
+                 "       0.000000000 seconds user\n"
+                 "       0.006001000 seconds sys\n"
+                 "\n\n");
 }
 
 /* --no-big-num: digits not grouped. */
@@ -110,9 +113,13 @@ static void test_repeat_spread(void **state)
   struct stat_print_opts o = {.format = STAT_FMT_STD, .big_num = true};
   struct stat_run run = {.argc = 1, .argv = argv_prog, .runs = 3};
   struct stat_result res[2] = {
-      {.name = "instructions", .supported = true, .run_ns = 1000,
+      {.name = "instructions",
+       .supported = true,
+       .run_ns = 1000,
        .pcnt_running = 100.0},
-      {.name = "branches", .supported = true, .run_ns = 1000,
+      {.name = "branches",
+       .supported = true,
+       .run_ns = 1000,
        .pcnt_running = 100.0},
   };
   int i;
@@ -174,8 +181,7 @@ static void test_csv_fields(void **state)
                  "<not supported>,,cycles:u,0,100.00,,\n");
   o.sep = ";";
   res[0].pcnt_running = 25.0;
-  assert_printed(&o, &run, res, 1,
-                 "1234567;;instructions:u;4330950;25.00;;\n");
+  assert_printed(&o, &run, res, 1, "1234567;;instructions:u;4330950;25.00;;\n");
 }
 
 /* -x with -r: the variance follows the event name. */
@@ -184,7 +190,9 @@ static void test_csv_repeat_variance(void **state)
   struct stat_print_opts o = {.format = STAT_FMT_CSV, .sep = ","};
   struct stat_run run = {.argc = 1, .argv = argv_prog, .runs = 2};
   struct stat_result res[2] = {
-      {.name = "instructions", .supported = true, .run_ns = 7,
+      {.name = "instructions",
+       .supported = true,
+       .run_ns = 7,
        .pcnt_running = 100.0},
       {.name = "cycles", .supported = false, .pcnt_running = 100.0},
   };
@@ -208,28 +216,26 @@ static void test_json_objects(void **state)
   (void)state;
   one_run(&run, res);
   res[1].name = "a\"b\\c";
-  assert_printed(
-      &o, &run, res, 3,
-      "{\"counter-value\" : \"1234567.000000\", \"unit\" : \"\", "
-      "\"event\" : \"instructions:u\", \"event-runtime\" : 4330950, "
-      "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
-      "\"metric-unit\" : \"\"}\n"
-      "{\"counter-value\" : \"0.000000\", \"unit\" : \"\", "
-      "\"event\" : \"a\\\"b\\\\c\", \"event-runtime\" : 4330950, "
-      "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
-      "\"metric-unit\" : \"\"}\n"
-      "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", "
-      "\"event\" : \"cycles:u\", \"event-runtime\" : 0, "
-      "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
-      "\"metric-unit\" : \"\"}\n");
+  assert_printed(&o, &run, res, 3,
+                 "{\"counter-value\" : \"1234567.000000\", \"unit\" : \"\", "
+                 "\"event\" : \"instructions:u\", \"event-runtime\" : 4330950, "
+                 "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
+                 "\"metric-unit\" : \"\"}\n"
+                 "{\"counter-value\" : \"0.000000\", \"unit\" : \"\", "
+                 "\"event\" : \"a\\\"b\\\\c\", \"event-runtime\" : 4330950, "
+                 "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
+                 "\"metric-unit\" : \"\"}\n"
+                 "{\"counter-value\" : \"<not supported>\", \"unit\" : \"\", "
+                 "\"event\" : \"cycles:u\", \"event-runtime\" : 0, "
+                 "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
+                 "\"metric-unit\" : \"\"}\n");
   run.runs = 2;
   stat_stats_add(&res[0].count, 1234567);
-  assert_printed(
-      &o, &run, res, 1,
-      "{\"counter-value\" : \"1234567.000000\", \"unit\" : \"\", "
-      "\"event\" : \"instructions:u\", \"variance\" : 0.00, "
-      "\"event-runtime\" : 4330950, \"pcnt-running\" : 100.00, "
-      "\"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n");
+  assert_printed(&o, &run, res, 1,
+                 "{\"counter-value\" : \"1234567.000000\", \"unit\" : \"\", "
+                 "\"event\" : \"instructions:u\", \"variance\" : 0.00, "
+                 "\"event-runtime\" : 4330950, \"pcnt-running\" : 100.00, "
+                 "\"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n");
 }
 
 /* The spread: the sample standard deviation over sqrt(n). */
