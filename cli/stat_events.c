@@ -3,7 +3,7 @@
  * Order of resolution: perf's PMU form (cpu/.../), perf's raw form (rNNN),
  * perf's generic names, then the profile's Intel names through libpfm4.
  * The event select layout is SDM Vol. 3B 18.2.1.1, Figure 18-1. */
-/* setenv and strtok_r are POSIX.1-2001. */
+/* setenv, unsetenv and strtok_r are POSIX.1-2001. */
 #define _POSIX_C_SOURCE 200112L
 
 #include "stat_events.h"
@@ -177,9 +177,18 @@ static bool generic_config(const struct stat_gen *g, enum generic_kind k,
 static char pfm_forced[16];
 static bool pfm_ready;
 
+/* Put the environment variable name back as it was (saved: its value, or
+ * NULL if it was not set), so that the measured program gets this process's
+ * environment unchanged. */
+static int env_restore(const char *name, const char *saved)
+{
+  return saved != NULL ? setenv(name, saved, 1) : unsetenv(name);
+}
+
 int stat_events_setup(const spmu_profile *p, char *why, size_t whylen)
 {
-  const char *pmu = stat_events_pfm_pmu(p);
+  const char *pmu = stat_events_pfm_pmu(p), *old;
+  char saved[64];
   int err;
 
   if (pmu == NULL)
@@ -192,11 +201,18 @@ int stat_events_setup(const spmu_profile *p, char *why, size_t whylen)
              pfm_forced, pmu);
     return -1;
   }
+  old = getenv("LIBPFM_FORCE_PMU");
+  if (old != NULL)
+    snprintf(saved, sizeof saved, "%s", old);
   if (setenv("LIBPFM_FORCE_PMU", pmu, 1) != 0) {
     snprintf(why, whylen, "cannot set LIBPFM_FORCE_PMU");
     return -1;
   }
   err = pfm_initialize();
+  if (env_restore("LIBPFM_FORCE_PMU", old != NULL ? saved : NULL) != 0) {
+    snprintf(why, whylen, "cannot restore LIBPFM_FORCE_PMU");
+    return -1;
+  }
   if (err != PFM_SUCCESS) {
     snprintf(why, whylen, "libpfm4: %s", pfm_strerror(err));
     return -1;

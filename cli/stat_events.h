@@ -25,8 +25,10 @@
  *
  * The Intel names come from libpfm4 with its PMU table forced to the
  * profile's: stat_events_setup() sets LIBPFM_FORCE_PMU in this process's
- * environment (skylake -> skl, ...) before pfm_initialize(). libpfm4 reads
- * it once per process, so one process resolves names for one profile.
+ * environment (skylake -> skl, ...) for pfm_initialize(), then puts the
+ * variable back as it was, so the measured program's environment is not
+ * changed. libpfm4 reads it once per process, so one process resolves
+ * names for one profile.
  */
 #ifndef SOFTPMU_STAT_EVENTS_H
 #define SOFTPMU_STAT_EVENTS_H
@@ -64,7 +66,8 @@ struct stat_event {
 const char *stat_events_pfm_pmu(const spmu_profile *p);
 
 /* Make the profile's Intel names resolvable: LIBPFM_FORCE_PMU in the
- * environment, then pfm_initialize(), once per process. 0, or -1 with the
+ * environment for pfm_initialize(), once per process; the environment is
+ * left as it was found. 0, or -1 with the
  * reason in why (libpfm4 already set up for another profile, or failed).
  * A profile without a libpfm4 table is not an error: generic names and
  * the raw forms still resolve. stat_event_resolve() calls it. */
