@@ -345,7 +345,8 @@ static bool is_hex(const char *s)
   return true;
 }
 
-/* One term of cpu/.../ ("event=0xc4", "inv") into *config. */
+/* One term of cpu/.../ ("event=0xc4", "inv") into *config; a later term
+ * overrides the bits of an earlier one. */
 static bool pmu_term(const char *term, uint64_t *config, char *why,
                      size_t whylen)
 {
@@ -354,8 +355,13 @@ static bool pmu_term(const char *term, uint64_t *config, char *why,
     unsigned shift;
     uint64_t max;
   } terms[] = {
-      {"event", 0, 0xff}, {"umask", 8, 0xff},  {"edge", 18, 1},
-      {"inv", 23, 1},     {"cmask", 24, 0xff},
+      {"event", 0, 0xff},
+      {"umask", 8, 0xff},
+      {"edge", 18, 1},
+      {"inv", 23, 1},
+      {"cmask", 24, 0xff},
+      /* perf's config=N: the whole raw config, as rN. */
+      {"config", 0, UINT64_MAX},
   };
   const char *eq = strchr(term, '=');
   size_t n = eq ? (size_t)(eq - term) : strlen(term), i;
@@ -375,8 +381,8 @@ static bool pmu_term(const char *term, uint64_t *config, char *why,
     return true;
   }
   snprintf(why, whylen,
-           "'%s': unknown term (cpu/.../ takes event, umask, cmask, inv and "
-           "edge)",
+           "'%s': unknown term (cpu/.../ takes event, umask, cmask, inv, "
+           "edge and config)",
            term);
   return false;
 }

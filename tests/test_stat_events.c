@@ -180,9 +180,12 @@ static void test_pmu_form_figure_18_1(void **state)
                    UINT64_C(0x01c700c0));
   assert_int_equal(sel("cpu/event=0xc0,cmask=3,inv=1,edge=0/"),
                    UINT64_C(0x03c300c0));
+  /* config=N is the raw config, as rN; later terms override its bits. */
+  assert_int_equal(sel("cpu/config=0x2c4/u"), U_E | 0x02c4);
+  assert_int_equal(sel("cpu/config=0x2c4,umask=0x08/"), UOE | 0x08c4);
   assert_error("cpu/event=0xc0,foo=1/",
                "'foo=1': unknown term (cpu/.../ takes event, umask, cmask, "
-               "inv and edge)");
+               "inv, edge and config)");
   assert_error("cpu/event=0x1c0/",
                "'event=0x1c0': event takes a number from 0 to 0xff");
   assert_error("cpu/umask=1/", "cpu/...: no event= given");
