@@ -1,0 +1,567 @@
+/* softpmu stat: -e event strings to IA32_PERFEVTSELx values (stat_events.h).
+ *
+ * Order of resolution: perf's PMU form (cpu/.../), perf's raw form (rNNN),
+ * perf's generic names, then the profile's Intel names through libpfm4.
+ * The event select layout is SDM Vol. 3B 18.2.1.1, Figure 18-1. */
+/* setenv, unsetenv and strtok_r are POSIX.1-2001. */
+#define _POSIX_C_SOURCE 200112L
+
+#include "stat_events.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perfmon/pfmlib_perf_event.h>
+
+#include "cli.h"
+
+/* ---- What the engine produces, per profile -------------------------------
+ *
+ * Event lines (event select, umask) of the model-specific event tables of
+ * each microarchitecture (SDM Vol. 3B Chapter 19), limited to the events the
+ * engine counts: instructions retired (C0H/00H, architectural, SDM Vol. 3B
+ * Table 18-1), branch instructions retired (C4H) by the umasks for all,
+ * conditional, near call, near return, near taken and far branches, and
+ * loads and stores retired. tests/test_stat_events.c checks each line
+ * against the name libpfm4 gives it. */
+enum { NO_EVENT = 0 };
+
+struct stat_gen {
+  const char *preset; /* spmu_profile_preset_name */
+  const char *pfm;    /* libpfm4's PMU table (LIBPFM_FORCE_PMU) */
+  uint8_t branch_umasks[8];
+  size_t nbranch;
+  uint16_t loads, stores; /* umask << 8 | event; NO_EVENT if none */
+};
+
+/* clang-format off */
+static const struct stat_gen stat_gens[] = {
+  /* Core Duo: architectural branch event only (Table 18-1). */
+  {"core-duo", "coreduo", {0x00}, 1, NO_EVENT, NO_EVENT},
+  /* Core 2: INST_RETIRED.LOADS C0H/01H, .STORES C0H/02H. */
+  {"core2", "core", {0x00}, 1, 0x01c0, 0x02c0},
+  /* Nehalem: BR_INST_RETIRED.CONDITIONAL 01H, .NEAR_CALL 02H;
+   * MEM_INST_RETIRED.LOADS 0BH/01H, .STORES 0BH/02H. */
+  {"nehalem", "nhm", {0x00, 0x01, 0x02}, 3, 0x010b, 0x020b},
+  /* Sandy Bridge to Skylake: BR_INST_RETIRED .CONDITIONAL 01H,
+   * .NEAR_CALL 02H, .ALL_BRANCHES(_PEBS) 04H, .NEAR_RETURN 08H,
+   * .NEAR_TAKEN 20H, .FAR_BRANCH 40H; loads and stores D0H/81H, D0H/82H
+   * (MEM_UOPS_RETIRED, MEM_INST_RETIRED from Skylake). */
+  {"sandybridge", "snb", {0x00, 0x01, 0x02, 0x04, 0x08, 0x20, 0x40}, 7,
+   0x81d0, 0x82d0},
+  {"haswell", "hsw", {0x00, 0x01, 0x02, 0x04, 0x08, 0x20, 0x40}, 7,
+   0x81d0, 0x82d0},
+  {"skylake", "skl", {0x00, 0x01, 0x02, 0x04, 0x08, 0x20, 0x40}, 7,
+   0x81d0, 0x82d0},
+  /* Ice Lake and Sapphire Rapids: BR_INST_RETIRED.COND is 11H. */
+  {"icelake", "icl", {0x00, 0x11, 0x02, 0x08, 0x20, 0x40}, 6,
+   0x81d0, 0x82d0},
+  {"sapphirerapids", "spr", {0x00, 0x11, 0x02, 0x08, 0x20, 0x40}, 6,
+   0x81d0, 0x82d0},
+};
+/* clang-format on */
+
+/* A profile without a table of its own (custom): the architectural
+ * branch event only. */
+static const struct stat_gen stat_gen_arch = {NULL, NULL,     {0x00},
+                                              1,    NO_EVENT, NO_EVENT};
+
+static const struct stat_gen *gen_of(const spmu_profile *p)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof(stat_gens) / sizeof(stat_gens[0]); i++)
+    if (strcmp(p->name, stat_gens[i].preset) == 0)
+      return &stat_gens[i];
+  return &stat_gen_arch;
+}
+
+const char *stat_events_pfm_pmu(const spmu_profile *p)
+{
+  return gen_of(p)->pfm;
+}
+
+/* Does the engine produce event line (event, umask) on this profile? */
+static bool gen_produces(const struct stat_gen *g, uint8_t event, uint8_t umask)
+{
+  uint16_t line = (uint16_t)(umask << 8 | event);
+  size_t i;
+
+  if (event == 0xc0 && umask == 0x00)
+    return true;
+  if (event == 0xc4)
+    for (i = 0; i < g->nbranch; i++)
+      if (g->branch_umasks[i] == umask)
+        return true;
+  return line != NO_EVENT && (line == g->loads || line == g->stores);
+}
+
+/* ---- perf's generic names ------------------------------------------------
+ *
+ * perf list (perf-list(1)) names the hardware events; for Intel, perf maps
+ * instructions to C0H/00H and branches to C4H/00H, the architectural
+ * events (SDM Vol. 3B Table 18-1), and the L1-dcache-loads/-stores cache
+ * events to the loads and stores retired. The others need cycles, caches
+ * or prediction, which this engine does not model. */
+enum generic_kind { GEN_NONE, GEN_INSTR, GEN_BRANCH, GEN_LOADS, GEN_STORES };
+
+static const struct {
+  const char *name;
+  enum generic_kind kind;
+} generics[] = {
+    {"instructions", GEN_INSTR},
+    {"branches", GEN_BRANCH},
+    {"branch-instructions", GEN_BRANCH},
+    {"L1-dcache-loads", GEN_LOADS},
+    {"L1-dcache-stores", GEN_STORES},
+    {"cycles", GEN_NONE},
+    {"cpu-cycles", GEN_NONE},
+    {"ref-cycles", GEN_NONE},
+    {"bus-cycles", GEN_NONE},
+    {"cache-references", GEN_NONE},
+    {"cache-misses", GEN_NONE},
+    {"branch-misses", GEN_NONE},
+    {"stalled-cycles-frontend", GEN_NONE},
+    {"idle-cycles-frontend", GEN_NONE},
+    {"stalled-cycles-backend", GEN_NONE},
+    {"idle-cycles-backend", GEN_NONE},
+    {"L1-dcache-load-misses", GEN_NONE},
+    {"LLC-loads", GEN_NONE},
+    {"LLC-load-misses", GEN_NONE},
+    {"LLC-stores", GEN_NONE},
+    {"LLC-store-misses", GEN_NONE},
+    {"dTLB-loads", GEN_NONE},
+    {"dTLB-load-misses", GEN_NONE},
+    {"iTLB-load-misses", GEN_NONE},
+    {"branch-loads", GEN_NONE},
+    {"branch-load-misses", GEN_NONE},
+    {"task-clock", GEN_NONE},
+    {"cpu-clock", GEN_NONE},
+    {"context-switches", GEN_NONE},
+    {"cpu-migrations", GEN_NONE},
+    {"page-faults", GEN_NONE},
+};
+#define NGENERICS (sizeof(generics) / sizeof(generics[0]))
+
+/* The raw config (perf's rNNN) of a generic name on g; false when the
+ * engine does not produce it. */
+static bool generic_config(const struct stat_gen *g, enum generic_kind k,
+                           uint64_t *config)
+{
+  switch (k) {
+  case GEN_INSTR:
+    *config = 0x00c0;
+    return true;
+  case GEN_BRANCH:
+    *config = 0x00c4;
+    return true;
+  case GEN_LOADS:
+    *config = g->loads;
+    return g->loads != NO_EVENT;
+  case GEN_STORES:
+    *config = g->stores;
+    return g->stores != NO_EVENT;
+  case GEN_NONE:
+    break;
+  }
+  return false;
+}
+
+/* ---- libpfm4 -------------------------------------------------------------
+ *
+ * libpfm4 reads LIBPFM_FORCE_PMU once, in pfm_initialize(); a second
+ * initialisation in the same process keeps the first table, so the process
+ * remembers which table it forced. */
+static char pfm_forced[16];
+static bool pfm_ready;
+
+/* Put the environment variable name back as it was (saved: its value, or
+ * NULL if it was not set), so that the measured program gets this process's
+ * environment unchanged. */
+static int env_restore(const char *name, const char *saved)
+{
+  return saved != NULL ? setenv(name, saved, 1) : unsetenv(name);
+}
+
+int stat_events_setup(const spmu_profile *p, char *why, size_t whylen)
+{
+  const char *pmu = stat_events_pfm_pmu(p), *old;
+  char saved[64];
+  int err;
+
+  if (pmu == NULL)
+    return 0;
+  if (pfm_ready) {
+    if (strcmp(pfm_forced, pmu) == 0)
+      return 0;
+    snprintf(why, whylen,
+             "libpfm4 is set up for PMU '%s' in this process, not '%s'",
+             pfm_forced, pmu);
+    return -1;
+  }
+  old = getenv("LIBPFM_FORCE_PMU");
+  if (old != NULL)
+    snprintf(saved, sizeof saved, "%s", old);
+  if (setenv("LIBPFM_FORCE_PMU", pmu, 1) != 0) {
+    snprintf(why, whylen, "cannot set LIBPFM_FORCE_PMU");
+    return -1;
+  }
+  err = pfm_initialize();
+  if (env_restore("LIBPFM_FORCE_PMU", old != NULL ? saved : NULL) != 0) {
+    snprintf(why, whylen, "cannot restore LIBPFM_FORCE_PMU");
+    return -1;
+  }
+  if (err != PFM_SUCCESS) {
+    snprintf(why, whylen, "libpfm4: %s", pfm_strerror(err));
+    return -1;
+  }
+  snprintf(pfm_forced, sizeof pfm_forced, "%s", pmu);
+  pfm_ready = true;
+  return 0;
+}
+
+/* perf's spelling (br_inst_retired.near_call) as libpfm4's
+ * (br_inst_retired:near_call): the first dot becomes a colon. */
+static void pfm_spelling(const char *name, char *buf, size_t len)
+{
+  char *dot;
+
+  snprintf(buf, len, "%s", name);
+  dot = strchr(buf, '.');
+  if (dot != NULL && strchr(buf, ':') == NULL)
+    *dot = ':';
+}
+
+/* libpfm4's perf_events encoding of name: the raw config perf would use
+ * (EVENT | UMASK << 8 | E << 18 | INV << 23 | CMASK << 24, and bits of
+ * modifiers such as t=1 or intx=1 where given) and the privilege levels
+ * its own u=/k= modifiers chose. A libpfm4 error code, or PFM_SUCCESS. */
+static int pfm_config(const char *name, uint64_t *config, bool *user,
+                      bool *kernel)
+{
+  struct perf_event_attr attr;
+  pfm_perf_encode_arg_t arg;
+  char buf[160];
+  int err;
+
+  pfm_spelling(name, buf, sizeof buf);
+  memset(&attr, 0, sizeof attr);
+  memset(&arg, 0, sizeof arg);
+  arg.attr = &attr;
+  arg.size = sizeof arg;
+  err = pfm_get_os_event_encoding(buf, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT,
+                                  &arg);
+  if (err != PFM_SUCCESS)
+    return err;
+  *config = attr.config;
+  *user = !attr.exclude_user;
+  *kernel = !attr.exclude_kernel;
+  return PFM_SUCCESS;
+}
+
+/* Offer every EVENT:UMASK name of the forced PMU, in perf's spelling when
+ * the word is written in it. */
+static void pfm_offer_names(struct cli_nearest *nb, bool perf_style)
+{
+  pfm_pmu_info_t pinfo;
+  pfm_event_info_t einfo;
+  pfm_event_attr_info_t ainfo;
+  int pmu, idx, a;
+  char name[96], *c;
+
+  for (pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; pmu++) {
+    memset(&pinfo, 0, sizeof pinfo);
+    pinfo.size = sizeof pinfo;
+    if (pfm_get_pmu_info((pfm_pmu_t)pmu, &pinfo) != PFM_SUCCESS ||
+        !pinfo.is_present)
+      continue;
+    for (idx = pinfo.first_event; idx != -1; idx = pfm_get_event_next(idx)) {
+      memset(&einfo, 0, sizeof einfo);
+      einfo.size = sizeof einfo;
+      if (pfm_get_event_info(idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
+        continue;
+      for (a = 0; a < einfo.nattrs; a++) {
+        memset(&ainfo, 0, sizeof ainfo);
+        ainfo.size = sizeof ainfo;
+        if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) !=
+                PFM_SUCCESS ||
+            ainfo.type != PFM_ATTR_UMASK)
+          continue;
+        snprintf(name, sizeof name, "%s%c%s", einfo.name,
+                 perf_style ? '.' : ':', ainfo.name);
+        if (perf_style)
+          for (c = name; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        cli_nearest_offer(nb, name);
+      }
+    }
+  }
+}
+
+/* ---- Parsing the event string --------------------------------------------*/
+
+/* Apply a modifier string ("u", "k", "uk", "ku") to *out. false if it is
+ * not one. */
+static bool parse_modifiers(const char *mods, struct stat_event *out)
+{
+  bool u = false, k = false;
+
+  if (*mods == '\0')
+    return false;
+  for (; *mods; mods++) {
+    if (*mods == 'u' && !u)
+      u = true;
+    else if (*mods == 'k' && !k)
+      k = true;
+    else
+      return false;
+  }
+  out->user = u;
+  out->kernel = k;
+  return true;
+}
+
+/* Split a trailing ":u", ":k" or ":uk" off base (in place). true if one
+ * was there. */
+static bool strip_modifiers(char *base, struct stat_event *out)
+{
+  char *colon = strrchr(base, ':');
+
+  if (colon == NULL || !parse_modifiers(colon + 1, out))
+    return false;
+  *colon = '\0';
+  return true;
+}
+
+static bool is_hex(const char *s)
+{
+  if (*s == '\0')
+    return false;
+  for (; *s; s++)
+    if (!isxdigit((unsigned char)*s))
+      return false;
+  return true;
+}
+
+/* One term of cpu/.../ ("event=0xc4", "inv") into *config; a later term
+ * overrides the bits of an earlier one. */
+static bool pmu_term(const char *term, uint64_t *config, char *why,
+                     size_t whylen)
+{
+  static const struct {
+    const char *name;
+    unsigned shift;
+    uint64_t max;
+  } terms[] = {
+      {"event", 0, 0xff},
+      {"umask", 8, 0xff},
+      {"edge", 18, 1},
+      {"inv", 23, 1},
+      {"cmask", 24, 0xff},
+      /* perf's config=N: the whole raw config, as rN. */
+      {"config", 0, UINT64_MAX},
+  };
+  const char *eq = strchr(term, '=');
+  size_t n = eq ? (size_t)(eq - term) : strlen(term), i;
+  uint64_t v = 1;
+
+  for (i = 0; i < sizeof(terms) / sizeof(terms[0]); i++) {
+    if (strlen(terms[i].name) != n || strncmp(term, terms[i].name, n) != 0)
+      continue;
+    if ((eq == NULL && terms[i].max != 1) ||
+        (eq != NULL && (!cli_parse_u64(eq + 1, &v) || v > terms[i].max))) {
+      snprintf(why, whylen, "'%s': %s takes a number from 0 to %#llx", term,
+               terms[i].name, (unsigned long long)terms[i].max);
+      return false;
+    }
+    *config =
+        (*config & ~(terms[i].max << terms[i].shift)) | v << terms[i].shift;
+    return true;
+  }
+  snprintf(why, whylen,
+           "'%s': unknown term (cpu/.../ takes event, umask, cmask, inv, "
+           "edge and config)",
+           term);
+  return false;
+}
+
+/* The terms of cpu/TERMS/MODS (base = "TERMS/MODS") into *config. */
+static bool parse_pmu_form(char *body, uint64_t *config, struct stat_event *out,
+                           char *why, size_t whylen)
+{
+  char *slash = strchr(body, '/'), *mods, *term, *save = NULL;
+
+  if (slash == NULL) {
+    snprintf(why, whylen, "cpu/...: the closing '/' is missing");
+    return false;
+  }
+  *slash = '\0';
+  mods = slash + 1;
+  if (*mods == ':')
+    mods++;
+  if (*mods != '\0' && !parse_modifiers(mods, out)) {
+    snprintf(why, whylen, "'%s': unknown modifier (u, k or uk)", mods);
+    return false;
+  }
+  *config = 0;
+  for (term = strtok_r(body, ",", &save); term != NULL;
+       term = strtok_r(NULL, ",", &save))
+    if (!pmu_term(term, config, why, whylen))
+      return false;
+  if ((*config & 0xff) == 0) {
+    snprintf(why, whylen, "cpu/...: no event= given");
+    return false;
+  }
+  return true;
+}
+
+/* perf's raw config as an event select: the bits the event chooses are
+ * kept; USR, OS, INT and EN are perf's kernel side's to set (it takes the
+ * raw config's EVENT, UMASK, E, INV and CMASK), so set there they are
+ * dropped; any other bit is refused. */
+static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
+                             size_t whylen)
+{
+  const uint64_t managed =
+      STAT_EVTSEL_USR | STAT_EVTSEL_OS | STAT_EVTSEL_INT | STAT_EVTSEL_EN;
+  uint64_t other = config & ~(STAT_EVTSEL_EVENT_BITS | managed);
+
+  if (other != 0) {
+    snprintf(why, whylen,
+             "%s: bits %#llx of the event select are not supported (only "
+             "event, umask, edge, inv and cmask)",
+             out->name, (unsigned long long)other);
+    return false;
+  }
+  /* Linux's pseudo-encoding of fixed counter 0 (event 00H, umask 01H;
+   * libpfm4's INST_RETIRED:ANY from Ice Lake) is INST_RETIRED.ANY, which
+   * fixed counter 0 counts (SDM Vol. 3B Table 18-2): C0H/00H. */
+  if ((config & STAT_EVTSEL_EVENT_BITS) == 0x0100)
+    config = 0x00c0;
+  out->evtsel = (config & STAT_EVTSEL_EVENT_BITS) | STAT_EVTSEL_EN |
+                (out->user ? STAT_EVTSEL_USR : 0) |
+                (out->kernel ? STAT_EVTSEL_OS : 0);
+  return true;
+}
+
+static int unknown_event(const spmu_profile *p, const char *base, char *why,
+                         size_t whylen)
+{
+  struct cli_nearest nb;
+  char near[4 * CLI_NEAREST_MAX * 48];
+  size_t i;
+
+  cli_nearest_init(&nb, base);
+  for (i = 0; i < NGENERICS; i++)
+    cli_nearest_offer(&nb, generics[i].name);
+  if (pfm_ready && stat_events_pfm_pmu(p) != NULL)
+    pfm_offer_names(&nb, strchr(base, '.') != NULL);
+  if (cli_nearest_text(&nb, near, sizeof near))
+    snprintf(why, whylen, "event '%s' is not known for %s; did you mean %s?",
+             base, p->name, near);
+  else
+    snprintf(why, whylen, "event '%s' is not known for %s", base, p->name);
+  return -1;
+}
+
+/* The event (no modifiers) base as a raw config; 0 or -1 as
+ * stat_event_resolve. *known is false for a generic name the engine does
+ * not produce. */
+static int base_config(const spmu_profile *p, char *base, uint64_t *config,
+                       bool *known, struct stat_event *out, char *why,
+                       size_t whylen)
+{
+  bool u, k;
+  size_t i;
+
+  *known = true;
+  if (strncmp(base, "cpu/", 4) == 0)
+    return parse_pmu_form(base + 4, config, out, why, whylen) ? 0 : -1;
+  if ((base[0] == 'r' || base[0] == 'R') && is_hex(base + 1) &&
+      strlen(base + 1) <= 16) {
+    *config = strtoull(base + 1, NULL, 16);
+    return 0;
+  }
+  for (i = 0; i < NGENERICS; i++)
+    if (cli_ieq(base, generics[i].name)) {
+      *known = generic_config(gen_of(p), generics[i].kind, config);
+      return 0;
+    }
+  if (pfm_ready && stat_events_pfm_pmu(p) != NULL &&
+      pfm_config(base, config, &u, &k) == PFM_SUCCESS) {
+    if (!u || !k) { /* libpfm4's own u=0 / k=0 */
+      out->user = u;
+      out->kernel = k;
+    }
+    return 0;
+  }
+  return unknown_event(p, base, why, whylen);
+}
+
+int stat_event_resolve(const spmu_profile *p, const char *spec,
+                       struct stat_event *out, char *why, size_t whylen)
+{
+  char base[sizeof out->name];
+  uint64_t config = 0;
+  bool known;
+
+  memset(out, 0, sizeof *out);
+  why[0] = '\0';
+  if (p->features & SPMU_FEAT_NETBURST) {
+    snprintf(why, whylen,
+             "%s has the NetBurst PMU; softpmu stat needs architectural "
+             "performance monitoring (SDM Vol. 3B 18.2)",
+             p->name);
+    return -1;
+  }
+  if (strlen(spec) >= sizeof base) {
+    snprintf(why, whylen, "event '%.40s...' is too long", spec);
+    return -1;
+  }
+  if (stat_events_setup(p, why, whylen) != 0)
+    return -1;
+  snprintf(out->name, sizeof out->name, "%s", spec);
+  snprintf(base, sizeof base, "%s", spec);
+  /* Count user and kernel code unless a modifier says otherwise (perf's
+   * default; perf-list(1), "modifiers"). */
+  out->user = out->kernel = true;
+  if (strncmp(base, "cpu/", 4) != 0 && strip_modifiers(base, out) &&
+      base[0] == '\0') {
+    snprintf(why, whylen, "'%s': a modifier without an event", spec);
+    return -1;
+  }
+  if (base_config(p, base, &config, &known, out, why, whylen) != 0)
+    return -1;
+  if (!known)
+    return 0;
+  if (!config_to_evtsel(config, out, why, whylen))
+    return -1;
+  out->supported = gen_produces(gen_of(p), (uint8_t)(out->evtsel & 0xff),
+                                (uint8_t)(out->evtsel >> 8));
+  if (!out->supported)
+    out->evtsel = 0;
+  return 0;
+}
+
+bool stat_event_next(const char **list, char *buf, size_t len)
+{
+  const char *s = *list, *end = s;
+  size_t n;
+  bool in_pmu = false;
+
+  buf[0] = '\0';
+  if (*s == '\0')
+    return false;
+  for (; *end && (in_pmu || *end != ','); end++)
+    if (*end == '/')
+      in_pmu = !in_pmu;
+  n = (size_t)(end - s);
+  if (n >= len)
+    return false;
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  *list = *end == ',' ? end + 1 : end;
+  return true;
+}

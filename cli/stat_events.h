@@ -1,0 +1,89 @@
+/* softpmu stat: from an -e event string to what the counter is programmed
+ * with.
+ *
+ * An event resolves to a raw IA32_PERFEVTSELx value as a driver writes it
+ * (SDM Vol. 3B 18.2.1.1, Figure 18-1: EVENT[7:0], UMASK[15:8], USR bit
+ * 16, OS bit 17, E bit 18, EN bit 22, INV bit 23, CMASK[31:24]; INT bit 20
+ * is never set: stat takes no interrupts), or to "not supported": the
+ * engine produces only instructions retired, branch instructions retired
+ * by umask, and loads and stores retired; an event it does not produce is
+ * printed <not supported>, as perf prints an event the machine cannot
+ * count.
+ *
+ * Accepted spellings, case-insensitive:
+ *   perf's generic names         instructions, branches, cycles, ...
+ *   the profile's Intel names    BR_INST_RETIRED:NEAR_CALL (libpfm4's)
+ *                                br_inst_retired.near_call (perf's)
+ *   perf's raw form              r00c0, r5100c0 (the raw config: bits of
+ *                                the event select; USR, OS, INT and EN are
+ *                                set by the modifiers, as perf's kernel
+ *                                side sets them, so they are ignored)
+ *   perf's PMU form              cpu/event=0xc4,umask=0x02,cmask=1,inv,edge/
+ * each optionally followed by :u, :k or :uk (cpu/.../ also by /u): count
+ * user code, kernel code or both (the default, as perf's). The engine runs
+ * only user code, so an event with :k alone counts 0.
+ *
+ * The Intel names come from libpfm4 with its PMU table forced to the
+ * profile's: stat_events_setup() sets LIBPFM_FORCE_PMU in this process's
+ * environment (skylake -> skl, ...) for pfm_initialize(), then puts the
+ * variable back as it was, so the measured program's environment is not
+ * changed. libpfm4 reads it once per process, so one process resolves
+ * names for one profile.
+ */
+#ifndef SOFTPMU_STAT_EVENTS_H
+#define SOFTPMU_STAT_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <softpmu/profile.h>
+
+/* IA32_PERFEVTSELx bits (SDM Vol. 3B 18.2.1.1, Figure 18-1). */
+#define STAT_EVTSEL_USR (1ULL << 16)
+#define STAT_EVTSEL_OS (1ULL << 17)
+#define STAT_EVTSEL_EDGE (1ULL << 18)
+#define STAT_EVTSEL_INT (1ULL << 20)
+#define STAT_EVTSEL_EN (1ULL << 22)
+#define STAT_EVTSEL_INV (1ULL << 23)
+#define STAT_EVTSEL_CMASK_SHIFT 24
+/* The bits an event string may choose: EVENT, UMASK, E, INV, CMASK. */
+#define STAT_EVTSEL_EVENT_BITS 0xff84ffffULL
+
+/* One resolved -e event. */
+struct stat_event {
+  char name[96];   /* as perf prints it: the event string as given */
+  uint64_t evtsel; /* the IA32_PERFEVTSELx value (EN set); 0 when not
+                      supported */
+  bool supported;  /* false: print <not supported> */
+  bool user;       /* USR: counts user code (CPL 3) */
+  bool kernel;     /* OS: counts kernel code (CPL 0), which this engine
+                      never runs */
+};
+
+/* The libpfm4 PMU table name for a profile ("skl" for skylake), or NULL
+ * when libpfm4 has none for it (custom profiles, NetBurst). */
+const char *stat_events_pfm_pmu(const spmu_profile *p);
+
+/* Make the profile's Intel names resolvable: LIBPFM_FORCE_PMU in the
+ * environment for pfm_initialize(), once per process; the environment is
+ * left as it was found. 0, or -1 with the
+ * reason in why (libpfm4 already set up for another profile, or failed).
+ * A profile without a libpfm4 table is not an error: generic names and
+ * the raw forms still resolve. stat_event_resolve() calls it. */
+int stat_events_setup(const spmu_profile *p, char *why, size_t whylen);
+
+/* Resolve spec (one event, no commas outside cpu/.../) for profile p into
+ * *out. 0 when it names an event (out->supported says whether the engine
+ * produces it); -1 when it does not, with the reason, and the nearest
+ * names when some are close ("did you mean"), in why. */
+int stat_event_resolve(const spmu_profile *p, const char *spec,
+                       struct stat_event *out, char *why, size_t whylen);
+
+/* The next event of an -e list ("instructions,cpu/event=0xc4,umask=2/u"),
+ * split at commas outside cpu/.../, into buf. Advances *list past it and
+ * its comma. false at the end of the list, or when an event does not fit
+ * buf (then buf holds "" and *list points at the event). */
+bool stat_event_next(const char **list, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,385 @@
+/* softpmu stat's -e resolution (cli/stat_events.h): each spelling to the
+ * IA32_PERFEVTSELx value it programs (SDM Vol. 3B 18.2.1.1, Figure 18-1),
+ * events the engine does not produce, and errors with the nearest names.
+ *
+ * libpfm4 reads LIBPFM_FORCE_PMU once per process, so each profile's
+ * tests run in their own process: argv[1] names the profile. */
+#define _POSIX_C_SOURCE 200112L /* setenv */
+
+#include "helpers.h"
+
+#include <stdlib.h>
+
+#include <perfmon/pfmlib.h>
+
+#include "stat_events.h"
+
+/* USR | OS | EN: what every event counts with when no modifier is given. */
+#define UOE UINT64_C(0x430000)
+#define U_E UINT64_C(0x410000)
+#define _KE UINT64_C(0x420000)
+
+static spmu_profile prof;
+
+static struct stat_event ok(const char *spec)
+{
+  struct stat_event e;
+  char why[512];
+
+  if (stat_event_resolve(&prof, spec, &e, why, sizeof why) != 0)
+    fail_msg("%s: %s", spec, why);
+  return e;
+}
+
+/* The evtsel of a supported event. */
+static uint64_t sel(const char *spec)
+{
+  struct stat_event e = ok(spec);
+
+  if (!e.supported)
+    fail_msg("%s: not supported", spec);
+  return e.evtsel;
+}
+
+static void assert_unsupported(const char *spec)
+{
+  struct stat_event e = ok(spec);
+
+  assert_false(e.supported);
+  assert_int_equal(e.evtsel, 0);
+  assert_string_equal(e.name, spec);
+}
+
+static void assert_error(const char *spec, const char *expect)
+{
+  struct stat_event e;
+  char why[512];
+
+  assert_int_equal(stat_event_resolve(&prof, spec, &e, why, sizeof why), -1);
+  assert_string_equal(why, expect);
+}
+
+/* ---- skylake ------------------------------------------------------------*/
+
+/* libpfm4's own encoding of INST_RETIRED:ANY_P sets INT (bit 20) and EN
+ * (bit 22) besides USR; stat keeps its EVENT, UMASK, E, INV and CMASK
+ * bits, never INT, and sets USR/OS from the modifiers and EN. */
+static void test_libpfm_bits_kept_figure_18_1(void **state)
+{
+  uint64_t code = 0;
+  pfm_pmu_encode_arg_t arg;
+
+  (void)state;
+  assert_int_equal(sel("INST_RETIRED:ANY_P"), UOE | 0xc0);
+  memset(&arg, 0, sizeof arg);
+  arg.codes = &code;
+  arg.count = 1;
+  arg.size = sizeof arg;
+  assert_int_equal(pfm_get_os_event_encoding("INST_RETIRED:ANY_P", PFM_PLM3,
+                                             PFM_OS_NONE, &arg),
+                   PFM_SUCCESS);
+  assert_int_equal(code, 0x5100c0);
+  assert_int_equal((code & STAT_EVTSEL_EVENT_BITS) | UOE,
+                   sel("INST_RETIRED:ANY_P"));
+}
+
+/* The engine's Skylake lines, each named as libpfm4 names it. */
+static void test_skylake_intel_names(void **state)
+{
+  (void)state;
+  assert_int_equal(sel("BR_INST_RETIRED:ALL_BRANCHES"), UOE | 0xc4);
+  assert_int_equal(sel("BR_INST_RETIRED:CONDITIONAL"), UOE | 0x01c4);
+  assert_int_equal(sel("BR_INST_RETIRED:NEAR_CALL"), UOE | 0x02c4);
+  /* ALL_BRANCHES_PEBS, umask 04H, has no libpfm4 name on Skylake. */
+  assert_int_equal(sel("r04c4"), UOE | 0x04c4);
+  assert_int_equal(sel("BR_INST_RETIRED:NEAR_RETURN"), UOE | 0x08c4);
+  assert_int_equal(sel("BR_INST_RETIRED:NEAR_TAKEN"), UOE | 0x20c4);
+  assert_int_equal(sel("BR_INST_RETIRED:FAR_BRANCH"), UOE | 0x40c4);
+  assert_int_equal(sel("MEM_INST_RETIRED:ALL_LOADS"), UOE | 0x81d0);
+  assert_int_equal(sel("MEM_INST_RETIRED:ALL_STORES"), UOE | 0x82d0);
+  assert_string_equal(stat_events_pfm_pmu(&prof), "skl");
+}
+
+/* perf's spelling (lower case, a dot) is libpfm4's (a colon), in any
+ * case. */
+static void test_perf_spelling_equals_libpfm(void **state)
+{
+  (void)state;
+  assert_int_equal(sel("br_inst_retired.near_call"),
+                   sel("BR_INST_RETIRED:NEAR_CALL"));
+  assert_int_equal(sel("mem_inst_retired.all_loads"),
+                   sel("MEM_INST_RETIRED:ALL_LOADS"));
+  assert_int_equal(sel("inst_retired.any_p"), sel("Inst_Retired:Any_P"));
+  assert_int_equal(sel("br_inst_retired.near_call:u"), U_E | 0x02c4);
+}
+
+/* perf's generic names: instructions C0H/00H and branches C4H/00H are the
+ * architectural events (SDM Vol. 3B Table 18-1). */
+static void test_generic_names_table_18_1(void **state)
+{
+  struct stat_event e = ok("instructions");
+
+  (void)state;
+  assert_true(e.supported);
+  assert_true(e.user);
+  assert_true(e.kernel);
+  assert_string_equal(e.name, "instructions");
+  assert_int_equal(e.evtsel, UOE | 0xc0);
+  assert_int_equal(sel("branches"), UOE | 0xc4);
+  assert_int_equal(sel("branch-instructions"), UOE | 0xc4);
+  assert_int_equal(sel("L1-dcache-loads"), UOE | 0x81d0);
+  assert_int_equal(sel("L1-dcache-stores"), UOE | 0x82d0);
+}
+
+/* :u sets USR only, :k OS only (SDM 18.2.1.1: USR counts at CPL > 0, OS
+ * at CPL 0); this engine runs only user code, so :k counts nothing. */
+static void test_modifiers_usr_os_18_2_1_1(void **state)
+{
+  struct stat_event e = ok("instructions:k");
+
+  (void)state;
+  assert_int_equal(e.evtsel, _KE | 0xc0);
+  assert_false(e.user);
+  assert_true(e.kernel);
+  assert_string_equal(e.name, "instructions:k");
+  assert_int_equal(sel("instructions:u"), U_E | 0xc0);
+  assert_int_equal(sel("instructions:uk"), UOE | 0xc0);
+  assert_int_equal(sel("instructions:ku"), UOE | 0xc0);
+  assert_int_equal(sel("BR_INST_RETIRED:NEAR_CALL:u"), U_E | 0x02c4);
+  assert_error("instructions:p",
+               "event 'instructions:p' is not known for skylake; did you "
+               "mean instructions?");
+}
+
+/* perf's rNNN is the raw config: EVENT | UMASK << 8 | E, INV, CMASK in
+ * their Figure 18-1 positions; USR, OS, INT and EN given there are dropped
+ * (perf's kernel side sets them). */
+static void test_raw_form_figure_18_1(void **state)
+{
+  (void)state;
+  assert_int_equal(sel("r00c0"), UOE | 0xc0);
+  assert_int_equal(sel("r02c4"), UOE | 0x02c4);
+  assert_int_equal(sel("R81D0"), UOE | 0x81d0);
+  assert_int_equal(sel("r5100c0"), UOE | 0xc0);
+  assert_int_equal(sel("r018400c0:u"), UINT64_C(0x01c500c0));
+  assert_error("r2000c0", "r2000c0: bits 0x200000 of the event select are "
+                          "not supported (only event, umask, edge, inv and "
+                          "cmask)");
+  assert_unsupported("r003c");
+  assert_unsupported("r0");
+}
+
+/* perf's cpu/event=...,umask=.../ with cmask, inv and edge. */
+static void test_pmu_form_figure_18_1(void **state)
+{
+  (void)state;
+  assert_int_equal(sel("cpu/event=0xc4,umask=0x02/"), UOE | 0x02c4);
+  assert_int_equal(sel("cpu/event=0xc4,umask=0x02/u"), U_E | 0x02c4);
+  assert_int_equal(sel("cpu/event=0xc4,umask=2/:k"), _KE | 0x02c4);
+  assert_int_equal(sel("cpu/event=0xc0,cmask=1,inv,edge/"),
+                   UINT64_C(0x01c700c0));
+  assert_int_equal(sel("cpu/event=0xc0,cmask=3,inv=1,edge=0/"),
+                   UINT64_C(0x03c300c0));
+  /* config=N is the raw config, as rN; later terms override its bits. */
+  assert_int_equal(sel("cpu/config=0x2c4/u"), U_E | 0x02c4);
+  assert_int_equal(sel("cpu/config=0x2c4,umask=0x08/"), UOE | 0x08c4);
+  assert_error("cpu/event=0xc0,foo=1/",
+               "'foo=1': unknown term (cpu/.../ takes event, umask, cmask, "
+               "inv, edge and config)");
+  assert_error("cpu/event=0x1c0/",
+               "'event=0x1c0': event takes a number from 0 to 0xff");
+  assert_error("cpu/umask=1/", "cpu/...: no event= given");
+  assert_error("cpu/event=0xc0", "cpu/...: the closing '/' is missing");
+  assert_error("cpu/event=0xc0/x", "'x': unknown modifier (u, k or uk)");
+}
+
+/* Cycles, caches and prediction are not modelled: <not supported>. */
+static void test_not_supported(void **state)
+{
+  (void)state;
+  assert_unsupported("cycles");
+  assert_unsupported("cpu-cycles");
+  assert_unsupported("cache-misses");
+  assert_unsupported("cache-references");
+  assert_unsupported("branch-misses");
+  assert_unsupported("ref-cycles:u");
+  assert_unsupported("CPU_CLK_UNHALTED:THREAD_P");
+  assert_unsupported("br_misp_retired.all_branches");
+  assert_unsupported("cpu/event=0x3c/");
+}
+
+/* An unknown name: the nearest generic and Intel names, in the spelling
+ * used. */
+static void test_errors_with_nearest_names(void **state)
+{
+  (void)state;
+  assert_error("instrutions", "event 'instrutions' is not known for skylake; "
+                              "did you mean instructions?");
+  assert_error("br_inst_retired.near_cal",
+               "event 'br_inst_retired.near_cal' is not known for skylake; "
+               "did you mean br_inst_retired.near_call?");
+  assert_error("BR_INST_RETIRED:NEAR_CAL",
+               "event 'BR_INST_RETIRED:NEAR_CAL' is not known for skylake; "
+               "did you mean BR_INST_RETIRED:NEAR_CALL?");
+  assert_error("zzzzzzzzzzzz", "event 'zzzzzzzzzzzz' is not known for "
+                               "skylake");
+  assert_error(":u", "':u': a modifier without an event");
+}
+
+/* libpfm4 keeps the first forced PMU table for the process. */
+static void test_one_pmu_per_process(void **state)
+{
+  spmu_profile icl;
+  char why[256];
+
+  (void)state;
+  assert_int_equal(spmu_profile_parse("icelake", &icl, NULL, 0), 0);
+  assert_int_equal(stat_events_setup(&icl, why, sizeof why), -1);
+  assert_string_equal(why, "libpfm4 is set up for PMU 'skl' in this "
+                           "process, not 'icl'");
+  assert_int_equal(stat_events_setup(&prof, why, sizeof why), 0);
+}
+
+/* The measured program gets the environment softpmu was given:
+ * LIBPFM_FORCE_PMU holds the profile's table only while libpfm4
+ * initialises (main() set it to "hsw" first; the names above resolved
+ * with Skylake's table). */
+static void test_environment_left_unchanged(void **state)
+{
+  (void)state;
+  assert_string_equal(getenv("LIBPFM_FORCE_PMU"), "hsw");
+}
+
+/* A custom profile has no libpfm4 table: the architectural events only;
+ * NetBurst has no IA32_PERFEVTSELx at all (SDM Vol. 3B 18.15). */
+static void test_custom_and_netburst_profiles(void **state)
+{
+  spmu_profile p = prof, saved = prof;
+  struct stat_event e;
+  char why[256];
+
+  (void)state;
+  assert_int_equal(spmu_profile_parse("base=skylake,gp=8", &p, NULL, 0), 0);
+  prof = p;
+  assert_null(stat_events_pfm_pmu(&prof));
+  assert_int_equal(sel("instructions"), UOE | 0xc0);
+  assert_int_equal(sel("branches:u"), U_E | 0xc4);
+  assert_unsupported("L1-dcache-loads");
+  assert_error("BR_INST_RETIRED:NEAR_CALL",
+               "event 'BR_INST_RETIRED:NEAR_CALL' is not known for custom");
+  assert_int_equal(spmu_profile_parse("pentium4", &p, NULL, 0), 0);
+  assert_int_equal(stat_event_resolve(&p, "instructions", &e, why, sizeof why),
+                   -1);
+  assert_string_equal(why, "pentium4 has the NetBurst PMU; softpmu stat "
+                           "needs architectural performance monitoring "
+                           "(SDM Vol. 3B 18.2)");
+  prof = saved;
+}
+
+/* -e lists split at commas outside cpu/.../. */
+static void test_event_list_split(void **state)
+{
+  const char *list = "instructions,cpu/event=0xc4,umask=2/u,r00c0:k";
+  char buf[64], small[4];
+
+  (void)state;
+  assert_true(stat_event_next(&list, buf, sizeof buf));
+  assert_string_equal(buf, "instructions");
+  assert_true(stat_event_next(&list, buf, sizeof buf));
+  assert_string_equal(buf, "cpu/event=0xc4,umask=2/u");
+  assert_false(stat_event_next(&list, small, sizeof small));
+  assert_string_equal(small, "");
+  assert_true(stat_event_next(&list, buf, sizeof buf));
+  assert_string_equal(buf, "r00c0:k");
+  assert_false(stat_event_next(&list, buf, sizeof buf));
+}
+
+/* ---- icelake ------------------------------------------------------------*/
+
+/* Ice Lake: BR_INST_RETIRED.COND is umask 11H; libpfm4's INST_RETIRED:ANY
+ * is Linux's pseudo-encoding 0100H of fixed counter 0, INST_RETIRED.ANY
+ * (SDM Vol. 3B Table 18-2), programmed as C0H/00H. */
+static void test_icelake_names(void **state)
+{
+  (void)state;
+  assert_string_equal(stat_events_pfm_pmu(&prof), "icl");
+  assert_int_equal(sel("INST_RETIRED:ANY"), UOE | 0xc0);
+  assert_int_equal(sel("inst_retired.any"), UOE | 0xc0);
+  assert_int_equal(sel("BR_INST_RETIRED:COND"), UOE | 0x11c4);
+  assert_int_equal(sel("br_inst_retired.near_return"), UOE | 0x08c4);
+  assert_int_equal(sel("BR_INST_RETIRED:FAR_BRANCH"), UOE | 0x40c4);
+  assert_int_equal(sel("MEM_INST_RETIRED:ALL_STORES"), UOE | 0x82d0);
+  /* COND_TAKEN, umask 01H, is not one of the engine's lines. */
+  assert_unsupported("BR_INST_RETIRED:COND_TAKEN");
+}
+
+/* ---- core2 and nehalem --------------------------------------------------*/
+
+/* Core 2 counts loads and stores as INST_RETIRED.LOADS/STORES (C0H/01H,
+ * C0H/02H). */
+static void test_core2_loads_stores(void **state)
+{
+  (void)state;
+  assert_string_equal(stat_events_pfm_pmu(&prof), "core");
+  assert_int_equal(sel("INST_RETIRED:LOADS"), UOE | 0x01c0);
+  assert_int_equal(sel("inst_retired.stores"), UOE | 0x02c0);
+  assert_int_equal(sel("L1-dcache-loads"), UOE | 0x01c0);
+  assert_int_equal(sel("BR_INST_RETIRED:ANY"), UOE | 0xc4);
+  assert_unsupported("BR_INST_RETIRED:TAKEN");
+}
+
+/* Nehalem: MEM_INST_RETIRED.LOADS/STORES are 0BH/01H and 0BH/02H. */
+static void test_nehalem_loads_stores(void **state)
+{
+  (void)state;
+  assert_string_equal(stat_events_pfm_pmu(&prof), "nhm");
+  assert_int_equal(sel("MEM_INST_RETIRED:LOADS"), UOE | 0x010b);
+  assert_int_equal(sel("MEM_INST_RETIRED:STORES"), UOE | 0x020b);
+  assert_int_equal(sel("BR_INST_RETIRED:CONDITIONAL"), UOE | 0x01c4);
+  assert_int_equal(sel("BR_INST_RETIRED:NEAR_CALL"), UOE | 0x02c4);
+  assert_int_equal(sel("L1-dcache-stores"), UOE | 0x020b);
+}
+
+int main(int argc, char **argv)
+{
+  const struct CMUnitTest skylake[] = {
+      cmocka_unit_test(test_libpfm_bits_kept_figure_18_1),
+      cmocka_unit_test(test_skylake_intel_names),
+      cmocka_unit_test(test_perf_spelling_equals_libpfm),
+      cmocka_unit_test(test_generic_names_table_18_1),
+      cmocka_unit_test(test_modifiers_usr_os_18_2_1_1),
+      cmocka_unit_test(test_raw_form_figure_18_1),
+      cmocka_unit_test(test_pmu_form_figure_18_1),
+      cmocka_unit_test(test_not_supported),
+      cmocka_unit_test(test_errors_with_nearest_names),
+      cmocka_unit_test(test_one_pmu_per_process),
+      cmocka_unit_test(test_environment_left_unchanged),
+      cmocka_unit_test(test_custom_and_netburst_profiles),
+      cmocka_unit_test(test_event_list_split),
+  };
+  const struct CMUnitTest icelake[] = {
+      cmocka_unit_test(test_icelake_names),
+  };
+  const struct CMUnitTest core2[] = {
+      cmocka_unit_test(test_core2_loads_stores),
+  };
+  const struct CMUnitTest nehalem[] = {
+      cmocka_unit_test(test_nehalem_loads_stores),
+  };
+  const char *name = argc > 1 ? argv[1] : "skylake";
+  char why[256];
+
+  if (setenv("LIBPFM_FORCE_PMU", "hsw", 1) != 0 ||
+      spmu_profile_parse(name, &prof, NULL, 0) != 0 ||
+      stat_events_setup(&prof, why, sizeof why) != 0) {
+    fprintf(stderr, "test_stat_events: profile '%s' not usable\n", name);
+    return 1;
+  }
+  if (strcmp(name, "icelake") == 0)
+    return cmocka_run_group_tests(icelake, NULL, NULL);
+  if (strcmp(name, "core2") == 0)
+    return cmocka_run_group_tests(core2, NULL, NULL);
+  if (strcmp(name, "nehalem") == 0)
+    return cmocka_run_group_tests(nehalem, NULL, NULL);
+  return cmocka_run_group_tests(skylake, NULL, NULL);
+}
