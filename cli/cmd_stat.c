@@ -1,12 +1,12 @@
 /* softpmu stat: run a program under qemu-x86_64 with the softpmu QEMU
  * plugin (frontends/qemu) and print the counts of its events in perf
- * stat's layout.
+ * stat's layouts.
  *
  * The parts: parse the command line (stat_parse_*), resolve each event
- * name to a raw IA32_PERFEVTSELx value (stat_resolve_event), find qemu,
- * the plugin and the program, run them (stat_run), read the plugin's
- * results file (stat_read_results) and print (stat_print_*). */
-#define _GNU_SOURCE /* mkstemp, strdup */
+ * (stat_events.h), find qemu, the plugin and the program, run them -r
+ * times (stat_spawn), read the plugin's results file after each run
+ * (stat_read_results) and print (stat_print.h). */
+#define _GNU_SOURCE /* mkstemp, strsignal */
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -22,159 +22,88 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "stat_events.h"
+#include "stat_print.h"
 
-#define STAT_MAX_EVENTS 32
+#define STAT_MAX_EVENTS 32 /* the plugin's limit */
+#define STAT_MAX_RUNS 100000
 #define STAT_DEFAULT_PROFILE "skylake"
+#define STAT_DEFAULT_EVENTS "instructions,branches"
 #define STAT_EXIT_NOT_FOUND 127 /* as a shell does */
 #define STAT_EXIT_NOT_EXEC 126
-
-/* PERFEVTSEL bits (SDM Vol. 3B 18.2.1.1, Figure 18-6). */
-#define EVTSEL_USR (UINT64_C(1) << 16)
-#define EVTSEL_OS (UINT64_C(1) << 17)
-
-struct stat_event {
-  const char *name; /* as the user wrote it */
-  uint64_t evtsel;  /* raw PERFEVTSEL value passed to the plugin */
-  bool supported;   /* the engine produces it */
-  int index;        /* position among the plugin's event= arguments */
-  bool counted;     /* a result came back */
-  uint64_t count;
-};
 
 struct stat_opts {
   const char *profile_name;
   spmu_profile profile;
   const char *out;
-  char *event_lists[STAT_MAX_EVENTS];
+  const char *event_lists[STAT_MAX_EVENTS];
   unsigned nlists;
   struct stat_event ev[STAT_MAX_EVENTS];
+  int index[STAT_MAX_EVENTS]; /* among the plugin's event= arguments */
+  struct stat_result res[STAT_MAX_EVENTS];
   unsigned nev;
+  unsigned runs; /* -r N */
+  struct stat_print_opts print;
   char **prog_argv; /* the program and its arguments */
   bool execve;      /* a process called execve (not counted after it) */
 };
 
-/* ---- event names ---------------------------------------------------------
- * The (event, umask) lines the engine produces (frontends/qemu/README.md):
- * Skylake's encodings (SDM Vol. 3B chapter 19, Table 19-3). */
-static const uint16_t produced[] = {
-    0x00c0, 0x00c4, 0x01c4, 0x02c4, 0x08c4, 0x20c4, 0x40c4, 0x81d0, 0x82d0,
+/* One run of the program: its wait status, times and resources. */
+struct stat_child {
+  int status; /* waitpid's */
+  struct timespec t0, t1;
+  struct rusage ru;
 };
 
-static bool stat_engine_produces(uint64_t evtsel)
+/* ---- events ----------------------------------------------------------- */
+
+static int stat_add_event(struct stat_opts *o, const char *spec)
 {
-  size_t i;
+  char why[512];
+  struct stat_event *e;
 
-  for (i = 0; i < sizeof(produced) / sizeof(produced[0]); i++)
-    if ((evtsel & 0xffff) == produced[i])
-      return true;
-  return false;
-}
-
-/* perf's generic names this engine cannot produce: printed
- * <not supported>, never made up. */
-static const char *const unsupported_names[] = {
-    "cycles",
-    "cpu-cycles",
-    "ref-cycles",
-    "bus-cycles",
-    "cache-references",
-    "cache-misses",
-    "branch-misses",
-    "stalled-cycles-frontend",
-    "stalled-cycles-backend",
-};
-
-/* "rUUEE" as perf reads it: umask UU, event EE (r00c0 = C0H/00H); the
- * bits above 15 of perf's raw config are PERFEVTSEL's (CMASK, INV, edge),
- * not taken yet. */
-static bool stat_parse_raw(const char *s, uint64_t *evtsel)
-{
-  char *end;
-  unsigned long long v;
-
-  if (s[0] != 'r' || !s[1] || strlen(s) > 17)
-    return false;
-  errno = 0;
-  v = strtoull(s + 1, &end, 16);
-  if (errno || *end || v > 0xffff)
-    return false;
-  *evtsel = v;
-  return true;
-}
-
-/* Split off ":u" / ":k" / ":uk"; false for another modifier. */
-static bool stat_parse_modifier(char *name, uint64_t *priv)
-{
-  char *colon = strrchr(name, ':');
-  const char *m;
-
-  *priv = EVTSEL_USR | EVTSEL_OS;
-  if (!colon)
-    return true;
-  *priv = 0;
-  for (m = colon + 1; *m; m++) {
-    if (*m == 'u')
-      *priv |= EVTSEL_USR;
-    else if (*m == 'k')
-      *priv |= EVTSEL_OS;
-    else
-      return false;
+  if (o->nev == STAT_MAX_EVENTS)
+    return cli_usage_error(&cli_cmd_stat, "stat: at most %d events",
+                           STAT_MAX_EVENTS);
+  e = &o->ev[o->nev];
+  if (stat_event_resolve(&o->profile, spec, e, why, sizeof(why)) != 0) {
+    cli_error("stat: %s", why);
+    return CLI_EXIT_USAGE;
   }
-  *colon = '\0';
-  return *priv != 0;
-}
-
-static int stat_resolve_event(struct stat_event *e)
-{
-  char base[64];
-  uint64_t priv, sel = 0;
-  size_t i;
-
-  if (strlen(e->name) >= sizeof(base) || !e->name[0])
-    return cli_usage_error(&cli_cmd_stat, "stat: bad event '%s'", e->name);
-  strcpy(base, e->name);
-  if (!stat_parse_modifier(base, &priv))
-    return cli_usage_error(
-        &cli_cmd_stat, "stat: event '%s': modifiers are :u and :k", e->name);
-  if (cli_ieq(base, "instructions"))
-    sel = 0x00c0;
-  else if (cli_ieq(base, "branches") || cli_ieq(base, "branch-instructions"))
-    sel = 0x00c4;
-  else if (!stat_parse_raw(base, &sel)) {
-    for (i = 0; i < sizeof(unsupported_names) / sizeof(unsupported_names[0]);
-         i++)
-      if (cli_ieq(base, unsupported_names[i])) {
-        e->supported = false;
-        return CLI_EXIT_OK;
-      }
-    return cli_usage_error(&cli_cmd_stat,
-                           "stat: unknown event '%s' (instructions, branches, "
-                           "branch-instructions or rUUEE)",
-                           e->name);
-  }
-  e->evtsel = sel | priv;
-  e->supported = stat_engine_produces(sel);
+  o->res[o->nev] = (struct stat_result){
+      .name = e->name, .supported = e->supported, .pcnt_running = 100.0};
+  o->nev++;
   return CLI_EXIT_OK;
 }
 
-static int stat_add_events(struct stat_opts *o, char *list)
+static int stat_add_events(struct stat_opts *o, const char *list)
 {
-  char *save = NULL, *tok;
+  char buf[sizeof(o->ev[0].name)];
   int rc;
 
-  for (tok = strtok_r(list, ",", &save); tok;
-       tok = strtok_r(NULL, ",", &save)) {
-    struct stat_event *e;
-
-    if (o->nev == STAT_MAX_EVENTS)
-      return cli_usage_error(&cli_cmd_stat, "stat: at most %d events",
-                             STAT_MAX_EVENTS);
-    e = &o->ev[o->nev++];
-    *e = (struct stat_event){.name = tok, .index = -1};
-    if ((rc = stat_resolve_event(e)) != CLI_EXIT_OK)
+  while (*list) {
+    if (!stat_event_next(&list, buf, sizeof(buf)))
+      return cli_usage_error(&cli_cmd_stat, "stat: event '%.40s...' is too "
+                             "long", list);
+    if ((rc = stat_add_event(o, buf)) != CLI_EXIT_OK)
       return rc;
   }
   return CLI_EXIT_OK;
+}
+
+/* The engine runs user code only (qemu-user): an event counting kernel
+ * code alone (:k, USR clear: SDM Vol. 3B 18.2.1.1) counts 0. Said once. */
+static void stat_note_kernel_only(const struct stat_opts *o)
+{
+  unsigned i;
+
+  for (i = 0; i < o->nev; i++)
+    if (o->ev[i].supported && o->ev[i].kernel && !o->ev[i].user) {
+      cli_error("stat: note: %s counts kernel code only, which "
+                "qemu-x86_64 does not run: it counts 0",
+                o->ev[i].name);
+      return;
+    }
 }
 
 /* ---- the command line ---------------------------------------------------- */
@@ -185,6 +114,53 @@ static int stat_option_value(int argc, char **argv, int *i, const char **val)
     return cli_usage_error(&cli_cmd_stat, "stat: %s needs a value", argv[*i]);
   *val = argv[++*i];
   return CLI_EXIT_OK;
+}
+
+static bool stat_is(const char *a, const char *s, const char *l)
+{
+  return strcmp(a, s) == 0 || strcmp(a, l) == 0;
+}
+
+static int stat_set_runs(struct stat_opts *o, const char *val)
+{
+  uint64_t n;
+
+  if (!cli_parse_u64(val, &n) || n == 0 || n > STAT_MAX_RUNS)
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: -r %s: a number of runs from 1 to %d", val,
+                           STAT_MAX_RUNS);
+  o->runs = (unsigned)n;
+  return CLI_EXIT_OK;
+}
+
+/* An option that takes a value: a usage error for an unknown one. */
+static int stat_value_option(struct stat_opts *o, const char *a,
+                             const char *val)
+{
+  if (stat_is(a, "-c", "--cpu"))
+    o->profile_name = val;
+  else if (stat_is(a, "-o", "--output"))
+    o->out = val;
+  else if (stat_is(a, "-x", "--field-separator")) {
+    if (!*val)
+      return cli_usage_error(&cli_cmd_stat, "stat: -x: an empty separator");
+    o->print.format = STAT_FMT_CSV;
+    o->print.sep = val;
+  } else if (stat_is(a, "-r", "--repeat"))
+    return stat_set_runs(o, val);
+  else if (o->nlists < STAT_MAX_EVENTS)
+    o->event_lists[o->nlists++] = val;
+  else
+    return cli_usage_error(&cli_cmd_stat, "stat: at most %d events",
+                           STAT_MAX_EVENTS);
+  return CLI_EXIT_OK;
+}
+
+static bool stat_takes_value(const char *a)
+{
+  return stat_is(a, "-c", "--cpu") || stat_is(a, "-e", "--event") ||
+         stat_is(a, "-o", "--output") ||
+         stat_is(a, "-x", "--field-separator") || stat_is(a, "-r", "--repeat");
 }
 
 static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
@@ -199,21 +175,19 @@ static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
       i++;
       break;
     }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    if (stat_is(a, "-h", "--help")) {
       cli_command_manual(&cli_cmd_stat);
       return -1;
     }
-    if (strcmp(a, "-c") && strcmp(a, "--cpu") && strcmp(a, "-e") &&
-        strcmp(a, "--event") && strcmp(a, "-o") && strcmp(a, "--output"))
+    if (stat_is(a, "-j", "--json")) {
+      o->print.format = STAT_FMT_JSON;
+      continue;
+    }
+    if (!stat_takes_value(a))
       return cli_usage_error(&cli_cmd_stat, "stat: unknown option '%s'", a);
-    if ((rc = stat_option_value(argc, argv, &i, &val)) != CLI_EXIT_OK)
+    if ((rc = stat_option_value(argc, argv, &i, &val)) != CLI_EXIT_OK ||
+        (rc = stat_value_option(o, a, val)) != CLI_EXIT_OK)
       return rc;
-    if (a[1] == 'c' || a[2] == 'c')
-      o->profile_name = val;
-    else if (a[1] == 'o' || a[2] == 'o')
-      o->out = val;
-    else if (o->nlists < STAT_MAX_EVENTS)
-      o->event_lists[o->nlists++] = (char *)val;
   }
   if (i >= argc)
     return cli_usage_error(&cli_cmd_stat, "stat: no program to run");
@@ -226,7 +200,6 @@ static int stat_setup(struct stat_opts *o)
   char why[256];
   unsigned l;
   int rc;
-  static char default_events[] = "instructions,branches";
 
   if (strpbrk(o->profile_name, "=, "))
     return cli_usage_error(&cli_cmd_stat,
@@ -242,7 +215,7 @@ static int stat_setup(struct stat_opts *o)
                            "architectural PMUs",
                            o->profile_name);
   if (o->nlists == 0)
-    o->event_lists[o->nlists++] = default_events;
+    o->event_lists[o->nlists++] = STAT_DEFAULT_EVENTS;
   for (l = 0; l < o->nlists; l++)
     if ((rc = stat_add_events(o, o->event_lists[l])) != CLI_EXIT_OK)
       return rc;
@@ -386,7 +359,7 @@ static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
   n = (size_t)snprintf(s, cap, "%s,profile=%s,out=%s", plugin, o->profile.name,
                        out);
   for (i = 0; i < o->nev; i++)
-    if (o->ev[i].index >= 0)
+    if (o->index[i] >= 0)
       n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
   return s;
 }
@@ -399,17 +372,11 @@ static int stat_number_events(struct stat_opts *o)
   int next = 0;
 
   for (i = 0; i < o->nev; i++)
-    o->ev[i].index = o->ev[i].supported ? next++ : -1;
+    o->index[i] = o->ev[i].supported ? next++ : -1;
   return next;
 }
 
-struct stat_run {
-  int status; /* waitpid's */
-  struct timespec t0, t1;
-  struct rusage ru;
-};
-
-static int stat_spawn(char **qargv, struct stat_run *r)
+static int stat_spawn(char **qargv, struct stat_child *r)
 {
   pid_t pid;
   struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
@@ -439,8 +406,9 @@ static int stat_spawn(char **qargv, struct stat_run *r)
 /* ---- the plugin's results ------------------------------------------------ */
 
 /* Sum the blocks of every process ("softpmu-qemu 1 ...", "event I N",
- * "end") by event index; the number of blocks read, or -1. */
-static int stat_read_results(const char *path, struct stat_opts *o)
+ * "end") by event index into count; the number of blocks read, or -1. */
+static int stat_read_results(const char *path, struct stat_opts *o,
+                             uint64_t *count)
 {
   FILE *f = fopen(path, "r");
   char line[256];
@@ -458,49 +426,11 @@ static int stat_read_results(const char *path, struct stat_opts *o)
         o->execve = true;
     } else if (sscanf(line, "event %u %" SCNu64, &idx, &n) == 2)
       for (i = 0; i < o->nev; i++)
-        if (o->ev[i].index == (int)idx) {
-          o->ev[i].count += n;
-          o->ev[i].counted = true;
-        }
+        if (o->index[i] == (int)idx)
+          count[i] += n;
   }
   fclose(f);
   return blocks;
-}
-
-/* ---- printing, in perf stat's layout --------------------------------------
- */
-
-static void stat_print_grouped(FILE *f, uint64_t v)
-{
-  char digits[32], out[48];
-  int n = snprintf(digits, sizeof(digits), "%" PRIu64, v), i, j = 0;
-
-  for (i = 0; i < n; i++) {
-    if (i && (n - i) % 3 == 0)
-      out[j++] = ',';
-    out[j++] = digits[i];
-  }
-  out[j] = '\0';
-  fprintf(f, "%18s", out);
-}
-
-static void stat_print_header(FILE *f, char **argv)
-{
-  int i;
-
-  fprintf(f, "\n Performance counter stats for '");
-  for (i = 0; argv[i]; i++)
-    fprintf(f, "%s%s", i ? " " : "", argv[i]);
-  fprintf(f, "':\n\n");
-}
-
-static void stat_print_event(FILE *f, const struct stat_event *e)
-{
-  if (e->supported && e->counted)
-    stat_print_grouped(f, e->count);
-  else
-    fprintf(f, "%18s", e->supported ? "<not counted>" : "<not supported>");
-  fprintf(f, "      %s\n", e->name);
 }
 
 static double stat_seconds(const struct timeval *tv)
@@ -508,20 +438,49 @@ static double stat_seconds(const struct timeval *tv)
   return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-static void stat_print_times(FILE *f, const struct stat_run *r)
+static double stat_elapsed(const struct stat_child *c)
 {
-  double el = (double)(r->t1.tv_sec - r->t0.tv_sec) +
-              (double)(r->t1.tv_nsec - r->t0.tv_nsec) / 1e9;
-
-  fprintf(f, "\n %17.9f seconds time elapsed\n\n", el);
-  fprintf(f, " %17.9f seconds user\n", stat_seconds(&r->ru.ru_utime));
-  fprintf(f, " %17.9f seconds sys\n\n", stat_seconds(&r->ru.ru_stime));
+  return (double)(c->t1.tv_sec - c->t0.tv_sec) +
+         (double)(c->t1.tv_nsec - c->t0.tv_nsec) / 1e9;
 }
 
-static int stat_print(const struct stat_opts *o, const struct stat_run *r)
+/* Add one run's counts and time to the results: a run that gave no
+ * counts adds none (the event prints <not counted> if none did). */
+static void stat_add_run(struct stat_opts *o, struct stat_run *run,
+                         const struct stat_child *c, const uint64_t *count,
+                         bool counted)
+{
+  unsigned i;
+  double el = stat_elapsed(c);
+
+  stat_stats_add(&run->elapsed, el);
+  run->user_s = stat_seconds(&c->ru.ru_utime);
+  run->sys_s = stat_seconds(&c->ru.ru_stime);
+  for (i = 0; i < o->nev; i++) {
+    if (o->index[i] < 0 || !counted)
+      continue;
+    stat_stats_add(&o->res[i].count, (double)count[i]);
+    o->res[i].run_ns = (uint64_t)(run->elapsed.mean * 1e9);
+  }
+}
+
+/* QEMU 7.2 ends a process killed by a signal without calling the
+ * plugin's exit callback: nothing is written then. */
+static void stat_explain_no_counts(const struct stat_child *r)
+{
+  if (WIFSIGNALED(r->status))
+    cli_error("stat: no counts: qemu-x86_64 (7.2) does not let the plugin "
+              "write them when a signal kills the program");
+  else
+    cli_error("stat: the plugin wrote no counts (see the messages above)");
+}
+
+/* ---- printing ------------------------------------------------------------ */
+
+static int stat_print_counts(const struct stat_opts *o,
+                             const struct stat_run *run)
 {
   FILE *f = stderr;
-  unsigned i;
 
   if (o->out && !(f = fopen(o->out, "w"))) {
     cli_error("stat: %s: %s", o->out, strerror(errno));
@@ -530,10 +489,7 @@ static int stat_print(const struct stat_opts *o, const struct stat_run *r)
   if (o->execve)
     cli_error("stat: a process called execve: the program it started ran "
               "without the plugin and is not counted");
-  stat_print_header(f, o->prog_argv);
-  for (i = 0; i < o->nev; i++)
-    stat_print_event(f, &o->ev[i]);
-  stat_print_times(f, r);
+  stat_print(f, &o->print, run, o->res, o->nev);
   if (o->out && fclose(f) != 0) {
     cli_error("stat: %s: %s", o->out, strerror(errno));
     return CLI_EXIT_USAGE;
@@ -542,7 +498,7 @@ static int stat_print(const struct stat_opts *o, const struct stat_run *r)
 }
 
 /* The program's exit status, as a shell reports it. */
-static int stat_exit_status(const struct stat_run *r)
+static int stat_exit_status(const struct stat_child *r)
 {
   if (WIFEXITED(r->status))
     return WEXITSTATUS(r->status);
@@ -554,42 +510,21 @@ static int stat_exit_status(const struct stat_run *r)
   return CLI_EXIT_USAGE;
 }
 
-/* QEMU 7.2 ends a process killed by a signal without calling the
- * plugin's exit callback: nothing is written then. */
-static void stat_explain_no_counts(const struct stat_run *r)
-{
-  if (WIFSIGNALED(r->status))
-    cli_error("stat: no counts: qemu-x86_64 (7.2) does not let the plugin "
-              "write them when a signal kills the program");
-  else
-    cli_error("stat: the plugin wrote no counts (see the messages above)");
-}
-
 /* ---- the command --------------------------------------------------------- */
 
-static int stat_execute(struct stat_opts *o, const char *qemu,
-                        const char *plugin, const char *prog)
+/* The command line given to qemu-x86_64: qemu, -cpu MODEL, the plugin
+ * (when an event is counted), the program and its arguments. */
+static char **stat_qemu_argv(const struct stat_opts *o, const char *qemu,
+                             char *parg, const char *prog, bool counted)
 {
-  char tmp[] = "/tmp/softpmu-stat-XXXXXX";
-  int fd = mkstemp(tmp), rc, nargs = 0, q = 0, counted;
-  char **qargv, *parg;
-  struct stat_run r;
+  int nargs = 0, q = 0;
+  char **qargv;
 
-  if (fd < 0) {
-    cli_error("stat: cannot make a temporary file: %s", strerror(errno));
-    return CLI_EXIT_USAGE;
-  }
-  close(fd);
-  counted = stat_number_events(o);
   while (o->prog_argv[nargs])
     nargs++;
   qargv = calloc((size_t)nargs + 8, sizeof(*qargv));
-  parg = stat_plugin_arg(o, plugin, tmp);
-  if (!qargv || !parg) {
-    cli_error("stat: out of memory");
-    rc = CLI_EXIT_USAGE;
-    goto out;
-  }
+  if (!qargv)
+    return NULL;
   qargv[q++] = (char *)qemu;
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)stat_qemu_model(&o->profile);
@@ -599,12 +534,65 @@ static int stat_execute(struct stat_opts *o, const char *qemu,
   }
   qargv[q++] = (char *)prog;
   memcpy(qargv + q, o->prog_argv + 1, (size_t)nargs * sizeof(*qargv));
-  if ((rc = stat_spawn(qargv, &r)) != CLI_EXIT_OK)
+  return qargv;
+}
+
+/* Run the program -r times, each run's counts into the results. */
+static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
+                     struct stat_run *run, struct stat_child *c, int counted)
+{
+  uint64_t count[STAT_MAX_EVENTS];
+  unsigned r;
+  int rc, blocks;
+
+  for (r = 0; r < (o->runs ? o->runs : 1); r++) {
+    memset(count, 0, sizeof(count));
+    if (truncate(tmp, 0) != 0 && errno != ENOENT) {
+      cli_error("stat: %s: %s", tmp, strerror(errno));
+      return CLI_EXIT_USAGE;
+    }
+    if ((rc = stat_spawn(qargv, c)) != CLI_EXIT_OK)
+      return rc;
+    blocks = stat_read_results(tmp, o, count);
+    if (blocks <= 0 && counted)
+      stat_explain_no_counts(c);
+    stat_add_run(o, run, c, count, blocks > 0);
+  }
+  return CLI_EXIT_OK;
+}
+
+static int stat_execute(struct stat_opts *o, const char *qemu,
+                        const char *plugin, const char *prog)
+{
+  char tmp[] = "/tmp/softpmu-stat-XXXXXX";
+  int fd = mkstemp(tmp), rc, counted, argc = 0;
+  char **qargv = NULL, *parg;
+  struct stat_child c;
+  struct stat_run run = {.runs = o->runs};
+
+  if (fd < 0) {
+    cli_error("stat: cannot make a temporary file: %s", strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  close(fd);
+  counted = stat_number_events(o);
+  parg = stat_plugin_arg(o, plugin, tmp);
+  if (parg)
+    qargv = stat_qemu_argv(o, qemu, parg, prog, counted > 0);
+  if (!qargv || !parg) {
+    cli_error("stat: out of memory");
+    rc = CLI_EXIT_USAGE;
     goto out;
-  if (stat_read_results(tmp, o) <= 0 && counted)
-    stat_explain_no_counts(&r);
-  if ((rc = stat_print(o, &r)) == CLI_EXIT_OK)
-    rc = stat_exit_status(&r);
+  }
+  while (o->prog_argv[argc])
+    argc++;
+  run.argc = argc;
+  run.argv = o->prog_argv;
+  stat_note_kernel_only(o);
+  if ((rc = stat_runs(o, qargv, tmp, &run, &c, counted)) != CLI_EXIT_OK)
+    goto out;
+  if ((rc = stat_print_counts(o, &run)) == CLI_EXIT_OK)
+    rc = stat_exit_status(&c);
 out:
   unlink(tmp);
   free(parg);
@@ -614,7 +602,8 @@ out:
 
 int cli_stat_main(int argc, char **argv)
 {
-  struct stat_opts o = {.profile_name = STAT_DEFAULT_PROFILE};
+  struct stat_opts o = {.profile_name = STAT_DEFAULT_PROFILE,
+                        .print = {.format = STAT_FMT_STD, .big_num = true}};
   char qemu[4096], plugin[4096], prog[4096];
   int rc = stat_parse_args(argc, argv, &o);
 

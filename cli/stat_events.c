@@ -16,57 +16,51 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "cli.h"
+#include "lines.h"
 
 /* ---- What the engine produces, per profile -------------------------------
  *
- * Event lines (event select, umask) of the model-specific event tables of
- * each microarchitecture (SDM Vol. 3B Chapter 19), limited to the events the
- * engine counts: instructions retired (C0H/00H, architectural, SDM Vol. 3B
- * Table 18-1), branch instructions retired (C4H) by the umasks for all,
- * conditional, near call, near return, near taken and far branches, and
- * loads and stores retired. tests/test_stat_events.c checks each line
- * against the name libpfm4 gives it. */
-enum { NO_EVENT = 0 };
+ * The QEMU plugin produces the event lines of frontends/qemu/lines.h, with
+ * their Skylake meaning (SDM Vol. 3B Chapter 19, Table 19-3), on every
+ * profile; a line it does not produce would count 0, so it is <not
+ * supported>. Of its lines, each profile takes those that mean the same in
+ * its own event table (SDM Vol. 3B Chapter 19):
+ *   C0H/00H and C4H/00H everywhere: the architectural instructions and
+ *     branch instructions retired (SDM Vol. 3B Table 18-1);
+ *   Nehalem: C4H/01H CONDITIONAL and C4H/02H NEAR_CALL as well;
+ *   Sandy Bridge to Skylake: every line (D0H/81H and D0H/82H are
+ *     MEM_UOPS_RETIRED.ALL_LOADS/ALL_STORES before Skylake);
+ *   Ice Lake and Sapphire Rapids: every line but C4H/01H, which is
+ *     BR_INST_RETIRED.COND_TAKEN there (COND is C4H/11H, not produced).
+ * Core 2's loads and stores (C0H/01H, C0H/02H), Nehalem's (0BH/01H,
+ * 0BH/02H) and Skylake's C4H/04H (ALL_BRANCHES_PEBS) are not lines of the
+ * plugin: <not supported>. tests/test_stat_events.c checks each. */
+#define LINE(l) (1u << (l))
+#define LINES_ARCH (LINE(L_INST) | LINE(L_BR_ALL))
+#define LINES_ALL ((1u << NLINES) - 1)
 
 struct stat_gen {
   const char *preset; /* spmu_profile_preset_name */
   const char *pfm;    /* libpfm4's PMU table (LIBPFM_FORCE_PMU) */
-  uint8_t branch_umasks[8];
-  size_t nbranch;
-  uint16_t loads, stores; /* umask << 8 | event; NO_EVENT if none */
+  unsigned lines;     /* LINE(l) for each line of lines.h taken */
 };
 
 /* clang-format off */
 static const struct stat_gen stat_gens[] = {
-  /* Core Duo: architectural branch event only (Table 18-1). */
-  {"core-duo", "coreduo", {0x00}, 1, NO_EVENT, NO_EVENT},
-  /* Core 2: INST_RETIRED.LOADS C0H/01H, .STORES C0H/02H. */
-  {"core2", "core", {0x00}, 1, 0x01c0, 0x02c0},
-  /* Nehalem: BR_INST_RETIRED.CONDITIONAL 01H, .NEAR_CALL 02H;
-   * MEM_INST_RETIRED.LOADS 0BH/01H, .STORES 0BH/02H. */
-  {"nehalem", "nhm", {0x00, 0x01, 0x02}, 3, 0x010b, 0x020b},
-  /* Sandy Bridge to Skylake: BR_INST_RETIRED .CONDITIONAL 01H,
-   * .NEAR_CALL 02H, .ALL_BRANCHES(_PEBS) 04H, .NEAR_RETURN 08H,
-   * .NEAR_TAKEN 20H, .FAR_BRANCH 40H; loads and stores D0H/81H, D0H/82H
-   * (MEM_UOPS_RETIRED, MEM_INST_RETIRED from Skylake). */
-  {"sandybridge", "snb", {0x00, 0x01, 0x02, 0x04, 0x08, 0x20, 0x40}, 7,
-   0x81d0, 0x82d0},
-  {"haswell", "hsw", {0x00, 0x01, 0x02, 0x04, 0x08, 0x20, 0x40}, 7,
-   0x81d0, 0x82d0},
-  {"skylake", "skl", {0x00, 0x01, 0x02, 0x04, 0x08, 0x20, 0x40}, 7,
-   0x81d0, 0x82d0},
-  /* Ice Lake and Sapphire Rapids: BR_INST_RETIRED.COND is 11H. */
-  {"icelake", "icl", {0x00, 0x11, 0x02, 0x08, 0x20, 0x40}, 6,
-   0x81d0, 0x82d0},
-  {"sapphirerapids", "spr", {0x00, 0x11, 0x02, 0x08, 0x20, 0x40}, 6,
-   0x81d0, 0x82d0},
+  {"core-duo", "coreduo", LINES_ARCH},
+  {"core2", "core", LINES_ARCH},
+  {"nehalem", "nhm", LINES_ARCH | LINE(L_BR_COND) | LINE(L_BR_CALL)},
+  {"sandybridge", "snb", LINES_ALL},
+  {"haswell", "hsw", LINES_ALL},
+  {"skylake", "skl", LINES_ALL},
+  {"icelake", "icl", LINES_ALL & ~LINE(L_BR_COND)},
+  {"sapphirerapids", "spr", LINES_ALL & ~LINE(L_BR_COND)},
 };
 /* clang-format on */
 
 /* A profile without a table of its own (custom): the architectural
- * branch event only. */
-static const struct stat_gen stat_gen_arch = {NULL, NULL,     {0x00},
-                                              1,    NO_EVENT, NO_EVENT};
+ * events only. */
+static const struct stat_gen stat_gen_arch = {NULL, NULL, LINES_ARCH};
 
 static const struct stat_gen *gen_of(const spmu_profile *p)
 {
@@ -86,16 +80,20 @@ const char *stat_events_pfm_pmu(const spmu_profile *p)
 /* Does the engine produce event line (event, umask) on this profile? */
 static bool gen_produces(const struct stat_gen *g, uint8_t event, uint8_t umask)
 {
-  uint16_t line = (uint16_t)(umask << 8 | event);
-  size_t i;
+  unsigned l;
 
-  if (event == 0xc0 && umask == 0x00)
-    return true;
-  if (event == 0xc4)
-    for (i = 0; i < g->nbranch; i++)
-      if (g->branch_umasks[i] == umask)
-        return true;
-  return line != NO_EVENT && (line == g->loads || line == g->stores);
+  for (l = 0; l < NLINES; l++)
+    if ((g->lines & LINE(l)) && line_code[l][0] == event &&
+        line_code[l][1] == umask)
+      return true;
+  return false;
+}
+
+/* The config of line l when the profile takes it. */
+static bool gen_line(const struct stat_gen *g, enum line l, uint64_t *config)
+{
+  *config = (uint64_t)line_code[l][1] << 8 | line_code[l][0];
+  return (g->lines & LINE(l)) != 0;
 }
 
 /* ---- perf's generic names ------------------------------------------------
@@ -152,17 +150,13 @@ static bool generic_config(const struct stat_gen *g, enum generic_kind k,
 {
   switch (k) {
   case GEN_INSTR:
-    *config = 0x00c0;
-    return true;
+    return gen_line(g, L_INST, config);
   case GEN_BRANCH:
-    *config = 0x00c4;
-    return true;
+    return gen_line(g, L_BR_ALL, config);
   case GEN_LOADS:
-    *config = g->loads;
-    return g->loads != NO_EVENT;
+    return gen_line(g, L_LOADS, config);
   case GEN_STORES:
-    *config = g->stores;
-    return g->stores != NO_EVENT;
+    return gen_line(g, L_STORES, config);
   case GEN_NONE:
     break;
   }
@@ -538,8 +532,13 @@ int stat_event_resolve(const spmu_profile *p, const char *spec,
     return 0;
   if (!config_to_evtsel(config, out, why, whylen))
     return -1;
-  out->supported = gen_produces(gen_of(p), (uint8_t)(out->evtsel & 0xff),
-                                (uint8_t)(out->evtsel >> 8));
+  /* The plugin refuses E, INV and CMASK: one of its clocks is a whole
+   * translation block, not a cycle (SDM Vol. 3B 18.2.1.1). */
+  out->supported =
+      !(out->evtsel & (STAT_EVTSEL_EDGE | STAT_EVTSEL_INV |
+                       0xffULL << STAT_EVTSEL_CMASK_SHIFT)) &&
+      gen_produces(gen_of(p), (uint8_t)(out->evtsel & 0xff),
+                   (uint8_t)(out->evtsel >> 8));
   if (!out->supported)
     out->evtsel = 0;
   return 0;

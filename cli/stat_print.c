@@ -19,6 +19,7 @@
 #define METRIC_BLANKS 35
 #define UNSUPPORTED_BLANKS 28
 #define NOT_SUPPORTED "<not supported>"
+#define NOT_COUNTED "<not counted>"
 
 void stat_stats_add(struct stat_stats *s, double x)
 {
@@ -39,6 +40,16 @@ double stat_stats_stderr(const struct stat_stats *s)
 double stat_stats_rel_pct(const struct stat_stats *s)
 {
   return s->mean != 0.0 ? 100.0 * stat_stats_stderr(s) / s->mean : 0.0;
+}
+
+/* What is printed instead of a count: <not supported> (the engine does
+ * not produce the event), <not counted> (no run gave a count, as perf
+ * says of a counter that never ran), or NULL. */
+static const char *no_value(const struct stat_result *r)
+{
+  if (!r->supported)
+    return NOT_SUPPORTED;
+  return r->count.n == 0 ? NOT_COUNTED : NULL;
 }
 
 static bool repeated(const struct stat_run *run)
@@ -83,8 +94,8 @@ static void std_line(FILE *f, const struct stat_print_opts *o,
 {
   char value[64];
 
-  if (!r->supported) {
-    fprintf(f, "%*s %-*s %-*s%*s\n", COUNT_WIDTH, NOT_SUPPORTED, UNIT_WIDTH, "",
+  if (no_value(r)) {
+    fprintf(f, "%*s %-*s %-*s%*s\n", COUNT_WIDTH, no_value(r), UNIT_WIDTH, "",
             EVENT_WIDTH, r->name, UNSUPPORTED_BLANKS, "");
     return;
   }
@@ -132,15 +143,15 @@ static void std_footer(FILE *f, const struct stat_run *run)
 static void csv_line(FILE *f, const char *sep, const struct stat_run *run,
                      const struct stat_result *r)
 {
-  if (r->supported)
+  if (!no_value(r))
     fprintf(f, "%.0f", r->count.mean);
   else
-    fputs(NOT_SUPPORTED, f);
+    fputs(no_value(r), f);
   fprintf(f, "%s%s%s", sep, sep, r->name); /* unit: empty */
   if (repeated(run))
     fprintf(f, "%s%.2f%%", sep, stat_stats_rel_pct(&r->count));
   fprintf(f, "%s%llu%s%.2f%s%s\n", sep,
-          (unsigned long long)(r->supported ? r->run_ns : 0), sep,
+          (unsigned long long)(no_value(r) ? 0 : r->run_ns), sep,
           r->pcnt_running, sep, sep); /* metric value and unit: empty */
 }
 
@@ -165,10 +176,10 @@ static void json_string(FILE *f, const char *s)
 static void json_line(FILE *f, const struct stat_run *run,
                       const struct stat_result *r)
 {
-  if (r->supported)
+  if (!no_value(r))
     fprintf(f, "{\"counter-value\" : \"%f\", ", r->count.mean);
   else
-    fputs("{\"counter-value\" : \"" NOT_SUPPORTED "\", ", f);
+    fprintf(f, "{\"counter-value\" : \"%s\", ", no_value(r));
   fputs("\"unit\" : \"\", \"event\" : ", f);
   json_string(f, r->name);
   if (repeated(run))
@@ -176,7 +187,7 @@ static void json_line(FILE *f, const struct stat_run *run,
   fprintf(f,
           ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, "
           "\"metric-value\" : %f, \"metric-unit\" : \"\"}\n",
-          (unsigned long long)(r->supported ? r->run_ns : 0), r->pcnt_running,
+          (unsigned long long)(no_value(r) ? 0 : r->run_ns), r->pcnt_running,
           0.0);
 }
 

@@ -132,10 +132,68 @@ grep -q 'apt-get install qemu-user' "$tmp/err" ||
   fail "no qemu-x86_64: the message names apt-get install qemu-user"
 run stat -e cycles,instructions:u -o "$tmp/o.txt" -- "$tmp/pagecross"
 checks=$((checks + 1))
-grep -q '^   <not supported>      cycles$' "$tmp/o.txt" ||
+grep -q '^   <not supported>      cycles  *$' "$tmp/o.txt" ||
   fail "cycles is <not supported> (-o FILE)"
-grep -q '^             4,005      instructions:u$' "$tmp/o.txt" ||
+grep -q '^             4,005      instructions:u  *$' "$tmp/o.txt" ||
   fail "instructions:u in perf's layout (-o FILE)"
+[ ! -s "$tmp/err" ] || fail "-o FILE: nothing on standard error"
+
+# Every spelling of BR_INST_RETIRED.NEAR_CALL (C4H/02H) counts the 2N near
+# calls of the branches program; r00c4 is C4H/00H, every branch (8N + 1).
+N=1000
+build branches -DN=$N
+run stat -e br_inst_retired.near_call,BR_INST_RETIRED:NEAR_CALL,r00c4 \
+  -e cpu/event=0xc4,umask=0x02/,cycles,instructions:k -- "$tmp/branches"
+checks=$((checks + 1))
+[ "$rc" = 0 ] || fail "event spellings: exit status $rc"
+for ev in br_inst_retired.near_call BR_INST_RETIRED:NEAR_CALL \
+  cpu/event=0xc4,umask=0x02/; do
+  checks=$((checks + 1))
+  got=$(awk -v e="$ev" '$2 == e { gsub(",", "", $1); print $1 }' "$tmp/err")
+  [ "$got" = $((2 * N)) ] || fail "$ev: got '$got', want $((2 * N))"
+done
+checks=$((checks + 1))
+got=$(awk '$2 == "r00c4" { gsub(",", "", $1); print $1 }' "$tmp/err")
+[ "$got" = $((8 * N + 1)) ] || fail "r00c4: got '$got', want $((8 * N + 1))"
+checks=$((checks + 1))
+grep -q '^   <not supported>      cycles  *$' "$tmp/err" ||
+  fail "cycles is <not supported>, not a count"
+# :k counts kernel code only (OS without USR, SDM Vol. 3B 18.2.1.1):
+# qemu-user runs none, so 0, with a note.
+checks=$((checks + 1))
+grep -q '^                 0      instructions:k  *$' "$tmp/err" ||
+  fail "instructions:k counts 0"
+[ "$(grep -c 'counts kernel code only' "$tmp/err")" = 1 ] ||
+  fail "instructions:k: one note"
+
+# -x SEP: value, unit, event, run time, percentage running (perf-stat(1)).
+run stat -x , -e r02c4,cycles -- "$tmp/branches"
+checks=$((checks + 1))
+grep -q "^$((2 * N)),,r02c4,[0-9]*,100.00,,\$" "$tmp/err" ||
+  fail "-x ,: the r02c4 line"
+grep -q '^<not supported>,,cycles,0,100.00,,$' "$tmp/err" ||
+  fail "-x ,: the cycles line"
+# -j: one JSON object per event.
+run stat -j -e r02c4 -- "$tmp/branches"
+checks=$((checks + 1))
+grep -q "^{\"counter-value\" : \"$((2 * N)).000000\", \"unit\" : \"\", \"event\" : \"r02c4\", \"event-runtime\" : [0-9]*, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\$" \
+  "$tmp/err" || fail "-j: the r02c4 object"
+# -r 3: the mean of three runs, every one exact: a spread of 0.
+run stat -r 3 -e r02c4 -o "$tmp/o.txt" -- "$tmp/branches"
+checks=$((checks + 1))
+[ "$rc" = 0 ] || fail "-r 3: exit status $rc"
+grep -q "(3 runs):\$" "$tmp/o.txt" || fail "-r 3: the header says 3 runs"
+grep -q '^             2,000      r02c4  *( +-  0.00% )$' "$tmp/o.txt" ||
+  fail "-r 3: 2,000 near calls, spread 0.00%"
+grep -q 'seconds time elapsed  ( +- ' "$tmp/o.txt" ||
+  fail "-r 3: the elapsed time's spread"
+
+# An event the profile lacks: the nearest names, usage status 2.
+run stat -e br_inst_retired.near_cal -- "$tmp/branches"
+checks=$((checks + 1))
+[ "$rc" = 2 ] || fail "unknown event: exit status $rc, want 2"
+grep -q "did you mean br_inst_retired.near_call?" "$tmp/err" ||
+  fail "unknown event: the nearest name"
 
 # A program killed by a signal: the signal is reported, and so is why
 # there are no counts (QEMU 7.2 runs no plugin exit callback then).
