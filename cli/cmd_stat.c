@@ -83,8 +83,10 @@ static int stat_add_events(struct stat_opts *o, const char *list)
 
   while (*list) {
     if (!stat_event_next(&list, buf, sizeof(buf)))
-      return cli_usage_error(&cli_cmd_stat, "stat: event '%.40s...' is too "
-                             "long", list);
+      return cli_usage_error(&cli_cmd_stat,
+                             "stat: event '%.40s...' is too "
+                             "long",
+                             list);
     if ((rc = stat_add_event(o, buf)) != CLI_EXIT_OK)
       return rc;
   }
@@ -636,7 +638,8 @@ static int stat_run_unused(const struct cli_args *a)
 const struct cli_command cli_cmd_stat = {
     .name = "stat",
     .summary = "run a program and count its events through the model",
-    .synopsis = "[-c PROFILE] [-e EVENT,...] [-o FILE] [--] PROG [ARGS...]",
+    .synopsis = "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
+                "             [--] PROG [ARGS...]",
     .description =
         "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
         "    QEMU plugin, which hands every retired user-mode instruction of\n"
@@ -648,12 +651,21 @@ const struct cli_command cli_cmd_stat = {
         "    a program started by execve runs outside the plugin and is not.\n"
         "    The program's input, output and exit status pass through.\n"
         "\n"
-        "    EVENT: instructions, branches (or branch-instructions), or "
-        "perf's\n"
-        "    raw rUUEE (umask UU, event EE: r00c0 is C0H/00H), with :u or :k.\n"
-        "    Events the engine cannot produce (cycles, cache-misses,\n"
-        "    branch-misses...) print <not supported>. Default: instructions,\n"
-        "    branches.\n",
+        "    EVENT, case-insensitive, each optionally with :u, :k or :uk:\n"
+        "      perf's generic names: instructions, branches,\n"
+        "        branch-instructions, L1-dcache-loads, L1-dcache-stores;\n"
+        "      the profile's Intel names through libpfm4, in perf's spelling\n"
+        "        (br_inst_retired.near_call) or libpfm4's\n"
+        "        (BR_INST_RETIRED:NEAR_CALL);\n"
+        "      perf's raw rUUEE (umask UU, event EE: r00c0 is C0H/00H);\n"
+        "      perf's cpu/event=0xc4,umask=0x02/.\n"
+        "    The engine produces instructions retired, branch instructions\n"
+        "    retired (all, conditional, near call, near return, near taken,\n"
+        "    far) and loads and stores retired, as the profile encodes them;\n"
+        "    every other event (cycles, cache-misses, branch-misses, cmask,\n"
+        "    inv, edge...) prints <not supported>. The engine runs user code\n"
+        "    only: an event with :k alone counts 0. An unknown name gets the\n"
+        "    nearest names. Default: instructions,branches.\n",
     .options =
         "    -c, --cpu PROFILE\n"
         "        The processor to model: a preset name or alias (skylake,\n"
@@ -665,14 +677,28 @@ const struct cli_command cli_cmd_stat = {
         "        picks its code by CPUID.\n\n"
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to count (repeatable).\n\n"
+        "    -x, --field-separator SEP\n"
+        "        One line per event, fields separated by SEP, in perf's "
+        "order:\n"
+        "        value, unit, event, [spread with -r,] run time in ns,\n"
+        "        percentage running, metric value, metric unit.\n\n"
+        "    -j, --json\n"
+        "        One JSON object per event, as perf stat -j prints it.\n\n"
+        "    -r, --repeat N\n"
+        "        Run PROG N times; print the mean counts and their spread\n"
+        "        (the standard error of the mean, as a percentage), as perf.\n"
+        "        The exit status is the last run's.\n\n"
         "    -o, --output FILE\n"
         "        Write the counts to FILE instead of standard error.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
-        "    usage or when qemu-x86_64 or the plugin is missing.\n",
+        "    usage (an unknown event included) or when qemu-x86_64 or the\n"
+        "    plugin is missing.\n",
     .examples = "    softpmu stat -- ./prog arg\n"
-                "    softpmu stat -e instructions:u,r01c4 -- /bin/true\n",
+                "    softpmu stat -e instructions:u,br_inst_retired.near_call "
+                "-- /bin/true\n"
+                "    softpmu stat -r 5 -x , -e r02c4 -o counts.csv -- ./prog\n",
     .flags = CLI_FLAG_OWN_CPU_OPTION,
     .min_args = 0,
     .max_args = -1,

@@ -534,11 +534,10 @@ int stat_event_resolve(const spmu_profile *p, const char *spec,
     return -1;
   /* The plugin refuses E, INV and CMASK: one of its clocks is a whole
    * translation block, not a cycle (SDM Vol. 3B 18.2.1.1). */
-  out->supported =
-      !(out->evtsel & (STAT_EVTSEL_EDGE | STAT_EVTSEL_INV |
-                       0xffULL << STAT_EVTSEL_CMASK_SHIFT)) &&
-      gen_produces(gen_of(p), (uint8_t)(out->evtsel & 0xff),
-                   (uint8_t)(out->evtsel >> 8));
+  out->supported = !(out->evtsel & (STAT_EVTSEL_EDGE | STAT_EVTSEL_INV |
+                                    0xffULL << STAT_EVTSEL_CMASK_SHIFT)) &&
+                   gen_produces(gen_of(p), (uint8_t)(out->evtsel & 0xff),
+                                (uint8_t)(out->evtsel >> 8));
   if (!out->supported)
     out->evtsel = 0;
   return 0;

@@ -184,6 +184,27 @@ static void test_csv_fields(void **state)
   assert_printed(&o, &run, res, 1, "1234567;;instructions:u;4330950;25.00;;\n");
 }
 
+/* A supported event no run gave a count for (the plugin wrote none):
+ * <not counted>, as perf prints a counter that never ran; never 0. */
+static void test_not_counted(void **state)
+{
+  struct stat_print_opts csv = {.format = STAT_FMT_CSV, .sep = ","};
+  struct stat_print_opts json = {.format = STAT_FMT_JSON};
+  struct stat_run run = {.argc = 1, .argv = argv_prog};
+  struct stat_result r = {.name = "instructions",
+                          .supported = true,
+                          .run_ns = 7,
+                          .pcnt_running = 100.0};
+
+  (void)state;
+  assert_printed(&csv, &run, &r, 1, "<not counted>,,instructions,0,100.00,,\n");
+  assert_printed(&json, &run, &r, 1,
+                 "{\"counter-value\" : \"<not counted>\", \"unit\" : \"\", "
+                 "\"event\" : \"instructions\", \"event-runtime\" : 0, "
+                 "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
+                 "\"metric-unit\" : \"\"}\n");
+}
+
 /* -x with -r: the variance follows the event name. */
 static void test_csv_repeat_variance(void **state)
 {
@@ -262,6 +283,7 @@ int main(void)
       cmocka_unit_test(test_repeat_spread),
       cmocka_unit_test(test_time_sliced_percentage),
       cmocka_unit_test(test_csv_fields),
+      cmocka_unit_test(test_not_counted),
       cmocka_unit_test(test_csv_repeat_variance),
       cmocka_unit_test(test_json_objects),
       cmocka_unit_test(test_stats_standard_error),

@@ -205,6 +205,8 @@ grep -q "killed by signal 15" "$tmp/err" ||
   fail "killed by SIGTERM: the signal is reported"
 grep -q "does not let the plugin write them" "$tmp/err" ||
   fail "killed by SIGTERM: why there are no counts"
+grep -q '^     <not counted>      instructions  *$' "$tmp/err" ||
+  fail "killed by SIGTERM: instructions <not counted>, not 0"
 
 # The plugin refuses CMASK (bits 31:24) rather than count it per block.
 checks=$((checks + 1))
