@@ -15,8 +15,8 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "../frontends/qemu/lines.h" /* the plugin's event lines */
 #include "cli.h"
-#include "lines.h"
 
 /* ---- What the engine produces, per profile -------------------------------
  *
