@@ -419,7 +419,7 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
                              size_t whylen)
 {
   const uint64_t managed =
-      STAT_EVTSEL_USR | STAT_EVTSEL_OS | STAT_EVTSEL_INT | STAT_EVTSEL_EN;
+      SPMU_EVTSEL_USR | SPMU_EVTSEL_OS | SPMU_EVTSEL_INT | SPMU_EVTSEL_EN;
   uint64_t other = config & ~(STAT_EVTSEL_EVENT_BITS | managed);
 
   if (other != 0) {
@@ -434,9 +434,9 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
    * fixed counter 0 counts (SDM Vol. 3B Table 18-2): C0H/00H. */
   if ((config & STAT_EVTSEL_EVENT_BITS) == 0x0100)
     config = 0x00c0;
-  out->evtsel = (config & STAT_EVTSEL_EVENT_BITS) | STAT_EVTSEL_EN |
-                (out->user ? STAT_EVTSEL_USR : 0) |
-                (out->kernel ? STAT_EVTSEL_OS : 0);
+  out->evtsel = (config & STAT_EVTSEL_EVENT_BITS) | SPMU_EVTSEL_EN |
+                (out->user ? SPMU_EVTSEL_USR : 0) |
+                (out->kernel ? SPMU_EVTSEL_OS : 0);
   return true;
 }
 
@@ -534,8 +534,8 @@ int stat_event_resolve(const spmu_profile *p, const char *spec,
     return -1;
   /* The plugin refuses E, INV and CMASK: one of its clocks is a whole
    * translation block, not a cycle (SDM Vol. 3B 18.2.1.1). */
-  out->supported = !(out->evtsel & (STAT_EVTSEL_EDGE | STAT_EVTSEL_INV |
-                                    0xffULL << STAT_EVTSEL_CMASK_SHIFT)) &&
+  out->supported = !(out->evtsel & (SPMU_EVTSEL_E | SPMU_EVTSEL_INV |
+                                    0xffULL << SPMU_EVTSEL_CMASK_SHIFT)) &&
                    gen_produces(gen_of(p), (uint8_t)(out->evtsel & 0xff),
                                 (uint8_t)(out->evtsel >> 8));
   if (!out->supported)

@@ -38,15 +38,9 @@
 #include <stdint.h>
 
 #include <softpmu/profile.h>
+#include <softpmu/regs.h>
 
-/* IA32_PERFEVTSELx bits (SDM Vol. 3B 18.2.1.1, Figure 18-1). */
-#define STAT_EVTSEL_USR (1ULL << 16)
-#define STAT_EVTSEL_OS (1ULL << 17)
-#define STAT_EVTSEL_EDGE (1ULL << 18)
-#define STAT_EVTSEL_INT (1ULL << 20)
-#define STAT_EVTSEL_EN (1ULL << 22)
-#define STAT_EVTSEL_INV (1ULL << 23)
-#define STAT_EVTSEL_CMASK_SHIFT 24
+/* IA32_PERFEVTSELx bits: softpmu/regs.h (SPMU_EVTSEL_*). */
 /* The bits an event string may choose: EVENT, UMASK, E, INV, CMASK. */
 #define STAT_EVTSEL_EVENT_BITS 0xff84ffffULL
 

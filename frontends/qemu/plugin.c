@@ -34,6 +34,7 @@
 #include <softpmu/error.h>
 #include <softpmu/events.h>
 #include <softpmu/profile.h>
+#include <softpmu/regs.h>
 
 #include "lines.h"
 
@@ -64,12 +65,9 @@ EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
 #define STATUS_UNKNOWN (-1)
 #define STATUS_EXECVE (-2) /* the block ends at an execve */
 
-/* PERFEVTSEL fields (SDM Vol. 3B 18.2.1.1, Figure 18-6). */
-#define EVTSEL_USR (UINT64_C(1) << 16)
-#define EVTSEL_OS (UINT64_C(1) << 17)
-#define EVTSEL_EDGE (UINT64_C(1) << 18)
-#define EVTSEL_INV (UINT64_C(1) << 23)
-#define EVTSEL_CMASK (UINT64_C(0xff) << 24)
+/* IA32_PERFEVTSELx fields: softpmu/regs.h (SDM Vol. 3B 18.2.1.1, Figure
+ * 18-1); CMASK is bits 31:24. */
+#define EVTSEL_CMASK (UINT64_C(0xff) << SPMU_EVTSEL_CMASK_SHIFT)
 
 /* ---- the events this engine produces: lines.h ----------------------- */
 
@@ -519,9 +517,9 @@ static spmu_agent_event agent_event(uint64_t sel)
 {
   spmu_agent_event ev = {.event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8)};
 
-  if (sel & EVTSEL_USR)
+  if (sel & SPMU_EVTSEL_USR)
     ev.flags |= SPMU_AGENT_USR;
-  if (sel & EVTSEL_OS)
+  if (sel & SPMU_EVTSEL_OS)
     ev.flags |= SPMU_AGENT_OS;
   return ev;
 }
@@ -794,13 +792,13 @@ static bool parse_event(const char *s)
     fail("event=%s: not a hexadecimal IA32_PERFEVTSELx value", s);
     return false;
   }
-  if (sel & (EVTSEL_CMASK | EVTSEL_INV | EVTSEL_EDGE)) {
+  if (sel & (EVTSEL_CMASK | SPMU_EVTSEL_INV | SPMU_EVTSEL_E)) {
     fail("event=%s: CMASK, INV and edge detect are not supported yet (a "
          "clock of this engine is a whole translation block)",
          s);
     return false;
   }
-  if (!(sel & (EVTSEL_USR | EVTSEL_OS))) {
+  if (!(sel & (SPMU_EVTSEL_USR | SPMU_EVTSEL_OS))) {
     fail("event=%s: neither USR (bit 16) nor OS (bit 17) is set", s);
     return false;
   }

@@ -16,6 +16,48 @@
 
 #include "profile.h"
 
+/* Field bits, for code that programs or reads the PMU: the model, the
+ * agent, the softpmu command, the QEMU plugin (SDM 18.2.1.1 Figure 18-1
+ * IA32_PERFEVTSELx, 18.2.2 Figure 18-2 IA32_FIXED_CTR_CTRL, 17.4.1
+ * IA32_DEBUGCTL, 18.2.4.1 IA32_PERF_GLOBAL_STATUS, 18.2.4.3 INUSE). They
+ * restate fields of the catalogue, which stays the one declaration:
+ * tests/test_catalog.c checks each against the table. */
+#define SPMU_EVTSEL_EVENT UINT64_C(0xff)
+#define SPMU_EVTSEL_UMASK_SHIFT 8
+#define SPMU_EVTSEL_USR (UINT64_C(1) << 16)
+#define SPMU_EVTSEL_OS (UINT64_C(1) << 17)
+#define SPMU_EVTSEL_E (UINT64_C(1) << 18)
+#define SPMU_EVTSEL_INT (UINT64_C(1) << 20)
+#define SPMU_EVTSEL_ANY (UINT64_C(1) << 21)
+#define SPMU_EVTSEL_EN (UINT64_C(1) << 22)
+#define SPMU_EVTSEL_INV (UINT64_C(1) << 23)
+#define SPMU_EVTSEL_CMASK_SHIFT 24
+#define SPMU_EVTSEL_IN_TX (UINT64_C(1) << 32)
+#define SPMU_FIXED_EN(j) (UINT64_C(3) << (4 * (j)))
+#define SPMU_FIXED_ANY(j) (UINT64_C(4) << (4 * (j)))
+#define SPMU_FIXED_PMI(j) (UINT64_C(8) << (4 * (j)))
+#define SPMU_DEBUGCTL_LBR (UINT64_C(1) << 0)
+#define SPMU_DEBUGCTL_TR (UINT64_C(1) << 6)
+#define SPMU_DEBUGCTL_BTS (UINT64_C(1) << 7)
+#define SPMU_DEBUGCTL_BTINT (UINT64_C(1) << 8)
+#define SPMU_DEBUGCTL_BTS_OFF_OS (UINT64_C(1) << 9)
+#define SPMU_DEBUGCTL_BTS_OFF_USR (UINT64_C(1) << 10)
+#define SPMU_DEBUGCTL_FREEZE_LBRS (UINT64_C(1) << 11)
+#define SPMU_DEBUGCTL_FREEZE_PERFMON (UINT64_C(1) << 12)
+#define SPMU_DEBUGCTL_ENABLE_UNCORE_PMI (UINT64_C(1) << 13)
+#define SPMU_DEBUGCTL_FREEZE_WHILE_SMM (UINT64_C(1) << 14)
+#define SPMU_STATUS_TRACE_TOPA_PMI (UINT64_C(1) << 55)
+#define SPMU_STATUS_LBR_FRZ (UINT64_C(1) << 58)
+#define SPMU_STATUS_CTR_FRZ (UINT64_C(1) << 59)
+#define SPMU_STATUS_ASCI (UINT64_C(1) << 60)
+#define SPMU_STATUS_OVF_UNCORE (UINT64_C(1) << 61)
+#define SPMU_STATUS_OVF_BUF (UINT64_C(1) << 62)
+#define SPMU_STATUS_COND_CHGD (UINT64_C(1) << 63)
+#define SPMU_MSR_DEBUGCTL 0x1D9u
+#define SPMU_MSR_GLOBAL_STATUS 0x38Eu
+#define SPMU_MSR_GLOBAL_CTRL 0x38Fu
+#define SPMU_INUSE_PMI (UINT64_C(1) << 63)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -37,7 +37,7 @@ static void pmu_from_profile(spmu_agent *a, const spmu_profile *prof)
    * IA32_A_PMCx. */
   p->full_width_writes = (p->perf_capabilities & SPMU_PERFCAP_FW_WRITE) != 0;
   a->present = spmu_width_mask(p->gp) | (uint64_t)p->fixed_mask
-                                            << AG_FIXED_BASE;
+                                            << SPMU_AGENT_FIXED(0);
 }
 
 /* CPUID.0AH, then, when there is a PMU, CPUID.01H and, where CPUID.01H:

@@ -33,6 +33,7 @@
 
 #include "softpmu/agent.h"
 #include "softpmu/error.h"
+#include "softpmu/regs.h"
 #include "util/bits.h"
 
 /* MSRs (SDM Vol. 4 Table 2-2). */
@@ -49,23 +50,10 @@
 #define AG_PEBS_ENABLE 0x3F1u
 #define AG_A_PMC0 0x4C1u
 
-/* Fields (SDM 18.2.1.1 Figure 18-1, 18.2.2 Figure 18-2, 17.4.1). */
-#define AG_EVTSEL_EVENT GENMASK64(7, 0)
-#define AG_EVTSEL_USR BIT64(16)
-#define AG_EVTSEL_OS BIT64(17)
-#define AG_EVTSEL_E BIT64(18)
-#define AG_EVTSEL_INT BIT64(20)
-#define AG_EVTSEL_ANY BIT64(21)
-#define AG_EVTSEL_EN BIT64(22)
-#define AG_EVTSEL_INV BIT64(23)
+/* Field bits: softpmu/regs.h (SPMU_EVTSEL_*, SPMU_FIXED_*, ...); the
+ * whole 4-bit block of fixed counter j in IA32_FIXED_CTR_CTRL (SDM 18.2.2
+ * Figure 18-2): */
 #define AG_FIXED_FIELD(j) (UINT64_C(0xF) << (4 * (j)))
-#define AG_FIXED_EN(j) (UINT64_C(3) << (4 * (j)))
-#define AG_FIXED_PMI(j) (UINT64_C(8) << (4 * (j)))
-#define AG_DEBUGCTL_FREEZE_PERFMON BIT64(12)
-#define AG_STATUS_LBR_FRZ BIT64(58)
-#define AG_STATUS_CTR_FRZ BIT64(59)
-
-#define AG_FIXED_BASE 32u
 #define AG_NSLOT (SPMU_MAX_GP + SPMU_MAX_FIXED)
 
 /* NetBurst (SDM 18.15.1-18.15.3, 18.16.1-18.16.2, Table 18-63): counter
@@ -132,12 +120,12 @@ struct spmu_agent {
 
 static inline bool ag_is_fixed(unsigned c)
 {
-  return c >= AG_FIXED_BASE;
+  return c >= SPMU_AGENT_FIXED(0);
 }
 
 static inline unsigned ag_fixed_index(unsigned c)
 {
-  return c - AG_FIXED_BASE;
+  return c - SPMU_AGENT_FIXED(0);
 }
 
 static inline struct ag_ctr *ag_slot(spmu_agent *a, unsigned c)

@@ -24,7 +24,7 @@ static int reload(spmu_agent *a, unsigned c, uint64_t v)
   if ((rc = spmu_ag_write_counter(a, c, 0 - left)) != SPMU_OK)
     return rc;
   if (toggle)
-    rc = spmu_ag_wrmsr(a, AG_EVTSEL0 + c, k->ctl | AG_EVTSEL_EN);
+    rc = spmu_ag_wrmsr(a, AG_EVTSEL0 + c, k->ctl | SPMU_EVTSEL_EN);
   return rc;
 }
 
@@ -106,7 +106,7 @@ static int pmi_freeze(spmu_agent *a, uint64_t *done)
   *done = mine;
   if ((rc = unmask(a)) != SPMU_OK)
     return rc;
-  reset = mine | (st & (AG_STATUS_CTR_FRZ | AG_STATUS_LBR_FRZ));
+  reset = mine | (st & (SPMU_STATUS_CTR_FRZ | SPMU_STATUS_LBR_FRZ));
   return reset ? spmu_ag_wrmsr(a, AG_GLOBAL_OVF_CTRL, reset) : SPMU_OK;
 }
 

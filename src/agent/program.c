@@ -111,7 +111,7 @@ int spmu_ag_start_set(spmu_agent *a, uint64_t set)
 
   for (; gp; gp &= gp - 1) {
     unsigned i = ag_first(gp);
-    uint64_t ctl = ag_slot(a, i)->ctl | AG_EVTSEL_EN;
+    uint64_t ctl = ag_slot(a, i)->ctl | SPMU_EVTSEL_EN;
     if ((rc = spmu_ag_wrmsr(a, AG_EVTSEL0 + i, ctl)) != SPMU_OK)
       return rc;
   }
@@ -220,12 +220,12 @@ uint64_t spmu_ag_control(unsigned c, const spmu_agent_event *ev)
     return v << (4 * ag_fixed_index(c));
   }
   v = ev->event | (uint64_t)ev->umask << 8 | (uint64_t)ev->cmask << 24;
-  v |= (ev->flags & SPMU_AGENT_USR) ? AG_EVTSEL_USR : 0;
-  v |= (ev->flags & SPMU_AGENT_OS) ? AG_EVTSEL_OS : 0;
-  v |= (ev->flags & SPMU_AGENT_EDGE) ? AG_EVTSEL_E : 0;
-  v |= (ev->flags & SPMU_AGENT_INV) ? AG_EVTSEL_INV : 0;
-  v |= (ev->flags & SPMU_AGENT_ANY) ? AG_EVTSEL_ANY : 0;
-  v |= ev->period ? AG_EVTSEL_INT : 0;
+  v |= (ev->flags & SPMU_AGENT_USR) ? SPMU_EVTSEL_USR : 0;
+  v |= (ev->flags & SPMU_AGENT_OS) ? SPMU_EVTSEL_OS : 0;
+  v |= (ev->flags & SPMU_AGENT_EDGE) ? SPMU_EVTSEL_E : 0;
+  v |= (ev->flags & SPMU_AGENT_INV) ? SPMU_EVTSEL_INV : 0;
+  v |= (ev->flags & SPMU_AGENT_ANY) ? SPMU_EVTSEL_ANY : 0;
+  v |= ev->period ? SPMU_EVTSEL_INT : 0;
   return v;
 }
 

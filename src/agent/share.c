@@ -27,8 +27,8 @@ static int pmi_settle(spmu_agent *a)
   a->pmi_owned = false;
   a->freeze = false;
   if (a->freeze_saved)
-    rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
-                        a->prev_freeze ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
+    rc = spmu_ag_update(a, AG_DEBUGCTL, SPMU_DEBUGCTL_FREEZE_PERFMON,
+                        a->prev_freeze ? SPMU_DEBUGCTL_FREEZE_PERFMON : 0);
   a->freeze_saved = false;
   return rc;
 }
@@ -46,11 +46,11 @@ int spmu_agent_set_freeze(spmu_agent *a, bool on)
   if (!a->freeze_saved) {
     if ((rc = spmu_ag_rdmsr(a, AG_DEBUGCTL, &v)) != SPMU_OK)
       return rc;
-    a->prev_freeze = (v & AG_DEBUGCTL_FREEZE_PERFMON) != 0;
+    a->prev_freeze = (v & SPMU_DEBUGCTL_FREEZE_PERFMON) != 0;
     a->freeze_saved = true;
   }
-  rc = spmu_ag_update(a, AG_DEBUGCTL, AG_DEBUGCTL_FREEZE_PERFMON,
-                      on ? AG_DEBUGCTL_FREEZE_PERFMON : 0);
+  rc = spmu_ag_update(a, AG_DEBUGCTL, SPMU_DEBUGCTL_FREEZE_PERFMON,
+                      on ? SPMU_DEBUGCTL_FREEZE_PERFMON : 0);
   if (rc == SPMU_OK)
     a->freeze = on;
   return rc;
@@ -75,9 +75,9 @@ static int inuse_compute(spmu_agent *a, uint64_t *out)
   for (i = 0; i < a->pmu.gp; i++) {
     if ((rc = spmu_ag_rdmsr(a, AG_EVTSEL0 + i, &sel)) != SPMU_OK)
       return rc;
-    if (sel & AG_EVTSEL_EVENT)
+    if (sel & SPMU_EVTSEL_EVENT)
       v |= BIT64(i);
-    pmi |= (sel & AG_EVTSEL_INT) != 0;
+    pmi |= (sel & SPMU_EVTSEL_INT) != 0;
   }
   if (a->pmu.fixed_mask) {
     if ((rc = spmu_ag_rdmsr(a, AG_FIXED_CTR_CTRL, &fc)) != SPMU_OK)
@@ -85,9 +85,9 @@ static int inuse_compute(spmu_agent *a, uint64_t *out)
     for (i = 0; i < SPMU_MAX_FIXED; i++) {
       if (!(a->pmu.fixed_mask >> i & 1))
         continue;
-      if (fc & AG_FIXED_EN(i))
-        v |= BIT64(AG_FIXED_BASE + i);
-      pmi |= (fc & AG_FIXED_PMI(i)) != 0;
+      if (fc & SPMU_FIXED_EN(i))
+        v |= BIT64(SPMU_AGENT_FIXED(i));
+      pmi |= (fc & SPMU_FIXED_PMI(i)) != 0;
     }
   }
   rc = spmu_ag_rdmsr_opt(a, AG_PEBS_ENABLE, &pebs);
@@ -222,7 +222,7 @@ static uint64_t candidates(const spmu_agent *a, const spmu_agent_event *ev,
  * counters to events only they can count. */
 static unsigned pick(uint64_t free)
 {
-  uint64_t fixed = free & ~spmu_width_mask(AG_FIXED_BASE);
+  uint64_t fixed = free & ~spmu_width_mask(SPMU_AGENT_FIXED(0));
   return ag_first(fixed ? fixed : free);
 }
 

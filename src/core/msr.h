@@ -8,45 +8,11 @@
 
 #include "core/state.h"
 #include "regs/applied.h"
+#include "softpmu/regs.h"
 #include "util/bits.h"
 
-/* Field positions the model's behaviour depends on. They restate catalogue
- * fields; tests/test_catalog.c checks each against the table. */
-#define SPMU_EVTSEL_EVENT GENMASK64(7, 0)
-#define SPMU_EVTSEL_UMASK_SHIFT 8
-#define SPMU_EVTSEL_USR BIT64(16)
-#define SPMU_EVTSEL_OS BIT64(17)
-#define SPMU_EVTSEL_E BIT64(18)
-#define SPMU_EVTSEL_INT BIT64(20)
-#define SPMU_EVTSEL_ANY BIT64(21)
-#define SPMU_EVTSEL_EN BIT64(22)
-#define SPMU_EVTSEL_INV BIT64(23)
-#define SPMU_EVTSEL_CMASK_SHIFT 24
-#define SPMU_EVTSEL_IN_TX BIT64(32)
-#define SPMU_FIXED_EN(j) (UINT64_C(3) << (4 * (j)))
-#define SPMU_FIXED_ANY(j) (UINT64_C(4) << (4 * (j)))
-#define SPMU_FIXED_PMI(j) (UINT64_C(8) << (4 * (j)))
-#define SPMU_DEBUGCTL_LBR BIT64(0)
-#define SPMU_DEBUGCTL_TR BIT64(6)
-#define SPMU_DEBUGCTL_BTS BIT64(7)
-#define SPMU_DEBUGCTL_BTINT BIT64(8)
-#define SPMU_DEBUGCTL_BTS_OFF_OS BIT64(9)
-#define SPMU_DEBUGCTL_BTS_OFF_USR BIT64(10)
-#define SPMU_DEBUGCTL_FREEZE_LBRS BIT64(11)
-#define SPMU_DEBUGCTL_FREEZE_PERFMON BIT64(12)
-#define SPMU_DEBUGCTL_ENABLE_UNCORE_PMI BIT64(13)
-#define SPMU_DEBUGCTL_FREEZE_WHILE_SMM BIT64(14)
-#define SPMU_STATUS_TRACE_TOPA_PMI BIT64(55)
-#define SPMU_STATUS_LBR_FRZ BIT64(58)
-#define SPMU_STATUS_CTR_FRZ BIT64(59)
-#define SPMU_STATUS_ASCI BIT64(60)
-#define SPMU_STATUS_OVF_UNCORE BIT64(61)
-#define SPMU_STATUS_OVF_BUF BIT64(62)
-#define SPMU_STATUS_COND_CHGD BIT64(63)
-#define SPMU_MSR_DEBUGCTL 0x1D9u
-#define SPMU_MSR_GLOBAL_STATUS 0x38Eu
-#define SPMU_MSR_GLOBAL_CTRL 0x38Fu
-#define SPMU_INUSE_PMI BIT64(63)
+/* The field bits the model's behaviour depends on (SPMU_EVTSEL_*, ...) are
+ * public: softpmu/regs.h. */
 
 /* Where an access finds an MSR's state: the accessing logical
  * processor's register file, or for `shared` defs the core's NetBurst
