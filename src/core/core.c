@@ -138,23 +138,31 @@ static void written(spmu_lp *lp, const struct spmu_msr_rt *m,
     freeze_written(lp, m, old_status);
 }
 
+/* The write both paths share: the catalogue's write algorithm on lp's
+ * register files (host: the VMM's path), then what a write changes
+ * beyond the register. */
+static enum spmu_wr write_msr(spmu_lp *lp, const struct spmu_msr_rt *m,
+                              uint64_t value, bool host)
+{
+  struct spmu_regfiles f = spmu_lp_file(lp);
+  uint64_t old_status = lp->r.global_status;
+  enum spmu_wr rc = spmu_msr_write(&lp->core->a, &f, m, value, host);
+
+  if (rc == SPMU_WR_OK)
+    written(lp, m, old_status);
+  return rc;
+}
+
 int spmu_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
-  struct spmu_regfiles f;
-  uint64_t old_status;
 
   if (!lp)
     return SPMU_EINVAL;
   /* An MSR the profile lacks raises #GP (SDM Vol. 2B WRMSR). */
   m = spmu_applied_find(&lp->core->a, msr);
-  if (!m)
+  if (!m || write_msr(lp, m, value, false) != SPMU_WR_OK)
     return SPMU_GP;
-  f = spmu_lp_file(lp);
-  old_status = lp->r.global_status;
-  if (spmu_msr_write(&lp->core->a, &f, m, value, false) != SPMU_WR_OK)
-    return SPMU_GP;
-  written(lp, m, old_status);
   return SPMU_OK;
 }
 
@@ -176,19 +184,14 @@ int spmu_rdmsr(spmu_lp *lp, uint32_t msr, uint64_t *value)
 int spmu_host_wrmsr(spmu_lp *lp, uint32_t msr, uint64_t value)
 {
   const struct spmu_msr_rt *m;
-  struct spmu_regfiles f;
-  uint64_t old_status;
 
   if (!lp)
     return SPMU_EINVAL;
   m = spmu_applied_find(&lp->core->a, msr);
   if (!m)
     return SPMU_ENOMSR;
-  f = spmu_lp_file(lp);
-  old_status = lp->r.global_status;
-  switch (spmu_msr_write(&lp->core->a, &f, m, value, true)) {
+  switch (write_msr(lp, m, value, true)) {
   case SPMU_WR_OK:
-    written(lp, m, old_status);
     return SPMU_OK;
   case SPMU_WR_READONLY:
     return SPMU_EREADONLY;
