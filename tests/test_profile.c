@@ -752,73 +752,21 @@ static void test_from_cpuid_round_trips_presets(void **state)
  *   apart because the plain form of that set has ECX = 7. */
 static void test_from_cpuid_real_parts(void **state)
 {
+  /* One real part a line. */
+  /* clang-format off */
   static const struct {
     uint32_t r0a[4], r01[4];
     uint64_t perfcap;
     uint8_t version, gp, gp_width, events_len, fixed_width, contig;
     uint32_t fixed_mask, ecx, features;
   } want[] = {
-      {{0x07280202, 0, 0, 0x503},
-       {0, 0, 0, 0},
-       0,
-       2,
-       2,
-       40,
-       7,
-       40,
-       0,
-       0x7,
-       0,
-       0},
-      {{0x07300403, 0, 0, 0x603},
-       {0, 0, 0, 0},
-       0,
-       3,
-       4,
-       48,
-       7,
-       48,
-       0,
-       0x7,
-       0,
-       0},
-      {{0x07300404, 0, 0, 0x603},
-       {0x000506E3, 0, 0x7FFAFBBF, 0xBFEBFBFF},
-       0x33C5,
-       4,
-       4,
-       48,
-       7,
-       48,
-       0,
-       0x7,
-       0,
-       SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL},
-      {{0x08300805, 0, 0xF, 0x8604},
-       {0, 0, 0, 0},
-       0,
-       5,
-       8,
-       48,
-       8,
-       48,
-       0,
-       0xF,
-       0,
-       SPMU_FEAT_ANY_DEPRECATED},
-      {{0x07300805, 0, 0, 0x603},
-       {0, 0, 0, 0},
-       0,
-       5,
-       8,
-       48,
-       7,
-       48,
-       3,
-       0x7,
-       0,
-       0},
+      {{0x07280202, 0, 0, 0x503}, {0, 0, 0, 0}, 0, 2, 2, 40, 7, 40, 0, 0x7, 0, 0},
+      {{0x07300403, 0, 0, 0x603}, {0, 0, 0, 0}, 0, 3, 4, 48, 7, 48, 0, 0x7, 0, 0},
+      {{0x07300404, 0, 0, 0x603}, {0x000506E3, 0, 0x7FFAFBBF, 0xBFEBFBFF}, 0x33C5, 4, 4, 48, 7, 48, 0, 0x7, 0, SPMU_FEAT_PDCM | SPMU_FEAT_DS | SPMU_FEAT_DTES64 | SPMU_FEAT_DS_CPL},
+      {{0x08300805, 0, 0xF, 0x8604}, {0, 0, 0, 0}, 0, 5, 8, 48, 8, 48, 0, 0xF, 0, SPMU_FEAT_ANY_DEPRECATED},
+      {{0x07300805, 0, 0, 0x603}, {0, 0, 0, 0}, 0, 5, 8, 48, 7, 48, 3, 0x7, 0, 0},
   };
+  /* clang-format on */
   size_t i;
 
   (void)state;
