@@ -156,8 +156,9 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
   if (r.event >= s->desc->nev) {
     snprintf(s->why, s->whylen,
              "the sample stream has a sample of event %" PRIu32
-             " at offset %" PRIu64 ", but only %u events were recorded",
-             r.event, s->off, s->desc->nev);
+             " at offset %" PRIu64 ", but -e gave %u event%s (numbered "
+             "from 0)",
+             r.event, s->off, s->desc->nev, s->desc->nev == 1 ? "" : "s");
     return -1;
   }
   nr = r.nr < 4096 ? r.nr : 4096;
