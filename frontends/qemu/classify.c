@@ -220,8 +220,7 @@ static struct {
 
 static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
 {
-  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >> 20) &
-             (cap - 1);
+  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
 
   while (slot[i] && slot[i]->vaddr != vaddr)
     i = (i + 1) & (cap - 1);

@@ -126,9 +126,8 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var)
     if (j + 1 == t->ninsns && t->cond_last && (var & VAR_TAKEN))
       n[L_BR_TAKEN] = 1;
     for (l = 0; l < NLINES; l++)
-      lines[l] = (spmu_event_line){.event = line_code[l][0],
-                                   .umask = line_code[l][1],
-                                   .count = n[l]};
+      lines[l] = (spmu_event_line){
+          .event = line_code[l][0], .umask = line_code[l][1], .count = n[l]};
     v->insns += n[L_INST];
     deliver_clock(v, lines, 1, t->insn_vaddr[j]);
   }

@@ -38,12 +38,12 @@
 
 /* A REP string instruction and the blocks that end at it. */
 struct rep_site {
-  uint64_t x, n;                  /* its address, its fall-through */
-  struct tb *block[SITE_BLOCKS];  /* the blocks ending at x */
+  uint64_t x, n;                 /* its address, its fall-through */
+  struct tb *block[SITE_BLOCKS]; /* the blocks ending at x */
   unsigned nblocks;
-  uint64_t seen;                  /* their executions when N was last run */
-  uint64_t runs;                  /* runs of x that ended */
-  bool per_exec;                  /* counted by a callback per execution */
+  uint64_t seen; /* their executions when N was last run */
+  uint64_t runs; /* runs of x that ended */
+  bool per_exec; /* counted by a callback per execution */
   struct rep_site *next;
 };
 

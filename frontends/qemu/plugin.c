@@ -42,8 +42,7 @@ EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
  * 18-1); CMASK is bits 31:24. */
 #define EVTSEL_CMASK (UINT64_C(0xff) << SPMU_EVTSEL_CMASK_SHIFT)
 
-struct plugin g = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                   .status = STATUS_UNKNOWN};
+struct plugin g = {.lock = PTHREAD_MUTEX_INITIALIZER, .status = STATUS_UNKNOWN};
 
 /* The guest thread running on this host thread (a fork's child keeps its
  * own). */
@@ -124,9 +123,8 @@ static int new_core(struct vcpu *v, char *why, size_t len)
 
 static spmu_agent_event agent_event(uint64_t sel)
 {
-  spmu_agent_event ev = {.event = (uint8_t)sel,
-                         .umask = (uint8_t)(sel >> 8),
-                         .period = g.period};
+  spmu_agent_event ev = {
+      .event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8), .period = g.period};
 
   if (sel & SPMU_EVTSEL_USR)
     ev.flags |= SPMU_AGENT_USR;
@@ -299,7 +297,7 @@ static size_t format_results(char *buf, size_t cap)
                         "softpmu-qemu 1 pid=%ld threads=%u status=%s "
                         "counting=%s\n",
                         (long)getpid(), g.threads, status,
-                        !g.began_inline  ? "callback"
+                        !g.began_inline ? "callback"
                         : g.inline_mode ? "inline"
                                         : "inline,callback");
   for (i = 0; i < g.nevents && n < cap; i++)
@@ -462,8 +460,7 @@ static bool parse_event(const char *s)
   return true;
 }
 
-static bool parse_path(const char *key, const char *val, char *dst,
-                       size_t cap)
+static bool parse_path(const char *key, const char *val, char *dst, size_t cap)
 {
   if (!*val || strlen(val) >= cap) {
     fail("%s=%s: empty or too long a path", key, val);
@@ -533,8 +530,8 @@ static bool parse_arg(const char *a)
   }
   /* count=callback: count with the callback per block even where inline
    * adds would do (the tests compare the two). */
-  if (KEY("count") && (strcmp(val, "callback") == 0 ||
-                       strcmp(val, "inline") == 0)) {
+  if (KEY("count") &&
+      (strcmp(val, "callback") == 0 || strcmp(val, "inline") == 0)) {
     count_inline = strcmp(val, "inline") == 0;
     return true;
   }
@@ -553,7 +550,8 @@ static int line_of(uint64_t sel)
   unsigned l;
 
   for (l = 0; l < NLINES; l++)
-    if (line_code[l][0] == (uint8_t)sel && line_code[l][1] == (uint8_t)(sel >> 8))
+    if (line_code[l][0] == (uint8_t)sel &&
+        line_code[l][1] == (uint8_t)(sel >> 8))
       return (int)l;
   return -1;
 }

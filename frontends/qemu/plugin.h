@@ -53,21 +53,21 @@ typedef struct insn_class {
  * instruction (for placing an overflow on the exact one). */
 struct tb {
   uint64_t vaddr;
-  uint64_t fallthrough;   /* the address after its last instruction */
-  uint64_t rep_addr;      /* its last instruction if a REP string one */
-  uint32_t id;            /* index into the per-thread execution counts */
-  uint8_t cond_last;      /* the last instruction is a conditional branch */
-  uint8_t rep_first;      /* the first instruction is a REP string one */
-  uint8_t last_kind;      /* enum insn_kind of the last instruction */
-  uint32_t total[NLINES]; /* not taken, not a continuation */
-  uint32_t first[NLINES]; /* what the first instruction contributes */
-  uint64_t *inline_count; /* executions counted inline (inline.c) */
-  uint64_t *inline_cont;  /* of them, repeats of its REP instruction */
-  struct tb *same_vaddr;  /* another block at vaddr (classify.c) */
+  uint64_t fallthrough;       /* the address after its last instruction */
+  uint64_t rep_addr;          /* its last instruction if a REP string one */
+  uint32_t id;                /* index into the per-thread execution counts */
+  uint8_t cond_last;          /* the last instruction is a conditional branch */
+  uint8_t rep_first;          /* the first instruction is a REP string one */
+  uint8_t last_kind;          /* enum insn_kind of the last instruction */
+  uint32_t total[NLINES];     /* not taken, not a continuation */
+  uint32_t first[NLINES];     /* what the first instruction contributes */
+  uint64_t *inline_count;     /* executions counted inline (inline.c) */
+  uint64_t *inline_cont;      /* of them, repeats of its REP instruction */
+  struct tb *same_vaddr;      /* another block at vaddr (classify.c) */
   struct qemu_plugin_tb *qtb; /* during its translation only */
   uint32_t ninsns;
-  uint64_t *insn_vaddr;    /* [ninsns] */
-  insn_class *insn;        /* [ninsns] */
+  uint64_t *insn_vaddr; /* [ninsns] */
+  insn_class *insn;     /* [ninsns] */
 };
 
 /* A guest thread: its model cores and its execution counts. */
@@ -149,8 +149,7 @@ void spmu_qemu_inline_forget(void);
 /* sample.c */
 bool spmu_qemu_record_open(void);
 void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip);
-void spmu_qemu_stack_update(struct vcpu *v, const struct tb *p,
-                            uint64_t next);
+void spmu_qemu_stack_update(struct vcpu *v, const struct tb *p, uint64_t next);
 void spmu_qemu_thread_start(struct vcpu *v);
 void spmu_qemu_thread_exit(struct vcpu *v);
 void spmu_qemu_record_lost(struct vcpu *v, uint64_t count);

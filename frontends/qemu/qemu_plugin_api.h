@@ -83,8 +83,8 @@ enum qemu_plugin_op {
   QEMU_PLUGIN_INLINE_ADD_U64,
 };
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
-                                              enum qemu_plugin_op op,
-                                              void *ptr, uint64_t imm);
+                                              enum qemu_plugin_op op, void *ptr,
+                                              uint64_t imm);
 
 /* Remove every callback of the plugin and flush the translated code, then
  * call cb (asynchronously: callbacks may still arrive until then). */

@@ -92,8 +92,8 @@ static bool mapped(uint64_t ip)
   return false;
 }
 
-static void put_mmap(uint32_t tid, uint64_t start, uint64_t end,
-                     uint64_t pgoff, const char *path)
+static void put_mmap(uint32_t tid, uint64_t start, uint64_t end, uint64_t pgoff,
+                     const char *path)
 {
   size_t n = strlen(path) + 1;
   struct spmu_rec_mmap *m = reserve(SPMU_REC_MMAP, sizeof(*m) + n);
@@ -181,8 +181,7 @@ static void push(struct vcpu *v, uint64_t ret)
  * pops the return address it jumps to (RET). A return to an address the
  * shadow stack holds deeper (longjmp, exceptions) pops through it; a
  * return to an address it does not hold pops one entry. */
-void spmu_qemu_stack_update(struct vcpu *v, const struct tb *p,
-                            uint64_t next)
+void spmu_qemu_stack_update(struct vcpu *v, const struct tb *p, uint64_t next)
 {
   size_t d;
 
