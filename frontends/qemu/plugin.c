@@ -1,21 +1,14 @@
 /* libsoftpmu-qemu: a QEMU TCG plugin (qemu-user, x86-64 guests) that runs
  * the guest's retired instructions through softpmu's PMU model and writes
- * the counts of the events programmed (README.md in this directory says
- * what each event means in this engine and what a clock is).
+ * the counts of the events programmed, or, in record mode, the samples of
+ * their overflows (README.md in this directory says what each event means
+ * in this engine and what a clock is; plugin.h lists the parts).
  *
- * How counting works:
- *  - at translation, each instruction of a translation block (TB) is
- *    classified once with Zydis, and the block's event totals are summed
- *    (struct tb);
- *  - at execution, a small per-TB callback counts the executions of the
- *    previous block of the same guest thread by variant: whether its last
- *    branch was taken (the block now starting is not its fall-through) and
- *    whether it began as a continuation of a REP string instruction;
- *  - each variant is handed to the model as a batch of identical clocks
- *    (spmu_deliver with clocks = executions) when the thread or the process
- *    exits, and whenever an execution count would overflow.
- * One model core per guest thread (more when the events outnumber the
- * counters); the process's counts are the sum over its threads. */
+ * This file: the arguments, the model cores each guest thread gets
+ * (programmed through the agent library, as a driver programs hardware),
+ * the lives of threads and processes (fork, execve, exit) and the results
+ * file. One model core per guest thread (more when the events outnumber
+ * the counters); the process's counts are the sum over its threads. */
 #define _GNU_SOURCE /* O_CLOEXEC */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,115 +22,34 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <Zydis/Zydis.h>
-#include <softpmu/agent.h>
 #include <softpmu/error.h>
 #include <softpmu/events.h>
-#include <softpmu/profile.h>
 #include <softpmu/regs.h>
 
-#include "lines.h"
-
-#include "qemu_plugin_api.h"
+#include "plugin.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
 EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
-
-#define MAX_EVENTS 32
-#define MAX_VCPUS 4096
-#define NVARIANTS 4
-#define VAR_TAKEN 1u /* the block's conditional branch was taken */
-#define VAR_CONT 2u  /* the block began by repeating a REP string insn */
-/* An execution count is handed to the model when it reaches this (the
- * tests build a plugin with a small one, to run that path). */
-#ifndef SPMU_QEMU_COUNT_MAX
-#define SPMU_QEMU_COUNT_MAX UINT32_MAX
-#endif
-#define PAGE_SIZE_X86 4096u
-#define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
 
 /* Linux x86-64 system call numbers of exit and exit_group. */
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
 #define NR_EXECVE 59
 #define NR_EXECVEAT 322
-#define STATUS_UNKNOWN (-1)
-#define STATUS_EXECVE (-2) /* the block ends at an execve */
 
 /* IA32_PERFEVTSELx fields: softpmu/regs.h (SDM Vol. 3B 18.2.1.1, Figure
  * 18-1); CMASK is bits 31:24. */
 #define EVTSEL_CMASK (UINT64_C(0xff) << SPMU_EVTSEL_CMASK_SHIFT)
 
-/* ---- the events this engine produces: lines.h ----------------------- */
-
-/* What one instruction contributes, from its decoding. */
-enum insn_kind {
-  K_OTHER,
-  K_COND,      /* Jcc, JrCXZ, LOOPcc: taken or not */
-  K_JMP,       /* near jump, direct */
-  K_JMP_IND,   /* near jump, indirect */
-  K_CALL,      /* near call, direct */
-  K_CALL_IND,  /* near call, indirect */
-  K_RET,       /* near return */
-  K_FAR,       /* far jump, call, return; IRET; SYSCALL; INT n */
-  K_REP_STRING /* a string instruction with a REP prefix */
-};
-
-typedef struct insn_class {
-  uint8_t kind; /* enum insn_kind */
-  uint8_t load, store;
-} insn_class;
-
-/* A translated block: its totals, computed once at translation. */
-struct tb {
-  uint64_t vaddr;
-  uint64_t fallthrough;   /* the address after its last instruction */
-  uint64_t rep_addr;      /* its last instruction if a REP string one */
-  uint32_t id;            /* index into the per-thread execution counts */
-  uint8_t cond_last;      /* the last instruction is a conditional branch */
-  uint8_t rep_first;      /* the first instruction is a REP string one */
-  uint32_t total[NLINES]; /* not taken, not a continuation */
-  uint32_t first[NLINES]; /* what the first instruction contributes */
-};
-
-/* A guest thread: its model cores and its execution counts. */
-struct vcpu {
-  bool used;
-  const struct tb *prev; /* the block that ran last, not yet counted */
-  bool prev_cont;
-  uint32_t (*counts)[NVARIANTS]; /* by tb id */
-  size_t cap;
-  unsigned ncores;
-  spmu_core *cores[MAX_EVENTS];
-  spmu_agent *agents[MAX_EVENTS];
-  unsigned core_of[MAX_EVENTS], counter_of[MAX_EVENTS];
-  uint64_t base[MAX_EVENTS]; /* counter values at a fork (the child's 0) */
-};
-
-static struct {
-  spmu_profile profile;
-  char out[4096];
-  unsigned nevents;
-  uint64_t evtsel[MAX_EVENTS];
-  ZydisDecoder dec;
-  pthread_mutex_t lock; /* tbs, vcpus[], totals, threads */
-  struct tb **tbs;
-  size_t ntbs, tbcap;
-  struct vcpu *vcpus[MAX_VCPUS];
-  uint64_t totals[MAX_EVENTS]; /* threads already gone */
-  unsigned threads;
-  int status; /* exit status, or STATUS_UNKNOWN, STATUS_EXECVE */
-  bool failed;
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER, .status = STATUS_UNKNOWN};
+struct plugin g = {.lock = PTHREAD_MUTEX_INITIALIZER, .status = STATUS_UNKNOWN};
 
 /* The guest thread running on this host thread (a fork's child keeps its
  * own). */
 static _Thread_local int tls_vcpu __attribute__((tls_model("initial-exec"))) =
     -1;
 
-static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void fail(const char *fmt, ...)
+void spmu_qemu_fail(const char *fmt, ...)
 {
   va_list ap;
 
@@ -148,339 +60,7 @@ static void fail(const char *fmt, ...)
   va_end(ap);
 }
 
-/* ---- classification (Zydis) ------------------------------------------ */
-
-static bool is_cond_branch(ZydisMnemonic m, ZydisInstructionCategory c)
-{
-  return c == ZYDIS_CATEGORY_COND_BR || m == ZYDIS_MNEMONIC_LOOP ||
-         m == ZYDIS_MNEMONIC_LOOPE || m == ZYDIS_MNEMONIC_LOOPNE ||
-         m == ZYDIS_MNEMONIC_JCXZ || m == ZYDIS_MNEMONIC_JECXZ ||
-         m == ZYDIS_MNEMONIC_JRCXZ;
-}
-
-static bool is_far_transfer(const ZydisDecodedInstruction *in)
-{
-  switch (in->mnemonic) {
-  case ZYDIS_MNEMONIC_IRET:
-  case ZYDIS_MNEMONIC_IRETD:
-  case ZYDIS_MNEMONIC_IRETQ:
-  case ZYDIS_MNEMONIC_SYSCALL:
-  case ZYDIS_MNEMONIC_SYSENTER:
-  case ZYDIS_MNEMONIC_INT:
-  case ZYDIS_MNEMONIC_INT1:
-  case ZYDIS_MNEMONIC_INT3:
-  case ZYDIS_MNEMONIC_INTO:
-    return true;
-  default:
-    return in->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR;
-  }
-}
-
-/* A near jump or call through a register or memory operand. */
-static bool is_indirect(const ZydisDecodedOperand *ops)
-{
-  return ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER ||
-         ops[0].type == ZYDIS_OPERAND_TYPE_MEMORY;
-}
-
-static uint8_t branch_kind(const ZydisDecodedInstruction *in,
-                           const ZydisDecodedOperand *ops)
-{
-  if (is_far_transfer(in))
-    return K_FAR;
-  if (is_cond_branch(in->mnemonic, in->meta.category))
-    return K_COND;
-  if (in->mnemonic == ZYDIS_MNEMONIC_JMP)
-    return is_indirect(ops) ? K_JMP_IND : K_JMP;
-  if (in->mnemonic == ZYDIS_MNEMONIC_CALL)
-    return is_indirect(ops) ? K_CALL_IND : K_CALL;
-  if (in->mnemonic == ZYDIS_MNEMONIC_RET)
-    return K_RET;
-  if (in->meta.category == ZYDIS_CATEGORY_STRINGOP &&
-      (in->attributes &
-       (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE)))
-    return K_REP_STRING;
-  return K_OTHER;
-}
-
-/* Loads and stores: memory operands, hidden ones included (PUSH, POP,
- * CALL and RET reach the stack), that the instruction reads or writes;
- * not LEA's address generation, nor NOP's operand. */
-static void memory_access(const ZydisDecodedInstruction *in,
-                          const ZydisDecodedOperand *ops, insn_class *c)
-{
-  unsigned i;
-
-  if (in->mnemonic == ZYDIS_MNEMONIC_NOP)
-    return;
-  for (i = 0; i < in->operand_count; i++) {
-    if (ops[i].type != ZYDIS_OPERAND_TYPE_MEMORY)
-      continue;
-    if (ops[i].mem.type != ZYDIS_MEMOP_TYPE_MEM &&
-        ops[i].mem.type != ZYDIS_MEMOP_TYPE_VSIB)
-      continue;
-    if (ops[i].actions & ZYDIS_OPERAND_ACTION_MASK_READ)
-      c->load = 1;
-    if (ops[i].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE)
-      c->store = 1;
-  }
-}
-
-/* Decode one instruction; false when its bytes do not decode to exactly
- * their length (an instruction QEMU cut at a page end). */
-static bool classify(const void *bytes, size_t len, insn_class *c)
-{
-  ZydisDecodedInstruction in;
-  ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
-
-  memset(c, 0, sizeof(*c));
-  if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&g.dec, bytes, len, &in, ops)))
-    return false;
-  if (in.length != len)
-    return false;
-  c->kind = branch_kind(&in, ops);
-  memory_access(&in, ops, c);
-  return true;
-}
-
-/* What one instruction adds to the block's lines (not-taken variant: a
- * conditional branch's NEAR_TAKEN is added by the taken variant). */
-static void insn_lines(const insn_class *c, uint32_t lines[NLINES])
-{
-  memset(lines, 0, NLINES * sizeof(lines[0]));
-  lines[L_INST] = 1;
-  lines[L_LOADS] = c->load;
-  lines[L_STORES] = c->store;
-  switch (c->kind) {
-  case K_COND:
-    lines[L_BR_ALL] = lines[L_BR_COND] = 1;
-    break;
-  case K_JMP:
-  case K_JMP_IND:
-    lines[L_BR_ALL] = lines[L_BR_TAKEN] = 1;
-    break;
-  case K_CALL:
-  case K_CALL_IND:
-    lines[L_BR_ALL] = lines[L_BR_CALL] = lines[L_BR_TAKEN] = 1;
-    break;
-  case K_RET:
-    lines[L_BR_ALL] = lines[L_BR_RET] = lines[L_BR_TAKEN] = 1;
-    break;
-  case K_FAR:
-    lines[L_BR_ALL] = lines[L_BR_FAR] = 1;
-    break;
-  default:
-    break;
-  }
-}
-
-/* QEMU 7.2 lists, as a block's last instruction, one that crosses into
- * the next page and that the block does not execute (it ends the block
- * before it; the next block starts at it). Its bytes are truncated. */
-static bool cut_at_page_end(uint64_t vaddr, bool decoded)
-{
-  uint64_t left = PAGE_SIZE_X86 - (vaddr & (PAGE_SIZE_X86 - 1));
-
-  return left < MAX_INSN_LEN && !decoded;
-}
-
-static void add_insn(struct tb *t, size_t i, const insn_class *c,
-                     uint64_t vaddr, size_t len)
-{
-  uint32_t lines[NLINES];
-  unsigned l;
-
-  insn_lines(c, lines);
-  for (l = 0; l < NLINES; l++)
-    t->total[l] += lines[l];
-  if (i == 0) {
-    memcpy(t->first, lines, sizeof(lines));
-    t->rep_first = c->kind == K_REP_STRING;
-  }
-  t->cond_last = c->kind == K_COND;
-  t->rep_addr = c->kind == K_REP_STRING ? vaddr : UINT64_MAX;
-  t->fallthrough = vaddr + len;
-}
-
-static struct tb *describe_tb(const struct qemu_plugin_tb *qtb)
-{
-  size_t n = qemu_plugin_tb_n_insns(qtb), i;
-  struct tb *t = calloc(1, sizeof(*t));
-
-  if (!t)
-    return NULL;
-  t->vaddr = qemu_plugin_tb_vaddr(qtb);
-  t->fallthrough = t->vaddr;
-  t->rep_addr = UINT64_MAX;
-  for (i = 0; i < n; i++) {
-    const struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(qtb, i);
-    uint64_t va = qemu_plugin_insn_vaddr(qi);
-    size_t len = qemu_plugin_insn_size(qi);
-    insn_class c;
-    bool ok = classify(qemu_plugin_insn_data(qi), len, &c);
-
-    if (i == n - 1 && i > 0 && cut_at_page_end(va, ok))
-      break;
-    add_insn(t, i, &c, va, len);
-  }
-  return t;
-}
-
-static bool register_tb(struct tb *t)
-{
-  bool ok = true;
-
-  pthread_mutex_lock(&g.lock);
-  if (g.ntbs == g.tbcap) {
-    size_t cap = g.tbcap ? g.tbcap * 2 : 4096;
-    struct tb **p = realloc(g.tbs, cap * sizeof(*p));
-
-    if (p) {
-      g.tbs = p;
-      g.tbcap = cap;
-    } else {
-      ok = false;
-    }
-  }
-  if (ok) {
-    t->id = (uint32_t)g.ntbs;
-    g.tbs[g.ntbs++] = t;
-  }
-  pthread_mutex_unlock(&g.lock);
-  return ok;
-}
-
-/* ---- delivery to the model ---------------------------------------------- */
-
-static void variant_clock(const struct tb *t, unsigned var,
-                          spmu_event_line lines[NLINES])
-{
-  unsigned l;
-
-  for (l = 0; l < NLINES; l++) {
-    uint32_t n = t->total[l];
-
-    if (var & VAR_CONT)
-      n -= t->first[l];
-    if (l == L_BR_TAKEN && (var & VAR_TAKEN))
-      n++;
-    lines[l] = (spmu_event_line){
-        .event = line_code[l][0], .umask = line_code[l][1], .count = n};
-  }
-}
-
-/* One clock = one execution of the block (README.md); cpl 3: qemu-user
- * runs user-mode code only. */
-static void deliver(struct vcpu *v, const struct tb *t, unsigned var,
-                    uint64_t execs)
-{
-  spmu_event_line lines[NLINES];
-  spmu_clock clk = {
-      .lines = lines, .nlines = NLINES, .cpl = 3, .flags = SPMU_CLK_IA32E};
-  unsigned k;
-
-  variant_clock(t, var, lines);
-  if (lines[L_INST].count == 0)
-    return; /* nothing retired (a repeat of a REP string instruction) */
-  for (k = 0; k < v->ncores; k++) {
-    uint64_t left = execs;
-
-    while (left) {
-      uint64_t done = 0;
-
-      if (spmu_deliver(spmu_core_lp(v->cores[k], 0), &clk, left, &done) < 0 ||
-          done == 0) {
-        g.failed = true; /* reported at exit */
-        break;
-      }
-      left -= done;
-    }
-  }
-}
-
-static void count_prev(struct vcpu *v, const struct tb *p, unsigned var)
-{
-  uint32_t *c;
-
-  if (p->id >= v->cap) {
-    size_t cap = v->cap ? v->cap : 1024;
-    uint32_t(*n)[NVARIANTS];
-
-    while (cap <= p->id)
-      cap *= 2;
-    n = realloc(v->counts, cap * sizeof(*n));
-    if (!n) {
-      deliver(v, p, var, 1);
-      return;
-    }
-    memset(n + v->cap, 0, (cap - v->cap) * sizeof(*n));
-    v->counts = n;
-    v->cap = cap;
-  }
-  c = &v->counts[p->id][var];
-  if (++*c == SPMU_QEMU_COUNT_MAX) {
-    deliver(v, p, var, *c);
-    *c = 0;
-  }
-}
-
-/* Count the block that ran before t on this thread, now that t tells
- * whether its branch was taken: taken when t is not its fall-through. */
-static void on_tb_exec(unsigned int vcpu_index, void *udata)
-{
-  const struct tb *t = udata;
-  struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
-  const struct tb *p;
-
-  if (!v)
-    return;
-  tls_vcpu = (int)vcpu_index;
-  p = v->prev;
-  if (p) {
-    unsigned var = v->prev_cont ? VAR_CONT : 0;
-
-    if (p->cond_last && t->vaddr != p->fallthrough)
-      var |= VAR_TAKEN;
-    count_prev(v, p, var);
-  }
-  /* A REP string instruction repeats by ending its block and starting a
-   * new one at itself; hardware retires it once (SDM Vol. 2B, REP). */
-  v->prev_cont = p && t->rep_first && p->rep_addr == t->vaddr;
-  v->prev = t;
-}
-
-static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
-{
-  struct tb *t;
-
-  (void)id;
-  t = describe_tb(qtb);
-  if (!t || !register_tb(t)) {
-    free(t);
-    g.failed = true;
-    return;
-  }
-  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-                                       t);
-}
-
-/* Hand every execution count of v to its cores; the caller holds g.lock. */
-static void flush_vcpu(struct vcpu *v)
-{
-  size_t id, n = v->cap < g.ntbs ? v->cap : g.ntbs;
-  unsigned var;
-
-  if (v->prev) {
-    count_prev(v, v->prev, v->prev_cont ? VAR_CONT : 0);
-    v->prev = NULL;
-  }
-  for (id = 0; id < n; id++)
-    for (var = 0; var < NVARIANTS; var++)
-      if (v->counts[id][var]) {
-        deliver(v, g.tbs[id], var, v->counts[id][var]);
-        v->counts[id][var] = 0;
-      }
-}
+#define fail spmu_qemu_fail
 
 static uint64_t read_event(struct vcpu *v, unsigned i)
 {
@@ -488,6 +68,34 @@ static uint64_t read_event(struct vcpu *v, unsigned i)
 
   spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
   return value - v->base[i];
+}
+
+/* Each block is described once, when QEMU translates it; it is then
+ * counted by inline adds (inline.c) or by a callback per execution
+ * (count.c). */
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
+{
+  struct tb *t;
+
+  (void)id;
+  t = spmu_qemu_describe_tb(qtb);
+  if (!t || !spmu_qemu_register_tb(t)) {
+    spmu_qemu_free_tb(t);
+    g.failed = true;
+    return;
+  }
+  if (g.inline_mode)
+    spmu_qemu_inline_tb(qtb, t);
+  else
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb, spmu_qemu_on_tb_exec,
+                                         QEMU_PLUGIN_CB_NO_REGS, t);
+}
+
+/* The first block a guest thread runs: which host thread it is. */
+void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index)
+{
+  tls_vcpu = (int)vcpu_index;
+  spmu_qemu_thread_start(v);
 }
 
 /* ---- programming the model, as a driver does ------------------------- */
@@ -515,7 +123,8 @@ static int new_core(struct vcpu *v, char *why, size_t len)
 
 static spmu_agent_event agent_event(uint64_t sel)
 {
-  spmu_agent_event ev = {.event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8)};
+  spmu_agent_event ev = {
+      .event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8), .period = g.period};
 
   if (sel & SPMU_EVTSEL_USR)
     ev.flags |= SPMU_AGENT_USR;
@@ -559,6 +168,15 @@ static void free_cores(struct vcpu *v)
   v->ncores = 0;
 }
 
+static void free_vcpu(struct vcpu *v)
+{
+  free_cores(v);
+  free(v->counts);
+  free(v->dirty);
+  free(v->stack);
+  free(v);
+}
+
 static int program_vcpu(struct vcpu *v, char *why, size_t len)
 {
   unsigned i, k;
@@ -575,6 +193,25 @@ static int program_vcpu(struct vcpu *v, char *why, size_t len)
 }
 
 /* ---- guest threads and processes -------------------------------------- */
+
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index);
+static void register_callbacks(qemu_plugin_id_t id);
+
+static void after_reset(qemu_plugin_id_t id)
+{
+  register_callbacks(id);
+}
+
+/* A second guest thread: QEMU 7.2's inline adds are not atomic, so the
+ * plugin resets itself (its callbacks removed, the translated code
+ * flushed) and counts with a callback per block from then on (inline.c).
+ * The reset is asynchronous: it takes effect before this thread runs
+ * another block. */
+static void leave_inline_mode(void)
+{
+  g.inline_mode = false;
+  qemu_plugin_reset(g.id, after_reset);
+}
 
 static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
@@ -594,7 +231,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     g.failed = true;
     return;
   }
-  v->used = true;
+  if (g.record[0])
+    spmu_qemu_start_budget(v);
   pthread_mutex_lock(&g.lock);
   if (g.vcpus[vcpu_index]) { /* an index QEMU reuses: keep the old counts */
     free_cores(v);
@@ -602,7 +240,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
   } else {
     g.vcpus[vcpu_index] = v;
   }
-  g.threads++;
+  if (g.threads++ && g.inline_mode)
+    leave_inline_mode();
   pthread_mutex_unlock(&g.lock);
 }
 
@@ -612,12 +251,11 @@ static void retire_vcpu(unsigned idx)
   struct vcpu *v = g.vcpus[idx];
   unsigned i;
 
-  flush_vcpu(v);
+  spmu_qemu_flush_vcpu(v);
+  spmu_qemu_thread_exit(v);
   for (i = 0; i < g.nevents; i++)
     g.totals[i] += read_event(v, i);
-  free_cores(v);
-  free(v->counts);
-  free(v);
+  free_vcpu(v);
   g.vcpus[idx] = NULL;
 }
 
@@ -656,8 +294,12 @@ static size_t format_results(char *buf, size_t cap)
   else if (g.status == STATUS_EXECVE)
     snprintf(status, sizeof(status), "execve");
   n += (size_t)snprintf(buf + n, cap - n,
-                        "softpmu-qemu 1 pid=%ld threads=%u status=%s\n",
-                        (long)getpid(), g.threads, status);
+                        "softpmu-qemu 1 pid=%ld threads=%u status=%s "
+                        "counting=%s\n",
+                        (long)getpid(), g.threads, status,
+                        !g.began_inline ? "callback"
+                        : g.inline_mode ? "inline"
+                                        : "inline,callback");
   for (i = 0; i < g.nevents && n < cap; i++)
     n += (size_t)snprintf(buf + n, cap - n, "event %u %" PRIu64 "\n", i,
                           g.totals[i]);
@@ -691,8 +333,10 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
       retire_vcpu(idx);
   if (g.failed)
     fail("the counts are incomplete (see the messages above)");
-  write_results();
+  if (g.out[0])
+    write_results();
   pthread_mutex_unlock(&g.lock);
+  spmu_qemu_record_flush();
 }
 
 /* fork(): the child is a copy of this process, counts included; it counts
@@ -701,6 +345,7 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
  * parent's. */
 static void before_fork(void)
 {
+  spmu_qemu_record_fork_parent();
   pthread_mutex_lock(&g.lock);
 }
 
@@ -715,8 +360,11 @@ static void start_child_counts(struct vcpu *v)
 
   v->prev = NULL;
   v->prev_cont = false;
+  v->tid = 0; /* a new thread: its first block says which */
   if (v->counts)
     memset(v->counts, 0, v->cap * sizeof(*v->counts));
+  v->ndirty = 0;
+  spmu_qemu_inline_forget();
   for (i = 0; i < g.nevents; i++) {
     v->base[i] = 0;
     v->base[i] = read_event(v, i);
@@ -732,15 +380,15 @@ static void after_fork_child(void)
 
     if (!v)
       continue;
-    if ((int)idx == tls_vcpu) {
+    /* Counting inline, the process has one thread: this one. */
+    if ((int)idx == tls_vcpu || g.inline_mode) {
       start_child_counts(v);
       continue;
     }
-    free_cores(v);
-    free(v->counts);
-    free(v);
+    free_vcpu(v);
     g.vcpus[idx] = NULL;
   }
+  spmu_qemu_record_fork_child();
   memset(g.totals, 0, sizeof(g.totals));
   g.threads = 1;
   g.status = STATUS_UNKNOWN;
@@ -762,17 +410,19 @@ static void write_block_before_execve(void)
 
     if (!v)
       continue;
-    flush_vcpu(v);
+    spmu_qemu_flush_vcpu(v);
     for (i = 0; i < g.nevents; i++) {
       g.totals[i] += read_event(v, i);
       v->base[i] += read_event(v, i);
     }
   }
   g.status = STATUS_EXECVE;
-  write_results();
+  if (g.out[0])
+    write_results();
   memset(g.totals, 0, sizeof(g.totals));
   g.status = STATUS_UNKNOWN;
   pthread_mutex_unlock(&g.lock);
+  spmu_qemu_record_flush();
 }
 
 /* ---- arguments ------------------------------------------------------------
@@ -810,46 +460,131 @@ static bool parse_event(const char *s)
   return true;
 }
 
+static bool parse_path(const char *key, const char *val, char *dst, size_t cap)
+{
+  if (!*val || strlen(val) >= cap) {
+    fail("%s=%s: empty or too long a path", key, val);
+    return false;
+  }
+  strcpy(dst, val);
+  return true;
+}
+
+/* period=N: 1 to 2^63 here; the agent checks it against the counter's
+ * width when it claims one (spmu_agent_claim). */
+static bool parse_period(const char *s)
+{
+  char *end;
+
+  errno = 0;
+  g.period = strtoull(s, &end, 10);
+  if (errno || end == s || *end || g.period == 0 || g.period > INT64_MAX) {
+    fail("period=%s: not a number of events from 1 up", s);
+    return false;
+  }
+  return true;
+}
+
+static bool parse_flag(const char *key, const char *val, bool *dst)
+{
+  if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0) {
+    fail("%s=%s: 0 or 1", key, val);
+    return false;
+  }
+  *dst = val[0] == '1';
+  return true;
+}
+
+static bool count_inline = true;
+
 static bool parse_arg(const char *a)
 {
+  const char *eq = strchr(a, '=');
+  const char *val = eq ? eq + 1 : "";
+  size_t klen = eq ? (size_t)(eq - a) : strlen(a);
   char why[256];
 
-  if (strncmp(a, "profile=", 8) == 0) {
-    if (spmu_profile_parse(a + 8, &g.profile, why, sizeof(why)) != 0) {
-      fail("profile=%s: %s", a + 8, why);
+#define KEY(k) (klen == sizeof(k) - 1 && strncmp(a, k, klen) == 0)
+  if (KEY("profile")) {
+    if (spmu_profile_parse(val, &g.profile, why, sizeof(why)) != 0) {
+      fail("profile=%s: %s", val, why);
       return false;
     }
     return true;
   }
-  if (strncmp(a, "out=", 4) == 0) {
-    if (strlen(a + 4) >= sizeof(g.out) || !a[4]) {
-      fail("out=%s: empty or too long a path", a + 4);
-      return false;
-    }
-    strcpy(g.out, a + 4);
+  if (KEY("out"))
+    return parse_path("out", val, g.out, sizeof(g.out));
+  if (KEY("record"))
+    return parse_path("record", val, g.record, sizeof(g.record));
+  if (KEY("event"))
+    return parse_event(val);
+  if (KEY("period"))
+    return parse_period(val);
+  if (KEY("callgraph"))
+    return parse_flag("callgraph", val, &g.callgraph);
+  if (KEY("precise"))
+    return parse_flag("precise", val, &g.precise);
+  if (KEY("comm")) {
+    snprintf(g.comm, sizeof(g.comm), "%s", val);
     return true;
   }
-  if (strncmp(a, "event=", 6) == 0)
-    return parse_event(a + 6);
-  fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX)", a);
+  /* count=callback: count with the callback per block even where inline
+   * adds would do (the tests compare the two). */
+  if (KEY("count") &&
+      (strcmp(val, "callback") == 0 || strcmp(val, "inline") == 0)) {
+    count_inline = strcmp(val, "inline") == 0;
+    return true;
+  }
+#undef KEY
+  fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
+       "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
+       "count=inline|callback)",
+       a);
   return false;
+}
+
+/* The line of lines.h that event i counts: its (event, umask), or the
+ * fixed counter's event (INST_RETIRED.ANY on fixed counter 0). */
+static int line_of(uint64_t sel)
+{
+  unsigned l;
+
+  for (l = 0; l < NLINES; l++)
+    if (line_code[l][0] == (uint8_t)sel &&
+        line_code[l][1] == (uint8_t)(sel >> 8))
+      return (int)l;
+  return -1;
 }
 
 static bool parse_args(int argc, char **argv)
 {
-  int i;
+  unsigned i;
+  int k;
 
   g.nevents = 0;
-  g.out[0] = '\0';
+  g.out[0] = g.record[0] = '\0';
+  snprintf(g.comm, sizeof(g.comm), "prog");
   if (spmu_profile_parse("skylake", &g.profile, NULL, 0) != 0)
     return false;
-  for (i = 0; i < argc; i++)
-    if (!parse_arg(argv[i]))
+  for (k = 0; k < argc; k++)
+    if (!parse_arg(argv[k]))
       return false;
-  if (!g.out[0] || g.nevents == 0) {
-    fail("out=PATH and at least one event=HEX are required");
+  if ((!g.out[0] && !g.record[0]) || g.nevents == 0) {
+    fail("out=PATH or record=PATH, and at least one event=HEX, are required");
     return false;
   }
+  if (g.record[0] && !g.period) {
+    fail("record=%s: period=N is required", g.record);
+    return false;
+  }
+  if (!g.record[0] && (g.period || g.callgraph || g.precise)) {
+    fail("period, callgraph and precise go with record=PATH");
+    return false;
+  }
+  for (i = 0; i < g.nevents; i++)
+    g.line_of[i] = line_of(g.evtsel[i]);
+  g.inline_mode = count_inline && !g.record[0] && !spmu_qemu_taken_matters();
+  g.began_inline = g.inline_mode;
   return true;
 }
 
@@ -897,14 +632,21 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 {
   if (!check_qemu(info) || !parse_args(argc, argv) || !dry_run())
     return -1;
-  if (!ZYAN_SUCCESS(ZydisDecoderInit(&g.dec, ZYDIS_MACHINE_MODE_LONG_64,
-                                     ZYDIS_STACK_WIDTH_64)))
+  if (g.record[0] && !spmu_qemu_record_open())
     return -1;
+  if (!spmu_qemu_decoder_init())
+    return -1;
+  g.id = id;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  register_callbacks(id);
+  return 0;
+}
+
+static void register_callbacks(qemu_plugin_id_t id)
+{
   qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
   qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
   qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
   qemu_plugin_register_atexit_cb(id, on_exit_process, NULL);
-  return 0;
 }

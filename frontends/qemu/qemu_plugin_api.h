@@ -76,6 +76,21 @@ size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *
 qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+/* Inline operations: code QEMU emits into the translated block itself,
+ * with no call (QEMU 7.2 has one: add imm to the 64-bit word at ptr; not
+ * atomic). */
+enum qemu_plugin_op {
+  QEMU_PLUGIN_INLINE_ADD_U64,
+};
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
+                                              enum qemu_plugin_op op, void *ptr,
+                                              uint64_t imm);
+
+/* Remove every callback of the plugin and flush the translated code, then
+ * call cb (asynchronously: callbacks may still arrive until then). */
+typedef void (*qemu_plugin_simple_cb_t)(qemu_plugin_id_t id);
+void qemu_plugin_reset(qemu_plugin_id_t id, qemu_plugin_simple_cb_t cb);
+
 const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);

@@ -17,6 +17,7 @@ fi
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 
 EVENTS=instructions,branches,r01c4,r02c4,r08c4,r20c4,r40c4,r81d0,r82d0
+EVENTS_INLINE=instructions,branches,r01c4,r02c4,r08c4,r40c4,r81d0,r82d0
 
 # build NAME DEFINES...: a static program without libc.
 build() {
@@ -49,6 +50,14 @@ check() {
     [ "$got" = "$want" ] ||
       fail "$name ($what), run $run: got '$got', want '$want'"
   done
+  # Without NEAR_TAKEN (r20c4) the plugin counts by inline adds alone
+  # (README.md, "Speed"): the same counts.
+  checks=$((checks + 1))
+  want_inline=$(echo "$want" | sed 's/r20c4=[0-9]* //')
+  EVENTS=$EVENTS_INLINE counts "$name"
+  [ "$rc" = 0 ] || fail "$name ($what), inline: exit status $rc"
+  [ "$got" = "$want_inline" ] ||
+    fail "$name ($what), inline: got '$got', want '$want_inline'"
 }
 
 # Every near branch kind, loads and stores (hidden stack operands too).
@@ -97,8 +106,18 @@ checks=$((checks + 1))
 rm -f "$tmp/r"
 qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=4300c0" "$tmp/threads" ||
   fail "threads: qemu-x86_64 failed"
-grep -q "^softpmu-qemu 1 pid=[0-9]* threads=$((T + 1)) status=0$" "$tmp/r" ||
-  fail "threads: the results block names $((T + 1)) threads"
+grep -q "^softpmu-qemu 1 pid=[0-9]* threads=$((T + 1)) status=0 counting=inline,callback$" "$tmp/r" ||
+  fail "threads: the results block names $((T + 1)) threads, counted inline until the second"
+# One thread, no NEAR_TAKEN: inline adds from start to end; NEAR_TAKEN: a
+# callback per block.
+for ev in 4300c0:inline 4320c4:callback; do
+  checks=$((checks + 1))
+  rm -f "$tmp/r"
+  qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=${ev%:*}" "$tmp/branches" ||
+    fail "branches: qemu-x86_64 failed"
+  grep -q "^softpmu-qemu 1 pid=[0-9]* threads=1 status=0 counting=${ev#*:}$" "$tmp/r" ||
+    fail "event ${ev%:*}: counted by ${ev#*:}: $(cat "$tmp/r")"
+done
 
 # execve: counted up to the execve instruction; the program it starts runs
 # without QEMU. A failed execve goes on counting.

@@ -1,0 +1,160 @@
+/* libsoftpmu-qemu's parts (README.md in this directory):
+ *   classify.c  what each instruction of a translated block is (Zydis)
+ *   count.c     executions counted per block, handed to the model in bulk;
+ *               per instruction in the block that reaches an overflow
+ *   inline.c    counting by QEMU's inline adds alone (no callback per
+ *               block), while that is exact
+ *   sample.c    record mode: the samples of the PMIs, call chains, the
+ *               stream of record.h
+ *   plugin.c    arguments, threads, processes, results
+ */
+#ifndef SOFTPMU_QEMU_PLUGIN_H
+#define SOFTPMU_QEMU_PLUGIN_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <Zydis/Zydis.h>
+#include <softpmu/agent.h>
+#include <softpmu/profile.h>
+
+#include "lines.h"
+#include "qemu_plugin_api.h"
+
+#define MAX_EVENTS 32
+#define MAX_VCPUS 4096
+#define NVARIANTS 4
+#define VAR_TAKEN 1u /* the block's conditional branch was taken */
+#define VAR_CONT 2u  /* the block began by repeating a REP string insn */
+#define STATUS_UNKNOWN (-1)
+#define STATUS_EXECVE (-2) /* the block ends at an execve */
+#define MAX_CHAIN 127      /* call-chain entries kept per sample */
+
+/* What one instruction contributes, from its decoding. */
+enum insn_kind {
+  K_OTHER,
+  K_COND,      /* Jcc, JrCXZ, LOOPcc: taken or not */
+  K_JMP,       /* near jump, direct */
+  K_JMP_IND,   /* near jump, indirect */
+  K_CALL,      /* near call, direct */
+  K_CALL_IND,  /* near call, indirect */
+  K_RET,       /* near return */
+  K_FAR,       /* far jump, call, return; IRET; SYSCALL; INT n */
+  K_REP_STRING /* a string instruction with a REP prefix */
+};
+
+typedef struct insn_class {
+  uint8_t kind; /* enum insn_kind */
+  uint8_t load, store;
+} insn_class;
+
+/* A translated block: its totals, computed once at translation, and each
+ * instruction (for placing an overflow on the exact one). */
+struct tb {
+  uint64_t vaddr;
+  uint64_t fallthrough;       /* the address after its last instruction */
+  uint64_t rep_addr;          /* its last instruction if a REP string one */
+  uint32_t id;                /* index into the per-thread execution counts */
+  uint8_t cond_last;          /* the last instruction is a conditional branch */
+  uint8_t rep_first;          /* the first instruction is a REP string one */
+  uint8_t last_kind;          /* enum insn_kind of the last instruction */
+  uint32_t total[NLINES];     /* not taken, not a continuation */
+  uint32_t first[NLINES];     /* what the first instruction contributes */
+  uint64_t *inline_count;     /* executions counted inline (inline.c) */
+  uint64_t *inline_cont;      /* of them, repeats of its REP instruction */
+  struct tb *same_vaddr;      /* another block at vaddr (classify.c) */
+  struct qemu_plugin_tb *qtb; /* during its translation only */
+  uint32_t ninsns;
+  uint64_t *insn_vaddr; /* [ninsns] */
+  insn_class *insn;     /* [ninsns] */
+};
+
+/* A guest thread: its model cores and its execution counts. */
+struct vcpu {
+  const struct tb *prev; /* the block that ran last, not yet counted */
+  bool prev_cont;
+  uint32_t (*counts)[NVARIANTS]; /* by tb id */
+  size_t cap;
+  uint32_t *dirty; /* tb id * NVARIANTS + variant, counts[] not 0 */
+  size_t ndirty, dirtycap;
+  unsigned ncores;
+  spmu_core *cores[MAX_EVENTS];
+  spmu_agent *agents[MAX_EVENTS];
+  unsigned core_of[MAX_EVENTS], counter_of[MAX_EVENTS];
+  uint64_t base[MAX_EVENTS]; /* counter values at a fork (the child's 0) */
+  /* Record mode. */
+  uint64_t budget[MAX_EVENTS]; /* events each counter takes to overflow */
+  uint64_t insns;              /* instructions retired by the thread */
+  int tid;                     /* 0 until the thread runs */
+  uint64_t *stack;             /* return addresses, outermost first */
+  size_t depth, stackcap;
+};
+
+struct plugin {
+  qemu_plugin_id_t id;
+  spmu_profile profile;
+  char out[4096];
+  unsigned nevents;
+  uint64_t evtsel[MAX_EVENTS];
+  int line_of[MAX_EVENTS]; /* the line event i counts, or -1 */
+  ZydisDecoder dec;
+  pthread_mutex_t lock; /* tbs, vcpus[], totals, threads, the stream */
+  struct tb **tbs;
+  size_t ntbs, tbcap;
+  struct vcpu *vcpus[MAX_VCPUS];
+  uint64_t totals[MAX_EVENTS]; /* threads already gone */
+  unsigned threads;
+  int status; /* exit status, or STATUS_UNKNOWN, STATUS_EXECVE */
+  bool failed;
+  /* Record mode (record.h). */
+  char record[4096]; /* the stream's path; "" when counting */
+  uint64_t period;
+  bool callgraph, precise;
+  char comm[16];
+  /* Inline counting (inline.c): on while one guest thread runs and no
+   * event needs what only a callback per block sees. */
+  bool inline_mode;
+  bool began_inline;
+};
+
+extern struct plugin g;
+
+void spmu_qemu_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* classify.c */
+bool spmu_qemu_decoder_init(void);
+struct tb *spmu_qemu_describe_tb(const struct qemu_plugin_tb *qtb);
+bool spmu_qemu_register_tb(struct tb *t);
+struct tb *spmu_qemu_tbs_at(uint64_t vaddr);
+void spmu_qemu_free_tb(struct tb *t);
+void spmu_qemu_insn_lines(const insn_class *c, uint32_t lines[NLINES]);
+
+/* count.c */
+void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata);
+void spmu_qemu_flush_vcpu(struct vcpu *v);
+void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
+                       uint64_t execs);
+bool spmu_qemu_taken_matters(void);
+void spmu_qemu_start_budget(struct vcpu *v);
+
+/* plugin.c */
+void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index);
+
+/* inline.c */
+void spmu_qemu_inline_tb(struct qemu_plugin_tb *qtb, struct tb *t);
+void spmu_qemu_inline_flush(struct vcpu *v);
+void spmu_qemu_inline_forget(void);
+
+/* sample.c */
+bool spmu_qemu_record_open(void);
+void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip);
+void spmu_qemu_stack_update(struct vcpu *v, const struct tb *p, uint64_t next);
+void spmu_qemu_thread_start(struct vcpu *v);
+void spmu_qemu_thread_exit(struct vcpu *v);
+void spmu_qemu_record_lost(struct vcpu *v, uint64_t count);
+void spmu_qemu_record_flush(void);
+void spmu_qemu_record_fork_parent(void);
+void spmu_qemu_record_fork_child(void);
+
+#endif

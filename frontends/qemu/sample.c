@@ -1,0 +1,288 @@
+/* Record mode: what the PMIs sampled, written as the stream of record.h.
+ *
+ * A sample's IP is the instruction whose retirement made the counter
+ * overflow (the model takes one clock per instruction in that block); its
+ * call chain comes from a shadow stack of the near calls and returns the
+ * thread executed, never from unwinding memory. Records are buffered per
+ * process and appended to the file in whole records. */
+#define _GNU_SOURCE /* O_CLOEXEC, gettid */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plugin.h"
+#include "record.h"
+
+#define BUF_SIZE (256u * 1024u)
+#define MAX_MAPS 4096
+
+static struct {
+  pthread_mutex_t lock; /* everything below */
+  unsigned char buf[BUF_SIZE];
+  size_t len;
+  bool started; /* the PROCESS record is out */
+  uint32_t ppid;
+  /* Executable mappings already written: [start, end). */
+  struct {
+    uint64_t start, end;
+  } maps[MAX_MAPS];
+  unsigned nmaps;
+} rec = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void write_out(void)
+{
+  int fd;
+
+  if (rec.len == 0)
+    return;
+  fd = open(g.record, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || write(fd, rec.buf, rec.len) != (ssize_t)rec.len) {
+    spmu_qemu_fail("cannot write %s: %s", g.record, strerror(errno));
+    g.failed = true;
+  }
+  if (fd >= 0)
+    close(fd);
+  rec.len = 0;
+}
+
+static void put_process(void);
+
+/* Room for a record of size bytes in the buffer (rec.lock held). */
+static void *reserve(uint32_t type, size_t size)
+{
+  struct spmu_rec_head *h;
+
+  size = (size + 7) & ~(size_t)7;
+  if (!rec.started) {
+    rec.started = true;
+    put_process();
+  }
+  if (rec.len + size > BUF_SIZE)
+    write_out();
+  h = (struct spmu_rec_head *)(rec.buf + rec.len);
+  memset(h, 0, size);
+  h->type = type;
+  h->size = (uint32_t)size;
+  rec.len += size;
+  return h;
+}
+
+static void put_process(void)
+{
+  struct spmu_rec_process *p = reserve(SPMU_REC_PROCESS, sizeof(*p));
+
+  p->pid = (uint32_t)getpid();
+  p->ppid = rec.ppid;
+  memcpy(p->comm, g.comm, sizeof(p->comm) - 1);
+}
+
+/* ---- mappings --------------------------------------------------------- */
+
+static bool mapped(uint64_t ip)
+{
+  unsigned i;
+
+  for (i = 0; i < rec.nmaps; i++)
+    if (ip >= rec.maps[i].start && ip < rec.maps[i].end)
+      return true;
+  return false;
+}
+
+static void put_mmap(uint32_t tid, uint64_t start, uint64_t end, uint64_t pgoff,
+                     const char *path)
+{
+  size_t n = strlen(path) + 1;
+  struct spmu_rec_mmap *m = reserve(SPMU_REC_MMAP, sizeof(*m) + n);
+
+  m->pid = (uint32_t)getpid();
+  m->tid = tid;
+  m->start = start;
+  m->len = end - start;
+  m->pgoff = pgoff;
+  memcpy(m->path, path, n);
+  if (rec.nmaps < MAX_MAPS) {
+    rec.maps[rec.nmaps].start = start;
+    rec.maps[rec.nmaps++].end = end;
+  }
+}
+
+/* Write the executable file mapping that holds ip, from /proc/self/maps
+ * (under qemu-user the guest's mappings are the process's own, at the
+ * guest's addresses). */
+static void map_ip(uint32_t tid, uint64_t ip)
+{
+  FILE *f;
+  char line[4352], perms[8], path[4096];
+  uint64_t start, end, pgoff;
+
+  if (mapped(ip) || !(f = fopen("/proc/self/maps", "re")))
+    return;
+  while (fgets(line, sizeof(line), f)) {
+    path[0] = '\0';
+    if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095s",
+               &start, &end, perms, &pgoff, path) < 4)
+      continue;
+    if (ip < start || ip >= end)
+      continue;
+    if (perms[2] == 'x' && path[0] == '/')
+      put_mmap(tid, start, end, pgoff, path);
+    break;
+  }
+  fclose(f);
+}
+
+/* ---- samples ---------------------------------------------------------- */
+
+void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
+{
+  size_t nr = g.callgraph ? v->depth : 0, i;
+  struct spmu_rec_sample *s;
+
+  if (nr > MAX_CHAIN)
+    nr = MAX_CHAIN;
+  pthread_mutex_lock(&rec.lock);
+  map_ip((uint32_t)v->tid, ip);
+  for (i = 0; i < nr; i++)
+    map_ip((uint32_t)v->tid, v->stack[v->depth - 1 - i]);
+  s = reserve(SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t));
+  s->pid = (uint32_t)getpid();
+  s->tid = (uint32_t)v->tid;
+  s->time = v->insns;
+  s->ip = ip;
+  s->period = g.period;
+  s->event = event;
+  s->nr = (uint32_t)nr;
+  for (i = 0; i < nr; i++)
+    s->chain[i] = v->stack[v->depth - 1 - i];
+  pthread_mutex_unlock(&rec.lock);
+}
+
+/* ---- the shadow stack ------------------------------------------------- */
+
+static void push(struct vcpu *v, uint64_t ret)
+{
+  if (v->depth == v->stackcap) {
+    size_t cap = v->stackcap ? v->stackcap * 2 : 256;
+    uint64_t *s = realloc(v->stack, cap * sizeof(*s));
+
+    if (!s)
+      return; /* deeper than memory allows: the chain stops there */
+    v->stack = s;
+    v->stackcap = cap;
+  }
+  v->stack[v->depth++] = ret;
+}
+
+/* A near CALL pushes the address after it (SDM Vol. 2A, CALL); a near RET
+ * pops the return address it jumps to (RET). A return to an address the
+ * shadow stack holds deeper (longjmp, exceptions) pops through it; a
+ * return to an address it does not hold pops one entry. */
+void spmu_qemu_stack_update(struct vcpu *v, const struct tb *p, uint64_t next)
+{
+  size_t d;
+
+  switch (p->last_kind) {
+  case K_CALL:
+  case K_CALL_IND:
+    push(v, p->fallthrough);
+    break;
+  case K_RET:
+    for (d = v->depth; d-- > 0;)
+      if (v->stack[d] == next) {
+        v->depth = d;
+        return;
+      }
+    if (v->depth)
+      v->depth--;
+    break;
+  default:
+    break;
+  }
+}
+
+/* ---- threads and processes ------------------------------------------- */
+
+void spmu_qemu_thread_start(struct vcpu *v)
+{
+  struct spmu_rec_thread *t;
+
+  v->tid = (int)gettid();
+  if (!g.record[0])
+    return;
+  pthread_mutex_lock(&rec.lock);
+  t = reserve(SPMU_REC_THREAD, sizeof(*t));
+  t->pid = (uint32_t)getpid();
+  t->tid = (uint32_t)v->tid;
+  t->time = v->insns;
+  pthread_mutex_unlock(&rec.lock);
+}
+
+void spmu_qemu_thread_exit(struct vcpu *v)
+{
+  struct spmu_rec_exit *e;
+
+  if (!g.record[0] || !v->tid)
+    return;
+  pthread_mutex_lock(&rec.lock);
+  e = reserve(SPMU_REC_EXIT, sizeof(*e));
+  e->pid = (uint32_t)getpid();
+  e->tid = (uint32_t)v->tid;
+  e->time = v->insns;
+  pthread_mutex_unlock(&rec.lock);
+}
+
+/* Records lost: the stream says how many. */
+void spmu_qemu_record_lost(struct vcpu *v, uint64_t count)
+{
+  struct spmu_rec_lost *l;
+
+  pthread_mutex_lock(&rec.lock);
+  l = reserve(SPMU_REC_LOST, sizeof(*l));
+  l->pid = (uint32_t)getpid();
+  l->tid = (uint32_t)v->tid;
+  l->count = count;
+  pthread_mutex_unlock(&rec.lock);
+}
+
+void spmu_qemu_record_flush(void)
+{
+  if (!g.record[0])
+    return;
+  pthread_mutex_lock(&rec.lock);
+  write_out();
+  pthread_mutex_unlock(&rec.lock);
+}
+
+/* Before fork: what the parent buffered goes out, so that the child starts
+ * with an empty buffer. */
+void spmu_qemu_record_fork_parent(void)
+{
+  spmu_qemu_record_flush();
+}
+
+/* In a fork's child: a new process, whose first record says so. */
+void spmu_qemu_record_fork_child(void)
+{
+  rec.len = 0;
+  rec.started = false;
+  rec.ppid = (uint32_t)getppid();
+  rec.nmaps = 0;
+  pthread_mutex_init(&rec.lock, NULL);
+}
+
+/* Check that the stream can be written. */
+bool spmu_qemu_record_open(void)
+{
+  int fd = open(g.record, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+
+  if (fd < 0) {
+    spmu_qemu_fail("record=%s: %s", g.record, strerror(errno));
+    return false;
+  }
+  close(fd);
+  return true;
+}
