@@ -195,8 +195,7 @@ static int record_parse_args(int argc, char **argv, struct rec_opts *o)
       continue;
     }
     if (!record_takes_value(a))
-      return cli_usage_error(&cli_cmd_record, "record: unknown option '%s'",
-                             a);
+      return cli_usage_error(&cli_cmd_record, "record: unknown option '%s'", a);
     if (i + 1 >= argc)
       return cli_usage_error(&cli_cmd_record, "record: %s needs a value", a);
     if ((rc = record_value_option(o, a, argv[++i])) != CLI_EXIT_OK)
@@ -282,8 +281,8 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   }
   for (i = 0; i < o->desc.nev; i++)
     total += st.samples[i];
-  fprintf(stderr, "[ softpmu record: wrote %" PRIu64 " samples to %s",
-          total, o->out);
+  fprintf(stderr, "[ softpmu record: wrote %" PRIu64 " samples to %s", total,
+          o->out);
   if (st.lost)
     fprintf(stderr, ", %" PRIu64 " lost", st.lost);
   fprintf(stderr, " ]\n");

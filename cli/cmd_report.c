@@ -358,8 +358,7 @@ static void report_dots(int w)
 
 static void report_print_event(const struct report *r, unsigned ev)
 {
-  static const char *const sym_heads[] = {"Command", "Shared Object",
-                                          "Symbol"};
+  static const char *const sym_heads[] = {"Command", "Shared Object", "Symbol"};
   static const char *const src_heads[] = {"Source:Line"};
   bool src = r->o.sort == REPORT_SORT_SRCLINE;
   const char *const *heads = src ? src_heads : sym_heads;
@@ -448,9 +447,8 @@ static int report_parse_args(int argc, char **argv, struct report_opts *o)
       else if (strcmp(argv[i + 1], "srcline") == 0)
         o->sort = REPORT_SORT_SRCLINE;
       else
-        return cli_usage_error(&cli_cmd_report,
-                               "report: --sort %s: sym or srcline",
-                               argv[i + 1]);
+        return cli_usage_error(
+            &cli_cmd_report, "report: --sort %s: sym or srcline", argv[i + 1]);
     } else if (strcmp(a, "--event") == 0)
       o->event = argv[i + 1];
     else

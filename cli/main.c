@@ -9,9 +9,9 @@
 #include "cli.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid, &cli_cmd_msrs,
-    &cli_cmd_run,    &cli_cmd_show,   &cli_cmd_stat,  &cli_cmd_record,
-    &cli_cmd_report,
+    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid,
+    &cli_cmd_msrs,   &cli_cmd_run,    &cli_cmd_show,
+    &cli_cmd_stat,   &cli_cmd_record, &cli_cmd_report,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 

@@ -34,8 +34,8 @@ struct perf_data_file_attr {
 
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 {
-  uint64_t t = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-               PERF_SAMPLE_PERIOD;
+  uint64_t t =
+      PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
 
   if (desc->callchain)
     t |= PERF_SAMPLE_CALLCHAIN;
@@ -172,8 +172,8 @@ int perf_data_task(struct perf_data_writer *w, bool exit, uint32_t pid,
     uint64_t time;
   } f = {pid, ppid, tid, ptid, time};
 
-  return perf_data_record(w, exit ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0,
-                          &f, sizeof(f), NULL);
+  return perf_data_record(w, exit ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0, &f,
+                          sizeof(f), NULL);
 }
 
 /* The sample's fields in sample_type's order (<linux/perf_event.h>,
@@ -209,8 +209,8 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
 
 int perf_data_lost(struct perf_data_writer *w, uint64_t count)
 {
-  return perf_data_record(w, PERF_RECORD_LOST_SAMPLES, 0, &count,
-                          sizeof(count), NULL);
+  return perf_data_record(w, PERF_RECORD_LOST_SAMPLES, 0, &count, sizeof(count),
+                          NULL);
 }
 
 /* HEADER_EVENT_DESC: nr, attr size, then per event its attr, its number
@@ -305,12 +305,9 @@ static uint32_t perf_data_u32(const unsigned char *p)
 /* The name perf gives an event without a HEADER_EVENT_DESC. */
 static void perf_data_default_name(struct perf_data_file_event *e)
 {
-  static const char *const hw[] = {"cycles",
-                                   "instructions",
-                                   "cache-references",
-                                   "cache-misses",
-                                   "branches",
-                                   "branch-misses"};
+  static const char *const hw[] = {"cycles",           "instructions",
+                                   "cache-references", "cache-misses",
+                                   "branches",         "branch-misses"};
 
   if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < 6)
     snprintf(e->name, sizeof(e->name), "%s", hw[e->attr.config]);
@@ -356,15 +353,17 @@ static int perf_data_read_attrs(struct perf_data_file *f,
   if (asz < 16 + 64 || h->attrs.size % asz != 0 ||
       !perf_data_in(f, h->attrs.offset, h->attrs.size) ||
       h->attrs.size / asz > PERF_DATA_MAX_EVENTS) {
-    snprintf(why, whylen, "bad attrs section (%" PRIu64 " bytes of %" PRIu64
-             "-byte attrs)", h->attrs.size, asz);
+    snprintf(why, whylen,
+             "bad attrs section (%" PRIu64 " bytes of %" PRIu64 "-byte attrs)",
+             h->attrs.size, asz);
     return -1;
   }
   f->nev = (unsigned)(h->attrs.size / asz);
   for (i = 0; i < f->nev; i++) {
     const unsigned char *p = f->buf + h->attrs.offset + i * asz;
     struct perf_data_file_event *e = &f->ev[i];
-    uint64_t ids = perf_data_u64(p + asz - 16), nids = perf_data_u64(p + asz - 8);
+    uint64_t ids = perf_data_u64(p + asz - 16),
+             nids = perf_data_u64(p + asz - 8);
 
     memcpy(&e->attr, p,
            asz - 16 < sizeof(e->attr) ? asz - 16 : sizeof(e->attr));
@@ -436,14 +435,18 @@ int perf_data_load(const char *path, struct perf_data_file *f, char *why,
   if (perf_data_read_attrs(f, &h, why, whylen) != 0)
     return -1;
   if (!perf_data_in(f, h.data.offset, h.data.size)) {
-    snprintf(why, whylen, "%s: truncated (the data section ends past the "
-             "end of the file)", path);
+    snprintf(why, whylen,
+             "%s: truncated (the data section ends past the "
+             "end of the file)",
+             path);
     return -1;
   }
   for (i = 0; i < f->nev; i++)
     if (f->ev[i].attr.sample_type & PERF_SAMPLE_READ) {
-      snprintf(why, whylen, "%s: samples with PERF_SAMPLE_READ are not "
-               "read here", path);
+      snprintf(why, whylen,
+               "%s: samples with PERF_SAMPLE_READ are not "
+               "read here",
+               path);
       return -1;
     }
   f->data_off = f->pos = h.data.offset;
@@ -453,8 +456,7 @@ int perf_data_load(const char *path, struct perf_data_file *f, char *why,
 }
 
 /* The event of a sample: by its id when there are several. */
-static unsigned perf_data_event_of(const struct perf_data_file *f,
-                                   uint64_t id)
+static unsigned perf_data_event_of(const struct perf_data_file *f, uint64_t id)
 {
   unsigned i;
 
@@ -567,8 +569,8 @@ static int perf_data_fields(const struct perf_data_file *f,
   }
 }
 
-int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r,
-                   char *why, size_t whylen)
+int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
+                   size_t whylen)
 {
   struct perf_event_header h;
 
@@ -587,8 +589,8 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r,
   }
   r->type = h.type;
   r->misc = h.misc;
-  if (perf_data_fields(f, f->buf + f->pos + sizeof(h), h.size - sizeof(h),
-                       r) != 0) {
+  if (perf_data_fields(f, f->buf + f->pos + sizeof(h), h.size - sizeof(h), r) !=
+      0) {
     snprintf(why, whylen, "a malformed record (type %u) at offset %" PRIu64,
              h.type, f->pos);
     return -1;

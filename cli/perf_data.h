@@ -140,8 +140,8 @@ int perf_data_load(const char *path, struct perf_data_file *f, char *why,
                    size_t whylen);
 /* The next record into *r: 1, 0 at the end, -1 (reason in why) for a
  * malformed one. */
-int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r,
-                   char *why, size_t whylen);
+int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
+                   size_t whylen);
 /* Entry i of a sample's call chain. */
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i);
 void perf_data_free(struct perf_data_file *f);

@@ -100,8 +100,8 @@ static bool qemu_run_find_plugin(char *buf, size_t len)
   return false;
 }
 
-int qemu_run_find_tools(const char *cmd, char *qemu, size_t qlen,
-                        char *plugin, size_t plen)
+int qemu_run_find_tools(const char *cmd, char *qemu, size_t qlen, char *plugin,
+                        size_t plen)
 {
   if (!qemu_run_search_path("qemu-x86_64", qemu, qlen)) {
     cli_error("%s: qemu-x86_64 not found: install it with `sudo apt-get "

@@ -36,8 +36,8 @@ int qemu_run_find_program(const char *cmd, const char *prog, char *buf,
 
 /* qemu-x86_64 and the plugin into their buffers: CLI_EXIT_OK, or after a
  * message saying what to install, CLI_EXIT_USAGE. */
-int qemu_run_find_tools(const char *cmd, char *qemu, size_t qlen,
-                        char *plugin, size_t plen);
+int qemu_run_find_tools(const char *cmd, char *qemu, size_t qlen, char *plugin,
+                        size_t plen);
 
 /* QEMU's -cpu model for profile p (glibc picks its code by CPUID). */
 const char *qemu_run_model(const spmu_profile *p);

@@ -88,8 +88,8 @@ static int rs_process(struct rs_state *s, const unsigned char *b, size_t n)
   memcpy(p->comm, r.comm, sizeof(p->comm));
   s->st->processes++;
   /* A forked child: perf record's FORK (pid, ppid, tid, ptid, time). */
-  if (r.ppid != 0 && perf_data_task(s->w, false, r.pid, r.ppid, r.pid,
-                                    r.ppid, 0) != 0)
+  if (r.ppid != 0 &&
+      perf_data_task(s->w, false, r.pid, r.ppid, r.pid, r.ppid, 0) != 0)
     return -1;
   return perf_data_comm(s->w, r.pid, r.pid, p->comm);
 }
@@ -231,8 +231,7 @@ static int rs_convert_all(struct rs_state *s, FILE *in)
       break;
     }
     memcpy(b, &h, sizeof(h));
-    if (fread(b + sizeof(h), 1, h.size - sizeof(h), in) !=
-        h.size - sizeof(h)) {
+    if (fread(b + sizeof(h), 1, h.size - sizeof(h), in) != h.size - sizeof(h)) {
       rc = rs_fail(s, "a truncated record");
       break;
     }

@@ -136,8 +136,7 @@ static void line(char **w, int nw)
   else if (strcmp(w[0], "badsize") == 0)
     odd(w, 1);
   else {
-    fprintf(stderr, "test_record_stream: bad line '%s' (%d words)\n", w[0],
-            nw);
+    fprintf(stderr, "test_record_stream: bad line '%s' (%d words)\n", w[0], nw);
     exit(2);
   }
 }
