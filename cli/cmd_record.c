@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -267,6 +268,18 @@ static int record_setup(struct rec_opts *o)
 
 /* ---- converting ---------------------------------------------------------- */
 
+/* As perf record: a non-empty file already at the output path is kept,
+ * renamed FILE.old. */
+static void record_backup(const char *out)
+{
+  struct stat st;
+  char old[4096];
+
+  if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      snprintf(old, sizeof(old), "%s.old", out) < (int)sizeof(old))
+    rename(out, old);
+}
+
 static int record_convert(const struct rec_opts *o, const char *stream)
 {
   struct record_stream_stats st;
@@ -274,6 +287,7 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   uint64_t total = 0;
   unsigned i;
 
+  record_backup(o->out);
   if (record_stream_convert(stream, &o->desc, o->out, &st, why, sizeof(why)) !=
       0) {
     cli_error("record: %s", why);
@@ -425,7 +439,8 @@ const struct cli_command cli_cmd_record = {
         "        calls and returns the program executed (nothing is unwound\n"
         "        from memory).\n\n"
         "    -o, --output FILE\n"
-        "        The perf.data file to write. Default: perf.data.\n\n"
+        "        The perf.data file to write. Default: perf.data. A file\n"
+        "        already there is kept as FILE.old, as perf record does.\n\n"
         "    --cpu PROFILE\n"
         "        The processor to model, a preset name (as softpmu stat -c).\n"
         "        Default: skylake.\n\n"

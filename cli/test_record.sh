@@ -74,6 +74,13 @@ run record --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
 expect "record --from: one event, call chains" 0 "" \
   "[ softpmu record: wrote 6 samples to $tmp/one.data, 3 lost ]"
 
+# Recording again keeps the previous file as FILE.old, as perf record does.
+cp "$tmp/one.data" "$tmp/first.data"
+run record --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
+checks=$((checks + 1))
+cmp -s "$tmp/first.data" "$tmp/one.data.old" ||
+  fail "record: the previous output is not kept as FILE.old"
+
 # softpmu report: per symbol, by period (each P), hottest first.
 run report -i "$tmp/one.data"
 expect "report --sort sym" 0 "# Total Lost Samples: 3
