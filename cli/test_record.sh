@@ -366,6 +366,18 @@ _start;main;foo;bar 3" ""
   [ "$rc" = 3 ] || fail "end to end: exit status 3 passes through: got $rc"
   same "$tmp/out" "out" || fail "end to end: standard output passes through"
   grep -q '^err$' "$tmp/err" || fail "end to end: standard error passes through"
+  echo in | "$SOFTPMU" record -o "$tmp/e2e3.data" -- sh -c 'read x; echo "$x"' \
+    >"$tmp/out" 2>"$tmp/err"
+  checks=$((checks + 1))
+  same "$tmp/out" "in" || fail "end to end: standard input passes through"
+  # A program killed by a signal: reported, with the shell's status.
+  "$CC" -nostdlib -static -o "$tmp/signal" "$SRC/../frontends/qemu/tests/signal.S" ||
+    fail "signal.S does not assemble"
+  run record -c 1000 -o "$tmp/e2e4.data" -- "$tmp/signal"
+  checks=$((checks + 1))
+  [ "$rc" = 143 ] || fail "end to end: killed by SIGTERM: exit status $rc, want 143"
+  grep -q "^softpmu: record: the program was killed by signal 15" "$tmp/err" ||
+    fail "end to end: killed by SIGTERM: the signal is reported"
   if [ $have_perf = 1 ]; then
     perf script -i "$tmp/e2e.data" -F ip -G >"$tmp/script" 2>/dev/null
     checks=$((checks + 1))
