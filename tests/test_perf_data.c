@@ -64,9 +64,8 @@ static void write_file(const struct perf_data_desc *d)
 
   assert_non_null(w);
   assert_int_equal(perf_data_comm(w, 10, 10, "prog"), 0);
-  assert_int_equal(perf_data_mmap(w, 10, 10, 0x401000, 0x1000, 0x1000,
-                                  "/bin/prog"),
-                   0);
+  assert_int_equal(
+      perf_data_mmap(w, 10, 10, 0x401000, 0x1000, 0x1000, "/bin/prog"), 0);
   assert_int_equal(perf_data_task(w, false, 10, 10, 11, 10, 5), 0);
   assert_int_equal(
       perf_data_sample(w, 1, 10, 11, 777, 0x40101e, 1009, chain, 2), 0);
@@ -110,8 +109,8 @@ static void header_layout_as_documented(void **state)
   assert_memory_equal(b, "PERFILE2", 8);
   assert_int_equal(u64_at(b, 8), 104);
   assert_int_equal(u64_at(b, 16), 144);
-  assert_int_equal(u64_at(b, 24), 104);     /* attrs.offset */
-  assert_int_equal(u64_at(b, 32), 2 * 144); /* attrs.size */
+  assert_int_equal(u64_at(b, 24), 104);                   /* attrs.offset */
+  assert_int_equal(u64_at(b, 32), 2 * 144);               /* attrs.size */
   assert_int_equal(u64_at(b, 40), 104 + 2 * 144 + 2 * 8); /* data.offset */
   assert_int_equal(u64_at(b, 56), 0);                     /* event_types */
   assert_int_equal(u64_at(b, 64), 0);
@@ -147,9 +146,9 @@ static void attr_as_perf_record_sets_it(void **state)
   assert_int_equal(u64_at(a, 8), 0x2c4);
   assert_int_equal(u64_at(a, 16), 1009);
   assert_int_equal(u64_at(a, 24), PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-                                       PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
-                                       PERF_SAMPLE_CALLCHAIN |
-                                       PERF_SAMPLE_IDENTIFIER);
+                                      PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+                                      PERF_SAMPLE_CALLCHAIN |
+                                      PERF_SAMPLE_IDENTIFIER);
   assert_int_equal(u64_at(a, 40), 1ULL << 5 | 1ULL << 6 | 3ULL << 15);
   free(b);
 }
@@ -243,9 +242,9 @@ static void one_event_sample_type(void **state)
   (void)state;
   d.nev = 1;
   d.callchain = false;
-  assert_int_equal(perf_data_sample_type(&d),
-                   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-                       PERF_SAMPLE_PERIOD);
+  assert_int_equal(perf_data_sample_type(&d), PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                                                  PERF_SAMPLE_TIME |
+                                                  PERF_SAMPLE_PERIOD);
 }
 
 /* Not a perf.data file; a data section past the end of the file. */
