@@ -84,6 +84,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     g.failed = true;
     return;
   }
+  spmu_qemu_charge_tb(t);
   if (g.inline_mode)
     spmu_qemu_inline_tb(qtb, t);
   else
@@ -91,11 +92,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
                                          QEMU_PLUGIN_CB_NO_REGS, t);
 }
 
-/* The first block a guest thread runs: which host thread it is. */
+/* The first block a guest thread runs (or the first after its counts were
+ * flushed): which host thread it is. */
 void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index)
 {
   tls_vcpu = (int)vcpu_index;
-  spmu_qemu_thread_start(v);
+  if (!v->tid)
+    spmu_qemu_thread_start(v);
 }
 
 /* ---- programming the model, as a driver does ------------------------- */
@@ -171,8 +174,6 @@ static void free_cores(struct vcpu *v)
 static void free_vcpu(struct vcpu *v)
 {
   free_cores(v);
-  free(v->counts);
-  free(v->dirty);
   free(v->stack);
   free(v);
 }
@@ -231,8 +232,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     g.failed = true;
     return;
   }
-  if (g.record[0])
-    spmu_qemu_start_budget(v);
+  spmu_qemu_start_budget(v);
   pthread_mutex_lock(&g.lock);
   if (g.vcpus[vcpu_index]) { /* an index QEMU reuses: keep the old counts */
     free_cores(v);
@@ -359,11 +359,9 @@ static void start_child_counts(struct vcpu *v)
   unsigned i;
 
   v->prev = NULL;
-  v->prev_cont = false;
+  v->prev_cont = 0;
   v->tid = 0; /* a new thread: its first block says which */
-  if (v->counts)
-    memset(v->counts, 0, v->cap * sizeof(*v->counts));
-  v->ndirty = 0;
+  memset(v->sum, 0, sizeof(v->sum));
   spmu_qemu_inline_forget();
   for (i = 0; i < g.nevents; i++) {
     v->base[i] = 0;

@@ -31,6 +31,12 @@
 #define STATUS_EXECVE (-2) /* the block ends at an execve */
 #define MAX_CHAIN 127      /* call-chain entries kept per sample */
 
+/* A block's lines as vectors (GCC and Clang vector extensions), so that
+ * adding a block to a thread's sums is a few vector adds. */
+#define LANES 4
+#define NVECS ((NLINES + LANES - 1) / LANES)
+typedef uint32_t lanes __attribute__((vector_size(16)));
+
 /* What one instruction contributes, from its decoding. */
 enum insn_kind {
   K_OTHER,
@@ -61,33 +67,31 @@ struct tb {
   uint8_t last_kind;          /* enum insn_kind of the last instruction */
   uint32_t total[NLINES];     /* not taken, not a continuation */
   uint32_t first[NLINES];     /* what the first instruction contributes */
-  uint64_t *inline_count;     /* executions counted inline (inline.c) */
-  uint64_t *inline_cont;      /* of them, repeats of its REP instruction */
-  struct tb *same_vaddr;      /* another block at vaddr (classify.c) */
-  struct qemu_plugin_tb *qtb; /* during its translation only */
+  uint32_t charge[NVARIANTS]; /* the budget each variant takes (count.c) */
+  lanes vlines[NVARIANTS][NVECS]; /* each variant's lines (count.c) */
+  uint64_t *inline_count;         /* executions counted inline (inline.c) */
+  uint64_t *inline_cont;          /* of them, repeats of its REP instruction */
+  struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
+  struct qemu_plugin_tb *qtb;     /* during its translation only */
   uint32_t ninsns;
   uint64_t *insn_vaddr; /* [ninsns] */
   insn_class *insn;     /* [ninsns] */
 };
 
-/* A guest thread: its model cores and its execution counts. */
+/* A guest thread: its model cores and what it has counted. */
 struct vcpu {
   const struct tb *prev; /* the block that ran last, not yet counted */
-  bool prev_cont;
-  uint32_t (*counts)[NVARIANTS]; /* by tb id */
-  size_t cap;
-  uint32_t *dirty; /* tb id * NVARIANTS + variant, counts[] not 0 */
-  size_t ndirty, dirtycap;
+  unsigned prev_cont;    /* VAR_CONT: prev began by repeating its REP */
+  lanes sum[NVECS];      /* lines of the blocks counted, not delivered */
+  uint64_t budget;       /* events until a sampling counter may overflow */
+  uint64_t insns;        /* instructions delivered to the model */
   unsigned ncores;
   spmu_core *cores[MAX_EVENTS];
   spmu_agent *agents[MAX_EVENTS];
   unsigned core_of[MAX_EVENTS], counter_of[MAX_EVENTS];
   uint64_t base[MAX_EVENTS]; /* counter values at a fork (the child's 0) */
-  /* Record mode. */
-  uint64_t budget[MAX_EVENTS]; /* events each counter takes to overflow */
-  uint64_t insns;              /* instructions retired by the thread */
-  int tid;                     /* 0 until the thread runs */
-  uint64_t *stack;             /* return addresses, outermost first */
+  int tid;                   /* 0 until the thread runs */
+  uint64_t *stack;           /* return addresses, outermost first */
   size_t depth, stackcap;
 };
 
@@ -137,6 +141,7 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
                        uint64_t execs);
 bool spmu_qemu_taken_matters(void);
 void spmu_qemu_start_budget(struct vcpu *v);
+void spmu_qemu_charge_tb(struct tb *t);
 
 /* plugin.c */
 void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index);
