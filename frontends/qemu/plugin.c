@@ -575,6 +575,10 @@ static bool parse_args(int argc, char **argv)
     fail("record=%s: period=N is required", g.record);
     return false;
   }
+  if (g.precise) {
+    fail("precise=1: PEBS sampling is not implemented in the plugin yet");
+    return false;
+  }
   if (!g.record[0] && (g.period || g.callgraph || g.precise)) {
     fail("period, callgraph and precise go with record=PATH");
     return false;
