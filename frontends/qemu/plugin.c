@@ -10,10 +10,12 @@
  * file. One model core per guest thread (more when the events outnumber
  * the counters); the process's counts are the sum over its threads. */
 #define _GNU_SOURCE /* O_CLOEXEC */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -287,12 +289,14 @@ static size_t format_results(char *buf, size_t cap)
 {
   size_t n = 0;
   unsigned i;
-  char status[16] = "unknown";
+  char status[32] = "unknown";
 
   if (g.status >= 0)
     snprintf(status, sizeof(status), "%d", g.status);
   else if (g.status == STATUS_EXECVE)
     snprintf(status, sizeof(status), "execve");
+  else if (g.status <= STATUS_SIGNAL(1))
+    snprintf(status, sizeof(status), "signal:%d", STATUS_SIGNAL(0) - g.status);
   n += (size_t)snprintf(buf + n, cap - n,
                         "softpmu-qemu 1 pid=%ld threads=%u status=%s "
                         "counting=%s\n",
@@ -337,6 +341,81 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
     write_results();
   pthread_mutex_unlock(&g.lock);
   spmu_qemu_record_flush();
+}
+
+/* ---- a fatal signal ------------------------------------------------------
+ *
+ * QEMU 7.2 ends a process that a signal kills without calling the plugin's
+ * exit callback: it restores the signal's default action and sends it to
+ * itself with kill(). softpmu stat preloads this library into qemu-x86_64
+ * (LD_PRELOAD, unset for the guest with -U) so that this kill() runs
+ * first: when the process sends itself a signal whose action is now the
+ * default one that ends it, the counts so far are written, with
+ * status=signal:N. The other threads of the process run on meanwhile:
+ * their blocks during the writing may be missed. */
+
+static bool ends_process(int sig)
+{
+  struct sigaction sa;
+
+  if (sigaction(sig, NULL, &sa) != 0 || sa.sa_handler != SIG_DFL)
+    return false;
+  switch (sig) {
+  case SIGCHLD:
+  case SIGCONT:
+  case SIGURG:
+  case SIGWINCH:
+  case SIGSTOP:
+  case SIGTSTP:
+  case SIGTTIN:
+  case SIGTTOU:
+    return false;
+  default:
+    return sig > 0 && sig < SIGRTMIN;
+  }
+}
+
+static void write_before_signal(int sig)
+{
+  static bool written;
+  unsigned idx, i;
+
+  pthread_mutex_lock(&g.lock);
+  if (!written) {
+    written = true;
+    memset(g.totals, 0, sizeof(g.totals));
+    for (idx = 0; idx < MAX_VCPUS; idx++) {
+      struct vcpu *v = g.vcpus[idx];
+
+      if (!v)
+        continue;
+      spmu_qemu_flush_vcpu(v);
+      for (i = 0; i < g.nevents; i++)
+        g.totals[i] += read_event(v, i);
+    }
+    g.status = STATUS_SIGNAL(sig);
+    if (g.out[0])
+      write_results();
+  }
+  pthread_mutex_unlock(&g.lock);
+  spmu_qemu_record_flush();
+}
+
+EXPORT int kill(pid_t pid, int sig);
+EXPORT int kill(pid_t pid, int sig)
+{
+  union {
+    void *p;
+    int (*f)(pid_t, int);
+  } next = {.p = dlsym(RTLD_NEXT, "kill")};
+
+  if (g.installed && pid == getpid() && ends_process(sig))
+    write_before_signal(sig);
+  if (!next.p) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return next.f(pid, sig);
 }
 
 /* fork(): the child is a copy of this process, counts included; it counts
@@ -639,6 +718,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   if (!spmu_qemu_decoder_init())
     return -1;
   g.id = id;
+  g.installed = true;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   register_callbacks(id);
   return 0;

@@ -28,8 +28,9 @@
 #define VAR_TAKEN 1u /* the block's conditional branch was taken */
 #define VAR_CONT 2u  /* the block began by repeating a REP string insn */
 #define STATUS_UNKNOWN (-1)
-#define STATUS_EXECVE (-2) /* the block ends at an execve */
-#define MAX_CHAIN 127      /* call-chain entries kept per sample */
+#define STATUS_EXECVE (-2)               /* the block ends at an execve */
+#define STATUS_SIGNAL(sig) (-16 - (sig)) /* killed by signal sig */
+#define MAX_CHAIN 127 /* call-chain entries kept per sample */
 
 /* A block's lines as vectors (GCC and Clang vector extensions), so that
  * adding a block to a thread's sums is a few vector adds. */
@@ -120,6 +121,7 @@ struct plugin {
    * event needs what only a callback per block sees. */
   bool inline_mode;
   bool began_inline;
+  bool installed; /* QEMU installed the plugin (not only preloaded) */
 };
 
 extern struct plugin g;

@@ -24,8 +24,8 @@ static int dump(const unsigned char *d, size_t n)
     const void *r = h;
 
     if (h->size < sizeof(*h) || h->size % 8 || o + h->size > n) {
-      fprintf(stderr, "rec_dump: bad record size %" PRIu32 " at %zu\n",
-              h->size, o);
+      fprintf(stderr, "rec_dump: bad record size %" PRIu32 " at %zu\n", h->size,
+              o);
       return 1;
     }
     switch (h->type) {
