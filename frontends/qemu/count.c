@@ -15,6 +15,7 @@
 
 #include <softpmu/error.h>
 #include <softpmu/events.h>
+#include <softpmu/regs.h>
 
 #include "plugin.h"
 
@@ -65,6 +66,8 @@ static void take_pmi(struct vcpu *v, unsigned k, uint64_t ip)
   uint64_t ovf = 0;
   unsigned i;
 
+  if (g.precise)
+    spmu_qemu_pebs_drain(v, k);
   if (spmu_agent_handle_pmi(v->agents[k], &ovf) != 0)
     g.failed = true;
   for (i = 0; i < g.nevents; i++) {
@@ -120,7 +123,8 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
 
 /* The variant var of block t, one clock per instruction, so that a PMI is
  * taken at the instruction whose event made the counter overflow. */
-static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var)
+static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
+                          uint64_t next)
 {
   spmu_event_line lines[NLINES];
   uint32_t n[NLINES];
@@ -135,6 +139,8 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var)
       lines[l] = (spmu_event_line){
           .event = line_code[l][0], .umask = line_code[l][1], .count = n[l]};
     v->insns += n[L_INST];
+    v->cur_ip = t->insn_vaddr[j];
+    v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
     deliver_clock(v, lines, 1, t->insn_vaddr[j]);
   }
 }
@@ -172,6 +178,16 @@ static inline void add_block(struct vcpu *v, const struct tb *p, unsigned var)
     deliver_sums(v);
 }
 
+/* Has event i's counter overflowed (GLOBAL_STATUS, SDM Vol. 3B 18.2.2)? */
+static bool armed(struct vcpu *v, unsigned i)
+{
+  uint64_t status = 0;
+
+  spmu_rdmsr(spmu_core_lp(v->cores[v->core_of[i]], 0), SPMU_MSR_GLOBAL_STATUS,
+             &status);
+  return status >> v->counter_of[i] & 1;
+}
+
 /* The events each sampling counter takes to overflow: from its value to
  * 2^width (SDM Vol. 3B 18.2.1: a counter overflows when it wraps); the
  * budget is the least of them. */
@@ -192,6 +208,12 @@ void spmu_qemu_start_budget(struct vcpu *v)
         spmu_agent_pmu_get(v->agents[v->core_of[i]], &pmu) != 0 ||
         spmu_agent_read(v->agents[v->core_of[i]], c, &value) != 0)
       continue;
+    /* With PEBS, an overflowed counter is armed: the assist comes at its
+     * next event (SDM Vol. 3B 18.4.4), which must go alone. */
+    if (g.precise && armed(v, i)) {
+      v->budget = 1;
+      continue;
+    }
     width = c >= SPMU_COUNTER_FIXED(0) ? pmu.fixed_width : pmu.gp_width;
     if (width < 64 && (UINT64_C(1) << width) - value < v->budget)
       v->budget = (UINT64_C(1) << width) - value;
@@ -219,18 +241,21 @@ void spmu_qemu_charge_tb(struct tb *t)
 }
 
 /* The block that may bring a counter to overflow: the sums go to the
- * model, p goes one instruction at a time, and the budget is counted
- * afresh. */
-static __attribute__((noinline)) void
-count_near_overflow(struct vcpu *v, const struct tb *p, unsigned var)
+ * model, p goes one instruction at a time (next: the address the block
+ * went on to), and the budget is counted afresh. */
+static __attribute__((noinline)) void count_near_overflow(struct vcpu *v,
+                                                          const struct tb *p,
+                                                          unsigned var,
+                                                          uint64_t next)
 {
   deliver_sums(v);
-  deliver_insns(v, p, var);
+  deliver_insns(v, p, var, next);
   spmu_qemu_start_budget(v);
 }
 
 /* The block p, variant var: added to the sums while the budget lasts. */
-static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var)
+static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
+                               uint64_t next)
 {
   uint32_t c = p->charge[var];
 
@@ -238,7 +263,7 @@ static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var)
     v->budget -= c;
     add_block(v, p, var);
   } else {
-    count_near_overflow(v, p, var);
+    count_near_overflow(v, p, var, next);
   }
 }
 
@@ -267,7 +292,7 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
     v->prev_cont = 0;
     return;
   }
-  count_block(v, p, variant_of(v, p, t));
+  count_block(v, p, variant_of(v, p, t), t->vaddr);
   if (g.callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
   /* A REP string instruction repeats by ending its block and starting a
@@ -280,7 +305,7 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
 void spmu_qemu_flush_vcpu(struct vcpu *v)
 {
   if (v->prev) {
-    count_block(v, v->prev, variant_of(v, v->prev, NULL));
+    count_block(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough);
     v->prev = NULL; /* the next block this thread runs is its first */
   }
   deliver_sums(v);

@@ -138,6 +138,27 @@ static spmu_agent_event agent_event(uint64_t sel)
   return ev;
 }
 
+/* The lowest free GP counter, for PEBS where only GP counters have it
+ * (before PERF_CAPABILITIES.PEBS_BASELINE, SDM Vol. 3B 18.9.2). */
+static int claim_gp(spmu_agent *a, const spmu_agent_event *ev,
+                    unsigned *counter)
+{
+  spmu_agent_pmu pmu;
+  unsigned n;
+  int rc = spmu_agent_pmu_get(a, &pmu);
+
+  for (n = 0; rc == 0 && n < pmu.gp; n++) {
+    rc = spmu_agent_claim_counter(a, SPMU_AGENT_GP(n), ev);
+    if (rc == 0) {
+      *counter = SPMU_AGENT_GP(n);
+      return 0;
+    }
+    if (rc == SPMU_EBUSY || rc == SPMU_EINVAL)
+      rc = 0;
+  }
+  return rc ? rc : SPMU_EBUSY;
+}
+
 /* A fixed counter where the event is a fixed counter's, else a GP
  * counter (spmu_agent_claim); a new core when every one is taken. */
 static int claim_event(struct vcpu *v, unsigned i, char *why, size_t len)
@@ -149,7 +170,10 @@ static int claim_event(struct vcpu *v, unsigned i, char *why, size_t len)
   for (k = 0;; k++) {
     if (k == v->ncores && (rc = new_core(v, why, len)) != 0)
       return rc;
-    rc = spmu_agent_claim(v->agents[k], &ev, &v->counter_of[i]);
+    if (g.precise && spmu_qemu_pebs_needs_gp())
+      rc = claim_gp(v->agents[k], &ev, &v->counter_of[i]);
+    else
+      rc = spmu_agent_claim(v->agents[k], &ev, &v->counter_of[i]);
     if (rc == 0) {
       v->core_of[i] = k;
       return 0;
@@ -166,6 +190,7 @@ static void free_cores(struct vcpu *v)
 {
   unsigned k;
 
+  spmu_qemu_pebs_free(v);
   for (k = 0; k < v->ncores; k++) {
     spmu_agent_free(v->agents[k]);
     spmu_core_free(v->cores[k]);
@@ -187,9 +212,14 @@ static int program_vcpu(struct vcpu *v, char *why, size_t len)
 
   for (i = 0; i < g.nevents && rc == 0; i++)
     rc = claim_event(v, i, why, len);
+
   for (k = 0; k < v->ncores && rc == 0; k++)
     if ((rc = spmu_agent_start(v->agents[k])) != 0)
       snprintf(why, len, "cannot start the counters: %s", spmu_strerror(rc));
+  /* PEBS after the start, which writes the event selects with INT (the
+   * thread has run nothing yet). */
+  if (rc == 0 && g.precise)
+    rc = spmu_qemu_pebs_arm(v, why, len);
   if (rc != 0)
     free_cores(v);
   return rc;
@@ -635,6 +665,7 @@ static int line_of(uint64_t sel)
 
 static bool parse_args(int argc, char **argv)
 {
+  char why[256];
   unsigned i;
   int k;
 
@@ -654,12 +685,16 @@ static bool parse_args(int argc, char **argv)
     fail("record=%s: period=N is required", g.record);
     return false;
   }
-  if (g.precise) {
-    fail("precise=1: PEBS sampling is not implemented in the plugin yet");
-    return false;
-  }
   if (!g.record[0] && (g.period || g.callgraph || g.precise)) {
     fail("period, callgraph and precise go with record=PATH");
+    return false;
+  }
+  if (g.precise && !g.record[0]) {
+    fail("precise=1 goes with record=PATH");
+    return false;
+  }
+  if (g.precise && !spmu_qemu_pebs_init(why, sizeof(why))) {
+    fail("%s", why);
     return false;
   }
   for (i = 0; i < g.nevents; i++)

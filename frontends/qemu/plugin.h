@@ -92,7 +92,9 @@ struct vcpu {
   unsigned core_of[MAX_EVENTS], counter_of[MAX_EVENTS];
   uint64_t base[MAX_EVENTS]; /* counter values at a fork (the child's 0) */
   int tid;                   /* 0 until the thread runs */
-  uint64_t *stack;           /* return addresses, outermost first */
+  struct spmu_qemu_pebs *pebs[MAX_EVENTS]; /* each core's DS area (pebs.c) */
+  uint64_t cur_ip, cur_next_ip; /* the instruction being delivered alone */
+  uint64_t *stack;              /* return addresses, outermost first */
   size_t depth, stackcap;
 };
 
@@ -152,6 +154,14 @@ void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index);
 void spmu_qemu_inline_tb(struct qemu_plugin_tb *qtb, struct tb *t);
 void spmu_qemu_inline_flush(struct vcpu *v);
 void spmu_qemu_inline_forget(void);
+
+/* pebs.c */
+struct spmu_qemu_pebs;
+bool spmu_qemu_pebs_init(char *why, size_t len);
+bool spmu_qemu_pebs_needs_gp(void);
+int spmu_qemu_pebs_arm(struct vcpu *v, char *why, size_t len);
+void spmu_qemu_pebs_drain(struct vcpu *v, unsigned k);
+void spmu_qemu_pebs_free(struct vcpu *v);
 
 /* sample.c */
 bool spmu_qemu_record_open(void);

@@ -44,30 +44,31 @@ TOTAL=$((3 + 10 * N + 5))
 LOOP=$(sym loop) AI=$(sym after_inner) AO=$(sym after_outer)
 START=$(sym _start) OUTER=$(sym outer) INNER=$(sym inner)
 
-# expect_inst P: the samples of INST_RETIRED.ANY (fixed counter 0, SDM Vol.
-# 3B 18.2.2.1) with period P, one per P instructions: sample k at
-# instruction k*P, time k*P, with the call chain in force there
-# ("TIME IP PERIOD EVENT CHAIN...", addresses in hexadecimal).
+# expect_inst P [STEP [SHIFT]]: the samples of INST_RETIRED.ANY (SDM Vol. 3B
+# 18.2.2.1) with period P, one per STEP (default P) instructions: sample k
+# at instruction k*STEP, time k*STEP, with the address of that
+# instruction (SHIFT 1: of the one after it) and the call chain in force
+# there ("TIME IP PERIOD EVENT CHAIN...", addresses in hexadecimal).
 expect_inst() {
-  awk -v P="$1" -v N=$N -v TOTAL=$TOTAL -v LOOP=$LOOP -v AI=$AI -v AO=$AO \
-    -v START=$START -v OUTER=$OUTER -v INNER=$INNER 'BEGIN {
-    both = sprintf(" %x %x", AI, AO)
-    for (t = P; t <= TOTAL; t += P) {
-      chain = both
-      if (t == 1) { ip = START; chain = "" }
-      else if (t == 2) { ip = OUTER; chain = sprintf(" %x", AO) }
-      else if (t == 3) ip = INNER
-      else if (t <= 3 + 10 * N) {
-        j = (t - 4) % 10
-        ip = LOOP + (j == 9 ? 10 : j)   # DEC is 2 bytes
-      } else {
-        e = t - 3 - 10 * N
-        if (e == 1) ip = LOOP + 12                          # RET (inner)
-        else if (e == 2) { ip = AI; chain = sprintf(" %x", AO) } # RET (outer)
-        else { chain = ""; ip = AO + (e == 3 ? 0 : e == 4 ? 5 : 7) }
-      }                                  # MOV 5 bytes, XOR 2, SYSCALL
-      printf "%d %x %d 0%s\n", t, ip, P, chain
-    }
+  awk -v P="$1" -v STEP="${2:-$1}" -v SHIFT="${3:-0}" -v N=$N \
+    -v TOTAL=$TOTAL -v LOOP=$LOOP -v AI=$AI -v AO=$AO -v START=$START \
+    -v OUTER=$OUTER -v INNER=$INNER '
+  function addr(t, e, j) {
+    if (t == 1) return START
+    if (t == 2) return OUTER
+    if (t == 3) return INNER
+    if (t <= 3 + 10 * N) { j = (t - 4) % 10; return LOOP + (j == 9 ? 10 : j) }
+    e = t - 3 - 10 * N   # RET, RET, MOV (5 bytes), XOR (2), SYSCALL
+    return e == 1 ? LOOP + 12 : e == 2 ? AI : AO + (e == 3 ? 0 : e == 4 ? 5 : 7)
+  }
+  function chain(t) {
+    if (t == 1 || t > 3 + 10 * N + 2) return ""
+    if (t == 2 || t == 3 + 10 * N + 2) return sprintf(" %x", AO)
+    return sprintf(" %x %x", AI, AO)
+  }
+  BEGIN {
+    for (t = STEP; t <= TOTAL; t += STEP)
+      printf "%d %x %d 0%s\n", t, addr(t + SHIFT), P, chain(t)
   }' >"$tmp/want"
 }
 
@@ -88,6 +89,27 @@ for P in 1 7 97 1000 10008 10009; do
   [ "$n" -eq $((TOTAL / P)) ] ||
     fail "instructions, period $P: $n samples, want floor($TOTAL / $P) = $((TOTAL / P))"
 done
+
+# PEBS (precise=1, SDM Vol. 3B 18.4.4): the overflow arms PEBS and the
+# assist comes at the next event, which reloads the counter from the DS
+# area: a record every P + 1 instructions. Its IP is the EventingIP
+# (record format 2 and later, the adaptive basic group; Skylake's format 3
+# on a GP counter, Ice Lake's adaptive records on fixed counter 0) or the
+# instruction after it (formats 0 and 1: Core 2, Nehalem).
+for case in skylake:0 icelake:0 sapphirerapids:0 core2:1 nehalem:1; do
+  checks=$((checks + 1))
+  prof=${case%:*} shift=${case#*:}
+  record record "profile=$prof,event=5300c0,period=1000,callgraph=1,precise=1"
+  expect_inst 1000 1001 "$shift"
+  got >"$tmp/got"
+  cmp -s "$tmp/got" "$tmp/want" ||
+    fail "PEBS on $prof: samples differ: $(diff "$tmp/want" "$tmp/got" | head -5)"
+done
+checks=$((checks + 1))
+qemu-x86_64 -plugin "$PLUGIN,profile=coreduo,record=$tmp/rec,event=5300c0,period=1000,precise=1" \
+  "$tmp/record" >"$tmp/out" 2>"$tmp/err" && fail "PEBS on coreduo accepted"
+grep -q "precise=1: profile core-duo has no PEBS" "$tmp/err" ||
+  fail "PEBS on coreduo: no message: $(cat "$tmp/err")"
 
 # BR_INST_RETIRED.ALL_BRANCHES (C4H/00H, a general-purpose counter) with
 # period 100: branch b is CALL, CALL, then the JNZ of iteration b - 2,
