@@ -117,6 +117,7 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
   variant_lines(t, var, lines);
   if (lines[L_INST].count == 0)
     return; /* nothing retired (a repeat of a REP string instruction) */
+  v->insns += lines[L_INST].count * execs;
   deliver_clock(v, lines, execs,
                 t->ninsns ? t->insn_vaddr[t->ninsns - 1] : t->vaddr);
 }
@@ -240,6 +241,18 @@ void spmu_qemu_charge_tb(struct tb *t)
   }
 }
 
+/* Multiplexing: n more instructions of the slice; at its end, the sums go
+ * to the model and the next group of events starts (mux.c). */
+static void count_slice(struct vcpu *v, uint32_t n)
+{
+  if (n < v->slice_left) {
+    v->slice_left -= n;
+    return;
+  }
+  deliver_sums(v);
+  spmu_qemu_mux_rotate(v);
+}
+
 /* The block that may bring a counter to overflow: the sums go to the
  * model, p goes one instruction at a time (next: the address the block
  * went on to), and the budget is counted afresh. */
@@ -262,6 +275,8 @@ static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
   if (__builtin_expect(c < v->budget, 1)) {
     v->budget -= c;
     add_block(v, p, var);
+    if (g.mux)
+      count_slice(v, p->vlines[var][0][L_INST]);
   } else {
     count_near_overflow(v, p, var, next);
   }

@@ -46,13 +46,13 @@
 #define DS_SIZE 0x100u
 /* Record fields (SDM 18.9: formats 1 to 3, Table 18-x; the adaptive basic
  * group, 18.9.2.2). */
-#define REC_RIP 0x08u          /* format 0, 1: the instruction after */
-#define REC_STATUS_FMT1 0x90u  /* applicable counters, format 1+ */
-#define REC_EVENTING_IP 0xB0u  /* format 2+ */
-#define REC_ADAPT_IP 0x08u     /* adaptive: EventingIP */
-#define REC_ADAPT_STATUS 0x10u /* adaptive: applicable counters */
+#define REC_RIP 0x08u           /* format 0, 1: the instruction after */
+#define REC_STATUS_FMT1 0x90u   /* applicable counters, format 1+ */
+#define REC_EVENTING_IP 0xB0u   /* format 2+ */
+#define REC_ADAPT_IP 0x08u      /* adaptive: EventingIP */
+#define REC_ADAPT_STATUS 0x10u  /* adaptive: applicable counters */
 #define REC_ADAPT_SIZE_SHIFT 48 /* adaptive: record size, bits 63:48 */
-#define REC_MAX 0x800u /* larger than any record a profile writes */
+#define REC_MAX 0x800u          /* larger than any record a profile writes */
 #define BUF_SIZE (16u * REC_MAX)
 #define STATUS_OVF_BUF (UINT64_C(1) << 62) /* GLOBAL_STATUS.OvfBuffer */
 
@@ -152,9 +152,9 @@ bool spmu_qemu_pebs_init(char *why, size_t len)
   pb.fmt = (unsigned)((caps & SPMU_PERFCAP_PEBS_FMT_MASK) >>
                       SPMU_PERFCAP_PEBS_FMT_SHIFT);
   pb.baseline = (caps & SPMU_PERFCAP_PEBS_BASELINE) != 0;
-  if (pb.baseline && (spmu_msr_lookup(p, "MSR_PEBS_DATA_CFG", &pb.data_cfg) ||
-                      spmu_msr_lookup(p, "IA32_FIXED_CTR_CTRL",
-                                      &pb.fixed_ctrl))) {
+  if (pb.baseline &&
+      (spmu_msr_lookup(p, "MSR_PEBS_DATA_CFG", &pb.data_cfg) ||
+       spmu_msr_lookup(p, "IA32_FIXED_CTR_CTRL", &pb.fixed_ctrl))) {
     snprintf(why, len, "precise=1: profile %s: no adaptive PEBS registers",
              p->name);
     return false;

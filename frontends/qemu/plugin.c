@@ -68,8 +68,52 @@ static uint64_t read_event(struct vcpu *v, unsigned i)
 {
   uint64_t value = 0;
 
-  spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
+  if (g.mux)
+    value = spmu_qemu_mux_value(v, i);
+  else
+    spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
   return value - v->base[i];
+}
+
+/* The instructions during which event i was counted on v (all of them
+ * unless multiplexing). */
+static uint64_t running_of(const struct vcpu *v, unsigned i)
+{
+  if (g.mux)
+    return spmu_qemu_mux_running(v, i) - v->base_running[i];
+  return v->insns - v->base_insns;
+}
+
+/* A thread's counts and times into the process's (its blocks handed to
+ * the model first). */
+static void add_totals(struct vcpu *v)
+{
+  unsigned i;
+
+  for (i = 0; i < g.nevents; i++) {
+    g.totals[i] += read_event(v, i);
+    g.enabled[i] += v->insns - v->base_insns;
+    g.running[i] += running_of(v, i);
+  }
+}
+
+static void clear_totals(void)
+{
+  memset(g.totals, 0, sizeof(g.totals));
+  memset(g.enabled, 0, sizeof(g.enabled));
+  memset(g.running, 0, sizeof(g.running));
+}
+
+/* Count from here as from 0 (a fork's child, after an execve). */
+static void rebase(struct vcpu *v)
+{
+  unsigned i;
+
+  for (i = 0; i < g.nevents; i++) {
+    v->base_running[i] += running_of(v, i);
+    v->base[i] += read_event(v, i);
+  }
+  v->base_insns = v->insns;
 }
 
 /* Each block is described once, when QEMU translates it; it is then
@@ -126,7 +170,7 @@ static int new_core(struct vcpu *v, char *why, size_t len)
   return 0;
 }
 
-static spmu_agent_event agent_event(uint64_t sel)
+spmu_agent_event spmu_qemu_agent_event(uint64_t sel)
 {
   spmu_agent_event ev = {
       .event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8), .period = g.period};
@@ -163,7 +207,7 @@ static int claim_gp(spmu_agent *a, const spmu_agent_event *ev,
  * counter (spmu_agent_claim); a new core when every one is taken. */
 static int claim_event(struct vcpu *v, unsigned i, char *why, size_t len)
 {
-  spmu_agent_event ev = agent_event(g.evtsel[i]);
+  spmu_agent_event ev = spmu_qemu_agent_event(g.evtsel[i]);
   unsigned k;
   int rc;
 
@@ -210,6 +254,11 @@ static int program_vcpu(struct vcpu *v, char *why, size_t len)
   unsigned i, k;
   int rc = 0;
 
+  if (g.mux) {
+    if ((rc = new_core(v, why, len)) == 0)
+      return spmu_qemu_mux_plan(v, why, len);
+    return rc;
+  }
   for (i = 0; i < g.nevents && rc == 0; i++)
     rc = claim_event(v, i, why, len);
 
@@ -281,12 +330,10 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 static void retire_vcpu(unsigned idx)
 {
   struct vcpu *v = g.vcpus[idx];
-  unsigned i;
 
   spmu_qemu_flush_vcpu(v);
   spmu_qemu_thread_exit(v);
-  for (i = 0; i < g.nevents; i++)
-    g.totals[i] += read_event(v, i);
+  add_totals(v);
   free_vcpu(v);
   g.vcpus[idx] = NULL;
 }
@@ -335,8 +382,9 @@ static size_t format_results(char *buf, size_t cap)
                         : g.inline_mode ? "inline"
                                         : "inline,callback");
   for (i = 0; i < g.nevents && n < cap; i++)
-    n += (size_t)snprintf(buf + n, cap - n, "event %u %" PRIu64 "\n", i,
-                          g.totals[i]);
+    n += (size_t)snprintf(buf + n, cap - n,
+                          "event %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i,
+                          g.totals[i], g.enabled[i], g.running[i]);
   if (n < cap)
     n += (size_t)snprintf(buf + n, cap - n, "end\n");
   return n < cap ? n : cap;
@@ -408,20 +456,18 @@ static bool ends_process(int sig)
 static void write_before_signal(int sig)
 {
   static bool written;
-  unsigned idx, i;
+  unsigned idx;
 
   pthread_mutex_lock(&g.lock);
   if (!written) {
     written = true;
-    memset(g.totals, 0, sizeof(g.totals));
     for (idx = 0; idx < MAX_VCPUS; idx++) {
       struct vcpu *v = g.vcpus[idx];
 
       if (!v)
         continue;
       spmu_qemu_flush_vcpu(v);
-      for (i = 0; i < g.nevents; i++)
-        g.totals[i] += read_event(v, i);
+      add_totals(v);
     }
     g.status = STATUS_SIGNAL(sig);
     if (g.out[0])
@@ -465,17 +511,14 @@ static void after_fork_parent(void)
 
 static void start_child_counts(struct vcpu *v)
 {
-  unsigned i;
-
   v->prev = NULL;
   v->prev_cont = 0;
   v->tid = 0; /* a new thread: its first block says which */
   memset(v->sum, 0, sizeof(v->sum));
   spmu_qemu_inline_forget();
-  for (i = 0; i < g.nevents; i++) {
-    v->base[i] = 0;
-    v->base[i] = read_event(v, i);
-  }
+  memset(v->base, 0, sizeof(v->base));
+  memset(v->base_running, 0, sizeof(v->base_running));
+  rebase(v);
 }
 
 static void after_fork_child(void)
@@ -496,7 +539,7 @@ static void after_fork_child(void)
     g.vcpus[idx] = NULL;
   }
   spmu_qemu_record_fork_child();
-  memset(g.totals, 0, sizeof(g.totals));
+  clear_totals();
   g.threads = 1;
   g.status = STATUS_UNKNOWN;
   pthread_mutex_unlock(&g.lock);
@@ -513,20 +556,17 @@ static void write_block_before_execve(void)
   pthread_mutex_lock(&g.lock);
   for (idx = 0; idx < MAX_VCPUS; idx++) {
     struct vcpu *v = g.vcpus[idx];
-    unsigned i;
 
     if (!v)
       continue;
     spmu_qemu_flush_vcpu(v);
-    for (i = 0; i < g.nevents; i++) {
-      g.totals[i] += read_event(v, i);
-      v->base[i] += read_event(v, i);
-    }
+    add_totals(v);
+    rebase(v);
   }
   g.status = STATUS_EXECVE;
   if (g.out[0])
     write_results();
-  memset(g.totals, 0, sizeof(g.totals));
+  clear_totals();
   g.status = STATUS_UNKNOWN;
   pthread_mutex_unlock(&g.lock);
   spmu_qemu_record_flush();
@@ -574,6 +614,19 @@ static bool parse_path(const char *key, const char *val, char *dst, size_t cap)
     return false;
   }
   strcpy(dst, val);
+  return true;
+}
+
+static bool parse_count(const char *key, const char *s, uint64_t *dst)
+{
+  char *end;
+
+  errno = 0;
+  *dst = strtoull(s, &end, 10);
+  if (errno || end == s || *end || *dst == 0) {
+    fail("%s=%s: not a number from 1 up", key, s);
+    return false;
+  }
   return true;
 }
 
@@ -631,6 +684,8 @@ static bool parse_arg(const char *a)
     return parse_flag("callgraph", val, &g.callgraph);
   if (KEY("precise"))
     return parse_flag("precise", val, &g.precise);
+  if (KEY("multiplex"))
+    return parse_count("multiplex", val, &g.mux);
   if (KEY("comm")) {
     snprintf(g.comm, sizeof(g.comm), "%s", val);
     return true;
@@ -645,6 +700,7 @@ static bool parse_arg(const char *a)
 #undef KEY
   fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
        "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
+       "multiplex=N, "
        "count=inline|callback)",
        a);
   return false;
@@ -699,7 +755,12 @@ static bool parse_args(int argc, char **argv)
   }
   for (i = 0; i < g.nevents; i++)
     g.line_of[i] = line_of(g.evtsel[i]);
-  g.inline_mode = count_inline && !g.record[0] && !spmu_qemu_taken_matters();
+  if (g.mux && g.record[0]) {
+    fail("multiplex=N counts; it does not go with record=PATH");
+    return false;
+  }
+  g.inline_mode =
+      count_inline && !g.record[0] && !g.mux && !spmu_qemu_taken_matters();
   g.began_inline = g.inline_mode;
   return true;
 }

@@ -93,6 +93,11 @@ struct vcpu {
   uint64_t base[MAX_EVENTS]; /* counter values at a fork (the child's 0) */
   int tid;                   /* 0 until the thread runs */
   struct spmu_qemu_pebs *pebs[MAX_EVENTS]; /* each core's DS area (pebs.c) */
+  uint64_t base_insns, base_running[MAX_EVENTS]; /* at a fork, an execve */
+  /* Multiplexing (mux.c). */
+  unsigned group_of[MAX_EVENTS], ngroups, cur_group;
+  uint64_t slice_start, slice_left;
+  uint64_t mux_count[MAX_EVENTS], mux_running[MAX_EVENTS];
   uint64_t cur_ip, cur_next_ip; /* the instruction being delivered alone */
   uint64_t *stack;              /* return addresses, outermost first */
   size_t depth, stackcap;
@@ -110,7 +115,8 @@ struct plugin {
   struct tb **tbs;
   size_t ntbs, tbcap;
   struct vcpu *vcpus[MAX_VCPUS];
-  uint64_t totals[MAX_EVENTS]; /* threads already gone */
+  uint64_t totals[MAX_EVENTS];                       /* threads already gone */
+  uint64_t enabled[MAX_EVENTS], running[MAX_EVENTS]; /* their times */
   unsigned threads;
   int status; /* exit status, or STATUS_UNKNOWN, STATUS_EXECVE */
   bool failed;
@@ -118,6 +124,7 @@ struct plugin {
   char record[4096]; /* the stream's path; "" when counting */
   uint64_t period;
   bool callgraph, precise;
+  uint64_t mux; /* multiplex=N: slices of N instructions; 0: off */
   char comm[16];
   /* Inline counting (inline.c): on while one guest thread runs and no
    * event needs what only a callback per block sees. */
@@ -149,11 +156,18 @@ void spmu_qemu_charge_tb(struct tb *t);
 
 /* plugin.c */
 void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index);
+spmu_agent_event spmu_qemu_agent_event(uint64_t sel);
 
 /* inline.c */
 void spmu_qemu_inline_tb(struct qemu_plugin_tb *qtb, struct tb *t);
 void spmu_qemu_inline_flush(struct vcpu *v);
 void spmu_qemu_inline_forget(void);
+
+/* mux.c */
+int spmu_qemu_mux_plan(struct vcpu *v, char *why, size_t len);
+uint64_t spmu_qemu_mux_value(struct vcpu *v, unsigned i);
+uint64_t spmu_qemu_mux_running(const struct vcpu *v, unsigned i);
+void spmu_qemu_mux_rotate(struct vcpu *v);
 
 /* pebs.c */
 struct spmu_qemu_pebs;
