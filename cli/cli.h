@@ -84,10 +84,16 @@ extern const struct cli_command cli_cmd_msrs;
 extern const struct cli_command cli_cmd_run;
 extern const struct cli_command cli_cmd_show;
 extern const struct cli_command cli_cmd_stat;
+extern const struct cli_command cli_cmd_record;
+extern const struct cli_command cli_cmd_report;
 
 /* softpmu stat parses its own options: they end at the program's name.
  * argv[0] is "stat". Returns the exit status. */
 int cli_stat_main(int argc, char **argv);
+/* softpmu record and softpmu report, likewise (argv[0] is the command's
+ * name). */
+int cli_record_main(int argc, char **argv);
+int cli_report_main(int argc, char **argv);
 
 /* Parse options and arguments, handle --help, load the profile and run the
  * command. argv[0] is the command's name. Returns the exit status. */

@@ -3,25 +3,24 @@
  * stat's layouts.
  *
  * The parts: parse the command line (stat_parse_*), resolve each event
- * (stat_events.h), find qemu, the plugin and the program, run them -r
- * times (stat_spawn), read the plugin's results file after each run
+ * (stat_events.h), find qemu, the plugin and the program and run them -r
+ * times (qemu_run.h), read the plugin's results file after each run
  * (stat_read_results) and print (stat_print.h). */
-#define _GNU_SOURCE /* mkstemp, strsignal */
+#define _GNU_SOURCE /* mkstemp */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "qemu_run.h"
 #include "stat_events.h"
 #include "stat_print.h"
 
@@ -29,8 +28,6 @@
 #define STAT_MAX_RUNS 100000
 #define STAT_DEFAULT_PROFILE "skylake"
 #define STAT_DEFAULT_EVENTS "instructions,branches"
-#define STAT_EXIT_NOT_FOUND 127 /* as a shell does */
-#define STAT_EXIT_NOT_EXEC 126
 
 struct stat_opts {
   const char *profile_name;
@@ -46,13 +43,6 @@ struct stat_opts {
   struct stat_print_opts print;
   char **prog_argv; /* the program and its arguments */
   bool execve;      /* a process called execve (not counted after it) */
-};
-
-/* One run of the program: its wait status, times and resources. */
-struct stat_child {
-  int status; /* waitpid's */
-  struct timespec t0, t1;
-  struct rusage ru;
 };
 
 /* ---- events ----------------------------------------------------------- */
@@ -224,129 +214,6 @@ static int stat_setup(struct stat_opts *o)
   return CLI_EXIT_OK;
 }
 
-/* ---- finding qemu, the plugin and the program --------------------------- */
-
-static bool stat_is_exec(const char *path)
-{
-  struct stat st;
-
-  return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
-/* The first PATH directory holding an executable `name`, into buf. */
-static bool stat_search_path(const char *name, char *buf, size_t len)
-{
-  const char *path = getenv("PATH"), *p;
-
-  if (!path)
-    path = "/usr/local/bin:/usr/bin:/bin";
-  for (p = path;; p++) {
-    const char *colon = strchr(p, ':');
-    size_t dlen = colon ? (size_t)(colon - p) : strlen(p);
-
-    if (snprintf(buf, len, "%.*s%s%s", (int)dlen, p, dlen ? "/" : "", name) <
-            (int)len &&
-        stat_is_exec(buf))
-      return true;
-    if (!colon)
-      return false;
-    p = colon;
-  }
-}
-
-static int stat_find_program(const char *prog, char *buf, size_t len)
-{
-  if (strchr(prog, '/')) {
-    if (access(prog, F_OK) != 0) {
-      cli_error("stat: %s: %s", prog, strerror(errno));
-      return STAT_EXIT_NOT_FOUND;
-    }
-    if (!stat_is_exec(prog)) {
-      cli_error("stat: %s: not an executable file", prog);
-      return STAT_EXIT_NOT_EXEC;
-    }
-    snprintf(buf, len, "%s", prog);
-    return CLI_EXIT_OK;
-  }
-  if (!stat_search_path(prog, buf, len)) {
-    cli_error("stat: %s: command not found", prog);
-    return STAT_EXIT_NOT_FOUND;
-  }
-  return CLI_EXIT_OK;
-}
-
-/* The plugin: $SOFTPMU_QEMU_PLUGIN; next to this softpmu in its build
- * tree (build/cli/softpmu, build/frontends/qemu/) or its installed tree
- * (bin/softpmu, lib/softpmu/); the build tree it was built in; the
- * installation prefix it was built for. */
-static bool stat_find_plugin(char *buf, size_t len)
-{
-  const char *env = getenv("SOFTPMU_QEMU_PLUGIN");
-  const char *rel[] = {"../frontends/qemu/libsoftpmu-qemu.so",
-                       SPMU_QEMU_PLUGIN_RELATIVE};
-  const char *abs[] = {SPMU_QEMU_PLUGIN_BUILT, SPMU_QEMU_PLUGIN_INSTALLED};
-  char exe[4096];
-  ssize_t n;
-  size_t i;
-
-  if (env && *env) {
-    snprintf(buf, len, "%s", env);
-    return access(buf, R_OK) == 0;
-  }
-  n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    if (strrchr(exe, '/'))
-      *strrchr(exe, '/') = '\0';
-    for (i = 0; i < 2; i++)
-      if (snprintf(buf, len, "%s/%s", exe, rel[i]) < (int)len &&
-          access(buf, R_OK) == 0)
-        return true;
-  }
-  for (i = 0; i < 2; i++)
-    if (abs[i][0] && snprintf(buf, len, "%s", abs[i]) < (int)len &&
-        access(buf, R_OK) == 0)
-      return true;
-  return false;
-}
-
-/* The -cpu model for a profile: glibc picks its code by CPUID. The
- * features TCG cannot emulate are turned off by name, which is what QEMU
- * does anyway after warning about each one on the program's stderr. */
-#define STAT_SKYLAKE_MODEL                                                     \
-  "Skylake-Client,pcid=off,x2apic=off,tsc-deadline=off,hle=off,invpcid=off,"   \
-  "rtm=off,rdseed=off,3dnowprefetch=off,xsavec=off"
-#define STAT_ICELAKE_MODEL                                                     \
-  "Icelake-Server,pcid=off,x2apic=off,tsc-deadline=off,hle=off,invpcid=off,"   \
-  "rtm=off,avx512f=off,avx512dq=off,rdseed=off,avx512cd=off,avx512bw=off,"     \
-  "avx512vl=off,avx512vbmi=off,avx512vbmi2=off,gfni=off,vpclmulqdq=off,"       \
-  "avx512vnni=off,avx512bitalg=off,avx512-vpopcntdq=off,spec-ctrl=off,"        \
-  "ssbd=off,3dnowprefetch=off,wbnoinvd=off,xsavec=off"
-static const struct {
-  const char *profile, *model;
-} qemu_models[] = {
-    {"core-duo", "core2duo"},
-    {"core2", "Penryn"},
-    {"nehalem", "Nehalem"},
-    {"sandybridge", "SandyBridge,x2apic=off,tsc-deadline=off"},
-    {"haswell",
-     "Haswell-noTSX,pcid=off,x2apic=off,tsc-deadline=off,invpcid=off"},
-    {"skylake", STAT_SKYLAKE_MODEL},
-    /* QEMU 7.2 has no Sapphire Rapids model: the newest it has. */
-    {"icelake", STAT_ICELAKE_MODEL},
-    {"sapphirerapids", STAT_ICELAKE_MODEL},
-};
-
-static const char *stat_qemu_model(const spmu_profile *p)
-{
-  size_t i;
-
-  for (i = 0; i < sizeof(qemu_models) / sizeof(qemu_models[0]); i++)
-    if (strcmp(p->name, qemu_models[i].profile) == 0)
-      return qemu_models[i].model;
-  return STAT_SKYLAKE_MODEL; /* a profile of no preset's name */
-}
-
 /* ---- running ------------------------------------------------------------- */
 
 static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
@@ -376,33 +243,6 @@ static int stat_number_events(struct stat_opts *o)
   for (i = 0; i < o->nev; i++)
     o->index[i] = o->ev[i].supported ? next++ : -1;
   return next;
-}
-
-static int stat_spawn(char **qargv, struct stat_child *r)
-{
-  pid_t pid;
-  struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
-
-  clock_gettime(CLOCK_MONOTONIC, &r->t0);
-  pid = fork();
-  if (pid < 0) {
-    cli_error("stat: fork: %s", strerror(errno));
-    return CLI_EXIT_USAGE;
-  }
-  if (pid == 0) {
-    execv(qargv[0], qargv);
-    cli_error("stat: %s: %s", qargv[0], strerror(errno));
-    _exit(STAT_EXIT_NOT_EXEC);
-  }
-  /* As perf stat: Ctrl-C goes to the program; the counts are printed. */
-  sigaction(SIGINT, &ign, &old_int);
-  sigaction(SIGQUIT, &ign, &old_quit);
-  while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
-    ;
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGQUIT, &old_quit, NULL);
-  clock_gettime(CLOCK_MONOTONIC, &r->t1);
-  return CLI_EXIT_OK;
 }
 
 /* ---- the plugin's results ------------------------------------------------ */
@@ -440,7 +280,7 @@ static double stat_seconds(const struct timeval *tv)
   return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-static double stat_elapsed(const struct stat_child *c)
+static double stat_elapsed(const struct qemu_child *c)
 {
   return (double)(c->t1.tv_sec - c->t0.tv_sec) +
          (double)(c->t1.tv_nsec - c->t0.tv_nsec) / 1e9;
@@ -449,7 +289,7 @@ static double stat_elapsed(const struct stat_child *c)
 /* Add one run's counts and time to the results: a run that gave no
  * counts adds none (the event prints <not counted> if none did). */
 static void stat_add_run(struct stat_opts *o, struct stat_run *run,
-                         const struct stat_child *c, const uint64_t *count,
+                         const struct qemu_child *c, const uint64_t *count,
                          bool counted)
 {
   unsigned i;
@@ -468,7 +308,7 @@ static void stat_add_run(struct stat_opts *o, struct stat_run *run,
 
 /* QEMU 7.2 ends a process killed by a signal without calling the
  * plugin's exit callback: nothing is written then. */
-static void stat_explain_no_counts(const struct stat_child *r)
+static void stat_explain_no_counts(const struct qemu_child *r)
 {
   if (WIFSIGNALED(r->status))
     cli_error("stat: no counts: qemu-x86_64 (7.2) does not let the plugin "
@@ -499,49 +339,11 @@ static int stat_print_counts(const struct stat_opts *o,
   return CLI_EXIT_OK;
 }
 
-/* The program's exit status, as a shell reports it. */
-static int stat_exit_status(const struct stat_child *r)
-{
-  if (WIFEXITED(r->status))
-    return WEXITSTATUS(r->status);
-  if (WIFSIGNALED(r->status)) {
-    cli_error("stat: the program was killed by signal %d (%s)",
-              WTERMSIG(r->status), strsignal(WTERMSIG(r->status)));
-    return 128 + WTERMSIG(r->status);
-  }
-  return CLI_EXIT_USAGE;
-}
-
 /* ---- the command --------------------------------------------------------- */
-
-/* The command line given to qemu-x86_64: qemu, -cpu MODEL, the plugin
- * (when an event is counted), the program and its arguments. */
-static char **stat_qemu_argv(const struct stat_opts *o, const char *qemu,
-                             char *parg, const char *prog, bool counted)
-{
-  int nargs = 0, q = 0;
-  char **qargv;
-
-  while (o->prog_argv[nargs])
-    nargs++;
-  qargv = calloc((size_t)nargs + 8, sizeof(*qargv));
-  if (!qargv)
-    return NULL;
-  qargv[q++] = (char *)qemu;
-  qargv[q++] = "-cpu";
-  qargv[q++] = (char *)stat_qemu_model(&o->profile);
-  if (counted) {
-    qargv[q++] = "-plugin";
-    qargv[q++] = parg;
-  }
-  qargv[q++] = (char *)prog;
-  memcpy(qargv + q, o->prog_argv + 1, (size_t)nargs * sizeof(*qargv));
-  return qargv;
-}
 
 /* Run the program -r times, each run's counts into the results. */
 static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
-                     struct stat_run *run, struct stat_child *c, int counted)
+                     struct stat_run *run, struct qemu_child *c, int counted)
 {
   uint64_t count[STAT_MAX_EVENTS];
   unsigned r;
@@ -553,7 +355,7 @@ static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
       cli_error("stat: %s: %s", tmp, strerror(errno));
       return CLI_EXIT_USAGE;
     }
-    if ((rc = stat_spawn(qargv, c)) != CLI_EXIT_OK)
+    if ((rc = qemu_run_spawn("stat", qargv, c)) != CLI_EXIT_OK)
       return rc;
     blocks = stat_read_results(tmp, o, count);
     if (blocks <= 0 && counted)
@@ -569,7 +371,7 @@ static int stat_execute(struct stat_opts *o, const char *qemu,
   char tmp[] = "/tmp/softpmu-stat-XXXXXX";
   int fd = mkstemp(tmp), rc, counted, argc = 0;
   char **qargv = NULL, *parg;
-  struct stat_child c;
+  struct qemu_child c;
   struct stat_run run = {.runs = o->runs};
 
   if (fd < 0) {
@@ -580,7 +382,8 @@ static int stat_execute(struct stat_opts *o, const char *qemu,
   counted = stat_number_events(o);
   parg = stat_plugin_arg(o, plugin, tmp);
   if (parg)
-    qargv = stat_qemu_argv(o, qemu, parg, prog, counted > 0);
+    qargv = qemu_run_argv(&o->profile, qemu, counted > 0 ? parg : NULL, prog,
+                          o->prog_argv);
   if (!qargv || !parg) {
     cli_error("stat: out of memory");
     rc = CLI_EXIT_USAGE;
@@ -594,7 +397,7 @@ static int stat_execute(struct stat_opts *o, const char *qemu,
   if ((rc = stat_runs(o, qargv, tmp, &run, &c, counted)) != CLI_EXIT_OK)
     goto out;
   if ((rc = stat_print_counts(o, &run)) == CLI_EXIT_OK)
-    rc = stat_exit_status(&c);
+    rc = qemu_run_exit_status("stat", &c);
 out:
   unlink(tmp);
   free(parg);
@@ -613,17 +416,11 @@ int cli_stat_main(int argc, char **argv)
     return CLI_EXIT_OK; /* --help */
   if (rc != CLI_EXIT_OK || (rc = stat_setup(&o)) != CLI_EXIT_OK)
     return rc;
-  if (!stat_search_path("qemu-x86_64", qemu, sizeof(qemu))) {
-    cli_error("stat: qemu-x86_64 not found: install it with `sudo apt-get "
-              "install qemu-user` (or scripts/deps)");
-    return CLI_EXIT_USAGE;
-  }
-  if (!stat_find_plugin(plugin, sizeof(plugin))) {
-    cli_error("stat: the QEMU plugin libsoftpmu-qemu.so is not there: "
-              "build softpmu with Zydis (apt-get install libzydis-dev)");
-    return CLI_EXIT_USAGE;
-  }
-  if ((rc = stat_find_program(o.prog_argv[0], prog, sizeof(prog))) != 0)
+  if ((rc = qemu_run_find_tools("stat", qemu, sizeof(qemu), plugin,
+                                sizeof(plugin))) != CLI_EXIT_OK)
+    return rc;
+  if ((rc = qemu_run_find_program("stat", o.prog_argv[0], prog,
+                                  sizeof(prog))) != 0)
     return rc;
   return stat_execute(&o, qemu, plugin, prog);
 }

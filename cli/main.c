@@ -9,8 +9,9 @@
 #include "cli.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid, &cli_cmd_msrs,
-    &cli_cmd_run,    &cli_cmd_show,   &cli_cmd_stat,
+    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid,
+    &cli_cmd_msrs,   &cli_cmd_run,    &cli_cmd_show,
+    &cli_cmd_stat,   &cli_cmd_record, &cli_cmd_report,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -64,7 +65,8 @@ static void print_manual(void)
         "    softpmu msrs --cpu core2 --fields\n"
         "    softpmu run examples/scripts/pmi_freeze_v4.pmu\n"
         "    sudo softpmu show --cpu 0\n"
-        "    softpmu stat -- ./prog\n",
+        "    softpmu stat -- ./prog\n"
+        "    softpmu record -g -- ./prog && softpmu report\n",
         stdout);
 }
 
@@ -131,6 +133,10 @@ static int dispatch(int argc, char **argv)
     return unknown_command(argv[1]);
   if (cmd == &cli_cmd_stat) /* options end at the program's name */
     return cli_stat_main(argc - 1, argv + 1);
+  if (cmd == &cli_cmd_record)
+    return cli_record_main(argc - 1, argv + 1);
+  if (cmd == &cli_cmd_report)
+    return cli_report_main(argc - 1, argv + 1);
   return cli_command_main(cmd, argc - 1, argv + 1);
 }
 

@@ -216,7 +216,7 @@ expect "no command" 2 "" \
 run decod
 expect "unknown command" 2 "" "\
 softpmu: unknown command 'decod'
-softpmu: did you mean decode?
+softpmu: did you mean decode or record?
 usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)"
 
 # ---- cpuid -----------------------------------------------------------------

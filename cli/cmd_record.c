@@ -1,0 +1,467 @@
+/* softpmu record: run a program under qemu-x86_64 with the softpmu QEMU
+ * plugin in record mode and write its samples as a perf.data file.
+ *
+ * The parts: parse the command line (record_parse_args), resolve each
+ * event as stat does (stat_events.h) and describe it as perf record would
+ * (record_describe), run the program (qemu_run.h) with the plugin writing
+ * its sample stream (frontends/qemu/record.h) to a temporary file, then
+ * convert the stream (record_stream.h). --from converts a stream written
+ * by hand instead of running anything. */
+#define _GNU_SOURCE /* mkstemp */
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "perf_data.h"
+#include "qemu_run.h"
+#include "record_stream.h"
+#include "stat_events.h"
+
+#define REC_DEFAULT_PROFILE "skylake"
+#define REC_DEFAULT_EVENTS "instructions"
+/* A prime, so that the samples do not fall in step with a loop (perf
+ * record's own default is a frequency, which has no meaning here). */
+#define REC_DEFAULT_PERIOD 100003
+#define REC_DEFAULT_OUTPUT "perf.data"
+
+struct rec_opts {
+  const char *profile_name;
+  spmu_profile profile;
+  const char *out;
+  const char *from; /* --from STREAM */
+  const char *event_lists[PERF_DATA_MAX_EVENTS];
+  unsigned nlists;
+  const char *period_arg;
+  struct stat_event ev[PERF_DATA_MAX_EVENTS];
+  struct perf_data_desc desc;
+  bool precise;
+  char **prog_argv;
+};
+
+/* ---- events ----------------------------------------------------------- */
+
+/* perf's type and config of an event (perf_event_open(2)): the generic
+ * hardware and cache names as perf encodes them, else the raw config
+ * (the IA32_PERFEVTSELx bits an event string chooses, SDM Vol. 3B
+ * 18.2.1.1), as perf record encodes a named Intel event. */
+static void record_perf_type(const struct stat_event *e,
+                             struct perf_data_event *pe)
+{
+  static const struct {
+    const char *name;
+    uint32_t type;
+    uint64_t config;
+  } generic[] = {
+      {"instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS},
+      {"branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+      {"branch-instructions", PERF_TYPE_HARDWARE,
+       PERF_COUNT_HW_BRANCH_INSTRUCTIONS},
+      {"L1-dcache-loads", PERF_TYPE_HW_CACHE,
+       PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+           PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16},
+      {"L1-dcache-stores", PERF_TYPE_HW_CACHE,
+       PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_WRITE << 8 |
+           PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16},
+  };
+  char base[sizeof(e->name)];
+  size_t i;
+
+  snprintf(base, sizeof(base), "%s", e->name);
+  snprintf(pe->name, sizeof(pe->name), "%s", base);
+  if (strchr(base, ':'))
+    *strchr(base, ':') = '\0';
+  pe->type = PERF_TYPE_RAW;
+  pe->config = e->evtsel & STAT_EVTSEL_EVENT_BITS;
+  for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+    if (cli_ieq(base, generic[i].name)) {
+      pe->type = generic[i].type;
+      pe->config = generic[i].config;
+    }
+}
+
+static int record_add_event(struct rec_opts *o, const char *spec)
+{
+  struct stat_event *e = &o->ev[o->desc.nev];
+  char why[512];
+
+  if (o->desc.nev == PERF_DATA_MAX_EVENTS)
+    return cli_usage_error(&cli_cmd_record, "record: at most %d events",
+                           PERF_DATA_MAX_EVENTS);
+  if (stat_event_resolve(&o->profile, spec, e, why, sizeof(why)) != 0) {
+    cli_error("record: %s", why);
+    return CLI_EXIT_USAGE;
+  }
+  if (!e->supported)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: %s: the engine does not produce this "
+                           "event (softpmu stat shows it <not supported>), "
+                           "so it cannot be sampled",
+                           spec);
+  if (!e->user)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: %s counts kernel code only, which "
+                           "qemu-x86_64 does not run: it would give no sample",
+                           spec);
+  record_perf_type(e, &o->desc.ev[o->desc.nev]);
+  o->desc.ev[o->desc.nev].precise = o->precise;
+  o->desc.nev++;
+  return CLI_EXIT_OK;
+}
+
+static int record_add_events(struct rec_opts *o, const char *list)
+{
+  char buf[sizeof(o->ev[0].name)];
+  int rc;
+
+  while (*list) {
+    if (!stat_event_next(&list, buf, sizeof(buf)))
+      return cli_usage_error(&cli_cmd_record,
+                             "record: event '%.40s...' is too long", list);
+    if ((rc = record_add_event(o, buf)) != CLI_EXIT_OK)
+      return rc;
+  }
+  return CLI_EXIT_OK;
+}
+
+/* ---- the command line ---------------------------------------------------- */
+
+static bool record_is(const char *a, const char *s, const char *l)
+{
+  return (s && strcmp(a, s) == 0) || strcmp(a, l) == 0;
+}
+
+static bool record_takes_value(const char *a)
+{
+  return record_is(a, "-e", "--event") || record_is(a, "-c", "--count") ||
+         record_is(a, "-o", "--output") || record_is(a, NULL, "--cpu") ||
+         record_is(a, NULL, "--from");
+}
+
+static int record_value_option(struct rec_opts *o, const char *a,
+                               const char *val)
+{
+  if (record_is(a, NULL, "--cpu"))
+    o->profile_name = val;
+  else if (record_is(a, "-o", "--output"))
+    o->out = val;
+  else if (record_is(a, "-c", "--count"))
+    o->period_arg = val;
+  else if (record_is(a, NULL, "--from"))
+    o->from = val;
+  else if (o->nlists < PERF_DATA_MAX_EVENTS)
+    o->event_lists[o->nlists++] = val;
+  else
+    return cli_usage_error(&cli_cmd_record, "record: at most %d events",
+                           PERF_DATA_MAX_EVENTS);
+  return CLI_EXIT_OK;
+}
+
+/* A flag option: 1 if a is one, 0 if not, -1 for --help. */
+static int record_flag(struct rec_opts *o, const char *a)
+{
+  if (record_is(a, "-h", "--help")) {
+    cli_command_manual(&cli_cmd_record);
+    return -1;
+  }
+  if (record_is(a, "-g", "--call-graph"))
+    o->desc.callchain = true;
+  else if (record_is(a, NULL, "--precise"))
+    o->precise = true;
+  else
+    return 0;
+  return 1;
+}
+
+static int record_parse_args(int argc, char **argv, struct rec_opts *o)
+{
+  int i, rc;
+
+  for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+    const char *a = argv[i];
+
+    if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    }
+    if ((rc = record_flag(o, a)) != 0) {
+      if (rc < 0)
+        return -1;
+      continue;
+    }
+    if (!record_takes_value(a))
+      return cli_usage_error(&cli_cmd_record, "record: unknown option '%s'", a);
+    if (i + 1 >= argc)
+      return cli_usage_error(&cli_cmd_record, "record: %s needs a value", a);
+    if ((rc = record_value_option(o, a, argv[++i])) != CLI_EXIT_OK)
+      return rc;
+  }
+  if (i >= argc && !o->from)
+    return cli_usage_error(&cli_cmd_record, "record: no program to run");
+  if (i < argc && o->from)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: --from converts a stream: no program");
+  o->prog_argv = argv + i;
+  return CLI_EXIT_OK;
+}
+
+/* The period: 1 <= N < 2^width - 1, the counter being preset to -N in
+ * its width (SDM Vol. 3B 18.2.1: GP counters are gp_width bits wide,
+ * CPUID.0AH:EAX[23:16]). */
+static int record_set_period(struct rec_opts *o)
+{
+  unsigned w = o->profile.gp_width;
+  uint64_t max = (w >= 64 ? UINT64_MAX : (1ULL << w) - 1) - 1, n;
+
+  o->desc.period = REC_DEFAULT_PERIOD;
+  if (!o->period_arg)
+    return CLI_EXIT_OK;
+  if (!cli_parse_u64(o->period_arg, &n) || n == 0 || n > max)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -c %s: the period is from 1 to %" PRIu64
+                           " on %s, whose counters are %u bits wide",
+                           o->period_arg, max, o->profile.name, w);
+  o->desc.period = n;
+  return CLI_EXIT_OK;
+}
+
+static int record_setup(struct rec_opts *o)
+{
+  char why[256];
+  unsigned l;
+  int rc;
+
+  if (strpbrk(o->profile_name, "=, "))
+    return cli_usage_error(&cli_cmd_record,
+                           "record: --cpu %s: record takes a preset name, "
+                           "not a key=value profile",
+                           o->profile_name);
+  if (spmu_profile_parse(o->profile_name, &o->profile, why, sizeof(why)) != 0)
+    return cli_usage_error(&cli_cmd_record, "record: --cpu %s: %s",
+                           o->profile_name, why);
+  if (o->profile.features & SPMU_FEAT_NETBURST)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: --cpu %s: a NetBurst PMU; record samples "
+                           "on architectural PMUs",
+                           o->profile_name);
+  /* PEBS: SDM Vol. 3B 18.4.4; a part without it has no precise mode. */
+  if (o->precise && !(o->profile.features & SPMU_FEAT_PEBS))
+    return cli_usage_error(&cli_cmd_record,
+                           "record: --precise: %s has no PEBS (SDM Vol. 3B "
+                           "18.4.4), so no precise sampling",
+                           o->profile.name);
+  if ((rc = record_set_period(o)) != CLI_EXIT_OK)
+    return rc;
+  if (o->nlists == 0)
+    o->event_lists[o->nlists++] = REC_DEFAULT_EVENTS;
+  for (l = 0; l < o->nlists; l++)
+    if ((rc = record_add_events(o, o->event_lists[l])) != CLI_EXIT_OK)
+      return rc;
+  return CLI_EXIT_OK;
+}
+
+/* ---- converting ---------------------------------------------------------- */
+
+/* As perf record: a non-empty file already at the output path is kept,
+ * renamed FILE.old. */
+static void record_backup(const char *out)
+{
+  struct stat st;
+  char old[4096];
+
+  if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      snprintf(old, sizeof(old), "%s.old", out) < (int)sizeof(old))
+    rename(out, old);
+}
+
+static int record_convert(const struct rec_opts *o, const char *stream)
+{
+  struct record_stream_stats st;
+  char why[512];
+  uint64_t total = 0;
+  unsigned i;
+
+  record_backup(o->out);
+  if (record_stream_convert(stream, &o->desc, o->out, &st, why, sizeof(why)) !=
+      0) {
+    cli_error("record: %s", why);
+    return CLI_EXIT_USAGE;
+  }
+  for (i = 0; i < o->desc.nev; i++)
+    total += st.samples[i];
+  fprintf(stderr, "[ softpmu record: wrote %" PRIu64 " samples to %s", total,
+          o->out);
+  if (st.lost)
+    fprintf(stderr, ", %" PRIu64 " lost", st.lost);
+  fprintf(stderr, " ]\n");
+  return CLI_EXIT_OK;
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+/* The process name for the plugin's comm=: the program's file name, as
+ * the kernel keeps it (15 characters); commas, which would split QEMU's
+ * plugin arguments, become '_'. */
+static void record_comm(const char *prog, char *comm, size_t len)
+{
+  const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+  char *c;
+
+  snprintf(comm, len, "%.15s", base);
+  for (c = comm; *c; c++)
+    if (*c == ',')
+      *c = '_';
+}
+
+static char *record_plugin_arg(const struct rec_opts *o, const char *plugin,
+                               const char *stream, const char *prog)
+{
+  size_t cap = strlen(plugin) + strlen(stream) + 160 + 32 * o->desc.nev, n;
+  char *s = malloc(cap), comm[16];
+  unsigned i;
+
+  if (!s)
+    return NULL;
+  record_comm(prog, comm, sizeof(comm));
+  n = (size_t)snprintf(s, cap, "%s,profile=%s,record=%s,period=%" PRIu64,
+                       plugin, o->profile.name, stream, o->desc.period);
+  for (i = 0; i < o->desc.nev; i++)
+    n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
+  n += (size_t)snprintf(s + n, cap - n, "%s%s,comm=%s",
+                        o->desc.callchain ? ",callgraph=1" : "",
+                        o->precise ? ",precise=1" : "", comm);
+  return s;
+}
+
+static int record_execute(const struct rec_opts *o, const char *qemu,
+                          const char *plugin, const char *prog)
+{
+  char tmp[] = "/tmp/softpmu-record-XXXXXX";
+  int fd = mkstemp(tmp), rc;
+  char **qargv = NULL, *parg;
+  struct qemu_child c;
+
+  if (fd < 0) {
+    cli_error("record: cannot make a temporary file: %s", strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  close(fd);
+  parg = record_plugin_arg(o, plugin, tmp, prog);
+  if (parg)
+    qargv = qemu_run_argv(&o->profile, qemu, parg, prog, o->prog_argv);
+  if (!qargv || !parg) {
+    cli_error("record: out of memory");
+    rc = CLI_EXIT_USAGE;
+    goto out;
+  }
+  if ((rc = qemu_run_spawn("record", qargv, &c)) != CLI_EXIT_OK)
+    goto out;
+  if ((rc = record_convert(o, tmp)) == CLI_EXIT_OK)
+    rc = qemu_run_exit_status("record", &c);
+out:
+  unlink(tmp);
+  free(parg);
+  free(qargv);
+  return rc;
+}
+
+int cli_record_main(int argc, char **argv)
+{
+  struct rec_opts o = {.profile_name = REC_DEFAULT_PROFILE,
+                       .out = REC_DEFAULT_OUTPUT};
+  char qemu[4096], plugin[4096], prog[4096];
+  int rc = record_parse_args(argc, argv, &o);
+
+  if (rc < 0)
+    return CLI_EXIT_OK; /* --help */
+  if (rc != CLI_EXIT_OK || (rc = record_setup(&o)) != CLI_EXIT_OK)
+    return rc;
+  if (o.from)
+    return record_convert(&o, o.from);
+  if ((rc = qemu_run_find_tools("record", qemu, sizeof(qemu), plugin,
+                                sizeof(plugin))) != CLI_EXIT_OK)
+    return rc;
+  if ((rc = qemu_run_find_program("record", o.prog_argv[0], prog,
+                                  sizeof(prog))) != CLI_EXIT_OK)
+    return rc;
+  return record_execute(&o, qemu, plugin, prog);
+}
+
+static int record_run_unused(const struct cli_args *a)
+{
+  (void)a;
+  return CLI_EXIT_USAGE;
+}
+
+/* clang-format off: the manual's text is laid out as it prints */
+const struct cli_command cli_cmd_record = {
+    .name = "record",
+    .summary = "run a program and sample its events into perf.data",
+    .synopsis = "[-e EVENT,...] [-c PERIOD] [--precise] [-g] [-o FILE]\n"
+                "             [--cpu PROFILE] [--] PROG [ARGS...]\n"
+                "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
+                " --from STREAM",
+    .description =
+        "    Runs PROG under qemu-x86_64 with softpmu's QEMU plugin, as\n"
+        "    softpmu stat does, with each event's counter preset to -PERIOD\n"
+        "    and its PMI enabled (SDM Vol. 3B 18.2.1.1, INT): at each\n"
+        "    overflow the model's PMI is handled as a driver handles it and\n"
+        "    a sample is taken. Every sample's IP is the exact instruction\n"
+        "    whose retirement overflowed the counter, not a skid address.\n"
+        "    The samples are written as a perf.data file that perf report,\n"
+        "    perf script and softpmu report read. Forked children and\n"
+        "    threads are sampled too. The program's input, output and exit\n"
+        "    status pass through.\n"
+        "\n"
+        "    EVENT is spelt as for softpmu stat; only the events the engine\n"
+        "    produces can be sampled (instructions, branches by kind, loads\n"
+        "    and stores retired). Default: instructions.\n",
+    .options =
+        "    -e, --event EVENT[,EVENT...]\n"
+        "        The events to sample (repeatable); each its own counter.\n\n"
+        "    -c, --count PERIOD\n"
+        "        Events between two samples, from 1 to 2^W - 2 for counters\n"
+        "        W bits wide (48 on skylake). Default: 100003 (perf's default\n"
+        "        is a frequency in samples per second, which means nothing\n"
+        "        for a model whose clock is the instruction).\n\n"
+        "    --precise\n"
+        "        Sample through PEBS (SDM Vol. 3B 18.4.4): records land in\n"
+        "        the DS buffer and are drained at its threshold, as a driver\n"
+        "        drains them. Profiles with PEBS only.\n\n"
+        "    -g, --call-graph\n"
+        "        Record each sample's call chain, from a shadow stack of the\n"
+        "        calls and returns the program executed (nothing is unwound\n"
+        "        from memory).\n\n"
+        "    -o, --output FILE\n"
+        "        The perf.data file to write. Default: perf.data. A file\n"
+        "        already there is kept as FILE.old, as perf record does.\n\n"
+        "    --cpu PROFILE\n"
+        "        The processor to model, a preset name (as softpmu stat -c).\n"
+        "        Default: skylake.\n\n"
+        "    --from STREAM\n"
+        "        Run nothing: convert a sample stream the plugin wrote\n"
+        "        (qemu-x86_64 -plugin libsoftpmu-qemu.so,record=STREAM,...)\n"
+        "        with the events and period it was given.\n",
+    .exit_status =
+        "    The program's exit status (128 + N when killed by signal N);\n"
+        "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
+        "    usage (an unknown event, a bad period, --precise without PEBS)\n"
+        "    or when qemu-x86_64 or the plugin is missing or the stream is\n"
+        "    malformed.\n",
+    .examples = "    softpmu record -- ./prog\n"
+                "    softpmu record -e br_inst_retired.near_call -c 1009 -g "
+                "-- ./prog\n"
+                "    softpmu record --precise -o prog.data -- ./prog && "
+                "perf report -i prog.data\n",
+    .flags = CLI_FLAG_OWN_CPU_OPTION,
+    .min_args = 0,
+    .max_args = -1,
+    .run = record_run_unused,
+};
+/* clang-format on */

@@ -1,0 +1,611 @@
+/* perf.data: writing and reading (perf_data.h). */
+#include "perf_data.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(sizeof(struct perf_data_attr) == PERF_DATA_ATTR_SIZE,
+               "perf_event_attr is PERF_ATTR_SIZE_VER7 bytes");
+
+/* The file header (perf.data-file-format.txt, "perf_header"). */
+struct perf_data_section {
+  uint64_t offset, size;
+};
+struct perf_data_header {
+  char magic[8]; /* "PERFILE2" */
+  uint64_t size; /* of this header */
+  uint64_t attr_size;
+  struct perf_data_section attrs, data, event_types;
+  uint64_t features[4]; /* HEADER_FEAT_BITS = 256 */
+};
+/* One entry of the attrs section. */
+struct perf_data_file_attr {
+  struct perf_data_attr attr;
+  struct perf_data_section ids;
+};
+
+#define PERF_DATA_MAGIC "PERFILE2"
+#define PERF_DATA_FEAT_EVENT_DESC 12 /* HEADER_EVENT_DESC */
+#define PERF_DATA_NAME_ALIGN 64      /* perf pads header strings so */
+#define PERF_DATA_MAX_CHAIN 4096     /* a record's size is 16 bits */
+
+uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
+{
+  uint64_t t =
+      PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+
+  if (desc->callchain)
+    t |= PERF_SAMPLE_CALLCHAIN;
+  if (desc->nev > 1)
+    t |= PERF_SAMPLE_IDENTIFIER;
+  return t;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+struct perf_data_writer {
+  FILE *f;
+  struct perf_data_desc desc;
+  uint64_t sample_type;
+  uint64_t data_off;
+  bool failed;
+};
+
+static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
+                                               unsigned i)
+{
+  const struct perf_data_event *e = &d->ev[i];
+  struct perf_data_attr a;
+
+  memset(&a, 0, sizeof(a));
+  a.type = e->type;
+  a.size = PERF_DATA_ATTR_SIZE;
+  a.config = e->config;
+  a.sample_period = d->period;
+  a.sample_type = perf_data_sample_type(d);
+  /* qemu-user runs user code only: nothing of the kernel or a hypervisor
+   * is in the samples, which perf shows as the :u modifier. */
+  a.flags = PERF_DATA_ATTR_EXCLUDE_KERNEL | PERF_DATA_ATTR_EXCLUDE_HV;
+  if (e->exclude_user)
+    a.flags |= PERF_DATA_ATTR_EXCLUDE_USER;
+  if (e->precise)
+    a.flags |= 3ULL << PERF_DATA_ATTR_PRECISE_SHIFT;
+  return a;
+}
+
+static void perf_data_put(struct perf_data_writer *w, const void *p, size_t n)
+{
+  if (!w->failed && fwrite(p, 1, n, w->f) != n)
+    w->failed = true;
+}
+
+struct perf_data_writer *perf_data_open(const char *path,
+                                        const struct perf_data_desc *desc,
+                                        char *why, size_t whylen)
+{
+  struct perf_data_writer *w = calloc(1, sizeof(*w));
+  struct perf_data_header h;
+  uint64_t ids_off;
+  unsigned i;
+
+  if (!w) {
+    snprintf(why, whylen, "out of memory");
+    return NULL;
+  }
+  w->desc = *desc;
+  w->sample_type = perf_data_sample_type(desc);
+  w->f = fopen(path, "wb");
+  if (!w->f) {
+    snprintf(why, whylen, "%s: %s", path, strerror(errno));
+    free(w);
+    return NULL;
+  }
+  memset(&h, 0, sizeof(h));
+  perf_data_put(w, &h, sizeof(h)); /* written again at the end */
+  ids_off = sizeof(h) + desc->nev * sizeof(struct perf_data_file_attr);
+  for (i = 0; i < desc->nev; i++) {
+    struct perf_data_file_attr fa = {
+        .attr = perf_data_attr_of(desc, i),
+        .ids = {.offset = ids_off + 8 * i, .size = 8}};
+
+    perf_data_put(w, &fa, sizeof(fa));
+  }
+  for (i = 0; i < desc->nev; i++) {
+    uint64_t id = i + 1;
+
+    perf_data_put(w, &id, sizeof(id));
+  }
+  w->data_off = ids_off + 8 * desc->nev;
+  return w;
+}
+
+/* A record: header, fields, then str NUL-padded to a multiple of 8. */
+static int perf_data_record(struct perf_data_writer *w, uint32_t type,
+                            uint16_t misc, const void *fields, size_t n,
+                            const char *str)
+{
+  static const char zeros[8];
+  size_t slen = str ? strlen(str) + 1 : 0, pad = (8 - slen % 8) % 8;
+  struct perf_event_header h = {.type = type, .misc = misc};
+
+  if (sizeof(h) + n + slen + pad > UINT16_MAX)
+    return -1;
+  h.size = (uint16_t)(sizeof(h) + n + slen + pad);
+  perf_data_put(w, &h, sizeof(h));
+  perf_data_put(w, fields, n);
+  if (str) {
+    perf_data_put(w, str, slen);
+    perf_data_put(w, zeros, pad);
+  }
+  return w->failed ? -1 : 0;
+}
+
+int perf_data_comm(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
+                   const char *comm)
+{
+  uint32_t f[2] = {pid, tid};
+
+  return perf_data_record(w, PERF_RECORD_COMM, 0, f, sizeof(f), comm);
+}
+
+int perf_data_mmap(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
+                   uint64_t start, uint64_t len, uint64_t pgoff,
+                   const char *path)
+{
+  struct {
+    uint32_t pid, tid;
+    uint64_t start, len, pgoff;
+  } f = {pid, tid, start, len, pgoff};
+
+  return perf_data_record(w, PERF_RECORD_MMAP, PERF_RECORD_MISC_USER, &f,
+                          sizeof(f), path);
+}
+
+int perf_data_task(struct perf_data_writer *w, bool exit, uint32_t pid,
+                   uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time)
+{
+  struct {
+    uint32_t pid, ppid, tid, ptid;
+    uint64_t time;
+  } f = {pid, ppid, tid, ptid, time};
+
+  return perf_data_record(w, exit ? PERF_RECORD_EXIT : PERF_RECORD_FORK, 0, &f,
+                          sizeof(f), NULL);
+}
+
+/* The sample's fields in sample_type's order (<linux/perf_event.h>,
+ * PERF_RECORD_SAMPLE): IDENTIFIER, IP, TID, TIME, PERIOD, CALLCHAIN. */
+int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
+                     uint32_t tid, uint64_t time, uint64_t ip, uint64_t period,
+                     const uint64_t *chain, uint32_t nr)
+{
+  uint64_t f[8 + PERF_DATA_MAX_CHAIN];
+  size_t n = 0;
+  uint32_t i;
+  uint16_t misc = PERF_RECORD_MISC_USER;
+
+  if (w->sample_type & PERF_SAMPLE_IDENTIFIER)
+    f[n++] = ev + 1;
+  f[n++] = ip;
+  f[n++] = (uint64_t)tid << 32 | pid; /* u32 pid, then u32 tid */
+  f[n++] = time;
+  f[n++] = period;
+  if (w->sample_type & PERF_SAMPLE_CALLCHAIN) {
+    if (nr > PERF_DATA_MAX_CHAIN - 2)
+      nr = PERF_DATA_MAX_CHAIN - 2; /* the outermost calls are cut */
+    f[n++] = 2 + (uint64_t)nr;
+    f[n++] = PERF_CONTEXT_USER;
+    f[n++] = ip;
+    for (i = 0; i < nr; i++)
+      f[n++] = chain[i];
+  }
+  if (ev < w->desc.nev && w->desc.ev[ev].precise)
+    misc |= PERF_RECORD_MISC_EXACT_IP;
+  return perf_data_record(w, PERF_RECORD_SAMPLE, misc, f, n * 8, NULL);
+}
+
+int perf_data_lost(struct perf_data_writer *w, uint64_t count)
+{
+  return perf_data_record(w, PERF_RECORD_LOST_SAMPLES, 0, &count, sizeof(count),
+                          NULL);
+}
+
+/* HEADER_EVENT_DESC: nr, attr size, then per event its attr, its number
+ * of ids, its name (a perf_header_string: u32 length, then the name
+ * NUL-padded to that length) and its ids. */
+static void perf_data_event_desc(struct perf_data_writer *w)
+{
+  uint32_t hdr[2] = {w->desc.nev, PERF_DATA_ATTR_SIZE};
+  unsigned i;
+
+  perf_data_put(w, hdr, sizeof(hdr));
+  for (i = 0; i < w->desc.nev; i++) {
+    struct perf_data_attr a = perf_data_attr_of(&w->desc, i);
+    char name[PERF_DATA_NAME_MAX + PERF_DATA_NAME_ALIGN] = {0};
+    size_t len = strlen(w->desc.ev[i].name) + 1;
+    uint32_t nr_ids = 1, slen;
+    uint64_t id = i + 1;
+
+    len = (len + PERF_DATA_NAME_ALIGN - 1) / PERF_DATA_NAME_ALIGN *
+          PERF_DATA_NAME_ALIGN;
+    slen = (uint32_t)len;
+    memcpy(name, w->desc.ev[i].name, strlen(w->desc.ev[i].name));
+    perf_data_put(w, &a, sizeof(a));
+    perf_data_put(w, &nr_ids, sizeof(nr_ids));
+    perf_data_put(w, &slen, sizeof(slen));
+    perf_data_put(w, name, len);
+    perf_data_put(w, &id, sizeof(id));
+  }
+}
+
+int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
+{
+  struct perf_data_header h;
+  struct perf_data_section feat;
+  long end = ftell(w->f);
+  int rc = 0;
+
+  memset(&h, 0, sizeof(h));
+  memcpy(h.magic, PERF_DATA_MAGIC, 8);
+  h.size = sizeof(h);
+  h.attr_size = sizeof(struct perf_data_file_attr);
+  h.attrs.offset = sizeof(h);
+  h.attrs.size = w->desc.nev * sizeof(struct perf_data_file_attr);
+  h.data.offset = w->data_off;
+  h.data.size = end > 0 ? (uint64_t)end - w->data_off : 0;
+  h.features[0] = 1ULL << PERF_DATA_FEAT_EVENT_DESC;
+  /* The feature sections follow the data: their table, then each one. */
+  feat.offset = h.data.offset + h.data.size + sizeof(feat);
+  perf_data_put(w, &feat, sizeof(feat)); /* its size is known below */
+  perf_data_event_desc(w);
+  end = ftell(w->f);
+  feat.size = end > 0 ? (uint64_t)end - feat.offset : 0;
+  if (end < 0 || fseek(w->f, (long)(feat.offset - sizeof(feat)), SEEK_SET))
+    w->failed = true;
+  perf_data_put(w, &feat, sizeof(feat));
+  if (fseek(w->f, 0, SEEK_SET) != 0)
+    w->failed = true;
+  perf_data_put(w, &h, sizeof(h));
+  if (fclose(w->f) != 0 || w->failed) {
+    snprintf(why, whylen, "cannot write the perf.data file: %s",
+             strerror(errno ? errno : EIO));
+    rc = -1;
+  }
+  free(w);
+  return rc;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static bool perf_data_in(const struct perf_data_file *f, uint64_t off,
+                         uint64_t n)
+{
+  return off <= f->len && n <= f->len - off;
+}
+
+static uint64_t perf_data_u64(const unsigned char *p)
+{
+  uint64_t v;
+
+  memcpy(&v, p, 8);
+  return v;
+}
+
+static uint32_t perf_data_u32(const unsigned char *p)
+{
+  uint32_t v;
+
+  memcpy(&v, p, 4);
+  return v;
+}
+
+/* The name perf gives an event without a HEADER_EVENT_DESC. */
+static void perf_data_default_name(struct perf_data_file_event *e)
+{
+  static const char *const hw[] = {"cycles",           "instructions",
+                                   "cache-references", "cache-misses",
+                                   "branches",         "branch-misses"};
+
+  if (e->attr.type == PERF_TYPE_HARDWARE && e->attr.config < 6)
+    snprintf(e->name, sizeof(e->name), "%s", hw[e->attr.config]);
+  else if (e->attr.type == PERF_TYPE_RAW)
+    snprintf(e->name, sizeof(e->name), "r%" PRIx64, e->attr.config);
+  else
+    snprintf(e->name, sizeof(e->name), "event %u:0x%" PRIx64, e->attr.type,
+             e->attr.config);
+}
+
+static int perf_data_read_file(const char *path, struct perf_data_file *f,
+                               char *why, size_t whylen)
+{
+  FILE *in = fopen(path, "rb");
+  long n;
+
+  if (!in || fseek(in, 0, SEEK_END) != 0 || (n = ftell(in)) < 0 ||
+      fseek(in, 0, SEEK_SET) != 0) {
+    snprintf(why, whylen, "%s: %s", path, strerror(errno));
+    if (in)
+      fclose(in);
+    return -1;
+  }
+  f->len = (size_t)n;
+  f->buf = malloc(f->len ? f->len : 1);
+  if (!f->buf || fread(f->buf, 1, f->len, in) != f->len) {
+    snprintf(why, whylen, "%s: cannot read it", path);
+    fclose(in);
+    return -1;
+  }
+  fclose(in);
+  return 0;
+}
+
+/* The attrs section: each event's attr (attr_size bytes, the last 16 the
+ * section of its ids) and its first id. */
+static int perf_data_read_attrs(struct perf_data_file *f,
+                                const struct perf_data_header *h, char *why,
+                                size_t whylen)
+{
+  uint64_t asz = h->attr_size, i;
+
+  if (asz < 16 + 64 || h->attrs.size % asz != 0 ||
+      !perf_data_in(f, h->attrs.offset, h->attrs.size) ||
+      h->attrs.size / asz > PERF_DATA_MAX_EVENTS) {
+    snprintf(why, whylen,
+             "bad attrs section (%" PRIu64 " bytes of %" PRIu64 "-byte attrs)",
+             h->attrs.size, asz);
+    return -1;
+  }
+  f->nev = (unsigned)(h->attrs.size / asz);
+  for (i = 0; i < f->nev; i++) {
+    const unsigned char *p = f->buf + h->attrs.offset + i * asz;
+    struct perf_data_file_event *e = &f->ev[i];
+    uint64_t ids = perf_data_u64(p + asz - 16),
+             nids = perf_data_u64(p + asz - 8);
+
+    memcpy(&e->attr, p,
+           asz - 16 < sizeof(e->attr) ? asz - 16 : sizeof(e->attr));
+    if (nids >= 8 && perf_data_in(f, ids, 8))
+      e->id = perf_data_u64(f->buf + ids);
+    perf_data_default_name(e);
+  }
+  return 0;
+}
+
+/* HEADER_EVENT_DESC, when the file has it: the events' names. */
+static void perf_data_read_names(struct perf_data_file *f,
+                                 const struct perf_data_header *h)
+{
+  uint64_t table = h->data.offset + h->data.size, off, end;
+  unsigned bit, idx = 0, i, nr, asz;
+
+  if (!(h->features[0] & 1ULL << PERF_DATA_FEAT_EVENT_DESC))
+    return;
+  for (bit = 0; bit < PERF_DATA_FEAT_EVENT_DESC; bit++)
+    idx += (h->features[0] >> bit) & 1;
+  if (!perf_data_in(f, table + 16 * idx, 16))
+    return;
+  off = perf_data_u64(f->buf + table + 16 * idx);
+  end = off + perf_data_u64(f->buf + table + 16 * idx + 8);
+  if (!perf_data_in(f, off, 8) || end > f->len)
+    return;
+  nr = perf_data_u32(f->buf + off);
+  asz = perf_data_u32(f->buf + off + 4);
+  off += 8;
+  for (i = 0; i < nr && i < f->nev; i++) {
+    uint32_t nids, slen;
+
+    if (off + asz + 8 > end)
+      return;
+    nids = perf_data_u32(f->buf + off + asz);
+    slen = perf_data_u32(f->buf + off + asz + 4);
+    off += asz + 8;
+    if (off + slen > end || slen == 0)
+      return;
+    snprintf(f->ev[i].name, sizeof(f->ev[i].name), "%.*s", (int)slen,
+             (const char *)f->buf + off);
+    off += slen + 8ULL * nids;
+  }
+}
+
+/* The sample fields this reader decodes; anything else (READ before the
+ * call chain) it cannot step over. */
+#define PERF_DATA_READ_BITS                                                    \
+  (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |                 \
+   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |                      \
+   PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+int perf_data_load(const char *path, struct perf_data_file *f, char *why,
+                   size_t whylen)
+{
+  struct perf_data_header h;
+  unsigned i;
+
+  memset(f, 0, sizeof(*f));
+  if (perf_data_read_file(path, f, why, whylen) != 0)
+    return -1;
+  if (f->len < sizeof(h) || memcmp(f->buf, PERF_DATA_MAGIC, 8) != 0) {
+    snprintf(why, whylen, "%s: not a perf.data file (no PERFILE2 header)",
+             path);
+    return -1;
+  }
+  memcpy(&h, f->buf, sizeof(h));
+  if (perf_data_read_attrs(f, &h, why, whylen) != 0)
+    return -1;
+  if (!perf_data_in(f, h.data.offset, h.data.size)) {
+    snprintf(why, whylen,
+             "%s: truncated (the data section ends past the "
+             "end of the file)",
+             path);
+    return -1;
+  }
+  for (i = 0; i < f->nev; i++)
+    if (f->ev[i].attr.sample_type & PERF_SAMPLE_READ) {
+      snprintf(why, whylen,
+               "%s: samples with PERF_SAMPLE_READ are not "
+               "read here",
+               path);
+      return -1;
+    }
+  f->data_off = f->pos = h.data.offset;
+  f->data_end = h.data.offset + h.data.size;
+  perf_data_read_names(f, &h);
+  return 0;
+}
+
+/* The event of a sample: by its id when there are several. */
+static unsigned perf_data_event_of(const struct perf_data_file *f, uint64_t id)
+{
+  unsigned i;
+
+  for (i = 0; i < f->nev; i++)
+    if (f->ev[i].id == id)
+      return i;
+  return 0;
+}
+
+static int perf_data_sample_fields(const struct perf_data_file *f,
+                                   const unsigned char *p, size_t n,
+                                   struct perf_data_rec *r)
+{
+  uint64_t st = f->ev[0].attr.sample_type, id = 0;
+  size_t o = 0;
+
+#define PD_TAKE(dst)                                                           \
+  do {                                                                         \
+    if (o + 8 > n)                                                             \
+      return -1;                                                               \
+    dst = perf_data_u64(p + o);                                                \
+    o += 8;                                                                    \
+  } while (0)
+  uint64_t skip, pidtid = 0;
+
+  if (st & PERF_SAMPLE_IDENTIFIER)
+    PD_TAKE(id);
+  if (st & PERF_SAMPLE_IP)
+    PD_TAKE(r->ip);
+  if (st & PERF_SAMPLE_TID)
+    PD_TAKE(pidtid);
+  if (st & PERF_SAMPLE_TIME)
+    PD_TAKE(r->time);
+  if (st & PERF_SAMPLE_ADDR)
+    PD_TAKE(skip);
+  if (st & PERF_SAMPLE_ID)
+    PD_TAKE(id);
+  if (st & PERF_SAMPLE_STREAM_ID)
+    PD_TAKE(skip);
+  if (st & PERF_SAMPLE_CPU)
+    PD_TAKE(skip);
+  if (st & PERF_SAMPLE_PERIOD)
+    PD_TAKE(r->period);
+  else
+    r->period = f->ev[0].attr.sample_period;
+  if (st & PERF_SAMPLE_CALLCHAIN) {
+    PD_TAKE(r->nr);
+    if (r->nr > (n - o) / 8)
+      return -1;
+    r->chain = p + o;
+  }
+#undef PD_TAKE
+  (void)skip;
+  r->pid = (uint32_t)pidtid;
+  r->tid = (uint32_t)(pidtid >> 32);
+  r->ev = f->nev > 1 ? perf_data_event_of(f, id) : 0;
+  return 0;
+}
+
+static int perf_data_fields(const struct perf_data_file *f,
+                            const unsigned char *p, size_t n,
+                            struct perf_data_rec *r)
+{
+  switch (r->type) {
+  case PERF_RECORD_COMM:
+    if (n < 9 || !memchr(p + 8, 0, n - 8))
+      return -1;
+    r->pid = perf_data_u32(p);
+    r->tid = perf_data_u32(p + 4);
+    r->str = (const char *)p + 8;
+    return 0;
+  case PERF_RECORD_MMAP:
+  case PERF_RECORD_MMAP2: {
+    size_t name = r->type == PERF_RECORD_MMAP ? 32 : 64;
+
+    if (n < name + 1 || !memchr(p + name, 0, n - name))
+      return -1;
+    r->pid = perf_data_u32(p);
+    r->tid = perf_data_u32(p + 4);
+    r->start = perf_data_u64(p + 8);
+    r->len = perf_data_u64(p + 16);
+    r->pgoff = perf_data_u64(p + 24);
+    r->str = (const char *)p + name;
+    return 0;
+  }
+  case PERF_RECORD_FORK:
+  case PERF_RECORD_EXIT:
+    if (n < 24)
+      return -1;
+    r->pid = perf_data_u32(p);
+    r->ppid = perf_data_u32(p + 4);
+    r->tid = perf_data_u32(p + 8);
+    r->ptid = perf_data_u32(p + 12);
+    r->time = perf_data_u64(p + 16);
+    return 0;
+  case PERF_RECORD_LOST:
+    if (n < 16)
+      return -1;
+    r->lost = perf_data_u64(p + 8);
+    return 0;
+  case PERF_RECORD_LOST_SAMPLES:
+    if (n < 8)
+      return -1;
+    r->lost = perf_data_u64(p);
+    return 0;
+  case PERF_RECORD_SAMPLE:
+    return f->nev ? perf_data_sample_fields(f, p, n, r) : -1;
+  default:
+    return 0; /* a record this reader does not use */
+  }
+}
+
+int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
+                   size_t whylen)
+{
+  struct perf_event_header h;
+
+  memset(r, 0, sizeof(*r));
+  if (f->pos >= f->data_end)
+    return 0;
+  if (f->data_end - f->pos < sizeof(h)) {
+    snprintf(why, whylen, "a truncated record at offset %" PRIu64, f->pos);
+    return -1;
+  }
+  memcpy(&h, f->buf + f->pos, sizeof(h));
+  if (h.size < sizeof(h) || h.size > f->data_end - f->pos) {
+    snprintf(why, whylen, "a record of bad size %u at offset %" PRIu64,
+             (unsigned)h.size, f->pos);
+    return -1;
+  }
+  r->type = h.type;
+  r->misc = h.misc;
+  if (perf_data_fields(f, f->buf + f->pos + sizeof(h), h.size - sizeof(h), r) !=
+      0) {
+    snprintf(why, whylen, "a malformed record (type %u) at offset %" PRIu64,
+             h.type, f->pos);
+    return -1;
+  }
+  f->pos += h.size;
+  return 1;
+}
+
+uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i)
+{
+  return perf_data_u64(r->chain + 8 * i);
+}
+
+void perf_data_free(struct perf_data_file *f)
+{
+  free(f->buf);
+  f->buf = NULL;
+}

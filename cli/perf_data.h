@@ -1,0 +1,149 @@
+/* perf.data: the file perf record writes and perf report / perf script
+ * read, written and read here from the format's public documentation
+ * (Linux, tools/perf/Documentation/perf.data-file-format.txt) and the
+ * record layouts of the kernel's UAPI header <linux/perf_event.h>.
+ *
+ * Layout written, all in the host's byte order:
+ *   the file header (perf_data_header: magic "PERFILE2", section table,
+ *     feature bitmap);
+ *   the attrs section: per event, a perf_event_attr (PERF_ATTR_SIZE_VER7
+ *     bytes) and the file section of its ids;
+ *   the ids: one u64 per event (its index + 1);
+ *   the data section: the records (COMM, MMAP, FORK, EXIT, SAMPLE,
+ *     LOST_SAMPLES), each a perf_event_header then its fields;
+ *   the feature sections: HEADER_EVENT_DESC (each event's attr, name and
+ *     ids), so the tools print the event names as given.
+ * sample_id_all is clear: only samples carry a time, so perf delivers the
+ * other records as they come in the file and orders the samples by time.
+ *
+ * perf_data_open/..._close write a file; perf_data_load reads one into
+ * memory and perf_data_next walks its records (softpmu report). */
+#ifndef SOFTPMU_PERF_DATA_H
+#define SOFTPMU_PERF_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define PERF_DATA_MAX_EVENTS 32
+#define PERF_DATA_NAME_MAX 96
+
+/* perf_event_attr, as many bytes as PERF_ATTR_SIZE_VER7: the fields this
+ * tool sets, by offset, then zeros; the flag bits by number (no C
+ * bit-fields). */
+struct perf_data_attr {
+  uint32_t type, size;
+  uint64_t config;
+  uint64_t sample_period;
+  uint64_t sample_type;
+  uint64_t read_format;
+  uint64_t flags;
+  uint8_t rest[80];
+};
+#define PERF_DATA_ATTR_SIZE 128 /* PERF_ATTR_SIZE_VER7 */
+#define PERF_DATA_ATTR_EXCLUDE_USER (1ULL << 4)
+#define PERF_DATA_ATTR_EXCLUDE_KERNEL (1ULL << 5)
+#define PERF_DATA_ATTR_EXCLUDE_HV (1ULL << 6)
+#define PERF_DATA_ATTR_PRECISE_SHIFT 15 /* precise_ip, 2 bits */
+#define PERF_DATA_ATTR_SAMPLE_ID_ALL (1ULL << 18)
+
+/* One event of a recording. */
+struct perf_data_event {
+  char name[PERF_DATA_NAME_MAX]; /* as the user spelt it */
+  uint32_t type;                 /* PERF_TYPE_HARDWARE, _HW_CACHE, _RAW */
+  uint64_t config;
+  bool exclude_user; /* kernel code only (:k) */
+  bool precise;      /* precise_ip = 3: the IP of the instruction itself */
+};
+
+/* What the attrs say of every event: the same period and sample layout. */
+struct perf_data_desc {
+  unsigned nev;
+  struct perf_data_event ev[PERF_DATA_MAX_EVENTS];
+  uint64_t period;
+  bool callchain; /* PERF_SAMPLE_CALLCHAIN */
+};
+
+/* The sample_type of desc: IP, TID, TIME, PERIOD; CALLCHAIN with
+ * callchain; IDENTIFIER when there are several events. */
+uint64_t perf_data_sample_type(const struct perf_data_desc *desc);
+
+/* ---- writing ------------------------------------------------------------- */
+
+struct perf_data_writer;
+
+/* Create path and write its attrs: the writer, or NULL with the reason in
+ * why. */
+struct perf_data_writer *perf_data_open(const char *path,
+                                        const struct perf_data_desc *desc,
+                                        char *why, size_t whylen);
+/* Each appends one record; 0, or -1 on a write error (reported by
+ * perf_data_close). */
+int perf_data_comm(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
+                   const char *comm);
+int perf_data_mmap(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
+                   uint64_t start, uint64_t len, uint64_t pgoff,
+                   const char *path);
+/* PERF_RECORD_FORK (exit false) or PERF_RECORD_EXIT (exit true). */
+int perf_data_task(struct perf_data_writer *w, bool exit, uint32_t pid,
+                   uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time);
+/* A sample of event ev; chain: the nr return addresses, innermost first
+ * (written after PERF_CONTEXT_USER and ip when the desc has callchain). */
+int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
+                     uint32_t tid, uint64_t time, uint64_t ip, uint64_t period,
+                     const uint64_t *chain, uint32_t nr);
+/* PERF_RECORD_LOST_SAMPLES: count samples were lost. */
+int perf_data_lost(struct perf_data_writer *w, uint64_t count);
+/* Write the feature sections and the header, close: 0, or -1 with the
+ * reason in why. Frees w either way. */
+int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen);
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* One event of a file read. */
+struct perf_data_file_event {
+  struct perf_data_attr attr;
+  char name[PERF_DATA_NAME_MAX];
+  uint64_t id; /* its first id, 0 if none */
+};
+
+struct perf_data_file {
+  unsigned char *buf; /* the whole file */
+  size_t len;
+  unsigned nev;
+  struct perf_data_file_event ev[PERF_DATA_MAX_EVENTS];
+  uint64_t data_off, data_end; /* the data section */
+  uint64_t pos;                /* of the next record */
+};
+
+/* One record, decoded. */
+struct perf_data_rec {
+  uint32_t type; /* PERF_RECORD_* */
+  uint16_t misc;
+  uint32_t pid, tid, ppid, ptid;
+  uint64_t time;
+  const char *str; /* COMM: comm; MMAP, MMAP2: the file name */
+  uint64_t start, len, pgoff;
+  /* SAMPLE */
+  unsigned ev; /* index in perf_data_file.ev */
+  uint64_t ip, period;
+  const unsigned char *chain; /* nr callchain entries (perf_data_chain),
+                                 context markers included */
+  uint64_t nr;
+  uint64_t lost; /* LOST, LOST_SAMPLES */
+};
+
+/* Read path whole: 0, or -1 with the reason in why (not a perf.data file,
+ * truncated, a sample layout this reader does not know). */
+int perf_data_load(const char *path, struct perf_data_file *f, char *why,
+                   size_t whylen);
+/* The next record into *r: 1, 0 at the end, -1 (reason in why) for a
+ * malformed one. */
+int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
+                   size_t whylen);
+/* Entry i of a sample's call chain. */
+uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i);
+void perf_data_free(struct perf_data_file *f);
+
+#endif

@@ -1,0 +1,283 @@
+/* softpmu record: the plugin's sample stream to perf.data
+ * (record_stream.h). */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "record_stream.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+
+#define RS_MAX_RECORD (1u << 20) /* no stream record is larger */
+
+/* A process the stream announced: its name and parent. */
+struct rs_process {
+  uint32_t pid, ppid;
+  char comm[SPMU_REC_COMM_LEN];
+};
+
+/* The MMAP records already written (the plugin repeats equal ones). */
+struct rs_mmap {
+  uint32_t pid;
+  uint64_t start, len, pgoff;
+  char *path;
+};
+
+struct rs_state {
+  struct perf_data_writer *w;
+  const struct perf_data_desc *desc;
+  struct record_stream_stats *st;
+  struct rs_process *proc;
+  size_t nproc, capproc;
+  struct rs_mmap *maps;
+  size_t nmaps, capmaps;
+  uint64_t off; /* of the record being converted */
+  char *why;
+  size_t whylen;
+};
+
+static int rs_fail(struct rs_state *s, const char *what)
+{
+  snprintf(s->why, s->whylen, "the sample stream has %s at offset %" PRIu64,
+           what, s->off);
+  return -1;
+}
+
+static bool rs_grow(void **p, size_t *cap, size_t n, size_t elem)
+{
+  void *q;
+
+  if (n < *cap)
+    return true;
+  q = realloc(*p, (*cap ? 2 * *cap : 16) * elem);
+  if (!q)
+    return false;
+  *p = q;
+  *cap = *cap ? 2 * *cap : 16;
+  return true;
+}
+
+static const struct rs_process *rs_find(const struct rs_state *s, uint32_t pid)
+{
+  size_t i;
+
+  for (i = s->nproc; i-- > 0;)
+    if (s->proc[i].pid == pid)
+      return &s->proc[i];
+  return NULL;
+}
+
+static int rs_process(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  struct spmu_rec_process r;
+  struct rs_process *p;
+
+  if (n < sizeof(r))
+    return rs_fail(s, "a short PROCESS record");
+  memcpy(&r, b, sizeof(r));
+  r.comm[SPMU_REC_COMM_LEN - 1] = '\0';
+  if (!rs_grow((void **)&s->proc, &s->capproc, s->nproc, sizeof(*s->proc)))
+    return rs_fail(s, "more processes than memory holds");
+  p = &s->proc[s->nproc++];
+  p->pid = r.pid;
+  p->ppid = r.ppid;
+  memcpy(p->comm, r.comm, sizeof(p->comm));
+  s->st->processes++;
+  /* A forked child: perf record's FORK (pid, ppid, tid, ptid, time). */
+  if (r.ppid != 0 &&
+      perf_data_task(s->w, false, r.pid, r.ppid, r.pid, r.ppid, 0) != 0)
+    return -1;
+  return perf_data_comm(s->w, r.pid, r.pid, p->comm);
+}
+
+static bool rs_mmap_seen(const struct rs_state *s, const struct rs_mmap *m)
+{
+  size_t i;
+
+  for (i = 0; i < s->nmaps; i++)
+    if (s->maps[i].pid == m->pid && s->maps[i].start == m->start &&
+        s->maps[i].len == m->len && s->maps[i].pgoff == m->pgoff &&
+        strcmp(s->maps[i].path, m->path) == 0)
+      return true;
+  return false;
+}
+
+static int rs_mmap(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  struct spmu_rec_mmap r;
+  struct rs_mmap m;
+  const char *path = (const char *)b + sizeof(r);
+
+  if (n < sizeof(r) + 1 || !memchr(path, 0, n - sizeof(r)))
+    return rs_fail(s, "an MMAP record without a NUL-terminated path");
+  memcpy(&r, b, sizeof(r));
+  m = (struct rs_mmap){r.pid, r.start, r.len, r.pgoff, (char *)path};
+  if (rs_mmap_seen(s, &m))
+    return 0;
+  if (!rs_grow((void **)&s->maps, &s->capmaps, s->nmaps, sizeof(*s->maps)) ||
+      !(m.path = strdup(path)))
+    return rs_fail(s, "more mappings than memory holds");
+  s->maps[s->nmaps++] = m;
+  return perf_data_mmap(s->w, r.pid, r.tid, r.start, r.len, r.pgoff, path);
+}
+
+static int rs_thread(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  struct spmu_rec_thread r;
+  const struct rs_process *p;
+
+  if (n < sizeof(r))
+    return rs_fail(s, "a short THREAD record");
+  memcpy(&r, b, sizeof(r));
+  s->st->threads++;
+  if (r.tid == r.pid)
+    return 0; /* the main thread: its COMM came with PROCESS */
+  p = rs_find(s, r.pid);
+  if (perf_data_task(s->w, false, r.pid, r.pid, r.tid, r.pid, r.time) != 0)
+    return -1;
+  return perf_data_comm(s->w, r.pid, r.tid, p ? p->comm : "");
+}
+
+static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  struct spmu_rec_sample r;
+  uint64_t chain[4096];
+  uint32_t i, nr;
+
+  if (n < sizeof(r))
+    return rs_fail(s, "a short SAMPLE record");
+  memcpy(&r, b, sizeof(r));
+  if (r.nr > (n - sizeof(r)) / 8)
+    return rs_fail(s, "a SAMPLE whose call chain overruns it");
+  if (r.event >= s->desc->nev) {
+    snprintf(s->why, s->whylen,
+             "the sample stream has a sample of event %" PRIu32
+             " at offset %" PRIu64 ", but -e gave %u event%s (numbered "
+             "from 0)",
+             r.event, s->off, s->desc->nev, s->desc->nev == 1 ? "" : "s");
+    return -1;
+  }
+  nr = r.nr < 4096 ? r.nr : 4096;
+  for (i = 0; i < nr; i++)
+    memcpy(&chain[i], b + sizeof(r) + 8 * i, 8);
+  s->st->samples[r.event]++;
+  return perf_data_sample(s->w, r.event, r.pid, r.tid, r.time, r.ip, r.period,
+                          chain, nr);
+}
+
+static int rs_exit(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  struct spmu_rec_exit r;
+  const struct rs_process *p;
+  uint32_t ppid;
+
+  if (n < sizeof(r))
+    return rs_fail(s, "a short EXIT record");
+  memcpy(&r, b, sizeof(r));
+  p = rs_find(s, r.pid);
+  ppid = r.tid != r.pid ? r.pid : p ? p->ppid : 0;
+  return perf_data_task(s->w, true, r.pid, ppid, r.tid, ppid, r.time);
+}
+
+static int rs_lost(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  struct spmu_rec_lost r;
+
+  if (n < sizeof(r))
+    return rs_fail(s, "a short LOST record");
+  memcpy(&r, b, sizeof(r));
+  s->st->lost += r.count;
+  return perf_data_lost(s->w, r.count);
+}
+
+static int rs_convert_one(struct rs_state *s, uint32_t type,
+                          const unsigned char *b, size_t n)
+{
+  switch (type) {
+  case SPMU_REC_PROCESS:
+    return rs_process(s, b, n);
+  case SPMU_REC_MMAP:
+    return rs_mmap(s, b, n);
+  case SPMU_REC_THREAD:
+    return rs_thread(s, b, n);
+  case SPMU_REC_SAMPLE:
+    return rs_sample(s, b, n);
+  case SPMU_REC_EXIT:
+    return rs_exit(s, b, n);
+  case SPMU_REC_LOST:
+    return rs_lost(s, b, n);
+  default:
+    return 0; /* a type this reader does not know: skipped by size */
+  }
+}
+
+/* Read and convert each record of in, in order. */
+static int rs_convert_all(struct rs_state *s, FILE *in)
+{
+  unsigned char *b = malloc(RS_MAX_RECORD);
+  struct spmu_rec_head h;
+  size_t got;
+  int rc = 0;
+
+  if (!b)
+    return rs_fail(s, "a record larger than memory holds");
+  while ((got = fread(&h, 1, sizeof(h), in)) == sizeof(h)) {
+    if (h.size < sizeof(h) || h.size % 8 != 0 || h.size > RS_MAX_RECORD) {
+      rc = rs_fail(s, "a record of a bad size");
+      break;
+    }
+    memcpy(b, &h, sizeof(h));
+    if (fread(b + sizeof(h), 1, h.size - sizeof(h), in) != h.size - sizeof(h)) {
+      rc = rs_fail(s, "a truncated record");
+      break;
+    }
+    if ((rc = rs_convert_one(s, h.type, b, h.size)) != 0) {
+      if (s->why[0] == '\0')
+        snprintf(s->why, s->whylen, "cannot write the perf.data file");
+      break;
+    }
+    s->off += h.size;
+  }
+  if (rc == 0 && got != 0)
+    rc = rs_fail(s, "a truncated record");
+  free(b);
+  return rc;
+}
+
+int record_stream_convert(const char *path, const struct perf_data_desc *desc,
+                          const char *out, struct record_stream_stats *st,
+                          char *why, size_t whylen)
+{
+  struct rs_state s = {.desc = desc, .st = st, .why = why, .whylen = whylen};
+  FILE *in = fopen(path, "rb");
+  char cwhy[256];
+  size_t i;
+  int rc;
+
+  memset(st, 0, sizeof(*st));
+  why[0] = '\0';
+  if (!in) {
+    snprintf(why, whylen, "%s: %s", path, strerror(errno));
+    return -1;
+  }
+  s.w = perf_data_open(out, desc, why, whylen);
+  if (!s.w) {
+    fclose(in);
+    return -1;
+  }
+  rc = rs_convert_all(&s, in);
+  fclose(in);
+  if (perf_data_close(s.w, cwhy, sizeof(cwhy)) != 0 && rc == 0) {
+    snprintf(why, whylen, "%s", cwhy);
+    rc = -1;
+  }
+  for (i = 0; i < s.nmaps; i++)
+    free(s.maps[i].path);
+  free(s.maps);
+  free(s.proc);
+  return rc;
+}

@@ -1,0 +1,39 @@
+/* softpmu record: the QEMU plugin's sample stream (frontends/qemu/record.h)
+ * turned into a perf.data file (perf_data.h).
+ *
+ * Each stream record becomes what perf record would have written for it:
+ *   PROCESS  COMM of its main thread (and FORK from its parent when it is
+ *            a forked child);
+ *   MMAP     MMAP (the first of equal ones: the plugin repeats them);
+ *   THREAD   FORK from the process and COMM with the process's name, for
+ *            a thread other than the main one;
+ *   SAMPLE   SAMPLE: ip, pid/tid, time (instructions the thread retired),
+ *            period, and with a call chain PERF_CONTEXT_USER, the ip, then
+ *            the return addresses innermost first;
+ *   EXIT     EXIT;
+ *   LOST     LOST_SAMPLES.
+ * Records of other types are skipped, as the stream's readers must. */
+#ifndef SOFTPMU_RECORD_STREAM_H
+#define SOFTPMU_RECORD_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf_data.h"
+
+/* What a conversion found. */
+struct record_stream_stats {
+  uint64_t samples[PERF_DATA_MAX_EVENTS]; /* per event */
+  uint64_t lost;
+  unsigned processes, threads;
+};
+
+/* Convert the stream in path to a perf.data file out, described by desc
+ * (one event per event= argument the plugin was given, in order): 0, or
+ * -1 with the reason in why (a malformed or truncated stream, a sample of
+ * an event desc does not have, the output not writable). */
+int record_stream_convert(const char *path, const struct perf_data_desc *desc,
+                          const char *out, struct record_stream_stats *st,
+                          char *why, size_t whylen);
+
+#endif
