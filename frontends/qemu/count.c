@@ -1,26 +1,28 @@
-/* Executions of translated blocks, counted per block and variant and
- * handed to the model in bulk; per instruction only in the block that
- * brings a sampling counter to overflow (README.md, "What a clock is").
+/* Executions of translated blocks, counted by a callback per block
+ * execution and handed to the model in bulk; per instruction only in the
+ * block that may bring a sampling counter to overflow (README.md, "What a
+ * clock is").
  *
- * A small callback per block execution counts the block that ran before
- * it on the same thread, now that the new block tells whether its branch
- * was taken: taken when the new block does not start at its fall-through.
- * Each variant (taken or not, a REP continuation or not) goes to the model
- * as one batch of identical clocks (spmu_deliver with clocks = executions)
- * when the thread or the process ends, when a count would overflow, and,
- * in record mode, before the block that reaches an overflow. */
+ * The callback counts the block that ran before it on the same thread,
+ * now that the new block tells whether its branch was taken: taken when
+ * the new block does not start at its fall-through. It adds the block's
+ * lines to the thread's sums and charges a budget: the least number of
+ * events any sampling counter takes to overflow. While the budget lasts,
+ * no counter overflows, so the sums go to the model as one clock when the
+ * thread or the process ends, or when they grow large. */
 #include <stdlib.h>
 #include <string.h>
 
 #include <softpmu/error.h>
 #include <softpmu/events.h>
+#include <softpmu/regs.h>
 
 #include "plugin.h"
 
-/* An execution count is handed to the model when it reaches this (the
- * tests build a plugin with a small one, to run that path). */
+/* The sums are handed to the model when they reach this many instructions
+ * (the tests build a plugin with a small one, to run that path). */
 #ifndef SPMU_QEMU_COUNT_MAX
-#define SPMU_QEMU_COUNT_MAX UINT32_MAX
+#define SPMU_QEMU_COUNT_MAX (UINT32_C(1) << 31)
 #endif
 
 /* One clock's lines for the variant var of block t. */
@@ -64,11 +66,18 @@ static void take_pmi(struct vcpu *v, unsigned k, uint64_t ip)
   uint64_t ovf = 0;
   unsigned i;
 
+  if (g.precise)
+    spmu_qemu_pebs_drain(v, k);
   if (spmu_agent_handle_pmi(v->agents[k], &ovf) != 0)
     g.failed = true;
-  for (i = 0; i < g.nevents; i++)
-    if (v->core_of[i] == k && (ovf >> v->counter_of[i] & 1))
+  for (i = 0; i < g.nevents; i++) {
+    if (v->core_of[i] != k || !(ovf >> v->counter_of[i] & 1))
+      continue;
+    if (ip)
       spmu_qemu_sample(v, i, ip);
+    else
+      spmu_qemu_record_lost(v, 1); /* in a bulk delivery: no IP to give */
+  }
 }
 
 /* One clock repeated execs times on every core of v; ip: the instruction
@@ -108,13 +117,15 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
   variant_lines(t, var, lines);
   if (lines[L_INST].count == 0)
     return; /* nothing retired (a repeat of a REP string instruction) */
+  v->insns += lines[L_INST].count * execs;
   deliver_clock(v, lines, execs,
                 t->ninsns ? t->insn_vaddr[t->ninsns - 1] : t->vaddr);
 }
 
 /* The variant var of block t, one clock per instruction, so that a PMI is
  * taken at the instruction whose event made the counter overflow. */
-static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var)
+static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
+                          uint64_t next)
 {
   spmu_event_line lines[NLINES];
   uint32_t n[NLINES];
@@ -129,140 +140,154 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var)
       lines[l] = (spmu_event_line){
           .event = line_code[l][0], .umask = line_code[l][1], .count = n[l]};
     v->insns += n[L_INST];
+    v->cur_ip = t->insn_vaddr[j];
+    v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
     deliver_clock(v, lines, 1, t->insn_vaddr[j]);
   }
 }
 
-static bool grow_counts(struct vcpu *v, uint32_t id)
+/* Hand the lines accumulated since the last delivery to the model as one
+ * clock: no counter can overflow within them (the budget says so), so one
+ * clock with their sums counts exactly what one clock per block would. */
+static void deliver_sums(struct vcpu *v)
 {
-  size_t cap = v->cap ? v->cap : 1024;
-  uint32_t(*n)[NVARIANTS];
+  spmu_event_line lines[NLINES];
+  unsigned l;
 
-  while (cap <= id)
-    cap *= 2;
-  n = realloc(v->counts, cap * sizeof(*n));
-  if (!n)
-    return false;
-  memset(n + v->cap, 0, (cap - v->cap) * sizeof(*n));
-  v->counts = n;
-  v->cap = cap;
-  return true;
-}
-
-static bool list_dirty(struct vcpu *v, uint32_t entry)
-{
-  if (v->ndirty == v->dirtycap) {
-    size_t cap = v->dirtycap ? v->dirtycap * 2 : 1024;
-    uint32_t *d = realloc(v->dirty, cap * sizeof(*d));
-
-    if (!d)
-      return false;
-    v->dirty = d;
-    v->dirtycap = cap;
-  }
-  v->dirty[v->ndirty++] = entry;
-  return true;
-}
-
-/* One more execution of variant var of block p. */
-static void count_exec(struct vcpu *v, const struct tb *p, unsigned var)
-{
-  uint32_t *c;
-
-  if (p->id >= v->cap && !grow_counts(v, p->id)) {
-    spmu_qemu_deliver(v, p, var, 1);
+  if (v->sum[0][L_INST] == 0)
     return;
-  }
-  c = &v->counts[p->id][var];
-  if (*c == 0 && !list_dirty(v, p->id * NVARIANTS + var)) {
-    spmu_qemu_deliver(v, p, var, 1);
-    return;
-  }
-  /* Keep 1 so that the entry stays listed. */
-  if (++*c == SPMU_QEMU_COUNT_MAX) {
-    spmu_qemu_deliver(v, p, var, *c - 1);
-    *c = 1;
-  }
+  for (l = 0; l < NLINES; l++)
+    lines[l] = (spmu_event_line){.event = line_code[l][0],
+                                 .umask = line_code[l][1],
+                                 .count = v->sum[l / LANES][l % LANES]};
+  memset(v->sum, 0, sizeof(v->sum));
+  v->insns += lines[L_INST].count;
+  deliver_clock(v, lines, 1, 0);
 }
 
-/* Hand every listed execution count of v to its cores. */
-static void deliver_counts(struct vcpu *v)
+/* One execution of variant var of block p, added to the sums (a repeat
+ * of a REP string instruction adds nothing). Every line of a block is at
+ * most its instruction count, so the sums stay within 32 bits while the
+ * instructions do. */
+static inline void add_block(struct vcpu *v, const struct tb *p, unsigned var)
 {
-  size_t d;
+  unsigned k;
 
-  for (d = 0; d < v->ndirty; d++) {
-    uint32_t id = v->dirty[d] / NVARIANTS, var = v->dirty[d] % NVARIANTS;
-    uint32_t *c = &v->counts[id][var];
+  for (k = 0; k < NVECS; k++)
+    v->sum[k] += p->vlines[var][k];
+  if (__builtin_expect(v->sum[0][L_INST] >= SPMU_QEMU_COUNT_MAX, 0))
+    deliver_sums(v);
+}
 
-    if (*c) {
-      spmu_qemu_deliver(v, g.tbs[id], var, *c);
-      *c = 0;
-    }
-  }
-  v->ndirty = 0;
+/* Has event i's counter overflowed (GLOBAL_STATUS, SDM Vol. 3B 18.2.2)? */
+static bool armed(struct vcpu *v, unsigned i)
+{
+  uint64_t status = 0;
+
+  spmu_rdmsr(spmu_core_lp(v->cores[v->core_of[i]], 0), SPMU_MSR_GLOBAL_STATUS,
+             &status);
+  return status >> v->counter_of[i] & 1;
 }
 
 /* The events each sampling counter takes to overflow: from its value to
- * 2^width (SDM Vol. 3B 18.2.1: a counter overflows when it wraps). */
+ * 2^width (SDM Vol. 3B 18.2.1: a counter overflows when it wraps); the
+ * budget is the least of them. */
 void spmu_qemu_start_budget(struct vcpu *v)
 {
   spmu_agent_pmu pmu;
   unsigned i;
 
+  v->budget = UINT64_MAX;
+  if (!g.record[0])
+    return;
   for (i = 0; i < g.nevents; i++) {
     unsigned c = v->counter_of[i];
     unsigned width;
     uint64_t value = 0;
 
-    v->budget[i] = UINT64_MAX;
     if (g.line_of[i] < 0 ||
         spmu_agent_pmu_get(v->agents[v->core_of[i]], &pmu) != 0 ||
         spmu_agent_read(v->agents[v->core_of[i]], c, &value) != 0)
       continue;
+    /* With PEBS, an overflowed counter is armed: the assist comes at its
+     * next event (SDM Vol. 3B 18.4.4), which must go alone. */
+    if (g.precise && armed(v, i)) {
+      v->budget = 1;
+      continue;
+    }
     width = c >= SPMU_COUNTER_FIXED(0) ? pmu.fixed_width : pmu.gp_width;
-    if (width < 64)
-      v->budget[i] = (UINT64_C(1) << width) - value;
+    if (width < 64 && (UINT64_C(1) << width) - value < v->budget)
+      v->budget = (UINT64_C(1) << width) - value;
   }
 }
 
-/* Record mode: the block p, variant var, counted in bulk unless it brings
- * a counter to overflow; then everything before it goes to the model and
- * p goes one instruction at a time. */
-static void count_sampled(struct vcpu *v, const struct tb *p, unsigned var)
+/* The most that variant var of block t adds to any sampled event's line:
+ * what the budget is charged (computed once, at translation). */
+void spmu_qemu_charge_tb(struct tb *t)
 {
-  unsigned i;
+  unsigned var, i, l;
 
-  for (i = 0; i < g.nevents; i++)
-    if (variant_count(p, var, g.line_of[i]) >= v->budget[i])
-      break;
-  if (i == g.nevents) {
-    for (i = 0; i < g.nevents; i++)
-      v->budget[i] -= variant_count(p, var, g.line_of[i]);
-    v->insns += variant_count(p, var, L_INST);
-    count_exec(v, p, var);
+  for (var = 0; var < NVARIANTS; var++) {
+    for (l = 0; l < NLINES; l++)
+      t->vlines[var][l / LANES][l % LANES] =
+          (uint32_t)variant_count(t, var, (int)l);
+    t->charge[var] = 0;
+    for (i = 0; i < g.nevents; i++) {
+      uint64_t n = variant_count(t, var, g.line_of[i]);
+
+      if (n > t->charge[var])
+        t->charge[var] = (uint32_t)n;
+    }
+  }
+}
+
+/* Multiplexing: n more instructions of the slice; at its end, the sums go
+ * to the model and the next group of events starts (mux.c). */
+static void count_slice(struct vcpu *v, uint32_t n)
+{
+  if (n < v->slice_left) {
+    v->slice_left -= n;
     return;
   }
-  deliver_counts(v);
-  deliver_insns(v, p, var);
+  deliver_sums(v);
+  spmu_qemu_mux_rotate(v);
+}
+
+/* The block that may bring a counter to overflow: the sums go to the
+ * model, p goes one instruction at a time (next: the address the block
+ * went on to), and the budget is counted afresh. */
+static __attribute__((noinline)) void count_near_overflow(struct vcpu *v,
+                                                          const struct tb *p,
+                                                          unsigned var,
+                                                          uint64_t next)
+{
+  deliver_sums(v);
+  deliver_insns(v, p, var, next);
   spmu_qemu_start_budget(v);
 }
 
-static void count_block(struct vcpu *v, const struct tb *p, unsigned var)
+/* The block p, variant var: added to the sums while the budget lasts. */
+static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
+                               uint64_t next)
 {
-  if (g.record[0])
-    count_sampled(v, p, var);
-  else
-    count_exec(v, p, var);
+  uint32_t c = p->charge[var];
+
+  if (__builtin_expect(c < v->budget, 1)) {
+    v->budget -= c;
+    add_block(v, p, var);
+    if (g.mux)
+      count_slice(v, p->vlines[var][0][L_INST]);
+  } else {
+    count_near_overflow(v, p, var, next);
+  }
 }
 
-static unsigned variant_of(const struct vcpu *v, const struct tb *p,
-                           const struct tb *next)
+static inline unsigned variant_of(const struct vcpu *v, const struct tb *p,
+                                  const struct tb *next)
 {
-  unsigned var = v->prev_cont ? VAR_CONT : 0;
+  unsigned taken = next && p->cond_last && next->vaddr != p->fallthrough;
 
-  if (next && p->cond_last && next->vaddr != p->fallthrough)
-    var |= VAR_TAKEN;
-  return var;
+  return v->prev_cont | taken;
 }
 
 /* Count the block that ran before t on this thread, now that t tells
@@ -273,31 +298,32 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
   struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
   const struct tb *p;
 
-  if (!v)
+  if (__builtin_expect(!v, 0))
     return;
-  if (!v->tid)
-    spmu_qemu_thread_first(v, vcpu_index);
   p = v->prev;
-  if (p) {
-    count_block(v, p, variant_of(v, p, t));
-    if (g.callgraph)
-      spmu_qemu_stack_update(v, p, t->vaddr);
+  v->prev = t;
+  if (__builtin_expect(!p, 0)) {
+    spmu_qemu_thread_first(v, vcpu_index);
+    v->prev_cont = 0;
+    return;
   }
+  count_block(v, p, variant_of(v, p, t), t->vaddr);
+  if (g.callgraph)
+    spmu_qemu_stack_update(v, p, t->vaddr);
   /* A REP string instruction repeats by ending its block and starting a
    * new one at itself; hardware retires it once (SDM Vol. 2B, REP). */
-  v->prev_cont = p && t->rep_first && p->rep_addr == t->vaddr;
-  v->prev = t;
+  v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
 }
 
-/* Hand every execution count of v to its cores (the last block counted as
+/* Hand everything counted on v to its cores (the last block counted as
  * not taken: nothing ran after it). */
 void spmu_qemu_flush_vcpu(struct vcpu *v)
 {
   if (v->prev) {
-    count_block(v, v->prev, variant_of(v, v->prev, NULL));
-    v->prev = NULL;
+    count_block(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough);
+    v->prev = NULL; /* the next block this thread runs is its first */
   }
-  deliver_counts(v);
+  deliver_sums(v);
   spmu_qemu_inline_flush(v);
 }
 

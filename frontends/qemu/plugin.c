@@ -10,10 +10,12 @@
  * file. One model core per guest thread (more when the events outnumber
  * the counters); the process's counts are the sum over its threads. */
 #define _GNU_SOURCE /* O_CLOEXEC */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,8 +68,52 @@ static uint64_t read_event(struct vcpu *v, unsigned i)
 {
   uint64_t value = 0;
 
-  spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
+  if (g.mux)
+    value = spmu_qemu_mux_value(v, i);
+  else
+    spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
   return value - v->base[i];
+}
+
+/* The instructions during which event i was counted on v (all of them
+ * unless multiplexing). */
+static uint64_t running_of(const struct vcpu *v, unsigned i)
+{
+  if (g.mux)
+    return spmu_qemu_mux_running(v, i) - v->base_running[i];
+  return v->insns - v->base_insns;
+}
+
+/* A thread's counts and times into the process's (its blocks handed to
+ * the model first). */
+static void add_totals(struct vcpu *v)
+{
+  unsigned i;
+
+  for (i = 0; i < g.nevents; i++) {
+    g.totals[i] += read_event(v, i);
+    g.enabled[i] += v->insns - v->base_insns;
+    g.running[i] += running_of(v, i);
+  }
+}
+
+static void clear_totals(void)
+{
+  memset(g.totals, 0, sizeof(g.totals));
+  memset(g.enabled, 0, sizeof(g.enabled));
+  memset(g.running, 0, sizeof(g.running));
+}
+
+/* Count from here as from 0 (a fork's child, after an execve). */
+static void rebase(struct vcpu *v)
+{
+  unsigned i;
+
+  for (i = 0; i < g.nevents; i++) {
+    v->base_running[i] += running_of(v, i);
+    v->base[i] += read_event(v, i);
+  }
+  v->base_insns = v->insns;
 }
 
 /* Each block is described once, when QEMU translates it; it is then
@@ -84,6 +130,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     g.failed = true;
     return;
   }
+  spmu_qemu_charge_tb(t);
   if (g.inline_mode)
     spmu_qemu_inline_tb(qtb, t);
   else
@@ -91,11 +138,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
                                          QEMU_PLUGIN_CB_NO_REGS, t);
 }
 
-/* The first block a guest thread runs: which host thread it is. */
+/* The first block a guest thread runs (or the first after its counts were
+ * flushed): which host thread it is. */
 void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index)
 {
   tls_vcpu = (int)vcpu_index;
-  spmu_qemu_thread_start(v);
+  if (!v->tid)
+    spmu_qemu_thread_start(v);
 }
 
 /* ---- programming the model, as a driver does ------------------------- */
@@ -121,7 +170,7 @@ static int new_core(struct vcpu *v, char *why, size_t len)
   return 0;
 }
 
-static spmu_agent_event agent_event(uint64_t sel)
+spmu_agent_event spmu_qemu_agent_event(uint64_t sel)
 {
   spmu_agent_event ev = {
       .event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8), .period = g.period};
@@ -133,18 +182,42 @@ static spmu_agent_event agent_event(uint64_t sel)
   return ev;
 }
 
+/* The lowest free GP counter, for PEBS where only GP counters have it
+ * (before PERF_CAPABILITIES.PEBS_BASELINE, SDM Vol. 3B 18.9.2). */
+static int claim_gp(spmu_agent *a, const spmu_agent_event *ev,
+                    unsigned *counter)
+{
+  spmu_agent_pmu pmu;
+  unsigned n;
+  int rc = spmu_agent_pmu_get(a, &pmu);
+
+  for (n = 0; rc == 0 && n < pmu.gp; n++) {
+    rc = spmu_agent_claim_counter(a, SPMU_AGENT_GP(n), ev);
+    if (rc == 0) {
+      *counter = SPMU_AGENT_GP(n);
+      return 0;
+    }
+    if (rc == SPMU_EBUSY || rc == SPMU_EINVAL)
+      rc = 0;
+  }
+  return rc ? rc : SPMU_EBUSY;
+}
+
 /* A fixed counter where the event is a fixed counter's, else a GP
  * counter (spmu_agent_claim); a new core when every one is taken. */
 static int claim_event(struct vcpu *v, unsigned i, char *why, size_t len)
 {
-  spmu_agent_event ev = agent_event(g.evtsel[i]);
+  spmu_agent_event ev = spmu_qemu_agent_event(g.evtsel[i]);
   unsigned k;
   int rc;
 
   for (k = 0;; k++) {
     if (k == v->ncores && (rc = new_core(v, why, len)) != 0)
       return rc;
-    rc = spmu_agent_claim(v->agents[k], &ev, &v->counter_of[i]);
+    if (g.precise && spmu_qemu_pebs_needs_gp())
+      rc = claim_gp(v->agents[k], &ev, &v->counter_of[i]);
+    else
+      rc = spmu_agent_claim(v->agents[k], &ev, &v->counter_of[i]);
     if (rc == 0) {
       v->core_of[i] = k;
       return 0;
@@ -161,6 +234,7 @@ static void free_cores(struct vcpu *v)
 {
   unsigned k;
 
+  spmu_qemu_pebs_free(v);
   for (k = 0; k < v->ncores; k++) {
     spmu_agent_free(v->agents[k]);
     spmu_core_free(v->cores[k]);
@@ -171,8 +245,6 @@ static void free_cores(struct vcpu *v)
 static void free_vcpu(struct vcpu *v)
 {
   free_cores(v);
-  free(v->counts);
-  free(v->dirty);
   free(v->stack);
   free(v);
 }
@@ -182,11 +254,21 @@ static int program_vcpu(struct vcpu *v, char *why, size_t len)
   unsigned i, k;
   int rc = 0;
 
+  if (g.mux) {
+    if ((rc = new_core(v, why, len)) == 0)
+      return spmu_qemu_mux_plan(v, why, len);
+    return rc;
+  }
   for (i = 0; i < g.nevents && rc == 0; i++)
     rc = claim_event(v, i, why, len);
+
   for (k = 0; k < v->ncores && rc == 0; k++)
     if ((rc = spmu_agent_start(v->agents[k])) != 0)
       snprintf(why, len, "cannot start the counters: %s", spmu_strerror(rc));
+  /* PEBS after the start, which writes the event selects with INT (the
+   * thread has run nothing yet). */
+  if (rc == 0 && g.precise)
+    rc = spmu_qemu_pebs_arm(v, why, len);
   if (rc != 0)
     free_cores(v);
   return rc;
@@ -231,8 +313,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     g.failed = true;
     return;
   }
-  if (g.record[0])
-    spmu_qemu_start_budget(v);
+  spmu_qemu_start_budget(v);
   pthread_mutex_lock(&g.lock);
   if (g.vcpus[vcpu_index]) { /* an index QEMU reuses: keep the old counts */
     free_cores(v);
@@ -249,12 +330,10 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 static void retire_vcpu(unsigned idx)
 {
   struct vcpu *v = g.vcpus[idx];
-  unsigned i;
 
   spmu_qemu_flush_vcpu(v);
   spmu_qemu_thread_exit(v);
-  for (i = 0; i < g.nevents; i++)
-    g.totals[i] += read_event(v, i);
+  add_totals(v);
   free_vcpu(v);
   g.vcpus[idx] = NULL;
 }
@@ -287,12 +366,14 @@ static size_t format_results(char *buf, size_t cap)
 {
   size_t n = 0;
   unsigned i;
-  char status[16] = "unknown";
+  char status[32] = "unknown";
 
   if (g.status >= 0)
     snprintf(status, sizeof(status), "%d", g.status);
   else if (g.status == STATUS_EXECVE)
     snprintf(status, sizeof(status), "execve");
+  else if (g.status <= STATUS_SIGNAL(1))
+    snprintf(status, sizeof(status), "signal:%d", STATUS_SIGNAL(0) - g.status);
   n += (size_t)snprintf(buf + n, cap - n,
                         "softpmu-qemu 1 pid=%ld threads=%u status=%s "
                         "counting=%s\n",
@@ -301,8 +382,9 @@ static size_t format_results(char *buf, size_t cap)
                         : g.inline_mode ? "inline"
                                         : "inline,callback");
   for (i = 0; i < g.nevents && n < cap; i++)
-    n += (size_t)snprintf(buf + n, cap - n, "event %u %" PRIu64 "\n", i,
-                          g.totals[i]);
+    n += (size_t)snprintf(buf + n, cap - n,
+                          "event %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i,
+                          g.totals[i], g.enabled[i], g.running[i]);
   if (n < cap)
     n += (size_t)snprintf(buf + n, cap - n, "end\n");
   return n < cap ? n : cap;
@@ -339,6 +421,79 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
   spmu_qemu_record_flush();
 }
 
+/* ---- a fatal signal ------------------------------------------------------
+ *
+ * QEMU 7.2 ends a process that a signal kills without calling the plugin's
+ * exit callback: it restores the signal's default action and sends it to
+ * itself with kill(). softpmu stat preloads this library into qemu-x86_64
+ * (LD_PRELOAD, unset for the guest with -U) so that this kill() runs
+ * first: when the process sends itself a signal whose action is now the
+ * default one that ends it, the counts so far are written, with
+ * status=signal:N. The other threads of the process run on meanwhile:
+ * their blocks during the writing may be missed. */
+
+static bool ends_process(int sig)
+{
+  struct sigaction sa;
+
+  if (sigaction(sig, NULL, &sa) != 0 || sa.sa_handler != SIG_DFL)
+    return false;
+  switch (sig) {
+  case SIGCHLD:
+  case SIGCONT:
+  case SIGURG:
+  case SIGWINCH:
+  case SIGSTOP:
+  case SIGTSTP:
+  case SIGTTIN:
+  case SIGTTOU:
+    return false;
+  default:
+    return sig > 0 && sig < SIGRTMIN;
+  }
+}
+
+static void write_before_signal(int sig)
+{
+  static bool written;
+  unsigned idx;
+
+  pthread_mutex_lock(&g.lock);
+  if (!written) {
+    written = true;
+    for (idx = 0; idx < MAX_VCPUS; idx++) {
+      struct vcpu *v = g.vcpus[idx];
+
+      if (!v)
+        continue;
+      spmu_qemu_flush_vcpu(v);
+      add_totals(v);
+    }
+    g.status = STATUS_SIGNAL(sig);
+    if (g.out[0])
+      write_results();
+  }
+  pthread_mutex_unlock(&g.lock);
+  spmu_qemu_record_flush();
+}
+
+EXPORT int kill(pid_t pid, int sig);
+EXPORT int kill(pid_t pid, int sig)
+{
+  union {
+    void *p;
+    int (*f)(pid_t, int);
+  } next = {.p = dlsym(RTLD_NEXT, "kill")};
+
+  if (g.installed && pid == getpid() && ends_process(sig))
+    write_before_signal(sig);
+  if (!next.p) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return next.f(pid, sig);
+}
+
 /* fork(): the child is a copy of this process, counts included; it counts
  * from the fork on, in a block of its own. Only the forking thread lives
  * on in it, and the block it was running (the system call) is the
@@ -356,19 +511,14 @@ static void after_fork_parent(void)
 
 static void start_child_counts(struct vcpu *v)
 {
-  unsigned i;
-
   v->prev = NULL;
-  v->prev_cont = false;
+  v->prev_cont = 0;
   v->tid = 0; /* a new thread: its first block says which */
-  if (v->counts)
-    memset(v->counts, 0, v->cap * sizeof(*v->counts));
-  v->ndirty = 0;
+  memset(v->sum, 0, sizeof(v->sum));
   spmu_qemu_inline_forget();
-  for (i = 0; i < g.nevents; i++) {
-    v->base[i] = 0;
-    v->base[i] = read_event(v, i);
-  }
+  memset(v->base, 0, sizeof(v->base));
+  memset(v->base_running, 0, sizeof(v->base_running));
+  rebase(v);
 }
 
 static void after_fork_child(void)
@@ -389,7 +539,7 @@ static void after_fork_child(void)
     g.vcpus[idx] = NULL;
   }
   spmu_qemu_record_fork_child();
-  memset(g.totals, 0, sizeof(g.totals));
+  clear_totals();
   g.threads = 1;
   g.status = STATUS_UNKNOWN;
   pthread_mutex_unlock(&g.lock);
@@ -406,20 +556,17 @@ static void write_block_before_execve(void)
   pthread_mutex_lock(&g.lock);
   for (idx = 0; idx < MAX_VCPUS; idx++) {
     struct vcpu *v = g.vcpus[idx];
-    unsigned i;
 
     if (!v)
       continue;
     spmu_qemu_flush_vcpu(v);
-    for (i = 0; i < g.nevents; i++) {
-      g.totals[i] += read_event(v, i);
-      v->base[i] += read_event(v, i);
-    }
+    add_totals(v);
+    rebase(v);
   }
   g.status = STATUS_EXECVE;
   if (g.out[0])
     write_results();
-  memset(g.totals, 0, sizeof(g.totals));
+  clear_totals();
   g.status = STATUS_UNKNOWN;
   pthread_mutex_unlock(&g.lock);
   spmu_qemu_record_flush();
@@ -467,6 +614,19 @@ static bool parse_path(const char *key, const char *val, char *dst, size_t cap)
     return false;
   }
   strcpy(dst, val);
+  return true;
+}
+
+static bool parse_count(const char *key, const char *s, uint64_t *dst)
+{
+  char *end;
+
+  errno = 0;
+  *dst = strtoull(s, &end, 10);
+  if (errno || end == s || *end || *dst == 0) {
+    fail("%s=%s: not a number from 1 up", key, s);
+    return false;
+  }
   return true;
 }
 
@@ -524,6 +684,8 @@ static bool parse_arg(const char *a)
     return parse_flag("callgraph", val, &g.callgraph);
   if (KEY("precise"))
     return parse_flag("precise", val, &g.precise);
+  if (KEY("multiplex"))
+    return parse_count("multiplex", val, &g.mux);
   if (KEY("comm")) {
     snprintf(g.comm, sizeof(g.comm), "%s", val);
     return true;
@@ -538,6 +700,7 @@ static bool parse_arg(const char *a)
 #undef KEY
   fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
        "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
+       "multiplex=N, "
        "count=inline|callback)",
        a);
   return false;
@@ -558,6 +721,7 @@ static int line_of(uint64_t sel)
 
 static bool parse_args(int argc, char **argv)
 {
+  char why[256];
   unsigned i;
   int k;
 
@@ -581,9 +745,22 @@ static bool parse_args(int argc, char **argv)
     fail("period, callgraph and precise go with record=PATH");
     return false;
   }
+  if (g.precise && !g.record[0]) {
+    fail("precise=1 goes with record=PATH");
+    return false;
+  }
+  if (g.precise && !spmu_qemu_pebs_init(why, sizeof(why))) {
+    fail("%s", why);
+    return false;
+  }
   for (i = 0; i < g.nevents; i++)
     g.line_of[i] = line_of(g.evtsel[i]);
-  g.inline_mode = count_inline && !g.record[0] && !spmu_qemu_taken_matters();
+  if (g.mux && g.record[0]) {
+    fail("multiplex=N counts; it does not go with record=PATH");
+    return false;
+  }
+  g.inline_mode =
+      count_inline && !g.record[0] && !g.mux && !spmu_qemu_taken_matters();
   g.began_inline = g.inline_mode;
   return true;
 }
@@ -637,6 +814,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   if (!spmu_qemu_decoder_init())
     return -1;
   g.id = id;
+  g.installed = true;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   register_callbacks(id);
   return 0;

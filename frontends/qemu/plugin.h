@@ -28,8 +28,15 @@
 #define VAR_TAKEN 1u /* the block's conditional branch was taken */
 #define VAR_CONT 2u  /* the block began by repeating a REP string insn */
 #define STATUS_UNKNOWN (-1)
-#define STATUS_EXECVE (-2) /* the block ends at an execve */
-#define MAX_CHAIN 127      /* call-chain entries kept per sample */
+#define STATUS_EXECVE (-2)               /* the block ends at an execve */
+#define STATUS_SIGNAL(sig) (-16 - (sig)) /* killed by signal sig */
+#define MAX_CHAIN 127 /* call-chain entries kept per sample */
+
+/* A block's lines as vectors (GCC and Clang vector extensions), so that
+ * adding a block to a thread's sums is a few vector adds. */
+#define LANES 4
+#define NVECS ((NLINES + LANES - 1) / LANES)
+typedef uint32_t lanes __attribute__((vector_size(16)));
 
 /* What one instruction contributes, from its decoding. */
 enum insn_kind {
@@ -61,33 +68,38 @@ struct tb {
   uint8_t last_kind;          /* enum insn_kind of the last instruction */
   uint32_t total[NLINES];     /* not taken, not a continuation */
   uint32_t first[NLINES];     /* what the first instruction contributes */
-  uint64_t *inline_count;     /* executions counted inline (inline.c) */
-  uint64_t *inline_cont;      /* of them, repeats of its REP instruction */
-  struct tb *same_vaddr;      /* another block at vaddr (classify.c) */
-  struct qemu_plugin_tb *qtb; /* during its translation only */
+  uint32_t charge[NVARIANTS]; /* the budget each variant takes (count.c) */
+  lanes vlines[NVARIANTS][NVECS]; /* each variant's lines (count.c) */
+  uint64_t *inline_count;         /* executions counted inline (inline.c) */
+  uint64_t *inline_cont;          /* of them, repeats of its REP instruction */
+  struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
+  struct qemu_plugin_tb *qtb;     /* during its translation only */
   uint32_t ninsns;
   uint64_t *insn_vaddr; /* [ninsns] */
   insn_class *insn;     /* [ninsns] */
 };
 
-/* A guest thread: its model cores and its execution counts. */
+/* A guest thread: its model cores and what it has counted. */
 struct vcpu {
   const struct tb *prev; /* the block that ran last, not yet counted */
-  bool prev_cont;
-  uint32_t (*counts)[NVARIANTS]; /* by tb id */
-  size_t cap;
-  uint32_t *dirty; /* tb id * NVARIANTS + variant, counts[] not 0 */
-  size_t ndirty, dirtycap;
+  unsigned prev_cont;    /* VAR_CONT: prev began by repeating its REP */
+  lanes sum[NVECS];      /* lines of the blocks counted, not delivered */
+  uint64_t budget;       /* events until a sampling counter may overflow */
+  uint64_t insns;        /* instructions delivered to the model */
   unsigned ncores;
   spmu_core *cores[MAX_EVENTS];
   spmu_agent *agents[MAX_EVENTS];
   unsigned core_of[MAX_EVENTS], counter_of[MAX_EVENTS];
   uint64_t base[MAX_EVENTS]; /* counter values at a fork (the child's 0) */
-  /* Record mode. */
-  uint64_t budget[MAX_EVENTS]; /* events each counter takes to overflow */
-  uint64_t insns;              /* instructions retired by the thread */
-  int tid;                     /* 0 until the thread runs */
-  uint64_t *stack;             /* return addresses, outermost first */
+  int tid;                   /* 0 until the thread runs */
+  struct spmu_qemu_pebs *pebs[MAX_EVENTS]; /* each core's DS area (pebs.c) */
+  uint64_t base_insns, base_running[MAX_EVENTS]; /* at a fork, an execve */
+  /* Multiplexing (mux.c). */
+  unsigned group_of[MAX_EVENTS], ngroups, cur_group;
+  uint64_t slice_start, slice_left;
+  uint64_t mux_count[MAX_EVENTS], mux_running[MAX_EVENTS];
+  uint64_t cur_ip, cur_next_ip; /* the instruction being delivered alone */
+  uint64_t *stack;              /* return addresses, outermost first */
   size_t depth, stackcap;
 };
 
@@ -103,7 +115,8 @@ struct plugin {
   struct tb **tbs;
   size_t ntbs, tbcap;
   struct vcpu *vcpus[MAX_VCPUS];
-  uint64_t totals[MAX_EVENTS]; /* threads already gone */
+  uint64_t totals[MAX_EVENTS];                       /* threads already gone */
+  uint64_t enabled[MAX_EVENTS], running[MAX_EVENTS]; /* their times */
   unsigned threads;
   int status; /* exit status, or STATUS_UNKNOWN, STATUS_EXECVE */
   bool failed;
@@ -111,11 +124,13 @@ struct plugin {
   char record[4096]; /* the stream's path; "" when counting */
   uint64_t period;
   bool callgraph, precise;
+  uint64_t mux; /* multiplex=N: slices of N instructions; 0: off */
   char comm[16];
   /* Inline counting (inline.c): on while one guest thread runs and no
    * event needs what only a callback per block sees. */
   bool inline_mode;
   bool began_inline;
+  bool installed; /* QEMU installed the plugin (not only preloaded) */
 };
 
 extern struct plugin g;
@@ -137,14 +152,30 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
                        uint64_t execs);
 bool spmu_qemu_taken_matters(void);
 void spmu_qemu_start_budget(struct vcpu *v);
+void spmu_qemu_charge_tb(struct tb *t);
 
 /* plugin.c */
 void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index);
+spmu_agent_event spmu_qemu_agent_event(uint64_t sel);
 
 /* inline.c */
 void spmu_qemu_inline_tb(struct qemu_plugin_tb *qtb, struct tb *t);
 void spmu_qemu_inline_flush(struct vcpu *v);
 void spmu_qemu_inline_forget(void);
+
+/* mux.c */
+int spmu_qemu_mux_plan(struct vcpu *v, char *why, size_t len);
+uint64_t spmu_qemu_mux_value(struct vcpu *v, unsigned i);
+uint64_t spmu_qemu_mux_running(const struct vcpu *v, unsigned i);
+void spmu_qemu_mux_rotate(struct vcpu *v);
+
+/* pebs.c */
+struct spmu_qemu_pebs;
+bool spmu_qemu_pebs_init(char *why, size_t len);
+bool spmu_qemu_pebs_needs_gp(void);
+int spmu_qemu_pebs_arm(struct vcpu *v, char *why, size_t len);
+void spmu_qemu_pebs_drain(struct vcpu *v, unsigned k);
+void spmu_qemu_pebs_free(struct vcpu *v);
 
 /* sample.c */
 bool spmu_qemu_record_open(void);

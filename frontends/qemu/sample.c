@@ -110,25 +110,27 @@ static void put_mmap(uint32_t tid, uint64_t start, uint64_t end, uint64_t pgoff,
   }
 }
 
-/* Write the executable file mapping that holds ip, from /proc/self/maps
+/* Write the file mapping that holds ip, from /proc/self/maps
  * (under qemu-user the guest's mappings are the process's own, at the
  * guest's addresses). */
 static void map_ip(uint32_t tid, uint64_t ip)
 {
   FILE *f;
-  char line[4352], perms[8], path[4096];
+  char line[4352], path[4096];
   uint64_t start, end, pgoff;
 
   if (mapped(ip) || !(f = fopen("/proc/self/maps", "re")))
     return;
   while (fgets(line, sizeof(line), f)) {
     path[0] = '\0';
-    if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %*s %*s %4095s",
-               &start, &end, perms, &pgoff, path) < 4)
+    if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %4095s",
+               &start, &end, &pgoff, path) < 3)
       continue;
     if (ip < start || ip >= end)
       continue;
-    if (perms[2] == 'x' && path[0] == '/')
+    /* QEMU maps the guest's code without the host's execute permission
+     * (it runs translated code): any file mapping that holds an IP. */
+    if (path[0] == '/')
       put_mmap(tid, start, end, pgoff, path);
     break;
   }
@@ -217,7 +219,7 @@ void spmu_qemu_thread_start(struct vcpu *v)
   t = reserve(SPMU_REC_THREAD, sizeof(*t));
   t->pid = (uint32_t)getpid();
   t->tid = (uint32_t)v->tid;
-  t->time = v->insns;
+  t->time = v->insns + v->sum[0][L_INST];
   pthread_mutex_unlock(&rec.lock);
 }
 
@@ -231,7 +233,7 @@ void spmu_qemu_thread_exit(struct vcpu *v)
   e = reserve(SPMU_REC_EXIT, sizeof(*e));
   e->pid = (uint32_t)getpid();
   e->tid = (uint32_t)v->tid;
-  e->time = v->insns;
+  e->time = v->insns + v->sum[0][L_INST];
   pthread_mutex_unlock(&rec.lock);
 }
 

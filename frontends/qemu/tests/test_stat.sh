@@ -227,6 +227,26 @@ grep -q "does not let the plugin write them" "$tmp/err" ||
 grep -q '^     <not counted>      instructions  *$' "$tmp/err" ||
   fail "killed by SIGTERM: instructions <not counted>, not 0"
 
+# multiplex=N: one PMU per thread, time-sliced in slices of N retired
+# instructions among groups of events that fit its counters (Skylake: the
+# fixed counter and 4 GP counters, then the other 4 events). Each event's
+# time enabled is every instruction (17006 for branches.S), the groups'
+# times running partition it, and the result is the same on every run.
+MUX="event=4300c0,event=4300c4,event=4301c4,event=4302c4,event=4308c4,event=4320c4,event=4340c4,event=4381d0,event=4382d0,multiplex=1000"
+for run in 1 2; do
+  rm -f "$tmp/mux$run"
+  qemu-x86_64 -plugin "$PLUGIN,out=$tmp/mux$run,$MUX" "$tmp/branches" ||
+    fail "multiplex: qemu-x86_64 failed"
+done
+checks=$((checks + 1))
+[ "$(grep '^event' "$tmp/mux1")" = "$(grep '^event' "$tmp/mux2")" ] ||
+  fail "multiplex: two runs differ"
+checks=$((checks + 1))
+awk '$1 == "event" { if ($4 != 17006) bad = 1; run[$2] = $5 }
+  END { if (bad || run[0] != run[4] || run[5] != run[8] ||
+            run[0] + run[5] != 17006 || run[0] == 17006) exit 1 }' \
+  "$tmp/mux1" || fail "multiplex: times enabled and running: $(cat "$tmp/mux1")"
+
 # The plugin refuses CMASK (bits 31:24) rather than count it per block.
 checks=$((checks + 1))
 qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=10300c0" "$tmp/pagecross" \

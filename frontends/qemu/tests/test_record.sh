@@ -1,0 +1,163 @@
+#!/bin/sh
+# The QEMU plugin's record mode (record.h): a counter preset to -period
+# with INT set overflows, the model requests a PMI, the agent's PMI flow
+# reloads the counter (SDM Vol. 3B 18.2.2), and the plugin writes a sample
+# at the instruction whose retirement overflowed it. Freestanding programs
+# whose instruction streams are known by construction: every sample's
+# instruction, count, time, period and call chain must be the one the
+# arithmetic gives.
+#   test_record.sh CC PLUGIN SRCDIR REC_DUMP
+# Skipped (77) when qemu-x86_64 is missing, unless SOFTPMU_REQUIRE_QEMU=1.
+CC=$1 PLUGIN=$2 SRC=$3 DUMP=$4
+if ! command -v qemu-x86_64 >/dev/null 2>&1; then
+  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
+  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
+  exit 77
+fi
+. "$(dirname "$0")/../../../cli/test_lib.sh"
+
+build() { # NAME DEFINES...
+  name=$1
+  shift
+  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
+    fail "$name: does not assemble"
+}
+
+# record NAME ARGS: run it with the plugin in record mode; the stream as
+# text in $tmp/rec.txt.
+record() {
+  name=$1
+  shift
+  rm -f "$tmp/rec"
+  qemu-x86_64 -plugin "$PLUGIN,record=$tmp/rec,comm=$name,$1" "$tmp/$name" \
+    >"$tmp/out" 2>"$tmp/err" || fail "$name ($1): qemu-x86_64 failed: $(cat "$tmp/err")"
+  "$DUMP" "$tmp/rec" >"$tmp/rec.txt" || fail "$name ($1): malformed stream"
+}
+
+sym() { # address of symbol $1 in $tmp/record, decimal
+  printf '%d' "0x$(nm "$tmp/record" | awk -v s="$1" '$3 == s { print $1 }')"
+}
+
+N=1000
+build record -DN=$N
+TOTAL=$((3 + 10 * N + 5))
+LOOP=$(sym loop) AI=$(sym after_inner) AO=$(sym after_outer)
+START=$(sym _start) OUTER=$(sym outer) INNER=$(sym inner)
+
+# expect_inst P [STEP [SHIFT]]: the samples of INST_RETIRED.ANY (SDM Vol. 3B
+# 18.2.2.1) with period P, one per STEP (default P) instructions: sample k
+# at instruction k*STEP, time k*STEP, with the address of that
+# instruction (SHIFT 1: of the one after it) and the call chain in force
+# there ("TIME IP PERIOD EVENT CHAIN...", addresses in hexadecimal).
+expect_inst() {
+  awk -v P="$1" -v STEP="${2:-$1}" -v SHIFT="${3:-0}" -v N=$N \
+    -v TOTAL=$TOTAL -v LOOP=$LOOP -v AI=$AI -v AO=$AO -v START=$START \
+    -v OUTER=$OUTER -v INNER=$INNER '
+  function addr(t, e, j) {
+    if (t == 1) return START
+    if (t == 2) return OUTER
+    if (t == 3) return INNER
+    if (t <= 3 + 10 * N) { j = (t - 4) % 10; return LOOP + (j == 9 ? 10 : j) }
+    e = t - 3 - 10 * N   # RET, RET, MOV (5 bytes), XOR (2), SYSCALL
+    return e == 1 ? LOOP + 12 : e == 2 ? AI : AO + (e == 3 ? 0 : e == 4 ? 5 : 7)
+  }
+  function chain(t) {
+    if (t == 1 || t > 3 + 10 * N + 2) return ""
+    if (t == 2 || t == 3 + 10 * N + 2) return sprintf(" %x", AO)
+    return sprintf(" %x %x", AI, AO)
+  }
+  BEGIN {
+    for (t = STEP; t <= TOTAL; t += STEP)
+      printf "%d %x %d 0%s\n", t, addr(t + SHIFT), P, chain(t)
+  }' >"$tmp/want"
+}
+
+# got: "TIME IP PERIOD EVENT CHAIN..." of every sample.
+got() {
+  awk '$1 == "sample" { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' \
+    "$tmp/rec.txt"
+}
+
+for P in 1 7 97 1000 10008 10009; do
+  checks=$((checks + 1))
+  record record "event=5300c0,period=$P,callgraph=1"
+  expect_inst $P
+  got >"$tmp/got"
+  cmp -s "$tmp/got" "$tmp/want" ||
+    fail "instructions, period $P: samples differ: $(diff "$tmp/want" "$tmp/got" | head -5)"
+  n=$(wc -l <"$tmp/got")
+  [ "$n" -eq $((TOTAL / P)) ] ||
+    fail "instructions, period $P: $n samples, want floor($TOTAL / $P) = $((TOTAL / P))"
+done
+
+# PEBS (precise=1, SDM Vol. 3B 18.4.4): the overflow arms PEBS and the
+# assist comes at the next event, which reloads the counter from the DS
+# area: a record every P + 1 instructions. Its IP is the EventingIP
+# (record format 2 and later, the adaptive basic group; Skylake's format 3
+# on a GP counter, Ice Lake's adaptive records on fixed counter 0) or the
+# instruction after it (formats 0 and 1: Core 2, Nehalem).
+for case in skylake:0 icelake:0 sapphirerapids:0 core2:1 nehalem:1; do
+  checks=$((checks + 1))
+  prof=${case%:*} shift=${case#*:}
+  record record "profile=$prof,event=5300c0,period=1000,callgraph=1,precise=1"
+  expect_inst 1000 1001 "$shift"
+  got >"$tmp/got"
+  cmp -s "$tmp/got" "$tmp/want" ||
+    fail "PEBS on $prof: samples differ: $(diff "$tmp/want" "$tmp/got" | head -5)"
+done
+checks=$((checks + 1))
+qemu-x86_64 -plugin "$PLUGIN,profile=coreduo,record=$tmp/rec,event=5300c0,period=1000,precise=1" \
+  "$tmp/record" >"$tmp/out" 2>"$tmp/err" && fail "PEBS on coreduo accepted"
+grep -q "precise=1: profile core-duo has no PEBS" "$tmp/err" ||
+  fail "PEBS on coreduo: no message: $(cat "$tmp/err")"
+
+# BR_INST_RETIRED.ALL_BRANCHES (C4H/00H, a general-purpose counter) with
+# period 100: branch b is CALL, CALL, then the JNZ of iteration b - 2,
+# retired as instruction 3 + 10 (b - 2); 1005 branches give 10 samples.
+checks=$((checks + 1))
+record record "event=5300c4,period=100,callgraph=1"
+awk -v N=$N -v LOOP=$LOOP -v AI=$AI -v AO=$AO 'BEGIN {
+  for (b = 100; b <= N + 5; b += 100)
+    printf "%d %x 100 0 %x %x\n", 3 + 10 * (b - 2), LOOP + 10, AI, AO }' \
+  >"$tmp/want"
+got >"$tmp/got"
+cmp -s "$tmp/got" "$tmp/want" ||
+  fail "branches, period 100: samples differ: $(diff "$tmp/want" "$tmp/got" | head -5)"
+
+# Each guest thread has its own PMU: each thread's samples come at its own
+# instructions P, 2P, 3P, ...; every thread starts and ends in the stream.
+T=3 M=1000 W=2000
+build threads -DT=$T -DM=$M -DW=$W
+checks=$((checks + 1))
+record threads "event=5300c0,period=97"
+for kind in thread exit; do
+  n=$(awk -v k=$kind '$1 == k' "$tmp/rec.txt" | wc -l)
+  [ "$n" -eq $((T + 1)) ] || fail "threads: $n $kind records, want $((T + 1))"
+done
+awk '$1 == "sample" { n[$3]++; if ($4 != 97 * n[$3]) bad = bad " " $3 ":" $4 }
+  END { if (bad != "" || length(n) != 4) { print "bad" bad; exit 1 } }' \
+  "$tmp/rec.txt" || fail "threads: each thread's samples at 97, 194, ..."
+
+# A forked child is a process of its own in the stream, its parent named.
+P=300 C=500
+build fork -DP=$P -DC=$C
+checks=$((checks + 1))
+record fork "event=5300c0,period=50"
+awk '$1 == "process" { pid[++n] = $2; ppid[n] = $3 }
+  END { exit !(n == 2 && ppid[1] == 0 && ppid[2] == pid[1]) }' \
+  "$tmp/rec.txt" || fail "fork: two processes, the child's parent named"
+
+# What the plugin refuses: a period of 0, record without a period, a
+# period above half the counter's range (2^47 on Skylake's 48-bit
+# counters with full-width writes, SDM Vol. 3B 18.2.6: the counter is
+# preset to -period and must stay negative).
+for args in "period=0" "" "period=140737488355329"; do
+  checks=$((checks + 1))
+  rm -f "$tmp/rec"
+  qemu-x86_64 -plugin "$PLUGIN,record=$tmp/rec,event=5300c4${args:+,$args}" \
+    "$tmp/record" >"$tmp/out" 2>"$tmp/err" && fail "record with '$args' accepted"
+  grep -q "softpmu-qemu: .*period" "$tmp/err" ||
+    grep -q "softpmu-qemu: .*refuses" "$tmp/err" ||
+    fail "record with '$args': no message: $(cat "$tmp/err")"
+done
+finish
