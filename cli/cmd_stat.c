@@ -43,7 +43,18 @@ struct stat_opts {
   struct stat_print_opts print;
   char **prog_argv; /* the program and its arguments */
   bool execve;      /* a process called execve (not counted after it) */
+  uint64_t mux;     /* --multiplex: slices of this many instructions */
 };
+
+/* One run's counts of one event, summed over the processes: the count and
+ * its times enabled and running (in instructions retired). */
+struct stat_count {
+  uint64_t n, enabled, running;
+};
+
+/* --multiplex's default slice: 4,000,000 instructions retired, perf's 4 ms
+ * (perf_event_mux_interval_ms) at one instruction per nanosecond. */
+#define STAT_MUX_DEFAULT 4000000
 
 /* ---- events ----------------------------------------------------------- */
 
@@ -148,6 +159,25 @@ static int stat_value_option(struct stat_opts *o, const char *a,
   return CLI_EXIT_OK;
 }
 
+/* --multiplex[=N]: one PMU time-sliced in slices of N instructions. */
+static int stat_set_mux(struct stat_opts *o, const char *val)
+{
+  char *end;
+
+  if (!val) {
+    o->mux = STAT_MUX_DEFAULT;
+    return CLI_EXIT_OK;
+  }
+  errno = 0;
+  o->mux = strtoull(val, &end, 10);
+  if (errno || end == val || *end || o->mux == 0 || *val == '-')
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: --multiplex=%s: a number of instructions "
+                           "from 1 up",
+                           val);
+  return CLI_EXIT_OK;
+}
+
 static bool stat_takes_value(const char *a)
 {
   return stat_is(a, "-c", "--cpu") || stat_is(a, "-e", "--event") ||
@@ -173,6 +203,11 @@ static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
     }
     if (stat_is(a, "-j", "--json")) {
       o->print.format = STAT_FMT_JSON;
+      continue;
+    }
+    if (strncmp(a, "--multiplex", 11) == 0 && (!a[11] || a[11] == '=')) {
+      if ((rc = stat_set_mux(o, a[11] ? a + 12 : NULL)) != CLI_EXIT_OK)
+        return rc;
       continue;
     }
     if (!stat_takes_value(a))
@@ -230,6 +265,8 @@ static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
   for (i = 0; i < o->nev; i++)
     if (o->index[i] >= 0)
       n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
+  if (o->mux)
+    snprintf(s + n, cap - n, ",multiplex=%" PRIu64, o->mux);
   return s;
 }
 
@@ -250,7 +287,7 @@ static int stat_number_events(struct stat_opts *o)
 /* Sum the blocks of every process ("softpmu-qemu 1 ...", "event I N",
  * "end") by event index into count; the number of blocks read, or -1. */
 static int stat_read_results(const char *path, struct stat_opts *o,
-                             uint64_t *count)
+                             struct stat_count *count)
 {
   FILE *f = fopen(path, "r");
   char line[256];
@@ -260,16 +297,20 @@ static int stat_read_results(const char *path, struct stat_opts *o,
     return -1;
   while (fgets(line, sizeof(line), f)) {
     unsigned idx, i;
-    uint64_t n;
+    uint64_t n, en, run;
 
     if (strncmp(line, "softpmu-qemu 1 ", 15) == 0) {
       blocks++;
       if (strstr(line, " status=execve"))
         o->execve = true;
-    } else if (sscanf(line, "event %u %" SCNu64, &idx, &n) == 2)
+    } else if (sscanf(line, "event %u %" SCNu64 " %" SCNu64 " %" SCNu64, &idx,
+                      &n, &en, &run) == 4)
       for (i = 0; i < o->nev; i++)
-        if (o->index[i] == (int)idx)
-          count[i] += n;
+        if (o->index[i] == (int)idx) {
+          count[i].n += n;
+          count[i].enabled += en;
+          count[i].running += run;
+        }
   }
   fclose(f);
   return blocks;
@@ -289,8 +330,8 @@ static double stat_elapsed(const struct qemu_child *c)
 /* Add one run's counts and time to the results: a run that gave no
  * counts adds none (the event prints <not counted> if none did). */
 static void stat_add_run(struct stat_opts *o, struct stat_run *run,
-                         const struct qemu_child *c, const uint64_t *count,
-                         bool counted)
+                         const struct qemu_child *c,
+                         const struct stat_count *count, bool counted)
 {
   unsigned i;
   double el = stat_elapsed(c);
@@ -299,10 +340,16 @@ static void stat_add_run(struct stat_opts *o, struct stat_run *run,
   run->user_s = stat_seconds(&c->ru.ru_utime);
   run->sys_s = stat_seconds(&c->ru.ru_stime);
   for (i = 0; i < o->nev; i++) {
-    if (o->index[i] < 0 || !counted)
+    const struct stat_count *k = &count[i];
+    double share = k->enabled ? (double)k->running / (double)k->enabled : 1;
+
+    /* Multiplexed: scaled by enabled / running as perf does; never
+     * running, no count (<not counted>). */
+    if (o->index[i] < 0 || !counted || (k->enabled && !k->running))
       continue;
-    stat_stats_add(&o->res[i].count, (double)count[i]);
-    o->res[i].run_ns = (uint64_t)(run->elapsed.mean * 1e9);
+    stat_stats_add(&o->res[i].count, (double)k->n / share);
+    o->res[i].run_ns = (uint64_t)(run->elapsed.mean * share * 1e9);
+    o->res[i].pcnt_running = 100.0 * share;
   }
 }
 
@@ -311,8 +358,8 @@ static void stat_add_run(struct stat_opts *o, struct stat_run *run,
 static void stat_explain_no_counts(const struct qemu_child *r)
 {
   if (WIFSIGNALED(r->status))
-    cli_error("stat: no counts: qemu-x86_64 (7.2) does not let the plugin "
-              "write them when a signal kills the program");
+    cli_error("stat: no counts: the signal ended qemu-x86_64 before the "
+              "plugin could write them (SIGKILL cannot be caught)");
   else
     cli_error("stat: the plugin wrote no counts (see the messages above)");
 }
@@ -345,7 +392,7 @@ static int stat_print_counts(const struct stat_opts *o,
 static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
                      struct stat_run *run, struct qemu_child *c, int counted)
 {
-  uint64_t count[STAT_MAX_EVENTS];
+  struct stat_count count[STAT_MAX_EVENTS];
   unsigned r;
   int rc, blocks;
 
@@ -436,7 +483,7 @@ const struct cli_command cli_cmd_stat = {
     .name = "stat",
     .summary = "run a program and count its events through the model",
     .synopsis = "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
-                "             [--] PROG [ARGS...]",
+                "             [--multiplex[=N]] [--] PROG [ARGS...]",
     .description =
         "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
         "    QEMU plugin, which hands every retired user-mode instruction of\n"
@@ -486,7 +533,15 @@ const struct cli_command cli_cmd_stat = {
         "        (the standard error of the mean, as a percentage), as perf.\n"
         "        The exit status is the last run's.\n\n"
         "    -o, --output FILE\n"
-        "        Write the counts to FILE instead of standard error.\n",
+        "        Write the counts to FILE instead of standard error.\n\n"
+        "    --multiplex[=N]\n"
+        "        One PMU per thread, time-sliced among the events when they\n"
+        "        outnumber its counters, as perf does: groups of events take\n"
+        "        turns for slices of N instructions retired (default\n"
+        "        4000000); each count is scaled by enabled / running and the\n"
+        "        percentage of the time it ran is printed. Without it every\n"
+        "        event is counted all the time, on as many model PMUs as\n"
+        "        needed.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"

@@ -157,6 +157,8 @@ const char *qemu_run_model(const spmu_profile *p)
 
 /* ---- running ------------------------------------------------------------- */
 
+static char guest_preload[4096];
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv)
 {
@@ -165,19 +167,52 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
 
   while (prog_argv[nargs])
     nargs++;
-  qargv = calloc((size_t)nargs + 8, sizeof(*qargv));
+  qargv = calloc((size_t)nargs + 10, sizeof(*qargv));
   if (!qargv)
     return NULL;
   qargv[q++] = (char *)qemu;
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)qemu_run_model(p);
   if (parg) {
+    const char *pre = getenv("LD_PRELOAD");
+
     qargv[q++] = "-plugin";
     qargv[q++] = parg;
+    /* The guest's environment without the plugin preloaded into qemu. */
+    if (pre && strlen(pre) < sizeof(guest_preload) - 12) {
+      snprintf(guest_preload, sizeof(guest_preload), "LD_PRELOAD=%s", pre);
+      qargv[q++] = "-E";
+      qargv[q++] = guest_preload;
+    } else {
+      qargv[q++] = "-U";
+      qargv[q++] = "LD_PRELOAD";
+    }
   }
   qargv[q++] = (char *)prog;
   memcpy(qargv + q, prog_argv + 1, (size_t)nargs * sizeof(*qargv));
   return qargv;
+}
+
+/* In the child, before exec: the plugin is preloaded into qemu-x86_64
+ * too, so that its kill() writes the counts when a signal kills the
+ * program (QEMU 7.2 calls no plugin callback then; frontends/qemu/
+ * README.md). qemu_run_argv keeps the guest's LD_PRELOAD as it was. */
+static void preload_plugin(char *const *qargv)
+{
+  size_t i;
+
+  for (i = 0; qargv[i] && qargv[i + 1]; i++)
+    if (strcmp(qargv[i], "-plugin") == 0) {
+      char path[4096];
+      size_t n = strcspn(qargv[i + 1], ",");
+
+      if (n < sizeof(path)) {
+        memcpy(path, qargv[i + 1], n);
+        path[n] = '\0';
+        setenv("LD_PRELOAD", path, 1);
+      }
+      return;
+    }
 }
 
 int qemu_run_spawn(const char *cmd, char **qargv, struct qemu_child *r)
@@ -192,6 +227,7 @@ int qemu_run_spawn(const char *cmd, char **qargv, struct qemu_child *r)
     return CLI_EXIT_USAGE;
   }
   if (pid == 0) {
+    preload_plugin(qargv);
     execv(qargv[0], qargv);
     cli_error("%s: %s: %s", cmd, qargv[0], strerror(errno));
     _exit(QEMU_RUN_EXIT_NOT_EXEC);

@@ -43,12 +43,15 @@ int qemu_run_find_tools(const char *cmd, char *qemu, size_t qlen, char *plugin,
 const char *qemu_run_model(const spmu_profile *p);
 
 /* The command line given to qemu-x86_64 (a calloc'ed array the caller
- * frees; NULL if out of memory): qemu, -cpu MODEL, -plugin parg when parg
- * is not NULL, prog, then prog_argv[1...]. */
+ * frees; NULL if out of memory): qemu, -cpu MODEL, -plugin parg and the
+ * guest's LD_PRELOAD as it is here (-E, or -U when unset) when parg is not
+ * NULL, prog, then prog_argv[1...]. */
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv);
 
-/* Run qargv and wait for it; Ctrl-C and Ctrl-\ go to the program, as
+/* Run qargv and wait for it, the plugin of its -plugin argument preloaded
+ * into qemu-x86_64 (LD_PRELOAD), so that the counts are written when a
+ * signal kills the program; Ctrl-C and Ctrl-\ go to the program, as
  * with perf. CLI_EXIT_OK, or CLI_EXIT_USAGE when fork fails. */
 int qemu_run_spawn(const char *cmd, char **qargv, struct qemu_child *r);
 
