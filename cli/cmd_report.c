@@ -405,13 +405,14 @@ static void report_print(struct report *r)
   unsigned ev;
   size_t i;
 
+  if (r->nrows > 0) /* qsort takes no null array */
+    qsort(r->rows, r->nrows, sizeof(*r->rows),
+          r->o.folded ? report_folded_cmp : report_row_cmp);
   if (r->o.folded) {
-    qsort(r->rows, r->nrows, sizeof(*r->rows), report_folded_cmp);
     for (i = 0; i < r->nrows; i++)
       printf("%s %" PRIu64 "\n", r->rows[i].key, r->rows[i].samples);
     return;
   }
-  qsort(r->rows, r->nrows, sizeof(*r->rows), report_row_cmp);
   printf("# Total Lost Samples: %" PRIu64 "\n#\n", r->lost);
   for (ev = 0; ev < r->f.nev; ev++)
     report_print_event(r, ev);

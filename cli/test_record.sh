@@ -292,6 +292,23 @@ printf 'process 1 0 p\ntruncated\n' | stream trunc
 run record --from "$tmp/trunc.bin" -o "$tmp/x.data"
 expect "stream: a truncated record" 2 "" \
   "softpmu: record: the sample stream has a truncated record at offset 32"
+# A recording without samples: an empty table, no stacks.
+printf 'process 5 0 idle\nthread 5 5 0\nexit 5 5 9\n' | stream none
+run record --from "$tmp/none.bin" -o "$tmp/none.data"
+expect "record: no samples" 0 "" \
+  "[ softpmu record: wrote 0 samples to $tmp/none.data ]"
+run report -i "$tmp/none.data" --folded
+expect "report --folded: no samples" 0 "" ""
+run report -i "$tmp/none.data"
+expect "report: no samples" 0 "# Total Lost Samples: 0
+#
+# Samples: 0 of event 'instructions'
+# Event count: 0
+#
+# Overhead  Samples  Command  Shared Object  Symbol
+# ........  .......  .......  .............  ......
+#
+" ""
 run report -i "$tmp/prog"
 expect "report: not a perf.data file" 2 "" \
   "softpmu: report: $tmp/prog: not a perf.data file (no PERFILE2 header)"
