@@ -250,6 +250,13 @@ checks=$((checks + 1))
   grep -q ' instructions *$' "$tmp/err" ||
   fail "a script: exit status $rc, output '$(cat "$tmp/out")', $(cat "$tmp/err")"
 
+# Options with their values attached, as perf takes them: -x, and
+# --event=...
+run stat -x, --event=instructions -- "$tmp/branches"
+checks=$((checks + 1))
+grep -q '^17006,,instructions,' "$tmp/err" ||
+  fail "-x, --event=: $(cat "$tmp/err")"
+
 # --multiplex: the counts scaled by enabled / running, with the percentage
 # of the time each ran (the plugin's times for branches.S: 8985 and 8021
 # instructions of 17006).
