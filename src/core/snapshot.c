@@ -205,9 +205,11 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
   p = (const uint8_t *)buf + HDR_LEN;
   core->nb_scratch = core->nb_regs;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_regfiles f = {&core->scratch, &core->nb_scratch, i};
+    struct spmu_regfiles f = {&core->scratch, &core->nb_scratch, i,
+                              &core->lbr_scratch};
     uint32_t edge, armed;
     core->scratch = core->lp[i].r;
+    core->lbr_scratch = core->lbr[i];
     rc = restore_lp(core, &p, &f, &edge, &armed);
     if (rc != SPMU_OK)
       return rc;
