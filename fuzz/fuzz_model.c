@@ -426,6 +426,29 @@ static bool canonical48(uint64_t v)
   return (v >> 47) == 0 || (v >> 47) == (UINT64_C(1) << 17) - 1;
 }
 
+/* The value checks beyond reserved bits, from the SDM: a canonical
+ * DS_AREA (17.4.9) and LBR / LER linear addresses (17.4.8.1: a FROM_IP
+ * sign-extends bit 47 through the address bits of the LBR format: 64 for
+ * formats 1-2 and architectural LBRs, 63 for format 3, 61 for formats
+ * 4-5), and an IA32_LBR_DEPTH that CPUID.1CH:EAX[7:0] lists. */
+static bool value_ok(const spmu_profile *p, const spmu_msr_info *m, uint64_t v)
+{
+  unsigned fmt = (unsigned)(p->perf_capabilities & 0x3f), bits;
+  uint64_t hi;
+
+  if (m->addr == 0x600u)
+    return canonical48(v);
+  if (m->addr == 0x14CFu)
+    return v && v % 8 == 0 && v <= 64 && (p->lbr_leaf_1c[0] >> (v / 8 - 1) & 1);
+  if (!strstr(m->name, "_IP"))
+    return true;
+  bits = 64;
+  if (strstr(m->name, "FROM_IP") && !(p->features & SPMU_FEAT_ARCH_LBR))
+    bits = fmt >= 4 ? 61 : fmt == 3 ? 63 : 64;
+  hi = (v & spmu_width_mask(bits)) >> 47;
+  return hi == 0 || hi == spmu_width_mask(bits - 47);
+}
+
 /* What a successful write leaves in the register (W1C/W1S: in status). */
 static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m, uint64_t v,
                                uint64_t status0, bool host)
@@ -515,9 +538,9 @@ static void op_wrmsr(fz_run *fr)
     break;
   case SPMU_POLICY_RW:
     /* regs.h: reserved bits #GP, read-only fields must keep their
-     * value; SDM 17.4.9: DS_AREA is a canonical address. */
+     * value; value_ok: addresses and depths. */
     must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
-              (w.m->addr != 0x600u || canonical48(w.v));
+              value_ok(&r->f.ctx->prof, w.m, w.v);
     must_gp = !must_ok;
     break;
   default: /* W1C, W1S, COUNTER */
@@ -574,7 +597,7 @@ static void op_host_wrmsr(fz_run *fr)
     break;
   case SPMU_POLICY_RW:
     must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
-              (w.m->addr != 0x600u || canonical48(w.v));
+              value_ok(&r->f.ctx->prof, w.m, w.v);
     break;
   default: /* RO, W1C, W1S */
     must_ok = !(w.v & w.m->reserved);

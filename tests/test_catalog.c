@@ -282,20 +282,28 @@ static void test_field_decode_encode(void **state)
 }
 
 /* The Skylake MSR set, exactly (Vol. 3C Table 35-2 and the chapter 18
- * figures for a perfmon v4 part with PEBS and BTS). */
+ * figures for a perfmon v4 part with PEBS and BTS; SDM 17.12 for its
+ * 32-entry LBR stack: LBR_SELECT 1C8H, TOS 1C9H, FROM_IP 680H-69FH,
+ * TO_IP 6C0H-6DFH, LBR_INFO DC0H-DDFH). */
 static void test_skylake_msr_list(void **state)
 {
   static const uint32_t want[] = {
-      0xC1,  0xC2,  0xC3,  0xC4,  0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1D9,
-      0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390, 0x391, 0x392,
-      0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
+      0xC1,  0xC2,  0xC3,  0xC4,  0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1C8,
+      0x1C9, 0x1D9, 0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390,
+      0x391, 0x392, 0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
+  const size_t nw = sizeof want / sizeof want[0];
   spmu_profile skl = prof("skylake");
-  uint32_t got[80];
-  size_t n;
+  uint32_t got[160];
+  size_t n, i;
   (void)state;
-  n = spmu_msr_list(&skl, got, 80);
-  assert_int_equal(n, sizeof want / sizeof want[0]);
+  n = spmu_msr_list(&skl, got, 160);
+  assert_int_equal(n, nw + 3 * 32);
   assert_memory_equal(got, want, sizeof want);
+  for (i = 0; i < 32; i++) {
+    assert_int_equal(got[nw + i], 0x680 + i);
+    assert_int_equal(got[nw + 32 + i], 0x6C0 + i);
+    assert_int_equal(got[nw + 64 + i], 0xDC0 + i);
+  }
   assert_int_equal(spmu_msr_list(&skl, NULL, 0), n);
 }
 
@@ -314,13 +322,13 @@ static void test_regview_answers_as_profile_calls(void **state)
   FOR_EACH_PRESET(name) {
     spmu_profile p;
     spmu_regview *r = NULL;
-    uint32_t addrs[128], addrs2[128];
+    uint32_t addrs[256], addrs2[256];
     size_t n, i;
 
     assert_int_equal(spmu_profile_parse(name, &p, NULL, 0), SPMU_OK);
     assert_int_equal(spmu_regview_new(&p, &r), SPMU_OK);
-    n = spmu_msr_list(&p, addrs, 128);
-    assert_int_equal(spmu_regview_list(r, addrs2, 128), n);
+    n = spmu_msr_list(&p, addrs, 256);
+    assert_int_equal(spmu_regview_list(r, addrs2, 256), n);
     assert_memory_equal(addrs, addrs2, n * sizeof addrs[0]);
     for (i = 0; i < n; i++) {
       spmu_msr_info a, b;

@@ -397,13 +397,15 @@ static void test_adaptive_bit_off_basic_only(void **state)
   assert_int_equal(gm_index64(gm), GM_PEBS + 32);
 }
 
-/* The LBR group holds exactly what the host supplied, zeros past it. */
+/* A profile without LBRs of its own (lbr_depth=0): the LBR group holds
+ * exactly what the host supplied (a host that keeps its own LBRs), zeros
+ * past it. */
 static void test_adaptive_lbr_entries_from_host(void **state)
 {
   uint64_t rec = GM_PEBS, lbr;
   unsigned i;
   (void)state;
-  setup("icelake");
+  setup("base=icelake,lbr_depth=0");
   ds(4096, 4096, 0);
   memset(gm->b + (GM_PEBS - GM_BASE), 0xAA, 1024); /* stale bytes */
   gm->state.nlbr = 2;
