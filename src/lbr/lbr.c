@@ -73,9 +73,9 @@ static bool lbr_on(const spmu_lp *lp)
 static int select_bit(unsigned type)
 {
   static const int8_t bit[] = {
-      [SPMU_BR_JCC] = 2,          [SPMU_BR_NEAR_REL_CALL] = 3,
+      [SPMU_BR_JCC] = 2,           [SPMU_BR_NEAR_REL_CALL] = 3,
       [SPMU_BR_NEAR_IND_CALL] = 4, [SPMU_BR_NEAR_RET] = 5,
-      [SPMU_BR_NEAR_IND_JMP] = 6, [SPMU_BR_NEAR_REL_JMP] = 7,
+      [SPMU_BR_NEAR_IND_JMP] = 6,  [SPMU_BR_NEAR_REL_JMP] = 7,
       [SPMU_BR_FAR] = 8,
   };
   return type && type < sizeof bit ? bit[type] : -1;
@@ -84,8 +84,8 @@ static int select_bit(unsigned type)
 static int ctl_bit(unsigned type)
 {
   static const int8_t bit[] = {
-      [SPMU_BR_JCC] = 16,          [SPMU_BR_NEAR_IND_JMP] = 17,
-      [SPMU_BR_NEAR_REL_JMP] = 18, [SPMU_BR_NEAR_IND_CALL] = 19,
+      [SPMU_BR_JCC] = 16,           [SPMU_BR_NEAR_IND_JMP] = 17,
+      [SPMU_BR_NEAR_REL_JMP] = 18,  [SPMU_BR_NEAR_IND_CALL] = 19,
       [SPMU_BR_NEAR_REL_CALL] = 20, [SPMU_BR_NEAR_RET] = 21,
       [SPMU_BR_FAR] = 22,
   };
@@ -161,10 +161,12 @@ static spmu_lbr_entry encode(const spmu_lp *lp, const spmu_clock *clk)
     uint32_t ecx = a->prof.lbr_leaf_1c[2];
     int t = ctl_bit(br->type);
     if (ecx & L1C_ECX_TIMED)
-      e.info |= cyc | ((br->flags & SPMU_BRANCH_CYCLES) ? INFO_CYC_CNT_VALID : 0);
+      e.info |=
+          cyc | ((br->flags & SPMU_BRANCH_CYCLES) ? INFO_CYC_CNT_VALID : 0);
     /* BR_TYPE: 0 JCC ... 5 RET in IA32_LBR_CTL's order, 1000B other. */
     if (ecx & L1C_ECX_BR_TYPE)
-      e.info |= (uint64_t)(t >= 16 && t <= 21 ? t - 16 : 8) << INFO_BR_TYPE_SHIFT;
+      e.info |= (uint64_t)(t >= 16 && t <= 21 ? t - 16 : 8)
+                << INFO_BR_TYPE_SHIFT;
     if ((ecx & L1C_ECX_MISPRED) && mis)
       e.info |= INFO_MISPRED;
   } else {

@@ -29,7 +29,6 @@ void spmu_lbr_clear(struct spmu_lbr_regs *l);
 
 /* The entries of lp's stack, most recent first, up to cap; returns the
  * depth in use (0 without LBRs). */
-unsigned spmu_lbr_entries(const spmu_lp *lp, spmu_lbr_entry *out,
-                          unsigned cap);
+unsigned spmu_lbr_entries(const spmu_lp *lp, spmu_lbr_entry *out, unsigned cap);
 
 #endif

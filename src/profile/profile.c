@@ -302,8 +302,9 @@ static int validate_lbr(const spmu_profile *p, char *why, size_t whylen)
                "model-specific LBRs, not both",
                p->lbr_depth);
   if (p->features & SPMU_FEAT_NETBURST)
-    return say(why, whylen, SPMU_EPROFILE,
-               "arch_lbr=1 with netburst=1: NetBurst has no architectural LBRs");
+    return say(
+        why, whylen, SPMU_EPROFILE,
+        "arch_lbr=1 with netburst=1: NetBurst has no architectural LBRs");
   if (!(l[0] & 0xffu) || (l[0] & ~0xC00000FFu) || (l[1] & ~7u) || (l[2] & ~7u))
     return say(why, whylen, SPMU_EPROFILE,
                "lbr_1c_eax=0x%x lbr_1c_ebx=0x%x lbr_1c_ecx=0x%x: leaf 1CH "

@@ -5,8 +5,8 @@
  * (chapter 18 "Performance Monitoring", chapter 17 "Debug, Branch Profile,
  * TSC, and Resource Monitoring Features") and Vol. 3C chapter 35 (MSR
  * tables); "Arch LBR" is the chapter "Architectural Last Branch Records"
- * that later orders of Vol. 3B add. "(Linux)" marks layouts that come from Linux and KVM sources
- * because the SDM text of that order predates them.
+ * that later orders of Vol. 3B add. "(Linux)" marks layouts that come from
+ * Linux and KVM sources because the SDM text of that order predates them.
  *
  * Nothing else in the project switches on an MSR number: masks, lookup,
  * decode/encode, docs/msrs.md and the per-register tests all come from here.
