@@ -28,8 +28,8 @@
 static int branch_at(uint64_t from, uint64_t to, unsigned type, unsigned cpl,
                      uint64_t n)
 {
-  spmu_branch br = {.from = from, .to = to, .predicted = 1,
-                    .type = (uint8_t)type};
+  spmu_branch br = {
+      .from = from, .to = to, .predicted = 1, .type = (uint8_t)type};
   spmu_clock clk = {.cpl = (uint8_t)cpl, .branch = &br};
   uint64_t done = 0;
   int rc = spmu_deliver(lp, &clk, n, &done);
@@ -79,7 +79,8 @@ static void test_17_4_8_stack_of_each_preset(void **state)
   (void)state;
   for (i = 0; i < sizeof want / sizeof want[0]; i++) {
     use(want[i].name);
-    assert_int_equal(spmu_lbr_read(lp, NULL, 0), want[i].arch ? 32 : want[i].depth);
+    assert_int_equal(spmu_lbr_read(lp, NULL, 0),
+                     want[i].arch ? 32 : want[i].depth);
     assert_int_equal(spmu_rdmsr(lp, MSR_LBR_TOS, &v),
                      want[i].depth && !want[i].arch ? SPMU_OK : SPMU_GP);
     assert_int_equal(spmu_rdmsr(lp, MSR_LBR_SELECT, &v),
@@ -94,7 +95,8 @@ static void test_17_4_8_stack_of_each_preset(void **state)
     }
     /* One past the stack is no LBR MSR. */
     if (want[i].depth && want[i].depth < 32) {
-      assert_int_equal(spmu_rdmsr(lp, want[i].from + want[i].depth, &v), SPMU_GP);
+      assert_int_equal(spmu_rdmsr(lp, want[i].from + want[i].depth, &v),
+                       SPMU_GP);
       assert_int_equal(spmu_wrmsr(lp, want[i].to + want[i].depth, 0), SPMU_GP);
     }
     if (!want[i].arch && want[i].depth != 4) {
@@ -157,8 +159,10 @@ static void test_17_4_8_repeated_clock_records_each_repetition(void **state)
  * TO_IP (Table 17-9) the address sign-extended to bit 63. */
 static void test_17_4_8_1_format3_mispred_and_sign_extension(void **state)
 {
-  spmu_branch br = {.from = 0xffff800000001000, .to = 0xffff800000002000,
-                    .predicted = 0, .type = SPMU_BR_FAR};
+  spmu_branch br = {.from = 0xffff800000001000,
+                    .to = 0xffff800000002000,
+                    .predicted = 0,
+                    .type = SPMU_BR_FAR};
   spmu_clock clk = {.cpl = 0, .branch = &br};
 
   (void)state;
@@ -189,8 +193,11 @@ static void test_17_4_8_1_format1_no_flags(void **state)
  * TSX_ABORT, the address sign-extended from bit 47 to bit 60. */
 static void test_17_9_format4_tsx_flags(void **state)
 {
-  spmu_branch br = {.from = 0xffff800000001000, .to = 0x2000, .predicted = 0,
-                    .type = SPMU_BR_FAR, .flags = SPMU_BRANCH_TSX_ABORT};
+  spmu_branch br = {.from = 0xffff800000001000,
+                    .to = 0x2000,
+                    .predicted = 0,
+                    .type = SPMU_BR_FAR,
+                    .flags = SPMU_BRANCH_TSX_ABORT};
   spmu_clock clk = {.cpl = 0, .flags = SPMU_CLK_IN_TX, .branch = &br};
 
   (void)state;
@@ -210,7 +217,9 @@ static void test_17_9_format4_tsx_flags(void **state)
  * host that gives no count records 0. */
 static void test_17_12_1_lbr_info_format5(void **state)
 {
-  spmu_branch br = {.from = 0x401000, .to = 0x402000, .predicted = 0,
+  spmu_branch br = {.from = 0x401000,
+                    .to = 0x402000,
+                    .predicted = 0,
                     .type = SPMU_BR_JCC,
                     .flags = SPMU_BRANCH_CYCLES | SPMU_BRANCH_TSX_ABORT,
                     .cycles = 0x123};
@@ -220,8 +229,10 @@ static void test_17_12_1_lbr_info_format5(void **state)
   use("skylake");
   WR(MSR_DEBUGCTL, DBG_LBR);
   assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
-  assert_int_equal(rd(lp, MSR_LBR_INFO(1)), BIT(63) | BIT(62) | BIT(61) | 0x123);
-  assert_int_equal(rd(lp, MSR_LBR_FROM(1)), BIT(63) | BIT(62) | BIT(61) | 0x401000);
+  assert_int_equal(rd(lp, MSR_LBR_INFO(1)),
+                   BIT(63) | BIT(62) | BIT(61) | 0x123);
+  assert_int_equal(rd(lp, MSR_LBR_FROM(1)),
+                   BIT(63) | BIT(62) | BIT(61) | 0x401000);
   br.cycles = 0x12345;
   br.predicted = 1;
   br.flags = SPMU_BRANCH_CYCLES;
@@ -240,9 +251,9 @@ static void test_17_7_2_lbr_select_each_type_bit(void **state)
   static const struct {
     unsigned bit, type;
   } map[] = {
-      {2, SPMU_BR_JCC},          {3, SPMU_BR_NEAR_REL_CALL},
+      {2, SPMU_BR_JCC},           {3, SPMU_BR_NEAR_REL_CALL},
       {4, SPMU_BR_NEAR_IND_CALL}, {5, SPMU_BR_NEAR_RET},
-      {6, SPMU_BR_NEAR_IND_JMP}, {7, SPMU_BR_NEAR_REL_JMP},
+      {6, SPMU_BR_NEAR_IND_JMP},  {7, SPMU_BR_NEAR_REL_JMP},
       {8, SPMU_BR_FAR},
   };
   unsigned i, t;
@@ -255,7 +266,8 @@ static void test_17_7_2_lbr_select_each_type_bit(void **state)
     for (t = SPMU_BR_JCC; t <= SPMU_BR_FAR; t++) {
       uint64_t tos = rd(lp, MSR_LBR_TOS);
       branch_at(0x1000 + t, 0x2000, t, 3, 1);
-      assert_int_equal(rd(lp, MSR_LBR_TOS), t == map[i].type ? tos : (tos + 1) % 32);
+      assert_int_equal(rd(lp, MSR_LBR_TOS),
+                       t == map[i].type ? tos : (tos + 1) % 32);
     }
   }
 }
@@ -326,7 +338,8 @@ static void test_17_9_callstack_push_pop(void **state)
   assert_int_equal(rd(lp, MSR_LBR_TO(1)), 0x1004);
 }
 
-/* ---- freeze on PMI --------------------------------------------------------- */
+/* ---- freeze on PMI ---------------------------------------------------------
+ */
 
 /* PMC0 one branch away from overflow, with a PMI. */
 static void arm_pmc0_pmi(void)
@@ -339,8 +352,8 @@ static void arm_pmc0_pmi(void)
 static void counted_branch(uint64_t from, uint64_t to)
 {
   spmu_event_line ev = {0xC4, 0x00, 1};
-  spmu_branch br = {.from = from, .to = to, .predicted = 1,
-                    .type = SPMU_BR_JCC};
+  spmu_branch br = {
+      .from = from, .to = to, .predicted = 1, .type = SPMU_BR_JCC};
   spmu_clock clk = {.lines = &ev, .nlines = 1, .cpl = 3, .branch = &br};
   assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
 }
@@ -391,7 +404,8 @@ static void test_18_2_4_1_v4_lbr_frz_until_status_reset(void **state)
   assert_int_equal(rd(lp, MSR_LBR_TO(2)), 0x4000);
 }
 
-/* ---- #GP ------------------------------------------------------------------ */
+/* ---- #GP ------------------------------------------------------------------
+ */
 
 /* SDM 17.7.2 Table 17-11, 17.4.8 Table 17-4, 17.12.1, 17.4.8.1: reserved
  * bits of LBR_SELECT (10+; EN_CALLSTACK before Haswell), of TOS (past the
@@ -446,7 +460,8 @@ static void test_9_1_init_keeps_reset_clears_lbrs(void **state)
   assert_int_equal(rd(lp, MSR_DEBUGCTL), 0);
 }
 
-/* ---- snapshot -------------------------------------------------------------- */
+/* ---- snapshot --------------------------------------------------------------
+ */
 
 /* pmu.h: a snapshot carries the LBR stack (format 3): a core restored from
  * it reads the same entries; a format 2 blob (no LBRs) is SPMU_EVERSION. */
@@ -476,7 +491,8 @@ static void test_snapshot_round_trip_carries_lbr_stack(void **state)
   spmu_core_free(dst);
 }
 
-/* ---- architectural LBRs ----------------------------------------------------- */
+/* ---- architectural LBRs -----------------------------------------------------
+ */
 
 /* SDM Vol. 2A CPUID: leaf 07H EDX[19] enumerates architectural LBRs and
  * leaf 1CH their capabilities, as the profile states them; a part without
@@ -538,8 +554,11 @@ static void test_arch_lbr_depth_rules(void **state)
  * (59:56), CYC_CNT_VALID (60) with CYC_CNT, MISPRED (63). */
 static void test_arch_lbr_entry0_most_recent_and_info(void **state)
 {
-  spmu_branch br = {.from = 0x5000, .to = 0x6000, .predicted = 0,
-                    .type = SPMU_BR_NEAR_RET, .flags = SPMU_BRANCH_CYCLES,
+  spmu_branch br = {.from = 0x5000,
+                    .to = 0x6000,
+                    .predicted = 0,
+                    .type = SPMU_BR_NEAR_RET,
+                    .flags = SPMU_BRANCH_CYCLES,
                     .cycles = 9};
   spmu_clock clk = {.cpl = 3, .branch = &br};
   unsigned i;
@@ -631,26 +650,38 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_17_4_8_stack_of_each_preset, teardown),
-      cmocka_unit_test_teardown(test_17_4_8_recording_order_and_tos_wrap, teardown),
-      cmocka_unit_test_teardown(test_17_4_8_repeated_clock_records_each_repetition, teardown),
-      cmocka_unit_test_teardown(test_17_4_8_1_format3_mispred_and_sign_extension, teardown),
+      cmocka_unit_test_teardown(test_17_4_8_recording_order_and_tos_wrap,
+                                teardown),
+      cmocka_unit_test_teardown(
+          test_17_4_8_repeated_clock_records_each_repetition, teardown),
+      cmocka_unit_test_teardown(
+          test_17_4_8_1_format3_mispred_and_sign_extension, teardown),
       cmocka_unit_test_teardown(test_17_4_8_1_format1_no_flags, teardown),
       cmocka_unit_test_teardown(test_17_9_format4_tsx_flags, teardown),
       cmocka_unit_test_teardown(test_17_12_1_lbr_info_format5, teardown),
       cmocka_unit_test_teardown(test_17_7_2_lbr_select_each_type_bit, teardown),
       cmocka_unit_test_teardown(test_17_7_2_lbr_select_cpl, teardown),
-      cmocka_unit_test_teardown(test_unknown_branch_type_only_unfiltered, teardown),
+      cmocka_unit_test_teardown(test_unknown_branch_type_only_unfiltered,
+                                teardown),
       cmocka_unit_test_teardown(test_17_9_callstack_push_pop, teardown),
-      cmocka_unit_test_teardown(test_17_4_7_legacy_freeze_clears_debugctl_lbr, teardown),
-      cmocka_unit_test_teardown(test_18_2_4_1_v4_lbr_frz_until_status_reset, teardown),
-      cmocka_unit_test_teardown(test_17_4_8_reserved_bits_and_addresses_gp, teardown),
-      cmocka_unit_test_teardown(test_9_1_init_keeps_reset_clears_lbrs, teardown),
-      cmocka_unit_test_teardown(test_snapshot_round_trip_carries_lbr_stack, teardown),
+      cmocka_unit_test_teardown(test_17_4_7_legacy_freeze_clears_debugctl_lbr,
+                                teardown),
+      cmocka_unit_test_teardown(test_18_2_4_1_v4_lbr_frz_until_status_reset,
+                                teardown),
+      cmocka_unit_test_teardown(test_17_4_8_reserved_bits_and_addresses_gp,
+                                teardown),
+      cmocka_unit_test_teardown(test_9_1_init_keeps_reset_clears_lbrs,
+                                teardown),
+      cmocka_unit_test_teardown(test_snapshot_round_trip_carries_lbr_stack,
+                                teardown),
       cmocka_unit_test_teardown(test_cpuid_1ch_from_profile, teardown),
       cmocka_unit_test_teardown(test_arch_lbr_depth_rules, teardown),
-      cmocka_unit_test_teardown(test_arch_lbr_entry0_most_recent_and_info, teardown),
-      cmocka_unit_test_teardown(test_arch_lbr_ctl_filters_and_call_stack, teardown),
-      cmocka_unit_test_teardown(test_arch_lbr_xsave_component_round_trip, teardown),
+      cmocka_unit_test_teardown(test_arch_lbr_entry0_most_recent_and_info,
+                                teardown),
+      cmocka_unit_test_teardown(test_arch_lbr_ctl_filters_and_call_stack,
+                                teardown),
+      cmocka_unit_test_teardown(test_arch_lbr_xsave_component_round_trip,
+                                teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

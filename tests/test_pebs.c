@@ -436,8 +436,11 @@ static void test_adaptive_lbr_entries_from_host(void **state)
 static void test_adaptive_lbr_group_reads_model_stack(void **state)
 {
   spmu_event_line line = {0xC0, 0x00, 1};
-  spmu_branch br = {.from = 0x401000, .to = 0x402000, .predicted = 0,
-                    .type = SPMU_BR_JCC, .flags = SPMU_BRANCH_CYCLES,
+  spmu_branch br = {.from = 0x401000,
+                    .to = 0x402000,
+                    .predicted = 0,
+                    .type = SPMU_BR_JCC,
+                    .flags = SPMU_BRANCH_CYCLES,
                     .cycles = 3};
   spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .branch = &br};
   uint64_t lbr = GM_PEBS + 32;
@@ -446,7 +449,7 @@ static void test_adaptive_lbr_group_reads_model_stack(void **state)
   ds(4096, 4096, 0);
   gm->state.nlbr = 1; /* a host's own entry: not used */
   gm->state.lbr[0].from = 0xdead;
-  WR(MSR_DEBUGCTL, 1); /* DEBUGCTL.LBR */
+  WR(MSR_DEBUGCTL, 1);                          /* DEBUGCTL.LBR */
   WR(MSR_PEBS_DATA_CFG, 8 | UINT64_C(3) << 24); /* LBR group, 4 entries */
   WR(MSR_EVTSEL0, INST_SEL | EV_ADAPTIVE);
   HWR(MSR_PMC0, W48 - 1);
