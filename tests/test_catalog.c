@@ -85,6 +85,49 @@ static void test_model_constants_match_catalogue(void **state)
   assert_int_equal(MSR_GLOBAL_STATUS, SPMU_MSR_GLOBAL_STATUS);
 }
 
+/* The LBR field constants (regs.h) are the catalogue's fields: SDM 17.7.2
+ * Table 17-11 and 17.9.1 (MSR_LBR_SELECT), 17.12.1 (MSR_LBR_INFO_x), and
+ * the architectural IA32_LBR_CTL and IA32_LBR_x_INFO. */
+static void test_lbr_constants_match_catalogue(void **state)
+{
+  static const char *const sel[] = {
+      "JCC",          "NEAR_REL_CALL", "NEAR_IND_CALL", "NEAR_RET",
+      "NEAR_IND_JMP", "NEAR_REL_JMP",  "FAR_BRANCH"};
+  static const char *const ctl[] = {
+      "COND",          "NEAR_IND_JMP", "NEAR_REL_JMP", "NEAR_IND_CALL",
+      "NEAR_REL_CALL", "NEAR_RET",     "OTHER_BRANCH"};
+  spmu_profile skl = prof("skylake"), spr = prof("sapphirerapids");
+  uint64_t types = 0, ctypes = 0;
+  unsigned i;
+  (void)state;
+  assert_int_equal(enc(&skl, 0x1C8, "CPL_EQ_0", 1), SPMU_LBR_SELECT_CPL_EQ_0);
+  assert_int_equal(enc(&skl, 0x1C8, "CPL_NEQ_0", 1), SPMU_LBR_SELECT_CPL_NEQ_0);
+  assert_int_equal(enc(&skl, 0x1C8, "EN_CALLSTACK", 1),
+                   SPMU_LBR_SELECT_EN_CALLSTACK);
+  for (i = 0; i < 7; i++) {
+    assert_int_equal(enc(&skl, 0x1C8, sel[i], 1),
+                     UINT64_C(1) << (SPMU_LBR_SELECT_JCC_SHIFT + i));
+    assert_int_equal(enc(&spr, 0x14CE, ctl[i], 1),
+                     UINT64_C(1) << (SPMU_LBR_CTL_COND_SHIFT + i));
+    types |= enc(&skl, 0x1C8, sel[i], 1);
+    ctypes |= enc(&spr, 0x14CE, ctl[i], 1);
+  }
+  assert_int_equal(types, SPMU_LBR_SELECT_TYPES);
+  assert_int_equal(ctypes, SPMU_LBR_CTL_TYPES);
+  assert_int_equal(enc(&spr, 0x14CE, "LBREn", 1), SPMU_LBR_CTL_LBREN);
+  assert_int_equal(enc(&spr, 0x14CE, "OS", 1), SPMU_LBR_CTL_OS);
+  assert_int_equal(enc(&spr, 0x14CE, "USR", 1), SPMU_LBR_CTL_USR);
+  assert_int_equal(enc(&spr, 0x14CE, "CALL_STACK", 1), SPMU_LBR_CTL_CALL_STACK);
+  assert_int_equal(enc(&skl, 0xDC0, "CYC_CNT", 0xffff), SPMU_LBR_INFO_CYC_CNT);
+  assert_int_equal(enc(&skl, 0xDC0, "TSX_ABORT", 1), SPMU_LBR_INFO_TSX_ABORT);
+  assert_int_equal(enc(&skl, 0xDC0, "IN_TX", 1), SPMU_LBR_INFO_IN_TX);
+  assert_int_equal(enc(&skl, 0xDC0, "MISPRED", 1), SPMU_LBR_INFO_MISPRED);
+  assert_int_equal(enc(&spr, 0x1200, "BR_TYPE", 1),
+                   UINT64_C(1) << SPMU_LBR_INFO_BR_TYPE_SHIFT);
+  assert_int_equal(enc(&spr, 0x1200, "CYC_CNT_VALID", 1),
+                   SPMU_LBR_INFO_CYC_CNT_VALID);
+}
+
 /* Lookup by SDM name, former name, and number; per profile the name must be
  * the one present at that address (390H: OVF_CTRL v2-3, STATUS_RESET v4+). */
 static void test_lookup_by_name_and_number(void **state)
@@ -419,6 +462,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_model_constants_match_catalogue),
+      cmocka_unit_test(test_lbr_constants_match_catalogue),
       cmocka_unit_test(test_lookup_by_name_and_number),
       cmocka_unit_test(test_info_describes_registers),
       cmocka_unit_test(test_status_fields_in_order),

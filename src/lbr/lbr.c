@@ -11,25 +11,22 @@
 
 _Static_assert(sizeof(spmu_branch) == 24, "spmu_branch keeps its size");
 
-/* MSR_LBR_SELECT (SDM 17.7.2 Table 17-11, 17.9.1 Table 17-13): 1 = do not
- * record. */
-#define SEL_CPL_EQ_0 BIT64(0)
-#define SEL_CPL_NEQ_0 BIT64(1)
-#define SEL_TYPES GENMASK64(8, 2)
-#define SEL_EN_CALLSTACK BIT64(9)
-/* IA32_LBR_CTL: 1 = record. */
-#define CTL_LBREN BIT64(0)
-#define CTL_OS BIT64(1)
-#define CTL_USR BIT64(2)
-#define CTL_CALL_STACK BIT64(3)
-#define CTL_TYPES GENMASK64(22, 16)
-/* LBR_INFO (17.12.1) and IA32_LBR_x_INFO. */
-#define INFO_CYC_CNT GENMASK64(15, 0)
-#define INFO_BR_TYPE_SHIFT 56
-#define INFO_CYC_CNT_VALID BIT64(60)
-#define INFO_TSX_ABORT BIT64(61)
-#define INFO_IN_TX BIT64(62)
-#define INFO_MISPRED BIT64(63)
+/* The field bits are public (softpmu/regs.h), checked against the
+ * catalogue by tests/test_catalog.c. */
+#define SEL_CPL_EQ_0 SPMU_LBR_SELECT_CPL_EQ_0
+#define SEL_CPL_NEQ_0 SPMU_LBR_SELECT_CPL_NEQ_0
+#define SEL_TYPES SPMU_LBR_SELECT_TYPES
+#define SEL_EN_CALLSTACK SPMU_LBR_SELECT_EN_CALLSTACK
+#define CTL_LBREN SPMU_LBR_CTL_LBREN
+#define CTL_OS SPMU_LBR_CTL_OS
+#define CTL_USR SPMU_LBR_CTL_USR
+#define CTL_CALL_STACK SPMU_LBR_CTL_CALL_STACK
+#define CTL_TYPES SPMU_LBR_CTL_TYPES
+#define INFO_BR_TYPE_SHIFT SPMU_LBR_INFO_BR_TYPE_SHIFT
+#define INFO_CYC_CNT_VALID SPMU_LBR_INFO_CYC_CNT_VALID
+#define INFO_TSX_ABORT SPMU_LBR_INFO_TSX_ABORT
+#define INFO_IN_TX SPMU_LBR_INFO_IN_TX
+#define INFO_MISPRED SPMU_LBR_INFO_MISPRED
 /* CPUID.1CH:ECX: mispredict bit, timed LBRs, branch type field. */
 #define L1C_ECX_MISPRED 1u
 #define L1C_ECX_TIMED 2u
