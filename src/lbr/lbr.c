@@ -161,9 +161,9 @@ static spmu_lbr_entry encode(const spmu_lp *lp, const spmu_clock *clk)
       e.info |=
           cyc | ((br->flags & SPMU_BRANCH_CYCLES) ? INFO_CYC_CNT_VALID : 0);
     /* BR_TYPE: 0 JCC ... 5 RET in IA32_LBR_CTL's order, 1000B other. */
+    t -= SPMU_LBR_CTL_COND_SHIFT;
     if (ecx & L1C_ECX_BR_TYPE)
-      e.info |= (uint64_t)(t >= 16 && t <= 21 ? t - 16 : 8)
-                << INFO_BR_TYPE_SHIFT;
+      e.info |= (uint64_t)(t >= 0 && t <= 5 ? t : 8) << INFO_BR_TYPE_SHIFT;
     if ((ecx & L1C_ECX_MISPRED) && mis)
       e.info |= INFO_MISPRED;
   } else {
