@@ -378,10 +378,11 @@ static void test_17_4_7_legacy_freeze_clears_debugctl_lbr(void **state)
   assert_int_equal(rd(lp, MSR_LBR_TOS), 2);
 }
 
-/* SDM 18.2.4.1 (v4 streamlined freeze): the PMI sets GLOBAL_STATUS.LBR_Frz
- * and leaves DEBUGCTL.LBR set; nothing is recorded while LBR_Frz is set;
- * software clears it through IA32_PERF_GLOBAL_STATUS_RESET bit 58. */
-static void test_18_2_4_1_v4_lbr_frz_until_status_reset(void **state)
+/* SDM 17.10.2, 18.2.4.1 (v4 streamlined freeze): the PMI sets
+ * GLOBAL_STATUS.LBR_Frz and leaves DEBUGCTL.LBR set; nothing is recorded
+ * while LBR_Frz is set; software clears it through
+ * IA32_PERF_GLOBAL_STATUS_RESET bit 58. */
+static void test_17_10_2_v4_lbr_frz_until_status_reset(void **state)
 {
   (void)state;
   use("skylake");
@@ -666,7 +667,7 @@ int main(void)
       cmocka_unit_test_teardown(test_17_9_callstack_push_pop, teardown),
       cmocka_unit_test_teardown(test_17_4_7_legacy_freeze_clears_debugctl_lbr,
                                 teardown),
-      cmocka_unit_test_teardown(test_18_2_4_1_v4_lbr_frz_until_status_reset,
+      cmocka_unit_test_teardown(test_17_10_2_v4_lbr_frz_until_status_reset,
                                 teardown),
       cmocka_unit_test_teardown(test_17_4_8_reserved_bits_and_addresses_gp,
                                 teardown),

@@ -53,7 +53,8 @@ static unsigned depth_of(const spmu_lp *lp)
 
 /* Enabled and not frozen: DEBUGCTL.LBR (17.4.8) or LBR_CTL.LBREn; from
  * v4, GLOBAL_STATUS.LBR_Frz stops recording until software clears it
- * (18.2.4.1; a legacy freeze clears DEBUGCTL.LBR instead, core/pmi.c). */
+ * (17.10.2 "Streamlined Freeze_LBRs_On_PMI Operation", 18.2.4.1; a legacy
+ * freeze clears DEBUGCTL.LBR instead, 17.4.7, core/pmi.c). */
 static bool lbr_on(const spmu_lp *lp)
 {
   uint64_t caps = lp->core->a.caps;
