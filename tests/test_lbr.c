@@ -47,7 +47,7 @@ static int gp(uint32_t msr, uint64_t v)
   return spmu_wrmsr(lp, msr, v);
 }
 
-/* ---- which LBRs a profile has ------------------------------------------ */
+/* ---- which LBRs a profile has -------------------------------------------- */
 
 /* SDM 17.4.8 Table 17-4, 17.5, 17.7.1 Table 17-10, 17.12: every preset has
  * exactly the stack its PERF_CAPABILITIES.LBR_FMT and model give: Core 2 4
@@ -106,7 +106,7 @@ static void test_17_4_8_stack_of_each_preset(void **state)
   }
 }
 
-/* ---- recording ---------------------------------------------------------- */
+/* ---- recording ----------------------------------------------------------- */
 
 /* SDM 17.4.8: with DEBUGCTL.LBR set, each taken branch is written to the
  * entry after TOS, which becomes the new TOS; the stack is a ring of 16
@@ -405,8 +405,28 @@ static void test_17_10_2_v4_lbr_frz_until_status_reset(void **state)
   assert_int_equal(rd(lp, MSR_LBR_TO(2)), 0x4000);
 }
 
-/* ---- #GP ------------------------------------------------------------------
- */
+/* SDM 17.4.1 FREEZE_WHILE_SMM: an SMI disables LBR until RSM, so a clock
+ * in SMM records its branch only without FREEZE_WHILE_SMM. */
+static void test_17_4_1_freeze_while_smm_stops_lbrs(void **state)
+{
+  spmu_branch br = {.from = 0x1000, .to = 0x2000, .type = SPMU_BR_FAR};
+  spmu_clock clk = {.cpl = 0, .flags = SPMU_CLK_SMM, .branch = &br};
+
+  (void)state;
+  use("skylake");
+  WR(MSR_DEBUGCTL, DBG_LBR | DBG_FREEZE_SMM);
+  assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
+  assert_int_equal(rd(lp, MSR_LBR_TOS), 0);
+  clk.flags = 0;
+  assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
+  assert_int_equal(rd(lp, MSR_LBR_TOS), 1);
+  WR(MSR_DEBUGCTL, DBG_LBR);
+  clk.flags = SPMU_CLK_SMM;
+  assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
+  assert_int_equal(rd(lp, MSR_LBR_TOS), 2);
+}
+
+/* ---- #GP ----------------------------------------------------------------- */
 
 /* SDM 17.7.2 Table 17-11, 17.4.8 Table 17-4, 17.12.1, 17.4.8.1: reserved
  * bits of LBR_SELECT (10+; EN_CALLSTACK before Haswell), of TOS (past the
@@ -437,7 +457,7 @@ static void test_17_4_8_reserved_bits_and_addresses_gp(void **state)
   assert_int_equal(gp(MSR_LBR_TOS, 4), SPMU_GP);
 }
 
-/* ---- INIT and RESET ----------------------------------------------------- */
+/* ---- INIT and RESET ------------------------------------------------------ */
 
 /* SDM Vol. 3A 9.1 (INIT leaves MSRs unchanged): the stack and TOS survive
  * INIT; RESET puts DEBUGCTL, LBR_SELECT, TOS and every entry to 0
@@ -668,6 +688,8 @@ int main(void)
       cmocka_unit_test_teardown(test_17_4_7_legacy_freeze_clears_debugctl_lbr,
                                 teardown),
       cmocka_unit_test_teardown(test_17_10_2_v4_lbr_frz_until_status_reset,
+                                teardown),
+      cmocka_unit_test_teardown(test_17_4_1_freeze_while_smm_stops_lbrs,
                                 teardown),
       cmocka_unit_test_teardown(test_17_4_8_reserved_bits_and_addresses_gp,
                                 teardown),

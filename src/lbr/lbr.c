@@ -123,6 +123,11 @@ bool spmu_lbr_takes(const spmu_lp *lp, const spmu_clock *clk)
 
   if (!clk->branch || !lbr_on(lp))
     return false;
+  /* SDM 17.4.1 FREEZE_WHILE_SMM: on an SMI the processor disables LBR
+   * until RSM, so a clock in SMM records nothing. */
+  if ((clk->flags & SPMU_CLK_SMM) &&
+      (lp->r.debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM))
+    return false;
   if (arch_lbr(lp))
     return ctl_passes(lp, l->ctl, clk);
   return select_passes(l->select, clk);
