@@ -338,8 +338,7 @@ static void test_17_9_callstack_push_pop(void **state)
   assert_int_equal(rd(lp, MSR_LBR_TO(1)), 0x1004);
 }
 
-/* ---- freeze on PMI ---------------------------------------------------------
- */
+/* ---- freeze on PMI ------------------------------------------------------- */
 
 /* PMC0 one branch away from overflow, with a PMI. */
 static void arm_pmc0_pmi(void)
@@ -481,8 +480,7 @@ static void test_9_1_init_keeps_reset_clears_lbrs(void **state)
   assert_int_equal(rd(lp, MSR_DEBUGCTL), 0);
 }
 
-/* ---- snapshot --------------------------------------------------------------
- */
+/* ---- snapshot ------------------------------------------------------------ */
 
 /* pmu.h: a snapshot carries the LBR stack (format 3): a core restored from
  * it reads the same entries; a format 2 blob (no LBRs) is SPMU_EVERSION. */
@@ -512,8 +510,7 @@ static void test_snapshot_round_trip_carries_lbr_stack(void **state)
   spmu_core_free(dst);
 }
 
-/* ---- architectural LBRs -----------------------------------------------------
- */
+/* ---- architectural LBRs -------------------------------------------------- */
 
 /* SDM Vol. 2A CPUID: leaf 07H EDX[19] enumerates architectural LBRs and
  * leaf 1CH their capabilities, as the profile states them; a part without
