@@ -238,7 +238,7 @@ static void legacy_move(struct spmu_lbr_regs *l, unsigned d, uint64_t n,
 
   if (push) {
     for (j = 0; j < k; j++) /* the last k new tops: tos + n - j */
-      put(l, (tos + step + d - j % d) % d, e);
+      put(l, (tos + step + d - j) % d, e);
     l->tos = (tos + step) % d;
   } else {
     for (j = 0; j < k; j++)
