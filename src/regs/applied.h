@@ -10,7 +10,7 @@
 /* Upper bound on MSRs one profile has: 4 per-GP defs x 8, 1 per-fixed x 16,
  * plus the singletons (72), plus the LBRs: 3 x 32 stack MSRs and 5 others
  * (173); NetBurst: 18 counters, 18 CCCRs, 45 ESCRs and 6 others (87).
- * Checked by a static assert in applied.c and when applied. */
+ * The index holds slot + 1 in a byte: a static assert in applied.c. */
 #define SPMU_MAX_MSRS 200
 /* Every MSR softpmu models lies below this address (the last is
  * IA32_LBR_31_TO_IP, 161FH). */
