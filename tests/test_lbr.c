@@ -106,6 +106,46 @@ static void test_17_4_8_stack_of_each_preset(void **state)
   }
 }
 
+/* A profile string that spmu_profile_parse refuses with SPMU_EPROFILE and
+ * a reason starting with why. */
+static void refused(const char *spec, const char *why)
+{
+  spmu_profile p;
+  char got[256] = "";
+  assert_int_equal(spmu_profile_parse(spec, &p, got, sizeof got),
+                   SPMU_EPROFILE);
+  if (strncmp(got, why, strlen(why)) != 0)
+    fail_msg("'%s': %s", spec, got);
+}
+
+/* profile.h: the LBR keys describe only stacks the SDM has (4, 16, 32
+ * entries in formats 1-5 of PERF_CAPABILITIES[5:0]; leaf 1CH with a depth
+ * and defined bits only), never both kinds at once; and they survive
+ * spmu_profile_format. */
+static void test_profile_lbr_keys_validated(void **state)
+{
+  const char *name;
+  (void)state;
+  refused("base=skylake,lbr_depth=8", "lbr_depth=8: the modelled LBR stacks");
+  refused("base=skylake,perf_capabilities=0x33c0",
+          "lbr_depth=32 needs an LBR format 1-5");
+  refused("base=skylake,lbr_1c_eax=1", "lbr_1c_eax/ebx/ecx describe");
+  refused("base=sapphirerapids,lbr_depth=32", "arch_lbr=1 with lbr_depth=32");
+  refused("base=sapphirerapids,lbr_1c_eax=0x100",
+          "lbr_1c_eax=0x100 lbr_1c_ebx=0x7 lbr_1c_ecx=0x7: leaf 1CH");
+  refused("base=sapphirerapids,lbr_1c_ecx=8", "lbr_1c_eax=0x8000000f");
+  FOR_EACH_PRESET(name) {
+    spmu_profile p, q;
+    char buf[512];
+    assert_int_equal(spmu_profile_parse(name, &p, NULL, 0), SPMU_OK);
+    assert_true(spmu_profile_format(&p, buf, sizeof buf) > 0);
+    assert_int_equal(spmu_profile_parse(buf, &q, NULL, 0), SPMU_OK);
+    assert_int_equal(q.lbr_depth, p.lbr_depth);
+    assert_memory_equal(q.lbr_leaf_1c, p.lbr_leaf_1c, sizeof p.lbr_leaf_1c);
+    assert_int_equal(q.features, p.features);
+  }
+}
+
 /* ---- recording ----------------------------------------------------------- */
 
 /* SDM 17.4.8: with DEBUGCTL.LBR set, each taken branch is written to the
@@ -668,6 +708,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_17_4_8_stack_of_each_preset, teardown),
+      cmocka_unit_test_teardown(test_profile_lbr_keys_validated, teardown),
       cmocka_unit_test_teardown(test_17_4_8_recording_order_and_tos_wrap,
                                 teardown),
       cmocka_unit_test_teardown(
