@@ -46,8 +46,8 @@ struct spmu_rec_head {
 
 struct spmu_rec_process {
   struct spmu_rec_head head;
-  uint32_t pid, ppid;           /* ppid 0: the program itself */
-  char comm[SPMU_REC_COMM_LEN]; /* NUL-terminated */
+  uint32_t pid, ppid;             /* ppid 0: the program itself */
+  char comm[SPMU_REC_COMM_LEN];   /* NUL-terminated */
 };
 
 struct spmu_rec_mmap {
