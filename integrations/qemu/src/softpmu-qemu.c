@@ -9,16 +9,17 @@
  * PMI is only recorded under it and raised after it is released, under the
  * global (iothread) lock that the local APIC needs: qs.lock is never held
  * while taking the global lock. */
-#include "qemu/osdep.h"
-#include "qemu/main-loop.h"
-#include "qemu/thread.h"
-#include "qapi/error.h"
 #include "cpu.h"
 #include "exec/exec-all.h"
 #include "exec/helper-proto.h"
 #include "hw/boards.h"
 #include "hw/i386/apic.h"
 #include "migration/vmstate.h"
+#include "qapi/error.h"
+#include "qemu/error-report.h"
+#include "qemu/main-loop.h"
+#include "qemu/osdep.h"
+#include "qemu/thread.h"
 #include "sysemu/reset.h"
 #include "sysemu/tcg.h"
 #include "tcg/helper-tcg.h"
@@ -35,14 +36,13 @@
  * runs no block, so both stop while it is halted as the unhalted clocks do
  * (SDM 18.2.1.2, Table 18-1). */
 enum { Q_CYC = NLINES, Q_REF, QN };
-static const uint8_t q_code[QN][2] = {
-    [L_INST] = {0xc0, 0x00},    [L_BR_ALL] = {0xc4, 0x00},
-    [L_BR_COND] = {0xc4, 0x01}, [L_BR_CALL] = {0xc4, 0x02},
-    [L_BR_RET] = {0xc4, 0x08},  [L_BR_TAKEN] = {0xc4, 0x20},
-    [L_BR_FAR] = {0xc4, 0x40},  [L_LOADS] = {0xd0, 0x81},
-    [L_STORES] = {0xd0, 0x82},  [Q_CYC] = {0x3c, 0x00},
-    [Q_REF] = {0x00, 0x03},
-};
+static const uint8_t clock_code[QN - NLINES][2] = {
+    [Q_CYC - NLINES] = {0x3c, 0x00}, [Q_REF - NLINES] = {0x00, 0x03}};
+
+static const uint8_t *code_of(unsigned i)
+{
+  return i < NLINES ? line_code[i] : clock_code[i - NLINES];
+}
 
 /* A batch never holds more than this per line (spmu_event_line.count is 32
  * bits). */
@@ -139,8 +139,7 @@ static int host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
 static int host_write(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
                       size_t len)
 {
-  return cpu_memory_rw_debug(CPU(vcpu_of(lp)->cpu), la, (void *)buf, len,
-                             true);
+  return cpu_memory_rw_debug(CPU(vcpu_of(lp)->cpu), la, (void *)buf, len, true);
 }
 
 /* The state a PEBS record saves (SDM Vol. 3B 18.6.2.2): the vCPU's, at the
@@ -204,7 +203,7 @@ static size_t to_lines(const uint64_t l[QN], spmu_event_line *el)
 
   for (i = 0; i < QN; i++)
     if (l[i])
-      el[k++] = (spmu_event_line){q_code[i][0], q_code[i][1], (uint32_t)l[i]};
+      el[k++] = (spmu_event_line){code_of(i)[0], code_of(i)[1], (uint32_t)l[i]};
   return k;
 }
 
@@ -212,8 +211,8 @@ static size_t to_lines(const uint64_t l[QN], spmu_event_line *el)
 static void deliver(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
 {
   spmu_event_line el[QN];
-  spmu_clock c = {.lines = el, .cpl = (uint8_t)cpl,
-                  .flags = clock_flags(&v->cpu->env)};
+  spmu_clock c = {
+      .lines = el, .cpl = (uint8_t)cpl, .flags = clock_flags(&v->cpu->env)};
 
   c.nlines = to_lines(l, el);
   spmu_deliver(v->lp, &c, 1, NULL);
@@ -234,12 +233,11 @@ static void flush(QSpmuVcpu *v)
   v->last_in_acc = false;
 }
 
-static uint64_t deadline(const QSpmuVcpu *v, unsigned cpl,
-                         const uint64_t l[QN])
+static uint64_t deadline(const QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
 {
   spmu_event_line el[QN];
-  spmu_clock c = {.lines = el, .cpl = (uint8_t)cpl,
-                  .flags = clock_flags(&v->cpu->env)};
+  spmu_clock c = {
+      .lines = el, .cpl = (uint8_t)cpl, .flags = clock_flags(&v->cpu->env)};
   uint64_t d = SPMU_DEADLINE_NEVER;
 
   c.nlines = to_lines(l, el);
@@ -586,19 +584,18 @@ static const VMStateDescription vmstate_qspmu = {
     .minimum_version_id = 1,
     .pre_save = qspmu_pre_save,
     .post_load = qspmu_post_load,
-    .fields =
-        (VMStateField[]){
-            VMSTATE_UINT32(blob_len, QSpmuState),
-            VMSTATE_VBUFFER_ALLOC_UINT32(blob, QSpmuState, 0, NULL, blob_len),
-            VMSTATE_END_OF_LIST()},
+    .fields = (VMStateField[]){VMSTATE_UINT32(blob_len, QSpmuState),
+                               VMSTATE_VBUFFER_ALLOC_UINT32(blob, QSpmuState, 0,
+                                                            NULL, blob_len),
+                               VMSTATE_END_OF_LIST()},
 };
 
 static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
 {
   const CPUX86State *env = &cpu->env;
   unsigned family = (env->cpuid_version >> 8) & 0xf;
-  unsigned model = ((env->cpuid_version >> 4) & 0xf) |
-                   ((env->cpuid_version >> 12) & 0xf0);
+  unsigned model =
+      ((env->cpuid_version >> 4) & 0xf) | ((env->cpuid_version >> 12) & 0xf0);
   spmu_host host = {.pmi = host_pmi,
                     .read_mem = host_read,
                     .write_mem = host_write,
@@ -622,8 +619,10 @@ static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
   }
   qs.ncpus = current_machine->smp.max_cpus;
   if (qs.ncpus > SPMU_MAX_THREADS) {
-    error_setg(errp, "softpmu: at most %d vCPUs (one core's logical "
-               "processors)", SPMU_MAX_THREADS);
+    error_setg(errp,
+               "softpmu: at most %d vCPUs (one core's logical "
+               "processors)",
+               SPMU_MAX_THREADS);
     return false;
   }
   qs.prof.threads = (uint8_t)qs.ncpus;

@@ -24,7 +24,7 @@ enum qspmu_kind {
   QSPMU_RET,  /* near return */
   QSPMU_FAR   /* far jump/call/return, IRET, INT n, SYSCALL/SYSRET... */
 };
-#define QSPMU_INFO(n, kind, rep_first)                                          \
+#define QSPMU_INFO(n, kind, rep_first)                                         \
   ((uint64_t)(n) | (uint64_t)(kind) << 16 | (uint64_t)(rep_first) << 20)
 #define QSPMU_INFO_N(info) ((unsigned)(info)&0xffff)
 #define QSPMU_INFO_KIND(info) ((unsigned)((info) >> 16) & 0xf)
