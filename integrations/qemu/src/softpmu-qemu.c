@@ -9,20 +9,23 @@
  * PMI is only recorded under it and raised after it is released, under the
  * global (iothread) lock that the local APIC needs: qs.lock is never held
  * while taking the global lock. */
+/* Not formatted: QEMU's headers, qemu/osdep.h first as QEMU requires. */
+/* clang-format off */
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/main-loop.h"
+#include "qemu/thread.h"
+#include "qapi/error.h"
 #include "cpu.h"
 #include "exec/exec-all.h"
 #include "exec/helper-proto.h"
 #include "hw/boards.h"
 #include "hw/i386/apic.h"
 #include "migration/vmstate.h"
-#include "qapi/error.h"
-#include "qemu/error-report.h"
-#include "qemu/main-loop.h"
-#include "qemu/osdep.h"
-#include "qemu/thread.h"
 #include "sysemu/reset.h"
 #include "sysemu/tcg.h"
 #include "tcg/helper-tcg.h"
+/* clang-format on */
 
 #include <softpmu/softpmu.h>
 
