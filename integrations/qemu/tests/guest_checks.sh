@@ -51,9 +51,16 @@ fi
 
 # Sampling: one sample per PMI, every 10007 instructions: floor(20000004 /
 # 10007) = 1998, each at the instruction after the one that overflowed
-# (dec at 0x401005, jnz at 0x401007, or the mov after the loop).
+# (dec at 0x401005, jnz at 0x401007, or the mov after the loop). Under TCG
+# the kernel's PMI handler runs slowly in guest time, and the kernel would
+# throttle the event (perf_cpu_time_max_percent): a guest policy, turned
+# off here so that every PMI gives its sample. The program stays on one
+# vCPU (taskset): a task that moves while its counter has overflowed and
+# waits for its PEBS assist loses that record, on hardware too.
+echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 samples() { # EVENT: the number of samples, and their IPs not in the loop
-  perf record -q -e "$1" -c 10007 -o /tmp/rec.data /loop >/dev/null 2>&1
+  taskset 1 perf record -q -e "$1" -c 10007 -o /tmp/rec.data /loop >/dev/null 2>&1
   perf script -i /tmp/rec.data -F ip 2>/dev/null >/tmp/ips
   n=$(wc -l </tmp/ips)
   bad=$(grep -cvE '^ *40100[579]$' /tmp/ips)
