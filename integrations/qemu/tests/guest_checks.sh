@@ -41,6 +41,16 @@ br=$(sed -n 's/^\([0-9]*\),.*branches:u.*/\1/p' /tmp/stat)
 check "perf stat instructions:u of /loop" 20000004 "$ins"
 check "perf stat branches:u of /loop" 10000001 "$br"
 
+# A page fault in the middle of a block: what did not retire is not counted.
+perf stat -x, -e instructions:u,branches:u,page-faults:u -o /tmp/stat3 /pagefault
+check "perf stat instructions:u of /pagefault (faults mid-block)" 1029 \
+  "$(sed -n 's/^\([0-9]*\),.*instructions:u.*/\1/p' /tmp/stat3)"
+check "perf stat branches:u of /pagefault" 257 \
+  "$(sed -n 's/^\([0-9]*\),.*branches:u.*/\1/p' /tmp/stat3)"
+faults=$(sed -n 's/^\([0-9]*\),.*page-faults:u.*/\1/p' /tmp/stat3)
+if [ "${faults:-0}" -ge 256 ]; then ok "/pagefault took $faults page faults"; else
+  no "/pagefault page faults" "expected at least 256, got $faults"; fi
+
 # RDPMC at CPL 3 (CR4.PCE set by Linux with rdpmc=2) reads the counter.
 echo 2 >/sys/bus/event_source/devices/cpu/rdpmc
 if perf stat -x, -e instructions:u -o /tmp/stat2 /rdpmc; then
@@ -71,6 +81,12 @@ check "perf record -e instructions:u -c 10007: samples" 1998 "$1"
 check "perf record -e instructions:u -c 10007: samples outside the loop" 0 "$2"
 set -- $(samples instructions:upp)
 check "perf record -e instructions:upp (PEBS) -c 10007: samples" 1998 "$1"
+check "perf record -e instructions:upp (PEBS) -c 10007: samples outside the loop" 0 "$2"
+
+# A reserved bit written by the guest: #GP, and the emulator goes on.
+insmod /msr.ko 2>/dev/null
+if /msr_gp; then ok "WRMSR of a reserved PERFEVTSEL bit: #GP (EIO), valid write accepted"; else
+  no "WRMSR reserved bit" "msr_gp exit status $?"; fi
 
 echo "$failed failed"
 exit "$failed"
