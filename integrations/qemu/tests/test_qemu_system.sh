@@ -31,4 +31,20 @@ refuses Skylake-Client,softpmu=icelake "softpmu=icelake does not match the CPU m
 refuses Icelake-Server,softpmu=icelake "softpmu=icelake does not match the CPU model (family 6, model 0x86)"
 status=0
 "$here/guest" --cpu skylake || status=$?
+
+# Save and restore mid-count: the machine is saved through QEMU's migration
+# stream while perf counts /bigloop (10^8 dec/jnz iterations, tests/bigloop.S)
+# and restored in a new QEMU; the counts stay exact.
+out=$("$here/guest" --save-restore -- \
+  'echo softpmu-save-now; perf stat -x, -e instructions:u,branches:u /bigloop' 2>&1) ||
+  status=1
+for want in 200000004,,instructions:u 100000001,,branches:u; do
+  if echo "$out" | grep -q "^$want,"; then
+    echo "ok - saved and restored mid-count: $want"
+  else
+    echo "not ok - saved and restored mid-count: expected $want in: $out"
+    failed=$((failed + 1))
+  fi
+done
+echo "guest checks: exit status $status; host checks: $failed failed"
 [ "$failed" = 0 ] && [ "$status" = 0 ]
