@@ -5,7 +5,9 @@
 # call-heavy recursion, about 0.5 s native each), each timed best of
 # $REPS runs as:
 #   native; qemu-x86_64 alone (the engine's floor); softpmu stat with
-#   instructions, branches, loads and stores; valgrind cachegrind
+#   instructions, branches, loads and stores (counted by QEMU's inline
+#   adds); softpmu stat with NEAR_TAKEN (a callback per block); softpmu
+#   record at a period of 10,007 instructions; valgrind cachegrind
 #   (--cache-sim=no) and callgrind.
 # Prints each time and its ratio to native and to qemu alone.
 #   bench/bench_stat.sh [SOFTPMU]   (default build/cli/softpmu)
@@ -43,18 +45,22 @@ row() { # LABEL SECONDS NATIVE QEMU
     printf "  %-52s %7.3f s  %6.2fx native  %6.2fx qemu\n", l, t, t / n, t / q }'
 }
 
-for w in hash calls; do
+for w in ${WORKLOADS:-hash calls}; do
   cc -O2 -o "$tmp/$w" "$here/workloads/$w.c"
   echo "$w ($here/workloads/$w.c, cc -O2), best of $reps:"
   native=$(best "$tmp/$w")
   qemu=$(best qemu-x86_64 -cpu Skylake-Client "$tmp/$w")
   stat=$(best "$softpmu" stat -c skylake -e instructions,branches,r81d0,r82d0 -- "$tmp/$w")
+  taken=$(best "$softpmu" stat -c skylake -e instructions,branches,br_inst_retired.near_taken -- "$tmp/$w")
+  rec=$(best "$softpmu" record -c 10007 -e instructions -o "$tmp/perf.data" -- "$tmp/$w")
   cg=$(best valgrind --tool=cachegrind --cache-sim=no \
     --cachegrind-out-file=/dev/null "$tmp/$w")
   callg=$(best valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tmp/$w")
   row "native" "$native" "$native" "$qemu"
   row "qemu-x86_64 alone" "$qemu" "$native" "$qemu"
   row "softpmu stat (instructions,branches,loads,stores)" "$stat" "$native" "$qemu"
+  row "softpmu stat (instructions,branches,near_taken)" "$taken" "$native" "$qemu"
+  row "softpmu record -c 10007 -e instructions" "$rec" "$native" "$qemu"
   row "valgrind cachegrind --cache-sim=no" "$cg" "$native" "$qemu"
   row "valgrind callgrind" "$callg" "$native" "$qemu"
 done

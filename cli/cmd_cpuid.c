@@ -110,26 +110,57 @@ static void print_leaf_01(const uint32_t r[4])
   row("EDX[21]", bits_of(r[EDX], 21, 1), "DS: debug store (BTS, PEBS)");
 }
 
+/* Leaf 1CH, architectural LBRs (SDM Vol. 2A CPUID; Vol. 3B "Architectural
+ * Last Branch Records"). */
+static void print_leaf_1c(const uint32_t r[4])
+{
+  unsigned n;
+
+  puts("Leaf 1CH, architectural last branch records");
+  row("EAX[7:0]", bits_of(r[EAX], 0, 8),
+      "supported depths: 8 * (n + 1) for each bit n");
+  row("EAX[30]", bits_of(r[EAX], 30, 1), "deep C-state reset");
+  row("EAX[31]", bits_of(r[EAX], 31, 1), "IP values contain LIP");
+  row("EBX[0]", bits_of(r[EBX], 0, 1), "CPL filtering (IA32_LBR_CTL.OS/USR)");
+  row("EBX[1]", bits_of(r[EBX], 1, 1),
+      "branch filtering (IA32_LBR_CTL[22:16])");
+  row("EBX[2]", bits_of(r[EBX], 2, 1), "call-stack mode");
+  row("ECX[0]", bits_of(r[ECX], 0, 1), "mispredict bit");
+  row("ECX[1]", bits_of(r[ECX], 1, 1), "timed LBRs (cycle count)");
+  row("ECX[2]", bits_of(r[ECX], 2, 1), "branch type field");
+  fputs("  depths:", stdout);
+  for (n = 0; n < 8; n++)
+    if (r[EAX] >> n & 1)
+      printf(" %u", 8 * (n + 1));
+  putchar('\n');
+}
+
 static int cpuid_run(const struct cli_args *a)
 {
-  uint32_t r0a[4], r01[4];
+  uint32_t r0a[4], r01[4], r1c[4];
+  bool arch_lbr = (a->profile.features & SPMU_FEAT_ARCH_LBR) != 0;
 
   if (spmu_profile_cpuid(&a->profile, 0xA, 0, r0a) != SPMU_OK ||
       spmu_profile_cpuid(&a->profile, 0x1, 0, r01) != SPMU_OK) {
     cli_error("the profile gives no CPUID");
     return CLI_EXIT_USAGE;
   }
+  spmu_profile_cpuid(&a->profile, 0x1C, 0, r1c);
   print_raw("0AH", r0a);
   print_raw("01H", r01);
+  if (arch_lbr)
+    print_raw("1CH", r1c);
   putchar('\n');
   print_leaf_0a(r0a, a->profile.name);
   print_leaf_01(r01);
+  if (arch_lbr)
+    print_leaf_1c(r1c);
   return CLI_EXIT_OK;
 }
 
 const struct cli_command cli_cmd_cpuid = {
     .name = "cpuid",
-    .summary = "CPUID leaf 0AH and the PMU bits of leaf 01H, decoded",
+    .summary = "CPUID leaf 0AH, the PMU bits of leaf 01H and leaf 1CH, decoded",
     .synopsis = "[-c PROFILE]",
     .description =
         "    Prints CPUID as the profile enumerates it to a guest (what\n"
@@ -152,7 +183,11 @@ const struct cli_command cli_cmd_cpuid = {
         "\n"
         "    Leaf 01H: softpmu defines ECX[2] DTES64, ECX[4] DS-CPL, ECX[15]\n"
         "    PDCM and EDX[21] DS; every other bit of that leaf belongs to the\n"
-        "    host CPU model and is printed as 0.\n",
+        "    host CPU model and is printed as 0.\n"
+        "\n"
+        "    Leaf 1CH (profiles with architectural LBRs, CPUID.07H:EDX[19]):\n"
+        "    the supported LBR depths, CPL and branch filtering, call-stack\n"
+        "    mode, the mispredict bit, timed LBRs and the branch type field.\n",
     .options = NULL,
     .exit_status =
         "    0   CPUID was printed.\n"

@@ -159,6 +159,39 @@ const char *qemu_run_model(const spmu_profile *p)
 
 static char guest_preload[4096];
 
+/* A script's "#!" line, as the kernel reads it (execve(2): the
+ * interpreter's path, then at most one argument, the rest of the line):
+ * qemu-x86_64 runs ELF files only, so the interpreter is run with the
+ * script, as the kernel would. false when prog is not a script. */
+static bool shebang(const char *prog, char *interp, size_t ilen, char *arg,
+                    size_t alen)
+{
+  char line[256], *p, *end;
+  FILE *f = fopen(prog, "r");
+  bool ok;
+
+  if (!f)
+    return false;
+  ok = fgets(line, sizeof(line), f) && line[0] == '#' && line[1] == '!';
+  fclose(f);
+  if (!ok)
+    return false;
+  line[strcspn(line, "\n")] = '\0';
+  p = line + 2 + strspn(line + 2, " \t");
+  end = p + strcspn(p, " \t");
+  if (end == p || (size_t)(end - p) >= ilen)
+    return false;
+  snprintf(interp, ilen, "%.*s", (int)(end - p), p);
+  p = end + strspn(end, " \t");
+  end = p + strlen(p);
+  while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+    end--;
+  snprintf(arg, alen, "%.*s", (int)(end - p), p);
+  return true;
+}
+
+static char script_interp[256], script_arg[256];
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv)
 {
@@ -167,7 +200,7 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
 
   while (prog_argv[nargs])
     nargs++;
-  qargv = calloc((size_t)nargs + 10, sizeof(*qargv));
+  qargv = calloc((size_t)nargs + 12, sizeof(*qargv));
   if (!qargv)
     return NULL;
   qargv[q++] = (char *)qemu;
@@ -187,6 +220,12 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
       qargv[q++] = "-U";
       qargv[q++] = "LD_PRELOAD";
     }
+  }
+  if (shebang(prog, script_interp, sizeof(script_interp), script_arg,
+              sizeof(script_arg))) {
+    qargv[q++] = script_interp;
+    if (script_arg[0])
+      qargv[q++] = script_arg;
   }
   qargv[q++] = (char *)prog;
   memcpy(qargv + q, prog_argv + 1, (size_t)nargs * sizeof(*qargv));

@@ -45,7 +45,8 @@ const char *qemu_run_model(const spmu_profile *p);
 /* The command line given to qemu-x86_64 (a calloc'ed array the caller
  * frees; NULL if out of memory): qemu, -cpu MODEL, -plugin parg and the
  * guest's LD_PRELOAD as it is here (-E, or -U when unset) when parg is not
- * NULL, prog, then prog_argv[1...]. */
+ * NULL, a script's interpreter and its argument (its "#!" line, as the
+ * kernel runs a script), prog, then prog_argv[1...]. */
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv);
 

@@ -724,10 +724,45 @@ static bool parse_branch(struct parser *ps, size_t i, bool *seen,
   return true;
 }
 
+/* type=NAME at word i into br->type (enum spmu_branch_type, named as
+ * MSR_LBR_SELECT names the kinds, SDM 17.7.2 Table 17-11). */
+static bool parse_branch_type(struct parser *ps, size_t i, bool *seen,
+                              spmu_branch *br)
+{
+  static const char *const names[] = {
+      [SPMU_BR_JCC] = "jcc",
+      [SPMU_BR_NEAR_REL_CALL] = "near_rel_call",
+      [SPMU_BR_NEAR_IND_CALL] = "near_ind_call",
+      [SPMU_BR_NEAR_RET] = "near_ret",
+      [SPMU_BR_NEAR_IND_JMP] = "near_ind_jmp",
+      [SPMU_BR_NEAR_REL_JMP] = "near_rel_jmp",
+      [SPMU_BR_FAR] = "far",
+  };
+  char buf[MAX_WORD + 1];
+  const char *text = word(ps, i, buf) + strlen("type=");
+  unsigned k;
+
+  if (*seen) {
+    perr(ps, col_of(ps, i), "type= given twice");
+    return false;
+  }
+  *seen = true;
+  for (k = 1; k < sizeof names / sizeof names[0]; k++)
+    if (cli_ieq(text, names[k])) {
+      br->type = (uint8_t)k;
+      return true;
+    }
+  perr(ps, col_of(ps, i) + (unsigned)strlen("type="),
+       "type=%s: a branch type is jcc, near_rel_call, near_ind_call, "
+       "near_ret, near_ind_jmp, near_rel_jmp or far",
+       text);
+  return false;
+}
+
 /* The columns of the memory and branch options of a deliver, to check
  * that each qualifier comes with what it qualifies. */
 struct access_cols {
-  unsigned lat, src, store, predicted;
+  unsigned lat, src, store, predicted, type, cycles, abort;
 };
 
 struct misplaced {
@@ -751,7 +786,7 @@ static bool check_access(struct parser *ps, const struct script_stmt *st,
                          const struct access_cols *c)
 {
   static const char need_mem[] = "needs mem=ADDR, the clock's memory access";
-  struct misplaced bad[4];
+  struct misplaced bad[7];
   size_t n = 0, i;
 
   if (!st->has_mem && c->lat)
@@ -762,10 +797,15 @@ static bool check_access(struct parser *ps, const struct script_stmt *st,
     add_misplaced(bad, &n, c->store, "store");
   if (!st->has_branch && c->predicted)
     add_misplaced(bad, &n, c->predicted, "predicted");
+  if (!st->has_branch && c->type)
+    add_misplaced(bad, &n, c->type, "type=");
+  if (!st->has_branch && c->cycles)
+    add_misplaced(bad, &n, c->cycles, "cycles=");
+  if (!st->has_branch && c->abort)
+    add_misplaced(bad, &n, c->abort, "abort");
   for (i = 0; i < n; i++)
     perr(ps, bad[i].col, "%s %s", bad[i].msg,
-         strcmp(bad[i].msg, "predicted") == 0 ? "needs branch=FROM->TO"
-                                              : need_mem);
+         strchr("pcta", bad[i].msg[0]) ? "needs branch=FROM->TO" : need_mem);
   return n == 0;
 }
 
@@ -798,6 +838,17 @@ static bool deliver_option(struct parser *ps, size_t i, struct script_stmt *st,
   } else if (cli_ieq(buf, "predicted")) {
     c->predicted = col_of(ps, i);
     st->branch.predicted = 1;
+  } else if (option_is(ps, i, "type")) {
+    c->type = col_of(ps, i);
+    *ok = parse_branch_type(ps, i, &seen[2], &st->branch) && *ok;
+  } else if (option_is(ps, i, "cycles")) {
+    c->cycles = col_of(ps, i);
+    *ok = parse_option(ps, i, "cycles", UINT32_MAX, &seen[3], &v) && *ok;
+    st->branch.cycles = (uint32_t)v;
+    st->branch.flags |= SPMU_BRANCH_CYCLES;
+  } else if (cli_ieq(buf, "abort")) {
+    c->abort = col_of(ps, i);
+    st->branch.flags |= SPMU_BRANCH_TSX_ABORT;
   } else if (cli_ieq(buf, "ia32e")) {
     st->flags |= SPMU_CLK_IA32E;
   } else {
@@ -810,8 +861,8 @@ static bool parse_deliver(struct parser *ps)
 {
   char buf[MAX_WORD + 1];
   struct script_stmt st = {.op = SCRIPT_DELIVER, .line = ps->line};
-  struct access_cols cols = {0, 0, 0, 0};
-  bool seen_cpl = false, seen_x = false, seen_opt[2] = {false, false};
+  struct access_cols cols = {0, 0, 0, 0, 0, 0, 0};
+  bool seen_cpl = false, seen_x = false, seen_opt[4] = {false};
   bool ok = true;
   uint64_t cpl = 3;
   size_t i;

@@ -258,11 +258,15 @@ Leaf 01H, the PMU bits (softpmu defines only these)
 # Sapphire Rapids (the default): EAX = 0x08300805 is version 5, 8 GP
 # counters of 48 bits, 8 events (Topdown Slots is bit 7); ECX = 0xf is the
 # fixed-counter bitmap (v5); EDX = 0x8604 is 4 fixed counters of 48 bits
-# and AnyThread deprecated (bit 15).
+# and AnyThread deprecated (bit 15). Leaf 1CH (architectural LBRs): EAX =
+# 0x8000000f is depths 8, 16, 24, 32 (bits 3:0) and LIP (bit 31); EBX = 7
+# CPL and branch filtering and call-stack mode; ECX = 7 the mispredict
+# bit, timed LBRs and the branch type.
 run cpuid
 expect "cpuid sapphirerapids" 0 "\
 CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x0000000f  EDX 0x00008604
 CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
+CPUID.1CH  EAX 0x8000000f  EBX 0x00000007  ECX 0x00000007  EDX 0x00000000
 
 Leaf 0AH, architectural performance monitoring, on sapphirerapids
   EAX[7:0]    5     version ID
@@ -287,7 +291,18 @@ Leaf 01H, the PMU bits (softpmu defines only these)
   ECX[2]      1     DTES64: 64-bit DS save area layout
   ECX[4]      1     DS-CPL: CPL-qualified debug store
   ECX[15]     1     PDCM: IA32_PERF_CAPABILITIES exists
-  EDX[21]     1     DS: debug store (BTS, PEBS)" ""
+  EDX[21]     1     DS: debug store (BTS, PEBS)
+Leaf 1CH, architectural last branch records
+  EAX[7:0]    15    supported depths: 8 * (n + 1) for each bit n
+  EAX[30]     0     deep C-state reset
+  EAX[31]     1     IP values contain LIP
+  EBX[0]      1     CPL filtering (IA32_LBR_CTL.OS/USR)
+  EBX[1]      1     branch filtering (IA32_LBR_CTL[22:16])
+  EBX[2]      1     call-stack mode
+  ECX[0]      1     mispredict bit
+  ECX[1]      1     timed LBRs (cycle count)
+  ECX[2]      1     branch type field
+  depths: 8 16 24 32" ""
 
 # Core 2 (v2): EAX = 0x07280202, two 40-bit counters; EDX = 0x503 is three
 # fixed counters of 40 bits (0x28 << 5 | 3).
@@ -320,16 +335,19 @@ CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x00000000  EDX 0x00008604
 
 # ---- msrs ------------------------------------------------------------------
 
-# One line per MSR: as many lines as spmu_msr_list counts (43 on Ice Lake
-# and Sapphire Rapids, 28 on Skylake, 16 on Core 2, 7 on Core Duo).
+# One line per MSR: as many lines as spmu_msr_list counts (Ice Lake: 43
+# plus 98 LBR MSRs, 32 x FROM/TO/INFO, TOS and LBR_SELECT; Sapphire Rapids:
+# 43 plus 101 architectural LBR MSRs, 32 x FROM/TO/INFO, LBR_CTL,
+# LBR_DEPTH and 3 LER; Skylake 28 + 98; Core 2 16 + 9, 4 x FROM/TO and TOS;
+# Core Duo 7).
 run msrs
-expect_lines "msrs sapphirerapids" 43
+expect_lines "msrs sapphirerapids" 144
 run msrs --cpu icelake
-expect_lines "msrs icelake" 43
+expect_lines "msrs icelake" 141
 run msrs --cpu skylake
-expect_lines "msrs skylake" 28
+expect_lines "msrs skylake" 126
 run msrs --cpu core2
-expect_lines "msrs core2" 16
+expect_lines "msrs core2" 25
 run msrs --cpu core-duo
 expect "msrs core-duo" 0 "\
 0x0c1  IA32_PMC0         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31

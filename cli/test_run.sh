@@ -556,6 +556,20 @@ for f in "$examples"/*.pmu; do
   fi
 done
 
+# Script errors of the branch's LBR qualifiers (docs/scripts.md).
+script badbranch.pmu \
+  'cpu skylake' \
+  'deliver branches type=jcc cycles=3 abort' \
+  'deliver branches branch=0x1->0x2 type=call' \
+  'deliver branches branch=0x1->0x2 type=jcc type=far'
+run run badbranch.pmu
+expect "run: branch qualifier script errors" 2 "" "\
+badbranch.pmu:2:18: type= needs branch=FROM->TO
+badbranch.pmu:2:27: cycles= needs branch=FROM->TO
+badbranch.pmu:2:36: abort needs branch=FROM->TO
+badbranch.pmu:3:39: type=call: a branch type is jcc, near_rel_call, near_ind_call, near_ret, near_ind_jmp, near_rel_jmp or far
+badbranch.pmu:4:43: type= given twice"
+
 # ---- --svg -------------------------------------------------------------------
 
 # sampling.pmu requests two PMIs: one marker each, and a lane for PMC0 and

@@ -8,6 +8,10 @@
  * replay the corpus:
  *
  *   absent-gp, absent-enomsr  an MSR outside the profile faults / ENOMSR
+ *   lbr-tos, lbr-depth,       after a delivery: TOS inside the stack, the
+ *   lbr-frozen                depth the profile's, and a stack that was
+ *                             off or frozen unchanged (SDM 17.4.8,
+ *                             18.2.4.1)
  *   reserved-gp, valid-write  WRMSR faults exactly on reserved bits,
  *                             read-only fields, a non-canonical DS_AREA,
  *                             and on RO/CONST/COMPUTED registers
@@ -426,6 +430,29 @@ static bool canonical48(uint64_t v)
   return (v >> 47) == 0 || (v >> 47) == (UINT64_C(1) << 17) - 1;
 }
 
+/* The value checks beyond reserved bits, from the SDM: a canonical
+ * DS_AREA (17.4.9) and LBR / LER linear addresses (17.4.8.1: a FROM_IP
+ * sign-extends bit 47 through the address bits of the LBR format: 64 for
+ * formats 1-2 and architectural LBRs, 63 for format 3, 61 for formats
+ * 4-5), and an IA32_LBR_DEPTH that CPUID.1CH:EAX[7:0] lists. */
+static bool value_ok(const spmu_profile *p, const spmu_msr_info *m, uint64_t v)
+{
+  unsigned fmt = (unsigned)(p->perf_capabilities & 0x3f), bits;
+  uint64_t hi;
+
+  if (m->addr == 0x600u)
+    return canonical48(v);
+  if (m->addr == 0x14CFu)
+    return v && v % 8 == 0 && v <= 64 && (p->lbr_leaf_1c[0] >> (v / 8 - 1) & 1);
+  if (!strstr(m->name, "_IP"))
+    return true;
+  bits = 64;
+  if (strstr(m->name, "FROM_IP") && !(p->features & SPMU_FEAT_ARCH_LBR))
+    bits = fmt >= 4 ? 61 : fmt == 3 ? 63 : 64;
+  hi = (v & spmu_width_mask(bits)) >> 47;
+  return hi == 0 || hi == spmu_width_mask(bits - 47);
+}
+
 /* What a successful write leaves in the register (W1C/W1S: in status). */
 static void check_write_effect(spmu_lp *lp, const spmu_msr_info *m, uint64_t v,
                                uint64_t status0, bool host)
@@ -515,9 +542,9 @@ static void op_wrmsr(fz_run *fr)
     break;
   case SPMU_POLICY_RW:
     /* regs.h: reserved bits #GP, read-only fields must keep their
-     * value; SDM 17.4.9: DS_AREA is a canonical address. */
+     * value; value_ok: addresses and depths. */
     must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
-              (w.m->addr != 0x600u || canonical48(w.v));
+              value_ok(&r->f.ctx->prof, w.m, w.v);
     must_gp = !must_ok;
     break;
   default: /* W1C, W1S, COUNTER */
@@ -574,7 +601,7 @@ static void op_host_wrmsr(fz_run *fr)
     break;
   case SPMU_POLICY_RW:
     must_ok = !(w.v & w.m->reserved) && !((w.v ^ w.cur) & w.m->readonly) &&
-              (w.m->addr != 0x600u || canonical48(w.v));
+              value_ok(&r->f.ctx->prof, w.m, w.v);
     break;
   default: /* RO, W1C, W1S */
     must_ok = !(w.v & w.m->reserved);
@@ -748,14 +775,80 @@ static void build_clock(run *r, spmu_lp *lp, spmu_clock *clk, clockbuf *cb)
     mem->store = (m >> 1) & 1;
     clk->mem = mem;
   }
-  /* Sometimes a taken branch (BTS). */
+  /* Sometimes a taken branch (BTS, LBRs), of a type (or unknown), with
+   * TSX abort and cycles. */
   if (m & 4) {
+    uint8_t t = u8(&r->f.in);
     cb->branch.from = 0x400000u + (uint64_t)u16(&r->f.in);
     cb->branch.to =
         (m & 8) ? u64(&r->f.in) : 0x400000u + (uint64_t)u16(&r->f.in);
     cb->branch.predicted = (m >> 6) & 1;
+    cb->branch.type = t & 7;
+    cb->branch.flags = (t >> 3) & (SPMU_BRANCH_TSX_ABORT | SPMU_BRANCH_CYCLES);
+    cb->branch.cycles = (t & 0x20) ? u32(&r->f.in) : t >> 6;
     clk->branch = &cb->branch;
   }
+}
+
+/* ---- last branch records ------------------------------------------------ */
+
+#define MSR_LBR_TOS 0x1C9u
+#define MSR_ARCH_LBR_CTL 0x14CEu
+#define MSR_ARCH_LBR_DEPTH 0x14CFu
+
+typedef struct lbr_view {
+  int depth; /* spmu_lbr_read's answer */
+  bool on;   /* recording enabled and not frozen */
+  spmu_lbr_entry e[32];
+} lbr_view;
+
+/* lp's LBR stack, and whether it records: DEBUGCTL.LBR (SDM 17.4.8) or
+ * IA32_LBR_CTL.LBREn, and no GLOBAL_STATUS.LBR_Frz (18.2.4.1). */
+static void lbr_look(spmu_lp *lp, lbr_view *v)
+{
+  uint64_t dbg = 0, ctl = 0;
+  const spmu_profile *p = spmu_core_profile(spmu_lp_core(lp));
+
+  memset(v, 0, sizeof *v);
+  v->depth = spmu_lbr_read(lp, v->e, 32);
+  if (p->features & SPMU_FEAT_ARCH_LBR) {
+    spmu_host_rdmsr(lp, MSR_ARCH_LBR_CTL, &ctl);
+    v->on = ctl & 1;
+  } else {
+    spmu_host_rdmsr(lp, MSR_DEBUGCTL, &dbg);
+    v->on = p->lbr_depth && (dbg & 1);
+  }
+  if (status_of(lp) & (UINT64_C(1) << 58))
+    v->on = false;
+}
+
+/* The LBR invariants after a delivery: the depth is the profile's (or
+ * IA32_LBR_DEPTH); TOS points into the stack (SDM 17.4.8 Table 17-4); a
+ * stack that did not record (off, frozen, or no branch) is unchanged. */
+static void check_lbr(spmu_lp *lp, const lbr_view *before,
+                      const spmu_clock *clk)
+{
+  const spmu_profile *p = spmu_core_profile(spmu_lp_core(lp));
+  lbr_view after;
+  uint64_t v = 0;
+  int want = p->lbr_depth;
+
+  lbr_look(lp, &after);
+  if (p->features & SPMU_FEAT_ARCH_LBR) {
+    spmu_host_rdmsr(lp, MSR_ARCH_LBR_DEPTH, &v);
+    want = (int)v;
+  } else if (p->lbr_depth) {
+    spmu_host_rdmsr(lp, MSR_LBR_TOS, &v);
+    if (v >= p->lbr_depth)
+      fz_die("lbr-tos: MSR_LASTBRANCH_TOS %llu with %u entries", ull(v),
+             p->lbr_depth);
+  }
+  if (after.depth != want || want > 32)
+    fz_die("lbr-depth: spmu_lbr_read %d, expected %d", after.depth, want);
+  if ((!before->on || !clk->branch) &&
+      memcmp(before->e, after.e, sizeof after.e) != 0)
+    fz_die("lbr-frozen: the LBR stack changed while %s",
+           clk->branch ? "off or frozen" : "no branch was taken");
 }
 
 /* Does a clock of lp store a branch record (events.h, SDM 17.4.9): a
@@ -808,6 +901,7 @@ static void op_deliver(fz_run *fr)
   unsigned k = spmu_lp_index(lp);
   clockbuf cb;
   spmu_clock clk;
+  lbr_view lbr0;
   uint64_t d, clocks, consumed = 0, consumed_b = 0, want, acc;
   int rc, rb;
   bool stop, may_stop, must_stop, bts;
@@ -831,6 +925,7 @@ static void op_deliver(fz_run *fr)
 
   r->pmis = 0;
   r->pmi_foreign = false;
+  lbr_look(lp, &lbr0);
   rc = spmu_deliver(lp, &clk, clocks, &consumed);
   TRACE("  LP%u deliver %llu x {%zu lines", k, ull(clocks), clk.nlines);
   {
@@ -861,6 +956,7 @@ static void op_deliver(fz_run *fr)
            k, ull(d), ull(clocks), bts ? " (stores branch records)" : "",
            ull(consumed), (unsigned)rc);
   check_pmi_calls(r, lp, (rc & SPMU_TICK_PMI) != 0);
+  check_lbr(lp, &lbr0, &clk);
   if (!r->f.full)
     return;
 

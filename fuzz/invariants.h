@@ -55,7 +55,7 @@
 #include <softpmu/softpmu.h>
 
 /* Upper bound on the MSRs a profile has (the library's own bound is 96). */
-#define SPMU_INV_MAX_MSRS 128
+#define SPMU_INV_MAX_MSRS 256
 
 /* What the checker knows about a profile, computed once. */
 typedef struct spmu_inv_ctx {

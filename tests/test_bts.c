@@ -57,7 +57,7 @@ static void debugctl(uint64_t v)
 /* Deliver one clock with a taken branch from -> to at cpl. */
 static int branch(uint64_t from, uint64_t to, uint8_t cpl, uint8_t predicted)
 {
-  spmu_branch br = {from, to, predicted};
+  spmu_branch br = {.from = from, .to = to, .predicted = predicted};
   spmu_clock clk = {.cpl = cpl, .branch = &br};
   int rc = spmu_deliver(lp, &clk, 1, NULL);
   assert_true(rc >= 0);
@@ -68,7 +68,7 @@ static int branch(uint64_t from, uint64_t to, uint8_t cpl, uint8_t predicted)
  * interrupt. Delivery stops after each stored record (decisions.md #35). */
 static void test_circular_buffer_17_4_9(void **state)
 {
-  spmu_branch br = {0x401000, 0x402000, 1};
+  spmu_branch br = {.from = 0x401000, .to = 0x402000, .predicted = 1};
   spmu_clock clk = {.cpl = 3, .branch = &br};
   uint64_t used = 0;
   (void)state;
@@ -99,7 +99,7 @@ static void test_circular_buffer_17_4_9(void **state)
  * the buffer is not circular: a full buffer stores nothing more. */
 static void test_btint_threshold_pmi_17_4_9(void **state)
 {
-  spmu_branch br = {0x401000, 0x402000, 0};
+  spmu_branch br = {.from = 0x401000, .to = 0x402000, .predicted = 0};
   spmu_clock clk = {.cpl = 0, .branch = &br};
   uint64_t used = 0;
   (void)state;
@@ -183,7 +183,7 @@ static void test_narrow_bts_layout(void **state)
  * stops the batch at that clock. */
 static void test_failing_write_stops_batch(void **state)
 {
-  spmu_branch br = {1, 2, 0};
+  spmu_branch br = {.from = 1, .to = 2, .predicted = 0};
   spmu_clock clk = {.cpl = 3, .branch = &br};
   uint64_t used = 0;
   (void)state;
@@ -204,7 +204,7 @@ static void test_failing_write_stops_batch(void **state)
  * counters count those clocks. */
 static void test_deadline_and_counting_with_bts(void **state)
 {
-  spmu_branch br = {1, 2, 0};
+  spmu_branch br = {.from = 1, .to = 2, .predicted = 0};
   spmu_event_line line = {0xC4, 0x00, 1}; /* branches retired */
   spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .branch = &br};
   uint64_t used = 0;

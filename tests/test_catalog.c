@@ -85,6 +85,49 @@ static void test_model_constants_match_catalogue(void **state)
   assert_int_equal(MSR_GLOBAL_STATUS, SPMU_MSR_GLOBAL_STATUS);
 }
 
+/* The LBR field constants (regs.h) are the catalogue's fields: SDM 17.7.2
+ * Table 17-11 and 17.9.1 (MSR_LBR_SELECT), 17.12.1 (MSR_LBR_INFO_x), and
+ * the architectural IA32_LBR_CTL and IA32_LBR_x_INFO. */
+static void test_lbr_constants_match_catalogue(void **state)
+{
+  static const char *const sel[] = {
+      "JCC",          "NEAR_REL_CALL", "NEAR_IND_CALL", "NEAR_RET",
+      "NEAR_IND_JMP", "NEAR_REL_JMP",  "FAR_BRANCH"};
+  static const char *const ctl[] = {
+      "COND",          "NEAR_IND_JMP", "NEAR_REL_JMP", "NEAR_IND_CALL",
+      "NEAR_REL_CALL", "NEAR_RET",     "OTHER_BRANCH"};
+  spmu_profile skl = prof("skylake"), spr = prof("sapphirerapids");
+  uint64_t types = 0, ctypes = 0;
+  unsigned i;
+  (void)state;
+  assert_int_equal(enc(&skl, 0x1C8, "CPL_EQ_0", 1), SPMU_LBR_SELECT_CPL_EQ_0);
+  assert_int_equal(enc(&skl, 0x1C8, "CPL_NEQ_0", 1), SPMU_LBR_SELECT_CPL_NEQ_0);
+  assert_int_equal(enc(&skl, 0x1C8, "EN_CALLSTACK", 1),
+                   SPMU_LBR_SELECT_EN_CALLSTACK);
+  for (i = 0; i < 7; i++) {
+    assert_int_equal(enc(&skl, 0x1C8, sel[i], 1),
+                     UINT64_C(1) << (SPMU_LBR_SELECT_JCC_SHIFT + i));
+    assert_int_equal(enc(&spr, 0x14CE, ctl[i], 1),
+                     UINT64_C(1) << (SPMU_LBR_CTL_COND_SHIFT + i));
+    types |= enc(&skl, 0x1C8, sel[i], 1);
+    ctypes |= enc(&spr, 0x14CE, ctl[i], 1);
+  }
+  assert_int_equal(types, SPMU_LBR_SELECT_TYPES);
+  assert_int_equal(ctypes, SPMU_LBR_CTL_TYPES);
+  assert_int_equal(enc(&spr, 0x14CE, "LBREn", 1), SPMU_LBR_CTL_LBREN);
+  assert_int_equal(enc(&spr, 0x14CE, "OS", 1), SPMU_LBR_CTL_OS);
+  assert_int_equal(enc(&spr, 0x14CE, "USR", 1), SPMU_LBR_CTL_USR);
+  assert_int_equal(enc(&spr, 0x14CE, "CALL_STACK", 1), SPMU_LBR_CTL_CALL_STACK);
+  assert_int_equal(enc(&skl, 0xDC0, "CYC_CNT", 0xffff), SPMU_LBR_INFO_CYC_CNT);
+  assert_int_equal(enc(&skl, 0xDC0, "TSX_ABORT", 1), SPMU_LBR_INFO_TSX_ABORT);
+  assert_int_equal(enc(&skl, 0xDC0, "IN_TX", 1), SPMU_LBR_INFO_IN_TX);
+  assert_int_equal(enc(&skl, 0xDC0, "MISPRED", 1), SPMU_LBR_INFO_MISPRED);
+  assert_int_equal(enc(&spr, 0x1200, "BR_TYPE", 1),
+                   UINT64_C(1) << SPMU_LBR_INFO_BR_TYPE_SHIFT);
+  assert_int_equal(enc(&spr, 0x1200, "CYC_CNT_VALID", 1),
+                   SPMU_LBR_INFO_CYC_CNT_VALID);
+}
+
 /* Lookup by SDM name, former name, and number; per profile the name must be
  * the one present at that address (390H: OVF_CTRL v2-3, STATUS_RESET v4+). */
 static void test_lookup_by_name_and_number(void **state)
@@ -282,20 +325,28 @@ static void test_field_decode_encode(void **state)
 }
 
 /* The Skylake MSR set, exactly (Vol. 3C Table 35-2 and the chapter 18
- * figures for a perfmon v4 part with PEBS and BTS). */
+ * figures for a perfmon v4 part with PEBS and BTS; SDM 17.12 for its
+ * 32-entry LBR stack: LBR_SELECT 1C8H, TOS 1C9H, FROM_IP 680H-69FH,
+ * TO_IP 6C0H-6DFH, LBR_INFO DC0H-DDFH). */
 static void test_skylake_msr_list(void **state)
 {
   static const uint32_t want[] = {
-      0xC1,  0xC2,  0xC3,  0xC4,  0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1D9,
-      0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390, 0x391, 0x392,
-      0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
+      0xC1,  0xC2,  0xC3,  0xC4,  0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1C8,
+      0x1C9, 0x1D9, 0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390,
+      0x391, 0x392, 0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
+  const size_t nw = sizeof want / sizeof want[0];
   spmu_profile skl = prof("skylake");
-  uint32_t got[80];
-  size_t n;
+  uint32_t got[160];
+  size_t n, i;
   (void)state;
-  n = spmu_msr_list(&skl, got, 80);
-  assert_int_equal(n, sizeof want / sizeof want[0]);
+  n = spmu_msr_list(&skl, got, 160);
+  assert_int_equal(n, nw + 3 * 32);
   assert_memory_equal(got, want, sizeof want);
+  for (i = 0; i < 32; i++) {
+    assert_int_equal(got[nw + i], 0x680 + i);
+    assert_int_equal(got[nw + 32 + i], 0x6C0 + i);
+    assert_int_equal(got[nw + 64 + i], 0xDC0 + i);
+  }
   assert_int_equal(spmu_msr_list(&skl, NULL, 0), n);
 }
 
@@ -314,13 +365,13 @@ static void test_regview_answers_as_profile_calls(void **state)
   FOR_EACH_PRESET(name) {
     spmu_profile p;
     spmu_regview *r = NULL;
-    uint32_t addrs[128], addrs2[128];
+    uint32_t addrs[256], addrs2[256];
     size_t n, i;
 
     assert_int_equal(spmu_profile_parse(name, &p, NULL, 0), SPMU_OK);
     assert_int_equal(spmu_regview_new(&p, &r), SPMU_OK);
-    n = spmu_msr_list(&p, addrs, 128);
-    assert_int_equal(spmu_regview_list(r, addrs2, 128), n);
+    n = spmu_msr_list(&p, addrs, 256);
+    assert_int_equal(spmu_regview_list(r, addrs2, 256), n);
     assert_memory_equal(addrs, addrs2, n * sizeof addrs[0]);
     for (i = 0; i < n; i++) {
       spmu_msr_info a, b;
@@ -411,6 +462,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_model_constants_match_catalogue),
+      cmocka_unit_test(test_lbr_constants_match_catalogue),
       cmocka_unit_test(test_lookup_by_name_and_number),
       cmocka_unit_test(test_info_describes_registers),
       cmocka_unit_test(test_status_fields_in_order),

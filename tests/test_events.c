@@ -434,7 +434,7 @@ static void bts64(unsigned records, uint64_t threshold)
 
 static int branch(void)
 {
-  spmu_branch br = {0x401000, 0x402000, 1};
+  spmu_branch br = {.from = 0x401000, .to = 0x402000, .predicted = 1};
   spmu_clock clk = {.cpl = 3, .branch = &br};
   return spmu_deliver(lp, &clk, 1, NULL);
 }
@@ -514,7 +514,7 @@ static void test_overflow_counts_every_wrap_18_2_2_2(void **state)
 static void test_pmi_events_in_pmi_call_order_18_2_3(void **state)
 {
   spmu_event_line line = {0xC0, 0x00, 1};
-  spmu_branch br = {0x401000, 0x402000, 0};
+  spmu_branch br = {.from = 0x401000, .to = 0x402000, .predicted = 0};
   spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .branch = &br};
   spmu_lp *t1;
   (void)state;

@@ -1302,7 +1302,7 @@ static void test_p4_pebs_thread1_18_16_3(void **state)
  * PMU; the record's flags bit 4 says "predicted". */
 static void test_debugctla_bts_17_11_1(void **state)
 {
-  spmu_branch br = {0x8048000, 0x8049000, 1};
+  spmu_branch br = {.from = 0x8048000, .to = 0x8049000, .predicted = 1};
   spmu_nb_clock clk = {.branch = &br};
   uint64_t used;
   (void)state;

@@ -397,13 +397,15 @@ static void test_adaptive_bit_off_basic_only(void **state)
   assert_int_equal(gm_index64(gm), GM_PEBS + 32);
 }
 
-/* The LBR group holds exactly what the host supplied, zeros past it. */
+/* A profile without LBRs of its own (lbr_depth=0): the LBR group holds
+ * exactly what the host supplied (a host that keeps its own LBRs), zeros
+ * past it. */
 static void test_adaptive_lbr_entries_from_host(void **state)
 {
   uint64_t rec = GM_PEBS, lbr;
   unsigned i;
   (void)state;
-  setup("icelake");
+  setup("base=icelake,lbr_depth=0");
   ds(4096, 4096, 0);
   memset(gm->b + (GM_PEBS - GM_BASE), 0xAA, 1024); /* stale bytes */
   gm->state.nlbr = 2;
@@ -425,6 +427,51 @@ static void test_adaptive_lbr_entries_from_host(void **state)
     assert_int_equal(gm_get(gm, lbr + 24 * i + 8, 8), i < 2 ? 0x6000 + i : 0);
     assert_int_equal(gm_get(gm, lbr + 24 * i + 16, 8), i < 2 ? 0x7000 + i : 0);
   }
+}
+
+/* SDM 18.9.2 (adaptive PEBS, LBR group) with the model's LBRs (Ice Lake,
+ * 32 entries, format 5): the group holds the model's stack, most recent
+ * first, FROM / TO / LBR_INFO as the MSRs read them, including the branch
+ * of the eventing clock; the host's machine_state entries are not used. */
+static void test_adaptive_lbr_group_reads_model_stack(void **state)
+{
+  spmu_event_line line = {0xC0, 0x00, 1};
+  spmu_branch br = {.from = 0x401000,
+                    .to = 0x402000,
+                    .predicted = 0,
+                    .type = SPMU_BR_JCC,
+                    .flags = SPMU_BRANCH_CYCLES,
+                    .cycles = 3};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3, .branch = &br};
+  uint64_t lbr = GM_PEBS + 32;
+  (void)state;
+  setup("icelake");
+  ds(4096, 4096, 0);
+  gm->state.nlbr = 1; /* a host's own entry: not used */
+  gm->state.lbr[0].from = 0xdead;
+  WR(MSR_DEBUGCTL, 1);                          /* DEBUGCTL.LBR */
+  WR(MSR_PEBS_DATA_CFG, 8 | UINT64_C(3) << 24); /* LBR group, 4 entries */
+  WR(MSR_EVTSEL0, INST_SEL | EV_ADAPTIVE);
+  HWR(MSR_PMC0, W48 - 1);
+  WR(MSR_PEBS_ENABLE, 1);
+  WR(MSR_GLOBAL_CTRL, 1);
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0); /* 1st branch */
+  br.from = 0x402010;
+  br.to = 0x403000;
+  br.predicted = 1;
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0); /* overflows: armed */
+  br.from = 0x403010;
+  br.to = 0x404000;
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), SPMU_TICK_PEBS);
+  assert_int_equal(gm_get(gm, GM_PEBS, 8) >> 48, 32 + 4 * 24);
+  assert_int_equal(gm_get(gm, lbr, 8), 0x403010);
+  assert_int_equal(gm_get(gm, lbr + 8, 8), 0x404000);
+  assert_int_equal(gm_get(gm, lbr + 16, 8), 3);
+  assert_int_equal(gm_get(gm, lbr + 24, 8), 0x402010);
+  assert_int_equal(gm_get(gm, lbr + 48, 8), UINT64_C(1) << 63 | 0x401000);
+  assert_int_equal(gm_get(gm, lbr + 64, 8), UINT64_C(1) << 63 | 3);
+  assert_int_equal(gm_get(gm, lbr + 72, 8), 0);
+  assert_int_equal(gm_get(gm, lbr + 80, 8), 0);
 }
 
 /* Fixed-counter PEBS (baseline layout, PEBS_ENABLE bit 32 + j): reload
@@ -630,6 +677,8 @@ int main(void)
       cmocka_unit_test_teardown(test_adaptive_bit_off_basic_only,
                                 pebs_teardown),
       cmocka_unit_test_teardown(test_adaptive_lbr_entries_from_host,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_adaptive_lbr_group_reads_model_stack,
                                 pebs_teardown),
       cmocka_unit_test_teardown(test_adaptive_lbr_entries_clamped_to_32,
                                 pebs_teardown),

@@ -217,12 +217,22 @@ static void test_cpuid_owned_masks(void **state)
   assert_int_equal(o[1], 0xffffffffu);
   assert_int_equal(o[2], 0xffffffffu);
   assert_int_equal(o[3], 0xffffffffu);
-  assert_int_equal(spmu_cpuid_owned(0x7, o), SPMU_ENOENT);
+  /* Leaf 07H: only EDX[19] Arch LBR; leaf 1CH: all of it. */
+  assert_int_equal(spmu_cpuid_owned(0x7, o), SPMU_OK);
+  assert_int_equal(o[0], 0);
+  assert_int_equal(o[1], 0);
+  assert_int_equal(o[2], 0);
+  assert_int_equal(o[3], 1u << 19);
+  assert_int_equal(spmu_cpuid_owned(0x1C, o), SPMU_OK);
+  assert_int_equal(o[0], 0xffffffffu);
+  assert_int_equal(o[3], 0xffffffffu);
+  assert_int_equal(spmu_cpuid_owned(0x6, o), SPMU_ENOENT);
   assert_int_equal(spmu_cpuid_owned(0x23, o), SPMU_ENOENT);
 }
 
-/* API contract (profile.h): leaves other than 01H and 0AH are not the
- * profile's: SPMU_ENOENT, for the profile and for a logical processor. */
+/* API contract (profile.h): leaves other than 01H, 07H, 0AH and 1CH are
+ * not the profile's: SPMU_ENOENT, for the profile and for a logical
+ * processor. */
 static void test_cpuid_other_leaves_enoent(void **state)
 {
   spmu_profile p = parse_ok("skylake");
@@ -230,9 +240,9 @@ static void test_cpuid_other_leaves_enoent(void **state)
   uint32_t r[4];
 
   (void)state;
-  assert_int_equal(spmu_profile_cpuid(&p, 0x7, 0, r), SPMU_ENOENT);
+  assert_int_equal(spmu_profile_cpuid(&p, 0x6, 0, r), SPMU_ENOENT);
   assert_int_equal(spmu_profile_cpuid(&p, 0x0, 0, r), SPMU_ENOENT);
-  assert_int_equal(spmu_cpuid(spmu_core_lp(c, 1), 0x7, 0, r), SPMU_ENOENT);
+  assert_int_equal(spmu_cpuid(spmu_core_lp(c, 1), 0x6, 0, r), SPMU_ENOENT);
   spmu_core_free(c);
 }
 
@@ -662,10 +672,10 @@ static void test_reject_reserved_nonzero(void **state)
   char why[256] = "";
 
   (void)state;
-  p.reserved_[5] = 1;
+  p.reserved_[3] = 1;
   assert_int_equal(spmu_profile_validate(&p, why, sizeof why), SPMU_EPROFILE);
   assert_string_equal(why,
-                      "reserved_[5] is not zero (members of a newer release?)");
+                      "reserved_[3] is not zero (members of a newer release?)");
 }
 
 /* ---- a profile from CPUID -------------------------------------------- */

@@ -1,7 +1,7 @@
 /* Save and restore of a core, the host (VMM) write path, RESET and INIT.
  *
  * The blob layout is the one documented at the top of src/core/snapshot.c
- * (format 2), restated here so that the tests can build damaged blobs:
+ * (format 3), restated here so that the tests can build damaged blobs:
  *   0   "SPMU", u16 format, u16 logical processors, u64 profile fingerprint
  *   16  per logical processor: u16 n, then n x (u32 address, u64 value),
  *       then u32 edge-detect state and u32 PEBS-armed counters
@@ -16,7 +16,7 @@
 #define ENGINE_LEN 8u /* u32 edge state + u32 PEBS armed, after each LP */
 #define SUM_LEN 8u
 #define BLOB_MAX 8192u
-#define MAX_MSRS 128u
+#define MAX_MSRS 256u
 
 #define BIT(n) (UINT64_C(1) << (n))
 /* A canonical 48-bit linear address in the upper half (SDM 3.3.7.1). */
@@ -280,12 +280,12 @@ static void test_restore_over_programmed_core(void **state)
   spmu_core_free(dst);
 }
 
-/* Snapshot format 2 (src/core/snapshot.c): magic "SPMU", format
+/* Snapshot format 3 (src/core/snapshot.c): magic "SPMU", format
  * SPMU_SNAPSHOT_FORMAT, the number of logical processors, per logical
  * processor the stored MSRs in ascending address order and the two u32
  * counting-engine words, and an FNV-1a-64
  * of everything before the checksum. */
-static void test_blob_layout_format2(void **state)
+static void test_blob_layout_format3(void **state)
 {
   spmu_core *c = core_for("skylake");
   blob bl;
@@ -297,7 +297,7 @@ static void test_blob_layout_format2(void **state)
   save(c, &bl);
   assert_memory_equal(bl.b, "SPMU", 4);
   assert_int_equal(get_le(bl.b + 4, 2), SPMU_SNAPSHOT_FORMAT);
-  assert_int_equal(SPMU_SNAPSHOT_FORMAT, 2);
+  assert_int_equal(SPMU_SNAPSHOT_FORMAT, 3);
   assert_int_equal(get_le(bl.b + 6, 2), 2);
   n0 = (unsigned)get_le(bl.b + HDR_LEN, 2);
   for (i = 0; i < 2; i++) {
@@ -763,7 +763,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_save_restore_round_trip_every_preset),
       cmocka_unit_test(test_restore_over_programmed_core),
-      cmocka_unit_test(test_blob_layout_format2),
+      cmocka_unit_test(test_blob_layout_format3),
       cmocka_unit_test(test_save_reports_needed_size),
       cmocka_unit_test(test_restore_rejects_other_format),
       cmocka_unit_test(test_restore_rejects_other_profile),

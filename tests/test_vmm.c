@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #define ROUNDS 300
-#define MAXMSR 128
+#define MAXMSR 256
 
 struct guest {
   spmu_core *own; /* the reference: a model of its own */

@@ -47,11 +47,11 @@ static const char *reset_text(unsigned reset)
   }
 }
 
-static void caps_text(uint32_t req, uint32_t exc, char *buf, size_t len)
+static void caps_text(uint64_t req, uint64_t exc, char *buf, size_t len)
 {
   unsigned b;
   buf[0] = '\0';
-  for (b = 0; b < 32; b++) {
+  for (b = 0; b < 64; b++) {
     const char *t = spmu_cap_text(b);
     if (!t || !((req | exc) >> b & 1))
       continue;
@@ -110,6 +110,8 @@ static const char *repeat_text(const struct spmu_reg_def *d, char *buf,
     return " + i, one per GP counter";
   case SPMU_REP_FIXED:
     return " + i, one per fixed counter";
+  case SPMU_REP_LBR:
+    return " + i, one per LBR stack entry";
   case SPMU_REP_COUNT:
     if (d->count > 1) {
       snprintf(buf, len, " + i, i = 0-%u", d->count - 1);

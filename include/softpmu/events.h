@@ -55,11 +55,46 @@ typedef struct spmu_mem_access {
   uint8_t store;    /* 1: a store (precise store PEBS), 0: a load */
 } spmu_mem_access;
 
+/* The kind of a branch, as the LBR filters tell them apart (SDM 17.7.2
+ * Table 17-11 MSR_LBR_SELECT; IA32_LBR_CTL and IA32_LBR_x_INFO.BR_TYPE of
+ * architectural LBRs). The model cannot tell a branch's kind from its
+ * addresses: the host says it, or leaves SPMU_BR_UNKNOWN (0), and then
+ * (decisions.md, LBR) the branch passes the type filters only when they
+ * record every type, is neither a call nor a return in call-stack mode,
+ * and an architectural LBR entry records it as "other" (BR_TYPE 1000B). */
+enum spmu_branch_type {
+  SPMU_BR_UNKNOWN = 0,       /* the host does not say */
+  SPMU_BR_JCC = 1,           /* conditional (Jcc, J*CXZ, LOOP*) */
+  SPMU_BR_NEAR_REL_CALL = 2, /* near relative CALL */
+  SPMU_BR_NEAR_IND_CALL = 3, /* near indirect CALL */
+  SPMU_BR_NEAR_RET = 4,      /* near RET */
+  SPMU_BR_NEAR_IND_JMP = 5,  /* near indirect JMP */
+  SPMU_BR_NEAR_REL_JMP = 6,  /* near relative JMP */
+  SPMU_BR_FAR = 7,           /* far branch, interrupt, exception, IRET,
+                                SYSCALL, ... (LBR_SELECT.FAR_BRANCH) */
+};
+
+/* Facts about a branch that only the host knows. */
+enum spmu_branch_flag {
+  SPMU_BRANCH_TSX_ABORT = 1u << 0, /* a transactional abort (LBR TSX_ABORT) */
+  SPMU_BRANCH_CYCLES = 1u << 1,    /* `cycles` is given */
+};
+
 /* A branch the clock's instruction took, for the branch trace store
- * (BTS, SDM 17.4.8-17.4.9). */
+ * (BTS, SDM 17.4.8-17.4.9) and the LBRs (SDM 17.4.8, "Architectural Last
+ * Branch Records"). IN_TX comes from the clock's SPMU_CLK_IN_TX.
+ * Growth: type, flags and cycles took the struct's padding (its size
+ * stays 24 bytes); zero them (designated initialisers do). */
 typedef struct spmu_branch {
   uint64_t from, to; /* linear addresses of the branch and its target */
-  uint8_t predicted; /* 1: the branch was predicted (record flags bit 4) */
+  uint8_t predicted; /* 1: the branch was predicted (record flags bit 4);
+                        0: mispredicted (LBR MISPRED) */
+  uint8_t type;      /* enum spmu_branch_type */
+  uint8_t flags;     /* enum spmu_branch_flag */
+  uint8_t pad_;      /* zero */
+  uint32_t cycles;   /* core cycles since the previous LBR update, with
+                        SPMU_BRANCH_CYCLES (LBR_INFO.CYC_CNT saturates at
+                        FFFFH) */
 } spmu_branch;
 
 /* One clock of one logical processor, for either PMU family: an
@@ -103,7 +138,11 @@ typedef struct spmu_machine_state {
   uint64_t xmm[16][2]; /* low, high quadword */
   uint64_t tsc;
   uint64_t tx_abort; /* TSX abort information (format 2+) */
-  unsigned nlbr;     /* valid entries in lbr, most recent first */
+  /* LBR entries, most recent first, for the adaptive PEBS record's LBR
+   * group: read only when the profile has no LBRs of its own (lbr_depth 0
+   * and no arch_lbr), i.e. for hosts that keep their own LBRs. A profile
+   * with LBRs records the model's stack (spmu_lbr_read) instead. */
+  unsigned nlbr; /* valid entries in lbr */
   struct {
     uint64_t from, to, info;
   } lbr[32];
@@ -292,6 +331,45 @@ typedef struct spmu_host {
   void (*event)(void *opaque, const spmu_event *ev);
   void (*reserved_[7])(void);
 } spmu_host;
+
+/* ---- Last branch records ------------------------------------------------
+ *
+ * A profile with LBRs (lbr_depth, or arch_lbr) records the taken branch of
+ * every clock delivered to a logical processor (spmu_clock.branch), as the
+ * SDM says (17.4.8, 17.7-17.12, "Architectural Last Branch Records"):
+ * while IA32_DEBUGCTL.LBR (model-specific) or IA32_LBR_CTL.LBREn
+ * (architectural) is set and, from perfmon v4, GLOBAL_STATUS.LBR_Frz is
+ * clear; filtered by MSR_LBR_SELECT / IA32_LBR_CTL (CPL, branch type);
+ * in call-stack mode a near call pushes and a near return pops. A clock
+ * delivered n times records its branch n times. The branch of the clock
+ * that requests a PMI is recorded before the freeze. The stack is read
+ * and written through its MSRs; these calls read it as a whole. */
+typedef struct spmu_lbr_entry {
+  uint64_t from, to, info; /* as the MSRs read (info: 0 without LBR_INFO) */
+} spmu_lbr_entry;
+
+/* The LBR stack of lp, most recent entry first (model-specific stacks:
+ * from MSR_LASTBRANCH_TOS downwards; architectural LBRs: entry 0 up),
+ * up to cap entries into out. Returns the stack's depth (entries in use:
+ * the profile's lbr_depth, or IA32_LBR_DEPTH), 0 without LBRs, or
+ * SPMU_EINVAL. */
+SPMU_API int spmu_lbr_read(const spmu_lp *lp, spmu_lbr_entry *out,
+                           unsigned cap);
+
+/* The architectural LBR state component of XSAVES / XRSTORS (component
+ * 15, supervisor state): IA32_LBR_CTL, IA32_LBR_DEPTH, IA32_LER_FROM_IP,
+ * IA32_LER_TO_IP, IA32_LER_INFO, then for i = 0 up to the deepest depth
+ * of CPUID.1CH IA32_LBR_i_FROM_IP, _TO_IP, _INFO: 8 bytes each, little
+ * endian (40 + 24 * depth bytes; SPMU_LBR_XSAVE_SIZE(32) = 808).
+ * spmu_lbr_xsave writes it as XSAVES does; *len gets the size
+ * (SPMU_ENOSPC with buf NULL or cap short). spmu_lbr_xrstor loads it as
+ * XRSTORS does: SPMU_GP, nothing changed, when a value is one a WRMSR of
+ * its MSR would #GP; the depth is loaded without clearing the entries.
+ * SPMU_ENOENT without architectural LBRs; SPMU_EINVAL for a wrong len. */
+#define SPMU_LBR_XSAVE_SIZE(depth) (40u + 24u * (depth))
+SPMU_API int spmu_lbr_xsave(const spmu_lp *lp, void *buf, size_t cap,
+                            size_t *len);
+SPMU_API int spmu_lbr_xrstor(spmu_lp *lp, const void *buf, size_t len);
 
 /* Install the host callbacks (copied); NULL removes them. */
 SPMU_API int spmu_core_set_host(spmu_core *core, const spmu_host *host);

@@ -49,6 +49,11 @@ enum spmu_feature {
                                           models 1-2 only (Table 18-63) */
   SPMU_FEAT_NB_EXT_CASCADE = 1u << 14, /* IQ CCCR bit 11 extended cascading:
                                           0F_02/03/04/06 (18.15.5.7) */
+  /* Architectural LBRs (CPUID.(EAX=07H,ECX=0):EDX[19]): IA32_LBR_CTL,
+   * IA32_LBR_DEPTH and the IA32_LBR_x_* stack, with the capabilities of
+   * CPUID leaf 1CH in lbr_leaf_1c (SDM Vol. 3B "Architectural Last Branch
+   * Records"). Excludes the model-specific stack (lbr_depth = 0). */
+  SPMU_FEAT_ARCH_LBR = 1u << 15,
 };
 
 /* IA32_PERF_CAPABILITIES bits (SDM Vol. 3B 18.6.2 / Vol. 4 Table 2-2). */
@@ -97,7 +102,21 @@ typedef struct spmu_profile {
   uint64_t perf_capabilities;  /* IA32_PERF_CAPABILITIES (needs PDCM) */
   uint8_t fixed_contig;        /* EDX[4:0] as stated (see above), 0-31 */
   uint32_t fixed_ecx;          /* ECX as stated (see above), version 5 */
-  uint64_t reserved_[6];
+  /* The model-specific LBR stack (SDM Vol. 3B 17.4.8, 17.5-17.12): its
+   * number of entries, which no CPUID leaf enumerates (0: none). 4 is the
+   * Core 2 stack (MSR_LASTBRANCH_0-3_FROM_IP at 40H, _TO_IP at 60H, no
+   * MSR_LBR_SELECT); 16 and 32 the Nehalem-and-later stacks (FROM_IP at
+   * 680H, TO_IP at 6C0H, LBR_INFO at DC0H with LBR format 5). The record
+   * format is IA32_PERF_CAPABILITIES[5:0] (1-5 are modelled). */
+  uint8_t lbr_depth;
+  uint8_t lbr_pad_[3]; /* must be zero */
+  /* Architectural LBRs (SPMU_FEAT_ARCH_LBR): CPUID.(EAX=1CH,ECX=0) EAX,
+   * EBX, ECX as the part enumerates them (EAX[7:0] the supported depths
+   * 8*(n+1), EAX[30] deep C-state reset, EAX[31] LIP; EBX[0] CPL
+   * filtering, [1] branch filtering, [2] call-stack mode; ECX[0]
+   * mispredict bit, [1] timed LBRs, [2] branch type field). */
+  uint32_t lbr_leaf_1c[3];
+  uint64_t reserved_[4];
 } spmu_profile;
 
 /* The preset softpmu's own programs (the softpmu command, softpmu-demo)
@@ -124,10 +143,12 @@ SPMU_API const char *spmu_profile_preset_name(unsigned index);
  * as enumerated) and fixed_ecx (CPUID.0AH:ECX as enumerated, v5), which
  * set fixed_mask to their union unless the string gives fixed or
  * fixed_mask too, fixed_width, events (EBX length),
- * unavailable (EBX), perf_capabilities (implies pdcm=1), threads, and the
- * 0/1 feature keys pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi
- * precise_store any_deprecated netburst iq_escr ext_cascade. Numbers are
- * decimal or 0x-hex.
+ * unavailable (EBX), perf_capabilities (implies pdcm=1), threads,
+ * lbr_depth (the model-specific LBR stack: 0, 4, 16 or 32 entries),
+ * lbr_1c_eax, lbr_1c_ebx, lbr_1c_ecx (CPUID leaf 1CH, with arch_lbr=1),
+ * and the 0/1 feature keys pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx
+ * uncore_pmi precise_store any_deprecated netburst iq_escr ext_cascade
+ * arch_lbr. Numbers are decimal or 0x-hex.
  *
  * The NetBurst presets: "pentium4" (family 0FH model 2 with
  * Hyper-Threading: two logical processors sharing one PMU, 45 ESCRs,
@@ -151,8 +172,10 @@ SPMU_API int spmu_profile_validate(const spmu_profile *p, char *why,
 SPMU_API int spmu_profile_format(const spmu_profile *p, char *buf, size_t len);
 
 /* CPUID as this profile enumerates it, for leaves 01H (only the PMU bits:
- * ECX[2] DTES64, ECX[4] DS-CPL, ECX[15] PDCM, EDX[21] DS) and 0AH (all of
- * it; no sub-leaves). regs = {EAX, EBX, ECX, EDX}. Other leaves: SPMU_ENOENT.
+ * ECX[2] DTES64, ECX[4] DS-CPL, ECX[15] PDCM, EDX[21] DS), 07H sub-leaf 0
+ * (only EDX[19] Arch LBR), 0AH (all of it; no sub-leaves) and 1CH (all of
+ * it: the architectural LBR capabilities, zero without them).
+ * regs = {EAX, EBX, ECX, EDX}. Other leaves: SPMU_ENOENT.
  * spmu_cpuid_owned() gives the bits softpmu defines for a leaf, so a host
  * merges with  host = (host & ~owned) | ours. */
 SPMU_API int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf,

@@ -57,6 +57,26 @@
 #define SPMU_MSR_GLOBAL_STATUS 0x38Eu
 #define SPMU_MSR_GLOBAL_CTRL 0x38Fu
 #define SPMU_INUSE_PMI (UINT64_C(1) << 63)
+/* LBRs (SDM 17.7.2 Table 17-11 MSR_LBR_SELECT, 1 = do not record; 17.9.1
+ * EN_CALLSTACK; 17.12.1 MSR_LBR_INFO_x; "Architectural Last Branch
+ * Records": IA32_LBR_CTL, 1 = record, and IA32_LBR_x_INFO). */
+#define SPMU_LBR_SELECT_CPL_EQ_0 (UINT64_C(1) << 0)
+#define SPMU_LBR_SELECT_CPL_NEQ_0 (UINT64_C(1) << 1)
+#define SPMU_LBR_SELECT_JCC_SHIFT 2 /* bits 8:2: the types, JCC first */
+#define SPMU_LBR_SELECT_TYPES (UINT64_C(0x7f) << 2)
+#define SPMU_LBR_SELECT_EN_CALLSTACK (UINT64_C(1) << 9)
+#define SPMU_LBR_CTL_LBREN (UINT64_C(1) << 0)
+#define SPMU_LBR_CTL_OS (UINT64_C(1) << 1)
+#define SPMU_LBR_CTL_USR (UINT64_C(1) << 2)
+#define SPMU_LBR_CTL_CALL_STACK (UINT64_C(1) << 3)
+#define SPMU_LBR_CTL_COND_SHIFT 16 /* bits 22:16: the types, COND first */
+#define SPMU_LBR_CTL_TYPES (UINT64_C(0x7f) << 16)
+#define SPMU_LBR_INFO_CYC_CNT UINT64_C(0xffff)
+#define SPMU_LBR_INFO_BR_TYPE_SHIFT 56
+#define SPMU_LBR_INFO_CYC_CNT_VALID (UINT64_C(1) << 60)
+#define SPMU_LBR_INFO_TSX_ABORT (UINT64_C(1) << 61)
+#define SPMU_LBR_INFO_IN_TX (UINT64_C(1) << 62)
+#define SPMU_LBR_INFO_MISPRED (UINT64_C(1) << 63)
 
 #ifdef __cplusplus
 extern "C" {

@@ -33,6 +33,7 @@
 #include "core/core.h"
 #include "core/msr.h"
 #include "ds/ds.h"
+#include "lbr/lbr.h"
 #include "softpmu/error.h"
 
 /* SDM 18.2.4.1: on v4+ CTR_Frz is a read-only enable of every
@@ -656,6 +657,11 @@ static bool first_clock(struct lpstep *st, unsigned n, const spmu_clock *clk,
   unsigned i;
 
   self->core->clock = o->consumed + 1;
+  /* The clock's branch goes to the LBRs first (SDM 17.4.8): a PEBS record
+   * of this clock holds it, and a freeze this clock's PMI starts comes
+   * after it. Dry runs record nothing. */
+  if (!dry && spmu_lbr_takes(self, clk))
+    spmu_lbr_record(self, clk, 1);
   for (i = 0; i < n; i++)
     if (step(&st[i], clk, st[i].lp->edge, true))
       o->pmi |= UINT32_C(1) << i;
@@ -725,6 +731,9 @@ static void run(struct lpstep *st, unsigned n, const spmu_clock *clk,
     }
     rest = clocks - o->consumed < stop ? clocks - o->consumed : stop;
     st[0].lp->core->clock = o->consumed + rest;
+    /* No freeze starts before the last of these clocks (see above). */
+    if (!dry && spmu_lbr_takes(st[0].lp, clk))
+      spmu_lbr_record(st[0].lp, clk, rest);
     for (i = 0; i < n; i++)
       if (commit(&st[i], clk, rest))
         o->pmi |= UINT32_C(1) << i;
@@ -865,6 +874,8 @@ deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks, uint64_t *consumed)
      * for 12 counters with one CMASK). */
     memset(&o, 0, sizeof o);
     lp->core->clock = 1;
+    if (spmu_lbr_takes(lp, clk))
+      spmu_lbr_record(lp, clk, 1);
     o.pmi = step(&st[0], clk, lp->edge, true);
     o.consumed = 1;
     arm(&st[0]);
@@ -887,7 +898,7 @@ int spmu_arch_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
 {
   spmu_core *core;
   uint64_t done = 1, more = 0;
-  bool pmi;
+  bool pmi, lbr;
   int rc = 0;
 
   if (!clock_ok(clk))
@@ -899,7 +910,13 @@ int spmu_arch_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
       (core->any_lps & ~(UINT32_C(1) << lp->index)) ||
       (clk->branch && spmu_bts_stores(lp, clk)))
     return deliver(lp, clk, clocks, consumed);
+  /* The LBRs take the branch of every clock delivered here; whether they
+   * do is decided before the clocks, as a PMI's freeze comes after the
+   * branch of its clock (SDM 17.4.8). */
+  lbr = clk->branch && spmu_lbr_takes(lp, clk);
   pmi = clocks == 1 ? plain_clock(lp, clk) : plain_run(lp, clk, clocks, &done);
+  if (lbr)
+    spmu_lbr_record(lp, clk, done);
   if (pmi) {
     /* No event callback on this path (prog.fast): no clock to report. */
     spmu_raise_pmis(core, lp, 0);

@@ -6,6 +6,7 @@
 #include "core/core.h"
 #include "core/engine.h"
 #include "core/msr.h"
+#include "lbr/lbr.h"
 #include "softpmu/error.h"
 
 int spmu_core_new(const spmu_profile *profile, spmu_core **out)
@@ -136,6 +137,10 @@ static void written(spmu_lp *lp, const struct spmu_msr_rt *m,
     spmu_lp_touch(lp);
   if (!counter)
     freeze_written(lp, m, old_status);
+  /* SDM "Architectural Last Branch Records": a write of IA32_LBR_DEPTH
+   * resets every LBR entry to 0. */
+  if (m->def->check == SPMU_CHECK_LBR_DEPTH)
+    spmu_lbr_clear(&lp->core->lbr[lp->index]);
 }
 
 /* The write both paths share: the catalogue's write algorithm on lp's

@@ -67,6 +67,9 @@ struct spmu_core {
    * first, then replayed onto the real registers (snapshot.c). */
   struct spmu_regs scratch;
   struct spmu_nb_regs nb_scratch;
+  struct spmu_lbr_regs lbr_scratch;
+  /* Each logical processor's LBR file (state.h), by index. */
+  struct spmu_lbr_regs lbr[SPMU_MAX_THREADS];
 };
 
 /* ---- The PMI path (src/core/pmi.c) --------------------------------------
@@ -129,7 +132,8 @@ static inline void spmu_lp_touch(struct spmu_lp *lp)
  * shared NetBurst file). */
 static inline struct spmu_regfiles spmu_lp_file(struct spmu_lp *lp)
 {
-  return (struct spmu_regfiles){&lp->r, &lp->core->nb_regs, lp->index};
+  return (struct spmu_regfiles){&lp->r, &lp->core->nb_regs, lp->index,
+                                &lp->core->lbr[lp->index]};
 }
 
 #endif

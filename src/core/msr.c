@@ -8,7 +8,9 @@
 static uint64_t *slot_of(const struct spmu_regfiles *f,
                          const struct spmu_msr_rt *m)
 {
-  char *file = m->def->shared ? (char *)f->nb : (char *)f->lp;
+  char *file = m->def->shared ? (char *)f->nb
+               : m->def->lbr  ? (char *)f->lbr
+                              : (char *)f->lp;
   uint64_t *base = (uint64_t *)(void *)(file + m->def->storage);
   /* Repeated defs store instance k at storage + k; A_PMCk aliases PMCk. */
   return base + (m->def->repeat == SPMU_REP_ONE ? 0 : m->inst);
@@ -41,6 +43,49 @@ static bool canonical48(uint64_t v)
   return top == 0 || top == (UINT64_C(1) << 17) - 1;
 }
 
+/* SDM 17.4.8.1: the address bits of an LBR FROM_IP sign-extend bit 47 up
+ * to the top of the address field of the profile's LBR format (63, 62 or
+ * 60; architectural LBRs: a canonical 64-bit address). */
+static bool lbr_from_ok(const struct spmu_applied *a, uint64_t v)
+{
+  unsigned top = spmu_lbr_ip_bits(a) - 1;
+  uint64_t hi = (v & spmu_width_mask(top + 1)) >> 47;
+  return hi == 0 || hi == spmu_width_mask(top - 46);
+}
+
+/* SDM "Architectural Last Branch Records": IA32_LBR_DEPTH takes
+ * 8 * (n + 1) for each bit n of CPUID.1CH:EAX[7:0]. */
+static bool lbr_depth_ok(const struct spmu_applied *a, uint64_t v)
+{
+  return v && v % 8 == 0 && v <= 64 &&
+         (a->prof.lbr_leaf_1c[0] >> (v / 8 - 1) & 1);
+}
+
+/* The value checks of the catalogue (enum spmu_check). */
+static bool check_ok(const struct spmu_applied *a, const struct spmu_msr_rt *m,
+                     uint64_t v)
+{
+  switch (m->def->check) {
+  case SPMU_CHECK_CANONICAL:
+    return canonical48(v);
+  case SPMU_CHECK_LBR_FROM:
+    return lbr_from_ok(a, v);
+  case SPMU_CHECK_LBR_DEPTH:
+    return lbr_depth_ok(a, v);
+  default:
+    return true;
+  }
+}
+
+unsigned spmu_lbr_ip_bits(const struct spmu_applied *a)
+{
+  if (a->caps & CAP(LBR_FMT4))
+    return 61;
+  if (a->caps & CAP(LBR_FLAGS))
+    return 63;
+  return 64;
+}
+
 enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
                             const struct spmu_regfiles *f,
                             const struct spmu_msr_rt *m, uint64_t v, bool host)
@@ -58,7 +103,7 @@ enum spmu_wr spmu_msr_write(const struct spmu_applied *a,
      * that changes them; softpmu does the same on both paths. */
     if ((v ^ *slot) & m->ro)
       return SPMU_WR_READONLY;
-    if (m->def->check == SPMU_CHECK_CANONICAL && !canonical48(v))
+    if (!check_ok(a, m, v))
       return SPMU_WR_RESERVED;
     *slot = v;
     return SPMU_WR_OK;
@@ -156,6 +201,7 @@ void spmu_regs_reset(const struct spmu_applied *a,
 
   *f->lp = (struct spmu_regs){0};
   *f->nb = (struct spmu_nb_regs){0};
+  *f->lbr = (struct spmu_lbr_regs){0};
   for (i = 0; i < a->nmsr; i++) {
     const struct spmu_msr_rt *m = &a->msr[i];
     if (m->def->storage >= 0 && !m->def->alias)

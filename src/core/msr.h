@@ -21,6 +21,7 @@ struct spmu_regfiles {
   struct spmu_regs *lp;
   struct spmu_nb_regs *nb;
   unsigned index;
+  struct spmu_lbr_regs *lbr; /* the logical processor's LBR file */
 };
 
 enum spmu_wr {
@@ -58,6 +59,11 @@ uint64_t spmu_nb_pebs_view(uint64_t v, unsigned lp);
  * PEBS_ENABLE (SDM 18.2.4.3). */
 uint64_t spmu_inuse_compute(const struct spmu_applied *a,
                             const struct spmu_regs *r);
+
+/* The address bits of an LBR FROM_IP in the profile's record format
+ * (SDM 17.4.8.1): 64 (formats 1-2, architectural LBRs), 63 (format 3:
+ * MISPRED in bit 63) or 61 (formats 4-5: TSX flags in bits 62:61). */
+unsigned spmu_lbr_ip_bits(const struct spmu_applied *a);
 
 /* Is the MSR's state part of a snapshot (stored, not derived, not an alias)? */
 bool spmu_msr_saved(const struct spmu_msr_rt *m);

@@ -1,8 +1,8 @@
 /* Save and restore of a whole core as a versioned, little-endian blob.
  *
- * Format 2:
+ * Format 3:
  *   0   "SPMU"                       magic
- *   4   u16 format (2)
+ *   4   u16 format (3)
  *   6   u16 logical processors
  *   8   u64 profile fingerprint      FNV-1a of the profile's key=value form
  *                                    (name left out)
@@ -11,7 +11,11 @@
  *       then the counting engine's state: u32 edge-detect conditions
  *       (bit i = GP counter i), u32 PEBS counters armed (bit i = PMCi,
  *       bit 8 + j = FIXED_CTRj)
- * (Format 1 had no armed word.)
+ * The stored MSRs include the LBR stack and its controls (FROM/TO/INFO,
+ * TOS, LBR_SELECT; IA32_LBR_CTL, IA32_LBR_DEPTH, LER), which the
+ * logical processor's LBR file holds. (Format 1 had no armed word; format
+ * 2 no LBRs: a format 1 or 2 blob gets SPMU_EVERSION, and a core of a
+ * profile without LBRs saves exactly what format 2 saved.)
  *
  * NetBurst profiles: the shared MSRs (counters, CCCRs, ESCRs, tagging
  * MSRs) appear in every logical processor's records, as each one reads
@@ -205,9 +209,11 @@ int spmu_core_restore(spmu_core *core, const void *buf, size_t len)
   p = (const uint8_t *)buf + HDR_LEN;
   core->nb_scratch = core->nb_regs;
   for (i = 0; i < core->nlp; i++) {
-    struct spmu_regfiles f = {&core->scratch, &core->nb_scratch, i};
+    struct spmu_regfiles f = {&core->scratch, &core->nb_scratch, i,
+                              &core->lbr_scratch};
     uint32_t edge, armed;
     core->scratch = core->lp[i].r;
+    core->lbr_scratch = core->lbr[i];
     rc = restore_lp(core, &p, &f, &edge, &armed);
     if (rc != SPMU_OK)
       return rc;

@@ -57,6 +57,27 @@ struct spmu_regs {
   uint64_t ds_area;
 };
 
+/* The LBR file of one logical processor (SDM Vol. 3B 17.4.8, 17.5-17.12,
+ * "Architectural Last Branch Records"): the stack and its control MSRs.
+ * Kept apart from struct spmu_regs so that the counting engine's copies of
+ * a logical processor (spmu_deadline's dry runs) stay small; the
+ * catalogue's `lbr` defs point into it. Model-specific stacks: entry i is
+ * FROM_IP/TO_IP/INFO i, the most recent at MSR_LASTBRANCH_TOS.
+ * Architectural LBRs: entry 0 is the most recent. */
+#define SPMU_LBR_MAX 32
+struct spmu_lbr_regs {
+  uint64_t from[SPMU_LBR_MAX];
+  uint64_t to[SPMU_LBR_MAX];
+  uint64_t info[SPMU_LBR_MAX];
+  uint64_t tos;      /* MSR_LASTBRANCH_TOS */
+  uint64_t select;   /* MSR_LBR_SELECT */
+  uint64_t ctl;      /* IA32_LBR_CTL */
+  uint64_t depth;    /* IA32_LBR_DEPTH */
+  uint64_t ler_from; /* IA32_LER_FROM_IP */
+  uint64_t ler_to;   /* IA32_LER_TO_IP */
+  uint64_t ler_info; /* IA32_LER_INFO */
+};
+
 /* The NetBurst register file of a core (SDM 18.15-18.16): counters, CCCRs,
  * ESCRs and the tagging MSRs are one set per physical processor, shared by
  * its logical processors (Table 35-41 marks them "Shared"). DEBUGCTLA and

@@ -12,6 +12,7 @@
 
 #include "core/msr.h"
 #include "ds/ds.h"
+#include "lbr/lbr.h"
 #include "softpmu/error.h"
 
 /* The deepest LBR stack of the modelled parts (and spmu_machine_state's):
@@ -253,7 +254,7 @@ static void record_adaptive(struct rec *r, const spmu_lp *lp,
       q(r, m->xmm[i][0]);
       q(r, m->xmm[i][1]);
     }
-  if (cfg & 8) /* LBR: what the host supplied, zeros past it */
+  if (cfg & 8) /* LBR: most recent first, zeros past the stack */
     for (i = 0; i < nlbr; i++) {
       bool have = i < m->nlbr;
       q(r, have ? m->lbr[i].from : 0);
@@ -262,6 +263,23 @@ static void record_adaptive(struct rec *r, const spmu_lp *lp,
     }
   /* Bits 47:0 echo DATA_CFG, 63:48 hold the record size. */
   spmu_put_le(r->b, (uint64_t)r->len << 48 | (cfg & GENMASK64(47, 0)), 8);
+}
+
+/* The model's LBR stack into m->lbr, most recent first, as adaptive PEBS's
+ * LBR group holds it (SDM 18.9.2); returns the count. */
+static unsigned lbr_group(const spmu_lp *lp, spmu_machine_state *m)
+{
+  spmu_lbr_entry e[LBR_MAX];
+  unsigned n = spmu_lbr_entries(lp, e, LBR_MAX), i;
+
+  if (n > LBR_MAX)
+    n = LBR_MAX;
+  for (i = 0; i < n; i++) {
+    m->lbr[i].from = e[i].from;
+    m->lbr[i].to = e[i].to;
+    m->lbr[i].info = e[i].info;
+  }
+  return n;
 }
 
 static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
@@ -277,6 +295,10 @@ static void build(struct rec *r, spmu_lp *lp, const spmu_clock *clk,
   memset(&m, 0, sizeof m);
   if (h->machine_state)
     h->machine_state(h->opaque, lp, &m);
+  /* The LBR group is the model's own stack when the profile has LBRs;
+   * the host's entries only stand in for a host that keeps its own. */
+  if (a->caps & (CAP(LBR) | CAP(ARCH_LBR)))
+    m.nlbr = lbr_group(lp, &m);
   r->len = 0;
   if (!d->wide)
     record_narrow(r, lp, &m);

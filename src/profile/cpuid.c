@@ -18,6 +18,8 @@ enum { EAX, EBX, ECX, EDX };
 #define L01_ECX_DS_CPL (1u << 4)
 #define L01_ECX_PDCM (1u << 15)
 #define L01_EDX_DS (1u << 21)
+/* Leaf 07H sub-leaf 0 EDX[19]: architectural LBRs. */
+#define L07_EDX_ARCH_LBR (1u << 19)
 /* Leaf 0AH EDX[15], v5: AnyThread deprecation. */
 #define L0A_EDX_ANY_DEPRECATED (1u << 15)
 
@@ -32,7 +34,12 @@ int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4])
     owned[2] = L01_ECX_DTES64 | L01_ECX_DS_CPL | L01_ECX_PDCM;
     owned[3] = L01_EDX_DS;
     return SPMU_OK;
+  case 0x7:
+    owned[0] = owned[1] = owned[2] = 0;
+    owned[3] = L07_EDX_ARCH_LBR;
+    return SPMU_OK;
   case 0xA:
+  case 0x1C:
     owned[0] = owned[1] = owned[2] = owned[3] = 0xffffffffu;
     return SPMU_OK;
   default:
@@ -43,7 +50,6 @@ int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4])
 int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
                        uint32_t regs[4])
 {
-  (void)subleaf; /* neither leaf has sub-leaves */
   if (!p || !regs)
     return SPMU_EINVAL;
   regs[0] = regs[1] = regs[2] = regs[3] = 0;
@@ -75,6 +81,20 @@ int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
           (uint32_t)p->fixed_width << 5;
     if (p->features & SPMU_FEAT_ANY_DEPRECATED)
       regs[3] |= L0A_EDX_ANY_DEPRECATED;
+    return SPMU_OK;
+  case 0x7:
+    /* SDM Vol. 2A CPUID leaf 07H, sub-leaf 0: EDX[19] Arch LBR. */
+    if (subleaf == 0 && (p->features & SPMU_FEAT_ARCH_LBR))
+      regs[EDX] = L07_EDX_ARCH_LBR;
+    return SPMU_OK;
+  case 0x1C:
+    /* SDM Vol. 2A CPUID leaf 1CH (Vol. 3B "Architectural Last Branch
+     * Records"): EAX, EBX, ECX as the profile states; EDX reserved. */
+    if (p->features & SPMU_FEAT_ARCH_LBR) {
+      regs[EAX] = p->lbr_leaf_1c[0];
+      regs[EBX] = p->lbr_leaf_1c[1];
+      regs[ECX] = p->lbr_leaf_1c[2];
+    }
     return SPMU_OK;
   default:
     return SPMU_ENOENT;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,15 @@
   (SPMU_FEAT_DS | SPMU_FEAT_BTS | SPMU_FEAT_PEBS | SPMU_FEAT_NETBURST |        \
    SPMU_FEAT_NB_IQ_ESCR | SPMU_FEAT_NB_EXT_CASCADE)
 
+/* CPUID leaf 1CH with every architectural LBR capability (SDM Vol. 3B
+ * "Architectural Last Branch Records", Table "CPUID Leaf 01CH"): depths
+ * 8, 16, 24 and 32 (EAX[3:0]) and LIP (EAX[31]); CPL filtering, branch
+ * filtering and call-stack mode (EBX[2:0]); the mispredict bit, timed LBRs
+ * and the branch type field (ECX[2:0]). */
+#define LBR_1C_EAX_ALL 0x8000000Fu
+#define LBR_1C_EBX_ALL 0x7u
+#define LBR_1C_ECX_ALL 0x7u
+
 /* Presets. CPUID.0AH values as the SDM gives them per generation (18.2,
  * 18.4-18.9): 40-bit counters on Core Duo/Core 2, 48-bit
  * from Nehalem; 4 GP counters per thread with HT; 8 on Ice Lake and
@@ -29,7 +39,9 @@
  * registers saved, the PEBS record format of the generation (0 Core 2,
  * 1 Nehalem-Ivy Bridge, 2 Haswell, 3 Skylake, 4 baseline), SMM freeze and
  * full-width writes from Sandy Bridge, baseline and PERF_METRICS on Ice
- * Lake. */
+ * Lake. LBRs: the model-specific stack of each generation (lbr_depth;
+ * SDM 17.5 Core 2: 4, 17.7-17.9 Nehalem to Haswell: 16, 17.12 Skylake:
+ * 32, Ice Lake as Skylake); architectural LBRs on Sapphire Rapids. */
 /* Not formatted: tables, one entry a line. */
 /* clang-format off */
 static const spmu_profile presets[] = {
@@ -38,33 +50,35 @@ static const spmu_profile presets[] = {
    .features = SPMU_FEAT_DS | SPMU_FEAT_BTS},
   {.name = "core2", .version = 2, .gp = 2, .gp_width = 40, .events_len = 7,
    .fixed_mask = 0x7, .fixed_width = 40, .threads = 1, .features = CORE_DS,
-   .perf_capabilities = 0xC1},
+   .perf_capabilities = 0xC1, .lbr_depth = 4},
   {.name = "nehalem", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
    .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI, .perf_capabilities = 0x1C3},
+   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI, .perf_capabilities = 0x1C3,
+   .lbr_depth = 16},
   {.name = "sandybridge", .version = 3, .gp = 4, .gp_width = 48,
    .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_PRECISE_STORE,
-   .perf_capabilities = 0x31C3},
+   .perf_capabilities = 0x31C3, .lbr_depth = 16},
   {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
    .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
-   .perf_capabilities = 0x32C4},
+   .perf_capabilities = 0x32C4, .lbr_depth = 16},
   {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48, .events_len = 7,
    .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
                SPMU_FEAT_SGX,
-   .perf_capabilities = 0x33C5},
+   .perf_capabilities = 0x33C5, .lbr_depth = 32},
   {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48, .events_len = 8,
    .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
                SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
-   .perf_capabilities = 0xF4C5},
+   .perf_capabilities = 0xF4C5, .lbr_depth = 32},
   {.name = "sapphirerapids", .version = 5, .gp = 8, .gp_width = 48,
    .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
-   .perf_capabilities = 0x1F4C5},
+               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED | SPMU_FEAT_ARCH_LBR,
+   .perf_capabilities = 0x1F4C5,
+   .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL}},
   /* NetBurst (SDM 18.15-18.16): no architectural perfmon (CPUID.0AH all
    * zero); family 0FH model 2 with Hyper-Threading (the two logical
    * processors share the PMU), which has MSR_IQ_ESCR0/1 (models 1-2,
@@ -108,9 +122,15 @@ static const struct {
   {"netburst", SPMU_FEAT_NETBURST, true},
   {"iq_escr", SPMU_FEAT_NB_IQ_ESCR, true},
   {"ext_cascade", SPMU_FEAT_NB_EXT_CASCADE, true},
+  {"arch_lbr", SPMU_FEAT_ARCH_LBR, true},
 };
 /* clang-format on */
 #define NFEATURES (sizeof(feature_keys) / sizeof(feature_keys[0]))
+
+/* profile.h: the struct grows only within its reserved space. */
+_Static_assert(sizeof(spmu_profile) == 120, "spmu_profile keeps its size");
+_Static_assert(offsetof(spmu_profile, lbr_depth) == 72,
+               "the LBR members take the first reserved bytes");
 
 bool spmu_profile_fixed_stated(const spmu_profile *p)
 {
@@ -245,9 +265,61 @@ static int validate_fixed_enum(const spmu_profile *p, char *why, size_t whylen)
   return SPMU_OK;
 }
 
+/* The LBR facility (SDM Vol. 3B 17.4.8.1, 17.5-17.12 and "Architectural
+ * Last Branch Records"): the model-specific stack of 4, 16 or 32 entries
+ * in one of the 64-bit record formats 1-5 of IA32_PERF_CAPABILITIES[5:0],
+ * or architectural LBRs with a leaf 1CH that enumerates at least one
+ * depth and only defined bits. */
+static int validate_lbr(const spmu_profile *p, char *why, size_t whylen)
+{
+  unsigned fmt = (unsigned)(p->perf_capabilities & SPMU_PERFCAP_LBR_FMT_MASK);
+  const uint32_t *l = p->lbr_leaf_1c;
+
+  if (p->lbr_depth && p->lbr_depth != 4 && p->lbr_depth != 16 &&
+      p->lbr_depth != 32)
+    return say(why, whylen, SPMU_EPROFILE,
+               "lbr_depth=%u: the modelled LBR stacks have 4 (Core 2), 16 "
+               "(Nehalem to Haswell) or 32 (Skylake) entries",
+               p->lbr_depth);
+  if (p->lbr_depth && (p->features & SPMU_FEAT_NETBURST))
+    return say(why, whylen, SPMU_EPROFILE,
+               "lbr_depth with netburst=1: the NetBurst LBR stack is not "
+               "modelled");
+  if (p->lbr_depth && (!(p->features & SPMU_FEAT_PDCM) || fmt < 1 || fmt > 5))
+    return say(why, whylen, SPMU_EPROFILE,
+               "lbr_depth=%u needs an LBR format 1-5 in "
+               "perf_capabilities[5:0] (pdcm=1); it is %u",
+               p->lbr_depth, fmt);
+  if (!(p->features & SPMU_FEAT_ARCH_LBR)) {
+    if (l[0] | l[1] | l[2])
+      return say(why, whylen, SPMU_EPROFILE,
+                 "lbr_1c_eax/ebx/ecx describe architectural LBRs (arch_lbr=1)");
+    return SPMU_OK;
+  }
+  if (p->lbr_depth)
+    return say(why, whylen, SPMU_EPROFILE,
+               "arch_lbr=1 with lbr_depth=%u: a part has architectural or "
+               "model-specific LBRs, not both",
+               p->lbr_depth);
+  if (p->features & SPMU_FEAT_NETBURST)
+    return say(
+        why, whylen, SPMU_EPROFILE,
+        "arch_lbr=1 with netburst=1: NetBurst has no architectural LBRs");
+  if (!(l[0] & 0xffu) || (l[0] & ~0xC00000FFu) || (l[1] & ~7u) || (l[2] & ~7u))
+    return say(why, whylen, SPMU_EPROFILE,
+               "lbr_1c_eax=0x%x lbr_1c_ebx=0x%x lbr_1c_ecx=0x%x: leaf 1CH "
+               "needs a depth in EAX[7:0] and defines EAX[7:0,30,31], "
+               "EBX[2:0] and ECX[2:0] only",
+               l[0], l[1], l[2]);
+  return SPMU_OK;
+}
+
 static int validate_reserved(const spmu_profile *p, char *why, size_t whylen)
 {
   size_t i;
+
+  if (p->lbr_pad_[0] | p->lbr_pad_[1] | p->lbr_pad_[2])
+    return say(why, whylen, SPMU_EPROFILE, "lbr_pad_ is not zero");
 
   for (i = 0; i < sizeof p->reserved_ / sizeof p->reserved_[0]; i++)
     if (p->reserved_[i])
@@ -380,7 +452,7 @@ int spmu_profile_validate(const spmu_profile *p, char *why, size_t whylen)
   if ((p->features & SPMU_FEAT_UNCORE_PMI) && v < 3)
     return say(why, whylen, SPMU_EPROFILE,
                "uncore_pmi needs version 3 or later");
-  return SPMU_OK;
+  return validate_lbr(p, why, whylen);
 }
 
 /* ---- parsing --------------------------------------------------------- */
@@ -472,6 +544,10 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   NUMKEY("fixed_contig", fixed_contig, 255)
   NUMKEY("fixed_ecx", fixed_ecx, UINT32_MAX)
   NUMKEY("threads", threads, 255)
+  NUMKEY("lbr_depth", lbr_depth, 255)
+  NUMKEY("lbr_1c_eax", lbr_leaf_1c[0], UINT32_MAX)
+  NUMKEY("lbr_1c_ebx", lbr_leaf_1c[1], UINT32_MAX)
+  NUMKEY("lbr_1c_ecx", lbr_leaf_1c[2], UINT32_MAX)
 #undef NUMKEY
   if (key_is(kv, "fixed")) {
     if (parse_num(kv->val, kv->vlen, 32, &n))
@@ -494,9 +570,10 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   return say(why, whylen, SPMU_EINVAL,
              "unknown key '%.*s' (keys: name base version gp gp_width fixed "
              "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable "
-             "perf_capabilities "
-             "threads pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
-             "precise_store any_deprecated netburst iq_escr ext_cascade)",
+             "perf_capabilities threads lbr_depth lbr_1c_eax lbr_1c_ebx "
+             "lbr_1c_ecx pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
+             "precise_store any_deprecated netburst iq_escr ext_cascade "
+             "arch_lbr)",
              (int)kv->klen, kv->key);
 }
 
@@ -597,6 +674,18 @@ int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
                  (size_t)n < len ? len - (size_t)n : 0,
                  ",fixed_contig=%u,fixed_ecx=0x%x", p->fixed_contig,
                  p->fixed_ecx);
+    n = k < 0 ? k : n + k;
+  }
+  if (p->lbr_depth && n >= 0) {
+    room = (size_t)n < len ? len - (size_t)n : 0;
+    k = snprintf(room ? buf + n : NULL, room, ",lbr_depth=%u", p->lbr_depth);
+    n = k < 0 ? k : n + k;
+  }
+  if ((p->features & SPMU_FEAT_ARCH_LBR) && n >= 0) {
+    room = (size_t)n < len ? len - (size_t)n : 0;
+    k = snprintf(room ? buf + n : NULL, room,
+                 ",lbr_1c_eax=0x%x,lbr_1c_ebx=0x%x,lbr_1c_ecx=0x%x",
+                 p->lbr_leaf_1c[0], p->lbr_leaf_1c[1], p->lbr_leaf_1c[2]);
     n = k < 0 ? k : n + k;
   }
   for (i = 0; i < NFEATURES && n >= 0; i++) {

@@ -7,9 +7,48 @@
 #include "regs/applied.h"
 #include "util/bits.h"
 
-uint32_t spmu_profile_caps(const spmu_profile *p)
+/* The LBR capabilities (SDM 17.4.8.1 and 17.5-17.12 for the
+ * model-specific stack, "Architectural Last Branch Records" for leaf 1CH). */
+static uint64_t lbr_caps(const spmu_profile *p)
 {
-  uint32_t c = 0;
+  unsigned fmt = (unsigned)(p->perf_capabilities & SPMU_PERFCAP_LBR_FMT_MASK);
+  uint64_t c = 0;
+
+  if (p->features & SPMU_FEAT_ARCH_LBR) {
+    c |= CAP(ARCH_LBR);
+    if (p->lbr_leaf_1c[1] & 1)
+      c |= CAP(ALBR_CPL);
+    if (p->lbr_leaf_1c[1] & 2)
+      c |= CAP(ALBR_FILTER);
+    if (p->lbr_leaf_1c[1] & 4)
+      c |= CAP(ALBR_STACK);
+    return c;
+  }
+  if (!p->lbr_depth)
+    return 0;
+  c |= CAP(LBR);
+  c |= p->lbr_depth == 4 ? CAP(LBR_CORE2) : CAP(LBR_NHM);
+  if (p->lbr_depth == 32)
+    c |= CAP(LBR_32);
+  if (fmt >= 3)
+    c |= CAP(LBR_FLAGS);
+  if (fmt >= 4)
+    c |= CAP(LBR_FMT4);
+  if (fmt == 5)
+    c |= CAP(LBR_INFO);
+  return c;
+}
+
+unsigned spmu_lbr_max_depth(const spmu_profile *p)
+{
+  if (p->features & SPMU_FEAT_ARCH_LBR)
+    return 8u * (32u - (unsigned)spmu_clz32(p->lbr_leaf_1c[0] & 0xffu));
+  return p->lbr_depth;
+}
+
+uint64_t spmu_profile_caps(const spmu_profile *p)
+{
+  uint64_t c = lbr_caps(p);
   unsigned fmt =
       (unsigned)((p->perf_capabilities & SPMU_PERFCAP_PEBS_FMT_MASK) >>
                  SPMU_PERFCAP_PEBS_FMT_SHIFT);
@@ -110,11 +149,22 @@ const char *spmu_cap_text(unsigned bit)
       [SPMU_CAP_NB_HT] = "NetBurst with Hyper-Threading",
       [SPMU_CAP_NB_IQ_ESCR] = "NetBurst family 0FH models 1-2 (iq_escr)",
       [SPMU_CAP_NB_EXT_CASCADE] = "NetBurst extended cascading (ext_cascade)",
+      [SPMU_CAP_LBR] = "model-specific LBRs (lbr_depth)",
+      [SPMU_CAP_LBR_CORE2] = "the Core 2 LBR stack (lbr_depth=4)",
+      [SPMU_CAP_LBR_NHM] = "LBR stack of 16 or 32 (Nehalem and later)",
+      [SPMU_CAP_LBR_32] = "LBR stack of 32",
+      [SPMU_CAP_LBR_FLAGS] = "LBR format 3+",
+      [SPMU_CAP_LBR_FMT4] = "LBR format 4+",
+      [SPMU_CAP_LBR_INFO] = "LBR format 5",
+      [SPMU_CAP_ARCH_LBR] = "architectural LBRs",
+      [SPMU_CAP_ALBR_CPL] = "arch LBR CPL filtering (CPUID.1CH:EBX[0])",
+      [SPMU_CAP_ALBR_FILTER] = "arch LBR branch filtering (CPUID.1CH:EBX[1])",
+      [SPMU_CAP_ALBR_STACK] = "arch LBR call-stack mode (CPUID.1CH:EBX[2])",
   };
   return bit < sizeof(text) / sizeof(text[0]) && text[bit] ? text[bit] : NULL;
 }
 
-static bool avail(uint32_t caps, uint32_t requires, uint32_t excludes)
+static bool avail(uint64_t caps, uint64_t requires, uint64_t excludes)
 {
   return (caps & requires) == requires && (caps & excludes) == 0;
 }
@@ -131,6 +181,8 @@ static uint32_t repeat_set(const struct spmu_applied *a, unsigned repeat,
     return a->prof.fixed_mask;
   case SPMU_REP_COUNT:
     return (uint32_t)spmu_width_mask(count);
+  case SPMU_REP_LBR:
+    return (uint32_t)spmu_width_mask(a->lbr_entries);
   default:
     return 1;
   }
@@ -183,6 +235,10 @@ static uint64_t reset_value(const struct spmu_applied *a,
            ((p->features & SPMU_FEAT_PEBS) ? 0 : BIT64(12));
   case SPMU_RESET_PERFCAP:
     return p->perf_capabilities;
+  case SPMU_RESET_LBR_DEPTH:
+    /* Architectural LBRs: IA32_LBR_DEPTH resets to the deepest supported
+     * depth (decisions.md, LBR). */
+    return a->lbr_entries;
   case SPMU_RESET_NB_CCCR:
     /* SDM 18.15.3: CCCRs reset to 0; without Hyper-Threading bits 17:16
      * "must be set to 11B" (Figure 18-45), so they read 11B from reset and
@@ -270,6 +326,7 @@ void spmu_applied_init_base(struct spmu_applied *a, const spmu_profile *p)
 
   a->prof = *p;
   a->caps = spmu_profile_caps(p);
+  a->lbr_entries = spmu_lbr_max_depth(p);
   a->gp_mask = spmu_width_mask(p->gp);
   a->fixed_mask = (uint64_t)p->fixed_mask << SPMU_GLOBAL_FIXED(0);
   a->gp_width_mask = spmu_width_mask(p->gp_width);

@@ -8,11 +8,13 @@
 #include "regs/catalog.h"
 
 /* Upper bound on MSRs one profile has: 4 per-GP defs x 8, 1 per-fixed x 16,
- * plus the singletons (72); NetBurst: 18 counters, 18 CCCRs, 45 ESCRs and
- * 6 others (87). Checked by a static assert in applied.c. */
-#define SPMU_MAX_MSRS 96
-/* Every architectural PMU MSR lies below this address (DS_AREA is 600H). */
-#define SPMU_MSR_SPAN 0x601
+ * plus the singletons (72), plus the LBRs: 3 x 32 stack MSRs and 5 others
+ * (173); NetBurst: 18 counters, 18 CCCRs, 45 ESCRs and 6 others (87).
+ * The index holds slot + 1 in a byte: a static assert in applied.c. */
+#define SPMU_MAX_MSRS 200
+/* Every MSR softpmu models lies below this address (the last is
+ * IA32_LBR_31_TO_IP, 161FH). */
+#define SPMU_MSR_SPAN 0x1620
 
 struct spmu_msr_rt {
   const struct spmu_reg_def *def;
@@ -27,7 +29,8 @@ struct spmu_msr_rt {
 
 struct spmu_applied {
   spmu_profile prof;
-  uint32_t caps;             /* CAP(...) bits */
+  uint64_t caps;             /* CAP(...) bits */
+  unsigned lbr_entries;      /* LBR stack MSRs (SPMU_REP_LBR instances) */
   uint64_t gp_mask;          /* global bits of the GP counters */
   uint64_t fixed_mask;       /* global bits of the fixed counters (32+j) */
   uint64_t gp_width_mask;    /* value mask of a GP counter */
@@ -45,7 +48,12 @@ struct spmu_applied {
 };
 
 /* Capability bits of a profile (assumed valid). */
-uint32_t spmu_profile_caps(const spmu_profile *p);
+uint64_t spmu_profile_caps(const spmu_profile *p);
+
+/* The LBR stack's entries: lbr_depth, or for architectural LBRs the
+ * deepest depth CPUID.1CH:EAX[7:0] lists (8 * (n + 1) for its highest bit
+ * n); 0 without LBRs. Valid profiles only. */
+unsigned spmu_lbr_max_depth(const spmu_profile *p);
 
 /* A short text for capability bit `bit` (enum spmu_cap_bit), or NULL. */
 const char *spmu_cap_text(unsigned bit);

@@ -4,8 +4,9 @@
  * Section numbers are those of the Intel SDM Vol. 3B, order 325384-059US
  * (chapter 18 "Performance Monitoring", chapter 17 "Debug, Branch Profile,
  * TSC, and Resource Monitoring Features") and Vol. 3C chapter 35 (MSR
- * tables). "(Linux)" marks layouts that come from Linux and KVM sources
- * because the SDM text of that order predates them.
+ * tables); "Arch LBR" is the chapter "Architectural Last Branch Records"
+ * that later orders of Vol. 3B add. "(Linux)" marks layouts that come from
+ * Linux and KVM sources because the SDM text of that order predates them.
  *
  * Nothing else in the project switches on an MSR number: masks, lookup,
  * decode/encode, docs/msrs.md and the per-register tests all come from here.
@@ -20,6 +21,7 @@
 #define NF(a) ((uint8_t)(sizeof(a) / sizeof((a)[0])))
 #define ST(m) ((int)offsetof(struct spmu_regs, m))
 #define NBST(m) ((int)offsetof(struct spmu_nb_regs, m))
+#define LBST(m) ((int)offsetof(struct spmu_lbr_regs, m))
 
 /* Not formatted: the catalogue is a table, aligned by meaning. */
 /* clang-format off */
@@ -203,6 +205,114 @@ static const struct spmu_field_def frontend_fields[] = {
 /* IA32_DS_AREA — SDM 17.4.9: linear address of the DS save area. */
 static const struct spmu_field_def ds_area_fields[] = {
   F("DS_AREA", 0, 64, 0, "linear address of the DS management area"),
+};
+
+/* A field present with capabilities req and without exc. */
+#define FRX(n, l, w, req, exc, b)                                            \
+  {.name = n, .lsb = l, .width = w, .repeat = SPMU_REP_ONE, .only_inst = -1, \
+   .access = SPMU_ACCESS_RW, .requires = req, .excludes = exc, .brief = b}
+
+/* MSR_LASTBRANCH_x_FROM_IP — SDM 17.4.8.1 (formats of
+ * IA32_PERF_CAPABILITIES[5:0]), 17.7.1 Table 17-8 (format 3: MISPRED in bit
+ * 63, bits 62:0 the address sign-extended from bit 47), 17.9 (format 4:
+ * IN_TX 62, TSX_ABORT 61, bits 60:0 the address); format 5 keeps format
+ * 4's flags beside MSR_LBR_INFO_x (Linux). Formats 1-2: 64 address bits. */
+static const struct spmu_field_def lbr_from_fields[] = {
+  FRX("FROM_IP", 0, 64, 0, CAP(LBR_FLAGS),
+      "branch source linear address (64 bits)"),
+  FRX("FROM_IP", 0, 63, CAP(LBR_FLAGS), CAP(LBR_FMT4),
+      "branch source address, sign-extended from bit 47 to bit 62"),
+  FRX("FROM_IP", 0, 61, CAP(LBR_FMT4), 0,
+      "branch source address, sign-extended from bit 47 to bit 60"),
+  F("TSX_ABORT", 61, 1, CAP(LBR_FMT4), "the branch is a TSX abort"),
+  F("IN_TX", 62, 1, CAP(LBR_FMT4), "the branch retired inside a transaction"),
+  F("MISPRED", 63, 1, CAP(LBR_FLAGS), "the branch was mispredicted"),
+};
+
+/* MSR_LASTBRANCH_x_TO_IP — SDM 17.7.1 Table 17-9: the target address,
+ * bits 63:48 the sign extension of bit 47. IA32_LBR_x_FROM_IP / TO_IP of
+ * architectural LBRs are the same 64-bit linear address. */
+static const struct spmu_field_def lbr_to_fields[] = {
+  F("TO_IP", 0, 64, 0, "branch target linear address (canonical)"),
+};
+static const struct spmu_field_def arch_lbr_from_fields[] = {
+  F("FROM_IP", 0, 64, 0, "branch source linear address (canonical)"),
+};
+
+/* MSR_LBR_INFO_x — SDM 17.12.1 (LBR format 5): elapsed cycles, TSX and
+ * misprediction flags of entry x; bits 60:16 reserved. */
+static const struct spmu_field_def lbr_info_fields[] = {
+  F("CYC_CNT", 0, 16, 0, "core cycles since the previous LBR entry (saturating)"),
+  F("TSX_ABORT", 61, 1, 0, "the branch is a TSX abort"),
+  F("IN_TX", 62, 1, 0, "the branch retired inside a transaction"),
+  F("MISPRED", 63, 1, 0, "the branch was mispredicted"),
+};
+
+/* IA32_LBR_x_INFO — SDM "Architectural Last Branch Records", IA32_LBR_x_INFO
+ * layout: BR_TYPE 59:56 (0 JCC, 1 near indirect JMP, 2 near relative JMP,
+ * 3 near indirect CALL, 4 near relative CALL, 5 near RET, 8 other), the
+ * cycle count and its valid bit; bits 55:16 reserved. */
+static const struct spmu_field_def arch_lbr_info_fields[] = {
+  F("CYC_CNT", 0, 16, 0, "core cycles since the previous LBR entry (saturating)"),
+  F("BR_TYPE", 56, 4, 0, "branch type"),
+  F("CYC_CNT_VALID", 60, 1, 0, "CYC_CNT holds a count"),
+  F("TSX_ABORT", 61, 1, 0, "the branch is a TSX abort"),
+  F("IN_TX", 62, 1, 0, "the branch retired inside a transaction"),
+  F("MISPRED", 63, 1, 0, "the branch was mispredicted"),
+};
+
+/* MSR_LASTBRANCH_TOS — SDM 17.4.8 Table 17-4, 17.7.1 Table 17-10: the
+ * entry holding the most recent branch, an M-bit pointer (2 bits for 4
+ * entries, 4 for 16, 5 for 32); the rest reserved. */
+static const struct spmu_field_def lbr_tos_fields[] = {
+  F("TOS", 0, 2, CAP(LBR_CORE2), "entry of the most recent branch"),
+  FRX("TOS", 0, 4, CAP(LBR_NHM), CAP(LBR_32), "entry of the most recent branch"),
+  F("TOS", 0, 5, CAP(LBR_32), "entry of the most recent branch"),
+};
+
+/* MSR_LBR_SELECT — SDM 17.7.2 Table 17-11 (1: do not record), 17.9.1
+ * Table 17-13 (EN_CALLSTACK, Haswell and later). */
+static const struct spmu_field_def lbr_select_fields[] = {
+  F("CPL_EQ_0", 0, 1, 0, "do not record branches in ring 0"),
+  F("CPL_NEQ_0", 1, 1, 0, "do not record branches in rings 1-3"),
+  F("JCC", 2, 1, 0, "do not record conditional branches"),
+  F("NEAR_REL_CALL", 3, 1, 0, "do not record near relative calls"),
+  F("NEAR_IND_CALL", 4, 1, 0, "do not record near indirect calls"),
+  F("NEAR_RET", 5, 1, 0, "do not record near returns"),
+  F("NEAR_IND_JMP", 6, 1, 0, "do not record near indirect jumps"),
+  F("NEAR_REL_JMP", 7, 1, 0, "do not record near relative jumps"),
+  F("FAR_BRANCH", 8, 1, 0, "do not record far branches"),
+  F("EN_CALLSTACK", 9, 1, CAP(LBR_FMT4),
+    "call-stack mode: calls push, returns pop"),
+};
+
+/* IA32_LBR_CTL — SDM "Architectural Last Branch Records" (1: record);
+ * the CPL, call-stack and branch-type bits exist as CPUID.1CH:EBX says. */
+static const struct spmu_field_def arch_lbr_ctl_fields[] = {
+  F("LBREn", 0, 1, 0, "enable LBR recording"),
+  F("OS", 1, 1, CAP(ALBR_CPL), "record branches in ring 0"),
+  F("USR", 2, 1, CAP(ALBR_CPL), "record branches in rings 1-3"),
+  F("CALL_STACK", 3, 1, CAP(ALBR_STACK), "call-stack mode: calls push, returns pop"),
+  F("COND", 16, 1, CAP(ALBR_FILTER), "record conditional branches"),
+  F("NEAR_IND_JMP", 17, 1, CAP(ALBR_FILTER), "record near indirect jumps"),
+  F("NEAR_REL_JMP", 18, 1, CAP(ALBR_FILTER), "record near relative jumps"),
+  F("NEAR_IND_CALL", 19, 1, CAP(ALBR_FILTER), "record near indirect calls"),
+  F("NEAR_REL_CALL", 20, 1, CAP(ALBR_FILTER), "record near relative calls"),
+  F("NEAR_RET", 21, 1, CAP(ALBR_FILTER), "record near returns"),
+  F("OTHER_BRANCH", 22, 1, CAP(ALBR_FILTER), "record other branches (far, ...)"),
+};
+
+/* IA32_LBR_DEPTH — the entries recording uses; writable with a depth
+ * CPUID.1CH:EAX[7:0] lists, which clears every entry. */
+static const struct spmu_field_def arch_lbr_depth_fields[] = {
+  F("DEPTH", 0, 9, 0, "LBR entries in use (8 * (n + 1) for each EAX[n])"),
+};
+
+/* IA32_LER_FROM_IP / TO_IP / INFO — the last branch before an interrupt or
+ * exception (architectural LBRs): stored; the host's clocks carry no
+ * interrupts, so the model records nothing in them. */
+static const struct spmu_field_def ler_ip_fields[] = {
+  F("IP", 0, 64, 0, "linear address (canonical)"),
 };
 
 /* MSR_PERF_METRICS — fractions of TOPDOWN.SLOTS, one byte each (Linux). */
@@ -499,6 +609,70 @@ const struct spmu_reg_def spmu_catalog[] = {
    .check = SPMU_CHECK_CANONICAL, .requires = CAP(DS), .storage = ST(ds_area),
    FIELDS(ds_area_fields), .sdm = "17.4.9",
    .brief = "linear address of the DS save area (canonical)"},
+  /* The model-specific LBR stack (SDM 17.4.8, 17.5 Core 2, 17.7-17.12
+   * Nehalem to Skylake) and architectural LBRs. */
+  {.name = "MSR_LASTBRANCH_%u_FROM_IP", .addr = 0x40, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .check = SPMU_CHECK_LBR_FROM, .lbr = true,
+   .requires = CAP(LBR_CORE2), .storage = LBST(from), FIELDS(lbr_from_fields),
+   .sdm = "17.5, 17.4.8.1", .brief = "LBR entry %u: branch source (Core 2)"},
+  {.name = "MSR_LASTBRANCH_%u_TO_IP", .addr = 0x60, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .check = SPMU_CHECK_CANONICAL, .lbr = true,
+   .requires = CAP(LBR_CORE2), .storage = LBST(to), FIELDS(lbr_to_fields),
+   .sdm = "17.5, 17.4.8.1", .brief = "LBR entry %u: branch target (Core 2)"},
+  {.name = "MSR_LBR_SELECT", .addr = 0x1C8,
+   .policy = SPMU_POLICY_RW, .lbr = true, .requires = CAP(LBR_NHM),
+   .storage = LBST(select), FIELDS(lbr_select_fields),
+   .sdm = "17.7.2, 17.9.1", .brief = "LBR filter by CPL and branch type"},
+  {.name = "MSR_LASTBRANCH_TOS", .addr = 0x1C9, .policy = SPMU_POLICY_RW,
+   .lbr = true, .requires = CAP(LBR), .storage = LBST(tos),
+   FIELDS(lbr_tos_fields), .sdm = "17.4.8, 17.7.1",
+   .brief = "LBR top of stack: the most recent entry"},
+  {.name = "IA32_LER_FROM_IP", .addr = 0x1DD, .policy = SPMU_POLICY_RW,
+   .check = SPMU_CHECK_CANONICAL, .lbr = true, .requires = CAP(ARCH_LBR),
+   .storage = LBST(ler_from), FIELDS(ler_ip_fields), .sdm = "Arch LBR",
+   .brief = "last branch before an interrupt or exception: source"},
+  {.name = "IA32_LER_TO_IP", .addr = 0x1DE, .policy = SPMU_POLICY_RW,
+   .check = SPMU_CHECK_CANONICAL, .lbr = true, .requires = CAP(ARCH_LBR),
+   .storage = LBST(ler_to), FIELDS(ler_ip_fields), .sdm = "Arch LBR",
+   .brief = "last branch before an interrupt or exception: target"},
+  {.name = "IA32_LER_INFO", .addr = 0x1E0, .policy = SPMU_POLICY_RW,
+   .lbr = true, .requires = CAP(ARCH_LBR), .storage = LBST(ler_info),
+   FIELDS(arch_lbr_info_fields), .sdm = "Arch LBR",
+   .brief = "last branch before an interrupt or exception: info"},
+  {.name = "MSR_LASTBRANCH_%u_FROM_IP", .addr = 0x680, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .check = SPMU_CHECK_LBR_FROM, .lbr = true,
+   .requires = CAP(LBR_NHM), .storage = LBST(from), FIELDS(lbr_from_fields),
+   .sdm = "17.7.1 Table 17-8, 17.4.8.1", .brief = "LBR entry %u: branch source"},
+  {.name = "MSR_LASTBRANCH_%u_TO_IP", .addr = 0x6C0, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .check = SPMU_CHECK_CANONICAL, .lbr = true,
+   .requires = CAP(LBR_NHM), .storage = LBST(to), FIELDS(lbr_to_fields),
+   .sdm = "17.7.1 Table 17-9", .brief = "LBR entry %u: branch target"},
+  {.name = "MSR_LBR_INFO_%u", .addr = 0xDC0, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .lbr = true, .requires = CAP(LBR_INFO),
+   .storage = LBST(info), FIELDS(lbr_info_fields), .sdm = "17.12.1",
+   .brief = "LBR entry %u: cycles, TSX and misprediction"},
+  {.name = "IA32_LBR_%u_INFO", .addr = 0x1200, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .lbr = true, .requires = CAP(ARCH_LBR),
+   .storage = LBST(info), FIELDS(arch_lbr_info_fields), .sdm = "Arch LBR",
+   .brief = "arch LBR entry %u: type, cycles, flags"},
+  {.name = "IA32_LBR_CTL", .addr = 0x14CE, .policy = SPMU_POLICY_RW,
+   .lbr = true, .requires = CAP(ARCH_LBR), .storage = LBST(ctl),
+   FIELDS(arch_lbr_ctl_fields), .sdm = "Arch LBR",
+   .brief = "architectural LBR enable and filters"},
+  {.name = "IA32_LBR_DEPTH", .addr = 0x14CF, .policy = SPMU_POLICY_RW,
+   .reset = SPMU_RESET_LBR_DEPTH, .check = SPMU_CHECK_LBR_DEPTH, .lbr = true,
+   .requires = CAP(ARCH_LBR), .storage = LBST(depth),
+   FIELDS(arch_lbr_depth_fields), .sdm = "Arch LBR",
+   .brief = "architectural LBR entries in use; a write clears them"},
+  {.name = "IA32_LBR_%u_FROM_IP", .addr = 0x1500, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .check = SPMU_CHECK_CANONICAL, .lbr = true,
+   .requires = CAP(ARCH_LBR), .storage = LBST(from),
+   FIELDS(arch_lbr_from_fields), .sdm = "Arch LBR",
+   .brief = "arch LBR entry %u: branch source"},
+  {.name = "IA32_LBR_%u_TO_IP", .addr = 0x1600, .repeat = SPMU_REP_LBR,
+   .policy = SPMU_POLICY_RW, .check = SPMU_CHECK_CANONICAL, .lbr = true,
+   .requires = CAP(ARCH_LBR), .storage = LBST(to), FIELDS(lbr_to_fields),
+   .sdm = "Arch LBR", .brief = "arch LBR entry %u: branch target"},
 };
 /* clang-format on */
 

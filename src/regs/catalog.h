@@ -57,18 +57,35 @@ enum spmu_cap_bit {
   SPMU_CAP_NB_HT,          /* NetBurst with two logical processors (18.16) */
   SPMU_CAP_NB_IQ_ESCR,     /* MSR_IQ_ESCR0/1 (family 0FH models 1-2) */
   SPMU_CAP_NB_EXT_CASCADE, /* IQ CCCR bit 11 (SDM 18.15.5.7) */
+  SPMU_CAP_LBR,            /* the model-specific LBR stack (lbr_depth > 0) */
+  SPMU_CAP_LBR_CORE2,      /* its Core 2 layout: 4 entries at 40H / 60H,
+                              no MSR_LBR_SELECT (SDM 17.5) */
+  SPMU_CAP_LBR_NHM,        /* the Nehalem-and-later layout: 16 or 32 entries
+                              at 680H / 6C0H, MSR_LBR_SELECT (17.7) */
+  SPMU_CAP_LBR_32,         /* 32 entries (17.12) */
+  SPMU_CAP_LBR_FLAGS,      /* LBR format 3+: MISPRED in FROM_IP[63] */
+  SPMU_CAP_LBR_FMT4,       /* LBR format 4+: IN_TX / TSX_ABORT in
+                              FROM_IP[62:61]; call-stack mode (17.9) */
+  SPMU_CAP_LBR_INFO,       /* LBR format 5: MSR_LBR_INFO_x (17.12) */
+  SPMU_CAP_ARCH_LBR,       /* architectural LBRs (CPUID.07H:EDX[19]) */
+  SPMU_CAP_ALBR_CPL,       /* CPUID.1CH:EBX[0]: CPL filtering */
+  SPMU_CAP_ALBR_FILTER,    /* CPUID.1CH:EBX[1]: branch filtering */
+  SPMU_CAP_ALBR_STACK,     /* CPUID.1CH:EBX[2]: call-stack mode */
 };
-#define CAP(x) (UINT32_C(1) << SPMU_CAP_##x)
+#define CAP(x) (UINT64_C(1) << SPMU_CAP_##x)
 
 enum spmu_repeat {
   SPMU_REP_ONE,   /* one instance */
   SPMU_REP_GP,    /* once per GP counter present */
   SPMU_REP_FIXED, /* once per fixed counter present */
   SPMU_REP_COUNT, /* `count` instances (NetBurst counters, CCCRs, ESCRs) */
+  SPMU_REP_LBR,   /* once per LBR stack entry: the profile's lbr_depth, or
+                     for architectural LBRs the deepest depth of leaf 1CH */
 };
 
 enum spmu_reset {
   SPMU_RESET_ZERO,
+  SPMU_RESET_LBR_DEPTH,  /* the deepest depth CPUID.1CH:EAX[7:0] lists */
   SPMU_RESET_GP_ENABLES, /* every GP enable bit set (GLOBAL_CTRL) */
   SPMU_RESET_MISC,       /* MISC_ENABLE perf bits from the profile */
   SPMU_RESET_PERFCAP,    /* the profile's PERF_CAPABILITIES */
@@ -78,6 +95,9 @@ enum spmu_reset {
 enum spmu_check {
   SPMU_CHECK_NONE,
   SPMU_CHECK_CANONICAL, /* a linear address: bits 63:47 equal */
+  SPMU_CHECK_LBR_FROM,  /* an LBR FROM_IP: the address bits of the LBR
+                           format sign-extend bit 47 (SDM 17.4.8.1) */
+  SPMU_CHECK_LBR_DEPTH, /* a depth CPUID.1CH:EAX[7:0] lists */
 };
 
 struct spmu_field_def {
@@ -90,7 +110,7 @@ struct spmu_field_def {
   int8_t only_inst; /* only in register instance n (-1: every one) */
   uint8_t access;   /* spmu_access */
   uint8_t flags;    /* SPMU_FF_* */
-  uint32_t requires, excludes;
+  uint64_t requires, excludes;
   const char *brief;
 };
 
@@ -135,7 +155,10 @@ struct spmu_reg_def {
   uint8_t check;      /* enum spmu_check */
   bool open;          /* bits not declared are host-owned, not reserved */
   bool alias;         /* another name for state another def saves */
-  uint32_t requires, excludes;
+  bool lbr;           /* state in the logical processor's LBR file
+                         (struct spmu_lbr_regs); storage is an offset
+                         into it */
+  uint64_t requires, excludes;
   int storage; /* offsetof(struct spmu_regs, ...), -1 if none */
   spmu_compute_fn compute;
   spmu_view_fn view; /* per-logical-processor view of shared state */

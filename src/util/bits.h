@@ -66,4 +66,10 @@ static inline unsigned spmu_ctz32(uint32_t v)
   return (unsigned)__builtin_ctz(v);
 }
 
+/* Number of leading zero bits of v != 0. */
+static inline unsigned spmu_clz32(uint32_t v)
+{
+  return (unsigned)__builtin_clz(v);
+}
+
 #endif

@@ -240,6 +240,23 @@ grep -q "SIGKILL cannot be caught" "$tmp/err" ||
 grep -q '^     <not counted>      instructions  *$' "$tmp/err" ||
   fail "killed by SIGKILL: instructions <not counted>, not 0"
 
+# A script runs under its "#!" interpreter, as the kernel runs it (qemu-x86_64
+# runs ELF files only); its arguments and exit status pass through.
+printf '#!/bin/sh -e\necho "script $1"\nexit 7\n' >"$tmp/script.sh"
+chmod +x "$tmp/script.sh"
+run stat -e instructions -- "$tmp/script.sh" arg
+checks=$((checks + 1))
+[ "$rc" = 7 ] && grep -q '^script arg$' "$tmp/out" &&
+  grep -q ' instructions *$' "$tmp/err" ||
+  fail "a script: exit status $rc, output '$(cat "$tmp/out")', $(cat "$tmp/err")"
+
+# Options with their values attached, as perf takes them: -x, and
+# --event=...
+run stat -x, --event=instructions -- "$tmp/branches"
+checks=$((checks + 1))
+grep -q '^17006,,instructions,' "$tmp/err" ||
+  fail "-x, --event=: $(cat "$tmp/err")"
+
 # --multiplex: the counts scaled by enabled / running, with the percentage
 # of the time each ran (the plugin's times for branches.S: 8985 and 8021
 # instructions of 17006).

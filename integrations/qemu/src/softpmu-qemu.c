@@ -1,0 +1,707 @@
+/* softpmu as the PMU of QEMU's x86 TCG system emulator (QEMU 7.2): one
+ * softpmu core per machine, one logical processor per vCPU. The patched
+ * QEMU calls the hooks of softpmu-qemu.h; this file hands everything to the
+ * model and raises what it asks for (#GP, the PMI). How events are counted
+ * and what a cycle is: integrations/qemu/README.md.
+ *
+ * Locking: the core is not thread-safe (softpmu/pmu.h) and QEMU runs each
+ * vCPU in its own thread, so every call into the model holds qs.lock. A
+ * PMI is only recorded under it and raised after it is released, under the
+ * global (iothread) lock that the local APIC needs: qs.lock is never held
+ * while taking the global lock. */
+/* Not formatted: QEMU's headers, qemu/osdep.h first as QEMU requires. */
+/* clang-format off */
+#include "qemu/osdep.h"
+#include "qemu/error-report.h"
+#include "qemu/main-loop.h"
+#include "qemu/thread.h"
+#include "qapi/error.h"
+#include "cpu.h"
+#include "exec/exec-all.h"
+#include "exec/helper-proto.h"
+#include "hw/boards.h"
+#include "hw/i386/apic.h"
+#include "migration/vmstate.h"
+#include "sysemu/reset.h"
+#include "sysemu/tcg.h"
+#include "tcg/helper-tcg.h"
+/* clang-format on */
+
+#include <softpmu/softpmu.h>
+
+#include "lines.h"
+#include "softpmu-qemu.h"
+
+/* The lines a block produces: lines.h's, and the two clocks. The engine
+ * supplies one unhalted core cycle (3CH/00H, IA32_FIXED_CTR1) and one
+ * reference cycle (00H/03H, IA32_FIXED_CTR2) per retired instruction (SDM
+ * 18.2.2.1, Table 18-2; events.h): TCG has no pipeline, and a halted vCPU
+ * runs no block, so both stop while it is halted as the unhalted clocks do
+ * (SDM 18.2.1.2, Table 18-1). */
+enum { Q_CYC = NLINES, Q_REF, QN };
+static const uint8_t clock_code[QN - NLINES][2] = {
+    [Q_CYC - NLINES] = {0x3c, 0x00}, [Q_REF - NLINES] = {0x00, 0x03}};
+
+static const uint8_t *code_of(unsigned i)
+{
+  return i < NLINES ? line_code[i] : clock_code[i - NLINES];
+}
+
+/* A batch never holds more than this per line (spmu_event_line.count is 32
+ * bits). */
+#define BUDGET_MAX (INT64_C(1) << 31)
+#define MSR_MISC_ENABLE 0x1a0 /* QEMU's (env->msr_ia32_misc_enable) */
+#define MSR_DEBUGCTL 0x1d9
+#define DEBUGCTL_BTS (1u << 7) /* SDM Vol. 3B 17.4.1, Figure 17-3 */
+
+struct QSpmuVcpu {
+  X86CPU *cpu;
+  spmu_lp *lp;
+  /* Line increments (per line) this vCPU may still batch: fewer than can
+   * reach the next PMI or PEBS assist. < 0: not known, ask the model. */
+  int64_t budget;
+  uint64_t acc[4][QN]; /* batched, not yet delivered, by CPL */
+  unsigned dirty;      /* CPLs (bit) with something in acc */
+  unsigned cpl;        /* of the last block */
+  /* The last block, while its counts are still in acc (qspmu_restore). */
+  bool last_in_acc;
+  uint16_t last_cpl, last_n, last_tb_n, last_kind;
+};
+
+typedef struct QSpmuState {
+  spmu_core *core;
+  spmu_profile prof;
+  QemuMutex lock;
+  unsigned ncpus;
+  QSpmuVcpu vcpu[SPMU_MAX_THREADS];
+  uint32_t *msrs; /* the MSRs the model owns, ascending */
+  size_t nmsrs;
+  unsigned pmi_pending; /* logical processors (bit = index), under lock */
+  uint8_t *blob;        /* migration: the model's snapshot */
+  uint32_t blob_len;
+} QSpmuState;
+
+static QSpmuState qs;
+
+/* ---- the CPU model and the profile --------------------------------- */
+
+/* DisplayModel values of family 06H by generation (SDM Vol. 4, Table 2-1),
+ * for the profile whose PMU they have: Linux picks its event tables from
+ * CPUID family/model, so the vCPU's model must be one of its profile's. */
+static const struct {
+  const char *profile;
+  uint8_t models[8];
+} parts[] = {
+    {"core-duo", {0x0e}},
+    {"core2", {0x0f, 0x16, 0x17, 0x1d}},
+    {"nehalem", {0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f}},
+    {"sandybridge", {0x2a, 0x2d, 0x3a, 0x3e}},
+    {"haswell", {0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56}},
+    {"skylake", {0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6}},
+    {"icelake", {0x7d, 0x7e, 0x6a, 0x6c}},
+    {"sapphirerapids", {0x8f}},
+};
+
+static bool model_matches(const char *profile, unsigned family, unsigned model)
+{
+  size_t i, j;
+
+  if (family != 6)
+    return false;
+  for (i = 0; i < ARRAY_SIZE(parts); i++) {
+    if (strcmp(parts[i].profile, profile))
+      continue;
+    for (j = 0; j < ARRAY_SIZE(parts[i].models) && parts[i].models[j]; j++)
+      if (parts[i].models[j] == model)
+        return true;
+  }
+  return false;
+}
+
+/* ---- the host callbacks ------------------------------------------------ */
+
+static QSpmuVcpu *vcpu_of(spmu_lp *lp)
+{
+  return &qs.vcpu[spmu_lp_index(lp)];
+}
+
+/* Recorded under qs.lock, raised by raise_pmis() after it. */
+static void host_pmi(void *opaque, spmu_lp *lp)
+{
+  qs.pmi_pending |= 1u << spmu_lp_index(lp);
+}
+
+/* The DS save area and the records hold linear addresses (SDM Vol. 3B
+ * 17.4.9): translated through the vCPU's page tables. */
+static int host_read(void *opaque, spmu_lp *lp, uint64_t la, void *buf,
+                     size_t len)
+{
+  return cpu_memory_rw_debug(CPU(vcpu_of(lp)->cpu), la, buf, len, false);
+}
+
+static int host_write(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
+                      size_t len)
+{
+  return cpu_memory_rw_debug(CPU(vcpu_of(lp)->cpu), la, (void *)buf, len, true);
+}
+
+/* The state a PEBS record saves (SDM Vol. 3B 18.6.2.2): the vCPU's, at the
+ * start of the instruction the assist follows. */
+static void host_state(void *opaque, spmu_lp *lp, spmu_machine_state *st)
+{
+  CPUX86State *env = &vcpu_of(lp)->cpu->env;
+  int i;
+
+  st->rflags = cpu_compute_eflags(env);
+  st->ip = env->eip + env->segs[R_CS].base;
+  st->next_ip = st->ip;
+  for (i = 0; i < CPU_NB_REGS && i < 16; i++)
+    st->gpr[i] = env->regs[i];
+}
+
+/* The PMI, through the local APIC's LVT performance-counter entry. */
+static void raise_pmis(unsigned pending)
+{
+  bool locked;
+  unsigned i;
+
+  if (!pending)
+    return;
+  locked = qemu_mutex_iothread_locked();
+  if (!locked)
+    qemu_mutex_lock_iothread();
+  for (i = 0; i < qs.ncpus; i++)
+    if ((pending & 1u << i) && qs.vcpu[i].cpu->apic_state)
+      apic_deliver_pmi(qs.vcpu[i].cpu->apic_state);
+  if (!locked)
+    qemu_mutex_unlock_iothread();
+}
+
+/* Release qs.lock, then raise the PMIs requested under it. */
+static void unlock(void)
+{
+  unsigned pending = qs.pmi_pending;
+
+  qs.pmi_pending = 0;
+  qemu_mutex_unlock(&qs.lock);
+  raise_pmis(pending);
+}
+
+/* ---- feeding the model ------------------------------------------------ */
+
+static uint8_t clock_flags(const CPUX86State *env)
+{
+  uint8_t f = 0;
+
+  if (env->hflags & HF_LMA_MASK)
+    f |= SPMU_CLK_IA32E;
+  if (env->hflags & HF_SMM_MASK)
+    f |= SPMU_CLK_SMM;
+  return f;
+}
+
+static size_t to_lines(const uint64_t l[QN], spmu_event_line *el)
+{
+  size_t i, k = 0;
+
+  for (i = 0; i < QN; i++)
+    if (l[i])
+      el[k++] = (spmu_event_line){code_of(i)[0], code_of(i)[1], (uint32_t)l[i]};
+  return k;
+}
+
+/* One clock of lines l at CPL cpl; under qs.lock. */
+static void deliver(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
+{
+  spmu_event_line el[QN];
+  spmu_clock c = {
+      .lines = el, .cpl = (uint8_t)cpl, .flags = clock_flags(&v->cpu->env)};
+
+  c.nlines = to_lines(l, el);
+  spmu_deliver(v->lp, &c, 1, NULL);
+}
+
+/* Hand the batch to the model: one clock per CPL. The budget guarantees
+ * that no PMI or PEBS assist falls inside it. Under qs.lock. */
+static void flush(QSpmuVcpu *v)
+{
+  unsigned cpl;
+
+  for (cpl = 0; cpl < 4; cpl++)
+    if (v->dirty & 1u << cpl) {
+      deliver(v, cpl, v->acc[cpl]);
+      memset(v->acc[cpl], 0, sizeof v->acc[cpl]);
+    }
+  v->dirty = 0;
+  v->last_in_acc = false;
+}
+
+static uint64_t deadline(const QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
+{
+  spmu_event_line el[QN];
+  spmu_clock c = {
+      .lines = el, .cpl = (uint8_t)cpl, .flags = clock_flags(&v->cpu->env)};
+  uint64_t d = SPMU_DEADLINE_NEVER;
+
+  c.nlines = to_lines(l, el);
+  spmu_deadline(v->lp, &c, &d);
+  return d;
+}
+
+/* How much can be batched: a clock with every line once, at CPL 0 and at
+ * CPL 3 (OS and USR, SDM 18.2.1.1), reaches the next PMI after d clocks,
+ * so d - 1 increments of any mix of lines cannot. Under qs.lock. */
+static void refresh_budget(QSpmuVcpu *v)
+{
+  uint64_t unit[QN], d0, d3, d;
+  unsigned i;
+
+  for (i = 0; i < QN; i++)
+    unit[i] = 1;
+  d0 = deadline(v, 0, unit);
+  d3 = deadline(v, 3, unit);
+  d = d0 < d3 ? d0 : d3;
+  v->budget = d - 1 > (uint64_t)BUDGET_MAX ? BUDGET_MAX : (int64_t)(d - 1);
+}
+
+/* Whether a block must be instrumented: a counter of this logical
+ * processor is enabled (SDM 18.2.2) or it stores branch records (BTS, SDM
+ * Vol. 3B 17.4.8). Sets the block flag HF_SPMU; under qs.lock. */
+static void sync_flag(QSpmuVcpu *v)
+{
+  const spmu_profile *p = &qs.prof;
+  CPUX86State *env = &v->cpu->env;
+  uint64_t debugctl = 0;
+  bool on = false;
+  unsigned i;
+
+  for (i = 0; i < p->gp && !on; i++)
+    on = spmu_counter_enabled(v->lp, SPMU_COUNTER_GP(i)) == 1;
+  for (i = 0; i < 32 && !on; i++)
+    on = (p->fixed_mask & 1u << i) &&
+         spmu_counter_enabled(v->lp, SPMU_COUNTER_FIXED(i)) == 1;
+  if (!on && spmu_host_rdmsr(v->lp, MSR_DEBUGCTL, &debugctl) == SPMU_OK)
+    on = debugctl & DEBUGCTL_BTS;
+  if (on)
+    env->hflags |= HF_SPMU_MASK;
+  else
+    env->hflags &= ~HF_SPMU_MASK;
+}
+
+/* What one block adds: n instructions (and as many cycles), the lines of
+ * its last instruction's branch kind (the plugin's rules, lines.h). */
+static void block_lines(uint64_t l[QN], unsigned n, unsigned kind)
+{
+  l[L_INST] += n;
+  l[Q_CYC] += n;
+  l[Q_REF] += n;
+  switch (kind) {
+  case QSPMU_COND:
+    l[L_BR_ALL]++, l[L_BR_COND]++;
+    break;
+  case QSPMU_JMP:
+    l[L_BR_ALL]++, l[L_BR_TAKEN]++;
+    break;
+  case QSPMU_CALL:
+    l[L_BR_ALL]++, l[L_BR_CALL]++, l[L_BR_TAKEN]++;
+    break;
+  case QSPMU_RET:
+    l[L_BR_ALL]++, l[L_BR_RET]++, l[L_BR_TAKEN]++;
+    break;
+  case QSPMU_FAR:
+    l[L_BR_ALL]++, l[L_BR_FAR]++;
+    break;
+  default:
+    break;
+  }
+}
+
+static void add_lines(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
+{
+  unsigned i;
+
+  for (i = 0; i < QN; i++)
+    v->acc[cpl][i] += l[i];
+  v->dirty |= 1u << cpl;
+}
+
+/* Called at the start of every instrumented block, before its first
+ * instruction: the block's instructions are counted as they start (an
+ * exception takes back those that did not retire, qspmu_restore); the
+ * taken conditional branch that ended the previous block is counted now,
+ * at that block's CPL. */
+void helper_spmu_tb(CPUX86State *env, uint64_t info)
+{
+  X86CPU *cpu = env_archcpu(env);
+  QSpmuVcpu *v = cpu->spmu;
+  unsigned tb_n = QSPMU_INFO_N(info), kind = QSPMU_INFO_KIND(info);
+  unsigned rep_first = QSPMU_INFO_REP_FIRST(info), flow = env->spmu_flow;
+  unsigned cpl = env->hflags & HF_CPL_MASK, n = tb_n;
+  uint64_t l[QN] = {0};
+  int64_t m;
+
+  if (!v)
+    return;
+  v->last_in_acc = false;
+  env->spmu_flow = 0;
+  /* A REP string instruction retires once (SDM Vol. 2B REP): TCG runs
+   * one iteration per block, counted at the first. */
+  if ((flow & QSPMU_FLOW_REP) && rep_first && n)
+    n--;
+  if (flow & QSPMU_FLOW_TAKEN) {
+    uint64_t t[QN] = {0};
+
+    t[L_BR_TAKEN] = 1;
+    if (v->budget >= 1) {
+      v->budget--;
+      add_lines(v, v->cpl, t);
+    } else {
+      qemu_mutex_lock(&qs.lock);
+      flush(v);
+      deliver(v, v->cpl, t);
+      v->budget = -1;
+      unlock();
+    }
+  }
+  v->cpl = cpl;
+  block_lines(l, n, kind);
+  m = (int64_t)n + 1; /* no line of the block grows by more */
+  if (v->budget >= m) {
+    v->budget -= m;
+    add_lines(v, cpl, l);
+    v->last_in_acc = true;
+    v->last_cpl = cpl;
+    v->last_n = n;
+    v->last_tb_n = tb_n;
+    v->last_kind = kind;
+    return;
+  }
+  /* A PMI may fall in this block: exact, one instruction at a time. */
+  qemu_mutex_lock(&qs.lock);
+  flush(v);
+  if (n > 1 && deadline(v, cpl, l) == 1) {
+    CPUState *cs = CPU(cpu);
+
+    qemu_mutex_unlock(&qs.lock);
+    env->spmu_flow = flow & ~QSPMU_FLOW_TAKEN; /* counted above */
+    cs->cflags_next_tb = (curr_cflags(cs) & ~CF_COUNT_MASK) | CF_NOIRQ | 1;
+    cpu_loop_exit_restore(cs, GETPC());
+  }
+  deliver(v, cpl, l);
+  refresh_budget(v);
+  sync_flag(v);
+  unlock();
+}
+
+void qspmu_restore(X86CPU *cpu, unsigned idx)
+{
+  QSpmuVcpu *v = cpu->spmu;
+  unsigned notdone, undo;
+  uint64_t *a;
+
+  if (!v || !v->last_in_acc || idx >= v->last_tb_n)
+    return;
+  v->last_in_acc = false;
+  /* Instruction idx faulted (or is re-executed): it and those after it
+   * did not retire. */
+  notdone = v->last_tb_n - idx;
+  undo = notdone < v->last_n ? notdone : v->last_n;
+  a = v->acc[v->last_cpl];
+  a[L_INST] -= undo;
+  a[Q_CYC] -= undo;
+  a[Q_REF] -= undo;
+  if (v->last_kind != QSPMU_NONE) { /* the branch is the last */
+    uint64_t b[QN] = {0};
+    unsigned i;
+
+    block_lines(b, 0, v->last_kind);
+    for (i = 0; i < QN; i++)
+      a[i] -= b[i];
+  }
+  v->budget += undo + 1;
+}
+
+/* ---- the guest's instructions ------------------------------------------ */
+
+static int cmp_u32(const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+static bool owned(uint32_t msr)
+{
+  return msr != MSR_MISC_ENABLE &&
+         bsearch(&msr, qs.msrs, qs.nmsrs, sizeof *qs.msrs, cmp_u32);
+}
+
+bool qspmu_active(void)
+{
+  return qs.core != NULL;
+}
+
+void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t regs[4])
+{
+  QSpmuVcpu *v = env_archcpu(env)->spmu;
+  uint32_t own[4], m[4];
+  int i;
+
+  if (!v || spmu_cpuid_owned(index, own) != SPMU_OK ||
+      spmu_cpuid(v->lp, index, 0, m) != SPMU_OK)
+    return;
+  for (i = 0; i < 4; i++)
+    regs[i] = (regs[i] & ~own[i]) | (m[i] & own[i]);
+}
+
+bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra)
+{
+  QSpmuVcpu *v = env_archcpu(env)->spmu;
+  int rc;
+
+  if (!v || !owned(msr))
+    return false;
+  qemu_mutex_lock(&qs.lock);
+  flush(v);
+  rc = spmu_wrmsr(v->lp, msr, val);
+  v->budget = -1;
+  sync_flag(v);
+  unlock();
+  if (rc == SPMU_GP) /* the model's #GP(0) (SDM Vol. 2B WRMSR) */
+    raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
+  return true;
+}
+
+bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra)
+{
+  QSpmuVcpu *v = env_archcpu(env)->spmu;
+  int rc;
+
+  if (!v || !owned(msr))
+    return false;
+  qemu_mutex_lock(&qs.lock);
+  flush(v);
+  rc = spmu_rdmsr(v->lp, msr, val);
+  unlock();
+  if (rc == SPMU_GP)
+    raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
+  return true;
+}
+
+bool qspmu_rdpmc(CPUX86State *env, uintptr_t ra)
+{
+  QSpmuVcpu *v = env_archcpu(env)->spmu;
+  uint64_t val = 0;
+  int rc;
+
+  if (!v)
+    return false;
+  qemu_mutex_lock(&qs.lock);
+  flush(v);
+  rc = spmu_rdpmc(v->lp, (uint32_t)env->regs[R_ECX], env->hflags & HF_CPL_MASK,
+                  env->cr[4] & CR4_PCE_MASK, &val);
+  unlock();
+  if (rc == SPMU_GP) /* SDM Vol. 2B RDPMC: #GP(0) */
+    raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
+  env->regs[R_EAX] = (uint32_t)val;
+  env->regs[R_EDX] = (uint32_t)(val >> 32);
+  return true;
+}
+
+void qspmu_exec_enter(X86CPU *cpu)
+{
+  QSpmuVcpu *v = cpu->spmu;
+
+  if (!v)
+    return;
+  qemu_mutex_lock(&qs.lock);
+  sync_flag(v);
+  qemu_mutex_unlock(&qs.lock);
+}
+
+/* ---- the machine: reset, migration --------------------------------------- */
+
+static void forget_batches(void)
+{
+  unsigned i;
+
+  for (i = 0; i < qs.ncpus; i++) {
+    memset(qs.vcpu[i].acc, 0, sizeof qs.vcpu[i].acc);
+    qs.vcpu[i].dirty = 0;
+    qs.vcpu[i].budget = -1;
+    qs.vcpu[i].last_in_acc = false;
+  }
+}
+
+/* A system reset is RESET# (SDM Vol. 3A 9.1.1): the PMU's power-on state. */
+static void qspmu_reset(void *opaque)
+{
+  qemu_mutex_lock(&qs.lock);
+  spmu_core_reset(qs.core);
+  forget_batches();
+  qemu_mutex_unlock(&qs.lock);
+}
+
+/* The vCPUs are stopped: their batches go to the model, whose snapshot is
+ * the section's content. */
+static int qspmu_pre_save(void *opaque)
+{
+  size_t len = 0;
+  unsigned i;
+  int rc;
+
+  qemu_mutex_lock(&qs.lock);
+  for (i = 0; i < qs.ncpus; i++)
+    if (qs.vcpu[i].lp)
+      flush(&qs.vcpu[i]);
+  spmu_core_save(qs.core, NULL, 0, &len);
+  g_free(qs.blob);
+  qs.blob = g_malloc(len);
+  rc = spmu_core_save(qs.core, qs.blob, len, &len);
+  qs.blob_len = (uint32_t)len;
+  qemu_mutex_unlock(&qs.lock);
+  return rc == SPMU_OK ? 0 : -EINVAL;
+}
+
+static int qspmu_post_load(void *opaque, int version_id)
+{
+  int rc;
+
+  qemu_mutex_lock(&qs.lock);
+  rc = spmu_core_restore(qs.core, qs.blob, qs.blob_len);
+  forget_batches();
+  qemu_mutex_unlock(&qs.lock);
+  g_free(qs.blob);
+  qs.blob = NULL;
+  if (rc != SPMU_OK) {
+    error_report("softpmu: the snapshot does not restore: %s",
+                 spmu_strerror(rc));
+    return -EINVAL;
+  }
+  return 0;
+}
+
+static const VMStateDescription vmstate_qspmu = {
+    .name = "softpmu",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = qspmu_pre_save,
+    .post_load = qspmu_post_load,
+    .fields = (VMStateField[]){VMSTATE_UINT32(blob_len, QSpmuState),
+                               VMSTATE_VBUFFER_ALLOC_UINT32(blob, QSpmuState, 0,
+                                                            NULL, blob_len),
+                               VMSTATE_END_OF_LIST()},
+};
+
+static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
+{
+  const CPUX86State *env = &cpu->env;
+  unsigned family = (env->cpuid_version >> 8) & 0xf;
+  unsigned model =
+      ((env->cpuid_version >> 4) & 0xf) | ((env->cpuid_version >> 12) & 0xf0);
+  spmu_host host = {.pmi = host_pmi,
+                    .read_mem = host_read,
+                    .write_mem = host_write,
+                    .machine_state = host_state};
+  char why[512];
+
+  if (family == 0xf)
+    family += (env->cpuid_version >> 20) & 0xff;
+  if (spmu_profile_parse(profile, &qs.prof, why, sizeof why) != SPMU_OK) {
+    error_setg(errp, "softpmu=%s: %s", profile, why);
+    return false;
+  }
+  if (!model_matches(qs.prof.name, family, model)) {
+    error_setg(errp,
+               "softpmu=%s does not match the CPU model (family %u, model "
+               "0x%x): Linux picks its PMU tables from CPUID, use a CPU model "
+               "of that generation (e.g. Skylake-Client with skylake, "
+               "Icelake-Server with icelake)",
+               profile, family, model);
+    return false;
+  }
+  qs.ncpus = current_machine->smp.max_cpus;
+  if (qs.ncpus > SPMU_MAX_THREADS) {
+    error_setg(errp,
+               "softpmu: at most %d vCPUs (one core's logical "
+               "processors)",
+               SPMU_MAX_THREADS);
+    return false;
+  }
+  qs.prof.threads = (uint8_t)qs.ncpus;
+  if (spmu_profile_validate(&qs.prof, why, sizeof why) != SPMU_OK ||
+      spmu_core_new(&qs.prof, &qs.core) != SPMU_OK) {
+    error_setg(errp, "softpmu=%s: %s", profile, why);
+    return false;
+  }
+  spmu_core_set_host(qs.core, &host);
+  qs.nmsrs = spmu_msr_list(&qs.prof, NULL, 0);
+  qs.msrs = g_new(uint32_t, qs.nmsrs);
+  spmu_msr_list(&qs.prof, qs.msrs, qs.nmsrs);
+  qemu_mutex_init(&qs.lock);
+  vmstate_register(NULL, 0, &vmstate_qspmu, &qs);
+  qemu_register_reset(qspmu_reset, NULL);
+  return true;
+}
+
+void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp)
+{
+  unsigned idx = CPU(cpu)->cpu_index;
+  QSpmuVcpu *v;
+
+  if (!profile || !*profile)
+    return;
+  if (!tcg_enabled()) {
+    error_setg(errp, "softpmu=%s needs TCG (-accel tcg)", profile);
+    return;
+  }
+  if (!qs.core && !machine_init_core(cpu, profile, errp))
+    return;
+  if (idx >= qs.ncpus) {
+    error_setg(errp, "softpmu: vCPU %u has no logical processor", idx);
+    return;
+  }
+  v = &qs.vcpu[idx];
+  v->cpu = cpu;
+  v->lp = spmu_core_lp(qs.core, idx);
+  v->budget = -1;
+  cpu->spmu = v;
+}
+
+unsigned qspmu_classify(unsigned op)
+{
+  switch (op) {
+  case 0x70 ... 0x7f:   /* Jcc rel8 */
+  case 0x180 ... 0x18f: /* Jcc rel16/32 */
+  case 0xe0 ... 0xe3:   /* LOOPNE, LOOPE, LOOP, JrCXZ */
+    return QSPMU_COND;
+  case 0xe9: /* JMP rel */
+  case 0xeb:
+  case 0x204: /* FF /4 JMP r/m */
+    return QSPMU_JMP;
+  case 0xe8:  /* CALL rel */
+  case 0x202: /* FF /2 CALL r/m */
+    return QSPMU_CALL;
+  case 0xc2: /* RET imm16 */
+  case 0xc3:
+    return QSPMU_RET;
+  case 0x9a:  /* CALL ptr16:32 */
+  case 0xea:  /* JMP ptr16:32 */
+  case 0xca:  /* RET far imm16 */
+  case 0xcb:  /* RET far */
+  case 0xcc:  /* INT3 */
+  case 0xcd:  /* INT n */
+  case 0xce:  /* INTO */
+  case 0xcf:  /* IRET */
+  case 0xf1:  /* INT1 */
+  case 0x105: /* SYSCALL */
+  case 0x107: /* SYSRET */
+  case 0x134: /* SYSENTER */
+  case 0x135: /* SYSEXIT */
+  case 0x203: /* FF /3 CALL m16:32 */
+  case 0x205: /* FF /5 JMP m16:32 */
+    return QSPMU_FAR;
+  default:
+    return QSPMU_NONE;
+  }
+}

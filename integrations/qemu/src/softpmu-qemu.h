@@ -1,0 +1,63 @@
+/* softpmu as the PMU of QEMU's x86 TCG system emulator: the hooks the
+ * patched QEMU calls (integrations/qemu/README.md). One softpmu core per
+ * machine, one logical processor per vCPU; the model does the work. */
+#ifndef SOFTPMU_QEMU_H
+#define SOFTPMU_QEMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ArchCPU X86CPU;
+typedef struct CPUArchState CPUX86State;
+typedef struct Error Error;
+typedef struct QSpmuVcpu QSpmuVcpu;
+
+/* A translation block's summary, built by the translator and handed to
+ * the per-block helper as one constant: instructions (bits 15:0), the
+ * branch kind of its last instruction (bits 19:16, enum qspmu_kind) and
+ * whether its first instruction is a REP string one (bit 20). */
+enum qspmu_kind {
+  QSPMU_NONE,
+  QSPMU_COND, /* Jcc, LOOPcc, JrCXZ: taken or not */
+  QSPMU_JMP,  /* near jump, direct or indirect */
+  QSPMU_CALL, /* near call */
+  QSPMU_RET,  /* near return */
+  QSPMU_FAR   /* far jump/call/return, IRET, INT n, SYSCALL/SYSRET... */
+};
+#define QSPMU_INFO(n, kind, rep_first)                                         \
+  ((uint64_t)(n) | (uint64_t)(kind) << 16 | (uint64_t)(rep_first) << 20)
+#define QSPMU_INFO_N(info) ((unsigned)(info)&0xffff)
+#define QSPMU_INFO_KIND(info) ((unsigned)((info) >> 16) & 0xf)
+#define QSPMU_INFO_REP_FIRST(info) ((unsigned)((info) >> 20) & 1)
+
+/* env->spmu_flow bits, stored by the translated code of the block that
+ * ends and read by the helper of the block that starts. */
+#define QSPMU_FLOW_TAKEN 1u /* the conditional branch was taken */
+#define QSPMU_FLOW_REP 2u   /* a REP string instruction repeats itself */
+
+/* The branch kind of opcode op (one byte; 0x100 | second byte for 0F xx;
+ * 0x200 | ModRM.reg for FF /r), SDM Vol. 2 opcode map (Table A-2, A-3,
+ * A-6). */
+unsigned qspmu_classify(unsigned op);
+
+/* -cpu ...,softpmu=PROFILE: create the machine's core on the first vCPU,
+ * attach this vCPU to its logical processor. Errors are QEMU's. */
+void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp);
+/* Whether the machine has a softpmu core. */
+bool qspmu_active(void);
+/* CPUID: leaf 0AH and the PMU bits of leaf 01H from the model. */
+void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t regs[4]);
+/* WRMSR/RDMSR of an MSR the model owns: true when handled (a #GP is
+ * raised through ra); false for the MSRs QEMU keeps. */
+bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra);
+bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra);
+/* RDPMC: false when the machine has no softpmu. */
+bool qspmu_rdpmc(CPUX86State *env, uintptr_t ra);
+/* Entering the execution loop: bring the block-instrumentation flag up to
+ * date (after a reset or a loadvm). */
+void qspmu_exec_enter(X86CPU *cpu);
+/* An exception ended the block at instruction index idx: take back what
+ * the block counted for the instructions that did not retire. */
+void qspmu_restore(X86CPU *cpu, unsigned idx);
+
+#endif

@@ -1,0 +1,44 @@
+/* WRMSR of a reserved bit is a #GP (SDM Vol. 2B WRMSR; Vol. 3B 18.2.1.1,
+ * Figure 18-6: IA32_PERFEVTSELx bits 63:34 are reserved with TSX), which
+ * the kernel's msr driver (/dev/cpu/0/msr, the MSR number is the file
+ * offset) turns into EIO; the emulator goes on. IA32_PERFEVTSEL3 (189H):
+ * writing 0 succeeds (8 bytes written), writing 1 << 40 fails with EIO.
+ * Exit status: 0 both as said, 1 the valid write failed, 2 the reserved
+ * one did not fail with EIO, 3 the device did not open. */
+	.globl _start
+	.text
+_start:
+	mov	$2, %eax		/* open("/dev/cpu/0/msr", O_WRONLY) */
+	lea	path(%rip), %rdi
+	mov	$1, %esi
+	xor	%edx, %edx
+	syscall
+	mov	$3, %edi
+	test	%rax, %rax
+	js	exit
+	mov	%rax, %r12
+	movq	$0, val(%rip)		/* pwrite64(fd, &val, 8, 0x189) */
+	call	wr
+	mov	$1, %edi
+	cmp	$8, %rax
+	jne	exit
+	movabs	$0x10000000000, %rax	/* bit 40 */
+	mov	%rax, val(%rip)
+	call	wr
+	mov	$2, %edi
+	cmp	$-5, %rax		/* -EIO */
+	jne	exit
+	xor	%edi, %edi
+exit:	mov	$60, %eax
+	syscall
+wr:	mov	$18, %eax
+	mov	%r12, %rdi
+	lea	val(%rip), %rsi
+	mov	$8, %edx
+	mov	$0x189, %r10d
+	syscall
+	ret
+	.data
+path:	.asciz	"/dev/cpu/0/msr"
+	.balign	8
+val:	.quad	0
