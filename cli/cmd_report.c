@@ -420,14 +420,57 @@ static void report_print(struct report *r)
 
 /* ---- the command --------------------------------------------------------- */
 
+static bool report_takes_value(const char *a)
+{
+  return strcmp(a, "-i") == 0 || strcmp(a, "--input") == 0 ||
+         strcmp(a, "--sort") == 0 || strcmp(a, "--event") == 0;
+}
+
+static int report_value_option(struct report_opts *o, const char *a,
+                               const char *val)
+{
+  if (strcmp(a, "--sort") == 0) {
+    if (strcmp(val, "sym") == 0)
+      o->sort = REPORT_SORT_SYM;
+    else if (strcmp(val, "srcline") == 0)
+      o->sort = REPORT_SORT_SRCLINE;
+    else
+      return cli_usage_error(&cli_cmd_report,
+                             "report: --sort %s: sym or srcline", val);
+  } else if (strcmp(a, "--event") == 0)
+    o->event = val;
+  else
+    o->input = val;
+  return CLI_EXIT_OK;
+}
+
+/* An option with its value attached, as perf takes them: "-iFILE" or
+ * "--sort=srcline". The option goes to opt, the value to *val. */
+static bool report_attached(const char *a, char *opt, size_t len,
+                            const char **val)
+{
+  const char *eq = strchr(a, '=');
+
+  if (a[0] == '-' && a[1] == 'i' && a[2]) {
+    snprintf(opt, len, "-i");
+    *val = a + 2;
+  } else if (a[0] == '-' && a[1] == '-' && eq && (size_t)(eq - a) < len) {
+    snprintf(opt, len, "%.*s", (int)(eq - a), a);
+    *val = eq + 1;
+  } else {
+    return false;
+  }
+  return report_takes_value(opt);
+}
+
 static int report_parse_args(int argc, char **argv, struct report_opts *o)
 {
+  const char *val;
+  char opt[32];
   int i;
 
   for (i = 1; i < argc; i++) {
     const char *a = argv[i];
-    bool value = strcmp(a, "-i") == 0 || strcmp(a, "--input") == 0 ||
-                 strcmp(a, "--sort") == 0 || strcmp(a, "--event") == 0;
 
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       cli_command_manual(&cli_cmd_report);
@@ -437,24 +480,18 @@ static int report_parse_args(int argc, char **argv, struct report_opts *o)
       o->folded = true;
       continue;
     }
-    if (!value)
+    if (report_attached(a, opt, sizeof(opt), &val)) {
+      if (report_value_option(o, opt, val) != CLI_EXIT_OK)
+        return CLI_EXIT_USAGE;
+      continue;
+    }
+    if (!report_takes_value(a))
       return cli_usage_error(&cli_cmd_report,
                              "report: unknown option or argument '%s'", a);
     if (i + 1 >= argc)
       return cli_usage_error(&cli_cmd_report, "report: %s needs a value", a);
-    if (strcmp(a, "--sort") == 0) {
-      if (strcmp(argv[i + 1], "sym") == 0)
-        o->sort = REPORT_SORT_SYM;
-      else if (strcmp(argv[i + 1], "srcline") == 0)
-        o->sort = REPORT_SORT_SRCLINE;
-      else
-        return cli_usage_error(
-            &cli_cmd_report, "report: --sort %s: sym or srcline", argv[i + 1]);
-    } else if (strcmp(a, "--event") == 0)
-      o->event = argv[i + 1];
-    else
-      o->input = argv[i + 1];
-    i++;
+    if (report_value_option(o, a, argv[++i]) != CLI_EXIT_OK)
+      return CLI_EXIT_USAGE;
   }
   return CLI_EXIT_OK;
 }

@@ -74,6 +74,12 @@ run record --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
 expect "record --from: one event, call chains" 0 "" \
   "[ softpmu record: wrote 6 samples to $tmp/one.data, 3 lost ]"
 
+# Option values attached, as perf takes them: the same file.
+run record --from="$tmp/one.bin" -g -c$P --output="$tmp/attached.data"
+checks=$((checks + 1))
+cmp -s "$tmp/one.data" "$tmp/attached.data" ||
+  fail "record: -cN, --from=, --output= differ from their separate forms"
+
 # Recording again keeps the previous file as FILE.old, as perf record does.
 cp "$tmp/one.data" "$tmp/first.data"
 run record --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
@@ -113,6 +119,10 @@ expect "report --sort srcline" 0 "# Total Lost Samples: 3
     16.67%        1  test_record_prog.S:$((L_BAR + 1))
     16.67%        1  test_record_prog.S:$((L_BAR + 3))
 " ""
+run report -i"$tmp/one.data" --sort=srcline
+checks=$((checks + 1))
+grep -q "test_record_prog.S:$((L_BAR + 2))\$" "$tmp/out" ||
+  fail "report -iFILE --sort=srcline: not the srcline table"
 # Folded stacks, outermost first, with their sample counts.
 run report -i "$tmp/one.data" --folded
 expect "report --folded" 0 "_start;main 1
