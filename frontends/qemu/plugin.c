@@ -116,6 +116,24 @@ static void rebase(struct vcpu *v)
   v->base_insns = v->insns;
 }
 
+/* Every live thread's counts into the totals (g.lock held), and with
+ * restart, counting from 0 again after. */
+static void add_every_thread(bool restart)
+{
+  unsigned idx;
+
+  for (idx = 0; idx < MAX_VCPUS; idx++) {
+    struct vcpu *v = g.vcpus[idx];
+
+    if (!v)
+      continue;
+    spmu_qemu_flush_vcpu(v);
+    add_totals(v);
+    if (restart)
+      rebase(v);
+  }
+}
+
 /* Each block is described once, when QEMU translates it; it is then
  * counted by inline adds (inline.c) or by a callback per execution
  * (count.c). */
@@ -456,19 +474,11 @@ static bool ends_process(int sig)
 static void write_before_signal(int sig)
 {
   static bool written;
-  unsigned idx;
 
   pthread_mutex_lock(&g.lock);
   if (!written) {
     written = true;
-    for (idx = 0; idx < MAX_VCPUS; idx++) {
-      struct vcpu *v = g.vcpus[idx];
-
-      if (!v)
-        continue;
-      spmu_qemu_flush_vcpu(v);
-      add_totals(v);
-    }
+    add_every_thread(false);
     g.status = STATUS_SIGNAL(sig);
     if (g.out[0])
       write_results();
@@ -551,18 +561,8 @@ static void after_fork_child(void)
  * counting goes on from 0 into the block written at exit. */
 static void write_block_before_execve(void)
 {
-  unsigned idx;
-
   pthread_mutex_lock(&g.lock);
-  for (idx = 0; idx < MAX_VCPUS; idx++) {
-    struct vcpu *v = g.vcpus[idx];
-
-    if (!v)
-      continue;
-    spmu_qemu_flush_vcpu(v);
-    add_totals(v);
-    rebase(v);
-  }
+  add_every_thread(true);
   g.status = STATUS_EXECVE;
   if (g.out[0])
     write_results();

@@ -202,27 +202,22 @@ static void arch_shift(struct spmu_lbr_regs *l, unsigned d, unsigned k,
                        bool push, const spmu_lbr_entry *fill)
 {
   spmu_lbr_entry zero = {0, 0, 0};
-  unsigned i;
+  size_t move = (size_t)(d - k) * sizeof(uint64_t);
+  unsigned i, at = push ? 0 : d - k; /* where the fill goes */
 
   if (!fill)
     fill = &zero;
   if (push) {
-    for (i = d; i-- > k;) {
-      l->from[i] = l->from[i - k];
-      l->to[i] = l->to[i - k];
-      l->info[i] = l->info[i - k];
-    }
-    for (i = 0; i < k; i++)
-      put(l, i, fill);
+    memmove(&l->from[k], &l->from[0], move);
+    memmove(&l->to[k], &l->to[0], move);
+    memmove(&l->info[k], &l->info[0], move);
   } else {
-    for (i = 0; i + k < d; i++) {
-      l->from[i] = l->from[i + k];
-      l->to[i] = l->to[i + k];
-      l->info[i] = l->info[i + k];
-    }
-    for (; i < d; i++)
-      put(l, i, fill);
+    memmove(&l->from[0], &l->from[k], move);
+    memmove(&l->to[0], &l->to[k], move);
+    memmove(&l->info[0], &l->info[k], move);
   }
+  for (i = at; i < at + k; i++)
+    put(l, i, fill);
 }
 
 /* The model-specific stack (17.4.8): n pushes advance TOS by n (mod the
