@@ -315,6 +315,19 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
   v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
 }
 
+/* The callback of a block that is one REP string instruction: while it
+ * repeats (it follows itself as a repeat), counting it changes nothing
+ * (a repeat retires nothing, charges nothing, moves no call stack), so
+ * the repeat returns at once; anything else is counted as usual. */
+void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
+{
+  struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
+
+  if (v && v->prev == udata && v->prev_cont)
+    return;
+  spmu_qemu_on_tb_exec(vcpu_index, udata);
+}
+
 /* Hand everything counted on v to its cores (the last block counted as
  * not taken: nothing ran after it). */
 void spmu_qemu_flush_vcpu(struct vcpu *v)

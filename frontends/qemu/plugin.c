@@ -152,7 +152,10 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
   if (g.inline_mode)
     spmu_qemu_inline_tb(qtb, t);
   else
-    qemu_plugin_register_vcpu_tb_exec_cb(qtb, spmu_qemu_on_tb_exec,
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb,
+                                         t->rep_first && t->ninsns == 1
+                                             ? spmu_qemu_on_rep_exec
+                                             : spmu_qemu_on_tb_exec,
                                          QEMU_PLUGIN_CB_NO_REGS, t);
 }
 

@@ -147,6 +147,7 @@ void spmu_qemu_insn_lines(const insn_class *c, uint32_t lines[NLINES]);
 
 /* count.c */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata);
+void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata);
 void spmu_qemu_flush_vcpu(struct vcpu *v);
 void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
                        uint64_t execs);
