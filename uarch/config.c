@@ -174,8 +174,7 @@ static int parse_cg_field(const char *s, const char *end, spmu_uarch_config *c,
     return parse_triple(eq + 1, end, keys[i], dst[i], err, errlen);
   }
   return fail(err, errlen,
-              "unknown cachegrind field '%s' (expected I1=, D1= or LL=)",
-              key);
+              "unknown cachegrind field '%s' (expected I1=, D1= or LL=)", key);
 }
 
 static int parse_cachegrind(const char *rest, spmu_uarch_config *c, char *err,
@@ -200,8 +199,7 @@ static int parse_cachegrind(const char *rest, spmu_uarch_config *c, char *err,
     rest = end;
   }
   if (*rest)
-    return fail(err, errlen, "expected ':' after 'cachegrind', not '%s'",
-                rest);
+    return fail(err, errlen, "expected ':' after 'cachegrind', not '%s'", rest);
   return 0;
 }
 
@@ -232,8 +230,8 @@ static int parse_part(const char *name, spmu_uarch_config *c, char *err,
   return fail(err, errlen, "unknown part '%s' (known: %s)", name, list);
 }
 
-int spmu_uarch_config_parse(const char *spec, spmu_uarch_config *out,
-                            char *err, size_t errlen)
+int spmu_uarch_config_parse(const char *spec, spmu_uarch_config *out, char *err,
+                            size_t errlen)
 {
   if (err && errlen)
     err[0] = '\0';

@@ -46,14 +46,14 @@ spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
 /* ---- bpred.c: branch predictors ----------------------------------------- */
 typedef struct spmu_bpred {
   int cachegrind;
-  uint8_t *ctr;          /* 2-bit saturating counters */
-  uint32_t ctr_bits;     /* log2(counters) */
-  uint32_t hist_bits;    /* global history bits used in the index */
-  uint64_t hist;         /* global history: last outcomes, newest in bit 0 */
-  uint64_t *btb_pc;      /* part: the branch each BTB entry holds */
-  uint64_t *btb_target;  /* the last target (cachegrind: its BTAC) */
-  uint32_t btb_bits;     /* log2(entries) */
-  uint64_t *rsb;         /* part: return-stack buffer */
+  uint8_t *ctr;         /* 2-bit saturating counters */
+  uint32_t ctr_bits;    /* log2(counters) */
+  uint32_t hist_bits;   /* global history bits used in the index */
+  uint64_t hist;        /* global history: last outcomes, newest in bit 0 */
+  uint64_t *btb_pc;     /* part: the branch each BTB entry holds */
+  uint64_t *btb_target; /* the last target (cachegrind: its BTAC) */
+  uint32_t btb_bits;    /* log2(entries) */
+  uint64_t *rsb;        /* part: return-stack buffer */
   uint32_t rsb_len, rsb_top, rsb_used;
 } spmu_bpred;
 

@@ -40,13 +40,13 @@ typedef enum spmu_uarch_mode {
 
 /* The timing model (uarch/timing.c): not cycle-accurate. */
 typedef struct spmu_uarch_timing {
-  uint32_t issue_width;   /* instructions per cycle when nothing stalls */
-  uint32_t lat_l2;        /* extra cycles for an L1 miss served by L2 */
-  uint32_t lat_llc;       /* extra cycles for a miss served by the LLC */
-  uint32_t lat_mem;       /* extra cycles for an LLC miss (memory) */
-  uint32_t misp_penalty;  /* cycles lost per mispredicted branch */
-  uint32_t ref_num;       /* reference cycles = core cycles * ref_num */
-  uint32_t ref_den;       /*                    / ref_den            */
+  uint32_t issue_width;  /* instructions per cycle when nothing stalls */
+  uint32_t lat_l2;       /* extra cycles for an L1 miss served by L2 */
+  uint32_t lat_llc;      /* extra cycles for a miss served by the LLC */
+  uint32_t lat_mem;      /* extra cycles for an LLC miss (memory) */
+  uint32_t misp_penalty; /* cycles lost per mispredicted branch */
+  uint32_t ref_num;      /* reference cycles = core cycles * ref_num */
+  uint32_t ref_den;      /*                    / ref_den            */
 } spmu_uarch_timing;
 
 /* The default predictor of the part configurations (uarch/bpred.c). */
@@ -58,12 +58,12 @@ typedef struct spmu_uarch_bpred_geom {
 
 typedef struct spmu_uarch_config {
   spmu_uarch_mode mode;
-  char name[32];       /* "cachegrind" or the part's name */
-  spmu_uarch_geom l1i; /* cachegrind: I1 */
-  spmu_uarch_geom l1d; /* cachegrind: D1 */
-  spmu_uarch_geom l2;  /* cachegrind: absent (size 0) */
-  spmu_uarch_geom llc; /* cachegrind: LL */
-  int llc_inclusive;   /* 1: an LLC eviction invalidates L1I, L1D, L2 */
+  char name[32];               /* "cachegrind" or the part's name */
+  spmu_uarch_geom l1i;         /* cachegrind: I1 */
+  spmu_uarch_geom l1d;         /* cachegrind: D1 */
+  spmu_uarch_geom l2;          /* cachegrind: absent (size 0) */
+  spmu_uarch_geom llc;         /* cachegrind: LL */
+  int llc_inclusive;           /* 1: an LLC eviction invalidates L1I, L1D, L2 */
   spmu_uarch_bpred_geom bpred; /* SPMU_UARCH_PART only */
   spmu_uarch_timing timing;
 } spmu_uarch_config;
@@ -74,8 +74,8 @@ typedef struct spmu_uarch_config {
  *       cachegrind's x86/amd64 default; each checked as cachegrind does)
  *   part:NAME                                      (spmu_uarch_part_names)
  * Returns 0, or -1 with a NUL-terminated message in err (errlen > 0). */
-int spmu_uarch_config_parse(const char *spec, spmu_uarch_config *out,
-                            char *err, size_t errlen);
+int spmu_uarch_config_parse(const char *spec, spmu_uarch_config *out, char *err,
+                            size_t errlen);
 
 /* The part configurations' names, index 0 up; NULL past the last. */
 const char *spmu_uarch_part_name(unsigned index);
@@ -135,9 +135,10 @@ typedef struct spmu_uarch_counts {
   uint64_t dr, d1mr, dlmr;
   uint64_t dw, d1mw, dlmw;
   uint64_t bc, bcm, bi, bim;
-  /* Per level, counted by cache line (an access that straddles two lines
-   * is two references here in the part configuration, one in cachegrind's
-   * (see uarch/README.md)). l2_* are 0 without an L2. */
+  /* Per level, references and misses as the configuration counts them: in
+   * the part configuration one per cache line (an access straddling two
+   * lines is two references), in cachegrind's one per access (README.md).
+   * l1d_* counts reads and writes; l2_* are 0 without an L2. */
   uint64_t l1i_refs, l1i_misses;
   uint64_t l1d_refs, l1d_misses;
   uint64_t l2_refs, l2_misses;

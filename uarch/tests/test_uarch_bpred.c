@@ -54,7 +54,8 @@ static void test_cachegrind_always_taken_nine_mispredicts(void **state)
  * counters. Twice, a taken branch at PC + 128 with history 0 raises the
  * counter (history 0, PC & 0x7f) 0 -> 1 -> 2, and 7 not-taken branches at
  * another address bring the history back to 0. A taken branch at PC then
- * reads that counter and is predicted: it never ran before. */
+ * reads that counter and is predicted: it never ran before. Branches 64
+ * bytes apart do not share. */
 static void test_cachegrind_counters_alias_every_128_bytes(void **state)
 {
   spmu_uarch *u = new_model(CG);
@@ -68,6 +69,17 @@ static void test_cachegrind_counters_alias_every_128_bytes(void **state)
   assert_int_equal(spmu_uarch_branch(u, PC, PC + 2, SPMU_UARCH_BR_COND, 1, 0),
                    0);
   assert_int_equal(counts_of(u).bcm, 2);
+  spmu_uarch_free(u);
+  /* 64 bytes apart is another counter: the same training at PC + 64
+   * leaves PC's counter at 0, and the branch at PC mispredicts. */
+  u = new_model(CG);
+  for (unsigned i = 0; i < 2; i++) {
+    spmu_uarch_branch(u, PC + 64, PC + 66, SPMU_UARCH_BR_COND, 1, 0);
+    for (unsigned k = 0; k < 7; k++)
+      spmu_uarch_branch(u, PC + 0x10, PC + 0x12, SPMU_UARCH_BR_COND, 0, 0);
+  }
+  assert_int_equal(spmu_uarch_branch(u, PC, PC + 2, SPMU_UARCH_BR_COND, 1, 0),
+                   1);
   spmu_uarch_free(u);
 }
 

@@ -103,7 +103,8 @@ static int read_summary(const char *path, const char *const *names,
 
     snprintf(ev, sizeof ev, "%s", events);
     snprintf(su, sizeof su, "%s", summary);
-    for (name = strtok_r(ev, " \n", &save_e), num = strtok_r(su, " \n", &save_s);
+    for (name = strtok_r(ev, " \n", &save_e),
+        num = strtok_r(su, " \n", &save_s);
          name && num; name = strtok_r(NULL, " \n", &save_e),
         num = strtok_r(NULL, " \n", &save_s)) {
       if (strcmp(name, names[k]) == 0) {
@@ -143,11 +144,12 @@ static void test_cachegrind_equal_on_freestanding_walk(void **state)
            SPMU_CC, dir, SPMU_CG_WALK_S);
   assert_int_equal(system(cmd), 0);
   snprintf(out, sizeof out, "%s/cachegrind.out", dir);
-  snprintf(cmd, sizeof cmd,
-           "valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes "
-           GEOMETRY " --cachegrind-out-file='%s' '%s/cg_walk' "
-           ">'%s/log' 2>&1",
-           out, dir, dir);
+  snprintf(
+      cmd, sizeof cmd,
+      "valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes " GEOMETRY
+      " --cachegrind-out-file='%s' '%s/cg_walk' "
+      ">'%s/log' 2>&1",
+      out, dir, dir);
   assert_int_equal(system(cmd), 0);
   assert_int_equal(read_summary(out, names, NNAMES, cg), 0);
 

@@ -82,7 +82,8 @@ static void test_errors(void **state)
   static const struct {
     const char *spec, *msg;
   } bad[] = {
-      {"cachegrind:I1=24576,8,64", "I1: Cache set count is not a power of two."},
+      {"cachegrind:I1=24576,8,64",
+       "I1: Cache set count is not a power of two."},
       {"cachegrind:D1=24576,8,48",
        "D1: Cache line size is not a power of two."},
       {"cachegrind:LL=65536,8,8", "LL: Cache line size is too small."},
