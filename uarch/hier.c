@@ -88,17 +88,15 @@ static spmu_uarch_level cg_access(spmu_hier *h, spmu_uarch_counts *n,
                                   int is_fetch)
 {
   spmu_cache *l1 = is_fetch ? &h->l1i : &h->l1d;
-  uint64_t *m1, *ml;
+  uint64_t *refs = is_fetch ? &n->ir : is_write ? &n->dw : &n->dr;
+  uint64_t *m1 = is_fetch ? &n->i1mr : is_write ? &n->d1mw : &n->d1mr;
+  uint64_t *ml = is_fetch ? &n->ilmr : is_write ? &n->dlmw : &n->dlmr;
 
-  if (is_fetch) {
-    n->ir++, n->l1i_refs++, m1 = &n->i1mr, ml = &n->ilmr;
-  } else {
+  (*refs)++;
+  if (is_fetch)
+    n->l1i_refs++;
+  else
     n->l1d_refs++;
-    if (is_write)
-      n->dw++, m1 = &n->d1mw, ml = &n->dlmw;
-    else
-      n->dr++, m1 = &n->d1mr, ml = &n->dlmr;
-  }
   if (!cg_ref(l1, addr, last))
     return SPMU_UARCH_L1;
   (*m1)++;

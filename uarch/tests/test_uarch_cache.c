@@ -253,11 +253,11 @@ static spmu_uarch *small_part(int inclusive)
  * inclusion A stays in L1D. */
 static void test_inclusive_llc_back_invalidates(void **state)
 {
+  (void)state;
   for (int inclusive = 0; inclusive <= 1; inclusive++) {
     spmu_uarch *u = small_part(inclusive);
     uint64_t a = BASE;
 
-    (void)state;
     /* Lines 8, 16, 24 and 40 after A: A's LLC set (mod 8), other L1D
      * sets (mod 32). */
     static const uint64_t other[4] = {8, 16, 24, 40};
