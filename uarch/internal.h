@@ -1,0 +1,77 @@
+/* Internal interfaces of the micro-architecture models: one module each
+ * (cache.c, hier.c, bpred.c, timing.c, config.c), put together by
+ * uarch.c. Not installed. */
+#ifndef SPMU_UARCH_INTERNAL_H
+#define SPMU_UARCH_INTERNAL_H
+
+#include "uarch.h"
+
+/* ---- cache.c: one set-associative cache, true LRU ---------------------
+ * Each set holds its ways' tags most-recently-used first; a tag is the
+ * line's block number (address >> log2(line)). A miss installs the line
+ * as MRU and drops the LRU way (write-allocate: reads and writes alike). */
+typedef struct spmu_cache {
+  uint64_t *tags; /* sets * ways, each set MRU first */
+  uint64_t empty; /* the tag of a way that holds no line */
+  uint32_t sets, ways, line_bits;
+} spmu_cache;
+
+/* The checks cachegrind applies to a --I1/--D1/--LL triple, in its order;
+ * NULL if the geometry is accepted, else the reason. */
+const char *spmu_cache_check(const spmu_uarch_geom *g);
+/* Allocates the tags (the only allocation); 0, or -1 if out of memory. */
+int spmu_cache_init(spmu_cache *c, const spmu_uarch_geom *g, uint64_t empty);
+void spmu_cache_fini(spmu_cache *c);
+void spmu_cache_clear(spmu_cache *c);
+/* Reference the line holding block: 0 on a hit; on a miss 1, with the
+ * evicted block in *victim (c->empty if the way held none). */
+int spmu_cache_ref(spmu_cache *c, uint64_t block, uint64_t *victim);
+/* Remove block if present (the others keep their LRU order): 1 if it was. */
+int spmu_cache_invalidate(spmu_cache *c, uint64_t block);
+
+/* ---- hier.c: the hierarchies -------------------------------------------- */
+typedef struct spmu_hier {
+  spmu_cache l1i, l1d, l2, llc;
+  int cachegrind; /* cachegrind's rules (uarch.h, README.md) */
+  int has_l2, inclusive;
+} spmu_hier;
+
+int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg);
+void spmu_hier_fini(spmu_hier *h);
+void spmu_hier_clear(spmu_hier *h);
+spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
+                                  uint64_t addr, uint32_t len, int is_write,
+                                  int is_fetch);
+
+/* ---- bpred.c: branch predictors ----------------------------------------- */
+typedef struct spmu_bpred {
+  int cachegrind;
+  uint8_t *ctr;         /* 2-bit saturating counters */
+  uint32_t ctr_bits;    /* log2(counters) */
+  uint32_t hist_bits;   /* global history bits used in the index */
+  uint64_t hist;        /* global history: last outcomes, newest in bit 0 */
+  uint64_t *btb_pc;     /* part: the branch each BTB entry holds */
+  uint64_t *btb_target; /* the last target (cachegrind: its BTAC) */
+  uint32_t btb_bits;    /* log2(entries) */
+  uint64_t *rsb;        /* part: return-stack buffer */
+  uint32_t rsb_len, rsb_top, rsb_used;
+} spmu_bpred;
+
+int spmu_bpred_init(spmu_bpred *b, const spmu_uarch_config *cfg);
+void spmu_bpred_fini(spmu_bpred *b);
+void spmu_bpred_clear(spmu_bpred *b);
+/* Each returns 1 on a mispredict, else 0, and trains the predictor. */
+int spmu_bpred_cond(spmu_bpred *b, uint64_t pc, int taken);
+int spmu_bpred_indirect(spmu_bpred *b, uint64_t pc, uint64_t target);
+int spmu_bpred_ret(spmu_bpred *b, uint64_t target);
+void spmu_bpred_call(spmu_bpred *b, uint64_t ret_addr);
+
+/* ---- timing.c: cycles from counts --------------------------------------- */
+void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,
+                        uint64_t *core, uint64_t *ref);
+
+/* ---- config.c ------------------------------------------------------------ */
+/* NULL if cfg can be run, else why (the same checks as the parser). */
+const char *spmu_uarch_config_check(const spmu_uarch_config *cfg);
+
+#endif

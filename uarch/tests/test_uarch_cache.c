@@ -1,0 +1,307 @@
+/* The cache models: LRU replacement, write-allocate, strided walks whose
+ * miss counts follow from the geometry, accesses straddling lines (one
+ * reference in cachegrind's rules, one per line in the part's), and the
+ * inclusive LLC's back-invalidation. */
+#include "uarch_test.h"
+
+/* D1 of 4096 B, 2-way, 64 B lines: 32 sets, so addresses 2048 B apart
+ * share a set. */
+#define CG_SMALL "cachegrind:I1=32768,8,64:D1=4096,2,64:LL=65536,4,64"
+#define SET_STRIDE 2048u
+#define BASE 0x10000000u
+
+/* LRU: in a 2-way set, A B A C evicts B (least recently used), not A. */
+static void test_lru_evicts_least_recently_used(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+  uint64_t a = BASE, b = BASE + SET_STRIDE, c = BASE + 2 * SET_STRIDE;
+
+  (void)state;
+  assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_MEM);
+  assert_int_equal(spmu_uarch_access(u, b, 8, 0, 0), SPMU_UARCH_MEM);
+  assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_L1);
+  assert_int_equal(spmu_uarch_access(u, c, 8, 0, 0), SPMU_UARCH_MEM);
+  assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_L1);
+  /* B was evicted from D1 but is still in LL (4 ways). */
+  assert_int_equal(spmu_uarch_access(u, b, 8, 0, 0), SPMU_UARCH_LLC);
+  assert_int_equal(counts_of(u).d1mr, 4);
+  assert_int_equal(counts_of(u).dlmr, 3);
+  spmu_uarch_free(u);
+}
+
+/* Write-allocate: a write miss fills the line, so a read of it hits. */
+static void test_write_miss_allocates(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+  spmu_uarch_counts n;
+
+  (void)state;
+  assert_int_equal(spmu_uarch_access(u, BASE + 8, 4, 1, 0), SPMU_UARCH_MEM);
+  assert_int_equal(spmu_uarch_access(u, BASE, 8, 0, 0), SPMU_UARCH_L1);
+  n = counts_of(u);
+  assert_int_equal(n.dw, 1);
+  assert_int_equal(n.d1mw, 1);
+  assert_int_equal(n.dlmw, 1);
+  assert_int_equal(n.dr, 1);
+  assert_int_equal(n.d1mr, 0);
+  spmu_uarch_free(u);
+}
+
+/* A walk of N lines in one set of W ways (N > W), repeated: with LRU each
+ * line was evicted W lines before it comes back, so every pass misses N
+ * times. 5 lines 2048 B apart: one D1 set (2 ways); in LL (256 sets, 4
+ * ways) the lines are 32 sets apart, so each of them has its own set and
+ * stays: LL misses only on the first pass. */
+static void test_strided_walk_misses_every_line_every_pass(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+  spmu_uarch_counts n;
+  const unsigned lines = 5, passes = 4;
+
+  (void)state;
+  for (unsigned p = 0; p < passes; p++)
+    for (unsigned i = 0; i < lines; i++)
+      spmu_uarch_access(u, BASE + i * SET_STRIDE, 8, 0, 0);
+  n = counts_of(u);
+  assert_int_equal(n.dr, lines * passes);
+  assert_int_equal(n.d1mr, lines * passes);
+  assert_int_equal(n.dlmr, lines);
+  spmu_uarch_free(u);
+}
+
+/* The same rule on the part's real geometry (Skylake: L1D 32 KB = 512
+ * lines, L2 256 KB = 4096 lines, LLC 8 MB): a sequential walk of 1024
+ * lines misses L1D 1024 times per pass; it fits L2, which misses only on
+ * the first pass, as does the LLC. */
+static void test_part_sequential_walk_larger_than_l1d(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  spmu_uarch_counts n;
+  const unsigned lines = 1024, passes = 3;
+
+  (void)state;
+  for (unsigned p = 0; p < passes; p++)
+    for (unsigned i = 0; i < lines; i++)
+      spmu_uarch_access(u, BASE + i * 64u, 8, 0, 0);
+  n = counts_of(u);
+  assert_int_equal(n.l1d_refs, lines * passes);
+  assert_int_equal(n.l1d_misses, lines * passes);
+  assert_int_equal(n.l2_refs, lines * passes);
+  assert_int_equal(n.l2_misses, lines);
+  assert_int_equal(n.llc_refs, lines);
+  assert_int_equal(n.llc_misses, lines);
+  assert_int_equal(n.served_l2, lines * (passes - 1));
+  assert_int_equal(n.served_mem, lines);
+  spmu_uarch_free(u);
+}
+
+/* A walk larger than the part's LLC: 2 x 8 MB of lines, twice; each LLC
+ * set sees 32 lines for 16 ways, so with LRU every reference misses. */
+static void test_part_walk_larger_than_llc(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  spmu_uarch_counts n;
+  const unsigned lines = 2u * 8388608u / 64u, passes = 2;
+
+  (void)state;
+  for (unsigned p = 0; p < passes; p++)
+    for (unsigned i = 0; i < lines; i++)
+      spmu_uarch_access(u, BASE + (uint64_t)i * 64u, 8, 0, 0);
+  n = counts_of(u);
+  assert_int_equal(n.llc_refs, (uint64_t)lines * passes);
+  assert_int_equal(n.llc_misses, (uint64_t)lines * passes);
+  assert_int_equal(n.dlmr, (uint64_t)lines * passes);
+  spmu_uarch_free(u);
+}
+
+/* Cachegrind's straddle rule: an access touching two lines is one
+ * reference, a miss if either line misses (both missing is still one
+ * miss), and both lines are filled. */
+static void test_cachegrind_straddle_is_one_reference(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+  spmu_uarch_counts n;
+
+  (void)state;
+  /* Bytes 60..67: lines BASE and BASE+64, both new: one miss. */
+  assert_int_equal(spmu_uarch_access(u, BASE + 60, 8, 0, 0), SPMU_UARCH_MEM);
+  /* Both lines were filled. */
+  assert_int_equal(spmu_uarch_access(u, BASE + 64, 8, 0, 0), SPMU_UARCH_L1);
+  assert_int_equal(spmu_uarch_access(u, BASE, 8, 0, 0), SPMU_UARCH_L1);
+  /* Lines BASE+64 (present) and BASE+128 (new): one miss. */
+  assert_int_equal(spmu_uarch_access(u, BASE + 124, 8, 1, 0), SPMU_UARCH_MEM);
+  n = counts_of(u);
+  assert_int_equal(n.dr, 3);
+  assert_int_equal(n.d1mr, 1);
+  assert_int_equal(n.dlmr, 1);
+  assert_int_equal(n.dw, 1);
+  assert_int_equal(n.d1mw, 1);
+  assert_int_equal(n.l1d_refs, 4);
+  assert_int_equal(n.llc_refs, 2);
+  spmu_uarch_free(u);
+}
+
+/* In cachegrind's rules an L1 miss sends the whole access to LL: here
+ * line 0 is in D1 but no longer in LL, line 64 in LL but not in D1; the
+ * access to both misses D1 (line 64), and LL then references line 0 too,
+ * which misses. Referencing only the line that missed D1 would hit. */
+static void test_cachegrind_l1_miss_sends_whole_access_to_ll(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+  const uint64_t ll_set_stride = 16384; /* LL: 256 sets of 64 B */
+
+  (void)state;
+  spmu_uarch_access(u, BASE, 8, 0, 0);
+  /* Four more lines of line 0's LL set (4 ways); line 0 is re-read in
+   * between, hits D1 (2 ways) each time, and so ages in LL until evicted. */
+  for (unsigned i = 1; i <= 4; i++) {
+    spmu_uarch_access(u, BASE + i * ll_set_stride, 8, 0, 0);
+    if (i < 4)
+      assert_int_equal(spmu_uarch_access(u, BASE, 8, 0, 0), SPMU_UARCH_L1);
+  }
+  /* Line 64 into LL, then out of D1 (two lines of its D1 set, other LL
+   * sets). */
+  spmu_uarch_access(u, BASE + 64, 8, 0, 0);
+  spmu_uarch_access(u, BASE + 64 + SET_STRIDE, 8, 0, 0);
+  spmu_uarch_access(u, BASE + 64 + 2 * SET_STRIDE, 8, 0, 0);
+  assert_int_equal(counts_of(u).dlmr, 8);
+  assert_int_equal(spmu_uarch_access(u, BASE + 60, 8, 0, 0), SPMU_UARCH_MEM);
+  assert_int_equal(counts_of(u).d1mr, 9);
+  assert_int_equal(counts_of(u).dlmr, 9);
+  spmu_uarch_free(u);
+}
+
+/* Cachegrind's tags start at 0: the line at address 0 is present in every
+ * way at the start, so a first access to it hits. */
+static void test_cachegrind_line_zero_starts_present(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+
+  (void)state;
+  assert_int_equal(spmu_uarch_access(u, 0, 8, 0, 0), SPMU_UARCH_L1);
+  assert_int_equal(spmu_uarch_access(u, 0, 8, 0, 1), SPMU_UARCH_L1);
+  assert_int_equal(counts_of(u).d1mr, 0);
+  assert_int_equal(counts_of(u).i1mr, 0);
+  spmu_uarch_free(u);
+}
+
+/* Instruction fetches go through I1 and are counted as Ir, I1mr, ILmr;
+ * they share LL with data. */
+static void test_fetch_goes_through_i1_and_shares_ll(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+  spmu_uarch_counts n;
+
+  (void)state;
+  assert_int_equal(spmu_uarch_access(u, 0x401000, 4, 0, 1), SPMU_UARCH_MEM);
+  assert_int_equal(spmu_uarch_access(u, 0x401004, 4, 0, 1), SPMU_UARCH_L1);
+  /* The same line as data: D1 misses, LL hits. */
+  assert_int_equal(spmu_uarch_access(u, 0x401008, 8, 0, 0), SPMU_UARCH_LLC);
+  n = counts_of(u);
+  assert_int_equal(n.ir, 2);
+  assert_int_equal(n.i1mr, 1);
+  assert_int_equal(n.ilmr, 1);
+  assert_int_equal(n.d1mr, 1);
+  assert_int_equal(n.dlmr, 0);
+  spmu_uarch_free(u);
+}
+
+/* The part's rule: a line-crossing access is one reference per line, but
+ * one access in the cachegrind-named counts. */
+static void test_part_straddle_is_one_reference_per_line(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  spmu_uarch_counts n;
+
+  (void)state;
+  assert_int_equal(spmu_uarch_access(u, BASE + 60, 8, 0, 0), SPMU_UARCH_MEM);
+  n = counts_of(u);
+  assert_int_equal(n.l1d_refs, 2);
+  assert_int_equal(n.l1d_misses, 2);
+  assert_int_equal(n.llc_misses, 2);
+  assert_int_equal(n.dr, 1);
+  assert_int_equal(n.d1mr, 1);
+  assert_int_equal(n.dlmr, 1);
+  spmu_uarch_free(u);
+}
+
+/* A part with a direct-mapped L1D of 32 sets in front of a 4-way LLC of
+ * 8 sets, no L2: lines 8 apart share an LLC set but not an L1D set. */
+static spmu_uarch *small_part(int inclusive)
+{
+  spmu_uarch_config cfg;
+  char err[128];
+  spmu_uarch *u;
+
+  memset(&cfg, 0, sizeof cfg);
+  cfg.mode = SPMU_UARCH_PART;
+  cfg.l1i = (spmu_uarch_geom){2048, 1, 64};
+  cfg.l1d = (spmu_uarch_geom){2048, 1, 64};
+  cfg.llc = (spmu_uarch_geom){2048, 4, 64};
+  cfg.llc_inclusive = inclusive;
+  cfg.bpred = (spmu_uarch_bpred_geom){8, 16, 4};
+  cfg.timing = (spmu_uarch_timing){1, 0, 10, 100, 10, 1, 1};
+  u = spmu_uarch_new(&cfg, err, sizeof err);
+  if (!u)
+    fail_msg("%s", err);
+  return u;
+}
+
+/* Inclusive LLC: line A keeps hitting L1D, so the LLC never sees it and it
+ * becomes the LLC set's LRU line; the fifth line of that set evicts it
+ * from the LLC and, by inclusion, from L1D: the next A misses L1D. Without
+ * inclusion A stays in L1D. */
+static void test_inclusive_llc_back_invalidates(void **state)
+{
+  (void)state;
+  for (int inclusive = 0; inclusive <= 1; inclusive++) {
+    spmu_uarch *u = small_part(inclusive);
+    uint64_t a = BASE;
+
+    /* Lines 8, 16, 24 and 40 after A: A's LLC set (mod 8), other L1D
+     * sets (mod 32). */
+    static const uint64_t other[4] = {8, 16, 24, 40};
+
+    spmu_uarch_access(u, a, 8, 0, 0);
+    for (unsigned i = 0; i < 4; i++) {
+      assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_L1);
+      spmu_uarch_access(u, a + other[i] * 64u, 8, 0, 0);
+    }
+    assert_int_equal(counts_of(u).llc_back_invalidations, inclusive ? 1 : 0);
+    assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0),
+                     inclusive ? SPMU_UARCH_MEM : SPMU_UARCH_L1);
+    spmu_uarch_free(u);
+  }
+}
+
+/* Reset empties the caches and the counts. */
+static void test_reset_empties_everything(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL);
+
+  (void)state;
+  spmu_uarch_access(u, BASE, 8, 0, 0);
+  spmu_uarch_reset(u);
+  assert_int_equal(counts_of(u).dr, 0);
+  assert_int_equal(spmu_uarch_access(u, BASE, 8, 0, 0), SPMU_UARCH_MEM);
+  spmu_uarch_free(u);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_lru_evicts_least_recently_used),
+      cmocka_unit_test(test_write_miss_allocates),
+      cmocka_unit_test(test_strided_walk_misses_every_line_every_pass),
+      cmocka_unit_test(test_part_sequential_walk_larger_than_l1d),
+      cmocka_unit_test(test_part_walk_larger_than_llc),
+      cmocka_unit_test(test_cachegrind_straddle_is_one_reference),
+      cmocka_unit_test(test_cachegrind_l1_miss_sends_whole_access_to_ll),
+      cmocka_unit_test(test_cachegrind_line_zero_starts_present),
+      cmocka_unit_test(test_fetch_goes_through_i1_and_shares_ll),
+      cmocka_unit_test(test_part_straddle_is_one_reference_per_line),
+      cmocka_unit_test(test_inclusive_llc_back_invalidates),
+      cmocka_unit_test(test_reset_empties_everything),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

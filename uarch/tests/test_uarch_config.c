@@ -1,0 +1,185 @@
+/* The model specifications: cachegrind's --I1/--D1/--LL triples (defaults
+ * for the ones left out, cachegrind's checks and refusals) and the part
+ * configurations; and the timing model's cycles. */
+#include "uarch_test.h"
+
+static spmu_uarch_config parse_ok(const char *spec)
+{
+  spmu_uarch_config c;
+  char err[256];
+
+  if (spmu_uarch_config_parse(spec, &c, err, sizeof err) != 0)
+    fail_msg("%s: %s", spec, err);
+  return c;
+}
+
+static void assert_geom(spmu_uarch_geom g, uint32_t size, uint32_t ways,
+                        uint32_t line)
+{
+  assert_int_equal(g.size, size);
+  assert_int_equal(g.ways, ways);
+  assert_int_equal(g.line, line);
+}
+
+/* The three triples, in any order, are size, assoc, line size. */
+static void test_cachegrind_triples(void **state)
+{
+  spmu_uarch_config c =
+      parse_ok("cachegrind:LL=8388608,16,64:I1=32768,8,64:D1=16384,4,32");
+
+  (void)state;
+  assert_int_equal(c.mode, SPMU_UARCH_CACHEGRIND);
+  assert_string_equal(c.name, "cachegrind");
+  assert_geom(c.l1i, 32768, 8, 64);
+  assert_geom(c.l1d, 16384, 4, 32);
+  assert_geom(c.llc, 8388608, 16, 64);
+  assert_int_equal(c.l2.size, 0);
+}
+
+/* A triple left out takes cachegrind's x86/amd64 default: I1 and D1
+ * 65536,2,64, LL 262144,8,64. */
+static void test_cachegrind_defaults(void **state)
+{
+  spmu_uarch_config c = parse_ok("cachegrind");
+
+  (void)state;
+  assert_geom(c.l1i, 65536, 2, 64);
+  assert_geom(c.l1d, 65536, 2, 64);
+  assert_geom(c.llc, 262144, 8, 64);
+  c = parse_ok("cachegrind:D1=4096,2,64");
+  assert_geom(c.l1i, 65536, 2, 64);
+  assert_geom(c.l1d, 4096, 2, 64);
+  assert_geom(c.llc, 262144, 8, 64);
+}
+
+/* The part table: Skylake client, L1D 32 KB 8-way 64 B, L1I 32 KB 8-way,
+ * L2 256 KB 4-way, LLC 8 MB 16-way inclusive. */
+static void test_part_skylake(void **state)
+{
+  spmu_uarch_config c = parse_ok("part:skylake");
+
+  (void)state;
+  assert_int_equal(c.mode, SPMU_UARCH_PART);
+  assert_string_equal(c.name, "skylake");
+  assert_geom(c.l1d, 32768, 8, 64);
+  assert_geom(c.l1i, 32768, 8, 64);
+  assert_geom(c.l2, 262144, 4, 64);
+  assert_geom(c.llc, 8388608, 16, 64);
+  assert_int_equal(c.llc_inclusive, 1);
+  for (unsigned i = 0; spmu_uarch_part_name(i); i++) {
+    char spec[64];
+    spmu_uarch *u;
+
+    snprintf(spec, sizeof spec, "part:%s", spmu_uarch_part_name(i));
+    u = new_model(spec);
+    spmu_uarch_free(u);
+  }
+}
+
+/* Each refusal, with its message (cachegrind's checks, in its order). */
+static void test_errors(void **state)
+{
+  static const struct {
+    const char *spec, *msg;
+  } bad[] = {
+      {"cachegrind:I1=24576,8,64",
+       "I1: Cache set count is not a power of two."},
+      {"cachegrind:D1=24576,8,48",
+       "D1: Cache line size is not a power of two."},
+      {"cachegrind:LL=65536,8,8", "LL: Cache line size is too small."},
+      {"cachegrind:I1=64,1,64", "I1: Cache size <= line size."},
+      {"cachegrind:D1=32768,0,64",
+       "D1: Cache associativity must be at least 1."},
+      {"cachegrind:LL=4294967296,16,64",
+       "LL: one of the cache parameters was too large and overflowed"},
+      {"cachegrind:I1=32768,8",
+       "I1: bad argument '32768,8' (expected size,assoc,line_size)"},
+      {"cachegrind:I1=32768,8,64,1",
+       "I1: bad argument '32768,8,64,1' (expected size,assoc,line_size)"},
+      {"cachegrind:I1=-32768,8,64",
+       "I1: bad argument '-32768,8,64' (expected size,assoc,line_size)"},
+      {"cachegrind:I1=32768,8,64:I1=32768,8,64", "I1 given twice"},
+      {"cachegrind:L2=262144,8,64",
+       "unknown cachegrind field 'L2' (expected I1=, D1= or LL=)"},
+      {"cachegrind:I1", "unknown cachegrind field 'I1' (expected I1=, D1= or "
+                        "LL=)"},
+      {"cachegrindx", "expected ':' after 'cachegrind', not 'x'"},
+      {"part:nosuch",
+       "unknown part 'nosuch' (known: skylake, haswell, sandybridge)"},
+      {"gshare", "unknown model 'gshare' (expected cachegrind[:I1=S,A,L]"
+                 "[:D1=S,A,L][:LL=S,A,L] or part:NAME)"},
+  };
+  spmu_uarch_config c;
+  char err[256];
+
+  (void)state;
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    assert_int_equal(spmu_uarch_config_parse(bad[i].spec, &c, err, sizeof err),
+                     -1);
+    assert_string_equal(err, bad[i].msg);
+  }
+}
+
+/* spmu_uarch_new checks a configuration built by hand as the parser does. */
+static void test_new_refuses_bad_config(void **state)
+{
+  spmu_uarch_config c = parse_ok("part:skylake");
+  char err[128];
+
+  (void)state;
+  c.l2.line = 128;
+  assert_null(spmu_uarch_new(&c, err, sizeof err));
+  assert_string_equal(err, "a part's caches must share one line size");
+  c = parse_ok("part:skylake");
+  c.llc.ways = 12; /* 8 MB / 64 / 12: not a whole power of two */
+  assert_null(spmu_uarch_new(&c, err, sizeof err));
+  assert_string_equal(err, "Cache set count is not a power of two.");
+}
+
+/* The timing model: ceil(instructions / width) + per-served-level latency
+ * + mispredicts * penalty; ref = core * num / den. Cachegrind's
+ * configuration: width 4, LL hit 12, memory 200, mispredict 15, 1/1. */
+static void test_timing_cycles(void **state)
+{
+  spmu_uarch_config c = parse_ok("cachegrind:D1=4096,2,64:LL=65536,4,64");
+  spmu_uarch *u;
+  spmu_uarch_counts n;
+
+  (void)state;
+  u = spmu_uarch_new(&c, NULL, 0);
+  spmu_uarch_retire(u, 10);
+  spmu_uarch_access(u, 0x10000000, 8, 0, 0);        /* memory: 200 */
+  spmu_uarch_access(u, 0x10000000 + 2048, 8, 0, 0); /* memory: 200 */
+  spmu_uarch_access(u, 0x10000000 + 4096, 8, 0, 0); /* memory, evicts 1st */
+  spmu_uarch_access(u, 0x10000000, 8, 0, 0);        /* LL: 12 */
+  spmu_uarch_branch(u, 0x401000, 0x401002, SPMU_UARCH_BR_COND, 1, 0); /* 15 */
+  n = counts_of(u);
+  assert_int_equal(n.served_mem, 3);
+  assert_int_equal(n.served_llc, 1);
+  assert_int_equal(n.core_cycles, 3 + 3 * 200 + 12 + 15);
+  assert_int_equal(n.ref_cycles, n.core_cycles);
+  spmu_uarch_free(u);
+  /* A reference clock at 3/2 of the core's: rounded down. */
+  c.timing.ref_num = 3;
+  c.timing.ref_den = 2;
+  u = spmu_uarch_new(&c, NULL, 0);
+  spmu_uarch_retire(u, 5); /* 2 cycles */
+  spmu_uarch_access(u, 0x10000000, 8, 0, 0);
+  n = counts_of(u);
+  assert_int_equal(n.core_cycles, 202);
+  assert_int_equal(n.ref_cycles, 303);
+  spmu_uarch_free(u);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_cachegrind_triples),
+      cmocka_unit_test(test_cachegrind_defaults),
+      cmocka_unit_test(test_part_skylake),
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_new_refuses_bad_config),
+      cmocka_unit_test(test_timing_cycles),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

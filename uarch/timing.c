@@ -1,0 +1,34 @@
+/* The timing model: core and reference cycles from the counts. It is NOT
+ * cycle-accurate and models no pipeline: an in-order machine that issues
+ * issue_width instructions per cycle, plus, with no overlap between them
+ * (no memory-level parallelism, no out-of-order execution):
+ *   - lat_l2, lat_llc or lat_mem cycles for each access served by L2, the
+ *     LLC or memory (an L1 hit costs nothing beyond issue);
+ *   - misp_penalty cycles for each mispredicted branch.
+ * core = ceil(instructions / issue_width)
+ *        + served_l2 * lat_l2 + served_llc * lat_llc + served_mem * lat_mem
+ *        + (Bcm + Bim + returns mispredicted) * misp_penalty
+ * ref  = core * ref_num / ref_den (rounded down): the reference clock that
+ * CPU_CLK_UNHALTED.REF_TSC counts (fixed counter 2, SDM Vol. 3B 18.2.2.1
+ * Table 18-2) against the core clock of CPU_CLK_UNHALTED.THREAD (fixed
+ * counter 1); 1/1 models a core running at its base (TSC) frequency. */
+#include "internal.h"
+
+/* a * num / den without overflowing the product (den > 0). */
+static uint64_t scale(uint64_t a, uint32_t num, uint32_t den)
+{
+  return a / den * num + a % den * num / den;
+}
+
+void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,
+                        uint64_t *core, uint64_t *ref)
+{
+  uint64_t width = t->issue_width ? t->issue_width : 1;
+  uint64_t c = (n->instructions + width - 1) / width;
+
+  c += n->served_l2 * t->lat_l2 + n->served_llc * t->lat_llc +
+       n->served_mem * t->lat_mem;
+  c += (n->bcm + n->bim + n->retm) * t->misp_penalty;
+  *core = c;
+  *ref = t->ref_den ? scale(c, t->ref_num, t->ref_den) : c;
+}

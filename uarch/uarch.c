@@ -1,0 +1,124 @@
+/* The micro-architecture model: the configuration's caches, predictor and
+ * counts in one handle; the front end's calls go to hier.c and bpred.c. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct spmu_uarch {
+  spmu_uarch_config cfg;
+  spmu_hier hier;
+  spmu_bpred bpred;
+  spmu_uarch_counts n;
+};
+
+static void say(char *err, size_t errlen, const char *what)
+{
+  if (err && errlen)
+    snprintf(err, errlen, "%s", what);
+}
+
+spmu_uarch *spmu_uarch_new(const spmu_uarch_config *cfg, char *err,
+                           size_t errlen)
+{
+  const char *why = cfg ? spmu_uarch_config_check(cfg) : "no configuration";
+  spmu_uarch *u;
+
+  if (why) {
+    say(err, errlen, why);
+    return NULL;
+  }
+  u = calloc(1, sizeof *u);
+  if (!u) {
+    say(err, errlen, "out of memory");
+    return NULL;
+  }
+  u->cfg = *cfg;
+  if (spmu_hier_init(&u->hier, cfg)) {
+    free(u);
+    say(err, errlen, "out of memory");
+    return NULL;
+  }
+  if (spmu_bpred_init(&u->bpred, cfg)) {
+    spmu_hier_fini(&u->hier);
+    free(u);
+    say(err, errlen, "out of memory");
+    return NULL;
+  }
+  return u;
+}
+
+void spmu_uarch_free(spmu_uarch *u)
+{
+  if (!u)
+    return;
+  spmu_hier_fini(&u->hier);
+  spmu_bpred_fini(&u->bpred);
+  free(u);
+}
+
+void spmu_uarch_reset(spmu_uarch *u)
+{
+  spmu_hier_clear(&u->hier);
+  spmu_bpred_clear(&u->bpred);
+  memset(&u->n, 0, sizeof u->n);
+}
+
+spmu_uarch_level spmu_uarch_access(spmu_uarch *u, uint64_t addr, uint32_t len,
+                                   int is_write, int is_fetch)
+{
+  return spmu_hier_access(&u->hier, &u->n, addr, len, is_write, is_fetch);
+}
+
+int spmu_uarch_branch(spmu_uarch *u, uint64_t pc, uint64_t next,
+                      spmu_uarch_br kind, int taken, uint64_t target)
+{
+  spmu_uarch_counts *n = &u->n;
+  int misp = 0;
+
+  n->branches++;
+  switch (kind) {
+  case SPMU_UARCH_BR_COND:
+    misp = spmu_bpred_cond(&u->bpred, pc, taken);
+    n->bc++;
+    n->bcm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_IND_CALL:
+    spmu_bpred_call(&u->bpred, next);
+    /* fall through */
+  case SPMU_UARCH_BR_IND_JUMP:
+    misp = spmu_bpred_indirect(&u->bpred, pc, target);
+    n->bi++;
+    n->bim += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_CALL:
+    spmu_bpred_call(&u->bpred, next);
+    break;
+  case SPMU_UARCH_BR_RET:
+    misp = spmu_bpred_ret(&u->bpred, target);
+    n->ret++;
+    n->retm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_JUMP:
+    break;
+  }
+  return misp;
+}
+
+void spmu_uarch_retire(spmu_uarch *u, uint64_t n)
+{
+  u->n.instructions += n;
+}
+
+void spmu_uarch_get_counts(const spmu_uarch *u, spmu_uarch_counts *out)
+{
+  *out = u->n;
+  spmu_timing_cycles(&u->cfg.timing, &u->n, &out->core_cycles,
+                     &out->ref_cycles);
+}
+
+const spmu_uarch_config *spmu_uarch_get_config(const spmu_uarch *u)
+{
+  return &u->cfg;
+}
