@@ -13,9 +13,8 @@ typedef struct Error Error;
 typedef struct QSpmuVcpu QSpmuVcpu;
 
 /* A translation block's summary, built by the translator and handed to
- * the per-block helper as one constant: instructions (bits 15:0), the
- * branch kind of its last instruction (bits 19:16, enum qspmu_kind) and
- * whether its first instruction is a REP string one (bit 20). */
+ * the per-block helper as one constant: instructions (bits 15:0) and the
+ * branch kind of its last instruction (bits 19:16, enum qspmu_kind). */
 enum qspmu_kind {
   QSPMU_NONE,
   QSPMU_COND, /* Jcc, LOOPcc, JrCXZ: taken or not */
@@ -24,11 +23,9 @@ enum qspmu_kind {
   QSPMU_RET,  /* near return */
   QSPMU_FAR   /* far jump/call/return, IRET, INT n, SYSCALL/SYSRET... */
 };
-#define QSPMU_INFO(n, kind, rep_first)                                         \
-  ((uint64_t)(n) | (uint64_t)(kind) << 16 | (uint64_t)(rep_first) << 20)
+#define QSPMU_INFO(n, kind) ((uint64_t)(n) | (uint64_t)(kind) << 16)
 #define QSPMU_INFO_N(info) ((unsigned)(info)&0xffff)
 #define QSPMU_INFO_KIND(info) ((unsigned)((info) >> 16) & 0xf)
-#define QSPMU_INFO_REP_FIRST(info) ((unsigned)((info) >> 20) & 1)
 
 /* The inline batch (env->spmu_insns, env->spmu_kinds, by CPL): each
  * block adds its instructions to spmu_insns, and to spmu_kinds
