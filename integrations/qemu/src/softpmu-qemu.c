@@ -57,15 +57,19 @@ static const uint8_t *code_of(unsigned i)
 struct QSpmuVcpu {
   X86CPU *cpu;
   spmu_lp *lp;
-  /* Line increments (per line) this vCPU may still batch: fewer than can
-   * reach the next PMI or PEBS assist. < 0: not known, ask the model. */
+  /* Line increments (per line) this vCPU may still batch without reaching
+   * the next PMI or PEBS assist, beyond those granted to the inline batch
+   * (env->spmu_budget). < 0: not known, ask the model. */
   int64_t budget;
   uint64_t acc[4][QN]; /* batched, not yet delivered, by CPL */
   unsigned dirty;      /* CPLs (bit) with something in acc */
-  unsigned cpl;        /* of the last block */
-  /* The last block, while its counts are still in acc (qspmu_restore). */
+  /* env->spmu_budget as the helper left it: if it is still that, the
+   * running block did not take the inline path. */
+  int64_t slow_mark;
+  /* The last block the helper put in acc, while it is there
+   * (qspmu_restore). */
   bool last_in_acc;
-  uint16_t last_cpl, last_n, last_tb_n, last_kind;
+  uint16_t last_cpl, last_n, last_kind;
 };
 
 typedef struct QSpmuState {
@@ -221,12 +225,43 @@ static void deliver(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
   spmu_deliver(v->lp, &c, 1, NULL);
 }
 
+static void add_lines(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN]);
+static void kind_lines(uint64_t l[QN], unsigned kind, uint64_t c);
+
+/* Move the inline batch into acc. A REP string instruction that repeats
+ * has taken its 1 back before its next block adds it again: a negative
+ * instruction count waits there. */
+static void fold(QSpmuVcpu *v)
+{
+  CPUX86State *env = &v->cpu->env;
+  unsigned cpl, kind;
+
+  for (cpl = 0; cpl < 4; cpl++) {
+    int64_t n = (int64_t)env->spmu_insns[cpl];
+    uint64_t k = env->spmu_kinds[cpl], l[QN] = {0};
+
+    if (n <= 0 && !k)
+      continue;
+    if (n > 0) {
+      l[L_INST] = l[Q_CYC] = l[Q_REF] = (uint64_t)n;
+      env->spmu_insns[cpl] = 0;
+    }
+    for (kind = QSPMU_COND; kind <= QSPMU_TAKEN; kind++)
+      kind_lines(l, kind,
+                 k >> (QSPMU_KIND_BITS * (kind - 1)) &
+                     ((1u << QSPMU_KIND_BITS) - 1));
+    env->spmu_kinds[cpl] = 0;
+    add_lines(v, cpl, l);
+  }
+}
+
 /* Hand the batch to the model: one clock per CPL. The budget guarantees
  * that no PMI or PEBS assist falls inside it. Under qs.lock. */
 static void flush(QSpmuVcpu *v)
 {
   unsigned cpl;
 
+  fold(v);
   for (cpl = 0; cpl < 4; cpl++)
     if (v->dirty & 1u << cpl) {
       deliver(v, cpl, v->acc[cpl]);
@@ -288,32 +323,42 @@ static void sync_flag(QSpmuVcpu *v)
     env->hflags &= ~HF_SPMU_MASK;
 }
 
-/* What one block adds: n instructions (and as many cycles), the lines of
- * its last instruction's branch kind (the plugin's rules, lines.h). */
+/* What c blocks of branch kind `kind` add: the lines of their last
+ * instruction's branch (the plugin's rules, lines.h). */
+static void kind_lines(uint64_t l[QN], unsigned kind, uint64_t c)
+{
+  switch (kind) {
+  case QSPMU_COND:
+    l[L_BR_ALL] += c, l[L_BR_COND] += c;
+    break;
+  case QSPMU_JMP:
+    l[L_BR_ALL] += c, l[L_BR_TAKEN] += c;
+    break;
+  case QSPMU_CALL:
+    l[L_BR_ALL] += c, l[L_BR_CALL] += c, l[L_BR_TAKEN] += c;
+    break;
+  case QSPMU_RET:
+    l[L_BR_ALL] += c, l[L_BR_RET] += c, l[L_BR_TAKEN] += c;
+    break;
+  case QSPMU_FAR:
+    l[L_BR_ALL] += c, l[L_BR_FAR] += c;
+    break;
+  case QSPMU_TAKEN: /* a taken conditional branch */
+    l[L_BR_TAKEN] += c;
+    break;
+  default:
+    break;
+  }
+}
+
+/* What one block adds: n instructions (and as many cycles) and its
+ * branch. */
 static void block_lines(uint64_t l[QN], unsigned n, unsigned kind)
 {
   l[L_INST] += n;
   l[Q_CYC] += n;
   l[Q_REF] += n;
-  switch (kind) {
-  case QSPMU_COND:
-    l[L_BR_ALL]++, l[L_BR_COND]++;
-    break;
-  case QSPMU_JMP:
-    l[L_BR_ALL]++, l[L_BR_TAKEN]++;
-    break;
-  case QSPMU_CALL:
-    l[L_BR_ALL]++, l[L_BR_CALL]++, l[L_BR_TAKEN]++;
-    break;
-  case QSPMU_RET:
-    l[L_BR_ALL]++, l[L_BR_RET]++, l[L_BR_TAKEN]++;
-    break;
-  case QSPMU_FAR:
-    l[L_BR_ALL]++, l[L_BR_FAR]++;
-    break;
-  default:
-    break;
-  }
+  kind_lines(l, kind, 1);
 }
 
 static void add_lines(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
@@ -325,55 +370,44 @@ static void add_lines(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
   v->dirty |= 1u << cpl;
 }
 
-/* Called at the start of every instrumented block, before its first
- * instruction: the block's instructions are counted as they start (an
- * exception takes back those that did not retire, qspmu_restore); the
- * taken conditional branch that ended the previous block is counted now,
- * at that block's CPL. */
+/* Give the inline batch up to QSPMU_INLINE_MAX of `total` increments (so
+ * that no 10-bit count of env->spmu_kinds can fill), keep the rest. */
+static void grant(QSpmuVcpu *v, int64_t total)
+{
+  int64_t g = total < QSPMU_INLINE_MAX ? total : QSPMU_INLINE_MAX;
+
+  v->cpu->env.spmu_budget = g;
+  v->budget = total - g;
+  v->slow_mark = g;
+}
+
+/* Called at the start of an instrumented block whose inline charge (its
+ * instructions + 1: no line of a block grows by more) found the inline
+ * budget spent. A block's instructions are counted as it starts (an
+ * exception takes back those that did not retire, qspmu_restore). */
 void helper_spmu_tb(CPUX86State *env, uint64_t info)
 {
   X86CPU *cpu = env_archcpu(env);
   QSpmuVcpu *v = cpu->spmu;
-  unsigned tb_n = QSPMU_INFO_N(info), kind = QSPMU_INFO_KIND(info);
-  unsigned rep_first = QSPMU_INFO_REP_FIRST(info), flow = env->spmu_flow;
-  unsigned cpl = env->hflags & HF_CPL_MASK, n = tb_n;
+  unsigned n = QSPMU_INFO_N(info), kind = QSPMU_INFO_KIND(info);
+  unsigned cpl = env->hflags & HF_CPL_MASK;
+  int64_t m = (int64_t)n + 1, left;
   uint64_t l[QN] = {0};
-  int64_t m;
 
   if (!v)
     return;
+  env->spmu_budget += m; /* the charge that did not fit */
+  fold(v);
   v->last_in_acc = false;
-  env->spmu_flow = 0;
-  /* A REP string instruction retires once (SDM Vol. 2B REP): TCG runs
-   * one iteration per block, counted at the first. */
-  if ((flow & QSPMU_FLOW_REP) && rep_first && n)
-    n--;
-  if (flow & QSPMU_FLOW_TAKEN) {
-    uint64_t t[QN] = {0};
-
-    t[L_BR_TAKEN] = 1;
-    if (v->budget >= 1) {
-      v->budget--;
-      add_lines(v, v->cpl, t);
-    } else {
-      qemu_mutex_lock(&qs.lock);
-      flush(v);
-      deliver(v, v->cpl, t);
-      v->budget = -1;
-      unlock();
-    }
-  }
-  v->cpl = cpl;
   block_lines(l, n, kind);
-  m = (int64_t)n + 1; /* no line of the block grows by more */
-  if (v->budget >= m) {
-    v->budget -= m;
+  left = v->budget < 0 ? -1 : v->budget + env->spmu_budget;
+  if (left >= m) {
     add_lines(v, cpl, l);
     v->last_in_acc = true;
     v->last_cpl = cpl;
     v->last_n = n;
-    v->last_tb_n = tb_n;
     v->last_kind = kind;
+    grant(v, left - m);
     return;
   }
   /* A PMI may fall in this block: exact, one instruction at a time. */
@@ -383,42 +417,43 @@ void helper_spmu_tb(CPUX86State *env, uint64_t info)
     CPUState *cs = CPU(cpu);
 
     qemu_mutex_unlock(&qs.lock);
-    env->spmu_flow = flow & ~QSPMU_FLOW_TAKEN; /* counted above */
+    v->slow_mark = env->spmu_budget;
     cs->cflags_next_tb = (curr_cflags(cs) & ~CF_COUNT_MASK) | CF_NOIRQ | 1;
     cpu_loop_exit_restore(cs, GETPC());
   }
   deliver(v, cpl, l);
   refresh_budget(v);
+  grant(v, v->budget);
   sync_flag(v);
   unlock();
 }
 
-void qspmu_restore(X86CPU *cpu, unsigned idx)
+void qspmu_restore(X86CPU *cpu, unsigned cpl, unsigned tb_n, uint64_t data)
 {
   QSpmuVcpu *v = cpu->spmu;
-  unsigned notdone, undo;
-  uint64_t *a;
+  CPUX86State *env = &cpu->env;
+  unsigned idx = data & 0xffff, kind = (data >> 16) & 0xf, notdone, undo;
+  uint64_t *a, b[QN] = {0};
+  unsigned i;
 
-  if (!v || !v->last_in_acc || idx >= v->last_tb_n)
+  if (!v || idx >= tb_n)
     return;
+  /* Instruction idx faulted (or is re-executed): it and those after it,
+   * the branch last, did not retire. */
+  notdone = tb_n - idx;
+  if (env->spmu_budget != v->slow_mark) { /* the block went inline */
+    env->spmu_insns[cpl] -= notdone;
+    env->spmu_kinds[cpl] -= QSPMU_KIND_ONE(kind);
+    return;
+  }
+  if (!v->last_in_acc)
+    return; /* delivered already, or not counted */
   v->last_in_acc = false;
-  /* Instruction idx faulted (or is re-executed): it and those after it
-   * did not retire. */
-  notdone = v->last_tb_n - idx;
   undo = notdone < v->last_n ? notdone : v->last_n;
   a = v->acc[v->last_cpl];
-  a[L_INST] -= undo;
-  a[Q_CYC] -= undo;
-  a[Q_REF] -= undo;
-  if (v->last_kind != QSPMU_NONE) { /* the branch is the last */
-    uint64_t b[QN] = {0};
-    unsigned i;
-
-    block_lines(b, 0, v->last_kind);
-    for (i = 0; i < QN; i++)
-      a[i] -= b[i];
-  }
-  v->budget += undo + 1;
+  block_lines(b, undo, v->last_kind);
+  for (i = 0; i < QN; i++)
+    a[i] -= b[i];
 }
 
 /* ---- the guest's instructions ------------------------------------------ */
@@ -464,7 +499,8 @@ bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra)
   qemu_mutex_lock(&qs.lock);
   flush(v);
   rc = spmu_wrmsr(v->lp, msr, val);
-  v->budget = -1;
+  v->budget = -1; /* ask the model again */
+  v->slow_mark = env->spmu_budget = 0;
   sync_flag(v);
   unlock();
   if (rc == SPMU_GP) /* the model's #GP(0) (SDM Vol. 2B WRMSR) */
@@ -482,6 +518,7 @@ bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra)
   qemu_mutex_lock(&qs.lock);
   flush(v);
   rc = spmu_rdmsr(v->lp, msr, val);
+  v->slow_mark = env->spmu_budget;
   unlock();
   if (rc == SPMU_GP)
     raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
@@ -500,6 +537,7 @@ bool qspmu_rdpmc(CPUX86State *env, uintptr_t ra)
   flush(v);
   rc = spmu_rdpmc(v->lp, (uint32_t)env->regs[R_ECX], env->hflags & HF_CPL_MASK,
                   env->cr[4] & CR4_PCE_MASK, &val);
+  v->slow_mark = env->spmu_budget;
   unlock();
   if (rc == SPMU_GP) /* SDM Vol. 2B RDPMC: #GP(0) */
     raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
@@ -526,10 +564,19 @@ static void forget_batches(void)
   unsigned i;
 
   for (i = 0; i < qs.ncpus; i++) {
-    memset(qs.vcpu[i].acc, 0, sizeof qs.vcpu[i].acc);
-    qs.vcpu[i].dirty = 0;
-    qs.vcpu[i].budget = -1;
-    qs.vcpu[i].last_in_acc = false;
+    QSpmuVcpu *v = &qs.vcpu[i];
+
+    memset(v->acc, 0, sizeof v->acc);
+    v->dirty = 0;
+    v->budget = -1;
+    v->last_in_acc = false;
+    if (v->cpu) {
+      CPUX86State *env = &v->cpu->env;
+
+      memset(env->spmu_insns, 0, sizeof env->spmu_insns);
+      memset(env->spmu_kinds, 0, sizeof env->spmu_kinds);
+      v->slow_mark = env->spmu_budget = 0;
+    }
   }
 }
 

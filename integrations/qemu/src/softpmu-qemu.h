@@ -13,9 +13,8 @@ typedef struct Error Error;
 typedef struct QSpmuVcpu QSpmuVcpu;
 
 /* A translation block's summary, built by the translator and handed to
- * the per-block helper as one constant: instructions (bits 15:0), the
- * branch kind of its last instruction (bits 19:16, enum qspmu_kind) and
- * whether its first instruction is a REP string one (bit 20). */
+ * the per-block helper as one constant: instructions (bits 15:0) and the
+ * branch kind of its last instruction (bits 19:16, enum qspmu_kind). */
 enum qspmu_kind {
   QSPMU_NONE,
   QSPMU_COND, /* Jcc, LOOPcc, JrCXZ: taken or not */
@@ -24,16 +23,22 @@ enum qspmu_kind {
   QSPMU_RET,  /* near return */
   QSPMU_FAR   /* far jump/call/return, IRET, INT n, SYSCALL/SYSRET... */
 };
-#define QSPMU_INFO(n, kind, rep_first)                                         \
-  ((uint64_t)(n) | (uint64_t)(kind) << 16 | (uint64_t)(rep_first) << 20)
+#define QSPMU_INFO(n, kind) ((uint64_t)(n) | (uint64_t)(kind) << 16)
 #define QSPMU_INFO_N(info) ((unsigned)(info)&0xffff)
 #define QSPMU_INFO_KIND(info) ((unsigned)((info) >> 16) & 0xf)
-#define QSPMU_INFO_REP_FIRST(info) ((unsigned)((info) >> 20) & 1)
 
-/* env->spmu_flow bits, stored by the translated code of the block that
- * ends and read by the helper of the block that starts. */
-#define QSPMU_FLOW_TAKEN 1u /* the conditional branch was taken */
-#define QSPMU_FLOW_REP 2u   /* a REP string instruction repeats itself */
+/* The inline batch (env->spmu_insns, env->spmu_kinds, by CPL): each
+ * block adds its instructions to spmu_insns, and to spmu_kinds
+ * QSPMU_KIND_ONE of its branch kind; a taken conditional branch adds
+ * QSPMU_KIND_ONE(QSPMU_TAKEN); a REP string instruction that repeats
+ * subtracts 1 from spmu_insns (it retires once). spmu_kinds holds one
+ * 10-bit count per kind: the helper empties it before a count can reach
+ * 1024 (QSPMU_INLINE_MAX). */
+#define QSPMU_TAKEN 6
+#define QSPMU_KIND_BITS 10
+#define QSPMU_KIND_ONE(kind)                                                   \
+  ((kind) ? UINT64_C(1) << (QSPMU_KIND_BITS * ((kind)-1)) : 0)
+#define QSPMU_INLINE_MAX 1000
 
 /* The branch kind of opcode op (one byte; 0x100 | second byte for 0F xx;
  * 0x200 | ModRM.reg for FF /r), SDM Vol. 2 opcode map (Table A-2, A-3,
@@ -56,8 +61,9 @@ bool qspmu_rdpmc(CPUX86State *env, uintptr_t ra);
 /* Entering the execution loop: bring the block-instrumentation flag up to
  * date (after a reset or a loadvm). */
 void qspmu_exec_enter(X86CPU *cpu);
-/* An exception ended the block at instruction index idx: take back what
- * the block counted for the instructions that did not retire. */
-void qspmu_restore(X86CPU *cpu, unsigned idx);
+/* An exception ended a block of tb_n instructions at CPL cpl at
+ * instruction data & 0xffff (data >> 16: the block's branch kind): take
+ * back what the block counted for the instructions that did not retire. */
+void qspmu_restore(X86CPU *cpu, unsigned cpl, unsigned tb_n, uint64_t data);
 
 #endif

@@ -83,6 +83,17 @@ set -- $(samples instructions:upp)
 check "perf record -e instructions:upp (PEBS) -c 10007: samples" 1998 "$1"
 check "perf record -e instructions:upp (PEBS) -c 10007: samples outside the loop" 0 "$2"
 
+# perf's own self-tests that use the hardware PMU: the mmap interface
+# (samples, and user-space counter reading of instructions and cycles with
+# RDPMC) and event times. (Others pass too, run by hand: README.md.)
+for t in 4 50; do
+  if perf test "$t" >/tmp/ptest 2>&1 && ! grep -q FAILED /tmp/ptest; then
+    ok "perf test $t: $(head -1 /tmp/ptest | sed 's/^ *[0-9]*: //; s/ *:[^:]*$//')"
+  else
+    no "perf test $t" "$(tr -d '\033' </tmp/ptest | tr '\n' ' ')"
+  fi
+done
+
 # A reserved bit written by the guest: #GP, and the emulator goes on.
 insmod /msr.ko 2>/dev/null
 if /msr_gp; then ok "WRMSR of a reserved PERFEVTSEL bit: #GP (EIO), valid write accepted"; else

@@ -32,13 +32,13 @@ refuses Icelake-Server,softpmu=icelake "softpmu=icelake does not match the CPU m
 status=0
 "$here/guest" --cpu skylake || status=$?
 
-# Save and restore mid-count: the machine is saved through QEMU's migration
-# stream while perf counts /bigloop (10^8 dec/jnz iterations, tests/bigloop.S)
-# and restored in a new QEMU; the counts stay exact.
+# Save and restore mid-count: /saveloop (tests/saveloop.S) counts one loop,
+# says softpmu-save-now and sleeps; the machine is stopped, saved through
+# QEMU's migration stream, and restored in a new QEMU, where the program
+# runs its second loop. The counts stay exact.
 out=$("$here/guest" --save-restore -- \
-  'echo softpmu-save-now; perf stat -x, -e instructions:u,branches:u /bigloop' 2>&1) ||
-  status=1
-for want in 200000004,,instructions:u 100000001,,branches:u; do
+  'perf stat -x, -e instructions:u,branches:u /saveloop' 2>&1) || status=1
+for want in 40000014,,instructions:u 20000003,,branches:u; do
   if echo "$out" | grep -q "^$want,"; then
     echo "ok - saved and restored mid-count: $want"
   else
