@@ -333,6 +333,25 @@ bool cli_parse_u64(const char *s, uint64_t *out)
   return true;
 }
 
+bool cli_attached_option(const char *a, bool (*takes_value)(const char *opt),
+                         char *opt, size_t len, const char **val)
+{
+  const char *eq = strchr(a, '=');
+
+  if (a[0] != '-')
+    return false;
+  if (a[1] != '-' && a[1] && a[2]) {
+    snprintf(opt, len, "-%c", a[1]);
+    *val = a + 2;
+  } else if (a[1] == '-' && eq && (size_t)(eq - a) < len) {
+    snprintf(opt, len, "%.*s", (int)(eq - a), a);
+    *val = eq + 1;
+  } else {
+    return false;
+  }
+  return takes_value(opt);
+}
+
 bool cli_ieq(const char *a, const char *b)
 {
   for (; *a && *b; a++, b++)

@@ -117,6 +117,13 @@ bool cli_parse_u64(const char *s, uint64_t *out);
 /* Case-insensitive equality of two strings. */
 bool cli_ieq(const char *a, const char *b);
 
+/* An option with its value attached, as perf (getopt) takes them: "-c1009"
+ * (a short option and its value) or "--event=instructions" (a long one and
+ * '='). When a is one and takes_value(option) says the option takes a
+ * value, the option goes to opt (len bytes) and the value to *val. */
+bool cli_attached_option(const char *a, bool (*takes_value)(const char *opt),
+                         char *opt, size_t len, const char **val);
+
 /* One command's view of the register catalogue: its profile and a handle
  * on it (regs.h), opened once per command invocation. */
 struct cli_regs {

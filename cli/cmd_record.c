@@ -179,26 +179,6 @@ static int record_flag(struct rec_opts *o, const char *a)
   return 1;
 }
 
-/* An option with its value attached, as perf (getopt) takes them: "-c1009"
- * (a short option and its value) or "--event=instructions" (a long one and
- * '='). The option goes to opt, the value to *val. */
-static bool record_attached(const char *a, char *opt, size_t len,
-                            const char **val)
-{
-  const char *eq = strchr(a, '=');
-
-  if (a[1] != '-' && a[1] && a[2]) {
-    snprintf(opt, len, "-%c", a[1]);
-    *val = a + 2;
-  } else if (a[1] == '-' && eq && (size_t)(eq - a) < len) {
-    snprintf(opt, len, "%.*s", (int)(eq - a), a);
-    *val = eq + 1;
-  } else {
-    return false;
-  }
-  return record_takes_value(opt);
-}
-
 static int record_parse_args(int argc, char **argv, struct rec_opts *o)
 {
   const char *val;
@@ -217,7 +197,7 @@ static int record_parse_args(int argc, char **argv, struct rec_opts *o)
         return -1;
       continue;
     }
-    if (record_attached(a, opt, sizeof(opt), &val)) {
+    if (cli_attached_option(a, record_takes_value, opt, sizeof(opt), &val)) {
       if ((rc = record_value_option(o, opt, val)) != CLI_EXIT_OK)
         return rc;
       continue;

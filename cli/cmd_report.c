@@ -444,25 +444,6 @@ static int report_value_option(struct report_opts *o, const char *a,
   return CLI_EXIT_OK;
 }
 
-/* An option with its value attached, as perf takes them: "-iFILE" or
- * "--sort=srcline". The option goes to opt, the value to *val. */
-static bool report_attached(const char *a, char *opt, size_t len,
-                            const char **val)
-{
-  const char *eq = strchr(a, '=');
-
-  if (a[0] == '-' && a[1] == 'i' && a[2]) {
-    snprintf(opt, len, "-i");
-    *val = a + 2;
-  } else if (a[0] == '-' && a[1] == '-' && eq && (size_t)(eq - a) < len) {
-    snprintf(opt, len, "%.*s", (int)(eq - a), a);
-    *val = eq + 1;
-  } else {
-    return false;
-  }
-  return report_takes_value(opt);
-}
-
 static int report_parse_args(int argc, char **argv, struct report_opts *o)
 {
   const char *val;
@@ -480,7 +461,7 @@ static int report_parse_args(int argc, char **argv, struct report_opts *o)
       o->folded = true;
       continue;
     }
-    if (report_attached(a, opt, sizeof(opt), &val)) {
+    if (cli_attached_option(a, report_takes_value, opt, sizeof(opt), &val)) {
       if (report_value_option(o, opt, val) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
       continue;

@@ -185,26 +185,6 @@ static bool stat_takes_value(const char *a)
          stat_is(a, "-x", "--field-separator") || stat_is(a, "-r", "--repeat");
 }
 
-/* An option with its value attached, as getopt takes them: "-x," (a short
- * option and its value) or "--event=instructions" (a long one and '=').
- * The option goes to opt, the value to *val. */
-static bool stat_attached(const char *a, char *opt, size_t len,
-                          const char **val)
-{
-  const char *eq = strchr(a, '=');
-
-  if (a[1] != '-' && a[1] && a[2]) {
-    snprintf(opt, len, "-%c", a[1]);
-    *val = a + 2;
-  } else if (a[1] == '-' && eq && (size_t)(eq - a) < len) {
-    snprintf(opt, len, "%.*s", (int)(eq - a), a);
-    *val = eq + 1;
-  } else {
-    return false;
-  }
-  return stat_takes_value(opt);
-}
-
 static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
 {
   int i, rc;
@@ -231,7 +211,7 @@ static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
         return rc;
       continue;
     }
-    if (stat_attached(a, opt, sizeof(opt), &val)) {
+    if (cli_attached_option(a, stat_takes_value, opt, sizeof(opt), &val)) {
       /* -x, and --field-separator=, as perf takes them */
       if ((rc = stat_value_option(o, opt, val)) != CLI_EXIT_OK)
         return rc;
