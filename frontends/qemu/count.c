@@ -25,22 +25,23 @@
 #define SPMU_QEMU_COUNT_MAX (UINT32_C(1) << 31)
 #endif
 
-/* One clock's lines for the variant var of block t. */
-static void variant_lines(const struct tb *t, unsigned var,
-                          spmu_event_line lines[NLINES])
+/* One clock's lines from their counts, in lines.h's order (n: NLINES
+ * counts, or a block's or a thread's lane vectors, copied out). */
+static void make_lines(const uint32_t n[NLINES], spmu_event_line out[NLINES])
 {
   unsigned l;
 
-  for (l = 0; l < NLINES; l++) {
-    uint32_t n = t->total[l];
+  for (l = 0; l < NLINES; l++)
+    out[l] = (spmu_event_line){
+        .event = line_code[l][0], .umask = line_code[l][1], .count = n[l]};
+}
 
-    if (var & VAR_CONT)
-      n -= t->first[l];
-    if (l == L_BR_TAKEN && (var & VAR_TAKEN))
-      n++;
-    lines[l] = (spmu_event_line){
-        .event = line_code[l][0], .umask = line_code[l][1], .count = n};
-  }
+static void lanes_to_lines(const lanes v[NVECS], spmu_event_line out[NLINES])
+{
+  uint32_t n[NVECS * LANES];
+
+  memcpy(n, v, sizeof(n));
+  make_lines(n, out);
 }
 
 /* What the variant var of block t adds to line l. */
@@ -114,7 +115,7 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
 {
   spmu_event_line lines[NLINES];
 
-  variant_lines(t, var, lines);
+  lanes_to_lines(t->vlines[var], lines);
   if (lines[L_INST].count == 0)
     return; /* nothing retired (a repeat of a REP string instruction) */
   v->insns += lines[L_INST].count * execs;
@@ -130,15 +131,12 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
   spmu_event_line lines[NLINES];
   uint32_t n[NLINES];
   uint32_t j;
-  unsigned l;
 
   for (j = (var & VAR_CONT) ? 1 : 0; j < t->ninsns; j++) {
     spmu_qemu_insn_lines(&t->insn[j], n);
     if (j + 1 == t->ninsns && t->cond_last && (var & VAR_TAKEN))
       n[L_BR_TAKEN] = 1;
-    for (l = 0; l < NLINES; l++)
-      lines[l] = (spmu_event_line){
-          .event = line_code[l][0], .umask = line_code[l][1], .count = n[l]};
+    make_lines(n, lines);
     v->insns += n[L_INST];
     v->cur_ip = t->insn_vaddr[j];
     v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
@@ -152,14 +150,10 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
 static void deliver_sums(struct vcpu *v)
 {
   spmu_event_line lines[NLINES];
-  unsigned l;
 
   if (v->sum[0][L_INST] == 0)
     return;
-  for (l = 0; l < NLINES; l++)
-    lines[l] = (spmu_event_line){.event = line_code[l][0],
-                                 .umask = line_code[l][1],
-                                 .count = v->sum[l / LANES][l % LANES]};
+  lanes_to_lines(v->sum, lines);
   memset(v->sum, 0, sizeof(v->sum));
   v->insns += lines[L_INST].count;
   deliver_clock(v, lines, 1, 0);

@@ -129,7 +129,7 @@ static struct rep_site *site_of(uint64_t x)
 }
 
 /* A block ending at the REP instruction at t->rep_addr. */
-static bool add_rep_block(struct tb *t)
+static bool add_rep_block(struct qemu_plugin_tb *qtb, struct tb *t)
 {
   struct rep_site *s = site_of(t->rep_addr);
 
@@ -151,7 +151,7 @@ static bool add_rep_block(struct tb *t)
   if (!t->inline_cont)
     return false;
   if (s->per_exec)
-    qemu_plugin_register_vcpu_tb_exec_cb(t->qtb, on_rep_block,
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_block,
                                          QEMU_PLUGIN_CB_NO_REGS, t);
   return true;
 }
@@ -171,10 +171,8 @@ void spmu_qemu_inline_tb(struct qemu_plugin_tb *qtb, struct tb *t)
     if (s->n == t->vaddr && !s->per_exec)
       qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_done,
                                            QEMU_PLUGIN_CB_NO_REGS, s);
-  t->qtb = qtb;
-  if (t->rep_addr != UINT64_MAX && !add_rep_block(t))
+  if (t->rep_addr != UINT64_MAX && !add_rep_block(qtb, t))
     g.failed = true;
-  t->qtb = NULL;
 }
 
 /* The repeats of each REP instruction counted by its runs, into the

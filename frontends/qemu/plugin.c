@@ -513,7 +513,7 @@ EXPORT int kill(pid_t pid, int sig)
  * parent's. */
 static void before_fork(void)
 {
-  spmu_qemu_record_fork_parent();
+  spmu_qemu_record_flush(); /* the child starts with an empty buffer */
   pthread_mutex_lock(&g.lock);
 }
 

@@ -4,6 +4,8 @@
  *               per instruction in the block that reaches an overflow
  *   inline.c    counting by QEMU's inline adds alone (no callback per
  *               block), while that is exact
+ *   mux.c       multiplexing: one PMU time-sliced among the events
+ *   pebs.c      record mode with PEBS: the DS area, the records' samples
  *   sample.c    record mode: the samples of the PMIs, call chains, the
  *               stream of record.h
  *   plugin.c    arguments, threads, processes, results
@@ -73,7 +75,6 @@ struct tb {
   uint64_t *inline_count;         /* executions counted inline (inline.c) */
   uint64_t *inline_cont;          /* of them, repeats of its REP instruction */
   struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
-  struct qemu_plugin_tb *qtb;     /* during its translation only */
   uint32_t ninsns;
   uint64_t *insn_vaddr; /* [ninsns] */
   insn_class *insn;     /* [ninsns] */
@@ -186,7 +187,6 @@ void spmu_qemu_thread_start(struct vcpu *v);
 void spmu_qemu_thread_exit(struct vcpu *v);
 void spmu_qemu_record_lost(struct vcpu *v, uint64_t count);
 void spmu_qemu_record_flush(void);
-void spmu_qemu_record_fork_parent(void);
 void spmu_qemu_record_fork_child(void);
 
 #endif

@@ -259,13 +259,6 @@ void spmu_qemu_record_flush(void)
   pthread_mutex_unlock(&rec.lock);
 }
 
-/* Before fork: what the parent buffered goes out, so that the child starts
- * with an empty buffer. */
-void spmu_qemu_record_fork_parent(void)
-{
-  spmu_qemu_record_flush();
-}
-
 /* In a fork's child: a new process, whose first record says so. */
 void spmu_qemu_record_fork_child(void)
 {

@@ -273,7 +273,9 @@ checks=$((checks + 1))
 # instructions among groups of events that fit its counters (Skylake: the
 # fixed counter and 4 GP counters, then the other 4 events). Each event's
 # time enabled is every instruction (17006 for branches.S), the groups'
-# times running partition it, and the result is the same on every run.
+# counters released and claimed again between slices, GLOBAL_CTRL last
+# (SDM Vol. 3B 18.2.4.1, 18.2.4.3); the groups' times running partition
+# it, and the result is the same on every run.
 MUX="event=4300c0,event=4300c4,event=4301c4,event=4302c4,event=4308c4,event=4320c4,event=4340c4,event=4381d0,event=4382d0,multiplex=1000"
 for run in 1 2; do
   rm -f "$tmp/mux$run"
