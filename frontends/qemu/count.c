@@ -69,6 +69,8 @@ static void take_pmi(struct vcpu *v, unsigned k, uint64_t ip)
 
   if (g.precise)
     spmu_qemu_pebs_drain(v, k);
+  if (g.branch)
+    spmu_qemu_lbr_pmi(v, k);
   if (spmu_agent_handle_pmi(v->agents[k], &ovf) != 0)
     g.failed = true;
   for (i = 0; i < g.nevents; i++) {
@@ -86,10 +88,13 @@ static void take_pmi(struct vcpu *v, unsigned k, uint64_t ip)
  * clock = one block execution, or one instruction (README.md); cpl 3:
  * qemu-user runs user-mode code only. */
 static void deliver_clock(struct vcpu *v, spmu_event_line lines[NLINES],
-                          uint64_t execs, uint64_t ip)
+                          uint64_t execs, uint64_t ip, const spmu_branch *br)
 {
-  spmu_clock clk = {
-      .lines = lines, .nlines = NLINES, .cpl = 3, .flags = SPMU_CLK_IA32E};
+  spmu_clock clk = {.lines = lines,
+                    .nlines = NLINES,
+                    .cpl = 3,
+                    .flags = SPMU_CLK_IA32E,
+                    .branch = br};
   unsigned k;
 
   for (k = 0; k < v->ncores; k++) {
@@ -120,19 +125,25 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
     return; /* nothing retired (a repeat of a REP string instruction) */
   v->insns += lines[L_INST].count * execs;
   deliver_clock(v, lines, execs,
-                t->ninsns ? t->insn_vaddr[t->ninsns - 1] : t->vaddr);
+                t->ninsns ? t->insn_vaddr[t->ninsns - 1] : t->vaddr, NULL);
 }
 
 /* The variant var of block t, one clock per instruction, so that a PMI is
- * taken at the instruction whose event made the counter overflow. */
+ * taken at the instruction whose event made the counter overflow; with
+ * branch stacks, the last instruction's clock carries its taken branch
+ * (lbr.c). */
 static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
                           uint64_t next)
 {
   spmu_event_line lines[NLINES];
   uint32_t n[NLINES];
   uint32_t j;
+  spmu_branch b;
 
   for (j = (var & VAR_CONT) ? 1 : 0; j < t->ninsns; j++) {
+    const spmu_branch *br = NULL;
+
+
     spmu_qemu_insn_lines(&t->insn[j], n);
     if (j + 1 == t->ninsns && t->cond_last && (var & VAR_TAKEN))
       n[L_BR_TAKEN] = 1;
@@ -140,7 +151,9 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     v->insns += n[L_INST];
     v->cur_ip = t->insn_vaddr[j];
     v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
-    deliver_clock(v, lines, 1, t->insn_vaddr[j]);
+    if (g.branch && j + 1 == t->ninsns)
+      br = spmu_qemu_lbr_branch(t, var, next, &b);
+    deliver_clock(v, lines, 1, t->insn_vaddr[j], br);
   }
 }
 
@@ -156,7 +169,7 @@ static void deliver_sums(struct vcpu *v)
   lanes_to_lines(v->sum, lines);
   memset(v->sum, 0, sizeof(v->sum));
   v->insns += lines[L_INST].count;
-  deliver_clock(v, lines, 1, 0);
+  deliver_clock(v, lines, 1, 0, NULL);
 }
 
 /* One execution of variant var of block p, added to the sums (a repeat
@@ -256,6 +269,8 @@ static __attribute__((noinline)) void count_near_overflow(struct vcpu *v,
                                                           uint64_t next)
 {
   deliver_sums(v);
+  if (g.branch)
+    spmu_qemu_lbr_replay(v);
   deliver_insns(v, p, var, next);
   spmu_qemu_start_budget(v);
 }
@@ -269,6 +284,8 @@ static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
   if (__builtin_expect(c < v->budget, 1)) {
     v->budget -= c;
     add_block(v, p, var);
+    if (g.branch)
+      spmu_qemu_lbr_note(v, p, var, next);
     if (g.mux)
       count_slice(v, p->vlines[var][0][L_INST]);
   } else {

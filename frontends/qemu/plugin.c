@@ -256,6 +256,7 @@ static void free_cores(struct vcpu *v)
   unsigned k;
 
   spmu_qemu_pebs_free(v);
+  spmu_qemu_lbr_free(v);
   for (k = 0; k < v->ncores; k++) {
     spmu_agent_free(v->agents[k]);
     spmu_core_free(v->cores[k]);
@@ -290,6 +291,8 @@ static int program_vcpu(struct vcpu *v, char *why, size_t len)
    * thread has run nothing yet). */
   if (rc == 0 && g.precise)
     rc = spmu_qemu_pebs_arm(v, why, len);
+  if (rc == 0 && g.branch)
+    rc = spmu_qemu_lbr_arm(v, why, len);
   if (rc != 0)
     free_cores(v);
   return rc;
@@ -658,6 +661,20 @@ static bool parse_flag(const char *key, const char *val, bool *dst)
   return true;
 }
 
+/* branch=HEX: perf_event_attr.branch_sample_type's bits (lbr.c). */
+static bool parse_branch(const char *s)
+{
+  char *end;
+
+  errno = 0;
+  g.branch = strtoull(s, &end, 16);
+  if (errno || end == s || *end || !g.branch) {
+    fail("branch=%s: not a nonzero hexadecimal branch_sample_type", s);
+    return false;
+  }
+  return true;
+}
+
 static bool count_inline = true;
 
 static bool parse_arg(const char *a)
@@ -689,6 +706,8 @@ static bool parse_arg(const char *a)
     return parse_flag("precise", val, &g.precise);
   if (KEY("multiplex"))
     return parse_count("multiplex", val, &g.mux);
+  if (KEY("branch"))
+    return parse_branch(val);
   if (KEY("comm")) {
     snprintf(g.comm, sizeof(g.comm), "%s", val);
     return true;
@@ -703,6 +722,7 @@ static bool parse_arg(const char *a)
 #undef KEY
   fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
        "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
+       "branch=HEX, "
        "multiplex=N, "
        "count=inline|callback)",
        a);
@@ -753,6 +773,10 @@ static bool parse_args(int argc, char **argv)
     return false;
   }
   if (g.precise && !spmu_qemu_pebs_init(why, sizeof(why))) {
+    fail("%s", why);
+    return false;
+  }
+  if (g.branch && !spmu_qemu_lbr_init(why, sizeof(why))) {
     fail("%s", why);
     return false;
   }

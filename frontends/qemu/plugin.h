@@ -6,6 +6,7 @@
  *               block), while that is exact
  *   mux.c       multiplexing: one PMU time-sliced among the events
  *   pebs.c      record mode with PEBS: the DS area, the records' samples
+ *   lbr.c       record mode with branch stacks: the model's LBRs
  *   sample.c    record mode: the samples of the PMIs, call chains, the
  *               stream of record.h
  *   plugin.c    arguments, threads, processes, results
@@ -102,6 +103,7 @@ struct vcpu {
   uint64_t cur_ip, cur_next_ip; /* the instruction being delivered alone */
   uint64_t *stack;              /* return addresses, outermost first */
   size_t depth, stackcap;
+  struct spmu_qemu_lbr *lbr; /* branch stacks (lbr.c) */
 };
 
 struct plugin {
@@ -125,6 +127,7 @@ struct plugin {
   char record[4096]; /* the stream's path; "" when counting */
   uint64_t period;
   bool callgraph, precise;
+  uint64_t branch; /* branch=: perf's branch_sample_type bits; 0: none */
   uint64_t mux; /* multiplex=N: slices of N instructions; 0: off */
   char comm[16];
   /* Inline counting (inline.c): on while one guest thread runs and no
@@ -178,6 +181,23 @@ bool spmu_qemu_pebs_needs_gp(void);
 int spmu_qemu_pebs_arm(struct vcpu *v, char *why, size_t len);
 void spmu_qemu_pebs_drain(struct vcpu *v, unsigned k);
 void spmu_qemu_pebs_free(struct vcpu *v);
+
+/* lbr.c */
+struct spmu_qemu_lbr;
+struct spmu_branch;
+struct spmu_rec_brstack;
+bool spmu_qemu_lbr_init(char *why, size_t len);
+int spmu_qemu_lbr_arm(struct vcpu *v, char *why, size_t len);
+void spmu_qemu_lbr_free(struct vcpu *v);
+void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
+                        uint64_t next);
+void spmu_qemu_lbr_replay(struct vcpu *v);
+const struct spmu_branch *spmu_qemu_lbr_branch(const struct tb *p,
+                                               unsigned var, uint64_t next,
+                                               struct spmu_branch *out);
+void spmu_qemu_lbr_pmi(struct vcpu *v, unsigned k);
+size_t spmu_qemu_lbr_size(const struct vcpu *v);
+void spmu_qemu_lbr_put(const struct vcpu *v, struct spmu_rec_brstack *out);
 
 /* sample.c */
 bool spmu_qemu_record_open(void);

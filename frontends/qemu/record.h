@@ -75,6 +75,33 @@ struct spmu_rec_sample {
    * return address a near call pushed (a shadow stack of the calls and
    * returns executed; never unwound from memory). */
   uint64_t chain[];
+  /* With branch=BITS, a branch stack follows chain[nr]: struct
+   * spmu_rec_brstack (the record's size says whether it is there). */
+};
+
+/* A sample's last branch records, as the model's LBRs held them at the
+ * PMI (read through their MSRs; SDM Vol. 3B 17.4.8, "Architectural Last
+ * Branch Records"), most recent first. */
+#define SPMU_REC_BRSTACK_MAX 32
+enum spmu_rec_branch_flag {
+  SPMU_REC_BR_MISPRED = 1,   /* the record format says: mispredicted */
+  SPMU_REC_BR_PREDICTED = 2, /* the format says: predicted */
+  SPMU_REC_BR_IN_TX = 4,     /* retired in a transaction (IN_TX) */
+  SPMU_REC_BR_ABORT = 8,     /* a transactional abort (TSX_ABORT) */
+};
+
+struct spmu_rec_branch {
+  uint64_t from, to; /* linear addresses, flags removed, sign-extended */
+  uint32_t flags;    /* enum spmu_rec_branch_flag (none: the format has
+                        no flags) */
+  uint16_t cycles;   /* the entry's cycle count, 0 when none */
+  uint8_t type, pad; /* 0 */
+};
+
+struct spmu_rec_brstack {
+  uint64_t nr;     /* entries[] */
+  uint64_t hw_idx; /* MSR_LASTBRANCH_TOS; all ones for architectural LBRs */
+  struct spmu_rec_branch entries[];
 };
 
 struct spmu_rec_exit {
@@ -95,6 +122,8 @@ struct spmu_rec_lost {
  *                 reloaded to -N at each PMI (1 <= N < 2^width - 1);
  *   callgraph=1   fill chain[];
  *   precise=1     arm PEBS for the events (profiles with PEBS only);
- *   comm=NAME     the process name for SPMU_REC_PROCESS. */
+ *   comm=NAME     the process name for SPMU_REC_PROCESS;
+ *   branch=HEX    a branch stack with each sample, the LBRs programmed by
+ *                 perf_event_attr.branch_sample_type's bits HEX (README). */
 
 #endif

@@ -1,4 +1,5 @@
 /* Record mode: what the PMIs sampled, written as the stream of record.h.
+ * With branch stacks, a sample carries the stack lbr.c read at its PMI.
  *
  * A sample's IP is the instruction whose retirement made the counter
  * overflow (the model takes one clock per instruction in that block); its
@@ -141,7 +142,7 @@ static void map_ip(uint32_t tid, uint64_t ip)
 
 void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
 {
-  size_t nr = g.callgraph ? v->depth : 0, i;
+  size_t nr = g.callgraph ? v->depth : 0, i, br = 0;
   struct spmu_rec_sample *s;
 
   if (nr > MAX_CHAIN)
@@ -150,7 +151,9 @@ void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
   map_ip((uint32_t)v->tid, ip);
   for (i = 0; i < nr; i++)
     map_ip((uint32_t)v->tid, v->stack[v->depth - 1 - i]);
-  s = reserve(SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t));
+  if (g.branch)
+    br = spmu_qemu_lbr_size(v);
+  s = reserve(SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t) + br);
   s->pid = (uint32_t)getpid();
   s->tid = (uint32_t)v->tid;
   s->time = v->insns;
@@ -160,6 +163,8 @@ void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
   s->nr = (uint32_t)nr;
   for (i = 0; i < nr; i++)
     s->chain[i] = v->stack[v->depth - 1 - i];
+  if (br)
+    spmu_qemu_lbr_put(v, (struct spmu_rec_brstack *)(s->chain + nr));
   pthread_mutex_unlock(&rec.lock);
 }
 

@@ -15,6 +15,26 @@
 
 #include "../record.h"
 
+/* A sample's branch stack, when its size leaves room for one: "brstack
+ * HW_IDX NR" then per entry " FROM>TO/FLAGS/CYCLES" (hexadecimal). */
+static void print_brstack(const struct spmu_rec_sample *s)
+{
+  size_t at = sizeof(*s) + 8 * (size_t)s->nr;
+  const struct spmu_rec_brstack *b;
+  uint64_t i;
+
+  if (s->head.size < at + sizeof(*b))
+    return;
+  b = (const struct spmu_rec_brstack *)((const unsigned char *)s + at);
+  printf("brstack %" PRIx64 " %" PRIu64, b->hw_idx, b->nr);
+  for (i = 0; i < b->nr && at + sizeof(*b) + (i + 1) * sizeof(b->entries[0]) <=
+                               s->head.size;
+       i++)
+    printf(" %" PRIx64 ">%" PRIx64 "/%" PRIx32 "/%u", b->entries[i].from,
+           b->entries[i].to, b->entries[i].flags, b->entries[i].cycles);
+  putchar('\n');
+}
+
 static int dump(const unsigned char *d, size_t n)
 {
   size_t o = 0;
@@ -58,6 +78,7 @@ static int dump(const unsigned char *d, size_t n)
       for (i = 0; i < s->nr; i++)
         printf(" %" PRIx64, s->chain[i]);
       putchar('\n');
+      print_brstack(s);
       break;
     }
     case SPMU_REC_EXIT: {

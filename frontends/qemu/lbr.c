@@ -1,0 +1,588 @@
+/* Record mode with branch stacks (branch=BITS): the model's last branch
+ * records, programmed and read as a driver does (README.md, "Branch
+ * stacks").
+ *
+ * Programming (at each thread's start, after the counters): the type and
+ * CPL filters in MSR_LBR_SELECT (SDM Vol. 3B 17.7.2 Table 17-11, 1 = do
+ * not record; EN_CALLSTACK 17.9) or, with architectural LBRs,
+ * IA32_LBR_DEPTH (the deepest depth CPUID.1CH:EAX enumerates) and
+ * IA32_LBR_CTL (1 = record; "Architectural Last Branch Records"); then
+ * IA32_DEBUGCTL.LBR (model-specific stacks, 17.4.8) and
+ * FREEZE_LBRS_ON_PMI (17.4.7), so that the stack holds still from the
+ * PMI until the handler has read it.
+ *
+ * Feeding: every taken branch ends a block, so the per-block callback
+ * knows each one (kind from classify.c, target from the next block). A
+ * clock per branch would cost what the model's per-block path costs, so
+ * the callback only writes the branch into a per-thread ring; the ring
+ * goes to the model, one clock per branch in the order they were taken,
+ * just before the block that may overflow a counter is delivered one
+ * instruction per clock (that block's own branch rides on its last
+ * instruction's clock, so a PMI at the branch sees it, SDM 17.4.8).
+ * Between two such deliveries the model sees no other branch and no PMI,
+ * so feeding a run of branches late gives the LBRs the state feeding each
+ * at its block would, provided the run is whole. The ring keeps the last
+ * SPMU_QEMU_LBR_RING branches; when it is full:
+ *   - if the filters record every branch type fed and call-stack mode is
+ *     off, the oldest is overwritten and counted: the stack holds the last
+ *     `depth` recorded branches (17.4.8) and RING > depth, so only the
+ *     count of those dropped matters, for MSR_LASTBRANCH_TOS: the first
+ *     replayed branch is given as many clocks as were dropped plus one
+ *     (TOS advances once per record, its copies are overwritten by the
+ *     RING - 1 >= depth branches that follow);
+ *   - otherwise (a selective filter, or call-stack mode, whose pushes and
+ *     pops depend on every call and return) the ring is fed to the model
+ *     at once, so no branch is ever dropped.
+ * Far transfers are not fed: under qemu-user a SYSCALL or INT n goes to
+ * a kernel QEMU does not run (a far branch ending in ring 0, which the
+ * user-mode filter drops, 17.7.2 CPL_EQ_0), and the return from it is not
+ * seen.
+ *
+ * Reading, at each PMI of a core: MSR_LASTBRANCH_TOS and the FROM/TO
+ * (and MSR_LBR_INFO) MSRs from TOS down, or IA32_LBR_x_* from entry 0
+ * up, decoded by the record format (PERF_CAPABILITIES[5:0], 17.4.8.1;
+ * IA32_LBR_x_INFO); then the freeze is lifted: DEBUGCTL.LBR set again
+ * (perfmon v2-v3, 17.4.7) or GLOBAL_STATUS.LBR_Frz cleared through
+ * IA32_PERF_GLOBAL_STATUS_RESET (v4, 17.10.2, 18.2.4.2). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <softpmu/error.h>
+#include <softpmu/events.h>
+#include <softpmu/regs.h>
+
+#include "plugin.h"
+#include "record.h"
+
+/* The ring's size: more than the deepest stack (32). The tests build a
+ * plugin with a smaller one, to run the full-ring paths often. */
+#ifndef SPMU_QEMU_LBR_RING
+#define SPMU_QEMU_LBR_RING 64
+#endif
+_Static_assert(SPMU_QEMU_LBR_RING > SPMU_REC_BRSTACK_MAX,
+               "the ring holds more branches than the deepest stack");
+
+/* perf_event_attr.branch_sample_type's bits (<linux/perf_event.h>), the
+ * plugin's branch= argument. */
+#define B_USER (1u << 0)
+#define B_KERNEL (1u << 1)
+#define B_HV (1u << 2)
+#define B_ANY (1u << 3)
+#define B_ANY_CALL (1u << 4)
+#define B_ANY_RETURN (1u << 5)
+#define B_IND_CALL (1u << 6)
+#define B_COND (1u << 10)
+#define B_CALL_STACK (1u << 11)
+#define B_IND_JUMP (1u << 12)
+#define B_CALL (1u << 13)
+#define B_NO_FLAGS (1u << 14)
+#define B_NO_CYCLES (1u << 15)
+#define B_HW_INDEX (1u << 17)
+#define B_TYPES                                                                \
+  (B_ANY | B_ANY_CALL | B_ANY_RETURN | B_IND_CALL | B_COND | B_CALL_STACK |    \
+   B_IND_JUMP | B_CALL)
+#define B_KNOWN                                                                \
+  (B_USER | B_KERNEL | B_HV | B_TYPES | B_NO_FLAGS | B_NO_CYCLES | B_HW_INDEX)
+
+/* The branch types by enum spmu_branch_type, as bits. */
+#define T(x) (1u << SPMU_BR_##x)
+#define T_FED                                                                  \
+  (T(JCC) | T(NEAR_REL_CALL) | T(NEAR_IND_CALL) | T(NEAR_RET) |                \
+   T(NEAR_IND_JMP) | T(NEAR_REL_JMP))
+#define T_ALL (T_FED | T(FAR))
+
+struct ring_br {
+  uint64_t from, to;
+  uint8_t type;
+};
+
+struct spmu_qemu_lbr {
+  struct ring_br ring[SPMU_QEMU_LBR_RING];
+  unsigned next;    /* the slot the next branch goes to */
+  unsigned n;       /* branches in the ring not yet fed */
+  uint64_t dropped; /* branches overwritten before they were fed */
+  /* The stack read at the last PMI, most recent first. */
+  unsigned nstack;
+  uint64_t hw_idx;
+  struct spmu_rec_branch stack[SPMU_REC_BRSTACK_MAX];
+};
+
+/* What the branch= argument programs, worked out once. */
+static struct {
+  bool arch;            /* architectural LBRs */
+  bool callstack;       /* call-stack mode */
+  bool selective;       /* some fed type is not recorded */
+  unsigned fmt;         /* PERF_CAPABILITIES[5:0] (model-specific) */
+  unsigned depth;       /* entries: lbr_depth, or IA32_LBR_DEPTH */
+  uint64_t select, ctl; /* MSR_LBR_SELECT, IA32_LBR_CTL */
+  uint32_t from, to, info, tos, sel_msr, ctl_msr, depth_msr, reset_msr;
+} lb;
+
+/* The branch types a perf filter asks for (as Linux maps them, which
+ * follows the SDM's type bits: 17.7.2 Table 17-11). */
+static unsigned types_of(uint64_t b)
+{
+  unsigned t = 0;
+
+  if (b & B_ANY)
+    t |= T_ALL;
+  if (b & B_ANY_CALL)
+    t |= T(NEAR_REL_CALL) | T(NEAR_IND_CALL) | T(FAR);
+  if (b & B_ANY_RETURN)
+    t |= T(NEAR_RET) | T(FAR);
+  if (b & B_IND_CALL)
+    t |= T(NEAR_IND_CALL);
+  if (b & B_COND)
+    t |= T(JCC);
+  if (b & B_IND_JUMP)
+    t |= T(NEAR_IND_JMP);
+  if (b & B_CALL)
+    t |= T(NEAR_REL_CALL);
+  if (b & B_CALL_STACK)
+    t |= T(NEAR_REL_CALL) | T(NEAR_IND_CALL) | T(NEAR_RET);
+  return t;
+}
+
+/* MSR_LBR_SELECT: a 1 suppresses; bits 8:2 in Table 17-11's order (JCC,
+ * near relative call, near indirect call, near return, near indirect
+ * jump, near relative jump, far), bit 0 CPL = 0, bit 1 CPL > 0. */
+static uint64_t select_of(uint64_t b, unsigned types)
+{
+  static const uint8_t order[7] = {SPMU_BR_JCC,          SPMU_BR_NEAR_REL_CALL,
+                                   SPMU_BR_NEAR_IND_CALL, SPMU_BR_NEAR_RET,
+                                   SPMU_BR_NEAR_IND_JMP, SPMU_BR_NEAR_REL_JMP,
+                                   SPMU_BR_FAR};
+  uint64_t s = 0;
+  unsigned i;
+
+  if (!(b & B_KERNEL))
+    s |= SPMU_LBR_SELECT_CPL_EQ_0;
+  if (!(b & B_USER))
+    s |= SPMU_LBR_SELECT_CPL_NEQ_0;
+  for (i = 0; i < 7; i++)
+    if (!(types >> order[i] & 1))
+      s |= UINT64_C(1) << (SPMU_LBR_SELECT_JCC_SHIFT + i);
+  if (b & B_CALL_STACK)
+    s |= SPMU_LBR_SELECT_EN_CALLSTACK;
+  return s;
+}
+
+/* IA32_LBR_CTL: a 1 records; bits 22:16 JCC, near indirect jump, near
+ * relative jump, near indirect call, near relative call, near return,
+ * other branches; LBREn, OS, USR, CALL_STACK. */
+static uint64_t ctl_of(uint64_t b, unsigned types)
+{
+  static const uint8_t order[7] = {SPMU_BR_JCC,          SPMU_BR_NEAR_IND_JMP,
+                                   SPMU_BR_NEAR_REL_JMP, SPMU_BR_NEAR_IND_CALL,
+                                   SPMU_BR_NEAR_REL_CALL, SPMU_BR_NEAR_RET,
+                                   SPMU_BR_FAR};
+  uint64_t c = SPMU_LBR_CTL_LBREN;
+  unsigned i;
+
+  if (b & B_KERNEL)
+    c |= SPMU_LBR_CTL_OS;
+  if (b & B_USER)
+    c |= SPMU_LBR_CTL_USR;
+  for (i = 0; i < 7; i++)
+    if (types >> order[i] & 1)
+      c |= UINT64_C(1) << (SPMU_LBR_CTL_COND_SHIFT + i);
+  if (b & B_CALL_STACK)
+    c |= SPMU_LBR_CTL_CALL_STACK;
+  return c;
+}
+
+static bool lookup(const char *name, uint32_t *addr)
+{
+  return spmu_msr_lookup(&g.profile, name, addr) == 0;
+}
+
+/* Architectural LBRs: CPUID.1CH (EAX[7:0] depths 8(n+1); EBX[0] CPL
+ * filtering, [1] branch filtering, [2] call-stack mode). */
+static bool init_arch(uint64_t b, char *why, size_t len)
+{
+  uint32_t r[4];
+  unsigned n;
+
+  spmu_profile_cpuid(&g.profile, 0x1C, 0, r);
+  for (n = 8; n > 0 && !(r[0] >> (n - 1) & 1); n--)
+    ;
+  lb.depth = 8 * n;
+  if (!lookup("IA32_LBR_CTL", &lb.ctl_msr) ||
+      !lookup("IA32_LBR_DEPTH", &lb.depth_msr) ||
+      !lookup("IA32_LBR_0_FROM_IP", &lb.from) ||
+      !lookup("IA32_LBR_0_TO_IP", &lb.to) ||
+      !lookup("IA32_LBR_0_INFO", &lb.info) || lb.depth == 0) {
+    snprintf(why, len, "branch=: profile %s: no IA32_LBR_* registers",
+             g.profile.name);
+    return false;
+  }
+  if ((b & B_CALL_STACK) && !(r[1] & 4)) {
+    snprintf(why, len, "branch=: %s has no LBR call-stack mode (CPUID.1CH:"
+             "EBX[2])", g.profile.name);
+    return false;
+  }
+  if ((types_of(b) & T_ALL) != T_ALL && !(r[1] & 2)) {
+    snprintf(why, len, "branch=: %s has no LBR branch filtering "
+             "(CPUID.1CH:EBX[1])", g.profile.name);
+    return false;
+  }
+  lb.ctl = ctl_of(b, types_of(b));
+  return true;
+}
+
+/* The model-specific stack: its MSRs by generation (17.5, 17.7, 17.12);
+ * MSR_LBR_SELECT from Nehalem (17.7.2), EN_CALLSTACK from format 4
+ * (Haswell, 17.9). */
+static bool init_legacy(uint64_t b, char *why, size_t len)
+{
+  lb.fmt = (unsigned)(g.profile.perf_capabilities & SPMU_PERFCAP_LBR_FMT_MASK);
+  lb.depth = g.profile.lbr_depth;
+  if (!lookup("MSR_LASTBRANCH_TOS", &lb.tos) ||
+      !lookup("MSR_LASTBRANCH_0_FROM_IP", &lb.from) ||
+      !lookup("MSR_LASTBRANCH_0_TO_IP", &lb.to)) {
+    snprintf(why, len, "branch=: profile %s: no LBR stack", g.profile.name);
+    return false;
+  }
+  if (!lookup("MSR_LBR_INFO_0", &lb.info))
+    lb.info = 0;
+  if (!lookup("MSR_LBR_SELECT", &lb.sel_msr)) {
+    lb.sel_msr = 0;
+    if ((types_of(b) & T_ALL) != T_ALL || (b & B_CALL_STACK)) {
+      snprintf(why, len,
+               "branch=: %s has no MSR_LBR_SELECT (SDM Vol. 3B 17.5): it "
+               "records every branch, so only the filter 'any'",
+               g.profile.name);
+      return false;
+    }
+  }
+  if ((b & B_CALL_STACK) && lb.fmt < 4) {
+    snprintf(why, len,
+             "branch=: %s has no LBR call-stack mode (MSR_LBR_SELECT."
+             "EN_CALLSTACK, SDM Vol. 3B 17.9, Haswell and later)",
+             g.profile.name);
+    return false;
+  }
+  lb.select = select_of(b, types_of(b));
+  return true;
+}
+
+bool spmu_qemu_lbr_init(char *why, size_t len)
+{
+  uint64_t b = g.branch;
+  const spmu_profile *p = &g.profile;
+
+  memset(&lb, 0, sizeof(lb));
+  if (b & ~(uint64_t)B_KNOWN) {
+    snprintf(why, len,
+             "branch=%" PRIx64 ": filter bits %" PRIx64 " are not modelled",
+             b, b & ~(uint64_t)B_KNOWN);
+    return false;
+  }
+  if (!(b & B_TYPES)) {
+    snprintf(why, len, "branch=%" PRIx64 ": no branch type", b);
+    return false;
+  }
+  if (!g.record[0] || g.precise) {
+    snprintf(why, len, "branch= goes with record=PATH, without precise=1");
+    return false;
+  }
+  if (!p->lbr_depth && !(p->features & SPMU_FEAT_ARCH_LBR)) {
+    snprintf(why, len,
+             "branch=: profile %s has no last branch records (no LBR format "
+             "in IA32_PERF_CAPABILITIES, no CPUID leaf 1CH)",
+             p->name);
+    return false;
+  }
+  lb.arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
+  lb.callstack = (b & B_CALL_STACK) != 0;
+  lb.selective = lb.callstack || (types_of(b) & T_FED) != T_FED ||
+                 !(b & B_USER);
+  if (!lookup("IA32_PERF_GLOBAL_STATUS_RESET", &lb.reset_msr))
+    lb.reset_msr = 0;
+  return lb.arch ? init_arch(b, why, len) : init_legacy(b, why, len);
+}
+
+/* ---- programming ------------------------------------------------------ */
+
+static int wr(spmu_lp *lp, uint32_t msr, uint64_t v, char *why, size_t len)
+{
+  int rc = spmu_wrmsr(lp, msr, v);
+
+  if (rc != 0)
+    snprintf(why, len, "WRMSR 0x%x <- 0x%" PRIx64 " on %s: %s", msr, v,
+             g.profile.name, spmu_strerror(rc));
+  return rc;
+}
+
+static int arm_core(spmu_lp *lp, char *why, size_t len)
+{
+  uint64_t dbg = 0;
+  int rc;
+
+  if (lb.arch) {
+    if ((rc = wr(lp, lb.depth_msr, lb.depth, why, len)) != 0 ||
+        (rc = wr(lp, lb.ctl_msr, lb.ctl, why, len)) != 0)
+      return rc;
+  } else if (lb.sel_msr &&
+             (rc = wr(lp, lb.sel_msr, lb.select, why, len)) != 0) {
+    return rc;
+  }
+  spmu_rdmsr(lp, SPMU_MSR_DEBUGCTL, &dbg);
+  dbg |= SPMU_DEBUGCTL_FREEZE_LBRS | (lb.arch ? 0 : SPMU_DEBUGCTL_LBR);
+  return wr(lp, SPMU_MSR_DEBUGCTL, dbg, why, len);
+}
+
+int spmu_qemu_lbr_arm(struct vcpu *v, char *why, size_t len)
+{
+  unsigned k;
+  int rc;
+
+  if (!v->lbr && !(v->lbr = calloc(1, sizeof(*v->lbr)))) {
+    snprintf(why, len, "out of memory");
+    return SPMU_ENOMEM;
+  }
+  for (k = 0; k < v->ncores; k++)
+    if ((rc = arm_core(spmu_core_lp(v->cores[k], 0), why, len)) != 0)
+      return rc;
+  return 0;
+}
+
+void spmu_qemu_lbr_free(struct vcpu *v)
+{
+  free(v->lbr);
+  v->lbr = NULL;
+}
+
+/* ---- feeding ----------------------------------------------------------- */
+
+/* The LBR type of a block's last instruction (classify.c's kinds), 0 when
+ * it is no branch the LBRs are fed. */
+static uint8_t type_of(unsigned kind)
+{
+  switch (kind) {
+  case K_COND:
+    return SPMU_BR_JCC;
+  case K_JMP:
+    return SPMU_BR_NEAR_REL_JMP;
+  case K_JMP_IND:
+    return SPMU_BR_NEAR_IND_JMP;
+  case K_CALL:
+    return SPMU_BR_NEAR_REL_CALL;
+  case K_CALL_IND:
+    return SPMU_BR_NEAR_IND_CALL;
+  case K_RET:
+    return SPMU_BR_NEAR_RET;
+  default:
+    return 0; /* far transfers: see above */
+  }
+}
+
+const spmu_branch *spmu_qemu_lbr_branch(const struct tb *p, unsigned var,
+                                        uint64_t next, spmu_branch *out)
+{
+  uint8_t type = type_of(p->last_kind);
+
+  if (!type || !p->ninsns || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)))
+    return NULL;
+  /* No branch predictor is modelled: every branch is given as predicted
+   * (MISPRED 0); no cycle count (SPMU_BRANCH_CYCLES clear). */
+  *out = (spmu_branch){.from = p->insn_vaddr[p->ninsns - 1],
+                       .to = next,
+                       .predicted = 1,
+                       .type = type};
+  return out;
+}
+
+/* One clock of each core with branch b and no event, n times. */
+static void feed(struct vcpu *v, const spmu_branch *b, uint64_t n)
+{
+  spmu_clock clk = {.cpl = 3, .flags = SPMU_CLK_IA32E, .branch = b};
+  unsigned k;
+
+  for (k = 0; k < v->ncores; k++) {
+    uint64_t done = 0;
+
+    if (spmu_deliver(spmu_core_lp(v->cores[k], 0), &clk, n, &done) < 0 ||
+        done != n)
+      g.failed = true;
+  }
+}
+
+void spmu_qemu_lbr_replay(struct vcpu *v)
+{
+  struct spmu_qemu_lbr *l = v->lbr;
+  unsigned i, at;
+
+  if (!l)
+    return;
+  at = (l->next + SPMU_QEMU_LBR_RING - l->n) % SPMU_QEMU_LBR_RING;
+  for (i = 0; i < l->n; i++, at = (at + 1) % SPMU_QEMU_LBR_RING) {
+    spmu_branch b = {.from = l->ring[at].from,
+                     .to = l->ring[at].to,
+                     .predicted = 1,
+                     .type = l->ring[at].type};
+    feed(v, &b, i == 0 ? l->dropped + 1 : 1);
+  }
+  l->n = 0;
+  l->dropped = 0;
+}
+
+void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
+                        uint64_t next)
+{
+  struct spmu_qemu_lbr *l = v->lbr;
+  uint8_t type = type_of(p->last_kind);
+  struct ring_br *r;
+
+  if (!type || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)) || !l)
+    return;
+  if (l->n == SPMU_QEMU_LBR_RING) {
+    if (lb.selective) {
+      spmu_qemu_lbr_replay(v);
+    } else {
+      l->dropped++;
+      l->n--;
+    }
+  }
+  r = &l->ring[l->next];
+  r->from = p->insn_vaddr[p->ninsns - 1];
+  r->to = next;
+  r->type = type;
+  l->next = (l->next + 1) % SPMU_QEMU_LBR_RING;
+  l->n++;
+}
+
+/* ---- reading at the PMI ----------------------------------------------- */
+
+static uint64_t rd(spmu_lp *lp, uint32_t msr)
+{
+  uint64_t v = 0;
+
+  spmu_rdmsr(lp, msr, &v);
+  return v;
+}
+
+/* Bits [bits-1:0] of v sign-extended. */
+static uint64_t sext(uint64_t v, unsigned bits)
+{
+  uint64_t m = UINT64_C(1) << (bits - 1);
+
+  v &= (m << 1) - 1;
+  return (v ^ m) - m;
+}
+
+/* One model-specific entry by the record format (17.4.8.1, Table 17-8;
+ * 17.12.1 MSR_LBR_INFO_x): format 3 FROM bit 63 MISPRED, address 62:0;
+ * format 4 and 5 bits 63:61 MISPRED, IN_TX, TSX_ABORT, address 60:0;
+ * format 5 takes the flags and the cycle count from LBR_INFO. Formats 0-2
+ * have no flags. */
+static struct spmu_rec_branch decode_legacy(uint64_t from, uint64_t to,
+                                            uint64_t info)
+{
+  struct spmu_rec_branch e = {.from = from, .to = to};
+  uint64_t flags = from;
+
+  if (lb.fmt >= 4)
+    e.from = sext(from, 61);
+  else if (lb.fmt == 3)
+    e.from = sext(from, 63);
+  if (lb.fmt == 5)
+    flags = info;
+  if (lb.fmt >= 3)
+    e.flags = (flags >> 63 & 1) ? SPMU_REC_BR_MISPRED : SPMU_REC_BR_PREDICTED;
+  if (lb.fmt >= 4) {
+    e.flags |= (flags >> 62 & 1) ? SPMU_REC_BR_IN_TX : 0;
+    e.flags |= (flags >> 61 & 1) ? SPMU_REC_BR_ABORT : 0;
+  }
+  if (lb.fmt == 5)
+    e.cycles = (uint16_t)(info & SPMU_LBR_INFO_CYC_CNT);
+  return e;
+}
+
+/* An architectural entry: IA32_LBR_x_INFO's MISPRED, IN_TX, TSX_ABORT,
+ * and CYC_CNT where CYC_CNT_VALID. */
+static struct spmu_rec_branch decode_arch(uint64_t from, uint64_t to,
+                                          uint64_t info)
+{
+  struct spmu_rec_branch e = {.from = from, .to = to};
+
+  e.flags = (info & SPMU_LBR_INFO_MISPRED) ? SPMU_REC_BR_MISPRED
+                                           : SPMU_REC_BR_PREDICTED;
+  e.flags |= (info & SPMU_LBR_INFO_IN_TX) ? SPMU_REC_BR_IN_TX : 0;
+  e.flags |= (info & SPMU_LBR_INFO_TSX_ABORT) ? SPMU_REC_BR_ABORT : 0;
+  if (info & SPMU_LBR_INFO_CYC_CNT_VALID)
+    e.cycles = (uint16_t)(info & SPMU_LBR_INFO_CYC_CNT);
+  return e;
+}
+
+/* The stack, most recent first, as Linux's driver reads it: every entry
+ * of a model-specific stack from TOS down (in call-stack mode up to the
+ * first empty one), architectural entries from 0 up to the first empty
+ * one; hw_idx TOS, or all ones for architectural LBRs (no TOS). */
+static void read_stack(struct spmu_qemu_lbr *l, spmu_lp *lp)
+{
+  unsigned d = lb.arch ? (unsigned)rd(lp, lb.depth_msr) : lb.depth, i;
+  unsigned tos = lb.arch ? 0 : (unsigned)rd(lp, lb.tos);
+
+  l->nstack = 0;
+  l->hw_idx = lb.arch ? UINT64_MAX : tos;
+  for (i = 0; i < d && i < SPMU_REC_BRSTACK_MAX; i++) {
+    unsigned at = lb.arch ? i : (tos + d - i) % d;
+    uint64_t from = rd(lp, lb.from + at), to = rd(lp, lb.to + at);
+    uint64_t info = lb.info ? rd(lp, lb.info + at) : 0;
+    struct spmu_rec_branch *e = &l->stack[l->nstack];
+
+    if (!from && (lb.arch || lb.callstack))
+      break;
+    *e = lb.arch ? decode_arch(from, to, info) : decode_legacy(from, to, info);
+    if (g.branch & B_NO_FLAGS)
+      e->flags = 0;
+    if (g.branch & B_NO_CYCLES)
+      e->cycles = 0;
+    l->nstack++;
+  }
+}
+
+/* Lift the freeze on PMI: DEBUGCTL.LBR again (v2-v3, 17.4.7), or
+ * GLOBAL_STATUS.LBR_Frz through IA32_PERF_GLOBAL_STATUS_RESET (v4,
+ * 17.10.2, 18.2.4.2). */
+static void unfreeze(spmu_lp *lp)
+{
+  uint64_t dbg;
+
+  if (lb.reset_msr &&
+      (rd(lp, SPMU_MSR_GLOBAL_STATUS) & SPMU_STATUS_LBR_FRZ)) {
+    spmu_wrmsr(lp, lb.reset_msr, SPMU_STATUS_LBR_FRZ);
+    return;
+  }
+  dbg = rd(lp, SPMU_MSR_DEBUGCTL);
+  if (!lb.arch && !(dbg & SPMU_DEBUGCTL_LBR))
+    spmu_wrmsr(lp, SPMU_MSR_DEBUGCTL, dbg | SPMU_DEBUGCTL_LBR);
+}
+
+void spmu_qemu_lbr_pmi(struct vcpu *v, unsigned k)
+{
+  spmu_lp *lp = spmu_core_lp(v->cores[k], 0);
+
+  if (!v->lbr)
+    return;
+  read_stack(v->lbr, lp);
+  unfreeze(lp);
+}
+
+size_t spmu_qemu_lbr_size(const struct vcpu *v)
+{
+  return v->lbr ? sizeof(struct spmu_rec_brstack) +
+                      v->lbr->nstack * sizeof(struct spmu_rec_branch)
+                : 0;
+}
+
+void spmu_qemu_lbr_put(const struct vcpu *v, struct spmu_rec_brstack *out)
+{
+  out->nr = v->lbr->nstack;
+  out->hw_idx = v->lbr->hw_idx;
+  memcpy(out->entries, v->lbr->stack,
+         v->lbr->nstack * sizeof(struct spmu_rec_branch));
+}
