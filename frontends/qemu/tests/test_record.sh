@@ -6,9 +6,12 @@
 # whose instruction streams are known by construction: every sample's
 # instruction, count, time, period and call chain must be the one the
 # arithmetic gives.
-#   test_record.sh CC PLUGIN SRCDIR REC_DUMP
+#   test_record.sh CC PLUGIN SRCDIR REC_DUMP [PLUGIN7]
+# PLUGIN7: the plugin built with a branch ring of 33 entries instead of 64
+# (and sums handed over every 7 instructions): the branch stacks are run
+# through it too.
 # Skipped (77) when qemu-x86_64 is missing, unless SOFTPMU_REQUIRE_QEMU=1.
-CC=$1 PLUGIN=$2 SRC=$3 DUMP=$4
+CC=$1 PLUGIN=$2 SRC=$3 DUMP=$4 PLUGIN7=${5:-$2}
 if ! command -v qemu-x86_64 >/dev/null 2>&1; then
   echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
   [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
@@ -146,6 +149,110 @@ record fork "event=5300c0,period=50"
 awk '$1 == "process" { pid[++n] = $2; ppid[n] = $3 }
   END { exit !(n == 2 && ppid[1] == 0 && ppid[2] == pid[1]) }' \
   "$tmp/rec.txt" || fail "fork: two processes, the child's parent named"
+
+# Branch stacks (branch=BITS, perf_event_attr.branch_sample_type): the
+# plugin programs the model's LBRs as a driver does and reads them at each
+# PMI. branchkinds.S takes every kind of near branch in a known order, so
+# the stack at instruction t is the last DEPTH taken branches up to t that
+# the filter records (SDM Vol. 3B 17.4.8: the stack holds the most recent
+# records, a PMI's own branch included), most recent first; a
+# model-specific stack is read whole from MSR_LASTBRANCH_TOS down (hw_idx
+# = TOS = records mod DEPTH, 17.4.8.1), empty entries as 0, an
+# architectural one from entry 0 to the first empty entry (hw_idx all
+# ones). Flags: PREDICTED (2; no branch predictor is modelled) where the
+# format has a MISPRED bit (format 3 and up, architectural LBRs), none on
+# Core 2 (format 1). Kinds: C near relative call, R near return, I near
+# indirect call, J near indirect jump, j near relative jump, c Jcc.
+BN=2000
+"$CC" -nostdlib -static -DN=$BN -o "$tmp/branchkinds" "$SRC/branchkinds.S" ||
+  fail "branchkinds: does not assemble"
+bsym() { printf '%d' "0x$(nm "$tmp/branchkinds" | awk -v s="$1" '$3 == s { print $1 }')"; }
+# expect_br P DEPTH ARCH FLAGS KINDS [CALLSTACK]
+expect_br() {
+  awk -v P="$1" -v D="$2" -v ARCH="$3" -v FL="$4" -v KINDS="$5" -v CS="${6:-0}" \
+    -v N=$BN -v LOOP=$(bsym loop) -v F=$(bsym f) -v G=$(bsym g) \
+    -v R1=$(bsym r1) -v R2=$(bsym r2) -v J=$(bsym j) -v K=$(bsym k) \
+    -v JNZ=$(bsym jnz) '
+  BEGIN {
+    split("C R I R J j - c", kind, " ")
+    from[1] = LOOP; to[1] = F; from[2] = F; to[2] = R1
+    from[3] = R1; to[3] = G; from[4] = G; to[4] = R2
+    from[5] = R2; to[5] = J; from[6] = J; to[6] = K
+    from[8] = JNZ; to[8] = LOOP
+    total = 3 + 8 * N + 3; n = 0; sp = 0
+    for (t = 1; t <= total; t++) {
+      q = (t - 4) % 8 + 1
+      if (t >= 4 && t <= 3 + 8 * N && q != 7 && !(q == 8 && t == 3 + 8 * N) &&
+          index(KINDS, kind[q])) {
+        if (CS && kind[q] == "R") { sp--; n-- }      # call stack: a return pops
+        else { n++; f[n] = from[q]; o[n] = to[q] }
+      }
+      if (t % P) continue
+      tos = ARCH ? "ffffffffffffffff" : sprintf("%x", (n % D + D) % D)
+      m = n < D ? n : D
+      line = ""
+      for (i = 0; i < m; i++)
+        line = line sprintf(" %x>%x/%x/0", f[n - i], o[n - i], FL)
+      if (!ARCH && !CS)
+        for (; m < D; m++) line = line sprintf(" 0>0/%x/0", FL)
+      printf "brstack %s %d%s\n", tos, m, line
+    }
+  }' >"$tmp/want"
+}
+# record_br PROFILE BITS P [PLUGIN]: the brstack lines of a run in $tmp/got.
+record_br() {
+  rm -f "$tmp/rec"
+  qemu-x86_64 -plugin "${4:-$PLUGIN},profile=$1,record=$tmp/rec,event=5300c0,period=$3,branch=$2" \
+    "$tmp/branchkinds" >"$tmp/out" 2>"$tmp/err" ||
+    fail "branch=$2 on $1: qemu-x86_64 failed: $(cat "$tmp/err")"
+  "$DUMP" "$tmp/rec" | awk '$1 == "brstack"' >"$tmp/got"
+}
+# PROFILE DEPTH ARCH FLAGS BITS KINDS: any (8), any_call (10), any_ret
+# (20), ind_call (40), cond (400), ind_jmp (1000), call (2000), and a
+# union (cond|call), all with u (1), at a period where the stacks fill
+# and one where the first samples see fewer branches than the depth.
+for case in "skylake 32 0 2 9 CRIJjc" "skylake 32 0 2 11 CI" \
+  "skylake 32 0 2 21 R" "skylake 32 0 2 41 I" "skylake 32 0 2 401 c" \
+  "skylake 32 0 2 1001 J" "skylake 32 0 2 2001 C" "skylake 32 0 2 2401 Cc" \
+  "icelake 32 0 2 9 CRIJjc" "haswell 16 0 2 9 CRIJjc" \
+  "sandybridge 16 0 2 41 I" "nehalem 16 0 2 9 CRIJjc" "core2 4 0 0 9 CRIJjc" \
+  "sapphirerapids 32 1 2 9 CRIJjc" "sapphirerapids 32 1 2 1001 J" \
+  "sapphirerapids 32 1 2 2401 Cc"; do
+  set -- $case
+  for run in "1009 $PLUGIN" "13 $PLUGIN" "1009 $PLUGIN7"; do
+    P=${run%% *}
+    checks=$((checks + 1))
+    record_br "$1" "$5" $P "${run#* }"
+    expect_br $P "$2" "$3" "$4" "$6"
+    [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" ||
+      fail "branch stacks, $1 branch=$5 period $P (${run#* }): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+done
+# Call-stack mode (MSR_LBR_SELECT.EN_CALLSTACK, 17.9; IA32_LBR_CTL.
+# CALL_STACK): calls push, returns pop, read to the first empty entry:
+# only the call the sampled instruction is in.
+for case in "skylake 32 0" "haswell 16 0" "sapphirerapids 32 1"; do
+  set -- $case
+  for pl in "$PLUGIN" "$PLUGIN7"; do
+    checks=$((checks + 1))
+    record_br "$1" 801 13 "$pl"
+    expect_br 13 "$2" "$3" 2 CRI 1
+    cmp -s "$tmp/got" "$tmp/want" ||
+      fail "call stack on $1 ($pl): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+done
+# What branch= refuses: a profile without LBRs (Core Duo), LBR_SELECT's
+# filters on Core 2 (no MSR_LBR_SELECT, 17.5), call-stack mode before
+# Haswell (EN_CALLSTACK, 17.9), PEBS with it.
+for case in "core-duo:9:no last branch records" \
+  "core2:401:no MSR_LBR_SELECT" "sandybridge:801:no LBR call-stack mode" \
+  "skylake:9,precise=1:without precise=1"; do
+  checks=$((checks + 1))
+  prof=${case%%:*} rest=${case#*:}
+  qemu-x86_64 -plugin "$PLUGIN,profile=$prof,record=$tmp/rec,event=5300c0,period=100,branch=${rest%%:*}" \
+    "$tmp/branchkinds" >"$tmp/out" 2>"$tmp/err" && fail "branch= on $prof accepted"
+  grep -q "${rest#*:}" "$tmp/err" || fail "branch= on $prof: no message: $(cat "$tmp/err")"
+done
 
 # What the plugin refuses: a period of 0, record without a period, a
 # period above half the counter's range (2^47 on Skylake's 48-bit
