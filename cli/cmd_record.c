@@ -42,6 +42,8 @@ struct rec_opts {
   struct stat_event ev[PERF_DATA_MAX_EVENTS];
   struct perf_data_desc desc;
   bool precise;
+  uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
+  bool lbr_callgraph;
   char **prog_argv;
 };
 
@@ -130,6 +132,119 @@ static int record_add_events(struct rec_opts *o, const char *list)
   return CLI_EXIT_OK;
 }
 
+/* ---- branch stacks -------------------------------------------------------- */
+
+/* -j's names, as perf record spells them (perf-record(1)), with the
+ * branch_sample_type bit each sets. */
+static const struct {
+  const char *name;
+  uint64_t bit;
+} record_branch_names[] = {
+    {"any", PERF_SAMPLE_BRANCH_ANY},
+    {"any_call", PERF_SAMPLE_BRANCH_ANY_CALL},
+    {"any_ret", PERF_SAMPLE_BRANCH_ANY_RETURN},
+    {"ind_call", PERF_SAMPLE_BRANCH_IND_CALL},
+    {"ind_jmp", PERF_SAMPLE_BRANCH_IND_JUMP},
+    {"call", PERF_SAMPLE_BRANCH_CALL},
+    {"cond", PERF_SAMPLE_BRANCH_COND},
+    {"call_stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+    {"u", PERF_SAMPLE_BRANCH_USER},
+};
+
+static int record_branch_filter(struct rec_opts *o, const char *list)
+{
+  const char *p = list;
+
+  while (*p) {
+    size_t len = strcspn(p, ","), i;
+
+    for (i = 0; i < sizeof(record_branch_names) / sizeof(record_branch_names[0]);
+         i++)
+      if (strlen(record_branch_names[i].name) == len &&
+          strncmp(p, record_branch_names[i].name, len) == 0)
+        break;
+    if (i < sizeof(record_branch_names) / sizeof(record_branch_names[0]))
+      o->branch |= record_branch_names[i].bit;
+    else if ((len == 1 && *p == 'k') || (len == 2 && strncmp(p, "hv", 2) == 0))
+      return cli_usage_error(&cli_cmd_record,
+                             "record: -j %s: qemu-x86_64 runs user code only, "
+                             "so '%.*s' would record no branch",
+                             list, (int)len, p);
+    else
+      return cli_usage_error(&cli_cmd_record,
+                             "record: -j %s: '%.*s' is not a branch filter "
+                             "the model has (any, any_call, any_ret, "
+                             "ind_call, ind_jmp, call, cond, call_stack, u)",
+                             list, (int)len, p);
+    p += len + (p[len] == ',');
+  }
+  if (!(o->branch & ~(uint64_t)PERF_SAMPLE_BRANCH_USER))
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -j %s: no branch type (any, call, ...)",
+                           list);
+  return CLI_EXIT_OK;
+}
+
+/* What the profile's LBRs can do (SDM Vol. 3B 17.4.8: the LBR format in
+ * IA32_PERF_CAPABILITIES[5:0]; 17.5 Core 2 has no MSR_LBR_SELECT;
+ * 17.9 call-stack mode from Haswell, format 4; "Architectural Last
+ * Branch Records": CPUID.1CH:EBX[1] branch filtering, [2] call stack). */
+static int record_check_branches(const struct rec_opts *o)
+{
+  const spmu_profile *p = &o->profile;
+  uint64_t types = o->branch & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER |
+                                           PERF_SAMPLE_BRANCH_PLM_ALL |
+                                           PERF_SAMPLE_BRANCH_NO_FLAGS |
+                                           PERF_SAMPLE_BRANCH_NO_CYCLES |
+                                           PERF_SAMPLE_BRANCH_HW_INDEX);
+  bool arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
+  bool stack = (types & PERF_SAMPLE_BRANCH_CALL_STACK) != 0;
+  bool filter = types != PERF_SAMPLE_BRANCH_ANY && !stack;
+
+  if (!o->branch)
+    return CLI_EXIT_OK;
+  if (!p->lbr_depth && !arch)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: %s has no last branch records (no LBR "
+                           "format in IA32_PERF_CAPABILITIES, no CPUID leaf "
+                           "1CH), so no branch stacks",
+                           p->name);
+  if (o->precise)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: branch stacks with --precise are not "
+                           "supported yet");
+  if (stack && (arch ? !(p->lbr_leaf_1c[1] & 4)
+                     : (p->perf_capabilities & SPMU_PERFCAP_LBR_FMT_MASK) < 4))
+    return cli_usage_error(&cli_cmd_record,
+                           "record: %s has no LBR call-stack mode (SDM Vol. 3B "
+                           "17.9: Haswell and later; CPUID.1CH:EBX[2])",
+                           p->name);
+  if (filter && (arch ? !(p->lbr_leaf_1c[1] & 2) : p->lbr_depth == 4))
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -j: %s cannot filter branches by type (no "
+                           "MSR_LBR_SELECT, SDM Vol. 3B 17.5): only -j any",
+                           p->name);
+  return CLI_EXIT_OK;
+}
+
+/* --call-graph MODE: fp (the shadow stack, which -g gives) or lbr (the
+ * LBR call stack, as perf record sets it up: BRANCH_STACK with
+ * USER | CALL_STACK | NO_CYCLES | NO_FLAGS | HW_INDEX). */
+static int record_callgraph_mode(struct rec_opts *o, const char *mode)
+{
+  o->desc.callchain = true;
+  if (strcmp(mode, "fp") == 0)
+    return CLI_EXIT_OK;
+  if (strcmp(mode, "lbr") == 0) {
+    o->lbr_callgraph = true;
+    return CLI_EXIT_OK;
+  }
+  return cli_usage_error(&cli_cmd_record,
+                         "record: --call-graph %s: fp (the shadow stack of "
+                         "calls and returns) or lbr (the LBR call stack)",
+                         mode);
+}
+
 /* ---- the command line ---------------------------------------------------- */
 
 static bool record_is(const char *a, const char *s, const char *l)
@@ -141,7 +256,7 @@ static bool record_takes_value(const char *a)
 {
   return record_is(a, "-e", "--event") || record_is(a, "-c", "--count") ||
          record_is(a, "-o", "--output") || record_is(a, NULL, "--cpu") ||
-         record_is(a, NULL, "--from");
+         record_is(a, NULL, "--from") || record_is(a, "-j", "--branch-filter");
 }
 
 static int record_value_option(struct rec_opts *o, const char *a,
@@ -155,6 +270,8 @@ static int record_value_option(struct rec_opts *o, const char *a,
     o->period_arg = val;
   else if (record_is(a, NULL, "--from"))
     o->from = val;
+  else if (record_is(a, "-j", "--branch-filter"))
+    return record_branch_filter(o, val);
   else if (o->nlists < PERF_DATA_MAX_EVENTS)
     o->event_lists[o->nlists++] = val;
   else
@@ -174,6 +291,8 @@ static int record_flag(struct rec_opts *o, const char *a)
     o->desc.callchain = true;
   else if (record_is(a, NULL, "--precise"))
     o->precise = true;
+  else if (record_is(a, "-b", "--branch-any"))
+    o->branch |= PERF_SAMPLE_BRANCH_ANY;
   else
     return 0;
   return 1;
@@ -191,6 +310,15 @@ static int record_parse_args(int argc, char **argv, struct rec_opts *o)
     if (strcmp(a, "--") == 0) {
       i++;
       break;
+    }
+    if (strncmp(a, "--call-graph=", 13) == 0 ||
+        (strcmp(a, "--call-graph") == 0 && i + 1 < argc &&
+         (strcmp(argv[i + 1], "fp") == 0 || strcmp(argv[i + 1], "lbr") == 0 ||
+          strcmp(argv[i + 1], "dwarf") == 0))) {
+      if ((rc = record_callgraph_mode(o, a[12] ? a + 13 : argv[++i])) !=
+          CLI_EXIT_OK)
+        return rc;
+      continue;
     }
     if ((rc = record_flag(o, a)) != 0) {
       if (rc < 0)
@@ -263,6 +391,18 @@ static int record_setup(struct rec_opts *o)
                            "record: --precise: %s has no PEBS (SDM Vol. 3B "
                            "18.4.4), so no precise sampling",
                            o->profile.name);
+  if (o->lbr_callgraph && o->branch)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: --call-graph lbr takes the branch stack "
+                           "that -b and -j would: not both");
+  if (o->lbr_callgraph)
+    o->branch = PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK |
+                PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+                PERF_SAMPLE_BRANCH_HW_INDEX;
+  if ((rc = record_check_branches(o)) != CLI_EXIT_OK)
+    return rc;
+  o->desc.branch_sample_type = o->branch;
+  o->desc.branch_feature = o->branch && !o->lbr_callgraph;
   if ((rc = record_set_period(o)) != CLI_EXIT_OK)
     return rc;
   if (o->nlists == 0)
@@ -341,8 +481,16 @@ static char *record_plugin_arg(const struct rec_opts *o, const char *plugin,
   for (i = 0; i < o->desc.nev; i++)
     n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
   n += (size_t)snprintf(s + n, cap - n, "%s%s,comm=%s",
-                        o->desc.callchain ? ",callgraph=1" : "",
+                        o->desc.callchain && !o->lbr_callgraph ? ",callgraph=1"
+                                                               : "",
                         o->precise ? ",precise=1" : "", comm);
+  /* The privilege levels default to the event's (perf_event_open(2)):
+   * user code only here. */
+  if (o->branch)
+    snprintf(s + n, cap - n, ",branch=%" PRIx64,
+             o->branch | (o->branch & PERF_SAMPLE_BRANCH_PLM_ALL
+                              ? 0
+                              : PERF_SAMPLE_BRANCH_USER));
   return s;
 }
 

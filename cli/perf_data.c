@@ -28,9 +28,11 @@ struct perf_data_file_attr {
 };
 
 #define PERF_DATA_MAGIC "PERFILE2"
-#define PERF_DATA_FEAT_EVENT_DESC 12 /* HEADER_EVENT_DESC */
+#define PERF_DATA_FEAT_EVENT_DESC 12   /* HEADER_EVENT_DESC */
+#define PERF_DATA_FEAT_BRANCH_STACK 15 /* HEADER_BRANCH_STACK */
 #define PERF_DATA_NAME_ALIGN 64      /* perf pads header strings so */
 #define PERF_DATA_MAX_CHAIN 4096     /* a record's size is 16 bits */
+#define PERF_DATA_MAX_BRANCHES 64
 
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 {
@@ -39,6 +41,8 @@ uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 
   if (desc->callchain)
     t |= PERF_SAMPLE_CALLCHAIN;
+  if (desc->branch_sample_type)
+    t |= PERF_SAMPLE_BRANCH_STACK;
   if (desc->nev > 1)
     t |= PERF_SAMPLE_IDENTIFIER;
   return t;
@@ -73,6 +77,7 @@ static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
     a.flags |= PERF_DATA_ATTR_EXCLUDE_USER;
   if (e->precise)
     a.flags |= 3ULL << PERF_DATA_ATTR_PRECISE_SHIFT;
+  memcpy(a.rest + PERF_DATA_ATTR_BRANCH_OFF, &d->branch_sample_type, 8);
   return a;
 }
 
@@ -176,13 +181,37 @@ int perf_data_task(struct perf_data_writer *w, bool exit, uint32_t pid,
                           sizeof(f), NULL);
 }
 
+/* BRANCH_STACK: nr, hw_idx with PERF_SAMPLE_BRANCH_HW_INDEX, the
+ * entries (at most PERF_DATA_MAX_BRANCHES). */
+static size_t perf_data_put_branches(const struct perf_data_writer *w,
+                                     uint64_t *f,
+                                     const struct perf_data_branches *br)
+{
+  uint64_t nr = br ? br->nr : 0, i;
+  size_t n = 0;
+
+  if (nr > PERF_DATA_MAX_BRANCHES)
+    nr = PERF_DATA_MAX_BRANCHES;
+  f[n++] = nr;
+  if (w->desc.branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+    f[n++] = br ? br->hw_idx : UINT64_MAX;
+  for (i = 0; i < nr; i++) {
+    f[n++] = br->e[i].from;
+    f[n++] = br->e[i].to;
+    f[n++] = br->e[i].flags;
+  }
+  return n;
+}
+
 /* The sample's fields in sample_type's order (<linux/perf_event.h>,
- * PERF_RECORD_SAMPLE): IDENTIFIER, IP, TID, TIME, PERIOD, CALLCHAIN. */
+ * PERF_RECORD_SAMPLE): IDENTIFIER, IP, TID, TIME, PERIOD, CALLCHAIN,
+ * BRANCH_STACK. */
 int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
                      uint32_t tid, uint64_t time, uint64_t ip, uint64_t period,
-                     const uint64_t *chain, uint32_t nr)
+                     const uint64_t *chain, uint32_t nr,
+                     const struct perf_data_branches *br)
 {
-  uint64_t f[8 + PERF_DATA_MAX_CHAIN];
+  uint64_t f[10 + PERF_DATA_MAX_CHAIN + 3 * PERF_DATA_MAX_BRANCHES];
   size_t n = 0;
   uint32_t i;
   uint16_t misc = PERF_RECORD_MISC_USER;
@@ -202,6 +231,8 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
     for (i = 0; i < nr; i++)
       f[n++] = chain[i];
   }
+  if (w->sample_type & PERF_SAMPLE_BRANCH_STACK)
+    n += perf_data_put_branches(w, f + n, br);
   if (ev < w->desc.nev && w->desc.ev[ev].precise)
     misc |= PERF_RECORD_MISC_EXACT_IP;
   return perf_data_record(w, PERF_RECORD_SAMPLE, misc, f, n * 8, NULL);
@@ -246,6 +277,7 @@ int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
   struct perf_data_header h;
   struct perf_data_section feat;
   long end = ftell(w->f);
+  unsigned nfeat;
   int rc = 0;
 
   memset(&h, 0, sizeof(h));
@@ -257,15 +289,27 @@ int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
   h.data.offset = w->data_off;
   h.data.size = end > 0 ? (uint64_t)end - w->data_off : 0;
   h.features[0] = 1ULL << PERF_DATA_FEAT_EVENT_DESC;
-  /* The feature sections follow the data: their table, then each one. */
-  feat.offset = h.data.offset + h.data.size + sizeof(feat);
+  if (w->desc.branch_feature)
+    h.features[0] |= 1ULL << PERF_DATA_FEAT_BRANCH_STACK;
+  /* The feature sections follow the data: their table (one entry per
+   * feature, in bit order), then EVENT_DESC; BRANCH_STACK is empty. */
+  nfeat = w->desc.branch_feature ? 2 : 1;
+  feat.offset = h.data.offset + h.data.size + nfeat * sizeof(feat);
   perf_data_put(w, &feat, sizeof(feat)); /* its size is known below */
+  if (nfeat == 2)
+    perf_data_put(w, &feat, sizeof(feat));
   perf_data_event_desc(w);
   end = ftell(w->f);
   feat.size = end > 0 ? (uint64_t)end - feat.offset : 0;
-  if (end < 0 || fseek(w->f, (long)(feat.offset - sizeof(feat)), SEEK_SET))
+  if (end < 0 ||
+      fseek(w->f, (long)(feat.offset - nfeat * sizeof(feat)), SEEK_SET))
     w->failed = true;
   perf_data_put(w, &feat, sizeof(feat));
+  if (nfeat == 2) {
+    struct perf_data_section empty = {.offset = (uint64_t)end, .size = 0};
+
+    perf_data_put(w, &empty, sizeof(empty));
+  }
   if (fseek(w->f, 0, SEEK_SET) != 0)
     w->failed = true;
   perf_data_put(w, &h, sizeof(h));
@@ -442,9 +486,9 @@ int perf_data_load(const char *path, struct perf_data_file *f, char *why,
     return -1;
   }
   for (i = 0; i < f->nev; i++)
-    if (f->ev[i].attr.sample_type & PERF_SAMPLE_READ) {
+    if (f->ev[i].attr.sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW)) {
       snprintf(why, whylen,
-               "%s: samples with PERF_SAMPLE_READ are not "
+               "%s: samples with PERF_SAMPLE_READ or _RAW are not "
                "read here",
                path);
       return -1;
@@ -507,6 +551,21 @@ static int perf_data_sample_fields(const struct perf_data_file *f,
     if (r->nr > (n - o) / 8)
       return -1;
     r->chain = p + o;
+    o += 8 * r->nr;
+  }
+  r->hw_idx = UINT64_MAX;
+  if (st & PERF_SAMPLE_RAW)
+    return -1; /* refused at load */
+  if (st & PERF_SAMPLE_BRANCH_STACK) {
+    uint64_t bst;
+
+    memcpy(&bst, f->ev[0].attr.rest + PERF_DATA_ATTR_BRANCH_OFF, 8);
+    PD_TAKE(r->nbr);
+    if (bst & PERF_SAMPLE_BRANCH_HW_INDEX)
+      PD_TAKE(r->hw_idx);
+    if (r->nbr > (n - o) / 24)
+      return -1;
+    r->br = p + o;
   }
 #undef PD_TAKE
   (void)skip;
@@ -602,6 +661,15 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i)
 {
   return perf_data_u64(r->chain + 8 * i);
+}
+
+struct perf_data_branch perf_data_branch_at(const struct perf_data_rec *r,
+                                            uint64_t i)
+{
+  struct perf_data_branch b = {perf_data_u64(r->br + 24 * i),
+                               perf_data_u64(r->br + 24 * i + 8),
+                               perf_data_u64(r->br + 24 * i + 16)};
+  return b;
 }
 
 void perf_data_free(struct perf_data_file *f)

@@ -12,7 +12,14 @@
  *   the data section: the records (COMM, MMAP, FORK, EXIT, SAMPLE,
  *     LOST_SAMPLES), each a perf_event_header then its fields;
  *   the feature sections: HEADER_EVENT_DESC (each event's attr, name and
- *     ids), so the tools print the event names as given.
+ *     ids), so the tools print the event names as given; HEADER_BRANCH_STACK
+ *     (empty) when the samples carry branch stacks taken as perf record -b
+ *     or -j takes them, which makes perf report show branches by default.
+ * Branch stacks (PERF_SAMPLE_BRANCH_STACK, attr.branch_sample_type): after
+ *   the call chain, u64 nr, u64 hw_idx when branch_sample_type has
+ *   PERF_SAMPLE_BRANCH_HW_INDEX, then nr perf_branch_entry (from, to, a u64
+ *   of flags: mispred bit 0, predicted 1, in_tx 2, abort 3, cycles 19:4,
+ *   type 23:20), most recent first.
  * sample_id_all is clear: only samples carry a time, so perf delivers the
  * other records as they come in the file and orders the samples by time.
  *
@@ -47,6 +54,27 @@ struct perf_data_attr {
 #define PERF_DATA_ATTR_EXCLUDE_HV (1ULL << 6)
 #define PERF_DATA_ATTR_PRECISE_SHIFT 15 /* precise_ip, 2 bits */
 #define PERF_DATA_ATTR_SAMPLE_ID_ALL (1ULL << 18)
+#define PERF_DATA_ATTR_BRANCH_OFF 24 /* branch_sample_type: rest[24] */
+
+/* One perf_branch_entry (<linux/perf_event.h>), its bit-fields as one
+ * u64 (flags), in the order they are laid out on x86. */
+struct perf_data_branch {
+  uint64_t from, to;
+  uint64_t flags;
+};
+#define PERF_DATA_BR_MISPRED (1ULL << 0)
+#define PERF_DATA_BR_PREDICTED (1ULL << 1)
+#define PERF_DATA_BR_IN_TX (1ULL << 2)
+#define PERF_DATA_BR_ABORT (1ULL << 3)
+#define PERF_DATA_BR_CYCLES_SHIFT 4 /* 16 bits */
+#define PERF_DATA_BR_TYPE_SHIFT 20  /* 4 bits */
+
+/* A sample's branch stack, most recent first. */
+struct perf_data_branches {
+  uint64_t nr;
+  uint64_t hw_idx; /* written with PERF_SAMPLE_BRANCH_HW_INDEX */
+  const struct perf_data_branch *e;
+};
 
 /* One event of a recording. */
 struct perf_data_event {
@@ -63,10 +91,16 @@ struct perf_data_desc {
   struct perf_data_event ev[PERF_DATA_MAX_EVENTS];
   uint64_t period;
   bool callchain; /* PERF_SAMPLE_CALLCHAIN */
+  /* PERF_SAMPLE_BRANCH_STACK with these attr.branch_sample_type bits
+   * (0: none); branch_feature: HEADER_BRANCH_STACK (perf record -b, -j;
+   * not --call-graph lbr). */
+  uint64_t branch_sample_type;
+  bool branch_feature;
 };
 
 /* The sample_type of desc: IP, TID, TIME, PERIOD; CALLCHAIN with
- * callchain; IDENTIFIER when there are several events. */
+ * callchain; BRANCH_STACK with branch_sample_type; IDENTIFIER when there
+ * are several events. */
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc);
 
 /* ---- writing ------------------------------------------------------------- */
@@ -89,10 +123,13 @@ int perf_data_mmap(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
 int perf_data_task(struct perf_data_writer *w, bool exit, uint32_t pid,
                    uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time);
 /* A sample of event ev; chain: the nr return addresses, innermost first
- * (written after PERF_CONTEXT_USER and ip when the desc has callchain). */
+ * (written after PERF_CONTEXT_USER and ip when the desc has callchain);
+ * br: its branch stack when the desc has branch_sample_type (NULL: none,
+ * written as nr 0). */
 int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
                      uint32_t tid, uint64_t time, uint64_t ip, uint64_t period,
-                     const uint64_t *chain, uint32_t nr);
+                     const uint64_t *chain, uint32_t nr,
+                     const struct perf_data_branches *br);
 /* PERF_RECORD_LOST_SAMPLES: count samples were lost. */
 int perf_data_lost(struct perf_data_writer *w, uint64_t count);
 /* Write the feature sections and the header, close: 0, or -1 with the
@@ -131,7 +168,9 @@ struct perf_data_rec {
   const unsigned char *chain; /* nr callchain entries (perf_data_chain),
                                  context markers included */
   uint64_t nr;
-  uint64_t lost; /* LOST, LOST_SAMPLES */
+  const unsigned char *br; /* nbr branch entries (perf_data_branch_at) */
+  uint64_t nbr, hw_idx;    /* hw_idx: all ones when not in the file */
+  uint64_t lost;           /* LOST, LOST_SAMPLES */
 };
 
 /* Read path whole: 0, or -1 with the reason in why (not a perf.data file,
@@ -144,6 +183,9 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
                    size_t whylen);
 /* Entry i of a sample's call chain. */
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i);
+/* Entry i of a sample's branch stack. */
+struct perf_data_branch perf_data_branch_at(const struct perf_data_rec *r,
+                                            uint64_t i);
 void perf_data_free(struct perf_data_file *f);
 
 #endif

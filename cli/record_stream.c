@@ -142,9 +142,52 @@ static int rs_thread(struct rs_state *s, const unsigned char *b, size_t n)
   return perf_data_comm(s->w, r.pid, r.tid, p ? p->comm : "");
 }
 
+/* perf_branch_entry's flags from the stream's (record.h, both say what
+ * the LBR format gives). */
+static uint64_t rs_branch_flags(const struct spmu_rec_branch *e)
+{
+  return ((e->flags & SPMU_REC_BR_MISPRED) ? PERF_DATA_BR_MISPRED : 0) |
+         ((e->flags & SPMU_REC_BR_PREDICTED) ? PERF_DATA_BR_PREDICTED : 0) |
+         ((e->flags & SPMU_REC_BR_IN_TX) ? PERF_DATA_BR_IN_TX : 0) |
+         ((e->flags & SPMU_REC_BR_ABORT) ? PERF_DATA_BR_ABORT : 0) |
+         (uint64_t)e->cycles << PERF_DATA_BR_CYCLES_SHIFT |
+         (uint64_t)(e->type & 0xf) << PERF_DATA_BR_TYPE_SHIFT;
+}
+
+/* The branch stack after a sample's call chain (n bytes at b), when the
+ * record has one; br->nr 0 when not. */
+static int rs_branches(struct rs_state *s, const unsigned char *b, size_t n,
+                       struct perf_data_branches *br,
+                       struct perf_data_branch *e)
+{
+  struct spmu_rec_brstack h;
+  struct spmu_rec_branch x;
+  uint64_t i;
+
+  br->nr = 0;
+  br->hw_idx = UINT64_MAX;
+  br->e = e;
+  if (n < sizeof(h))
+    return 0;
+  memcpy(&h, b, sizeof(h));
+  if (h.nr > SPMU_REC_BRSTACK_MAX || h.nr > (n - sizeof(h)) / sizeof(x))
+    return rs_fail(s, "a SAMPLE whose branch stack overruns it");
+  for (i = 0; i < h.nr; i++) {
+    memcpy(&x, b + sizeof(h) + i * sizeof(x), sizeof(x));
+    e[i].from = x.from;
+    e[i].to = x.to;
+    e[i].flags = rs_branch_flags(&x);
+  }
+  br->nr = h.nr;
+  br->hw_idx = h.hw_idx;
+  return 0;
+}
+
 static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
 {
   struct spmu_rec_sample r;
+  struct perf_data_branch e[SPMU_REC_BRSTACK_MAX];
+  struct perf_data_branches br;
   uint64_t chain[4096];
   uint32_t i, nr;
 
@@ -164,9 +207,12 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
   nr = r.nr < 4096 ? r.nr : 4096;
   for (i = 0; i < nr; i++)
     memcpy(&chain[i], b + sizeof(r) + 8 * i, 8);
+  if (rs_branches(s, b + sizeof(r) + 8 * (size_t)r.nr,
+                  n - sizeof(r) - 8 * (size_t)r.nr, &br, e) != 0)
+    return -1;
   s->st->samples[r.event]++;
   return perf_data_sample(s->w, r.event, r.pid, r.tid, r.time, r.ip, r.period,
-                          chain, nr);
+                          chain, nr, br.nr ? &br : NULL);
 }
 
 static int rs_exit(struct rs_state *s, const unsigned char *b, size_t n)

@@ -68,7 +68,7 @@ static void write_file(const struct perf_data_desc *d)
       perf_data_mmap(w, 10, 10, 0x401000, 0x1000, 0x1000, "/bin/prog"), 0);
   assert_int_equal(perf_data_task(w, false, 10, 10, 11, 10, 5), 0);
   assert_int_equal(
-      perf_data_sample(w, 1, 10, 11, 777, 0x40101e, 1009, chain, 2), 0);
+      perf_data_sample(w, 1, 10, 11, 777, 0x40101e, 1009, chain, 2, NULL), 0);
   assert_int_equal(perf_data_lost(w, 3), 0);
   assert_int_equal(perf_data_task(w, true, 10, 10, 11, 10, 900), 0);
   assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
