@@ -234,6 +234,73 @@ static void read_back(void **state)
   perf_data_free(&f);
 }
 
+/* PERF_SAMPLE_BRANCH_STACK (<linux/perf_event.h>, PERF_RECORD_SAMPLE):
+ * after the call chain, u64 nr, u64 hw_idx (with
+ * PERF_SAMPLE_BRANCH_HW_INDEX), then each perf_branch_entry's from, to
+ * and flags word (mispred bit 0, predicted 1, in_tx 2, abort 3, cycles
+ * 19:4); attr.branch_sample_type at byte 72; HEADER_BRANCH_STACK (feature
+ * 15, empty) with branch_feature, after HEADER_EVENT_DESC in the feature
+ * table. Read back the same. */
+static void branch_stack_as_perf_lays_it_out(void **state)
+{
+  struct perf_data_desc d = two_events();
+  const struct perf_data_branch e[2] = {
+      {0x401021, 0x401013, PERF_DATA_BR_PREDICTED},
+      {0x40102c, 0x401018,
+       PERF_DATA_BR_MISPRED | PERF_DATA_BR_IN_TX | PERF_DATA_BR_ABORT |
+           7ULL << PERF_DATA_BR_CYCLES_SHIFT}};
+  const struct perf_data_branches br = {2, 13, e};
+  const uint64_t bst = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+                       PERF_SAMPLE_BRANCH_HW_INDEX;
+  struct perf_data_writer *w;
+  struct perf_data_file f;
+  struct perf_data_rec r;
+  char why[256];
+  size_t len, off;
+  unsigned char *b;
+
+  (void)state;
+  d.nev = 1;
+  d.branch_sample_type = bst;
+  d.branch_feature = true;
+  w = perf_data_open(path, &d, why, sizeof(why));
+  assert_non_null(w);
+  assert_int_equal(
+      perf_data_sample(w, 0, 10, 10, 5, 0x40101e, 1009, chain, 2, &br), 0);
+  assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
+  b = slurp(&len);
+  assert_int_equal(u64_at(b, 104 + 24), PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+                                            PERF_SAMPLE_TIME |
+                                            PERF_SAMPLE_PERIOD |
+                                            PERF_SAMPLE_CALLCHAIN |
+                                            PERF_SAMPLE_BRANCH_STACK);
+  assert_int_equal(u64_at(b, 104 + 72), bst);
+  assert_int_equal(u64_at(b, 72), 1ULL << 12 | 1ULL << 15); /* features */
+  /* header, attr + ids section, one id; the sample's header; ip, pid/tid,
+   * time, period; chain nr, USER, ip, 2 entries. */
+  off = 104 + 144 + 8 + 8 + 4 * 8 + 5 * 8;
+  assert_int_equal(u64_at(b, off), 2);
+  assert_int_equal(u64_at(b, off + 8), 13);
+  assert_int_equal(u64_at(b, off + 16), 0x401021);
+  assert_int_equal(u64_at(b, off + 24), 0x401013);
+  assert_int_equal(u64_at(b, off + 32), 2);
+  assert_int_equal(u64_at(b, off + 40), 0x40102c);
+  assert_int_equal(u64_at(b, off + 48), 0x401018);
+  assert_int_equal(u64_at(b, off + 56), 0x7d);
+  /* The record ends there: its size in its header. */
+  assert_int_equal(b[104 + 144 + 8 + 6] | b[104 + 144 + 8 + 7] << 8,
+                   off + 64 - (104 + 144 + 8));
+  free(b);
+  assert_int_equal(perf_data_load(path, &f, why, sizeof(why)), 0);
+  assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 1);
+  assert_int_equal(r.type, PERF_RECORD_SAMPLE);
+  assert_int_equal(r.nbr, 2);
+  assert_int_equal(r.hw_idx, 13);
+  assert_int_equal(perf_data_branch_at(&r, 1).from, 0x40102c);
+  assert_int_equal(perf_data_branch_at(&r, 1).flags, 0x7d);
+  perf_data_free(&f);
+}
+
 /* One event: no IDENTIFIER, no call chain unless asked. */
 static void one_event_sample_type(void **state)
 {
@@ -282,6 +349,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(sample_record_fields_in_order, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(read_back, setup, teardown),
+      cmocka_unit_test_setup_teardown(branch_stack_as_perf_lays_it_out, setup,
+                                      teardown),
       cmocka_unit_test(one_event_sample_type),
       cmocka_unit_test_setup_teardown(bad_files_refused, setup, teardown),
   };
