@@ -229,9 +229,38 @@ static void report_push(char *buf, size_t len, size_t *n, const char *s)
     *n += (size_t)k;
 }
 
+/* A file whose samples carry an LBR call stack (perf record --call-graph
+ * lbr: branch_sample_type has PERF_SAMPLE_BRANCH_CALL_STACK). */
+static bool report_lbr_stack(const struct report *r)
+{
+  uint64_t bst;
+
+  if (!(r->f.ev[0].attr.sample_type & PERF_SAMPLE_BRANCH_STACK))
+    return false;
+  memcpy(&bst, r->f.ev[0].attr.rest + PERF_DATA_ATTR_BRANCH_OFF, 8);
+  return (bst & PERF_SAMPLE_BRANCH_CALL_STACK) != 0;
+}
+
+/* The frames of an LBR call stack, innermost first, as perf report
+ * stitches them: the most recent call's target, then each call's source
+ * (+ 1, resolved at the byte before, as a return address is). */
+static uint64_t report_lbr_frames(const struct perf_data_rec *s,
+                                  uint64_t *frames, uint64_t cap)
+{
+  uint64_t i, nf = 0;
+
+  if (s->nbr == 0)
+    return 0;
+  frames[nf++] = perf_data_branch_at(s, 0).to;
+  for (i = 0; i < s->nbr && nf < cap; i++)
+    frames[nf++] = perf_data_branch_at(s, i).from + 1;
+  return nf;
+}
+
 /* The sample's stack, outermost call first: the call chain without its
  * context markers is the ip then the return addresses, innermost first;
- * a return address is resolved at the byte before it, in the call. */
+ * a return address is resolved at the byte before it, in the call. With
+ * an LBR call stack, the stack the LBRs give. */
 static void report_stack(struct report *r, const struct perf_data_rec *s,
                          char *buf, size_t len)
 {
@@ -239,7 +268,9 @@ static void report_stack(struct report *r, const struct perf_data_rec *s,
   char name[256];
   size_t n = 0;
 
-  for (i = 0; i < s->nr && nf < 512; i++) {
+  if (report_lbr_stack(r))
+    nf = report_lbr_frames(s, frames, 512);
+  for (i = 0; i < s->nr && nf < 512 && !report_lbr_stack(r); i++) {
     uint64_t a = perf_data_chain(s, i);
 
     if (a < (uint64_t)PERF_CONTEXT_MAX)

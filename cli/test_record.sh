@@ -500,6 +500,10 @@ b
 a
 _start" && cmp -s "$tmp/cg.rep" "$tmp/cl.rep" ||
       fail "--call-graph lbr on $cpu: perf report: $(cat "$tmp/cl.rep") / -g: $(cat "$tmp/cg.rep")"
+    # softpmu report stitches the LBR call stack as perf report does.
+    run report -i "$tmp/cl.data" --folded
+    expect "--call-graph lbr on $cpu: softpmu report --folded" 0 \
+      "_start;a;b;c 103" ""
   done
   # What record refuses: -b on a part without LBRs, type filters without
   # MSR_LBR_SELECT (Core 2), call-stack mode before Haswell, kernel
