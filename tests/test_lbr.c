@@ -579,6 +579,85 @@ static void test_cpuid_1ch_from_profile(void **state)
   assert_int_equal(r[3], 0);
 }
 
+/* CPUID leaf 0DH (SDM Vol. 2A CPUID, "Processor Extended State
+ * Enumeration"; Vol. 1 13.5.12 the arch LBR state): sub-leaf 1 ECX[15]
+ * says IA32_XSS supports component 15; sub-leaf 0FH EAX is its size (the
+ * five MSRs and 24 bytes per entry of the deepest depth: what
+ * spmu_lbr_xsave writes), EBX 0, ECX[0] = 1 (supervisor, IA32_XSS),
+ * ECX[1] = 0, EDX 0. Without architectural LBRs, all zero. The owned
+ * masks by sub-leaf. */
+static void test_cpuid_0dh_subleaf_0fh_arch_lbr_state(void **state)
+{
+  uint32_t r[4], o[4];
+  size_t len = 0;
+
+  (void)state;
+  use("sapphirerapids");
+  assert_int_equal(spmu_cpuid(lp, 0xD, 0xF, r), SPMU_OK);
+  assert_int_equal(r[0], 808);
+  assert_int_equal(r[1], 0);
+  assert_int_equal(r[2], 1);
+  assert_int_equal(r[3], 0);
+  assert_int_equal(spmu_lbr_xsave(lp, NULL, 0, &len), SPMU_ENOSPC);
+  assert_int_equal(len, r[0]);
+  assert_int_equal(spmu_cpuid(lp, 0xD, 1, r), SPMU_OK);
+  assert_int_equal(r[2], 1u << 15);
+  assert_int_equal(r[0] | r[1] | r[3], 0);
+  use("base=sapphirerapids,lbr_1c_eax=0x3,lbr_1c_ebx=0x7,lbr_1c_ecx=0x7");
+  assert_int_equal(spmu_cpuid(lp, 0xD, 0xF, r), SPMU_OK);
+  assert_int_equal(r[0], 40 + 24 * 16);
+  use("skylake");
+  assert_int_equal(spmu_cpuid(lp, 0xD, 0xF, r), SPMU_OK);
+  assert_int_equal(r[0] | r[1] | r[2] | r[3], 0);
+  assert_int_equal(spmu_cpuid(lp, 0xD, 1, r), SPMU_OK);
+  assert_int_equal(r[2], 0);
+  assert_int_equal(spmu_cpuid_owned_subleaf(0xD, 1, o), SPMU_OK);
+  assert_int_equal(o[2], 1u << 15);
+  assert_int_equal(o[0] | o[1] | o[3], 0);
+  assert_int_equal(spmu_cpuid_owned_subleaf(0xD, 0xF, o), SPMU_OK);
+  assert_int_equal(o[0] & o[1] & o[2] & o[3], 0xffffffffu);
+  assert_int_equal(spmu_cpuid_owned_subleaf(0xD, 0, o), SPMU_OK);
+  assert_int_equal(o[0] | o[1] | o[2] | o[3], 0);
+  assert_int_equal(spmu_cpuid_owned_subleaf(0x1C, 0, o), SPMU_OK);
+  assert_int_equal(o[0], 0xffffffffu);
+  assert_int_equal(spmu_cpuid_owned(0xD, o), SPMU_ENOENT);
+}
+
+/* CPUID.(EAX=07H,ECX=0):EDX[19] and leaf 1CH back into a profile: the
+ * inverse of spmu_profile_cpuid for architectural LBRs; EDX[19] clear
+ * takes them away; leaf 1CH without a supported depth is refused (a
+ * profile spmu_profile_validate refuses). */
+static void test_profile_lbr_from_cpuid_reads_leaf_1ch(void **state)
+{
+  spmu_profile spr, p;
+  uint32_t r07[4], r1c[4], zero[4] = {0, 0, 0, 0};
+  char why[256];
+
+  (void)state;
+  assert_int_equal(spmu_profile_parse("sapphirerapids", &spr, NULL, 0), 0);
+  assert_int_equal(spmu_profile_cpuid(&spr, 0x7, 0, r07), SPMU_OK);
+  assert_int_equal(spmu_profile_cpuid(&spr, 0x1C, 0, r1c), SPMU_OK);
+  assert_int_equal(spmu_profile_parse("icelake", &p, NULL, 0), 0);
+  p.perf_capabilities = spr.perf_capabilities;
+  p.lbr_depth = 0;
+  assert_int_equal(spmu_profile_lbr_from_cpuid(&p, r07, r1c, why, sizeof why),
+                   SPMU_OK);
+  assert_true(p.features & SPMU_FEAT_ARCH_LBR);
+  assert_int_equal(p.lbr_leaf_1c[0], spr.lbr_leaf_1c[0]);
+  assert_int_equal(p.lbr_leaf_1c[1], spr.lbr_leaf_1c[1]);
+  assert_int_equal(p.lbr_leaf_1c[2], spr.lbr_leaf_1c[2]);
+  assert_int_equal(spmu_profile_lbr_from_cpuid(&p, zero, NULL, why, sizeof why),
+                   SPMU_OK);
+  assert_false(p.features & SPMU_FEAT_ARCH_LBR);
+  assert_int_equal(p.lbr_leaf_1c[0] | p.lbr_leaf_1c[1] | p.lbr_leaf_1c[2], 0);
+  r1c[0] = 0; /* no depth */
+  assert_int_equal(spmu_profile_lbr_from_cpuid(&p, r07, r1c, why, sizeof why),
+                   SPMU_EPROFILE);
+  assert_false(p.features & SPMU_FEAT_ARCH_LBR);
+  assert_int_equal(spmu_profile_lbr_from_cpuid(&p, r07, NULL, why, sizeof why),
+                   SPMU_EINVAL);
+}
+
 /* Arch LBR: IA32_LBR_DEPTH resets to the deepest supported depth, takes
  * only 8 * (n + 1) for the bits n of CPUID.1CH:EAX[7:0] (others #GP), and
  * a write clears every entry. Without CPL, filter or call-stack support
@@ -736,6 +815,10 @@ int main(void)
       cmocka_unit_test_teardown(test_snapshot_round_trip_carries_lbr_stack,
                                 teardown),
       cmocka_unit_test_teardown(test_cpuid_1ch_from_profile, teardown),
+      cmocka_unit_test_teardown(test_cpuid_0dh_subleaf_0fh_arch_lbr_state,
+                                teardown),
+      cmocka_unit_test_teardown(test_profile_lbr_from_cpuid_reads_leaf_1ch,
+                                teardown),
       cmocka_unit_test_teardown(test_arch_lbr_depth_rules, teardown),
       cmocka_unit_test_teardown(test_arch_lbr_entry0_most_recent_and_info,
                                 teardown),

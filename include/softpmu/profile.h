@@ -173,14 +173,24 @@ SPMU_API int spmu_profile_format(const spmu_profile *p, char *buf, size_t len);
 
 /* CPUID as this profile enumerates it, for leaves 01H (only the PMU bits:
  * ECX[2] DTES64, ECX[4] DS-CPL, ECX[15] PDCM, EDX[21] DS), 07H sub-leaf 0
- * (only EDX[19] Arch LBR), 0AH (all of it; no sub-leaves) and 1CH (all of
- * it: the architectural LBR capabilities, zero without them).
+ * (only EDX[19] Arch LBR), 0AH (all of it; no sub-leaves), 0DH (below)
+ * and 1CH (all of it: the architectural LBR capabilities, zero without
+ * them).
  * regs = {EAX, EBX, ECX, EDX}. Other leaves: SPMU_ENOENT.
  * spmu_cpuid_owned() gives the bits softpmu defines for a leaf, so a host
  * merges with  host = (host & ~owned) | ours. */
 SPMU_API int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf,
                                 uint32_t subleaf, uint32_t regs[4]);
 SPMU_API int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4]);
+/* Leaf 0DH, by sub-leaf (architectural LBR profiles; zero otherwise):
+ * sub-leaf 1 ECX[15] (IA32_XSS bit 15, the LBR state component), sub-leaf
+ * 0FH all of it (EAX its size, SPMU_LBR_XSAVE_SIZE of the deepest depth;
+ * EBX 0; ECX 1: a supervisor component; EDX 0); spmu_profile_cpuid
+ * answers them. spmu_cpuid_owned_subleaf gives the owned bits of any leaf
+ * by sub-leaf (leaf 0DH: those; other sub-leaves of 0DH none); leaf 0DH
+ * is not in spmu_cpuid_owned, whose masks hold for every sub-leaf. */
+SPMU_API int spmu_cpuid_owned_subleaf(uint32_t leaf, uint32_t subleaf,
+                                      uint32_t owned[4]);
 
 /* What spmu_profile_from_cpuid does with a PMU the model cannot be. */
 typedef enum spmu_cpuid_mode {
@@ -231,6 +241,19 @@ SPMU_API int spmu_profile_from_cpuid(const uint32_t leaf_0a[4],
                                      uint64_t perf_capabilities,
                                      spmu_cpuid_mode mode, spmu_profile *out,
                                      char *why, size_t whylen);
+
+/* Architectural LBRs from CPUID into *p (made by spmu_profile_from_cpuid
+ * or a preset): leaf_07 is CPUID.(EAX=07H,ECX=0), leaf_1c CPUID.1CH. With
+ * EDX[19] (Arch LBR) set, arch_lbr and lbr_1c_eax/ebx/ecx from leaf 1CH
+ * (and no model-specific stack); clear, none. The model-specific stack
+ * (lbr_depth) is not enumerated by CPUID (its depth goes by processor
+ * model, SDM Vol. 3B 17.4.8): the caller sets it. spmu_profile_validate
+ * checks the result: SPMU_OK (*p updated), SPMU_EPROFILE (why; *p left
+ * alone), SPMU_EINVAL (p or leaf_07 NULL, leaf_1c NULL with EDX[19]). */
+SPMU_API int spmu_profile_lbr_from_cpuid(spmu_profile *p,
+                                         const uint32_t leaf_07[4],
+                                         const uint32_t leaf_1c[4], char *why,
+                                         size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "regs/applied.h"
 #include "softpmu/error.h"
+#include "softpmu/events.h"
 #include "softpmu/profile.h"
 #include "util/bits.h"
 
@@ -20,6 +22,14 @@ enum { EAX, EBX, ECX, EDX };
 #define L01_EDX_DS (1u << 21)
 /* Leaf 07H sub-leaf 0 EDX[19]: architectural LBRs. */
 #define L07_EDX_ARCH_LBR (1u << 19)
+/* Leaf 0DH (SDM Vol. 2A CPUID, "Processor Extended State Enumeration"):
+ * sub-leaf 1 ECX[n] state component n is supported in IA32_XSS; sub-leaf
+ * n > 1 ECX[0] the component is a supervisor one (IA32_XSS), ECX[1] it is
+ * 64-byte aligned in the compacted format. Component 15: the
+ * architectural LBR state (Vol. 1 13.5.12 "Arch LBR State"). */
+#define XSTATE_ARCH_LBR 15u
+#define L0D1_ECX_ARCH_LBR (1u << XSTATE_ARCH_LBR)
+#define L0DN_ECX_XSS 1u
 /* Leaf 0AH EDX[15], v5: AnyThread deprecation. */
 #define L0A_EDX_ANY_DEPRECATED (1u << 15)
 
@@ -44,6 +54,38 @@ int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4])
     return SPMU_OK;
   default:
     return SPMU_ENOENT;
+  }
+}
+
+int spmu_cpuid_owned_subleaf(uint32_t leaf, uint32_t subleaf, uint32_t owned[4])
+{
+  if (leaf != 0xD)
+    return spmu_cpuid_owned(leaf, owned);
+  if (!owned)
+    return SPMU_EINVAL;
+  owned[0] = owned[1] = owned[2] = owned[3] = 0;
+  if (subleaf == 1)
+    owned[ECX] = L0D1_ECX_ARCH_LBR;
+  else if (subleaf == XSTATE_ARCH_LBR)
+    owned[0] = owned[1] = owned[2] = owned[3] = 0xffffffffu;
+  return SPMU_OK;
+}
+
+/* Leaf 0DH with architectural LBRs: sub-leaf 1 ECX[15], IA32_XSS bit 15
+ * supported; sub-leaf 0FH EAX the component's size (its five MSRs and
+ * FROM/TO/INFO of the deepest depth leaf 1CH enumerates, as
+ * spmu_lbr_xsave lays it out), EBX 0 (a supervisor component has no
+ * standard-format offset), ECX[0] = 1 (IA32_XSS), ECX[1] = 0 (follows
+ * the preceding component in the compacted format), EDX 0. */
+static void leaf_0d(const spmu_profile *p, uint32_t subleaf, uint32_t regs[4])
+{
+  if (!(p->features & SPMU_FEAT_ARCH_LBR))
+    return;
+  if (subleaf == 1)
+    regs[ECX] = L0D1_ECX_ARCH_LBR;
+  if (subleaf == XSTATE_ARCH_LBR) {
+    regs[EAX] = SPMU_LBR_XSAVE_SIZE(spmu_lbr_max_depth(p));
+    regs[ECX] = L0DN_ECX_XSS;
   }
 }
 
@@ -86,6 +128,9 @@ int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
     /* SDM Vol. 2A CPUID leaf 07H, sub-leaf 0: EDX[19] Arch LBR. */
     if (subleaf == 0 && (p->features & SPMU_FEAT_ARCH_LBR))
       regs[EDX] = L07_EDX_ARCH_LBR;
+    return SPMU_OK;
+  case 0xD:
+    leaf_0d(p, subleaf, regs);
     return SPMU_OK;
   case 0x1C:
     /* SDM Vol. 2A CPUID leaf 1CH (Vol. 3B "Architectural Last Branch
@@ -274,6 +319,36 @@ static void set_fixed(spmu_profile *p, const struct fixed_enum *f)
     return;
   p->fixed_contig = (uint8_t)f->contig;
   p->fixed_ecx = f->ecx;
+}
+
+/* Architectural LBRs (CPUID.(EAX=07H,ECX=0):EDX[19], leaf 1CH EAX, EBX,
+ * ECX; Vol. 3B "Architectural Last Branch Records"). */
+int spmu_profile_lbr_from_cpuid(spmu_profile *p, const uint32_t leaf_07[4],
+                                const uint32_t leaf_1c[4], char *why,
+                                size_t whylen)
+{
+  spmu_profile q;
+  int rc;
+
+  if (why && whylen)
+    why[0] = '\0';
+  if (!p || !leaf_07 || (!leaf_1c && (leaf_07[EDX] & L07_EDX_ARCH_LBR)))
+    return SPMU_EINVAL;
+  q = *p;
+  if (leaf_07[EDX] & L07_EDX_ARCH_LBR) {
+    q.features |= SPMU_FEAT_ARCH_LBR;
+    q.lbr_depth = 0;
+    q.lbr_leaf_1c[0] = leaf_1c[EAX];
+    q.lbr_leaf_1c[1] = leaf_1c[EBX];
+    q.lbr_leaf_1c[2] = leaf_1c[ECX];
+  } else {
+    q.features &= ~(uint32_t)SPMU_FEAT_ARCH_LBR;
+    memset(q.lbr_leaf_1c, 0, sizeof q.lbr_leaf_1c);
+  }
+  if ((rc = spmu_profile_validate(&q, why, whylen)) != SPMU_OK)
+    return rc;
+  *p = q;
+  return SPMU_OK;
 }
 
 int spmu_profile_from_cpuid(const uint32_t leaf_0a[4],
