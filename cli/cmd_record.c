@@ -132,7 +132,8 @@ static int record_add_events(struct rec_opts *o, const char *list)
   return CLI_EXIT_OK;
 }
 
-/* ---- branch stacks -------------------------------------------------------- */
+/* ---- branch stacks --------------------------------------------------------
+ */
 
 /* -j's names, as perf record spells them (perf-record(1)), with the
  * branch_sample_type bit each sets. */
@@ -158,8 +159,8 @@ static int record_branch_filter(struct rec_opts *o, const char *list)
   while (*p) {
     size_t len = strcspn(p, ","), i;
 
-    for (i = 0; i < sizeof(record_branch_names) / sizeof(record_branch_names[0]);
-         i++)
+    for (i = 0;
+         i < sizeof(record_branch_names) / sizeof(record_branch_names[0]); i++)
       if (strlen(record_branch_names[i].name) == len &&
           strncmp(p, record_branch_names[i].name, len) == 0)
         break;
@@ -192,11 +193,11 @@ static int record_branch_filter(struct rec_opts *o, const char *list)
 static int record_check_branches(const struct rec_opts *o)
 {
   const spmu_profile *p = &o->profile;
-  uint64_t types = o->branch & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER |
-                                           PERF_SAMPLE_BRANCH_PLM_ALL |
-                                           PERF_SAMPLE_BRANCH_NO_FLAGS |
-                                           PERF_SAMPLE_BRANCH_NO_CYCLES |
-                                           PERF_SAMPLE_BRANCH_HW_INDEX);
+  uint64_t types =
+      o->branch &
+      ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_PLM_ALL |
+                  PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |
+                  PERF_SAMPLE_BRANCH_HW_INDEX);
   bool arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
   bool stack = (types & PERF_SAMPLE_BRANCH_CALL_STACK) != 0;
   bool filter = types != PERF_SAMPLE_BRANCH_ANY && !stack;
@@ -614,15 +615,19 @@ const struct cli_command cli_cmd_record = {
         "        it up; perf report stitches the chain from the branch stack.\n"
         "        Skylake, Haswell, Ice Lake, Sapphire Rapids.\n\n"
         "    -b, --branch-any\n"
-        "        Each sample carries the model's last branch records (SDM Vol.\n"
-        "        3B 17.4.8), programmed and read at each PMI as a driver does:\n"
+        "        Each sample carries the model's last branch records (SDM "
+        "Vol.\n"
+        "        3B 17.4.8), programmed and read at each PMI as a driver "
+        "does:\n"
         "        the last 4 to 32 taken branches, most recent first, for perf\n"
         "        script -F brstack and perf report --branch-history. Every\n"
-        "        branch is marked predicted (no branch predictor is modelled).\n"
+        "        branch is marked predicted (no branch predictor is "
+        "modelled).\n"
         "        Profiles with LBRs (not core-duo).\n\n"
         "    -j, --branch-filter FILTER[,FILTER...]\n"
         "        As -b, the branches of these kinds only (perf's names): any,\n"
-        "        any_call, any_ret, ind_call, ind_jmp, call, cond, call_stack,\n"
+        "        any_call, any_ret, ind_call, ind_jmp, call, cond, "
+        "call_stack,\n"
         "        u; programmed in MSR_LBR_SELECT or IA32_LBR_CTL (none on\n"
         "        core2, which records every branch: only any there).\n\n"
         "    -o, --output FILE\n"

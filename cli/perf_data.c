@@ -30,8 +30,8 @@ struct perf_data_file_attr {
 #define PERF_DATA_MAGIC "PERFILE2"
 #define PERF_DATA_FEAT_EVENT_DESC 12   /* HEADER_EVENT_DESC */
 #define PERF_DATA_FEAT_BRANCH_STACK 15 /* HEADER_BRANCH_STACK */
-#define PERF_DATA_NAME_ALIGN 64      /* perf pads header strings so */
-#define PERF_DATA_MAX_CHAIN 4096     /* a record's size is 16 bits */
+#define PERF_DATA_NAME_ALIGN 64        /* perf pads header strings so */
+#define PERF_DATA_MAX_CHAIN 4096       /* a record's size is 16 bits */
 #define PERF_DATA_MAX_BRANCHES 64
 
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc)

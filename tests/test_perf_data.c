@@ -269,11 +269,10 @@ static void branch_stack_as_perf_lays_it_out(void **state)
       perf_data_sample(w, 0, 10, 10, 5, 0x40101e, 1009, chain, 2, &br), 0);
   assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
   b = slurp(&len);
-  assert_int_equal(u64_at(b, 104 + 24), PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-                                            PERF_SAMPLE_TIME |
-                                            PERF_SAMPLE_PERIOD |
-                                            PERF_SAMPLE_CALLCHAIN |
-                                            PERF_SAMPLE_BRANCH_STACK);
+  assert_int_equal(u64_at(b, 104 + 24),
+                   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                       PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+                       PERF_SAMPLE_BRANCH_STACK);
   assert_int_equal(u64_at(b, 104 + 72), bst);
   assert_int_equal(u64_at(b, 72), 1ULL << 12 | 1ULL << 15); /* features */
   /* header, attr + ids section, one id; the sample's header; ip, pid/tid,

@@ -143,7 +143,6 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
   for (j = (var & VAR_CONT) ? 1 : 0; j < t->ninsns; j++) {
     const spmu_branch *br = NULL;
 
-
     spmu_qemu_insn_lines(&t->insn[j], n);
     if (j + 1 == t->ninsns && t->cond_last && (var & VAR_TAKEN))
       n[L_BR_TAKEN] = 1;

@@ -150,10 +150,10 @@ static unsigned types_of(uint64_t b)
  * jump, near relative jump, far), bit 0 CPL = 0, bit 1 CPL > 0. */
 static uint64_t select_of(uint64_t b, unsigned types)
 {
-  static const uint8_t order[7] = {SPMU_BR_JCC,          SPMU_BR_NEAR_REL_CALL,
-                                   SPMU_BR_NEAR_IND_CALL, SPMU_BR_NEAR_RET,
-                                   SPMU_BR_NEAR_IND_JMP, SPMU_BR_NEAR_REL_JMP,
-                                   SPMU_BR_FAR};
+  static const uint8_t order[7] = {
+      SPMU_BR_JCC,      SPMU_BR_NEAR_REL_CALL, SPMU_BR_NEAR_IND_CALL,
+      SPMU_BR_NEAR_RET, SPMU_BR_NEAR_IND_JMP,  SPMU_BR_NEAR_REL_JMP,
+      SPMU_BR_FAR};
   uint64_t s = 0;
   unsigned i;
 
@@ -174,9 +174,12 @@ static uint64_t select_of(uint64_t b, unsigned types)
  * other branches; LBREn, OS, USR, CALL_STACK. */
 static uint64_t ctl_of(uint64_t b, unsigned types)
 {
-  static const uint8_t order[7] = {SPMU_BR_JCC,          SPMU_BR_NEAR_IND_JMP,
-                                   SPMU_BR_NEAR_REL_JMP, SPMU_BR_NEAR_IND_CALL,
-                                   SPMU_BR_NEAR_REL_CALL, SPMU_BR_NEAR_RET,
+  static const uint8_t order[7] = {SPMU_BR_JCC,
+                                   SPMU_BR_NEAR_IND_JMP,
+                                   SPMU_BR_NEAR_REL_JMP,
+                                   SPMU_BR_NEAR_IND_CALL,
+                                   SPMU_BR_NEAR_REL_CALL,
+                                   SPMU_BR_NEAR_RET,
                                    SPMU_BR_FAR};
   uint64_t c = SPMU_LBR_CTL_LBREN;
   unsigned i;
@@ -219,13 +222,17 @@ static bool init_arch(uint64_t b, char *why, size_t len)
     return false;
   }
   if ((b & B_CALL_STACK) && !(r[1] & 4)) {
-    snprintf(why, len, "branch=: %s has no LBR call-stack mode (CPUID.1CH:"
-             "EBX[2])", g.profile.name);
+    snprintf(why, len,
+             "branch=: %s has no LBR call-stack mode (CPUID.1CH:"
+             "EBX[2])",
+             g.profile.name);
     return false;
   }
   if ((types_of(b) & T_ALL) != T_ALL && !(r[1] & 2)) {
-    snprintf(why, len, "branch=: %s has no LBR branch filtering "
-             "(CPUID.1CH:EBX[1])", g.profile.name);
+    snprintf(why, len,
+             "branch=: %s has no LBR branch filtering "
+             "(CPUID.1CH:EBX[1])",
+             g.profile.name);
     return false;
   }
   lb.ctl = ctl_of(b, types_of(b));
@@ -276,8 +283,8 @@ bool spmu_qemu_lbr_init(char *why, size_t len)
   memset(&lb, 0, sizeof(lb));
   if (b & ~(uint64_t)B_KNOWN) {
     snprintf(why, len,
-             "branch=%" PRIx64 ": filter bits %" PRIx64 " are not modelled",
-             b, b & ~(uint64_t)B_KNOWN);
+             "branch=%" PRIx64 ": filter bits %" PRIx64 " are not modelled", b,
+             b & ~(uint64_t)B_KNOWN);
     return false;
   }
   if (!(b & B_TYPES)) {
@@ -297,8 +304,8 @@ bool spmu_qemu_lbr_init(char *why, size_t len)
   }
   lb.arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
   lb.callstack = (b & B_CALL_STACK) != 0;
-  lb.selective = lb.callstack || (types_of(b) & T_FED) != T_FED ||
-                 !(b & B_USER);
+  lb.selective =
+      lb.callstack || (types_of(b) & T_FED) != T_FED || !(b & B_USER);
   if (!lookup("IA32_PERF_GLOBAL_STATUS_RESET", &lb.reset_msr))
     lb.reset_msr = 0;
   return lb.arch ? init_arch(b, why, len) : init_legacy(b, why, len);
@@ -552,8 +559,7 @@ static void unfreeze(spmu_lp *lp)
 {
   uint64_t dbg;
 
-  if (lb.reset_msr &&
-      (rd(lp, SPMU_MSR_GLOBAL_STATUS) & SPMU_STATUS_LBR_FRZ)) {
+  if (lb.reset_msr && (rd(lp, SPMU_MSR_GLOBAL_STATUS) & SPMU_STATUS_LBR_FRZ)) {
     spmu_wrmsr(lp, lb.reset_msr, SPMU_STATUS_LBR_FRZ);
     return;
   }

@@ -128,7 +128,7 @@ struct plugin {
   uint64_t period;
   bool callgraph, precise;
   uint64_t branch; /* branch=: perf's branch_sample_type bits; 0: none */
-  uint64_t mux; /* multiplex=N: slices of N instructions; 0: off */
+  uint64_t mux;    /* multiplex=N: slices of N instructions; 0: off */
   char comm[16];
   /* Inline counting (inline.c): on while one guest thread runs and no
    * event needs what only a callback per block sees. */
@@ -192,8 +192,8 @@ void spmu_qemu_lbr_free(struct vcpu *v);
 void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
                         uint64_t next);
 void spmu_qemu_lbr_replay(struct vcpu *v);
-const struct spmu_branch *spmu_qemu_lbr_branch(const struct tb *p,
-                                               unsigned var, uint64_t next,
+const struct spmu_branch *spmu_qemu_lbr_branch(const struct tb *p, unsigned var,
+                                               uint64_t next,
                                                struct spmu_branch *out);
 void spmu_qemu_lbr_pmi(struct vcpu *v, unsigned k);
 size_t spmu_qemu_lbr_size(const struct vcpu *v);

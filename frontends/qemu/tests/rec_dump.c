@@ -27,8 +27,8 @@ static void print_brstack(const struct spmu_rec_sample *s)
     return;
   b = (const struct spmu_rec_brstack *)((const unsigned char *)s + at);
   printf("brstack %" PRIx64 " %" PRIu64, b->hw_idx, b->nr);
-  for (i = 0; i < b->nr && at + sizeof(*b) + (i + 1) * sizeof(b->entries[0]) <=
-                               s->head.size;
+  for (i = 0; i < b->nr &&
+              at + sizeof(*b) + (i + 1) * sizeof(b->entries[0]) <= s->head.size;
        i++)
     printf(" %" PRIx64 ">%" PRIx64 "/%" PRIx32 "/%u", b->entries[i].from,
            b->entries[i].to, b->entries[i].flags, b->entries[i].cycles);
