@@ -151,7 +151,7 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     v->cur_ip = t->insn_vaddr[j];
     v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
     if (g.branch && j + 1 == t->ninsns)
-      br = spmu_qemu_lbr_branch(t, var, next, &b);
+      br = spmu_qemu_lbr_branch(v, t, var, next, &b);
     deliver_clock(v, lines, 1, t->insn_vaddr[j], br);
   }
 }

@@ -21,18 +21,27 @@
  * instruction's clock, so a PMI at the branch sees it, SDM 17.4.8).
  * Between two such deliveries the model sees no other branch and no PMI,
  * so feeding a run of branches late gives the LBRs the state feeding each
- * at its block would, provided the run is whole. The ring keeps the last
- * SPMU_QEMU_LBR_RING branches; when it is full:
- *   - if the filters record every branch type fed and call-stack mode is
- *     off, the oldest is overwritten and counted: the stack holds the last
- *     `depth` recorded branches (17.4.8) and RING > depth, so only the
- *     count of those dropped matters, for MSR_LASTBRANCH_TOS: the first
- *     replayed branch is given as many clocks as were dropped plus one
- *     (TOS advances once per record, its copies are overwritten by the
- *     RING - 1 >= depth branches that follow);
- *   - otherwise (a selective filter, or call-stack mode, whose pushes and
- *     pops depend on every call and return) the ring is fed to the model
- *     at once, so no branch is ever dropped.
+ * at its block would, provided the run is whole. The ring keeps only the
+ * branches of the types the filter records (a branch the filter
+ * suppresses neither writes an entry nor moves TOS, 17.7.2, so leaving it
+ * out changes nothing; the model still filters what it is fed), the last
+ * SPMU_QEMU_LBR_RING of them. When it is full:
+ *   - without call-stack mode, the oldest is overwritten and counted:
+ *     every branch in the ring is recorded and the stack holds the last
+ *     `depth` records (17.4.8), so of the dropped ones only their number
+ *     matters, for MSR_LASTBRANCH_TOS. A replay feeds at most depth + 1
+ *     branches (older ones count as dropped) and gives the first as many
+ *     clocks as were dropped plus one: TOS advances once per record, and
+ *     the copies are overwritten by the depth branches that follow;
+ *   - in call-stack mode, whose pushes and pops depend on every call and
+ *     return, the ring is fed to the model at once: nothing is dropped.
+ *     Before that, a return that follows its call in the ring cancels it
+ *     when the stack held fewer than `depth` calls before the call: a push
+ *     writes the slot above the top and a pop clears the top (17.9; for
+ *     architectural LBRs the push loses the deepest entry and the pop
+ *     clears it), and below `depth` calls that slot (the deepest entry)
+ *     is already clear, so the pair leaves the LBRs as they were. The
+ *     plugin counts the calls on the stack (k, at most depth) to know.
  * Far transfers are not fed: under qemu-user a SYSCALL or INT n goes to
  * a kernel QEMU does not run (a far branch ending in ring 0, which the
  * user-mode filter drops, 17.7.2 CPL_EQ_0), and the return from it is not
@@ -96,6 +105,7 @@ _Static_assert(SPMU_QEMU_LBR_RING > SPMU_REC_BRSTACK_MAX,
 struct ring_br {
   uint64_t from, to;
   uint8_t type;
+  uint8_t cancels; /* a call a return right after it cancels */
 };
 
 struct spmu_qemu_lbr {
@@ -103,6 +113,7 @@ struct spmu_qemu_lbr {
   unsigned next;    /* the slot the next branch goes to */
   unsigned n;       /* branches in the ring not yet fed */
   uint64_t dropped; /* branches overwritten before they were fed */
+  unsigned k;       /* call-stack mode: calls on the stack, at most depth */
   /* The stack read at the last PMI, most recent first. */
   unsigned nstack;
   uint64_t hw_idx;
@@ -113,7 +124,7 @@ struct spmu_qemu_lbr {
 static struct {
   bool arch;            /* architectural LBRs */
   bool callstack;       /* call-stack mode */
-  bool selective;       /* some fed type is not recorded */
+  unsigned kept;        /* types the filter records: the ring's */
   unsigned fmt;         /* PERF_CAPABILITIES[5:0] (model-specific) */
   unsigned depth;       /* entries: lbr_depth, or IA32_LBR_DEPTH */
   uint64_t select, ctl; /* MSR_LBR_SELECT, IA32_LBR_CTL */
@@ -304,8 +315,8 @@ bool spmu_qemu_lbr_init(char *why, size_t len)
   }
   lb.arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
   lb.callstack = (b & B_CALL_STACK) != 0;
-  lb.selective =
-      lb.callstack || (types_of(b) & T_FED) != T_FED || !(b & B_USER);
+  /* Every clock here has CPL 3: without USER nothing is recorded. */
+  lb.kept = (b & B_USER) ? types_of(b) & T_FED : 0;
   if (!lookup("IA32_PERF_GLOBAL_STATUS_RESET", &lb.reset_msr))
     lb.reset_msr = 0;
   return lb.arch ? init_arch(b, why, len) : init_legacy(b, why, len);
@@ -386,13 +397,26 @@ static uint8_t type_of(unsigned kind)
   }
 }
 
-const spmu_branch *spmu_qemu_lbr_branch(const struct tb *p, unsigned var,
-                                        uint64_t next, spmu_branch *out)
+/* Call-stack mode: the calls on the stack after a call or a return. */
+static void count_call_stack(struct spmu_qemu_lbr *l, uint8_t type)
+{
+  if (type == SPMU_BR_NEAR_RET)
+    l->k -= l->k > 0;
+  else
+    l->k += l->k < lb.depth;
+}
+
+const spmu_branch *spmu_qemu_lbr_branch(struct vcpu *v, const struct tb *p,
+                                        unsigned var, uint64_t next,
+                                        spmu_branch *out)
 {
   uint8_t type = type_of(p->last_kind);
 
   if (!type || !p->ninsns || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)))
     return NULL;
+  /* Fed now, not through the ring: counted on the stack as it goes. */
+  if (lb.callstack && v->lbr && (lb.kept >> type & 1))
+    count_call_stack(v->lbr, type);
   /* No branch predictor is modelled: every branch is given as predicted
    * (MISPRED 0); no cycle count (SPMU_BRANCH_CYCLES clear). */
   *out = (spmu_branch){.from = p->insn_vaddr[p->ninsns - 1],
@@ -424,6 +448,10 @@ void spmu_qemu_lbr_replay(struct vcpu *v)
 
   if (!l)
     return;
+  if (!lb.callstack && l->n > lb.depth + 1) {
+    l->dropped += l->n - (lb.depth + 1);
+    l->n = lb.depth + 1;
+  }
   at = (l->next + SPMU_QEMU_LBR_RING - l->n) % SPMU_QEMU_LBR_RING;
   for (i = 0; i < l->n; i++, at = (at + 1) % SPMU_QEMU_LBR_RING) {
     spmu_branch b = {.from = l->ring[at].from,
@@ -436,6 +464,24 @@ void spmu_qemu_lbr_replay(struct vcpu *v)
   l->dropped = 0;
 }
 
+/* Call-stack mode: a return right after a call it cancels (see above)
+ * takes the call out of the ring; any other return counts a pop. */
+static bool callstack_cancels(struct spmu_qemu_lbr *l, uint8_t type)
+{
+  unsigned last = (l->next + SPMU_QEMU_LBR_RING - 1) % SPMU_QEMU_LBR_RING;
+
+  if (type != SPMU_BR_NEAR_RET)
+    return false;
+  if (l->n && l->ring[last].cancels) {
+    l->next = last;
+    l->n--;
+    l->k--;
+    return true;
+  }
+  count_call_stack(l, type);
+  return false;
+}
+
 void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
                         uint64_t next)
 {
@@ -443,10 +489,13 @@ void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
   uint8_t type = type_of(p->last_kind);
   struct ring_br *r;
 
-  if (!type || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)) || !l)
+  if (!(lb.kept >> type & 1) || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)) ||
+      !l)
+    return;
+  if (lb.callstack && callstack_cancels(l, type))
     return;
   if (l->n == SPMU_QEMU_LBR_RING) {
-    if (lb.selective) {
+    if (lb.callstack) {
       spmu_qemu_lbr_replay(v);
     } else {
       l->dropped++;
@@ -457,6 +506,11 @@ void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
   r->from = p->insn_vaddr[p->ninsns - 1];
   r->to = next;
   r->type = type;
+  r->cancels = 0;
+  if (lb.callstack && type != SPMU_BR_NEAR_RET) {
+    r->cancels = l->k < lb.depth;
+    count_call_stack(l, type);
+  }
   l->next = (l->next + 1) % SPMU_QEMU_LBR_RING;
   l->n++;
 }

@@ -192,7 +192,8 @@ void spmu_qemu_lbr_free(struct vcpu *v);
 void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
                         uint64_t next);
 void spmu_qemu_lbr_replay(struct vcpu *v);
-const struct spmu_branch *spmu_qemu_lbr_branch(const struct tb *p, unsigned var,
+const struct spmu_branch *spmu_qemu_lbr_branch(struct vcpu *v,
+                                               const struct tb *p, unsigned var,
                                                uint64_t next,
                                                struct spmu_branch *out);
 void spmu_qemu_lbr_pmi(struct vcpu *v, unsigned k);

@@ -241,6 +241,56 @@ for case in "skylake 32 0" "haswell 16 0" "sapphirerapids 32 1"; do
       fail "call stack on $1 ($pl): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
   done
 done
+# Call-stack mode past the stack's depth: recurse.S calls D = 40 deep, so
+# the 16- and 32-entry stacks wrap (a push past the depth overwrites the
+# oldest call, 17.9) and, coming back, pops clear the top and step back
+# (model-specific: TOS moves; architectural: the entries shift up). The
+# stack at each sample, emulated by those rules, read from the top to the
+# first clear entry.
+"$CC" -nostdlib -static -DD=40 -DN=5 -o "$tmp/recurse" "$SRC/recurse.S" ||
+  fail "recurse: does not assemble"
+rsym() { printf '%d' "0x$(nm "$tmp/recurse" | awk -v s="$1" '$3 == s { print $1 }')"; }
+for case in "skylake 32 0" "haswell 16 0" "sapphirerapids 32 1"; do
+  set -- $case
+  for pl in "$PLUGIN" "$PLUGIN7"; do
+    checks=$((checks + 1))
+    rm -f "$tmp/rec"
+    qemu-x86_64 -plugin "$pl,profile=$1,record=$tmp/rec,event=5300c0,period=7,branch=801" \
+      "$tmp/recurse" >"$tmp/out" 2>"$tmp/err" || fail "recurse on $1: $(cat "$tmp/err")"
+    "$DUMP" "$tmp/rec" | awk '$1 == "brstack"' >"$tmp/got"
+    awk -v D=40 -v N=5 -v P=7 -v DEPTH=$2 -v ARCH=$3 -v SC=$(rsym sc) \
+      -v RC=$(rsym rc) -v R=$(rsym r) '
+    function push(f) {
+      if (ARCH) { for (i = DEPTH - 1; i > 0; i--) e[i] = e[i - 1]; e[0] = f }
+      else { tos = (tos + 1) % DEPTH; e[tos] = f }
+    }
+    function pop() {
+      if (ARCH) { for (i = 0; i < DEPTH - 1; i++) e[i] = e[i + 1]; e[DEPTH - 1] = 0 }
+      else { e[tos] = 0; tos = (tos + DEPTH - 1) % DEPTH }
+    }
+    function insn(br) {
+      t++
+      if (br > 0) push(br); else if (br < 0) pop()
+      if (t % P) return
+      line = ""; m = 0
+      for (i = 0; i < DEPTH; i++) {
+        at = ARCH ? i : (tos + DEPTH - i) % DEPTH
+        if (!e[at]) break
+        line = line sprintf(" %x>%x/2/0", e[at], R); m++
+      }
+      printf "brstack %s %d%s\n", ARCH ? "ffffffffffffffff" : sprintf("%x", tos), m, line
+    }
+    BEGIN {
+      for (i = 0; i < DEPTH; i++) e[i] = 0
+      insn(0); insn(SC)
+      for (L = 1; L <= D; L++) { insn(0); insn(0); if (L < D) insn(RC) }
+      for (L = D; L >= 1; L--) { insn(0); for (j = 0; j < 2 * N; j++) insn(0); insn(-1) }
+      insn(0); insn(0); insn(0)
+    }' >"$tmp/want"
+    [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" ||
+      fail "recursion in call-stack mode on $1 ($pl): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+done
 # What branch= refuses: a profile without LBRs (Core Duo), LBR_SELECT's
 # filters on Core 2 (no MSR_LBR_SELECT, 17.5), call-stack mode before
 # Haswell (EN_CALLSTACK, 17.9), PEBS with it.
