@@ -246,19 +246,21 @@ done
 # oldest call, 17.9) and, coming back, pops clear the top and step back
 # (model-specific: TOS moves; architectural: the entries shift up). The
 # stack at each sample, emulated by those rules, read from the top to the
-# first clear entry.
+# first clear entry. Periods 7 (a sample every few blocks) and 53, 101
+# (a call and its return often in the plugin's ring together).
 "$CC" -nostdlib -static -DD=40 -DN=5 -o "$tmp/recurse" "$SRC/recurse.S" ||
   fail "recurse: does not assemble"
 rsym() { printf '%d' "0x$(nm "$tmp/recurse" | awk -v s="$1" '$3 == s { print $1 }')"; }
 for case in "skylake 32 0" "haswell 16 0" "sapphirerapids 32 1"; do
   set -- $case
-  for pl in "$PLUGIN" "$PLUGIN7"; do
+  for run in "7 $PLUGIN" "53 $PLUGIN" "101 $PLUGIN" "53 $PLUGIN7"; do
+    P=${run%% *} pl=${run#* }
     checks=$((checks + 1))
     rm -f "$tmp/rec"
-    qemu-x86_64 -plugin "$pl,profile=$1,record=$tmp/rec,event=5300c0,period=7,branch=801" \
+    qemu-x86_64 -plugin "$pl,profile=$1,record=$tmp/rec,event=5300c0,period=$P,branch=801" \
       "$tmp/recurse" >"$tmp/out" 2>"$tmp/err" || fail "recurse on $1: $(cat "$tmp/err")"
     "$DUMP" "$tmp/rec" | awk '$1 == "brstack"' >"$tmp/got"
-    awk -v D=40 -v N=5 -v P=7 -v DEPTH=$2 -v ARCH=$3 -v SC=$(rsym sc) \
+    awk -v D=40 -v N=5 -v P=$P -v DEPTH=$2 -v ARCH=$3 -v SC=$(rsym sc) \
       -v RC=$(rsym rc) -v R=$(rsym r) '
     function push(f) {
       if (ARCH) { for (i = DEPTH - 1; i > 0; i--) e[i] = e[i - 1]; e[0] = f }
@@ -288,7 +290,7 @@ for case in "skylake 32 0" "haswell 16 0" "sapphirerapids 32 1"; do
       insn(0); insn(0); insn(0)
     }' >"$tmp/want"
     [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" ||
-      fail "recursion in call-stack mode on $1 ($pl): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+      fail "recursion in call-stack mode on $1, period $P ($pl): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
   done
 done
 # What branch= refuses: a profile without LBRs (Core Duo), LBR_SELECT's
