@@ -97,7 +97,7 @@ typedef struct QSpmuState {
   uint32_t *msrs; /* the MSRs the model owns, ascending */
   size_t nmsrs;
   unsigned pmi_pending; /* logical processors (bit = index), under lock */
-  bool any_thread;       /* an enabled counter has AnyThread (SDM 18.2.3) */
+  bool any_thread;      /* an enabled counter has AnyThread (SDM 18.2.3) */
   uint8_t *blob;        /* migration: the model's snapshot */
   uint32_t blob_len;
 } QSpmuState;
@@ -256,7 +256,8 @@ static void kind_lines(uint64_t l[QN], unsigned kind, uint64_t c);
 static bool take_inline(CPUX86State *env, unsigned cpl, uint64_t l[QN])
 {
   int64_t n = (int64_t)env->spmu_insns[cpl];
-  int64_t ld = (int64_t)env->spmu_loads[cpl], st = (int64_t)env->spmu_stores[cpl];
+  int64_t ld = (int64_t)env->spmu_loads[cpl],
+          st = (int64_t)env->spmu_stores[cpl];
   uint64_t k = env->spmu_kinds[cpl];
   unsigned kind;
   bool any = false;
@@ -614,8 +615,8 @@ static void pend_resolve(QSpmuVcpu *v, uint64_t to, unsigned to_cpl)
   struct qspmu_pend *p = &v->pend;
   spmu_branch br = {.from = p->from, .to = to, .predicted = 1};
   spmu_event_line el[QN];
-  spmu_clock c = {.lines = el, .flags = clock_flags(&v->cpu->env),
-                  .branch = &br};
+  spmu_clock c = {
+      .lines = el, .flags = clock_flags(&v->cpu->env), .branch = &br};
   bool taken;
 
   if (!p->valid)

@@ -97,7 +97,8 @@ void qspmu_exec_enter(X86CPU *cpu);
  * tb_flags at the instruction whose restore word is data
  * (QSPMU_RESTORE): take back what the block counted for the
  * instructions that did not retire. */
-void qspmu_restore(X86CPU *cpu, uint32_t tb_flags, unsigned tb_n, uint64_t data);
+void qspmu_restore(X86CPU *cpu, uint32_t tb_flags, unsigned tb_n,
+                   uint64_t data);
 /* An interrupt or exception (is_int: INT n, INT3, INTO) is delivered:
  * the branch it is, for the LBRs and BTS. */
 void qspmu_interrupt(X86CPU *cpu, int is_int);
