@@ -52,7 +52,9 @@ static const uint8_t *code_of(unsigned i)
 #define BUDGET_MAX (INT64_C(1) << 31)
 #define MSR_MISC_ENABLE 0x1a0 /* QEMU's (env->msr_ia32_misc_enable) */
 #define MSR_DEBUGCTL 0x1d9
-#define DEBUGCTL_BTS (1u << 7) /* SDM Vol. 3B 17.4.1, Figure 17-3 */
+#define MSR_PERFEVTSEL0 0x186
+#define MSR_FIXED_CTR_CTRL 0x38d
+#define MSR_LBR_CTL 0x14ce
 
 struct QSpmuVcpu {
   X86CPU *cpu;
@@ -69,7 +71,21 @@ struct QSpmuVcpu {
   /* The last block the helper put in acc, while it is there
    * (qspmu_restore). */
   bool last_in_acc;
-  uint16_t last_cpl, last_n, last_kind;
+  uint16_t last_cpl, last_n, last_kind, last_loads, last_stores;
+  /* Exact mode (HF_SPMU_EXACT): the block that ran last, counted when it
+   * ends (the next block starts, or an interrupt or exception is taken),
+   * with its taken branch. */
+  struct qspmu_pend {
+    bool valid;
+    bool lines_done; /* its lines went to the model already (flush) */
+    bool running;    /* it is the block now running (qspmu_restore) */
+    uint8_t cpl, type;
+    uint64_t l[QN];
+    uint64_t from, fall; /* its last instruction, the one after it */
+  } pend;
+  /* The instruction a PEBS assist follows, in exact mode (host_state). */
+  bool ev_valid;
+  uint64_t ev_ip, ev_next_ip;
 };
 
 typedef struct QSpmuState {
@@ -81,6 +97,7 @@ typedef struct QSpmuState {
   uint32_t *msrs; /* the MSRs the model owns, ascending */
   size_t nmsrs;
   unsigned pmi_pending; /* logical processors (bit = index), under lock */
+  bool any_thread;      /* an enabled counter has AnyThread (SDM 18.2.3) */
   uint8_t *blob;        /* migration: the model's snapshot */
   uint32_t blob_len;
 } QSpmuState;
@@ -159,6 +176,10 @@ static void host_state(void *opaque, spmu_lp *lp, spmu_machine_state *st)
   st->rflags = cpu_compute_eflags(env);
   st->ip = env->eip + env->segs[R_CS].base;
   st->next_ip = st->ip;
+  if (vcpu_of(lp)->ev_valid) { /* exact mode: counted as it retired */
+    st->ip = vcpu_of(lp)->ev_ip;
+    st->next_ip = vcpu_of(lp)->ev_next_ip;
+  }
   for (i = 0; i < CPU_NB_REGS && i < 16; i++)
     st->gpr[i] = env->regs[i];
 }
@@ -228,39 +249,64 @@ static void deliver(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
 static void add_lines(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN]);
 static void kind_lines(uint64_t l[QN], unsigned kind, uint64_t c);
 
-/* Move the inline batch into acc. A REP string instruction that repeats
- * has taken its 1 back before its next block adds it again: a negative
- * instruction count waits there. */
+/* Take the inline batch of CPL cpl into l (the instructions also as
+ * cycles, SDM 18.2.2.1) and empty it. A REP string instruction that
+ * repeats has taken its 1 back before its next block adds it again: a
+ * negative count stays there. */
+static bool take_inline(CPUX86State *env, unsigned cpl, uint64_t l[QN])
+{
+  int64_t n = (int64_t)env->spmu_insns[cpl];
+  int64_t ld = (int64_t)env->spmu_loads[cpl],
+          st = (int64_t)env->spmu_stores[cpl];
+  uint64_t k = env->spmu_kinds[cpl];
+  unsigned kind;
+  bool any = false;
+
+  if (n > 0) {
+    l[L_INST] += n, l[Q_CYC] += n, l[Q_REF] += n;
+    env->spmu_insns[cpl] = 0;
+    any = true;
+  }
+  if (ld > 0) {
+    l[L_LOADS] += ld, env->spmu_loads[cpl] = 0;
+    any = true;
+  }
+  if (st > 0) {
+    l[L_STORES] += st, env->spmu_stores[cpl] = 0;
+    any = true;
+  }
+  for (kind = QSPMU_COND; kind <= QSPMU_TAKEN; kind++)
+    kind_lines(l, kind,
+               k >> (QSPMU_KIND_BITS * (kind - 1)) &
+                   ((1u << QSPMU_KIND_BITS) - 1));
+  env->spmu_kinds[cpl] = 0;
+  return any || k;
+}
+
+/* Move the inline batch into acc. */
 static void fold(QSpmuVcpu *v)
 {
   CPUX86State *env = &v->cpu->env;
-  unsigned cpl, kind;
+  unsigned cpl;
 
   for (cpl = 0; cpl < 4; cpl++) {
-    int64_t n = (int64_t)env->spmu_insns[cpl];
-    uint64_t k = env->spmu_kinds[cpl], l[QN] = {0};
+    uint64_t l[QN] = {0};
 
-    if (n <= 0 && !k)
-      continue;
-    if (n > 0) {
-      l[L_INST] = l[Q_CYC] = l[Q_REF] = (uint64_t)n;
-      env->spmu_insns[cpl] = 0;
-    }
-    for (kind = QSPMU_COND; kind <= QSPMU_TAKEN; kind++)
-      kind_lines(l, kind,
-                 k >> (QSPMU_KIND_BITS * (kind - 1)) &
-                     ((1u << QSPMU_KIND_BITS) - 1));
-    env->spmu_kinds[cpl] = 0;
-    add_lines(v, cpl, l);
+    if (take_inline(env, cpl, l))
+      add_lines(v, cpl, l);
   }
 }
 
-/* Hand the batch to the model: one clock per CPL. The budget guarantees
- * that no PMI or PEBS assist falls inside it. Under qs.lock. */
+/* Hand the batch to the model: one clock per CPL (in exact mode, the
+ * lines of the block that runs, whose branch stays pending). The budget
+ * guarantees that no PMI or PEBS assist falls inside it. Under qs.lock. */
+static void pend_lines_out(QSpmuVcpu *v);
+
 static void flush(QSpmuVcpu *v)
 {
   unsigned cpl;
 
+  pend_lines_out(v);
   fold(v);
   for (cpl = 0; cpl < 4; cpl++)
     if (v->dirty & 1u << cpl) {
@@ -299,28 +345,91 @@ static void refresh_budget(QSpmuVcpu *v)
   v->budget = d - 1 > (uint64_t)BUDGET_MAX ? BUDGET_MAX : (int64_t)(d - 1);
 }
 
-/* Whether a block must be instrumented: a counter of this logical
- * processor is enabled (SDM 18.2.2) or it stores branch records (BTS, SDM
- * Vol. 3B 17.4.8). Sets the block flag HF_SPMU; under qs.lock. */
+/* Whether counter `ctr` of lp is enabled and counts per cycle with
+ * CMASK, INV or EDGE (SDM 18.2.1.1, Figure 18-1), or with AnyThread
+ * (18.2.3; IA32_FIXED_CTR_CTRL's AnyThread bits, Figure 18-2). */
+static void counter_modes(spmu_lp *lp, unsigned ctr, bool *cmask, bool *any)
+{
+  uint64_t sel = 0;
+
+  if (spmu_counter_enabled(lp, ctr) != 1)
+    return;
+  if (ctr >= SPMU_COUNTER_FIXED(0)) {
+    if (spmu_host_rdmsr(lp, MSR_FIXED_CTR_CTRL, &sel) == SPMU_OK)
+      *any |= (sel >> (4 * (ctr - SPMU_COUNTER_FIXED(0)) + 2)) & 1;
+    return;
+  }
+  if (spmu_host_rdmsr(lp, MSR_PERFEVTSEL0 + ctr, &sel) != SPMU_OK)
+    return;
+  *cmask |= (sel & (SPMU_EVTSEL_E | SPMU_EVTSEL_INV)) ||
+            (sel >> SPMU_EVTSEL_CMASK_SHIFT & 0xff);
+  *any |= (sel & SPMU_EVTSEL_ANY) != 0;
+}
+
+/* Whether a branch of this logical processor is recorded: the LBRs are
+ * on (IA32_DEBUGCTL.LBR, SDM Vol. 3B 17.4.1; IA32_LBR_CTL.LBREn of
+ * architectural LBRs) or it stores branch records (DEBUGCTL.TR and BTS,
+ * 17.4.8). */
+static bool records_branches(spmu_lp *lp)
+{
+  uint64_t debugctl = 0, ctl = 0;
+
+  if (spmu_host_rdmsr(lp, MSR_DEBUGCTL, &debugctl) == SPMU_OK &&
+      ((debugctl & SPMU_DEBUGCTL_LBR) ||
+       (debugctl & (SPMU_DEBUGCTL_TR | SPMU_DEBUGCTL_BTS)) ==
+           (SPMU_DEBUGCTL_TR | SPMU_DEBUGCTL_BTS)))
+    return true;
+  return spmu_host_rdmsr(lp, MSR_LBR_CTL, &ctl) == SPMU_OK &&
+         (ctl & SPMU_LBR_CTL_LBREN);
+}
+
+static void pend_resolve(QSpmuVcpu *v, uint64_t to, unsigned to_cpl);
+
+/* How blocks are instrumented (README.md, "Counting"), by the block
+ * flags: HF_SPMU while a counter of this logical processor is enabled
+ * (SDM 18.2.2) or a branch is recorded; HF_SPMU_EXACT besides when a
+ * branch is recorded (each block's taken branch goes to the model), when
+ * an enabled counter has AnyThread on any logical processor (each block
+ * is counted against the core's current state) or CMASK, INV or EDGE
+ * here; with the last, a block is one instruction (one cycle, the
+ * engine's rule). Under qs.lock, on v's thread. */
 static void sync_flag(QSpmuVcpu *v)
 {
   const spmu_profile *p = &qs.prof;
   CPUX86State *env = &v->cpu->env;
-  uint64_t debugctl = 0;
-  bool on = false;
-  unsigned i;
+  CPUState *cs = CPU(v->cpu);
+  bool on = false, cmask = false, any = false, branches, exact;
+  unsigned i, t;
 
+  for (t = 0; t < qs.ncpus; t++) {
+    spmu_lp *lp = spmu_core_lp(qs.core, t);
+    bool other = false, *cm = lp == v->lp ? &cmask : &other;
+
+    for (i = 0; i < p->gp; i++)
+      counter_modes(lp, SPMU_COUNTER_GP(i), cm, &any);
+    for (i = 0; i < 32; i++)
+      if (p->fixed_mask & 1u << i)
+        counter_modes(lp, SPMU_COUNTER_FIXED(i), cm, &any);
+  }
+  qs.any_thread = any;
   for (i = 0; i < p->gp && !on; i++)
     on = spmu_counter_enabled(v->lp, SPMU_COUNTER_GP(i)) == 1;
   for (i = 0; i < 32 && !on; i++)
     on = (p->fixed_mask & 1u << i) &&
          spmu_counter_enabled(v->lp, SPMU_COUNTER_FIXED(i)) == 1;
-  if (!on && spmu_host_rdmsr(v->lp, MSR_DEBUGCTL, &debugctl) == SPMU_OK)
-    on = debugctl & DEBUGCTL_BTS;
+  branches = records_branches(v->lp);
+  on = on || branches;
+  exact = on && (branches || any || cmask);
+  if (!exact && v->pend.valid) /* leaving exact mode: count what ran */
+    pend_resolve(v, UINT64_MAX, env->hflags & HF_CPL_MASK);
+  env->hflags &= ~(HF_SPMU_MASK | HF_SPMU_EXACT_MASK);
   if (on)
     env->hflags |= HF_SPMU_MASK;
-  else
-    env->hflags &= ~HF_SPMU_MASK;
+  if (exact)
+    env->hflags |= HF_SPMU_EXACT_MASK;
+  cs->tcg_cflags &= ~CF_COUNT_MASK;
+  if (on && cmask)
+    cs->tcg_cflags |= 1; /* one instruction per block */
 }
 
 /* What c blocks of branch kind `kind` add: the lines of their last
@@ -351,13 +460,16 @@ static void kind_lines(uint64_t l[QN], unsigned kind, uint64_t c)
   }
 }
 
-/* What one block adds: n instructions (and as many cycles) and its
- * branch. */
-static void block_lines(uint64_t l[QN], unsigned n, unsigned kind)
+/* What one block adds: n instructions (and as many cycles), its loads
+ * and stores, and its branch. */
+static void block_lines(uint64_t l[QN], unsigned n, unsigned kind,
+                        unsigned loads, unsigned stores)
 {
   l[L_INST] += n;
   l[Q_CYC] += n;
   l[Q_REF] += n;
+  l[L_LOADS] += loads;
+  l[L_STORES] += stores;
   kind_lines(l, kind, 1);
 }
 
@@ -381,15 +493,31 @@ static void grant(QSpmuVcpu *v, int64_t total)
   v->slow_mark = g;
 }
 
-/* Called at the start of an instrumented block whose inline charge (its
- * instructions + 1: no line of a block grows by more) found the inline
- * budget spent. A block's instructions are counted as it starts (an
- * exception takes back those that did not retire, qspmu_restore). */
+/* The lines of a block of summary `info` (softpmu-qemu.h). */
+static void info_lines(uint64_t l[QN], uint64_t info)
+{
+  block_lines(l, QSPMU_INFO_N(info), qspmu_kind_of(QSPMU_INFO_TYPE(info)),
+              QSPMU_INFO_LOADS(info), QSPMU_INFO_STORES(info));
+}
+
+/* Run the block that starts here again, one instruction per block, with
+ * no interrupt before its first instruction: an overflow may fall inside
+ * it. Not under qs.lock. */
+static G_NORETURN void step_block(CPUState *cs, uintptr_t ra)
+{
+  cs->cflags_next_tb = (curr_cflags(cs) & ~CF_COUNT_MASK) | CF_NOIRQ | 1;
+  cpu_loop_exit_restore(cs, ra);
+}
+
+/* Called at the start of an instrumented block whose inline charge
+ * (its instructions + 1: no line of a block grows by more) found the
+ * inline budget spent. A block's instructions are counted as it starts
+ * (an exception takes back those that did not retire, qspmu_restore). */
 void helper_spmu_tb(CPUX86State *env, uint64_t info)
 {
   X86CPU *cpu = env_archcpu(env);
   QSpmuVcpu *v = cpu->spmu;
-  unsigned n = QSPMU_INFO_N(info), kind = QSPMU_INFO_KIND(info);
+  unsigned n = QSPMU_INFO_N(info);
   unsigned cpl = env->hflags & HF_CPL_MASK;
   int64_t m = (int64_t)n + 1, left;
   uint64_t l[QN] = {0};
@@ -399,14 +527,14 @@ void helper_spmu_tb(CPUX86State *env, uint64_t info)
   env->spmu_budget += m; /* the charge that did not fit */
   fold(v);
   v->last_in_acc = false;
-  block_lines(l, n, kind);
+  info_lines(l, info);
   left = v->budget < 0 ? -1 : v->budget + env->spmu_budget;
   if (left >= m) {
     add_lines(v, cpl, l);
     v->last_in_acc = true;
     v->last_cpl = cpl;
     v->last_n = n;
-    v->last_kind = kind;
+    v->last_kind = qspmu_kind_of(QSPMU_INFO_TYPE(info));
     grant(v, left - m);
     return;
   }
@@ -414,12 +542,9 @@ void helper_spmu_tb(CPUX86State *env, uint64_t info)
   qemu_mutex_lock(&qs.lock);
   flush(v);
   if (n > 1 && deadline(v, cpl, l) == 1) {
-    CPUState *cs = CPU(cpu);
-
     qemu_mutex_unlock(&qs.lock);
     v->slow_mark = env->spmu_budget;
-    cs->cflags_next_tb = (curr_cflags(cs) & ~CF_COUNT_MASK) | CF_NOIRQ | 1;
-    cpu_loop_exit_restore(cs, GETPC());
+    step_block(CPU(cpu), GETPC());
   }
   deliver(v, cpl, l);
   refresh_budget(v);
@@ -428,11 +553,191 @@ void helper_spmu_tb(CPUX86State *env, uint64_t info)
   unlock();
 }
 
-void qspmu_restore(X86CPU *cpu, unsigned cpl, unsigned tb_n, uint64_t data)
+/* ---- exact mode: each block counted as it ends, with its branch --------- */
+
+/* Take into the pending block's lines what its block adjusted inline:
+ * a repeating REP string instruction takes back its instruction, load
+ * and store (it retires once, SDM Vol. 2B REP), a conditional branch's
+ * taken path adds NEAR_TAKEN. Under qs.lock. */
+static void pend_adjust(QSpmuVcpu *v)
+{
+  struct qspmu_pend *p = &v->pend;
+  CPUX86State *env = &v->cpu->env;
+  int64_t rep = (int64_t)env->spmu_insns[p->cpl];
+  int64_t rl = (int64_t)env->spmu_loads[p->cpl];
+  int64_t rs = (int64_t)env->spmu_stores[p->cpl];
+  uint64_t adj[QN] = {0};
+  unsigned i;
+
+  env->spmu_insns[p->cpl] = env->spmu_loads[p->cpl] = 0;
+  env->spmu_stores[p->cpl] = 0;
+  take_inline(env, p->cpl, adj);
+  for (i = 0; i < QN; i++)
+    p->l[i] += adj[i];
+  p->l[L_INST] = (uint64_t)MAX((int64_t)p->l[L_INST] + rep, 0);
+  p->l[Q_CYC] = p->l[Q_REF] = p->l[L_INST];
+  p->l[L_LOADS] = (uint64_t)MAX((int64_t)p->l[L_LOADS] + rl, 0);
+  p->l[L_STORES] = (uint64_t)MAX((int64_t)p->l[L_STORES] + rs, 0);
+}
+
+/* Hand the pending block's lines to the model, once. Under qs.lock. */
+static void pend_lines_out(QSpmuVcpu *v)
+{
+  struct qspmu_pend *p = &v->pend;
+
+  if (!p->valid || p->lines_done)
+    return;
+  pend_adjust(v);
+  deliver(v, p->cpl, p->l);
+  p->lines_done = true;
+}
+
+/* Whether the pending block's conditional branch ran its taken path. */
+static bool jcc_taken(const QSpmuVcpu *v)
+{
+  uint64_t k = v->cpu->env.spmu_kinds[v->pend.cpl];
+
+  return (k >> (QSPMU_KIND_BITS * (QSPMU_TAKEN - 1))) &
+         ((1u << QSPMU_KIND_BITS) - 1);
+}
+
+/* The pending block has ended and the next instruction is at linear
+ * address `to` at CPL to_cpl (UINT64_MAX: not known, no branch): its
+ * lines and, if it took its branch, the branch (SDM Vol. 3B 17.4.8). A
+ * conditional branch took it when its taken path ran; the others always
+ * do. Its lines and its branch are one clock, so that an overflow in it
+ * freezes the LBRs after its branch (17.4.7), unless the branch changes
+ * the CPL: an LBR filter's CPL is the branch target's ("branches ending
+ * in ring 0", 17.7.2, Table 17-11), and so is BTS_OFF_OS/USR's here.
+ * Under qs.lock. */
+static void pend_resolve(QSpmuVcpu *v, uint64_t to, unsigned to_cpl)
+{
+  struct qspmu_pend *p = &v->pend;
+  spmu_branch br = {.from = p->from, .to = to, .predicted = 1};
+  spmu_event_line el[QN];
+  spmu_clock c = {
+      .lines = el, .flags = clock_flags(&v->cpu->env), .branch = &br};
+  bool taken;
+
+  if (!p->valid)
+    return;
+  taken = p->type != SPMU_BR_UNKNOWN && to != UINT64_MAX &&
+          (p->type != SPMU_BR_JCC || jcc_taken(v));
+  br.type = p->type;
+  v->ev_valid = true; /* a PEBS record's IPs (host_state) */
+  v->ev_ip = p->from;
+  v->ev_next_ip = to == UINT64_MAX ? p->fall : to;
+  if (taken && !p->lines_done && to_cpl == p->cpl) {
+    pend_adjust(v);
+    c.cpl = p->cpl;
+    c.nlines = to_lines(p->l, el);
+    spmu_deliver(v->lp, &c, 1, NULL);
+  } else {
+    pend_lines_out(v);
+    if (taken) {
+      c.cpl = (uint8_t)to_cpl;
+      c.nlines = 0;
+      spmu_deliver(v->lp, &c, 1, NULL);
+    }
+  }
+  v->ev_valid = false;
+  p->valid = false;
+}
+
+/* Whether a PMI for v's logical processor is waiting (raised at
+ * unlock). */
+static bool pmi_waiting(const QSpmuVcpu *v)
+{
+  return qs.pmi_pending & 1u << spmu_lp_index(v->lp);
+}
+
+/* Called at the start of every block in exact mode: the block before
+ * ends here (pend_resolve, with this block's start as its branch's
+ * target); this block becomes the pending one. A PMI its end requested
+ * is taken before this block's first instruction; a block in which an
+ * overflow may fall runs one instruction per block. */
+void helper_spmu_exact(CPUX86State *env, uint64_t info)
+{
+  X86CPU *cpu = env_archcpu(env);
+  QSpmuVcpu *v = cpu->spmu;
+  struct qspmu_pend *p;
+  unsigned n = QSPMU_INFO_N(info), cpl = env->hflags & HF_CPL_MASK;
+  uint64_t here = env->eip + env->segs[R_CS].base, l[QN] = {0};
+
+  if (!v)
+    return;
+  p = &v->pend;
+  qemu_mutex_lock(&qs.lock);
+  pend_resolve(v, here, cpl);
+  flush(v); /* anything batched before exact mode */
+  if (pmi_waiting(v)) {
+    v->budget = -1;
+    unlock();
+    cpu_loop_exit_restore(CPU(cpu), GETPC());
+  }
+  info_lines(l, info);
+  if (qs.any_thread || v->budget < (int64_t)n + 1)
+    refresh_budget(v);
+  if (v->budget >= (int64_t)n + 1)
+    v->budget -= n + 1;
+  else if (n > 1 && deadline(v, cpl, l) == 1) {
+    v->budget = -1;
+    qemu_mutex_unlock(&qs.lock);
+    step_block(CPU(cpu), GETPC());
+  } else
+    v->budget = -1;
+  memcpy(p->l, l, sizeof l);
+  p->valid = p->running = true;
+  p->lines_done = false;
+  p->cpl = (uint8_t)cpl;
+  p->type = (uint8_t)QSPMU_INFO_TYPE(info);
+  p->from = here + QSPMU_INFO_OFF(info);
+  p->fall = p->from + QSPMU_INFO_LEN(info);
+  unlock();
+}
+
+void qspmu_interrupt(X86CPU *cpu, int is_int)
 {
   QSpmuVcpu *v = cpu->spmu;
   CPUX86State *env = &cpu->env;
-  unsigned idx = data & 0xffff, kind = (data >> 16) & 0xf, notdone, undo;
+  struct qspmu_pend *p;
+  uint64_t at = env->eip + env->segs[R_CS].base;
+
+  if (!v || !(env->hflags & HF_SPMU_EXACT_MASK))
+    return;
+  p = &v->pend;
+  qemu_mutex_lock(&qs.lock);
+  p->running = false;
+  if (is_int && p->valid && p->type == SPMU_BR_FAR) {
+    /* INT n, INT3, INTO: the block's last instruction is this branch;
+     * its target is the handler, where the next block starts */
+    pend_lines_out(v);
+  } else {
+    /* an interrupt, or an exception (SDM Vol. 3A 6.5: a fault reports
+     * the faulting instruction, a trap the next): the block before
+     * ends at `at`, and the event is a far branch from there (SDM Vol.
+     * 3B 17.4.8: LBR_SELECT.FAR_BRANCH covers interrupts and
+     * exceptions) */
+    pend_resolve(v, at, env->hflags & HF_CPL_MASK);
+    memset(p, 0, sizeof *p);
+    p->valid = p->lines_done = true;
+    p->type = SPMU_BR_FAR;
+    p->cpl = env->hflags & HF_CPL_MASK;
+    p->from = at;
+    p->fall = UINT64_MAX;
+  }
+  unlock();
+}
+
+/* An exception stopped the block at instruction idx (data, the
+ * instruction's restore word): what did not retire is taken back. */
+void qspmu_restore(X86CPU *cpu, uint32_t tb_flags, unsigned tb_n, uint64_t data)
+{
+  QSpmuVcpu *v = cpu->spmu;
+  CPUX86State *env = &cpu->env;
+  unsigned idx = data & 0xffff, kind = qspmu_kind_of((data >> 16) & 0xf);
+  unsigned lrem = (data >> 20) & 0x3ff, srem = (data >> 30) & 0x3ff;
+  unsigned cpl = tb_flags & HF_CPL_MASK, notdone, undo;
   uint64_t *a, b[QN] = {0};
   unsigned i;
 
@@ -441,9 +746,23 @@ void qspmu_restore(X86CPU *cpu, unsigned cpl, unsigned tb_n, uint64_t data)
   /* Instruction idx faulted (or is re-executed): it and those after it,
    * the branch last, did not retire. */
   notdone = tb_n - idx;
+  if (tb_flags & HF_SPMU_EXACT_MASK) {
+    struct qspmu_pend *p = &v->pend;
+
+    if (!p->valid || !p->running || p->lines_done)
+      return; /* not this block's, or delivered already */
+    block_lines(b, notdone, kind, lrem, srem);
+    for (i = 0; i < QN; i++)
+      p->l[i] -= MIN(b[i], p->l[i]);
+    p->type = SPMU_BR_UNKNOWN; /* its branch was not taken */
+    p->running = false;
+    return;
+  }
   if (env->spmu_budget != v->slow_mark) { /* the block went inline */
     env->spmu_insns[cpl] -= notdone;
     env->spmu_kinds[cpl] -= QSPMU_KIND_ONE(kind);
+    env->spmu_loads[cpl] -= lrem;
+    env->spmu_stores[cpl] -= srem;
     return;
   }
   if (!v->last_in_acc)
@@ -451,7 +770,7 @@ void qspmu_restore(X86CPU *cpu, unsigned cpl, unsigned tb_n, uint64_t data)
   v->last_in_acc = false;
   undo = notdone < v->last_n ? notdone : v->last_n;
   a = v->acc[v->last_cpl];
-  block_lines(b, undo, v->last_kind);
+  block_lines(b, undo, v->last_kind, lrem, srem);
   for (i = 0; i < QN; i++)
     a[i] -= b[i];
 }
@@ -489,19 +808,34 @@ void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t regs[4])
     regs[i] = (regs[i] & ~own[i]) | (m[i] & own[i]);
 }
 
+/* The other vCPUs leave their blocks and re-read their block flags
+ * (qspmu_exec_enter): an AnyThread counter came or went. */
+static void kick_others(const QSpmuVcpu *v)
+{
+  unsigned i;
+
+  for (i = 0; i < qs.ncpus; i++)
+    if (&qs.vcpu[i] != v && qs.vcpu[i].cpu)
+      cpu_exit(CPU(qs.vcpu[i].cpu));
+}
+
 bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra)
 {
   QSpmuVcpu *v = env_archcpu(env)->spmu;
+  bool any;
   int rc;
 
   if (!v || !owned(msr))
     return false;
   qemu_mutex_lock(&qs.lock);
   flush(v);
+  any = qs.any_thread;
   rc = spmu_wrmsr(v->lp, msr, val);
   v->budget = -1; /* ask the model again */
   v->slow_mark = env->spmu_budget = 0;
   sync_flag(v);
+  if (any != qs.any_thread)
+    kick_others(v);
   unlock();
   if (rc == SPMU_GP) /* the model's #GP(0) (SDM Vol. 2B WRMSR) */
     raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
@@ -570,11 +904,14 @@ static void forget_batches(void)
     v->dirty = 0;
     v->budget = -1;
     v->last_in_acc = false;
+    memset(&v->pend, 0, sizeof v->pend);
     if (v->cpu) {
       CPUX86State *env = &v->cpu->env;
 
       memset(env->spmu_insns, 0, sizeof env->spmu_insns);
       memset(env->spmu_kinds, 0, sizeof env->spmu_kinds);
+      memset(env->spmu_loads, 0, sizeof env->spmu_loads);
+      memset(env->spmu_stores, 0, sizeof env->spmu_stores);
       v->slow_mark = env->spmu_budget = 0;
     }
   }
@@ -713,42 +1050,4 @@ void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp)
   v->lp = spmu_core_lp(qs.core, idx);
   v->budget = -1;
   cpu->spmu = v;
-}
-
-unsigned qspmu_classify(unsigned op)
-{
-  switch (op) {
-  case 0x70 ... 0x7f:   /* Jcc rel8 */
-  case 0x180 ... 0x18f: /* Jcc rel16/32 */
-  case 0xe0 ... 0xe3:   /* LOOPNE, LOOPE, LOOP, JrCXZ */
-    return QSPMU_COND;
-  case 0xe9: /* JMP rel */
-  case 0xeb:
-  case 0x204: /* FF /4 JMP r/m */
-    return QSPMU_JMP;
-  case 0xe8:  /* CALL rel */
-  case 0x202: /* FF /2 CALL r/m */
-    return QSPMU_CALL;
-  case 0xc2: /* RET imm16 */
-  case 0xc3:
-    return QSPMU_RET;
-  case 0x9a:  /* CALL ptr16:32 */
-  case 0xea:  /* JMP ptr16:32 */
-  case 0xca:  /* RET far imm16 */
-  case 0xcb:  /* RET far */
-  case 0xcc:  /* INT3 */
-  case 0xcd:  /* INT n */
-  case 0xce:  /* INTO */
-  case 0xcf:  /* IRET */
-  case 0xf1:  /* INT1 */
-  case 0x105: /* SYSCALL */
-  case 0x107: /* SYSRET */
-  case 0x134: /* SYSENTER */
-  case 0x135: /* SYSEXIT */
-  case 0x203: /* FF /3 CALL m16:32 */
-  case 0x205: /* FF /5 JMP m16:32 */
-    return QSPMU_FAR;
-  default:
-    return QSPMU_NONE;
-  }
 }

@@ -3,7 +3,8 @@
 # on the softpmu PMU. One "ok - NAME" or "not ok - NAME: why" line per
 # check; exit status = the number of checks that failed.
 # Programs: /loop (20,000,004 user instructions, 10,000,001 branches,
-# tests/loop.S) and /rdpmc (tests/rdpmc.S).
+# tests/loop.S), /rdpmc (tests/rdpmc.S), /branches (known branches,
+# tests/branches.S), /memops (loads and stores, tests/memops.S).
 failed=0
 ok() { echo "ok - $1"; }
 no() {
@@ -26,6 +27,12 @@ check "perfmon version (CPUID.0AH:EAX[7:0])" "${SOFTPMU_VERSION:-4}" "$(field ve
 check "generic registers (EAX[15:8])" "${SOFTPMU_GP:-4}" "$(field 'generic registers')"
 check "bit width (EAX[23:16])" 48 "$(field 'bit width')"
 check "fixed-purpose events (EDX[4:0])" "${SOFTPMU_FIXED:-3}" "$(field 'fixed-purpose events')"
+# The LBRs (SDM Vol. 3B 17.4.8; Skylake: 32 entries, format 5): Linux
+# probes their MSRs and says how deep they are.
+case $banner in
+*"${SOFTPMU_LBR:-32}-deep LBR"*) ok "kernel: ${SOFTPMU_LBR:-32}-deep LBR" ;;
+*) no "kernel LBR" "no '${SOFTPMU_LBR:-32}-deep LBR' in: $banner" ;;
+esac
 if [ -d /sys/bus/event_source/devices/cpu ]; then ok "sysfs: event_source/devices/cpu"; else
   no "sysfs" "/sys/bus/event_source/devices/cpu missing"; fi
 
@@ -59,6 +66,25 @@ else
   no "rdpmc at CPL 3" "exit status $? (difference - 2006, mod 256)"
 fi
 
+# Loads and stores (D0H/81H, D0H/82H) of /memops: 4000 each, exact.
+perf stat -x, -e instructions:u,r81d0:u,r82d0:u -o /tmp/stat4 /memops
+check "perf stat instructions:u of /memops" 10005 "$(sed -n 's/^\([0-9]*\),.*instructions:u.*/\1/p' /tmp/stat4)"
+check "perf stat MEM_INST_RETIRED.ALL_LOADS (r81d0:u) of /memops" 4000 \
+  "$(sed -n 's/^\([0-9]*\),.*r81d0:u.*/\1/p' /tmp/stat4)"
+check "perf stat MEM_INST_RETIRED.ALL_STORES (r82d0:u) of /memops" 4000 \
+  "$(sed -n 's/^\([0-9]*\),.*r82d0:u.*/\1/p' /tmp/stat4)"
+
+# CMASK compares each cycle's count (SDM 18.2.1.1): one instruction per
+# cycle (README.md, "Cycles"), so INST_RETIRED with CMASK=1 counts every
+# instruction's cycle and with CMASK=2 none (counted per block, they
+# would count blocks).
+perf stat -x, -o /tmp/stat5 -e cpu/event=0xc0,umask=0,cmask=1/u \
+  -e cpu/event=0xc0,umask=0,cmask=2/u /memops
+check "perf stat INST_RETIRED CMASK=1 of /memops" 10005 \
+  "$(sed -n 's/^\([0-9]*\),.*cmask=1\/u.*/\1/p' /tmp/stat5)"
+check "perf stat INST_RETIRED CMASK=2 of /memops" 0 \
+  "$(sed -n 's/^\([0-9]*\),.*cmask=2\/u.*/\1/p' /tmp/stat5)"
+
 # Sampling: one sample per PMI, every 10007 instructions: floor(20000004 /
 # 10007) = 1998, each at the instruction after the one that overflowed
 # (dec at 0x401005, jnz at 0x401007, or the mov after the loop). Under TCG
@@ -83,10 +109,76 @@ set -- $(samples instructions:upp)
 check "perf record -e instructions:upp (PEBS) -c 10007: samples" 1998 "$1"
 check "perf record -e instructions:upp (PEBS) -c 10007: samples outside the loop" 0 "$2"
 
+# Branch records: the known branches of /branches (tests/branches.S), in
+# program order. pair N: "from to" of branch N; succ: the next one.
+pair() {
+  case $1 in
+  0) echo 0x40100a 0x401011 ;; 1) echo 0x401018 0x40102f ;;
+  2) echo 0x401036 0x401039 ;; 3) echo 0x401039 0x40101d ;;
+  4) echo 0x40101d 0x40103a ;; 5) echo 0x40103a 0x40101f ;;
+  6) echo 0x40101f 0x401022 ;; 7) echo 0x401024 0x401018 ;;
+  esac
+}
+pairs=$(for i in 0 1 2 3 4 5 6 7; do echo "$i $(pair $i)"; done)
+# BTS (SDM Vol. 3B 17.4.8): Linux samples branches:u with period 1
+# through the branch trace store; each record's from and to are a
+# sample's IP and address ("IP => ADDR"). /branches x: 699 branches,
+# 1-7 repeated.
+perf record -q -d -e branches:u -c 1 -o /tmp/bts.data /branches x >/dev/null 2>&1
+perf script -i /tmp/bts.data -F ip,addr 2>/dev/null |
+  awk -v pairs="$pairs" 'BEGIN { n = split(pairs, p, "\n"); for (i = 1; i <= n; i++) {
+      split(p[i], f, " "); want[f[1]] = f[2] " " f[3] } }
+    { got = "0x" $1 " 0x" $3; k = NR % 7; if (k == 0) k = 7
+      if (got != want[k]) { bad++; if (bad < 4) print "record " NR ": " got ", expected " want[k] } }
+    END { print NR " records, " bad + 0 " not as expected" }' >/tmp/bts.out
+check "BTS (perf record -e branches:u -c 1) of /branches x" \
+  "699 records, 0 not as expected" "$(tail -1 /tmp/bts.out)"
+# LBR (SDM Vol. 3B 17.4.8, 17.7.2): perf record -b on instructions:u,
+# one sample every 10007 instructions: floor(900007 / 10007) = 89
+# samples, each with a 32-entry stack of the program's branches in
+# program order (entries whose source is the kernel's, its returns to
+# user mode, are set aside: LBR_SELECT records branches ending in ring
+# 3).
+lbr_stacks() { # FILE: samples, entries, entries not as expected, short stacks
+  perf script -i "$1" -F brstack 2>/dev/null |
+    awk -v pairs="$pairs" 'BEGIN { n = split(pairs, p, "\n"); for (i = 1; i <= n; i++) {
+        split(p[i], f, " "); id[f[2] " " f[3]] = f[1] } }
+      NF { s++; prev = -1
+        for (i = NF; i >= 1; i--) { split($i, e, "/"); t++; if (e[1] ~ /^0xffff/) continue
+          key = e[1] " " e[2]
+          if (!(key in id)) { bad++; continue }
+          if (prev >= 0 && id[key] != (prev == 7 ? 1 : prev + 1)) bad++
+          prev = id[key]; u++ }
+        if (u < 30) short++; u = 0 }
+      END { print s + 0, t + 0, bad + 0, short + 0 }'
+}
+taskset 1 perf record -q -b -e instructions:u -c 10007 -o /tmp/lbr.data /branches >/dev/null 2>&1
+set -- $(lbr_stacks /tmp/lbr.data)
+check "perf record -b of /branches: samples" 89 "$1"
+check "perf record -b of /branches: entries not in program order" 0 "$3"
+# 32 entries, less the returns from the kernel the stack also holds and
+# those Linux's software filter drops (intel_pmu_lbr_filter)
+check "perf record -b of /branches: samples with fewer than 30 user entries" 0 "$4"
+# LBR call-stack mode (SDM Vol. 3B 17.9, LBR_SELECT.EN_CALLSTACK, near
+# calls and returns only): the stack holds the calls not yet returned
+# from. A sample in f (0x40102f-0x401039) has the call into f on it, one
+# in g (0x40103a) the call into g, one in the loop none.
+taskset 1 perf record -q --call-graph lbr -e instructions:u -c 10007 -o /tmp/cs.data /branches \
+  >/dev/null 2>&1
+perf script -i /tmp/cs.data -F ip,brstack -G 2>/dev/null |
+  awk 'NF { s++; ip = ("0x" $1) + 0; got = ""; for (i = 2; i <= NF; i++) got = got $i " "
+         want = (ip >= 0x40102f && ip <= 0x401039) ? "0x401018/0x40102f/-/-/-/0/ " : \
+                (ip == 0x40103a ? "0x40101d/0x40103a/-/-/-/0/ " : "")
+         if (got != want) bad++ }
+       END { print s + 0, bad + 0 }' >/tmp/cs.out 2>&1
+set -- $(cat /tmp/cs.out)
+check "perf record --call-graph lbr of /branches: samples" 89 "$1"
+check "perf record --call-graph lbr of /branches: call stacks not as expected" 0 "$2"
+
 # perf's own self-tests that use the hardware PMU: the mmap interface
 # (samples, and user-space counter reading of instructions and cycles with
 # RDPMC) and event times. (Others pass too, run by hand: README.md.)
-for t in 4 50; do
+for t in 4 26 50; do
   if perf test "$t" >/tmp/ptest 2>&1 && ! grep -q FAILED /tmp/ptest; then
     ok "perf test $t: $(head -1 /tmp/ptest | sed 's/^ *[0-9]*: //; s/ *:[^:]*$//')"
   else

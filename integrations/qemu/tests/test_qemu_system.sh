@@ -3,7 +3,8 @@
 # patched QEMU is built and up to date (integrations/qemu/build --path),
 # check that QEMU refuses a bad profile, then boot the test guest and run
 # its checks (guest_checks.sh: Linux's Intel PMU driver on the model, exact
-# perf stat counts, RDPMC, sampling, PEBS, the NMI watchdog, a #GP). Exit 77
+# perf stat counts, loads and stores, CMASK, RDPMC, sampling, PEBS, BTS
+# records, LBR stacks, the NMI watchdog, perf test, a #GP). Exit 77
 # (skipped) when that build is absent: building QEMU takes minutes, so the
 # test command never starts it (integrations/qemu/README.md says how).
 set -eu
