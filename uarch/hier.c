@@ -91,6 +91,7 @@ static spmu_uarch_level cg_access(spmu_hier *h, spmu_uarch_counts *n,
   uint64_t *refs = is_fetch ? &n->ir : is_write ? &n->dw : &n->dr;
   uint64_t *m1 = is_fetch ? &n->i1mr : is_write ? &n->d1mw : &n->d1mr;
   uint64_t *ml = is_fetch ? &n->ilmr : is_write ? &n->dlmw : &n->dlmr;
+  uint64_t is_read = !is_fetch && !is_write;
 
   (*refs)++;
   if (is_fetch)
@@ -107,11 +108,13 @@ static spmu_uarch_level cg_access(spmu_hier *h, spmu_uarch_counts *n,
   n->llc_refs++;
   if (!cg_ref(&h->llc, addr, last)) {
     n->served_llc++;
+    n->dr_served_llc += is_read;
     return SPMU_UARCH_LLC;
   }
   (*ml)++;
   n->llc_misses++;
   n->served_mem++;
+  n->dr_served_mem += is_read;
   return SPMU_UARCH_MEM;
 }
 
@@ -164,18 +167,23 @@ static void part_count(spmu_uarch_counts *n, spmu_uarch_level deepest,
   uint64_t *refs = is_fetch ? &n->ir : is_write ? &n->dw : &n->dr;
   uint64_t *m1 = is_fetch ? &n->i1mr : is_write ? &n->d1mw : &n->d1mr;
   uint64_t *ml = is_fetch ? &n->ilmr : is_write ? &n->dlmw : &n->dlmr;
+  uint64_t is_read = !is_fetch && !is_write;
 
   (*refs)++;
   if (deepest > SPMU_UARCH_L1)
     (*m1)++;
   if (deepest == SPMU_UARCH_MEM)
     (*ml)++;
-  if (deepest == SPMU_UARCH_L2)
+  if (deepest == SPMU_UARCH_L2) {
     n->served_l2++;
-  else if (deepest == SPMU_UARCH_LLC)
+    n->dr_served_l2 += is_read;
+  } else if (deepest == SPMU_UARCH_LLC) {
     n->served_llc++;
-  else if (deepest == SPMU_UARCH_MEM)
+    n->dr_served_llc += is_read;
+  } else if (deepest == SPMU_UARCH_MEM) {
     n->served_mem++;
+    n->dr_served_mem += is_read;
+  }
 }
 
 static spmu_uarch_level part_access(spmu_hier *h, spmu_uarch_counts *n,

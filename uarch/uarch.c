@@ -118,6 +118,17 @@ void spmu_uarch_get_counts(const spmu_uarch *u, spmu_uarch_counts *out)
                      &out->ref_cycles);
 }
 
+const spmu_uarch_counts *spmu_uarch_peek_counts(const spmu_uarch *u)
+{
+  return &u->n;
+}
+
+void spmu_uarch_cycles(const spmu_uarch *u, const spmu_uarch_counts *n,
+                       uint64_t *core, uint64_t *ref)
+{
+  spmu_timing_cycles(&u->cfg.timing, n, core, ref);
+}
+
 const spmu_uarch_config *spmu_uarch_get_config(const spmu_uarch *u)
 {
   return &u->cfg;

@@ -111,6 +111,8 @@ static void test_part_walk_larger_than_llc(void **state)
   assert_int_equal(n.llc_refs, (uint64_t)lines * passes);
   assert_int_equal(n.llc_misses, (uint64_t)lines * passes);
   assert_int_equal(n.dlmr, (uint64_t)lines * passes);
+  assert_int_equal(n.dr_served_mem, (uint64_t)lines * passes);
+  assert_int_equal(n.dr_served_l2 + n.dr_served_llc, 0);
   spmu_uarch_free(u);
 }
 
