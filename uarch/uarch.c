@@ -71,6 +71,12 @@ spmu_uarch_level spmu_uarch_access(spmu_uarch *u, uint64_t addr, uint32_t len,
   return spmu_hier_access(&u->hier, &u->n, addr, len, is_write, is_fetch);
 }
 
+void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n)
+{
+  u->n.ir += n;
+  u->n.l1i_refs += n;
+}
+
 int spmu_uarch_branch(spmu_uarch *u, uint64_t pc, uint64_t next,
                       spmu_uarch_br kind, int taken, uint64_t target)
 {

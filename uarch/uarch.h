@@ -107,6 +107,14 @@ typedef enum spmu_uarch_level {
 spmu_uarch_level spmu_uarch_access(spmu_uarch *u, uint64_t addr, uint32_t len,
                                    int is_write, int is_fetch);
 
+/* n more instruction fetches, each within the line of the fetch before it
+ * (which left that line the most recently used of its L1I set): n hits
+ * that change no cache state, counted as spmu_uarch_access counts them.
+ * For a front end that knows which instructions share a line; only where
+ * nothing can remove that line from L1I in between (no inclusive LLC,
+ * whose evictions by data accesses can). */
+void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n);
+
 typedef enum spmu_uarch_br {
   SPMU_UARCH_BR_COND = 1, /* conditional direct branch (Jcc) */
   SPMU_UARCH_BR_JUMP,     /* unconditional direct jump */

@@ -69,6 +69,8 @@ struct spmu_qemu_mtb {
   uint32_t n;         /* instructions */
   uint32_t rep;       /* index of its REP string instruction, or n */
   uint8_t *len;       /* [n] instruction lengths */
+  uint8_t *same;      /* [n] 1: within the previous one's L1I line */
+  uint32_t nsame;     /* instructions with same set */
   struct mref *ref;   /* [n] the memory callbacks' data */
 };
 
@@ -307,6 +309,15 @@ static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
   spmu_uarch_access(m->u, t->insn_vaddr[k], m->cur->len[k], 0, 1);
 }
 
+/* In the block's order, instruction k's fetch; one within the line of the
+ * instruction before it hits the line that fetch left most recent, and
+ * is counted with the others at the block's end (spmu_uarch_fetch_hits). */
+static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
+{
+  if (!m->cur->same[k])
+    fetch_insn(m, k);
+}
+
 /* The boundary before instruction k: the data accesses of the one before
  * it are issued; with a log, that one retires there and the counts are
  * kept. */
@@ -327,7 +338,7 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     uint32_t k = m->fetched++;
 
     boundary(m, k);
-    fetch_insn(m, k);
+    fetch_next(m, k);
     if (m->cg && k == m->cur->rep) {
       /* A REP iteration: its check of RCX found it not 0. */
       spmu_uarch_branch(m->u, m->cur->t->insn_vaddr[k],
@@ -445,8 +456,10 @@ static void rep_end(struct spmu_qemu_model *m, const struct tb *p,
   if (!m->rep_iter) {
     boundary(m, k);
     m->fetched = k + 1;
+    fetch_next(m, k);
+  } else {
+    fetch_insn(m, k); /* the final check, one more execution */
   }
-  fetch_insn(m, k);
   spmu_uarch_branch(m->u, p->rep_addr, p->fallthrough, SPMU_UARCH_BR_COND, 0,
                     p->fallthrough);
 }
@@ -468,6 +481,8 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
     rep_end(m, p, next);
   else
     last_branch(m, p, next);
+  if (m->cur->nsame)
+    spmu_uarch_fetch_hits(m->u, m->cur->nsame);
   if (m->log && m->log_ok) {
     spmu_uarch_retire(m->u, retires(m, n - 1));
     m->log[n] = *m->live;
@@ -491,6 +506,20 @@ void spmu_qemu_model_fork_child(struct vcpu *v)
 
 /* ---- translation ------------------------------------------------------ */
 
+/* Do the bytes from a to last lie in one L1I line? Only where nothing
+ * but a fetch can take a line out of L1I (no inclusive LLC), so that a
+ * fetch within the line fetched just before surely hits. */
+static bool same_line(uint64_t a, uint64_t last)
+{
+  unsigned bits = 0;
+
+  if (model_cfg.mode == SPMU_UARCH_PART && model_cfg.llc_inclusive)
+    return false;
+  while ((1u << bits) < model_cfg.l1i.line)
+    bits++;
+  return a >> bits == last >> bits;
+}
+
 bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
 {
   struct spmu_qemu_mtb *b = calloc(1, sizeof(*b));
@@ -502,9 +531,11 @@ bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
   b->n = t->ninsns;
   b->rep = t->rep_addr != UINT64_MAX ? t->ninsns - 1 : t->ninsns;
   b->len = calloc(b->n ? b->n : 1, sizeof(*b->len));
+  b->same = calloc(b->n ? b->n : 1, sizeof(*b->same));
   b->ref = calloc(b->n ? b->n : 1, sizeof(*b->ref));
-  if (!b->len || !b->ref) {
+  if (!b->len || !b->same || !b->ref) {
     free(b->len);
+    free(b->same);
     free(b->ref);
     free(b);
     return false;
@@ -513,6 +544,8 @@ bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
     uint64_t end = j + 1 < b->n ? t->insn_vaddr[j + 1] : t->fallthrough;
 
     b->len[j] = (uint8_t)(end - t->insn_vaddr[j]);
+    b->same[j] = j > 0 && same_line(t->insn_vaddr[j - 1], end - 1);
+    b->nsame += b->same[j];
     b->ref[j] = (struct mref){.b = b, .j = j};
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
@@ -526,6 +559,7 @@ void spmu_qemu_model_free_tb(struct tb *t)
 {
   if (t && t->model) {
     free(t->model->len);
+    free(t->model->same);
     free(t->model->ref);
     free(t->model);
     t->model = NULL;
