@@ -85,8 +85,8 @@ static void take_pmi(struct vcpu *v, unsigned k, uint64_t ip)
  * a PMI is taken at (one clock per instruction near an overflow). One
  * clock = one block execution, or one instruction (README.md); cpl 3:
  * qemu-user runs user-mode code only. */
-static void deliver_clock(struct vcpu *v, spmu_event_line *lines,
-                          size_t nlines, uint64_t execs, uint64_t ip)
+static void deliver_clock(struct vcpu *v, spmu_event_line *lines, size_t nlines,
+                          uint64_t execs, uint64_t ip)
 {
   spmu_clock clk = {
       .lines = lines, .nlines = nlines, .cpl = 3, .flags = SPMU_CLK_IA32E};
@@ -163,8 +163,8 @@ static void deliver_sums(struct vcpu *v)
   lanes_to_lines(v->sum, lines);
   memset(v->sum, 0, sizeof(v->sum));
   v->insns += lines[L_INST].count;
-  deliver_clock(v, lines, NLINES + spmu_qemu_model_lines(v, lines + NLINES),
-                1, 0);
+  deliver_clock(v, lines, NLINES + spmu_qemu_model_lines(v, lines + NLINES), 1,
+                0);
 }
 
 /* One execution of variant var of block p, added to the sums (a repeat

@@ -66,12 +66,12 @@ struct mref {
 /* What the model keeps of a translated block. */
 struct spmu_qemu_mtb {
   const struct tb *t;
-  uint32_t n;         /* instructions */
-  uint32_t rep;       /* index of its REP string instruction, or n */
-  uint8_t *len;       /* [n] instruction lengths */
-  uint8_t *same;      /* [n] 1: within the previous one's L1I line */
-  uint32_t nsame;     /* instructions with same set */
-  struct mref *ref;   /* [n] the memory callbacks' data */
+  uint32_t n;       /* instructions */
+  uint32_t rep;     /* index of its REP string instruction, or n */
+  uint8_t *len;     /* [n] instruction lengths */
+  uint8_t *same;    /* [n] 1: within the previous one's L1I line */
+  uint32_t nsame;   /* instructions with same set */
+  struct mref *ref; /* [n] the memory callbacks' data */
 };
 
 /* One guest thread's model. */
@@ -94,8 +94,8 @@ struct spmu_qemu_model {
    * boundary of the block, log[0] at its start, log[j + 1] after its
    * instruction j (or NULL). */
   spmu_uarch_counts *log;
-  bool log_ok;   /* the block fitted in the log */
-  bool use_log;  /* count.c delivers the block per instruction */
+  bool log_ok;  /* the block fitted in the log */
+  bool use_log; /* count.c delivers the block per instruction */
 };
 
 static spmu_uarch_config model_cfg;
@@ -341,9 +341,8 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     fetch_next(m, k);
     if (m->cg && k == m->cur->rep) {
       /* A REP iteration: its check of RCX found it not 0. */
-      spmu_uarch_branch(m->u, m->cur->t->insn_vaddr[k],
-                        m->cur->t->fallthrough, SPMU_UARCH_BR_COND, 1,
-                        m->cur->t->insn_vaddr[k]);
+      spmu_uarch_branch(m->u, m->cur->t->insn_vaddr[k], m->cur->t->fallthrough,
+                        SPMU_UARCH_BR_COND, 1, m->cur->t->insn_vaddr[k]);
       m->rep_iter = true;
     }
   }

@@ -80,8 +80,8 @@ struct tb {
   uint64_t *inline_cont;          /* of them, repeats of its REP instruction */
   struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
   uint32_t ninsns;
-  uint64_t *insn_vaddr; /* [ninsns] */
-  insn_class *insn;     /* [ninsns] */
+  uint64_t *insn_vaddr;        /* [ninsns] */
+  insn_class *insn;            /* [ninsns] */
   struct spmu_qemu_mtb *model; /* what model.c keeps of it, or NULL */
 };
 
@@ -184,7 +184,8 @@ void spmu_qemu_model_free(struct vcpu *v);
 bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t);
 void spmu_qemu_model_free_tb(struct tb *t);
 void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont);
-void spmu_qemu_model_end(struct vcpu *v, const struct tb *p, const struct tb *next);
+void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
+                         const struct tb *next);
 uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge);
 void spmu_qemu_model_near(struct vcpu *v, bool near);
 bool spmu_qemu_model_pending(struct vcpu *v);
