@@ -58,20 +58,25 @@
 /* The widest access an x86 instruction makes under QEMU 7.2 (SSE). */
 #define MAX_MERGED_ACCESS 16u
 
-struct mref {
+/* One instruction of a translated block, as the model needs it (one
+ * allocation per block, so that a block's execution touches few lines of
+ * the host's caches); also the data of its memory callbacks. */
+struct ment {
   struct spmu_qemu_mtb *b;
-  uint32_t j; /* the instruction's index in its block */
+  uint64_t vaddr;
+  uint32_t j;   /* its index in the block */
+  uint8_t len;  /* its length */
+  uint8_t same; /* 1: within the previous one's L1I line */
 };
 
 /* What the model keeps of a translated block. */
 struct spmu_qemu_mtb {
-  const struct tb *t;
-  uint32_t n;       /* instructions */
-  uint32_t rep;     /* index of its REP string instruction, or n */
-  uint8_t *len;     /* [n] instruction lengths */
-  uint8_t *same;    /* [n] 1: within the previous one's L1I line */
-  uint32_t nsame;   /* instructions with same set */
-  struct mref *ref; /* [n] the memory callbacks' data */
+  uint32_t n;        /* instructions */
+  uint32_t rep;      /* index of its REP string instruction, or n */
+  uint32_t nsame;    /* instructions with same set */
+  uint8_t last_kind; /* enum insn_kind of the last instruction */
+  uint64_t fallthrough, rep_addr;
+  struct ment e[]; /* [n] */
 };
 
 /* One guest thread's model. */
@@ -304,9 +309,7 @@ static inline unsigned retires(const struct spmu_qemu_model *m, uint32_t k)
 
 static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
 {
-  const struct tb *t = m->cur->t;
-
-  spmu_uarch_access(m->u, t->insn_vaddr[k], m->cur->len[k], 0, 1);
+  spmu_uarch_access(m->u, m->cur->e[k].vaddr, m->cur->e[k].len, 0, 1);
 }
 
 /* In the block's order, instruction k's fetch; one within the line of the
@@ -314,7 +317,7 @@ static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
  * is counted with the others at the block's end (spmu_uarch_fetch_hits). */
 static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
 {
-  if (!m->cur->same[k])
+  if (!m->cur->e[k].same)
     fetch_insn(m, k);
 }
 
@@ -341,8 +344,8 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     fetch_next(m, k);
     if (m->cg && k == m->cur->rep) {
       /* A REP iteration: its check of RCX found it not 0. */
-      spmu_uarch_branch(m->u, m->cur->t->insn_vaddr[k], m->cur->t->fallthrough,
-                        SPMU_UARCH_BR_COND, 1, m->cur->t->insn_vaddr[k]);
+      spmu_uarch_branch(m->u, m->cur->e[k].vaddr, m->cur->fallthrough,
+                        SPMU_UARCH_BR_COND, 1, m->cur->e[k].vaddr);
       m->rep_iter = true;
     }
   }
@@ -351,7 +354,7 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                    uint64_t vaddr, void *udata)
 {
-  const struct mref *r = udata;
+  const struct ment *r = udata;
   struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
   struct spmu_qemu_model *m = v ? v->model : NULL;
   uint32_t len = 1u << qemu_plugin_mem_size_shift(info);
@@ -407,13 +410,13 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
 
 /* The branch of the block's last instruction, now that next (NULL: none
  * ran) tells where it went. */
-static void last_branch(struct spmu_qemu_model *m, const struct tb *p,
-                        const struct tb *next)
+static void last_branch(struct spmu_qemu_model *m, const struct tb *next)
 {
-  uint64_t pc = p->insn_vaddr[p->ninsns - 1], ft = p->fallthrough;
+  const struct spmu_qemu_mtb *b = m->cur;
+  uint64_t pc = b->e[b->n - 1].vaddr, ft = b->fallthrough;
   uint64_t to = next ? next->vaddr : ft;
 
-  switch (p->last_kind) {
+  switch (b->last_kind) {
   case K_COND:
     if (next)
       spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_COND, to != ft, to);
@@ -445,12 +448,11 @@ static void last_branch(struct spmu_qemu_model *m, const struct tb *p,
  * the execution that found RCX = 0 is a fetch and a not-taken branch;
  * it is this one when it did not iterate, else one more after the last
  * iteration when the instruction does not run again. */
-static void rep_end(struct spmu_qemu_model *m, const struct tb *p,
-                    const struct tb *next)
+static void rep_end(struct spmu_qemu_model *m, const struct tb *next)
 {
   uint32_t k = m->cur->rep;
 
-  if (m->rep_iter && next && next->vaddr == p->rep_addr)
+  if (m->rep_iter && next && next->vaddr == m->cur->rep_addr)
     return;
   if (!m->rep_iter) {
     boundary(m, k);
@@ -459,8 +461,8 @@ static void rep_end(struct spmu_qemu_model *m, const struct tb *p,
   } else {
     fetch_insn(m, k); /* the final check, one more execution */
   }
-  spmu_uarch_branch(m->u, p->rep_addr, p->fallthrough, SPMU_UARCH_BR_COND, 0,
-                    p->fallthrough);
+  spmu_uarch_branch(m->u, m->cur->rep_addr, m->cur->fallthrough,
+                    SPMU_UARCH_BR_COND, 0, m->cur->fallthrough);
 }
 
 void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
@@ -477,9 +479,9 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   fetch_to(m, m->cg && m->cur->rep < n ? n - 1 : n);
   issue_pending(m);
   if (m->cg && m->cur->rep < n)
-    rep_end(m, p, next);
+    rep_end(m, next);
   else
-    last_branch(m, p, next);
+    last_branch(m, next);
   if (m->cur->nsame)
     spmu_uarch_fetch_hits(m->u, m->cur->nsame);
   if (m->log && m->log_ok) {
@@ -521,34 +523,30 @@ static bool same_line(uint64_t a, uint64_t last)
 
 bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
 {
-  struct spmu_qemu_mtb *b = calloc(1, sizeof(*b));
+  struct spmu_qemu_mtb *b =
+      calloc(1, sizeof(*b) + (size_t)t->ninsns * sizeof(b->e[0]));
   uint32_t j;
 
   if (!b)
     return false;
-  b->t = t;
   b->n = t->ninsns;
   b->rep = t->rep_addr != UINT64_MAX ? t->ninsns - 1 : t->ninsns;
-  b->len = calloc(b->n ? b->n : 1, sizeof(*b->len));
-  b->same = calloc(b->n ? b->n : 1, sizeof(*b->same));
-  b->ref = calloc(b->n ? b->n : 1, sizeof(*b->ref));
-  if (!b->len || !b->same || !b->ref) {
-    free(b->len);
-    free(b->same);
-    free(b->ref);
-    free(b);
-    return false;
-  }
+  b->last_kind = t->last_kind;
+  b->fallthrough = t->fallthrough;
+  b->rep_addr = t->rep_addr;
   for (j = 0; j < b->n; j++) {
     uint64_t end = j + 1 < b->n ? t->insn_vaddr[j + 1] : t->fallthrough;
+    struct ment *e = &b->e[j];
 
-    b->len[j] = (uint8_t)(end - t->insn_vaddr[j]);
-    b->same[j] = j > 0 && same_line(t->insn_vaddr[j - 1], end - 1);
-    b->nsame += b->same[j];
-    b->ref[j] = (struct mref){.b = b, .j = j};
+    e->b = b;
+    e->j = j;
+    e->vaddr = t->insn_vaddr[j];
+    e->len = (uint8_t)(end - t->insn_vaddr[j]);
+    e->same = j > 0 && same_line(t->insn_vaddr[j - 1], end - 1);
+    b->nsame += e->same;
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                     &b->ref[j]);
+                                     e);
   }
   t->model = b;
   return true;
@@ -557,9 +555,6 @@ bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
 void spmu_qemu_model_free_tb(struct tb *t)
 {
   if (t && t->model) {
-    free(t->model->len);
-    free(t->model->same);
-    free(t->model->ref);
     free(t->model);
     t->model = NULL;
   }
