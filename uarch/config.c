@@ -31,6 +31,15 @@ static const spmu_uarch_timing cg_timing = {4, 0, 12, 200, 15, 1, 1};
  * section; the LLC is the 4-core desktop part's as CPUID leaf 04H reports
  * it (Skylake: Core i7-6700K; Haswell: Core i7-4770; Sandy Bridge: Core
  * i7-2600), inclusive of the core caches in all three (leaf 04H EDX[1]).
+ * Ice Lake (client, Sunny Cove): L1D 48 KB 12-way (leaf 04H of the Core
+ * i5-1035G1 and i7-1065G7: EBX[31:22] + 1 = 12, 64 sets; the optimization
+ * manual's 8-way is wrong), L1I 32 KB 8-way, L2 512 KB 8-way, the 4-core
+ * part's LLC 8 MB 16-way (i7-1065G7), inclusive: the inclusiveness of L2
+ * and LLC changed only with Willow Cove (Tiger Lake). Sapphire Rapids
+ * (4th generation Xeon Scalable): L1D 48 KB 12-way, L1I 32 KB 8-way, a
+ * private 2 MB 16-way L2, and per core one LLC slice of 1.875 MB, 15-way
+ * (2048 sets), non-inclusive as on every Xeon Scalable part since
+ * Skylake-SP; the model has one core, so its LLC is that core's slice.
  * Predictor and timing are this model's stated parameters, not Intel's
  * (Intel does not document its predictors): gshare of 2^16 counters with
  * 16 bits of history, a 4096-entry BTB, a 16-entry return-stack buffer;
@@ -50,6 +59,8 @@ static const part parts[] = {
   {"skylake",     {32768, 8, 64}, {32768, 8, 64}, {262144, 4, 64}, {8388608, 16, 64}, 1, {4, 12, 42, 250, 16, 1, 1}},
   {"haswell",     {32768, 8, 64}, {32768, 8, 64}, {262144, 8, 64}, {8388608, 16, 64}, 1, {4, 12, 36, 230, 15, 1, 1}},
   {"sandybridge", {32768, 8, 64}, {32768, 8, 64}, {262144, 8, 64}, {8388608, 16, 64}, 1, {4, 12, 30, 200, 15, 1, 1}},
+  {"icelake",     {32768, 8, 64}, {49152, 12, 64}, {524288, 8, 64}, {8388608, 16, 64}, 1, {5, 13, 42, 250, 16, 1, 1}},
+  {"sapphirerapids", {32768, 8, 64}, {49152, 12, 64}, {2097152, 16, 64}, {1966080, 15, 64}, 0, {6, 15, 60, 300, 17, 1, 1}},
 };
 /* clang-format on */
 #define NPARTS (sizeof parts / sizeof parts[0])

@@ -59,6 +59,7 @@ void spmu_hier_clear(spmu_hier *h)
   if (h->has_l2)
     spmu_cache_clear(&h->l2);
   spmu_cache_clear(&h->llc);
+  h->last_i = h->last_d = 0;
 }
 
 /* The last byte of an access (len 0 counts as 1; no wrap past 2^64). */
@@ -91,6 +92,7 @@ static spmu_uarch_level cg_access(spmu_hier *h, spmu_uarch_counts *n,
   uint64_t *refs = is_fetch ? &n->ir : is_write ? &n->dw : &n->dr;
   uint64_t *m1 = is_fetch ? &n->i1mr : is_write ? &n->d1mw : &n->d1mr;
   uint64_t *ml = is_fetch ? &n->ilmr : is_write ? &n->dlmw : &n->dlmr;
+  uint64_t is_read = !is_fetch && !is_write;
 
   (*refs)++;
   if (is_fetch)
@@ -107,17 +109,23 @@ static spmu_uarch_level cg_access(spmu_hier *h, spmu_uarch_counts *n,
   n->llc_refs++;
   if (!cg_ref(&h->llc, addr, last)) {
     n->served_llc++;
+    n->dr_served_llc += is_read;
     return SPMU_UARCH_LLC;
   }
   (*ml)++;
   n->llc_misses++;
   n->served_mem++;
+  n->dr_served_mem += is_read;
   return SPMU_UARCH_MEM;
 }
 
 /* An inclusive LLC evicted victim: remove it from the levels above. */
 static void back_invalidate(spmu_hier *h, spmu_uarch_counts *n, uint64_t victim)
 {
+  if (h->last_i == victim + 1)
+    h->last_i = 0;
+  if (h->last_d == victim + 1)
+    h->last_d = 0;
   n->llc_back_invalidations += (uint64_t)spmu_cache_invalidate(&h->l1i, victim);
   n->llc_back_invalidations += (uint64_t)spmu_cache_invalidate(&h->l1d, victim);
   if (h->has_l2)
@@ -164,18 +172,23 @@ static void part_count(spmu_uarch_counts *n, spmu_uarch_level deepest,
   uint64_t *refs = is_fetch ? &n->ir : is_write ? &n->dw : &n->dr;
   uint64_t *m1 = is_fetch ? &n->i1mr : is_write ? &n->d1mw : &n->d1mr;
   uint64_t *ml = is_fetch ? &n->ilmr : is_write ? &n->dlmw : &n->dlmr;
+  uint64_t is_read = !is_fetch && !is_write;
 
   (*refs)++;
   if (deepest > SPMU_UARCH_L1)
     (*m1)++;
   if (deepest == SPMU_UARCH_MEM)
     (*ml)++;
-  if (deepest == SPMU_UARCH_L2)
+  if (deepest == SPMU_UARCH_L2) {
     n->served_l2++;
-  else if (deepest == SPMU_UARCH_LLC)
+    n->dr_served_l2 += is_read;
+  } else if (deepest == SPMU_UARCH_LLC) {
     n->served_llc++;
-  else if (deepest == SPMU_UARCH_MEM)
+    n->dr_served_llc += is_read;
+  } else if (deepest == SPMU_UARCH_MEM) {
     n->served_mem++;
+    n->dr_served_mem += is_read;
+  }
 }
 
 static spmu_uarch_level part_access(spmu_hier *h, spmu_uarch_counts *n,
@@ -197,13 +210,43 @@ static spmu_uarch_level part_access(spmu_hier *h, spmu_uarch_counts *n,
   return deepest;
 }
 
+/* An access within the line its L1 referenced last: a hit on the most
+ * recently used way, which changes no order; only the counts move (as
+ * cg_access and part_access count a hit). */
+static void mru_hit(spmu_hier *h, spmu_uarch_counts *n, int is_write,
+                    int is_fetch)
+{
+  if (is_fetch)
+    n->l1i_refs++;
+  else
+    n->l1d_refs++;
+  if (h->cachegrind)
+    (*(is_fetch ? &n->ir : is_write ? &n->dw : &n->dr))++;
+  else
+    part_count(n, SPMU_UARCH_L1, is_write, is_fetch);
+}
+
 spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
                                   uint64_t addr, uint32_t len, int is_write,
                                   int is_fetch)
 {
   uint64_t last = last_byte(addr, len);
+  uint64_t *mru = is_fetch ? &h->last_i : &h->last_d;
+  uint32_t bits = is_fetch ? h->l1i.line_bits : h->l1d.line_bits;
+  uint64_t block = addr >> bits, end = last >> bits;
+  spmu_uarch_level lvl;
 
+  if (block == end && *mru == block + 1) {
+    mru_hit(h, n, is_write, is_fetch);
+    return SPMU_UARCH_L1;
+  }
   if (h->cachegrind)
-    return cg_access(h, n, addr, last, is_write, is_fetch);
-  return part_access(h, n, addr, last, is_write, is_fetch);
+    lvl = cg_access(h, n, addr, last, is_write, is_fetch);
+  else
+    lvl = part_access(h, n, addr, last, is_write, is_fetch);
+  /* Its last line is now the most recently used of its L1 set: it was
+   * referenced last, and the LLC's evictions during the access removed
+   * older lines only (the line itself is the LLC's most recent). */
+  *mru = end + 1;
+  return lvl;
 }

@@ -34,6 +34,11 @@ typedef struct spmu_hier {
   spmu_cache l1i, l1d, l2, llc;
   int cachegrind; /* cachegrind's rules (uarch.h, README.md) */
   int has_l2, inclusive;
+  /* The block the last fetch (last_i) and the last data access (last_d)
+   * referenced last, plus 1 (0: none): the most recently used line of its
+   * L1 set, since only fetches reorder L1I and only data accesses L1D;
+   * an access within it alone hits and changes no order. */
+  uint64_t last_i, last_d;
 } spmu_hier;
 
 int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg);

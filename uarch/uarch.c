@@ -71,6 +71,12 @@ spmu_uarch_level spmu_uarch_access(spmu_uarch *u, uint64_t addr, uint32_t len,
   return spmu_hier_access(&u->hier, &u->n, addr, len, is_write, is_fetch);
 }
 
+void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n)
+{
+  u->n.ir += n;
+  u->n.l1i_refs += n;
+}
+
 int spmu_uarch_branch(spmu_uarch *u, uint64_t pc, uint64_t next,
                       spmu_uarch_br kind, int taken, uint64_t target)
 {
@@ -116,6 +122,17 @@ void spmu_uarch_get_counts(const spmu_uarch *u, spmu_uarch_counts *out)
   *out = u->n;
   spmu_timing_cycles(&u->cfg.timing, &u->n, &out->core_cycles,
                      &out->ref_cycles);
+}
+
+const spmu_uarch_counts *spmu_uarch_peek_counts(const spmu_uarch *u)
+{
+  return &u->n;
+}
+
+void spmu_uarch_cycles(const spmu_uarch *u, const spmu_uarch_counts *n,
+                       uint64_t *core, uint64_t *ref)
+{
+  spmu_timing_cycles(&u->cfg.timing, n, core, ref);
 }
 
 const spmu_uarch_config *spmu_uarch_get_config(const spmu_uarch *u)

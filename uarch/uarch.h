@@ -107,6 +107,14 @@ typedef enum spmu_uarch_level {
 spmu_uarch_level spmu_uarch_access(spmu_uarch *u, uint64_t addr, uint32_t len,
                                    int is_write, int is_fetch);
 
+/* n more instruction fetches, each within the line of the fetch before it
+ * (which left that line the most recently used of its L1I set): n hits
+ * that change no cache state, counted as spmu_uarch_access counts them.
+ * For a front end that knows which instructions share a line; only where
+ * nothing can remove that line from L1I in between (no inclusive LLC,
+ * whose evictions by data accesses can). */
+void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n);
+
 typedef enum spmu_uarch_br {
   SPMU_UARCH_BR_COND = 1, /* conditional direct branch (Jcc) */
   SPMU_UARCH_BR_JUMP,     /* unconditional direct jump */
@@ -150,9 +158,22 @@ typedef struct spmu_uarch_counts {
   uint64_t branches, ret, retm;
   /* Retired instructions (spmu_uarch_retire), the timing model's cycles. */
   uint64_t instructions, core_cycles, ref_cycles;
+  /* Of the data reads (dr), those served by L2, the LLC and memory (the
+   * rest hit L1D): what MEM_LOAD_RETIRED counts by level. */
+  uint64_t dr_served_l2, dr_served_llc, dr_served_mem;
 } spmu_uarch_counts;
 
 void spmu_uarch_get_counts(const spmu_uarch *u, spmu_uarch_counts *out);
+
+/* The counts as they stand, without the cycles (core_cycles and
+ * ref_cycles read 0): a view that follows the model until
+ * spmu_uarch_free, for a front end that reads a few counts often. */
+const spmu_uarch_counts *spmu_uarch_peek_counts(const spmu_uarch *u);
+
+/* The cycles of the timing model for counts n (a copy of the view above
+ * taken earlier, say): what spmu_uarch_get_counts reports for them. */
+void spmu_uarch_cycles(const spmu_uarch *u, const spmu_uarch_counts *n,
+                       uint64_t *core, uint64_t *ref);
 
 /* The configuration the model runs. */
 const spmu_uarch_config *spmu_uarch_get_config(const spmu_uarch *u);

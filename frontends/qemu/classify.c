@@ -169,6 +169,7 @@ static void add_insn(struct tb *t, const insn_class *c, uint64_t vaddr,
 void spmu_qemu_free_tb(struct tb *t)
 {
   if (t) {
+    spmu_qemu_model_free_tb(t);
     free(t->insn_vaddr);
     free(t->insn);
     free(t);

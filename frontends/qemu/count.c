@@ -87,11 +87,11 @@ static void take_pmi(struct vcpu *v, unsigned k, uint64_t ip)
  * a PMI is taken at (one clock per instruction near an overflow). One
  * clock = one block execution, or one instruction (README.md); cpl 3:
  * qemu-user runs user-mode code only. */
-static void deliver_clock(struct vcpu *v, spmu_event_line lines[NLINES],
+static void deliver_clock(struct vcpu *v, spmu_event_line *lines, size_t nlines,
                           uint64_t execs, uint64_t ip, const spmu_branch *br)
 {
   spmu_clock clk = {.lines = lines,
-                    .nlines = NLINES,
+                    .nlines = nlines,
                     .cpl = 3,
                     .flags = SPMU_CLK_IA32E,
                     .branch = br};
@@ -124,7 +124,7 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
   if (lines[L_INST].count == 0)
     return; /* nothing retired (a repeat of a REP string instruction) */
   v->insns += lines[L_INST].count * execs;
-  deliver_clock(v, lines, execs,
+  deliver_clock(v, lines, NLINES, execs,
                 t->ninsns ? t->insn_vaddr[t->ninsns - 1] : t->vaddr, NULL);
 }
 
@@ -135,15 +135,20 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
 static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
                           uint64_t next)
 {
-  spmu_event_line lines[NLINES];
+  spmu_event_line lines[NLINES + NMLINES];
   uint32_t n[NLINES];
   uint32_t j;
   spmu_branch b;
 
-  for (j = (var & VAR_CONT) ? 1 : 0; j < t->ninsns; j++) {
+  /* A repeat of a REP string instruction retires nothing, but its data
+   * accesses are modelled events of that instruction. */
+  for (j = (var & VAR_CONT) && !g.model ? 1 : 0; j < t->ninsns; j++) {
     const spmu_branch *br = NULL;
 
-    spmu_qemu_insn_lines(&t->insn[j], n);
+    if (j == 0 && (var & VAR_CONT))
+      memset(n, 0, sizeof(n));
+    else
+      spmu_qemu_insn_lines(&t->insn[j], n);
     if (j + 1 == t->ninsns && t->cond_last && (var & VAR_TAKEN))
       n[L_BR_TAKEN] = 1;
     make_lines(n, lines);
@@ -152,7 +157,9 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
     if (g.branch && j + 1 == t->ninsns)
       br = spmu_qemu_lbr_branch(v, t, var, next, &b);
-    deliver_clock(v, lines, 1, t->insn_vaddr[j], br);
+    deliver_clock(v, lines,
+                  NLINES + spmu_qemu_model_insn_lines(v, j, lines + NLINES), 1,
+                  t->insn_vaddr[j], br);
   }
 }
 
@@ -161,14 +168,15 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
  * clock with their sums counts exactly what one clock per block would. */
 static void deliver_sums(struct vcpu *v)
 {
-  spmu_event_line lines[NLINES];
+  spmu_event_line lines[NLINES + NMLINES];
 
-  if (v->sum[0][L_INST] == 0)
+  if (v->sum[0][L_INST] == 0 && !(g.model && spmu_qemu_model_pending(v)))
     return;
   lanes_to_lines(v->sum, lines);
   memset(v->sum, 0, sizeof(v->sum));
   v->insns += lines[L_INST].count;
-  deliver_clock(v, lines, 1, 0, NULL);
+  deliver_clock(v, lines, NLINES + spmu_qemu_model_lines(v, lines + NLINES), 1,
+                0, NULL);
 }
 
 /* One execution of variant var of block p, added to the sums (a repeat
@@ -211,7 +219,7 @@ void spmu_qemu_start_budget(struct vcpu *v)
     unsigned width;
     uint64_t value = 0;
 
-    if (g.line_of[i] < 0 ||
+    if ((g.line_of[i] < 0 && g.mline_of[i] < 0) ||
         spmu_agent_pmu_get(v->agents[v->core_of[i]], &pmu) != 0 ||
         spmu_agent_read(v->agents[v->core_of[i]], c, &value) != 0)
       continue;
@@ -267,10 +275,12 @@ static __attribute__((noinline)) void count_near_overflow(struct vcpu *v,
                                                           unsigned var,
                                                           uint64_t next)
 {
+  spmu_qemu_model_near(v, true);
   deliver_sums(v);
   if (g.branch)
     spmu_qemu_lbr_replay(v);
   deliver_insns(v, p, var, next);
+  spmu_qemu_model_near(v, false);
   spmu_qemu_start_budget(v);
 }
 
@@ -280,6 +290,8 @@ static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
 {
   uint32_t c = p->charge[var];
 
+  if (g.model_sampled)
+    c = spmu_qemu_model_charge(v, c);
   if (__builtin_expect(c < v->budget, 1)) {
     v->budget -= c;
     add_block(v, p, var);
@@ -315,14 +327,20 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
   if (__builtin_expect(!p, 0)) {
     spmu_qemu_thread_first(v, vcpu_index);
     v->prev_cont = 0;
+    if (g.model)
+      spmu_qemu_model_begin(v, t, 0);
     return;
   }
+  if (g.model)
+    spmu_qemu_model_end(v, p, t);
   count_block(v, p, variant_of(v, p, t), t->vaddr);
   if (g.callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
   /* A REP string instruction repeats by ending its block and starting a
    * new one at itself; hardware retires it once (SDM Vol. 2B, REP). */
   v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
+  if (g.model)
+    spmu_qemu_model_begin(v, t, v->prev_cont);
 }
 
 /* The callback of a block that is one REP string instruction: while it
@@ -333,7 +351,7 @@ void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
 {
   struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
 
-  if (v && v->prev == udata && v->prev_cont)
+  if (v && v->prev == udata && v->prev_cont && !g.model)
     return;
   spmu_qemu_on_tb_exec(vcpu_index, udata);
 }
@@ -343,6 +361,8 @@ void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
 void spmu_qemu_flush_vcpu(struct vcpu *v)
 {
   if (v->prev) {
+    if (g.model)
+      spmu_qemu_model_end(v, v->prev, NULL);
     count_block(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough);
     v->prev = NULL; /* the next block this thread runs is its first */
   }

@@ -149,6 +149,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     return;
   }
   spmu_qemu_charge_tb(t);
+  if (g.model && !spmu_qemu_model_tb(qtb, t))
+    g.failed = true;
   if (g.inline_mode)
     spmu_qemu_inline_tb(qtb, t);
   else
@@ -257,6 +259,7 @@ static void free_cores(struct vcpu *v)
 
   spmu_qemu_pebs_free(v);
   spmu_qemu_lbr_free(v);
+  spmu_qemu_model_free(v);
   for (k = 0; k < v->ncores; k++) {
     spmu_agent_free(v->agents[k]);
     spmu_core_free(v->cores[k]);
@@ -331,8 +334,11 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     return;
   }
   v = calloc(1, sizeof(*v));
-  if (!v || program_vcpu(v, why, sizeof(why)) != 0) {
+  if (!v || !spmu_qemu_model_attach(v, why, sizeof(why)) ||
+      program_vcpu(v, why, sizeof(why)) != 0) {
     fail("%s", v ? why : "out of memory");
+    if (v)
+      spmu_qemu_model_free(v);
     free(v);
     g.failed = true;
     return;
@@ -531,6 +537,7 @@ static void start_child_counts(struct vcpu *v)
   v->prev_cont = 0;
   v->tid = 0; /* a new thread: its first block says which */
   memset(v->sum, 0, sizeof(v->sum));
+  spmu_qemu_model_fork_child(v);
   spmu_qemu_inline_forget();
   memset(v->base, 0, sizeof(v->base));
   memset(v->base_running, 0, sizeof(v->base_running));
@@ -708,6 +715,15 @@ static bool parse_arg(const char *a)
     return parse_count("multiplex", val, &g.mux);
   if (KEY("branch"))
     return parse_branch(val);
+  if (KEY("model")) {
+    if (!spmu_qemu_model_init(val, why, sizeof(why))) {
+      fail("%s", why);
+      return false;
+    }
+    snprintf(g.model_spec, sizeof(g.model_spec), "%s", val);
+    g.model = true;
+    return true;
+  }
   if (KEY("comm")) {
     snprintf(g.comm, sizeof(g.comm), "%s", val);
     return true;
@@ -722,8 +738,7 @@ static bool parse_arg(const char *a)
 #undef KEY
   fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
        "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
-       "branch=HEX, "
-       "multiplex=N, "
+       "branch=HEX, multiplex=N, model=SPEC, "
        "count=inline|callback)",
        a);
   return false;
@@ -740,6 +755,42 @@ static int line_of(uint64_t sel)
         line_code[l][1] == (uint8_t)(sel >> 8))
       return (int)l;
   return -1;
+}
+
+/* The modelled line of lines.h that event i counts (enum mline), or -1;
+ * fixed counters 1 and 2 count M_CYCLES and M_REF_TSC (events.h). */
+static int mline_of(uint64_t sel)
+{
+  unsigned l;
+
+  for (l = 0; l < NMLINES; l++)
+    if (mline_code[l][0] == (uint8_t)sel &&
+        mline_code[l][1] == (uint8_t)(sel >> 8))
+      return (int)l;
+  return -1;
+}
+
+/* Events on modelled lines need model=SPEC; which of them sample. */
+static bool check_modelled_events(void)
+{
+  unsigned i;
+
+  for (i = 0; i < g.nevents; i++) {
+    g.mline_of[i] = mline_of(g.evtsel[i]);
+    if (g.mline_of[i] < 0)
+      continue;
+    if (!g.model) {
+      fail("event=%" PRIx64 ": event %02XH umask %02XH is produced by the "
+           "modelled micro-architecture only: give model=SPEC (cachegrind:"
+           "I1=S,A,L:D1=S,A,L:LL=S,A,L or part:NAME)",
+           g.evtsel[i], (unsigned)(uint8_t)g.evtsel[i],
+           (unsigned)(uint8_t)(g.evtsel[i] >> 8));
+      return false;
+    }
+    if (g.record[0])
+      g.model_sampled = true;
+  }
+  return true;
 }
 
 static bool parse_args(int argc, char **argv)
@@ -782,12 +833,15 @@ static bool parse_args(int argc, char **argv)
   }
   for (i = 0; i < g.nevents; i++)
     g.line_of[i] = line_of(g.evtsel[i]);
+  if (!check_modelled_events())
+    return false;
   if (g.mux && g.record[0]) {
     fail("multiplex=N counts; it does not go with record=PATH");
     return false;
   }
-  g.inline_mode =
-      count_inline && !g.record[0] && !g.mux && !spmu_qemu_taken_matters();
+  /* The model needs the callback per block (model.c). */
+  g.inline_mode = count_inline && !g.record[0] && !g.mux && !g.model &&
+                  !spmu_qemu_taken_matters();
   g.began_inline = g.inline_mode;
   return true;
 }

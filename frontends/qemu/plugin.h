@@ -4,6 +4,9 @@
  *               per instruction in the block that reaches an overflow
  *   inline.c    counting by QEMU's inline adds alone (no callback per
  *               block), while that is exact
+ *   model.c     the modelled micro-architecture (model=SPEC): caches,
+ *               branch predictors and cycles fed per thread, their counts
+ *               handed to the model as lines.h's modelled lines
  *   mux.c       multiplexing: one PMU time-sliced among the events
  *   pebs.c      record mode with PEBS: the DS area, the records' samples
  *   lbr.c       record mode with branch stacks: the model's LBRs
@@ -20,6 +23,7 @@
 
 #include <Zydis/Zydis.h>
 #include <softpmu/agent.h>
+#include <softpmu/events.h>
 #include <softpmu/profile.h>
 
 #include "lines.h"
@@ -77,8 +81,9 @@ struct tb {
   uint64_t *inline_cont;          /* of them, repeats of its REP instruction */
   struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
   uint32_t ninsns;
-  uint64_t *insn_vaddr; /* [ninsns] */
-  insn_class *insn;     /* [ninsns] */
+  uint64_t *insn_vaddr;        /* [ninsns] */
+  insn_class *insn;            /* [ninsns] */
+  struct spmu_qemu_mtb *model; /* what model.c keeps of it, or NULL */
 };
 
 /* A guest thread: its model cores and what it has counted. */
@@ -103,7 +108,8 @@ struct vcpu {
   uint64_t cur_ip, cur_next_ip; /* the instruction being delivered alone */
   uint64_t *stack;              /* return addresses, outermost first */
   size_t depth, stackcap;
-  struct spmu_qemu_lbr *lbr; /* branch stacks (lbr.c) */
+  struct spmu_qemu_lbr *lbr;     /* branch stacks (lbr.c) */
+  struct spmu_qemu_model *model; /* the thread's modelled uarch (model.c) */
 };
 
 struct plugin {
@@ -113,6 +119,12 @@ struct plugin {
   unsigned nevents;
   uint64_t evtsel[MAX_EVENTS];
   int line_of[MAX_EVENTS]; /* the line event i counts, or -1 */
+  /* model=SPEC (model.c): the modelled micro-architecture is on; the
+   * modelled line event i counts (lines.h enum mline), or -1; a sampled
+   * event counts a modelled line. */
+  bool model, model_sampled;
+  char model_spec[256];
+  int mline_of[MAX_EVENTS];
   ZydisDecoder dec;
   pthread_mutex_t lock; /* tbs, vcpus[], totals, threads, the stream */
   struct tb **tbs;
@@ -167,6 +179,23 @@ spmu_agent_event spmu_qemu_agent_event(uint64_t sel);
 void spmu_qemu_inline_tb(struct qemu_plugin_tb *qtb, struct tb *t);
 void spmu_qemu_inline_flush(struct vcpu *v);
 void spmu_qemu_inline_forget(void);
+
+/* model.c */
+bool spmu_qemu_model_init(const char *spec, char *why, size_t len);
+bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len);
+void spmu_qemu_model_free(struct vcpu *v);
+bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t);
+void spmu_qemu_model_free_tb(struct tb *t);
+void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont);
+void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
+                         const struct tb *next);
+uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge);
+void spmu_qemu_model_near(struct vcpu *v, bool near);
+bool spmu_qemu_model_pending(struct vcpu *v);
+size_t spmu_qemu_model_lines(struct vcpu *v, spmu_event_line *out);
+size_t spmu_qemu_model_insn_lines(struct vcpu *v, uint32_t j,
+                                  spmu_event_line *out);
+void spmu_qemu_model_fork_child(struct vcpu *v);
 
 /* mux.c */
 int spmu_qemu_mux_plan(struct vcpu *v, char *why, size_t len);

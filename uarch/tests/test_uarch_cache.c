@@ -111,6 +111,8 @@ static void test_part_walk_larger_than_llc(void **state)
   assert_int_equal(n.llc_refs, (uint64_t)lines * passes);
   assert_int_equal(n.llc_misses, (uint64_t)lines * passes);
   assert_int_equal(n.dlmr, (uint64_t)lines * passes);
+  assert_int_equal(n.dr_served_mem, (uint64_t)lines * passes);
+  assert_int_equal(n.dr_served_l2 + n.dr_served_llc, 0);
   spmu_uarch_free(u);
 }
 
@@ -274,6 +276,28 @@ static void test_inclusive_llc_back_invalidates(void **state)
   }
 }
 
+/* A fetch repeated within the line fetched last hits L1I without a
+ * lookup, unless the inclusive LLC removed that line in between: code
+ * line C is fetched, four data lines of C's LLC set evict it from the
+ * LLC and, by inclusion, from L1I; fetching C again misses to memory. */
+static void test_repeated_fetch_after_back_invalidation(void **state)
+{
+  spmu_uarch *u = small_part(1);
+  uint64_t c = BASE;
+
+  (void)state;
+  assert_int_equal(spmu_uarch_access(u, c, 4, 0, 1), SPMU_UARCH_MEM);
+  assert_int_equal(spmu_uarch_access(u, c + 4, 4, 0, 1), SPMU_UARCH_L1);
+  for (uint64_t i = 1; i <= 4; i++)
+    spmu_uarch_access(u, c + i * 8 * 64, 8, 0, 0);
+  assert_int_equal(counts_of(u).llc_back_invalidations, 1);
+  assert_int_equal(spmu_uarch_access(u, c + 8, 4, 0, 1), SPMU_UARCH_MEM);
+  assert_int_equal(counts_of(u).ir, 3);
+  assert_int_equal(counts_of(u).l1i_refs, 3);
+  assert_int_equal(counts_of(u).i1mr, 2);
+  spmu_uarch_free(u);
+}
+
 /* Reset empties the caches and the counts. */
 static void test_reset_empties_everything(void **state)
 {
@@ -301,6 +325,7 @@ int main(void)
       cmocka_unit_test(test_fetch_goes_through_i1_and_shares_ll),
       cmocka_unit_test(test_part_straddle_is_one_reference_per_line),
       cmocka_unit_test(test_inclusive_llc_back_invalidates),
+      cmocka_unit_test(test_repeated_fetch_after_back_invalidation),
       cmocka_unit_test(test_reset_empties_everything),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,53 @@ static void test_part_skylake(void **state)
   }
 }
 
+/* Ice Lake client: L1D 48 KB 12-way (64 sets, CPUID leaf 04H), L1I 32 KB
+ * 8-way, L2 512 KB 8-way, LLC 8 MB 16-way inclusive; 5-wide issue. */
+static void test_part_icelake(void **state)
+{
+  spmu_uarch_config c = parse_ok("part:icelake");
+
+  (void)state;
+  assert_int_equal(c.mode, SPMU_UARCH_PART);
+  assert_string_equal(c.name, "icelake");
+  assert_geom(c.l1d, 49152, 12, 64);
+  assert_geom(c.l1i, 32768, 8, 64);
+  assert_geom(c.l2, 524288, 8, 64);
+  assert_geom(c.llc, 8388608, 16, 64);
+  assert_int_equal(c.llc_inclusive, 1);
+  assert_int_equal(c.timing.issue_width, 5);
+}
+
+/* Sapphire Rapids: L1D 48 KB 12-way, L1I 32 KB 8-way, L2 2 MB 16-way, one
+ * core's LLC slice of 1.875 MB 15-way (2048 sets), non-inclusive. */
+static void test_part_sapphirerapids(void **state)
+{
+  spmu_uarch_config c = parse_ok("part:sapphirerapids");
+  spmu_uarch *u;
+
+  (void)state;
+  assert_string_equal(c.name, "sapphirerapids");
+  assert_geom(c.l1d, 49152, 12, 64);
+  assert_geom(c.l1i, 32768, 8, 64);
+  assert_geom(c.l2, 2097152, 16, 64);
+  assert_geom(c.llc, 1966080, 15, 64);
+  assert_int_equal(c.llc.size / c.llc.line / c.llc.ways, 2048);
+  assert_int_equal(c.llc_inclusive, 0);
+  assert_int_equal(c.timing.issue_width, 6);
+  /* 17 lines 2 MB apart share one set of L1D (12 ways), L2 (16) and the
+   * LLC (15): walked twice, every access of both passes misses every
+   * level (true LRU), with no back-invalidation (non-inclusive). */
+  u = new_model("part:sapphirerapids");
+  for (int pass = 0; pass < 2; pass++)
+    for (uint64_t i = 0; i < 17; i++)
+      spmu_uarch_access(u, i * 2097152, 8, 0, 0);
+  assert_int_equal(counts_of(u).l2_misses, 34);
+  assert_int_equal(counts_of(u).llc_misses, 34);
+  assert_int_equal(counts_of(u).dr_served_mem, 34);
+  assert_int_equal(counts_of(u).llc_back_invalidations, 0);
+  spmu_uarch_free(u);
+}
+
 /* Each refusal, with its message (cachegrind's checks, in its order). */
 static void test_errors(void **state)
 {
@@ -105,7 +152,8 @@ static void test_errors(void **state)
                         "LL=)"},
       {"cachegrindx", "expected ':' after 'cachegrind', not 'x'"},
       {"part:nosuch",
-       "unknown part 'nosuch' (known: skylake, haswell, sandybridge)"},
+       "unknown part 'nosuch' (known: skylake, haswell, sandybridge, "
+       "icelake, sapphirerapids)"},
       {"gshare", "unknown model 'gshare' (expected cachegrind[:I1=S,A,L]"
                  "[:D1=S,A,L][:LL=S,A,L] or part:NAME)"},
   };
@@ -177,6 +225,8 @@ int main(void)
       cmocka_unit_test(test_cachegrind_triples),
       cmocka_unit_test(test_cachegrind_defaults),
       cmocka_unit_test(test_part_skylake),
+      cmocka_unit_test(test_part_icelake),
+      cmocka_unit_test(test_part_sapphirerapids),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_new_refuses_bad_config),
       cmocka_unit_test(test_timing_cycles),

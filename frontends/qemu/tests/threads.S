@@ -15,11 +15,14 @@ spawn:
         xor     %r8d, %r8d
         syscall
         test    %rax, %rax
+is_child:
         jz      worker
         dec     %r12d
+spawn_back:
         jnz     spawn
         mov     $M, %ecx
 1:      dec     %ecx
+main_back:
         jnz     1b
         mov     $60, %eax              /* exit (this thread) */
         xor     %edi, %edi
@@ -27,6 +30,7 @@ spawn:
 worker:
         mov     $W, %ecx
 2:      dec     %ecx
+worker_back:
         jnz     2b
         mov     $60, %eax
         xor     %edi, %edi

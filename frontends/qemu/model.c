@@ -1,0 +1,561 @@
+/* The modelled micro-architecture (plugin argument model=SPEC; uarch/):
+ * caches, branch predictors and a timing model, one instance per guest
+ * thread, fed by the thread's instruction fetches, data accesses and
+ * branch outcomes, and read back as lines.h's modelled event lines
+ * (enum mline), which go to the PMU model with the exact lines at each
+ * delivery (count.c), so that counters, overflows and PMIs work on them
+ * as on any event (SDM Vol. 3B 18.2).
+ *
+ * What feeds the model (README.md, "The modelled micro-architecture"):
+ *   - a fetch per instruction, its address and length, issued lazily: the
+ *     block callback (count.c) starts a block, each memory callback first
+ *     fetches the instructions up to its own, and the end of the block
+ *     (the next block's callback) fetches the rest, so that fetches and
+ *     data accesses reach the model in program order with no callback per
+ *     instruction;
+ *   - every data access through QEMU's memory callbacks (address, size,
+ *     load or store); the accesses QEMU splits (a 16-byte SSE access is
+ *     two of 8) are put together again, up to 16 bytes, when they are
+ *     contiguous, of one instruction and one direction;
+ *   - the branch of each block's last instruction (its kind from
+ *     classify.c), its outcome and target told by the block that runs
+ *     next: taken when that block is not the fall-through.
+ * Front-end rules of the cachegrind configuration (what cachegrind's
+ * instrumentation does, so that the counts compare):
+ *   - one fetch per execution of an instruction: a REP string instruction
+ *     is fetched per iteration and once more for the final check of RCX;
+ *   - a read then a write of the same location and size by one
+ *     instruction (a read-modify-write such as ADD m, r) is one read;
+ *   - each execution of a REP string instruction is one conditional
+ *     branch at its address, taken when it iterates (RCX was not 0), not
+ *     taken at the final check; returns are never mispredicted.
+ * In the part configurations a REP string instruction is one fetch and no
+ * branch (it retires once, SDM Vol. 2B, REP), and a read-modify-write is
+ * a read and a write.
+ *
+ * Threads: each guest thread has its own hierarchy, LLC included. The
+ * threads run at the same time on host threads, so a shared LLC would
+ * need a lock on every access and its counts would depend on how the host
+ * interleaved the threads; a per-thread LLC keeps every count
+ * reproducible. The LLC is therefore per thread here, not shared.
+ *
+ * Overflow exactness: when a sampling counter counts a modelled line, the
+ * model's counts are kept at every instruction boundary of the block (a
+ * copy of the counts per instruction), so that the block that may bring
+ * the counter to overflow goes to the PMU model one instruction per clock
+ * with each instruction's own modelled events: the PMI falls on the
+ * instruction that caused the event (the load that missed). Otherwise the
+ * modelled counts go in bulk, at no cost per block. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin.h"
+#include "uarch.h"
+
+/* The most instructions QEMU puts in one block (TCG_MAX_INSNS). */
+#define MAX_TB_INSNS 512u
+/* The widest access an x86 instruction makes under QEMU 7.2 (SSE). */
+#define MAX_MERGED_ACCESS 16u
+
+/* One instruction of a translated block, as the model needs it (one
+ * allocation per block, so that a block's execution touches few lines of
+ * the host's caches); also the data of its memory callbacks. */
+struct ment {
+  struct spmu_qemu_mtb *b;
+  uint64_t vaddr;
+  uint32_t j;   /* its index in the block */
+  uint8_t len;  /* its length */
+  uint8_t same; /* 1: within the previous one's L1I line */
+};
+
+/* What the model keeps of a translated block. */
+struct spmu_qemu_mtb {
+  uint32_t n;        /* instructions */
+  uint32_t rep;      /* index of its REP string instruction, or n */
+  uint32_t nsame;    /* instructions with same set */
+  uint8_t last_kind; /* enum insn_kind of the last instruction */
+  uint64_t fallthrough, rep_addr;
+  struct ment e[]; /* [n] */
+};
+
+/* One guest thread's model. */
+struct spmu_qemu_model {
+  spmu_uarch *u;
+  const spmu_uarch_counts *live;
+  bool cg; /* the cachegrind configuration */
+  /* The block running. */
+  const struct spmu_qemu_mtb *cur;
+  uint32_t fetched; /* its instructions fetched so far */
+  bool cont;        /* it began by repeating its REP instruction */
+  bool rep_iter;    /* cachegrind: its REP instruction iterated */
+  /* A data access held back to be put together with the next. */
+  bool pend, pend_write;
+  uint32_t pend_j, pend_len;
+  uint64_t pend_addr;
+  /* The modelled lines' values handed to the PMU model so far. */
+  uint64_t delivered[NMLINES];
+  /* With a sampled modelled event: the counts at each instruction
+   * boundary of the block, log[0] at its start, log[j + 1] after its
+   * instruction j (or NULL). */
+  spmu_uarch_counts *log;
+  bool log_ok;  /* the block fitted in the log */
+  bool use_log; /* count.c delivers the block per instruction */
+};
+
+static spmu_uarch_config model_cfg;
+
+bool spmu_qemu_model_init(const char *spec, char *why, size_t len)
+{
+  char err[256];
+  spmu_uarch *u;
+
+  if (spmu_uarch_config_parse(spec, &model_cfg, err, sizeof(err)) != 0) {
+    snprintf(why, len, "model=%s: %s", spec, err);
+    return false;
+  }
+  u = spmu_uarch_new(&model_cfg, err, sizeof(err));
+  if (!u) {
+    snprintf(why, len, "model=%s: %s", spec, err);
+    return false;
+  }
+  spmu_uarch_free(u);
+  return true;
+}
+
+bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
+{
+  struct spmu_qemu_model *m;
+  char err[256];
+
+  if (!g.model)
+    return true;
+  m = calloc(1, sizeof(*m));
+  if (!m) {
+    snprintf(why, len, "out of memory");
+    return false;
+  }
+  m->u = spmu_uarch_new(&model_cfg, err, sizeof(err));
+  if (g.model_sampled)
+    m->log = calloc(MAX_TB_INSNS + 1, sizeof(*m->log));
+  if (!m->u || (g.model_sampled && !m->log)) {
+    snprintf(why, len, "model=%s: %s", g.model_spec,
+             m->u ? "out of memory" : err);
+    spmu_uarch_free(m->u);
+    free(m);
+    return false;
+  }
+  m->live = spmu_uarch_peek_counts(m->u);
+  m->cg = model_cfg.mode == SPMU_UARCH_CACHEGRIND;
+  v->model = m;
+  return true;
+}
+
+void spmu_qemu_model_free(struct vcpu *v)
+{
+  if (v->model) {
+    spmu_uarch_free(v->model->u);
+    free(v->model->log);
+    free(v->model);
+    v->model = NULL;
+  }
+}
+
+/* ---- the modelled lines ---------------------------------------------- */
+
+/* Each modelled line's value for counts n (lines.h, enum mline):
+ *   cycles: the timing model's core cycles; both reference-cycle lines
+ *     its reference cycles (uarch/README.md, "Timing");
+ *   LONGEST_LAT_CACHE.REFERENCE / MISS: references to and misses of the
+ *     last level, fetches and data alike (cachegrind: LL references and
+ *     ILmr + DLmr + DLmw);
+ *   L1D.REPLACEMENT: lines L1D filled (cachegrind: D1mr + D1mw);
+ *   BR_MISP_RETIRED.ALL_BRANCHES: mispredicted conditional, indirect and
+ *     return branches; .CONDITIONAL: the conditional ones;
+ *   MEM_LOAD_RETIRED.*: data reads by the level that served them. */
+static void mline_values(const struct spmu_qemu_model *m,
+                         const spmu_uarch_counts *n, uint64_t val[NMLINES])
+{
+  uint64_t core, ref;
+  uint64_t l1_miss = n->dr_served_l2 + n->dr_served_llc + n->dr_served_mem;
+
+  spmu_uarch_cycles(m->u, n, &core, &ref);
+  val[M_CYCLES] = core;
+  val[M_REF_XCLK] = val[M_REF_TSC] = ref;
+  val[M_LLC_REF] = n->llc_refs;
+  val[M_LLC_MISS] = n->llc_misses;
+  val[M_L1D_REPL] = n->l1d_misses;
+  val[M_MISP_ALL] = n->bcm + n->bim + n->retm;
+  val[M_MISP_COND] = n->bcm;
+  val[M_LD_L1_HIT] = n->dr - l1_miss;
+  val[M_LD_L1_MISS] = l1_miss;
+  val[M_LD_L2_HIT] = n->dr_served_l2;
+  val[M_LD_L2_MISS] = n->dr_served_llc + n->dr_served_mem;
+  val[M_LD_L3_HIT] = n->dr_served_llc;
+  val[M_LD_L3_MISS] = n->dr_served_mem;
+}
+
+/* The lines from what was delivered up to the values of n (each at most
+ * 2^32 - 1 a clock; what is left goes with a later clock). */
+static size_t lines_upto(struct spmu_qemu_model *m, const spmu_uarch_counts *n,
+                         spmu_event_line *out)
+{
+  uint64_t val[NMLINES];
+  unsigned l;
+
+  mline_values(m, n, val);
+  for (l = 0; l < NMLINES; l++) {
+    uint64_t d = val[l] > m->delivered[l] ? val[l] - m->delivered[l] : 0;
+
+    if (d > UINT32_MAX)
+      d = UINT32_MAX;
+    m->delivered[l] += d;
+    out[l] = (spmu_event_line){.event = mline_code[l][0],
+                               .umask = mline_code[l][1],
+                               .count = (uint32_t)d};
+  }
+  return NMLINES;
+}
+
+/* The lines of a bulk clock: everything counted so far, or, when the
+ * block is delivered one instruction per clock, what came before it. */
+size_t spmu_qemu_model_lines(struct vcpu *v, spmu_event_line *out)
+{
+  struct spmu_qemu_model *m = v->model;
+
+  if (!m)
+    return 0;
+  return lines_upto(m, m->use_log ? &m->log[0] : m->live, out);
+}
+
+/* The lines of instruction j of the block delivered per instruction. */
+size_t spmu_qemu_model_insn_lines(struct vcpu *v, uint32_t j,
+                                  spmu_event_line *out)
+{
+  struct spmu_qemu_model *m = v->model;
+
+  if (!m || !m->use_log)
+    return 0; /* the bulk clock before the block carried them */
+  return lines_upto(m, &m->log[j + 1], out);
+}
+
+/* Is anything counted but not delivered? */
+bool spmu_qemu_model_pending(struct vcpu *v)
+{
+  struct spmu_qemu_model *m = v->model;
+  uint64_t val[NMLINES];
+  unsigned l;
+
+  if (!m)
+    return false;
+  mline_values(m, m->live, val);
+  for (l = 0; l < NMLINES; l++)
+    if (val[l] != m->delivered[l])
+      return true;
+  return false;
+}
+
+/* count.c delivers the block just ended one instruction per clock (near
+ * an overflow): from its log, when it has one. */
+void spmu_qemu_model_near(struct vcpu *v, bool near)
+{
+  struct spmu_qemu_model *m = v->model;
+
+  if (m)
+    m->use_log = near && m->log && m->log_ok;
+}
+
+/* The budget the block just ended takes (count.c): the most any sampled
+ * modelled line grew in it, or charge (its exact lines') if more. */
+uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
+{
+  struct spmu_qemu_model *m = v->model;
+  uint64_t before[NMLINES], after[NMLINES];
+  uint32_t n;
+  unsigned i;
+
+  if (!m || !m->log || !m->cur)
+    return charge;
+  n = m->log_ok ? m->cur->n : 0;
+  mline_values(m, &m->log[0], before);
+  mline_values(m, m->log_ok ? &m->log[n] : m->live, after);
+  for (i = 0; i < g.nevents; i++) {
+    int l = g.mline_of[i];
+
+    if (l >= 0 && after[l] - before[l] > charge)
+      charge = after[l] - before[l] > UINT32_MAX
+                   ? UINT32_MAX
+                   : (uint32_t)(after[l] - before[l]);
+  }
+  return charge;
+}
+
+/* ---- feeding the model ------------------------------------------------ */
+
+static void issue_pending(struct spmu_qemu_model *m)
+{
+  if (m->pend) {
+    m->pend = false;
+    spmu_uarch_access(m->u, m->pend_addr, m->pend_len, m->pend_write, 0);
+  }
+}
+
+/* Instruction k of the block retires (a repeat of a REP string
+ * instruction retires nothing). */
+static inline unsigned retires(const struct spmu_qemu_model *m, uint32_t k)
+{
+  return !(k == 0 && m->cont);
+}
+
+static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
+{
+  spmu_uarch_access(m->u, m->cur->e[k].vaddr, m->cur->e[k].len, 0, 1);
+}
+
+/* In the block's order, instruction k's fetch; one within the line of the
+ * instruction before it hits the line that fetch left most recent, and
+ * is counted with the others at the block's end (spmu_uarch_fetch_hits). */
+static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
+{
+  if (!m->cur->e[k].same)
+    fetch_insn(m, k);
+}
+
+/* The boundary before instruction k: the data accesses of the one before
+ * it are issued; with a log, that one retires there and the counts are
+ * kept. */
+static void boundary(struct spmu_qemu_model *m, uint32_t k)
+{
+  issue_pending(m);
+  if (m->log && k > 0 && m->log_ok) {
+    spmu_uarch_retire(m->u, retires(m, k - 1));
+    m->log[k] = *m->live;
+  }
+}
+
+/* Fetch the block's instructions up to end (excluded), each after the
+ * data accesses of the one before it. */
+static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
+{
+  while (m->fetched < end) {
+    uint32_t k = m->fetched++;
+
+    boundary(m, k);
+    fetch_next(m, k);
+    if (m->cg && k == m->cur->rep) {
+      /* A REP iteration: its check of RCX found it not 0. */
+      spmu_uarch_branch(m->u, m->cur->e[k].vaddr, m->cur->fallthrough,
+                        SPMU_UARCH_BR_COND, 1, m->cur->e[k].vaddr);
+      m->rep_iter = true;
+    }
+  }
+}
+
+static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+                   uint64_t vaddr, void *udata)
+{
+  const struct ment *r = udata;
+  struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
+  struct spmu_qemu_model *m = v ? v->model : NULL;
+  uint32_t len = 1u << qemu_plugin_mem_size_shift(info);
+  bool w = qemu_plugin_mem_is_store(info);
+
+  if (__builtin_expect(!m, 0))
+    return;
+  if (__builtin_expect(m->cur != r->b, 0)) {
+    spmu_uarch_access(m->u, vaddr, len, w, 0); /* not begun: no order */
+    return;
+  }
+  if (r->j >= m->fetched)
+    fetch_to(m, r->j + 1);
+  if (m->pend && m->pend_j == r->j) {
+    /* One access QEMU made in pieces. */
+    if (w == m->pend_write && vaddr == m->pend_addr + m->pend_len &&
+        m->pend_len + len <= MAX_MERGED_ACCESS) {
+      m->pend_len += len;
+      return;
+    }
+    /* Cachegrind: a read-modify-write is one read. */
+    if (m->cg && w && !m->pend_write && vaddr == m->pend_addr &&
+        len == m->pend_len)
+      return;
+  }
+  issue_pending(m);
+  m->pend = true;
+  m->pend_write = w;
+  m->pend_j = r->j;
+  m->pend_addr = vaddr;
+  m->pend_len = len;
+}
+
+/* A block starts on v (cont: it repeats its REP string instruction). */
+void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
+{
+  struct spmu_qemu_model *m = v->model;
+
+  if (!m || !t->model)
+    return;
+  m->cur = t->model;
+  m->cont = cont != 0;
+  /* A repeat fetches nothing in the part configurations. */
+  m->fetched = (m->cont && !m->cg) ? 1 : 0;
+  m->rep_iter = false;
+  m->pend = false;
+  m->use_log = false;
+  if (m->log) {
+    m->log_ok = t->model->n <= MAX_TB_INSNS;
+    m->log[0] = *m->live;
+  }
+}
+
+/* The branch of the block's last instruction, now that next (NULL: none
+ * ran) tells where it went. */
+static void last_branch(struct spmu_qemu_model *m, const struct tb *next)
+{
+  const struct spmu_qemu_mtb *b = m->cur;
+  uint64_t pc = b->e[b->n - 1].vaddr, ft = b->fallthrough;
+  uint64_t to = next ? next->vaddr : ft;
+
+  switch (b->last_kind) {
+  case K_COND:
+    if (next)
+      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_COND, to != ft, to);
+    break;
+  case K_JMP:
+    spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_JUMP, 1, to);
+    break;
+  case K_CALL:
+    spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_CALL, 1, to);
+    break;
+  case K_JMP_IND:
+    if (next)
+      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_JUMP, 1, to);
+    break;
+  case K_CALL_IND:
+    if (next)
+      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_CALL, 1, to);
+    break;
+  case K_RET:
+    if (next)
+      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_RET, 1, to);
+    break;
+  default:
+    break;
+  }
+}
+
+/* The end of a block ending at a REP string instruction (cachegrind):
+ * the execution that found RCX = 0 is a fetch and a not-taken branch;
+ * it is this one when it did not iterate, else one more after the last
+ * iteration when the instruction does not run again. */
+static void rep_end(struct spmu_qemu_model *m, const struct tb *next)
+{
+  uint32_t k = m->cur->rep;
+
+  if (m->rep_iter && next && next->vaddr == m->cur->rep_addr)
+    return;
+  if (!m->rep_iter) {
+    boundary(m, k);
+    m->fetched = k + 1;
+    fetch_next(m, k);
+  } else {
+    fetch_insn(m, k); /* the final check, one more execution */
+  }
+  spmu_uarch_branch(m->u, m->cur->rep_addr, m->cur->fallthrough,
+                    SPMU_UARCH_BR_COND, 0, m->cur->fallthrough);
+}
+
+void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
+                         const struct tb *next)
+{
+  struct spmu_qemu_model *m = v->model;
+  uint32_t n;
+
+  if (!m || !p->model || m->cur != p->model)
+    return;
+  n = m->cur->n;
+  if (n == 0)
+    return;
+  fetch_to(m, m->cg && m->cur->rep < n ? n - 1 : n);
+  issue_pending(m);
+  if (m->cg && m->cur->rep < n)
+    rep_end(m, next);
+  else
+    last_branch(m, next);
+  if (m->cur->nsame)
+    spmu_uarch_fetch_hits(m->u, m->cur->nsame);
+  if (m->log && m->log_ok) {
+    spmu_uarch_retire(m->u, retires(m, n - 1));
+    m->log[n] = *m->live;
+  } else {
+    spmu_uarch_retire(m->u, n - (m->cont ? 1u : 0u));
+  }
+}
+
+/* In a fork's child: the counts not yet delivered were the parent's. */
+void spmu_qemu_model_fork_child(struct vcpu *v)
+{
+  struct spmu_qemu_model *m = v->model;
+
+  if (!m)
+    return;
+  mline_values(m, m->live, m->delivered);
+  m->cur = NULL;
+  m->pend = false;
+  m->use_log = false;
+}
+
+/* ---- translation ------------------------------------------------------ */
+
+/* Do the bytes from a to last lie in one L1I line? Only where nothing
+ * but a fetch can take a line out of L1I (no inclusive LLC), so that a
+ * fetch within the line fetched just before surely hits. */
+static bool same_line(uint64_t a, uint64_t last)
+{
+  unsigned bits = 0;
+
+  if (model_cfg.mode == SPMU_UARCH_PART && model_cfg.llc_inclusive)
+    return false;
+  while ((1u << bits) < model_cfg.l1i.line)
+    bits++;
+  return a >> bits == last >> bits;
+}
+
+bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
+{
+  struct spmu_qemu_mtb *b =
+      calloc(1, sizeof(*b) + (size_t)t->ninsns * sizeof(b->e[0]));
+  uint32_t j;
+
+  if (!b)
+    return false;
+  b->n = t->ninsns;
+  b->rep = t->rep_addr != UINT64_MAX ? t->ninsns - 1 : t->ninsns;
+  b->last_kind = t->last_kind;
+  b->fallthrough = t->fallthrough;
+  b->rep_addr = t->rep_addr;
+  for (j = 0; j < b->n; j++) {
+    uint64_t end = j + 1 < b->n ? t->insn_vaddr[j + 1] : t->fallthrough;
+    struct ment *e = &b->e[j];
+
+    e->b = b;
+    e->j = j;
+    e->vaddr = t->insn_vaddr[j];
+    e->len = (uint8_t)(end - t->insn_vaddr[j]);
+    e->same = j > 0 && same_line(t->insn_vaddr[j - 1], end - 1);
+    b->nsame += e->same;
+    qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
+                                     QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                     e);
+  }
+  t->model = b;
+  return true;
+}
+
+void spmu_qemu_model_free_tb(struct tb *t)
+{
+  if (t && t->model) {
+    free(t->model);
+    t->model = NULL;
+  }
+}

@@ -1,0 +1,305 @@
+#!/bin/sh
+# The modelled micro-architecture (plugin argument model=SPEC, model.c):
+# its events reach the PMU model as event lines (lines.h, enum mline) and
+# count what the stated model gives on programs known by construction.
+#   test_model.sh cachegrind CC PLUGIN SRCDIR
+#     the cachegrind configuration against valgrind's cachegrind
+#     (--cache-sim=yes --branch-sim=yes, the same --I1/--D1/--LL):
+#     L1D.REPLACEMENT = D1mr + D1mw, LONGEST_LAT_CACHE.REFERENCE = I1mr +
+#     D1mr + D1mw, LONGEST_LAT_CACHE.MISS = ILmr + DLmr + DLmw,
+#     BR_MISP_RETIRED.ALL_BRANCHES = Bcm + Bim, .CONDITIONAL = Bcm, on
+#     freestanding programs; the differences of definition checked exactly;
+#     and the counts by construction.
+#   test_model.sh part CC PLUGIN SRCDIR REC_DUMP REPLAY
+#     the part configurations: counts by construction, per-thread models,
+#     samples of a modelled event on the load that caused it, refusals.
+# Skipped (77) without qemu-x86_64 (and, for cachegrind, valgrind), unless
+# SOFTPMU_REQUIRE_QEMU=1 (SOFTPMU_REQUIRE_VALGRIND=1 for valgrind).
+MODE=$1 CC=$2 PLUGIN=$3 SRC=$4 DUMP=$5 REPLAY=$6
+need() { # TOOL REQUIRE_VARIABLE_VALUE
+  command -v "$1" >/dev/null 2>&1 && return 0
+  echo "$1 not found: skipped"
+  [ "$2" = 1 ] && exit 1
+  exit 77
+}
+need qemu-x86_64 "${SOFTPMU_REQUIRE_QEMU:-0}"
+[ "$MODE" = cachegrind ] && need valgrind "${SOFTPMU_REQUIRE_VALGRIND:-0}"
+. "$(dirname "$0")/../../../cli/test_lib.sh"
+
+# IA32_PERFEVTSELx values (EN, USR, OS; SDM Vol. 3B 18.2.1.1) of the
+# modelled events (lines.h) and of INST_RETIRED.ANY_P.
+INST=4300c0 CYCLES=43003c LLC_REF=434f2e LLC_MISS=43412e L1D_REPL=430151
+MISP=4300c5 MISP_COND=4301c5 LD_L1_HIT=4301d1 LD_L2_HIT=4302d1
+LD_L3_HIT=4304d1 LD_L1_MISS=4308d1 LD_L2_MISS=4310d1 LD_L3_MISS=4320d1
+
+build() { # NAME DEFINES...
+  name=$1
+  shift
+  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
+    fail "$name: does not assemble"
+}
+
+sym() { # PROGRAM SYMBOL: its address, decimal
+  printf '%d' "0x$(nm "$tmp/$1" | awk -v s="$2" '$3 == s { print $1 }')"
+}
+
+# QEMU's option syntax splits the plugin's arguments at commas; a comma in
+# a value is written twice.
+esc() { printf '%s' "$1" | sed 's/,/,,/g'; }
+
+# counts SPEC EVENTS PROGRAM [ARGS]: the plugin's counts of EVENTS (comma
+# separated selects), in order, on one line, in $got.
+counts() {
+  spec=$1 events=$2
+  shift 2
+  rm -f "$tmp/counts"
+  args=$(printf '%s' "$events" | sed 's/\([^,]*\)/event=\1/g')
+  qemu-x86_64 -plugin "$PLUGIN,out=$tmp/counts,$args,model=$(esc "$spec")" \
+    "$@" >/dev/null 2>"$tmp/qerr" || fail "$*: qemu-x86_64 failed: $(cat "$tmp/qerr")"
+  got=$(awk '$1 == "event" { printf "%s%s", sep, $3; sep = " " }' "$tmp/counts")
+}
+
+check() { # WHAT GOT WANT
+  checks=$((checks + 1))
+  [ "$2" = "$3" ] || fail "$1: got $2, want $3"
+}
+
+# Lines of text between two symbols of a program: each is fetched, missed
+# once by a cold cache, and kept by an L1I larger than the program.
+code_lines() { # PROGRAM FIRST END
+  a=$(sym "$1" "$2") b=$(sym "$1" "$3")
+  echo $(((b - 1) / 64 - a / 64 + 1))
+}
+
+# ---- the cachegrind configuration against cachegrind -------------------
+if [ "$MODE" = cachegrind ]; then
+  # cg NAME I1 D1 LL [ARGS]: cachegrind's summary of $tmp/NAME into cg_*
+  # and the plugin's counts into sp_*.
+  cg() {
+    name=$1 i1=$2 d1=$3 ll=$4
+    shift 4
+    valgrind -q --tool=cachegrind --cache-sim=yes --branch-sim=yes \
+      --I1="$i1" --D1="$d1" --LL="$ll" --cachegrind-out-file="$tmp/cg.out" \
+      "$tmp/$name" "$@" >/dev/null 2>"$tmp/vgerr" ||
+      fail "$name: valgrind failed: $(cat "$tmp/vgerr")"
+    eval "$(awk '/^events:/ { for (i = 2; i <= NF; i++) n[i] = $i }
+      /^summary:/ { for (i = 2; i <= NF; i++) v[n[i]] = $i }
+      END { printf "cg_repl=%d cg_ref=%d cg_miss=%d cg_misp=%d cg_cond=%d\n",
+        v["D1mr"] + v["D1mw"], v["I1mr"] + v["D1mr"] + v["D1mw"],
+        v["ILmr"] + v["DLmr"] + v["DLmw"], v["Bcm"] + v["Bim"], v["Bcm"] }' \
+      "$tmp/cg.out")"
+    counts "cachegrind:I1=$i1:D1=$d1:LL=$ll" \
+      "$L1D_REPL,$LLC_REF,$LLC_MISS,$MISP,$MISP_COND" "$tmp/$name" "$@"
+    set -- $got
+    sp_repl=$1 sp_ref=$2 sp_miss=$3 sp_misp=$4 sp_cond=$5
+  }
+  # equal NAME I1 D1 LL [ARGS]: every compared count is cachegrind's.
+  equal() {
+    label="$1 ($2 $3 $4)"
+    cg "$@"
+    check "$label: L1D.REPLACEMENT = D1mr + D1mw" "$sp_repl" "$cg_repl"
+    check "$label: LONGEST_LAT_CACHE.REFERENCE = I1mr + D1mr + D1mw" \
+      "$sp_ref" "$cg_ref"
+    check "$label: LONGEST_LAT_CACHE.MISS = ILmr + DLmr + DLmw" \
+      "$sp_miss" "$cg_miss"
+    check "$label: BR_MISP_RETIRED.ALL_BRANCHES = Bcm + Bim" \
+      "$sp_misp" "$cg_misp"
+    check "$label: BR_MISP_RETIRED.CONDITIONAL = Bcm" "$sp_cond" "$cg_cond"
+  }
+  G1="32768,8,64 4096,2,64 65536,4,64"
+  G2="16384,4,32 8192,4,32 131072,8,32"
+  build mem -DN=1000
+  build record -DN=1000
+  build pagecross -DN=1000
+  build loop -DN=1000
+  build rep -DN=100 -DL=1000
+  for g in "$G1" "$G2"; do
+    for p in mem record pagecross loop rep; do
+      equal $p $g
+    done
+  done
+  # The strided walk: NL lines, P passes (stride.S). Under G1 (D1 of 64
+  # lines, LL of 1024): 512 lines miss D1 on every pass and LL once;
+  # 2048 lines miss both on every pass; the code misses I1 and LL once
+  # per line of text.
+  build stride -DNL=512 -DP=3
+  equal stride $G1
+  code=$(code_lines stride _start text_end)
+  check "stride 512x3: D1 misses by construction" "$sp_repl" 1536
+  check "stride 512x3: LL misses by construction" "$sp_miss" $((512 + code))
+  build stride -DNL=2048 -DP=2
+  equal stride $G1
+  equal stride $G2
+  cg stride $G1
+  check "stride 2048x2: D1 misses by construction" "$sp_repl" 4096
+  check "stride 2048x2: LL misses by construction" "$sp_miss" $((4096 + code))
+  # A branch with a known period (alt.S): equal to cachegrind, and each
+  # further period of 64 iterations costs exactly one mispredict, the
+  # iteration whose outcome differs (its history, the last 7 outcomes, is
+  # the same as the iterations' around it).
+  for n in 1024 1088 1280; do
+    build alt -DN=$n -DPERIOD=64
+    equal alt $G1
+    eval "misp_$n=$sp_misp"
+  done
+  build alt -DN=1000 -DPERIOD=4
+  equal alt $G1
+  check "alt: one more period, one more mispredict" $((misp_1088 - misp_1024)) 1
+  check "alt: four more periods, four more" $((misp_1280 - misp_1024)) 4
+  # loop.S, one branch taken 999 times then not: cachegrind's 2-bit
+  # counters start at 0 (not taken) and are indexed by the last 7
+  # outcomes: the first 8 outcomes meet a fresh counter each and are
+  # mispredicted, the 9th finds the all-taken counter at 1 (mispredicted,
+  # now 2); from then on taken is predicted, and the last outcome is
+  # mispredicted: 10.
+  cg loop $G1
+  check "loop: mispredicts by construction" "$sp_cond" 10
+  # A REP string instruction: cachegrind fetches it once per iteration
+  # and once more for the final check of RCX, and counts each check as a
+  # conditional branch but the first of a run, which VEX decides when it
+  # translates the block that set RCX to a constant; the model, which
+  # cannot know that, counts one branch per check. The counts compared
+  # above are equal nonetheless on rep.S.
+  # branches.S: the caches are equal; the branches are not, by
+  # definition: VEX folds the JE after CMP r, r (always taken) and the JMP
+  # through a register just loaded with a constant into direct jumps, so
+  # cachegrind counts one conditional and one indirect branch fewer per
+  # iteration (Bc 2000, Bi 1000 for N = 1000) and its mispredicts differ.
+  build branches -DN=1000
+  cg branches $G1
+  check "branches: L1D.REPLACEMENT = D1mr + D1mw" "$sp_repl" "$cg_repl"
+  check "branches: LONGEST_LAT_CACHE.MISS = ILmr + DLmr + DLmw" \
+    "$sp_miss" "$cg_miss"
+  bc=$(awk '/^events:/ { for (i = 2; i <= NF; i++) n[i] = $i }
+    /^summary:/ { for (i = 2; i <= NF; i++) if (n[i] == "Bc" || n[i] == "Bi") printf "%s ", $i }' "$tmp/cg.out")
+  check "branches: cachegrind's Bc and Bi (VEX folds two branches)" "$bc" "2000 1000 "
+  # A libc program (walk.c): the start-up differs (glibc picks its
+  # functions by CPUID, and valgrind and QEMU present different CPUs), so
+  # the totals differ; what the walk adds is the same in both: 1000 more
+  # lines are 2000 more D1 misses (D1 holds 64 lines) and 1000 more LL
+  # misses (LL holds them all), and no more mispredicts.
+  "$CC" -O1 -static -o "$tmp/walk" "$SRC/walk.c" || fail "walk.c: does not build"
+  L="32768,8,64 4096,2,64 8388608,16,64"
+  cg walk $L 1000
+  a="$sp_repl $sp_miss $sp_misp" b="$cg_repl $cg_miss $cg_misp"
+  cg walk $L 2000
+  set -- $a $b
+  check "walk.c: the walk's D1 misses" "$((sp_repl - $1)) $((cg_repl - $4))" "2000 2000"
+  check "walk.c: the walk's LL misses" "$((sp_miss - $2)) $((cg_miss - $5))" "1000 1000"
+  check "walk.c: the walk's mispredicts" "$((sp_misp - $3)) $((cg_misp - $6))" "0 0"
+  finish
+  exit
+fi
+
+# ---- the part configurations ---------------------------------------------
+# Ice Lake (L1D 48 KB, L2 512 KB, LLC 8 MB): 4096 lines (256 KB) walked 3
+# times miss L1D on every load, are served by memory on the first pass and
+# by L2 on the others (MEM_LOAD_RETIRED by level).
+build stride -DNL=4096 -DP=3
+counts part:icelake "$LD_L1_HIT,$LD_L1_MISS,$LD_L2_HIT,$LD_L2_MISS,$LD_L3_HIT,$LD_L3_MISS,$L1D_REPL,$INST" "$tmp/stride"
+check "icelake stride 4096x3: L1_HIT L1_MISS L2_HIT L2_MISS L3_HIT L3_MISS L1D.REPLACEMENT INST" \
+  "$got" "0 12288 8192 4096 0 4096 12288 $((1 + 3 * (4 + 4 * 4096) + 3))"
+# Skylake (inclusive 8 MB LLC): twice the LLC's lines, walked twice: every
+# load is served by memory.
+build stride -DNL=262144 -DP=2
+counts part:skylake "$LD_L3_MISS,$LD_L1_HIT,$L1D_REPL" "$tmp/stride"
+check "skylake stride 2xLLC: L3_MISS L1_HIT L1D.REPLACEMENT" "$got" "524288 0 524288"
+# Sapphire Rapids (one 1.875 MB non-inclusive LLC slice, L2 2 MB): 4 MB
+# walked twice misses the LLC on every load; the text misses once per
+# line (nothing invalidates L1I: the LLC is not inclusive).
+build stride -DNL=65536 -DP=2
+code=$(code_lines stride _start text_end)
+counts part:sapphirerapids "$LD_L3_MISS,$LLC_MISS,$LLC_REF" "$tmp/stride"
+check "sapphirerapids stride 4 MB x2: L3_MISS LLC.MISS LLC.REFERENCE" "$got" \
+  "131072 $((131072 + code)) $((131072 + code))"
+# loop.S under the part predictor (gshare, 2^16 counters at 1, weakly not
+# taken, 16 bits of history): the taken outcomes 0 to 16 see histories
+# 0, 1, 3, ... 0xffff, each a fresh counter, and are mispredicted; the
+# 17th moved the all-taken counter to 2; the last (not taken) is
+# mispredicted: 18, all conditional.
+build loop -DN=1000
+counts part:skylake "$MISP_COND,$MISP" "$tmp/loop"
+check "loop: mispredicts by construction" "$got" "18 18"
+
+# replay SPEC: the model's conditional mispredicts for the stream on stdin
+# (uarch_replay, written out by construction below).
+replay() {
+  "$REPLAY" "$1" | awk '$1 == "bcm" { print $2 }'
+}
+# alt.S: the stream by construction; each further period one mispredict.
+for n in 1024 1088; do
+  build alt -DN=$n -DPERIOD=64
+  ALT=$(sym alt alt) BACK=$(sym alt back)
+  want=$(awk -v n=$n -v a=$ALT -v b=$BACK 'BEGIN {
+    for (i = 1; i <= n; i++) { print "c", a, (i % 64 != 0); print "c", b, (i < n) } }' |
+    replay part:skylake)
+  counts part:skylake "$MISP_COND" "$tmp/alt"
+  check "alt N=$n: mispredicts of the stream by construction" "$got" "$want"
+  eval "alt_$n=$got"
+done
+check "alt: one more period, one more mispredict" $((alt_1088 - alt_1024)) 1
+
+# Threads (threads.S, T workers): each thread has its own model, so the
+# mispredicts are the main thread's stream through a fresh predictor plus
+# T times a worker's.
+T=3 W=1000 M=500
+build threads -DT=$T -DW=$W -DM=$M
+IC=$(sym threads is_child) SB=$(sym threads spawn_back)
+MB=$(sym threads main_back) WB=$(sym threads worker_back)
+main=$(awk -v t=$T -v m=$M -v ic=$IC -v sb=$SB -v mb=$MB 'BEGIN {
+  for (i = 1; i <= t; i++) { print "c", ic, 0; print "c", sb, (i < t) }
+  for (i = 1; i <= m; i++) print "c", mb, (i < m) }' | replay part:skylake)
+worker=$(awk -v w=$W -v ic=$IC -v wb=$WB 'BEGIN {
+  print "c", ic, 1; for (i = 1; i <= w; i++) print "c", wb, (i < w) }' |
+  replay part:skylake)
+counts part:skylake "$MISP_COND,$INST" "$tmp/threads"
+check "threads: per-thread predictors" "$got" \
+  "$((main + T * worker)) $((5 + 11 * T + 2 * M + T * (6 + 2 * W)))"
+
+# Record: a modelled event samples on the load that caused it. recmiss.S
+# misses L1D on the load at `miss` (NL lines, 2 passes; L2 holds them
+# all, so the LLC misses only on the first pass) and hits at `hit`; sample
+# k is the k*period-th miss, at instruction 1 + q (5 NL + 4) + 2 + 5 i + 1
+# of the program (pass q, line i).
+NL=1000
+build recmiss -DNL=$NL -DP=2
+MISS=$(printf '%x' "$(sym recmiss miss)")
+for ev in "$LD_L1_MISS 100 2" "$L1D_REPL 7 2" "$LD_L3_MISS 97 1"; do
+  set -- $ev
+  rm -f "$tmp/rec"
+  qemu-x86_64 -plugin "$PLUGIN,record=$tmp/rec,period=$2,event=$1,model=part:skylake" \
+    "$tmp/recmiss" 2>"$tmp/qerr" || fail "record $1: $(cat "$tmp/qerr")"
+  "$DUMP" "$tmp/rec" | awk '$1 == "sample" { print $4, $5, $6 }' >"$tmp/got"
+  awk -v p=$2 -v nl=$NL -v passes=$3 -v ip=$MISS 'BEGIN {
+    for (m = p; m <= passes * nl; m += p) {
+      q = int((m - 1) / nl); i = (m - 1) % nl
+      print 1 + q * (5 * nl + 4) + 2 + 5 * i + 1, ip, p } }' >"$tmp/want"
+  checks=$((checks + 1))
+  cmp -s "$tmp/want" "$tmp/got" ||
+    fail "record event=$1 period=$2: samples not on the missing load: $(diff "$tmp/want" "$tmp/got" | head -5)"
+done
+
+# Without model=, a modelled event is refused; model= takes the uarch
+# parser's specifications and refuses what it refuses.
+refused() { # WHAT ARGS MESSAGE
+  checks=$((checks + 1))
+  if qemu-x86_64 -plugin "$PLUGIN,out=$tmp/x,$2" "$tmp/loop" 2>"$tmp/qerr"; then
+    fail "$1: accepted"
+  fi
+  grep -qxF "softpmu-qemu: $3" "$tmp/qerr" || fail "$1: $(cat "$tmp/qerr")"
+}
+refused "a modelled event without model=" "event=$MISP" \
+  "event=$MISP: event C5H umask 00H is produced by the modelled micro-architecture only: give model=SPEC (cachegrind:I1=S,A,L:D1=S,A,L:LL=S,A,L or part:NAME)"
+refused "an unknown part" "event=$MISP,model=part:nosuch" \
+  "model=part:nosuch: unknown part 'nosuch' (known: skylake, haswell, sandybridge, icelake, sapphirerapids)"
+refused "a bad triple" "event=$MISP,model=cachegrind:D1=24576,,8,,64" \
+  "model=cachegrind:D1=24576,8,64: D1: Cache set count is not a power of two."
+# Without model= the exact engine counts inline as before; with it, by a
+# callback per block (the model needs each block's successor).
+rm -f "$tmp/x"
+qemu-x86_64 -plugin "$PLUGIN,out=$tmp/x,event=$INST" "$tmp/loop"
+qemu-x86_64 -plugin "$PLUGIN,out=$tmp/x,event=$INST,model=part:skylake" "$tmp/loop"
+check "counting without and with model=" \
+  "$(awk '$1 == "softpmu-qemu" { printf "%s ", $6 } $1 == "event" { printf "%s ", $3 }' "$tmp/x")" \
+  "counting=inline 2004 counting=callback 2004 "
+finish
