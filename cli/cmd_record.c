@@ -23,6 +23,7 @@
 #include "qemu_run.h"
 #include "record_stream.h"
 #include "stat_events.h"
+#include "stat_model.h"
 
 #define REC_DEFAULT_PROFILE "skylake"
 #define REC_DEFAULT_EVENTS "instructions"
@@ -43,6 +44,9 @@ struct rec_opts {
   struct perf_data_desc desc;
   bool precise;
   char **prog_argv;
+  const char *model_spec; /* --model SPEC */
+  bool no_model;          /* --no-model */
+  struct stat_model model;
 };
 
 /* ---- events ----------------------------------------------------------- */
@@ -69,6 +73,17 @@ static void record_perf_type(const struct stat_event *e,
       {"L1-dcache-stores", PERF_TYPE_HW_CACHE,
        PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_WRITE << 8 |
            PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16},
+      {"L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
+       PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+           PERF_COUNT_HW_CACHE_RESULT_MISS << 16},
+      {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+      {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+      {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+      {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
+      {"cache-references", PERF_TYPE_HARDWARE,
+       PERF_COUNT_HW_CACHE_REFERENCES},
+      {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+      {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
   };
   char base[sizeof(e->name)];
   size_t i;
@@ -94,10 +109,18 @@ static int record_add_event(struct rec_opts *o, const char *spec)
   if (o->desc.nev == PERF_DATA_MAX_EVENTS)
     return cli_usage_error(&cli_cmd_record, "record: at most %d events",
                            PERF_DATA_MAX_EVENTS);
-  if (stat_event_resolve(&o->profile, spec, e, why, sizeof(why)) != 0) {
+  if (stat_event_resolve(&o->profile, o->model.use, spec, e, why,
+                         sizeof(why)) != 0) {
     cli_error("record: %s", why);
+    if (o->model.why[0])
+      cli_error("record: note: %s", o->model.why);
     return CLI_EXIT_USAGE;
   }
+  if (!e->supported && e->modelled)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: %s: a modelled event, and --no-model "
+                           "leaves the model out",
+                           spec);
   if (!e->supported)
     return cli_usage_error(&cli_cmd_record,
                            "record: %s: the engine does not produce this "
@@ -141,7 +164,7 @@ static bool record_takes_value(const char *a)
 {
   return record_is(a, "-e", "--event") || record_is(a, "-c", "--count") ||
          record_is(a, "-o", "--output") || record_is(a, NULL, "--cpu") ||
-         record_is(a, NULL, "--from");
+         record_is(a, NULL, "--from") || record_is(a, NULL, "--model");
 }
 
 static int record_value_option(struct rec_opts *o, const char *a,
@@ -155,6 +178,8 @@ static int record_value_option(struct rec_opts *o, const char *a,
     o->period_arg = val;
   else if (record_is(a, NULL, "--from"))
     o->from = val;
+  else if (record_is(a, NULL, "--model"))
+    o->model_spec = val;
   else if (o->nlists < PERF_DATA_MAX_EVENTS)
     o->event_lists[o->nlists++] = val;
   else
@@ -174,6 +199,8 @@ static int record_flag(struct rec_opts *o, const char *a)
     o->desc.callchain = true;
   else if (record_is(a, NULL, "--precise"))
     o->precise = true;
+  else if (record_is(a, NULL, "--no-model"))
+    o->no_model = true;
   else
     return 0;
   return 1;
@@ -265,6 +292,9 @@ static int record_setup(struct rec_opts *o)
                            o->profile.name);
   if ((rc = record_set_period(o)) != CLI_EXIT_OK)
     return rc;
+  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model,
+                        why, sizeof(why)) != 0)
+    return cli_usage_error(&cli_cmd_record, "record: %s", why);
   if (o->nlists == 0)
     o->event_lists[o->nlists++] = REC_DEFAULT_EVENTS;
   for (l = 0; l < o->nlists; l++)
@@ -329,20 +359,30 @@ static void record_comm(const char *prog, char *comm, size_t len)
 static char *record_plugin_arg(const struct rec_opts *o, const char *plugin,
                                const char *stream, const char *prog)
 {
-  size_t cap = strlen(plugin) + strlen(stream) + 160 + 32 * o->desc.nev, n;
+  size_t cap = strlen(plugin) + strlen(stream) + 160 + 32 * o->desc.nev +
+               2 * STAT_MODEL_SPEC_MAX,
+         n;
   char *s = malloc(cap), comm[16];
   unsigned i;
+  bool modelled = false;
 
   if (!s)
     return NULL;
   record_comm(prog, comm, sizeof(comm));
   n = (size_t)snprintf(s, cap, "%s,profile=%s,record=%s,period=%" PRIu64,
                        plugin, o->profile.name, stream, o->desc.period);
-  for (i = 0; i < o->desc.nev; i++)
+  for (i = 0; i < o->desc.nev; i++) {
     n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
+    modelled |= o->ev[i].modelled;
+  }
   n += (size_t)snprintf(s + n, cap - n, "%s%s,comm=%s",
                         o->desc.callchain ? ",callgraph=1" : "",
                         o->precise ? ",precise=1" : "", comm);
+  /* The model is loaded only for a modelled event, as stat does. */
+  if (modelled && stat_model_plugin_arg(&o->model, s + n, cap - n) < 0) {
+    free(s);
+    return NULL;
+  }
   return s;
 }
 
@@ -421,7 +461,8 @@ const struct cli_command cli_cmd_record = {
     .name = "record",
     .summary = "run a program and sample its events into perf.data",
     .synopsis = "[-e EVENT,...] [-c PERIOD] [--precise] [-g] [-o FILE]\n"
-                "             [--cpu PROFILE] [--] PROG [ARGS...]\n"
+                "             [--cpu PROFILE] [--model SPEC | --no-model]\n"
+                "             [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
                 " --from STREAM",
     .description =
@@ -438,8 +479,12 @@ const struct cli_command cli_cmd_record = {
         "    status pass through.\n"
         "\n"
         "    EVENT is spelt as for softpmu stat; only the events the engine\n"
-        "    produces can be sampled (instructions, branches by kind, loads\n"
-        "    and stores retired). Default: instructions.\n",
+        "    produces can be sampled: exactly, instructions, branches by\n"
+        "    kind, loads and stores retired; through the modelled\n"
+        "    micro-architecture (as softpmu stat), cycles, cache-misses,\n"
+        "    branch-misses, L1D.REPLACEMENT, MEM_LOAD_RETIRED.*: a sample\n"
+        "    of a modelled event is taken when the model's count overflows.\n"
+        "    Default: instructions.\n",
     .options =
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to sample (repeatable); each its own counter.\n\n"
@@ -465,6 +510,10 @@ const struct cli_command cli_cmd_record = {
         "    --cpu PROFILE\n"
         "        The processor to model, a preset name (as softpmu stat -c).\n"
         "        Default: skylake.\n\n"
+        "    --model SPEC, --no-model\n"
+        "        The modelled micro-architecture, as for softpmu stat\n"
+        "        (default: the profile's part); loaded only when a modelled\n"
+        "        event is sampled.\n\n"
         "    --from STREAM\n"
         "        Run nothing: convert a sample stream the plugin wrote\n"
         "        (qemu-x86_64 -plugin libsoftpmu-qemu.so,record=STREAM,...)\n"
@@ -479,7 +528,9 @@ const struct cli_command cli_cmd_record = {
                 "    softpmu record -e br_inst_retired.near_call -c 1009 -g "
                 "-- ./prog\n"
                 "    softpmu record --precise -o prog.data -- ./prog && "
-                "perf report -i prog.data\n",
+                "perf report -i prog.data\n"
+                "    softpmu record -e cache-misses -c 1009 -- ./prog && "
+                "softpmu report\n",
     .flags = CLI_FLAG_OWN_CPU_OPTION,
     .min_args = 0,
     .max_args = -1,

@@ -20,13 +20,15 @@
 #define _KE UINT64_C(0x420000)
 
 static spmu_profile prof;
+/* The model as stat chooses it: the profile's part by default. */
+static enum stat_model_use model = STAT_MODEL_ON;
 
 static struct stat_event ok(const char *spec)
 {
   struct stat_event e;
   char why[512];
 
-  if (stat_event_resolve(&prof, spec, &e, why, sizeof why) != 0)
+  if (stat_event_resolve(&prof, model, spec, &e, why, sizeof why) != 0)
     fail_msg("%s: %s", spec, why);
   return e;
 }
@@ -55,7 +57,8 @@ static void assert_error(const char *spec, const char *expect)
   struct stat_event e;
   char why[512];
 
-  assert_int_equal(stat_event_resolve(&prof, spec, &e, why, sizeof why), -1);
+  assert_int_equal(stat_event_resolve(&prof, model, spec, &e, why, sizeof why),
+                   -1);
   assert_string_equal(why, expect);
 }
 
@@ -271,8 +274,8 @@ static void test_custom_and_netburst_profiles(void **state)
   assert_error("BR_INST_RETIRED:NEAR_CALL",
                "event 'BR_INST_RETIRED:NEAR_CALL' is not known for custom");
   assert_int_equal(spmu_profile_parse("pentium4", &p, NULL, 0), 0);
-  assert_int_equal(stat_event_resolve(&p, "instructions", &e, why, sizeof why),
-                   -1);
+  assert_int_equal(
+      stat_event_resolve(&p, model, "instructions", &e, why, sizeof why), -1);
   assert_string_equal(why, "pentium4 has the NetBurst PMU; softpmu stat "
                            "needs architectural performance monitoring "
                            "(SDM Vol. 3B 18.2)");
