@@ -112,7 +112,8 @@ static int record_add_event(struct rec_opts *o, const char *spec)
   if (stat_event_resolve(&o->profile, o->model.use, spec, e, why,
                          sizeof(why)) != 0) {
     cli_error("record: %s", why);
-    if (o->model.why[0])
+    /* A part the model does not know: say so (stat_model.h). */
+    if (o->model.why[0] && spmu_profile_part_name(&o->profile))
       cli_error("record: note: %s", o->model.why);
     return CLI_EXIT_USAGE;
   }

@@ -84,7 +84,8 @@ static int stat_add_event(struct stat_opts *o, enum stat_model_use use,
   e = &o->ev[o->nev];
   if (stat_event_resolve(&o->profile, use, spec, e, why, sizeof(why)) != 0) {
     cli_error("stat: %s", why);
-    if (o->model.why[0])
+    /* A part the model does not know: say so (stat_model.h). */
+    if (o->model.why[0] && spmu_profile_part_name(&o->profile))
       cli_error("stat: note: %s", o->model.why);
     return CLI_EXIT_USAGE;
   }
@@ -621,33 +622,54 @@ const struct cli_command cli_cmd_stat = {
     .name = "stat",
     .summary = "run a program and count its events through the model",
     .synopsis = "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
-                "             [--multiplex[=N]] [--] PROG [ARGS...]",
+                "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
+                "             [--] PROG [ARGS...]\n"
+                "    softpmu stat [-c PROFILE] [-e EVENT,...] [-x SEP | -j]"
+                " --from FILE [PROG...]",
     .description =
         "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
         "    QEMU plugin, which hands every retired user-mode instruction of\n"
         "    every thread to a model PMU of the profile (default skylake),\n"
         "    programmed as a driver programs hardware; then prints the counts\n"
-        "    in perf stat's layout on standard error. The counts are exact "
-        "and\n"
-        "    the same on every run. Forked children are counted and added in;\n"
-        "    a program started by execve runs outside the plugin and is not.\n"
-        "    The program's input, output and exit status pass through.\n"
+        "    in perf stat's layout on standard error. Forked children are\n"
+        "    counted and added in; a program started by execve runs outside\n"
+        "    the plugin and is not. The program's input, output and exit\n"
+        "    status pass through.\n"
+        "\n"
+        "    Two kinds of count. Exact, the same on every run: instructions\n"
+        "    retired, branch instructions retired (all, conditional, near\n"
+        "    call, near return, near taken, far) and loads and stores\n"
+        "    retired, as the profile encodes them. Modelled, estimates of the\n"
+        "    modelled micro-architecture (uarch/README.md: caches with the\n"
+        "    part's geometry, a stated branch predictor, a simple timing\n"
+        "    model, not a cycle-accurate pipeline): cycles (3CH/00H,\n"
+        "    ref-cycles, bus-cycles), LONGEST_LAT_CACHE.REFERENCE/MISS\n"
+        "    (cache-references, cache-misses), L1D.REPLACEMENT\n"
+        "    (L1-dcache-load-misses where perf maps it so), BR_MISP_RETIRED\n"
+        "    (branch-misses; CONDITIONAL) and MEM_LOAD_RETIRED.L1/L2/L3 hits\n"
+        "    and misses, each where the profile's event table gives it that\n"
+        "    meaning. A modelled count is marked (model), and a line names\n"
+        "    the model; exact counts are never marked. Every other event\n"
+        "    (stalls, TLBs, cmask, inv, edge...) prints <not supported>. The\n"
+        "    engine runs user code only: an event with :k alone counts 0.\n"
         "\n"
         "    EVENT, case-insensitive, each optionally with :u, :k or :uk:\n"
         "      perf's generic names: instructions, branches,\n"
-        "        branch-instructions, L1-dcache-loads, L1-dcache-stores;\n"
+        "        branch-instructions, cycles, cpu-cycles, ref-cycles,\n"
+        "        bus-cycles, cache-references, cache-misses, branch-misses,\n"
+        "        L1-dcache-loads, L1-dcache-stores, L1-dcache-load-misses;\n"
         "      the profile's Intel names through libpfm4, in perf's spelling\n"
         "        (br_inst_retired.near_call) or libpfm4's\n"
         "        (BR_INST_RETIRED:NEAR_CALL);\n"
         "      perf's raw rUUEE (umask UU, event EE: r00c0 is C0H/00H);\n"
         "      perf's cpu/event=0xc4,umask=0x02/.\n"
-        "    The engine produces instructions retired, branch instructions\n"
-        "    retired (all, conditional, near call, near return, near taken,\n"
-        "    far) and loads and stores retired, as the profile encodes them;\n"
-        "    every other event (cycles, cache-misses, branch-misses, cmask,\n"
-        "    inv, edge...) prints <not supported>. The engine runs user code\n"
-        "    only: an event with :k alone counts 0. An unknown name gets the\n"
-        "    nearest names. Default: instructions,branches.\n",
+        "    An unknown name gets the nearest names. Default: perf stat's\n"
+        "    hardware events, cycles, instructions, branches, branch-misses,\n"
+        "    with cache-references and cache-misses, and perf's metrics of\n"
+        "    them (insn per cycle, of all branches, of all cache refs).\n"
+        "    perf's software events (task-clock, context-switches,\n"
+        "    cpu-migrations, page-faults) are not shown: under QEMU they\n"
+        "    would be the emulator's, not the program's.\n",
     .options =
         "    -c, --cpu PROFILE\n"
         "        The processor to model: a preset name or alias (skylake,\n"
@@ -659,13 +681,34 @@ const struct cli_command cli_cmd_stat = {
         "        picks its code by CPUID.\n\n"
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to count (repeatable).\n\n"
+        "    --model SPEC\n"
+        "        The modelled micro-architecture: part:NAME (sandybridge,\n"
+        "        haswell, skylake, icelake, sapphirerapids) or\n"
+        "        cachegrind:I1=S,A,L:D1=S,A,L:LL=S,A,L, the geometry of\n"
+        "        valgrind cachegrind's --I1/--D1/--LL (size, ways, line size)\n"
+        "        with its rules. Default: part:PROFILE for the profiles from\n"
+        "        sandybridge on, none for the older ones (a modelled event\n"
+        "        then needs --model; the default events print <not\n"
+        "        supported>).\n\n"
+        "    --no-model\n"
+        "        No model: modelled events print <not supported>, and the\n"
+        "        plugin loads no model, at no cost. (The model is loaded only\n"
+        "        when a modelled event is counted in any case.)\n\n"
+        "    -v, --verbose\n"
+        "        Print every parameter of the model under its line: each\n"
+        "        cache's size, ways, line size and sets, the predictor, the\n"
+        "        timing model.\n\n"
         "    -x, --field-separator SEP\n"
         "        One line per event, fields separated by SEP, in perf's "
         "order:\n"
         "        value, unit, event, [spread with -r,] run time in ns,\n"
-        "        percentage running, metric value, metric unit.\n\n"
+        "        percentage running, metric value, metric unit; a modelled\n"
+        "        count has one more field, model. The model is in a\n"
+        "        '# model: ...' line first.\n\n"
         "    -j, --json\n"
-        "        One JSON object per event, as perf stat -j prints it.\n\n"
+        "        One JSON object per event, as perf stat -j prints it; a\n"
+        "        modelled count has \"modelled\" : true; the model is an\n"
+        "        object of its own first, {\"model\" : ...}.\n\n"
         "    -r, --repeat N\n"
         "        Run PROG N times; print the mean counts and their spread\n"
         "        (the standard error of the mean, as a percentage), as perf.\n"
@@ -679,16 +722,27 @@ const struct cli_command cli_cmd_stat = {
         "        4000000); each count is scaled by enabled / running and the\n"
         "        percentage of the time it ran is printed. Without it every\n"
         "        event is counted all the time, on as many model PMUs as\n"
-        "        needed.\n",
+        "        needed.\n\n"
+        "    --from FILE\n"
+        "        Run nothing: print the counts of a results file the plugin\n"
+        "        wrote (frontends/qemu/README.md) for the events given, in\n"
+        "        order; PROG, if given, names the command in the header. No\n"
+        "        time is measured.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
-        "    usage (an unknown event included) or when qemu-x86_64 or the\n"
+        "    usage (an unknown event, a model specification refused, a\n"
+        "    modelled event without a model) or when qemu-x86_64 or the\n"
         "    plugin is missing.\n",
     .examples = "    softpmu stat -- ./prog arg\n"
                 "    softpmu stat -e instructions:u,br_inst_retired.near_call "
                 "-- /bin/true\n"
-                "    softpmu stat -r 5 -x , -e r02c4 -o counts.csv -- ./prog\n",
+                "    softpmu stat -r 5 -x , -e r02c4 -o counts.csv -- ./prog\n"
+                "    softpmu stat -v -e cache-misses,L1-dcache-load-misses "
+                "-- ./prog\n"
+                "    softpmu stat --model "
+                "cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64 \\\n"
+                "        -e l1d.replacement,longest_lat_cache.miss -- ./prog\n",
     .flags = CLI_FLAG_OWN_CPU_OPTION,
     .min_args = 0,
     .max_args = -1,

@@ -196,11 +196,19 @@ unsigned stat_model_details(const struct stat_model *m,
              "return-stack buffer",
              c->bpred.hist_bits, c->bpred.hist_bits, c->bpred.btb,
              c->bpred.rsb);
-  snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
-           "timing (not cycle-accurate): %u instructions a cycle; extra "
-           "cycles %u for an L2 hit, %u for an LLC hit, %u for memory, %u a "
-           "mispredict; reference cycles = core cycles x %u / %u",
-           t->issue_width, t->lat_l2, t->lat_llc, t->lat_mem, t->misp_penalty,
-           t->ref_num, t->ref_den);
+  if (c->l2.size)
+    snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
+             "timing (not cycle-accurate): %u instructions a cycle; extra "
+             "cycles %u for an L2 hit, %u for an LLC hit, %u for memory, %u "
+             "a mispredict; reference cycles = core cycles x %u / %u",
+             t->issue_width, t->lat_l2, t->lat_llc, t->lat_mem,
+             t->misp_penalty, t->ref_num, t->ref_den);
+  else
+    snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
+             "timing (not cycle-accurate): %u instructions a cycle; extra "
+             "cycles %u for an LL hit, %u for memory, %u a mispredict; "
+             "reference cycles = core cycles x %u / %u",
+             t->issue_width, t->lat_llc, t->lat_mem, t->misp_penalty,
+             t->ref_num, t->ref_den);
   return n;
 }
