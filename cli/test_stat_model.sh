@@ -24,7 +24,7 @@ fi
 
 # N lines walked: 4N + 5 instructions, at least N misses (test_walk.S).
 N=4096
-"$CC" -nostdlib -static -DN=$N -o "$tmp/walk" "$SRC/test_walk.S" ||
+"$CC" -nostdlib -static -DN=$N -o "$tmp/test_walk" "$SRC/test_walk.S" ||
   fail "test_walk.S does not assemble"
 CG=cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64
 
@@ -39,7 +39,7 @@ at_least() {
 
 for model in part:skylake "$CG"; do
   run stat -x , --model "$model" -e instructions,L1-dcache-load-misses \
-    -e cache-misses,cycles -- "$tmp/walk"
+    -e cache-misses,cycles -- "$tmp/test_walk"
   checks=$((checks + 1))
   [ "$rc" = 0 ] || fail "$model: exit status $rc: $(cat "$tmp/err")"
   grep -q "^$((4 * N + 5)),,instructions,[0-9]*,100.00,[0-9.]*,insn per cycle (model)\$" \
@@ -52,30 +52,33 @@ for model in part:skylake "$CG"; do
 done
 
 # The default set in perf's layout, marked; -j's "modelled".
-run stat -- "$tmp/walk"
+run stat -- "$tmp/test_walk"
 checks=$((checks + 1))
 [ "$rc" = 0 ] && grep -q '^ *[0-9,]*      cycles (model) ' "$tmp/err" &&
   grep -q "^ *[0-9,]*      instructions  *#  *[0-9.]*  insn per cycle (model) *\$" "$tmp/err" &&
   grep -q '^ model: part:skylake (' "$tmp/err" ||
   fail "default set: $(cat "$tmp/err")"
-run stat -j -e cache-misses -- "$tmp/walk"
+run stat -j -e cache-misses -- "$tmp/test_walk"
 checks=$((checks + 1))
 grep -q '"event" : "cache-misses",.*"modelled" : true}$' "$tmp/err" ||
   fail "-j: $(cat "$tmp/err")"
 
 # --no-model: <not supported>, the exact counts unchanged.
-run stat -x , --no-model -e instructions,cycles -- "$tmp/walk"
+run stat -x , --no-model -e instructions,cycles -- "$tmp/test_walk"
 expect "--no-model" 0 "" "\
 $((4 * N + 5)),,instructions,$(awk -F, '$3 == "instructions" { print $4 }' "$tmp/err"),100.00,,
 <not supported>,,cycles,0,100.00,,"
 
-# record: a modelled event samples (a sample each 64 last-level misses).
-run record -e cache-misses -c 64 -o "$tmp/walk.data" -- "$tmp/walk"
+# record: a modelled event samples (a sample each 64 last-level misses,
+# so N / 64 samples at least), and report names the loop that misses.
+run record -e cache-misses -c 64 -o "$tmp/walk.data" -- "$tmp/test_walk"
 checks=$((checks + 1))
-[ "$rc" = 0 ] && grep -q '^\[ softpmu record: wrote [1-9][0-9]* samples' "$tmp/err" ||
+samples=$(sed -n 's/^\[ softpmu record: wrote \([0-9]*\) samples.*/\1/p' "$tmp/err")
+[ "$rc" = 0 ] && [ -n "$samples" ] && [ "$samples" -ge $((N / 64)) ] ||
   fail "record -e cache-misses: status $rc, $(cat "$tmp/err")"
 run report -i "$tmp/walk.data" --sort sym
 checks=$((checks + 1))
-grep -q '_start' "$tmp/out" || fail "report: the walk's samples: $(cat "$tmp/out")"
+grep -q "^ *100.00% *$samples *test_walk *test_walk *\[\.\] walk\$" "$tmp/out" ||
+  fail "report: the walk's samples in the loop: $(cat "$tmp/out")"
 
 finish
