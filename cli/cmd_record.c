@@ -80,8 +80,7 @@ static void record_perf_type(const struct stat_event *e,
       {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
       {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
       {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
-      {"cache-references", PERF_TYPE_HARDWARE,
-       PERF_COUNT_HW_CACHE_REFERENCES},
+      {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
       {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
       {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
   };
@@ -293,8 +292,8 @@ static int record_setup(struct rec_opts *o)
                            o->profile.name);
   if ((rc = record_set_period(o)) != CLI_EXIT_OK)
     return rc;
-  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model,
-                        why, sizeof(why)) != 0)
+  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model, why,
+                        sizeof(why)) != 0)
     return cli_usage_error(&cli_cmd_record, "record: %s", why);
   if (o->nlists == 0)
     o->event_lists[o->nlists++] = REC_DEFAULT_EVENTS;

@@ -50,9 +50,9 @@ struct stat_opts {
   unsigned nev;
   unsigned runs; /* -r N */
   struct stat_print_opts print;
-  char **prog_argv; /* the program and its arguments */
-  bool execve;      /* a process called execve (not counted after it) */
-  uint64_t mux;     /* --multiplex: slices of this many instructions */
+  char **prog_argv;       /* the program and its arguments */
+  bool execve;            /* a process called execve (not counted after it) */
+  uint64_t mux;           /* --multiplex: slices of this many instructions */
   const char *model_spec; /* --model SPEC */
   bool no_model;          /* --no-model */
   bool verbose;           /* -v: the model's parameters */
@@ -306,8 +306,8 @@ static int stat_setup(struct stat_opts *o)
                            "stat: --cpu %s: a NetBurst PMU; stat counts on "
                            "architectural PMUs",
                            o->profile_name);
-  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model,
-                        why, sizeof(why)) != 0)
+  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model, why,
+                        sizeof(why)) != 0)
     return cli_usage_error(&cli_cmd_stat, "stat: %s", why);
   if (o->nlists == 0)
     return stat_add_default_events(o);
@@ -621,11 +621,12 @@ static int stat_run_unused(const struct cli_args *a)
 const struct cli_command cli_cmd_stat = {
     .name = "stat",
     .summary = "run a program and count its events through the model",
-    .synopsis = "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
-                "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
-                "             [--] PROG [ARGS...]\n"
-                "    softpmu stat [-c PROFILE] [-e EVENT,...] [-x SEP | -j]"
-                " --from FILE [PROG...]",
+    .synopsis =
+        "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
+        "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
+        "             [--] PROG [ARGS...]\n"
+        "    softpmu stat [-c PROFILE] [-e EVENT,...] [-x SEP | -j]"
+        " --from FILE [PROG...]",
     .description =
         "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
         "    QEMU plugin, which hands every retired user-mode instruction of\n"

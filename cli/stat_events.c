@@ -580,8 +580,8 @@ static int classify(const spmu_profile *p, enum stat_model_use model,
 
   /* The plugin refuses E, INV and CMASK: one of its clocks is a whole
    * translation block, not a cycle (SDM Vol. 3B 18.2.1.1). */
-  if (out->evtsel & (SPMU_EVTSEL_E | SPMU_EVTSEL_INV |
-                     0xffULL << SPMU_EVTSEL_CMASK_SHIFT))
+  if (out->evtsel &
+      (SPMU_EVTSEL_E | SPMU_EVTSEL_INV | 0xffULL << SPMU_EVTSEL_CMASK_SHIFT))
     out->supported = false;
   else if (gen_produces(g, event, umask))
     out->supported = true;

@@ -138,8 +138,7 @@ static void timing_text(const spmu_uarch_config *c, char *buf, size_t len)
              t->issue_width, t->lat_l2, t->lat_llc, t->lat_mem,
              t->misp_penalty);
   else
-    snprintf(buf, len,
-             "%u wide, +%u/+%u cycles to LL/memory, +%u a mispredict",
+    snprintf(buf, len, "%u wide, +%u/+%u cycles to LL/memory, +%u a mispredict",
              t->issue_width, t->lat_llc, t->lat_mem, t->misp_penalty);
 }
 
@@ -201,8 +200,8 @@ unsigned stat_model_details(const struct stat_model *m,
              "timing (not cycle-accurate): %u instructions a cycle; extra "
              "cycles %u for an L2 hit, %u for an LLC hit, %u for memory, %u "
              "a mispredict; reference cycles = core cycles x %u / %u",
-             t->issue_width, t->lat_l2, t->lat_llc, t->lat_mem,
-             t->misp_penalty, t->ref_num, t->ref_den);
+             t->issue_width, t->lat_l2, t->lat_llc, t->lat_mem, t->misp_penalty,
+             t->ref_num, t->ref_den);
   else
     snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
              "timing (not cycle-accurate): %u instructions a cycle; extra "

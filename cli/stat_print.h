@@ -75,11 +75,11 @@ struct stat_result {
 struct stat_run {
   int argc; /* the command and its arguments, for the header */
   char *const *argv;
-  unsigned runs;             /* -r N (0 or 1: one run) */
-  struct stat_stats elapsed; /* wall-clock seconds of each run */
-  double user_s, sys_s;      /* CPU seconds of the run (one run only) */
-  const char *model;         /* the model's one-line description, or NULL
-                                when none counted (stat_model_summary) */
+  unsigned runs;                    /* -r N (0 or 1: one run) */
+  struct stat_stats elapsed;        /* wall-clock seconds of each run */
+  double user_s, sys_s;             /* CPU seconds of the run (one run only) */
+  const char *model;                /* the model's one-line description, or NULL
+                                       when none counted (stat_model_summary) */
   const char *const *model_details; /* --verbose: its parameters */
   unsigned nmodel_details;
 };

@@ -136,9 +136,9 @@ static void test_part_key(void **state)
   assert_int_equal(spmu_profile_parse("base=skylake,part=none", &p, NULL, 0),
                    SPMU_OK);
   assert_null(spmu_profile_part_name(&p));
-  assert_int_equal(spmu_profile_parse("base=skylake,part=zen", &p, why,
-                                      sizeof why),
-                   SPMU_EINVAL);
+  assert_int_equal(
+      spmu_profile_parse("base=skylake,part=zen", &p, why, sizeof why),
+      SPMU_EINVAL);
   assert_string_equal(why, "part=zen: expected none, sandybridge, haswell, "
                            "skylake, icelake or sapphirerapids");
   p = preset("skylake");

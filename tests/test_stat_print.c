@@ -315,29 +315,28 @@ static void test_modelled_default_layout(void **state)
 
   (void)state;
   default_set(&run, res);
-  assert_printed(
-      &o, &run, res, 6,
-      "\n Performance counter stats for './prog':\n\n"
-      "            40,000      cycles (model)                    "
-      "                                 \n"
-      "            17,006      instructions                    "
-      " #    0.43  insn per cycle (model) \n"
-      "             8,001      branches                          "
-      "                                 \n"
-      "             1,001      branch-misses (model)           "
-      " #   12.51% of all branches (model)\n"
-      "             3,000      cache-references (model)          "
-      "                                 \n"
-      "             1,200      cache-misses (model)            "
-      " #   40.000 % of all cache refs (model)\n"
-      "\n"
-      " model: part:skylake (L1I 32K 8-way)\n"
-      "\n"
-      "       0.500000000 seconds time elapsed\n"
-      "\n"
-      "       0.000000000 seconds user\n"
-      "       0.000000000 seconds sys\n"
-      "\n\n");
+  assert_printed(&o, &run, res, 6,
+                 "\n Performance counter stats for './prog':\n\n"
+                 "            40,000      cycles (model)                    "
+                 "                                 \n"
+                 "            17,006      instructions                    "
+                 " #    0.43  insn per cycle (model) \n"
+                 "             8,001      branches                          "
+                 "                                 \n"
+                 "             1,001      branch-misses (model)           "
+                 " #   12.51% of all branches (model)\n"
+                 "             3,000      cache-references (model)          "
+                 "                                 \n"
+                 "             1,200      cache-misses (model)            "
+                 " #   40.000 % of all cache refs (model)\n"
+                 "\n"
+                 " model: part:skylake (L1I 32K 8-way)\n"
+                 "\n"
+                 "       0.500000000 seconds time elapsed\n"
+                 "\n"
+                 "       0.000000000 seconds user\n"
+                 "       0.000000000 seconds sys\n"
+                 "\n\n");
 }
 
 /* -x SEP: perf's fields keep their places; a modelled line has one more,

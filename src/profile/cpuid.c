@@ -43,7 +43,7 @@ struct l4_cache {
 };
 
 struct l4_part {
-  uint8_t cores; /* addressable core IDs in the package */
+  uint8_t cores;        /* addressable core IDs in the package */
   struct l4_cache c[4]; /* sub-leaves 0-3: L1D, L1I, L2, L3 */
 };
 

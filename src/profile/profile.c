@@ -603,14 +603,15 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
       p->features |= SPMU_FEAT_PDCM;
     return SPMU_OK;
   }
-  return say(why, whylen, SPMU_EINVAL,
-             "unknown key '%.*s' (keys: name base version gp gp_width fixed "
-             "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable "
-             "perf_capabilities threads lbr_depth lbr_1c_eax lbr_1c_ebx "
-             "lbr_1c_ecx part pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
-             "precise_store any_deprecated netburst iq_escr ext_cascade "
-             "arch_lbr)",
-             (int)kv->klen, kv->key);
+  return say(
+      why, whylen, SPMU_EINVAL,
+      "unknown key '%.*s' (keys: name base version gp gp_width fixed "
+      "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable "
+      "perf_capabilities threads lbr_depth lbr_1c_eax lbr_1c_ebx "
+      "lbr_1c_ecx part pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
+      "precise_store any_deprecated netburst iq_escr ext_cascade "
+      "arch_lbr)",
+      (int)kv->klen, kv->key);
 }
 
 int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
