@@ -8,8 +8,8 @@
 # Skipped (77, said why) without qemu-x86_64, unless SOFTPMU_REQUIRE_QEMU=1,
 # and while the plugin does not take model= (it says "unknown argument").
 CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4
-if ! command -v qemu-x86_64 >/dev/null 2>&1 || [ -z "$PLUGIN" ]; then
-  echo "qemu-x86_64 or the plugin not found: skipped"
+if ! command -v qemu-x86_64 >/dev/null 2>&1; then
+  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
   [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
   exit 77
 fi
