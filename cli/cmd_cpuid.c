@@ -1,5 +1,6 @@
-/* softpmu cpuid: CPUID leaf 0AH and the PMU bits of leaf 01H, raw and
- * decoded (SDM Vol. 2A, CPUID; Vol. 3B 18.2). */
+/* softpmu cpuid: CPUID leaf 0AH, the PMU bits of leaf 01H, leaf 1CH and
+ * the caches of leaf 04H, raw and decoded (SDM Vol. 2A, CPUID; Vol. 3B
+ * 18.2). */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -135,8 +136,66 @@ static void print_leaf_1c(const uint32_t r[4])
   putchar('\n');
 }
 
+/* Leaf 04H (SDM Vol. 2A CPUID, Table 3-8): sub-leaf n's cache, until
+ * the one of type 0. */
+#define LEAF_04_MAX 8
+
+static unsigned leaf_04(const spmu_profile *p, uint32_t r[][4])
+{
+  unsigned n;
+
+  for (n = 0; n < LEAF_04_MAX; n++) {
+    if (spmu_profile_cpuid(p, 0x4, n, r[n]) != SPMU_OK)
+      return 0;
+    if (bits_of(r[n][EAX], 0, 5) == 0)
+      return n + 1;
+  }
+  return n;
+}
+
+static void print_cache(unsigned sub, const uint32_t r[4])
+{
+  static const char *const types[] = {"no more caches", "data", "instruction",
+                                      "unified"};
+  unsigned type = bits_of(r[EAX], 0, 5), ways = bits_of(r[EBX], 22, 10) + 1,
+           parts = bits_of(r[EBX], 12, 10) + 1,
+           line = bits_of(r[EBX], 0, 12) + 1;
+  uint64_t sets = (uint64_t)r[ECX] + 1, size = ways * parts * line * sets;
+
+  if (type == 0) {
+    printf("  sub-leaf %u: type 0, no more caches\n", sub);
+    return;
+  }
+  printf("  sub-leaf %u: L%u %s, %" PRIu64 " %s: %u ways x %u partition%s x "
+         "%u B lines x %" PRIu64 " sets; shared by %u logical processors%s%s%s"
+         "\n",
+         sub, bits_of(r[EAX], 5, 3), type < 4 ? types[type] : "reserved type",
+         size % (1u << 20) ? size >> 10 : size >> 20,
+         size % (1u << 20) ? "KB" : "MB", ways, parts, parts == 1 ? "" : "s",
+         line, sets, bits_of(r[EAX], 14, 12) + 1,
+         bits_of(r[EDX], 1, 1) ? "; inclusive" : "",
+         bits_of(r[EDX], 2, 1) ? "; complex indexing" : "",
+         bits_of(r[EDX], 0, 1) ? "; WBINVD not guaranteed on lower levels"
+                               : "");
+}
+
+/* Leaf 04H, deterministic cache parameters: one line per sub-leaf. */
+static void print_leaf_04(uint32_t r[][4], unsigned n)
+{
+  unsigned i;
+
+  puts("Leaf 04H, deterministic cache parameters");
+  for (i = 0; i < n; i++)
+    print_cache(i, r[i]);
+  printf("  addressable core IDs in the package: %u (EAX[31:26] + 1)\n",
+         bits_of(r[0][EAX], 26, 6) + 1);
+}
+
 static int cpuid_run(const struct cli_args *a)
 {
+  uint32_t r04[LEAF_04_MAX][4];
+  unsigned n04 = leaf_04(&a->profile, r04), i;
+  char name[16];
   uint32_t r0a[4], r01[4], r1c[4];
   bool arch_lbr = (a->profile.features & SPMU_FEAT_ARCH_LBR) != 0;
 
@@ -150,17 +209,24 @@ static int cpuid_run(const struct cli_args *a)
   print_raw("01H", r01);
   if (arch_lbr)
     print_raw("1CH", r1c);
+  for (i = 0; i < n04; i++) {
+    snprintf(name, sizeof name, "04H.%u", i);
+    print_raw(name, r04[i]);
+  }
   putchar('\n');
   print_leaf_0a(r0a, a->profile.name);
   print_leaf_01(r01);
   if (arch_lbr)
     print_leaf_1c(r1c);
+  if (n04)
+    print_leaf_04(r04, n04);
   return CLI_EXIT_OK;
 }
 
 const struct cli_command cli_cmd_cpuid = {
     .name = "cpuid",
-    .summary = "CPUID leaf 0AH, the PMU bits of leaf 01H and leaf 1CH, decoded",
+    .summary = "CPUID leaf 0AH, the PMU bits of leaf 01H, leaves 1CH and "
+               "04H, decoded",
     .synopsis = "[-c PROFILE]",
     .description =
         "    Prints CPUID as the profile enumerates it to a guest (what\n"
@@ -187,7 +253,14 @@ const struct cli_command cli_cmd_cpuid = {
         "\n"
         "    Leaf 1CH (profiles with architectural LBRs, CPUID.07H:EDX[19]):\n"
         "    the supported LBR depths, CPL and branch filtering, call-stack\n"
-        "    mode, the mispredict bit, timed LBRs and the branch type field.\n",
+        "    mode, the mispredict bit, timed LBRs and the branch type field.\n"
+        "\n"
+        "    Leaf 04H (profiles with a part, sandybridge to sapphirerapids):\n"
+        "    one sub-leaf per cache, L1D, L1I, L2, L3, then type 0: its type\n"
+        "    and level, ways, partitions, line size and sets (size = their\n"
+        "    product), the logical processors sharing it, and EDX's\n"
+        "    inclusiveness and complex indexing. The modelled\n"
+        "    micro-architecture of softpmu stat has the same geometry.\n",
     .options = NULL,
     .exit_status =
         "    0   CPUID was printed.\n"

@@ -23,6 +23,7 @@
 #include "qemu_run.h"
 #include "record_stream.h"
 #include "stat_events.h"
+#include "stat_model.h"
 
 #define REC_DEFAULT_PROFILE "skylake"
 #define REC_DEFAULT_EVENTS "instructions"
@@ -45,6 +46,9 @@ struct rec_opts {
   uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
   bool lbr_callgraph;
   char **prog_argv;
+  const char *model_spec; /* --model SPEC */
+  bool no_model;          /* --no-model */
+  struct stat_model model;
 };
 
 /* ---- events ----------------------------------------------------------- */
@@ -71,6 +75,16 @@ static void record_perf_type(const struct stat_event *e,
       {"L1-dcache-stores", PERF_TYPE_HW_CACHE,
        PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_WRITE << 8 |
            PERF_COUNT_HW_CACHE_RESULT_ACCESS << 16},
+      {"L1-dcache-load-misses", PERF_TYPE_HW_CACHE,
+       PERF_COUNT_HW_CACHE_L1D | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+           PERF_COUNT_HW_CACHE_RESULT_MISS << 16},
+      {"cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+      {"cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES},
+      {"ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES},
+      {"bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES},
+      {"cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES},
+      {"cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES},
+      {"branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES},
   };
   char base[sizeof(e->name)];
   size_t i;
@@ -96,10 +110,19 @@ static int record_add_event(struct rec_opts *o, const char *spec)
   if (o->desc.nev == PERF_DATA_MAX_EVENTS)
     return cli_usage_error(&cli_cmd_record, "record: at most %d events",
                            PERF_DATA_MAX_EVENTS);
-  if (stat_event_resolve(&o->profile, spec, e, why, sizeof(why)) != 0) {
+  if (stat_event_resolve(&o->profile, o->model.use, spec, e, why,
+                         sizeof(why)) != 0) {
     cli_error("record: %s", why);
+    /* A part the model does not know: say so (stat_model.h). */
+    if (o->model.why[0] && spmu_profile_part_name(&o->profile))
+      cli_error("record: note: %s", o->model.why);
     return CLI_EXIT_USAGE;
   }
+  if (!e->supported && e->modelled)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: %s: a modelled event, and --no-model "
+                           "leaves the model out",
+                           spec);
   if (!e->supported)
     return cli_usage_error(&cli_cmd_record,
                            "record: %s: the engine does not produce this "
@@ -257,7 +280,8 @@ static bool record_takes_value(const char *a)
 {
   return record_is(a, "-e", "--event") || record_is(a, "-c", "--count") ||
          record_is(a, "-o", "--output") || record_is(a, NULL, "--cpu") ||
-         record_is(a, NULL, "--from") || record_is(a, "-j", "--branch-filter");
+         record_is(a, NULL, "--from") ||
+         record_is(a, "-j", "--branch-filter") || record_is(a, NULL, "--model");
 }
 
 static int record_value_option(struct rec_opts *o, const char *a,
@@ -273,6 +297,8 @@ static int record_value_option(struct rec_opts *o, const char *a,
     o->from = val;
   else if (record_is(a, "-j", "--branch-filter"))
     return record_branch_filter(o, val);
+  else if (record_is(a, NULL, "--model"))
+    o->model_spec = val;
   else if (o->nlists < PERF_DATA_MAX_EVENTS)
     o->event_lists[o->nlists++] = val;
   else
@@ -294,6 +320,8 @@ static int record_flag(struct rec_opts *o, const char *a)
     o->precise = true;
   else if (record_is(a, "-b", "--branch-any"))
     o->branch |= PERF_SAMPLE_BRANCH_ANY;
+  else if (record_is(a, NULL, "--no-model"))
+    o->no_model = true;
   else
     return 0;
   return 1;
@@ -406,6 +434,9 @@ static int record_setup(struct rec_opts *o)
   o->desc.branch_feature = o->branch && !o->lbr_callgraph;
   if ((rc = record_set_period(o)) != CLI_EXIT_OK)
     return rc;
+  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model, why,
+                        sizeof(why)) != 0)
+    return cli_usage_error(&cli_cmd_record, "record: %s", why);
   if (o->nlists == 0)
     o->event_lists[o->nlists++] = REC_DEFAULT_EVENTS;
   for (l = 0; l < o->nlists; l++)
@@ -470,17 +501,22 @@ static void record_comm(const char *prog, char *comm, size_t len)
 static char *record_plugin_arg(const struct rec_opts *o, const char *plugin,
                                const char *stream, const char *prog)
 {
-  size_t cap = strlen(plugin) + strlen(stream) + 160 + 32 * o->desc.nev, n;
+  size_t cap = strlen(plugin) + strlen(stream) + 160 + 32 * o->desc.nev +
+               2 * STAT_MODEL_SPEC_MAX,
+         n;
   char *s = malloc(cap), comm[16];
   unsigned i;
+  bool modelled = false;
 
   if (!s)
     return NULL;
   record_comm(prog, comm, sizeof(comm));
   n = (size_t)snprintf(s, cap, "%s,profile=%s,record=%s,period=%" PRIu64,
                        plugin, o->profile.name, stream, o->desc.period);
-  for (i = 0; i < o->desc.nev; i++)
+  for (i = 0; i < o->desc.nev; i++) {
     n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
+    modelled |= o->ev[i].modelled;
+  }
   n += (size_t)snprintf(s + n, cap - n, "%s%s,comm=%s",
                         o->desc.callchain && !o->lbr_callgraph ? ",callgraph=1"
                                                                : "",
@@ -488,10 +524,15 @@ static char *record_plugin_arg(const struct rec_opts *o, const char *plugin,
   /* The privilege levels default to the event's (perf_event_open(2)):
    * user code only here. */
   if (o->branch)
-    snprintf(s + n, cap - n, ",branch=%" PRIx64,
-             o->branch | (o->branch & PERF_SAMPLE_BRANCH_PLM_ALL
-                              ? 0
-                              : PERF_SAMPLE_BRANCH_USER));
+    n += (size_t)snprintf(s + n, cap - n, ",branch=%" PRIx64,
+                          o->branch | (o->branch & PERF_SAMPLE_BRANCH_PLM_ALL
+                                           ? 0
+                                           : PERF_SAMPLE_BRANCH_USER));
+  /* The model is loaded only for a modelled event, as stat does. */
+  if (modelled && stat_model_plugin_arg(&o->model, s + n, cap - n) < 0) {
+    free(s);
+    return NULL;
+  }
   return s;
 }
 
@@ -571,7 +612,8 @@ const struct cli_command cli_cmd_record = {
     .summary = "run a program and sample its events into perf.data",
     .synopsis = "[-e EVENT,...] [-c PERIOD] [--precise] [-g] [-o FILE]\n"
                 "             [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
-                "             [--cpu PROFILE] [--] PROG [ARGS...]\n"
+                "             [--cpu PROFILE] [--model SPEC | --no-model]\n"
+                "             [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
                 " --from STREAM",
     .description =
@@ -588,8 +630,12 @@ const struct cli_command cli_cmd_record = {
         "    status pass through.\n"
         "\n"
         "    EVENT is spelt as for softpmu stat; only the events the engine\n"
-        "    produces can be sampled (instructions, branches by kind, loads\n"
-        "    and stores retired). Default: instructions.\n",
+        "    produces can be sampled: exactly, instructions, branches by\n"
+        "    kind, loads and stores retired; through the modelled\n"
+        "    micro-architecture (as softpmu stat), cycles, cache-misses,\n"
+        "    branch-misses, L1D.REPLACEMENT, MEM_LOAD_RETIRED.*: a sample\n"
+        "    of a modelled event is taken when the model's count overflows.\n"
+        "    Default: instructions.\n",
     .options =
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to sample (repeatable); each its own counter.\n\n"
@@ -636,6 +682,10 @@ const struct cli_command cli_cmd_record = {
         "    --cpu PROFILE\n"
         "        The processor to model, a preset name (as softpmu stat -c).\n"
         "        Default: skylake.\n\n"
+        "    --model SPEC, --no-model\n"
+        "        The modelled micro-architecture, as for softpmu stat\n"
+        "        (default: the profile's part); loaded only when a modelled\n"
+        "        event is sampled.\n\n"
         "    --from STREAM\n"
         "        Run nothing: convert a sample stream the plugin wrote\n"
         "        (qemu-x86_64 -plugin libsoftpmu-qemu.so,record=STREAM,...)\n"
@@ -652,7 +702,9 @@ const struct cli_command cli_cmd_record = {
                 "    softpmu record -e br_inst_retired.near_call -c 1009 -g "
                 "-- ./prog\n"
                 "    softpmu record --precise -o prog.data -- ./prog && "
-                "perf report -i prog.data\n",
+                "perf report -i prog.data\n"
+                "    softpmu record -e cache-misses -c 1009 -- ./prog && "
+                "softpmu report\n",
     .flags = CLI_FLAG_OWN_CPU_OPTION,
     .min_args = 0,
     .max_args = -1,

@@ -2,10 +2,12 @@
  * plugin (frontends/qemu) and print the counts of its events in perf
  * stat's layouts.
  *
- * The parts: parse the command line (stat_parse_*), resolve each event
- * (stat_events.h), find qemu, the plugin and the program and run them -r
- * times (qemu_run.h), read the plugin's results file after each run
- * (stat_read_results) and print (stat_print.h). */
+ * The parts: parse the command line (stat_parse_*), choose the modelled
+ * micro-architecture (stat_model.h), resolve each event (stat_events.h),
+ * find qemu, the plugin and the program and run them -r times
+ * (qemu_run.h), read the plugin's results file after each run
+ * (stat_read_results) and print (stat_print.h). --from FILE prints a
+ * results file instead of running anything. */
 #define _GNU_SOURCE /* mkstemp */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,12 +24,19 @@
 #include "cli.h"
 #include "qemu_run.h"
 #include "stat_events.h"
+#include "stat_model.h"
 #include "stat_print.h"
 
 #define STAT_MAX_EVENTS 32 /* the plugin's limit */
 #define STAT_MAX_RUNS 100000
 #define STAT_DEFAULT_PROFILE "skylake"
-#define STAT_DEFAULT_EVENTS "instructions,branches"
+/* perf stat's default hardware events (tools/perf/builtin-stat.c,
+ * default_attrs0 and default_attrs1: cycles, instructions, branches,
+ * branch-misses) and the last-level cache references and misses. perf's
+ * software events (task-clock, context-switches, cpu-migrations,
+ * page-faults) are left out: they would be QEMU's, not the program's. */
+#define STAT_DEFAULT_EVENTS                                                    \
+  "cycles,instructions,branches,branch-misses,cache-references,cache-misses"
 
 struct stat_opts {
   const char *profile_name;
@@ -41,9 +50,14 @@ struct stat_opts {
   unsigned nev;
   unsigned runs; /* -r N */
   struct stat_print_opts print;
-  char **prog_argv; /* the program and its arguments */
-  bool execve;      /* a process called execve (not counted after it) */
-  uint64_t mux;     /* --multiplex: slices of this many instructions */
+  char **prog_argv;       /* the program and its arguments */
+  bool execve;            /* a process called execve (not counted after it) */
+  uint64_t mux;           /* --multiplex: slices of this many instructions */
+  const char *model_spec; /* --model SPEC */
+  bool no_model;          /* --no-model */
+  bool verbose;           /* -v: the model's parameters */
+  const char *from;       /* --from FILE: a results file to print */
+  struct stat_model model;
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -58,7 +72,8 @@ struct stat_count {
 
 /* ---- events ----------------------------------------------------------- */
 
-static int stat_add_event(struct stat_opts *o, const char *spec)
+static int stat_add_event(struct stat_opts *o, enum stat_model_use use,
+                          const char *spec)
 {
   char why[512];
   struct stat_event *e;
@@ -67,17 +82,26 @@ static int stat_add_event(struct stat_opts *o, const char *spec)
     return cli_usage_error(&cli_cmd_stat, "stat: at most %d events",
                            STAT_MAX_EVENTS);
   e = &o->ev[o->nev];
-  if (stat_event_resolve(&o->profile, spec, e, why, sizeof(why)) != 0) {
+  if (stat_event_resolve(&o->profile, use, spec, e, why, sizeof(why)) != 0) {
     cli_error("stat: %s", why);
+    /* A part the model does not know: say so (stat_model.h). */
+    if (o->model.why[0] && spmu_profile_part_name(&o->profile))
+      cli_error("stat: note: %s", o->model.why);
     return CLI_EXIT_USAGE;
   }
-  o->res[o->nev] = (struct stat_result){
-      .name = e->name, .supported = e->supported, .pcnt_running = 100.0};
+  o->res[o->nev] = (struct stat_result){.name = e->name,
+                                        .supported = e->supported,
+                                        .pcnt_running = 100.0,
+                                        .modelled = e->modelled,
+                                        .hw = e->hw,
+                                        .user = e->user,
+                                        .kernel = e->kernel};
   o->nev++;
   return CLI_EXIT_OK;
 }
 
-static int stat_add_events(struct stat_opts *o, const char *list)
+static int stat_add_events(struct stat_opts *o, enum stat_model_use use,
+                           const char *list)
 {
   char buf[sizeof(o->ev[0].name)];
   int rc;
@@ -88,10 +112,26 @@ static int stat_add_events(struct stat_opts *o, const char *list)
                              "stat: event '%.40s...' is too "
                              "long",
                              list);
-    if ((rc = stat_add_event(o, buf)) != CLI_EXIT_OK)
+    if ((rc = stat_add_event(o, use, buf)) != CLI_EXIT_OK)
       return rc;
   }
   return CLI_EXIT_OK;
+}
+
+/* perf's default set: on a profile without a model its modelled events
+ * are <not supported>, said once. */
+static int stat_add_default_events(struct stat_opts *o)
+{
+  enum stat_model_use use = o->model.use;
+
+  if (use == STAT_MODEL_NONE) {
+    cli_error("stat: note: no modelled micro-architecture (%s): cycles, "
+              "branch-misses and the cache events are <not supported>; "
+              "choose one with --model",
+              o->model.why);
+    use = STAT_MODEL_OFF;
+  }
+  return stat_add_events(o, use, STAT_DEFAULT_EVENTS);
 }
 
 /* The engine runs user code only (qemu-user): an event counting kernel
@@ -151,6 +191,10 @@ static int stat_value_option(struct stat_opts *o, const char *a,
     o->print.sep = val;
   } else if (stat_is(a, "-r", "--repeat"))
     return stat_set_runs(o, val);
+  else if (strcmp(a, "--model") == 0)
+    o->model_spec = val;
+  else if (strcmp(a, "--from") == 0)
+    o->from = val;
   else if (o->nlists < STAT_MAX_EVENTS)
     o->event_lists[o->nlists++] = val;
   else
@@ -182,7 +226,23 @@ static bool stat_takes_value(const char *a)
 {
   return stat_is(a, "-c", "--cpu") || stat_is(a, "-e", "--event") ||
          stat_is(a, "-o", "--output") ||
-         stat_is(a, "-x", "--field-separator") || stat_is(a, "-r", "--repeat");
+         stat_is(a, "-x", "--field-separator") ||
+         stat_is(a, "-r", "--repeat") || strcmp(a, "--model") == 0 ||
+         strcmp(a, "--from") == 0;
+}
+
+/* A flag option: true if a is one (set in o). */
+static bool stat_flag(struct stat_opts *o, const char *a)
+{
+  if (stat_is(a, "-j", "--json"))
+    o->print.format = STAT_FMT_JSON;
+  else if (stat_is(a, "-v", "--verbose"))
+    o->verbose = true;
+  else if (strcmp(a, "--no-model") == 0)
+    o->no_model = true;
+  else
+    return false;
+  return true;
 }
 
 static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
@@ -202,10 +262,8 @@ static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
       cli_command_manual(&cli_cmd_stat);
       return -1;
     }
-    if (stat_is(a, "-j", "--json")) {
-      o->print.format = STAT_FMT_JSON;
+    if (stat_flag(o, a))
       continue;
-    }
     if (strncmp(a, "--multiplex", 11) == 0 && (!a[11] || a[11] == '=')) {
       if ((rc = stat_set_mux(o, a[11] ? a + 12 : NULL)) != CLI_EXIT_OK)
         return rc;
@@ -223,7 +281,7 @@ static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
         (rc = stat_value_option(o, a, val)) != CLI_EXIT_OK)
       return rc;
   }
-  if (i >= argc)
+  if (i >= argc && !o->from)
     return cli_usage_error(&cli_cmd_stat, "stat: no program to run");
   o->prog_argv = argv + i;
   return CLI_EXIT_OK;
@@ -248,12 +306,27 @@ static int stat_setup(struct stat_opts *o)
                            "stat: --cpu %s: a NetBurst PMU; stat counts on "
                            "architectural PMUs",
                            o->profile_name);
+  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model, why,
+                        sizeof(why)) != 0)
+    return cli_usage_error(&cli_cmd_stat, "stat: %s", why);
   if (o->nlists == 0)
-    o->event_lists[o->nlists++] = STAT_DEFAULT_EVENTS;
+    return stat_add_default_events(o);
   for (l = 0; l < o->nlists; l++)
-    if ((rc = stat_add_events(o, o->event_lists[l])) != CLI_EXIT_OK)
+    if ((rc = stat_add_events(o, o->model.use, o->event_lists[l])) !=
+        CLI_EXIT_OK)
       return rc;
   return CLI_EXIT_OK;
+}
+
+/* Does a counted event need the model? Only then is it loaded. */
+static bool stat_needs_model(const struct stat_opts *o)
+{
+  unsigned i;
+
+  for (i = 0; i < o->nev; i++)
+    if (o->ev[i].supported && o->ev[i].modelled)
+      return true;
+  return false;
 }
 
 /* ---- running ------------------------------------------------------------- */
@@ -261,7 +334,9 @@ static int stat_setup(struct stat_opts *o)
 static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
                              const char *out)
 {
-  size_t cap = strlen(plugin) + strlen(out) + 64 + 32 * o->nev, n;
+  size_t cap = strlen(plugin) + strlen(out) + 64 + 32 * o->nev +
+               2 * STAT_MODEL_SPEC_MAX,
+         n;
   char *s = malloc(cap);
   unsigned i;
 
@@ -273,7 +348,12 @@ static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
     if (o->index[i] >= 0)
       n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
   if (o->mux)
-    snprintf(s + n, cap - n, ",multiplex=%" PRIu64, o->mux);
+    n += (size_t)snprintf(s + n, cap - n, ",multiplex=%" PRIu64, o->mux);
+  if (stat_needs_model(o) &&
+      stat_model_plugin_arg(&o->model, s + n, cap - n) < 0) {
+    free(s);
+    return NULL;
+  }
   return s;
 }
 
@@ -373,10 +453,35 @@ static void stat_explain_no_counts(const struct qemu_child *r)
 
 /* ---- printing ------------------------------------------------------------ */
 
+/* Which model produced the modelled counts (when one did), and with
+ * --verbose its parameters, into the run. */
+static void stat_describe_model(const struct stat_opts *o, struct stat_run *run,
+                                char *summary, size_t len,
+                                char details[][STAT_MODEL_SPEC_MAX],
+                                const char **lines)
+{
+  unsigned i, n;
+
+  if (!stat_needs_model(o))
+    return;
+  stat_model_summary(&o->model, summary, len);
+  run->model = summary;
+  if (!o->verbose)
+    return;
+  n = stat_model_details(&o->model, details);
+  for (i = 0; i < n; i++)
+    lines[i] = details[i];
+  run->model_details = lines;
+  run->nmodel_details = n;
+}
+
 static int stat_print_counts(const struct stat_opts *o,
-                             const struct stat_run *run)
+                             const struct stat_run *counted)
 {
   FILE *f = stderr;
+  struct stat_run run = *counted;
+  char summary[512], details[STAT_MODEL_DETAILS][STAT_MODEL_SPEC_MAX];
+  const char *lines[STAT_MODEL_DETAILS];
 
   if (o->out && !(f = fopen(o->out, "w"))) {
     cli_error("stat: %s: %s", o->out, strerror(errno));
@@ -385,7 +490,8 @@ static int stat_print_counts(const struct stat_opts *o,
   if (o->execve)
     cli_error("stat: a process called execve: the program it started ran "
               "without the plugin and is not counted");
-  stat_print(f, &o->print, run, o->res, o->nev);
+  stat_describe_model(o, &run, summary, sizeof(summary), details, lines);
+  stat_print(f, &o->print, &run, o->res, o->nev);
   if (o->out && fclose(f) != 0) {
     cli_error("stat: %s: %s", o->out, strerror(errno));
     return CLI_EXIT_USAGE;
@@ -459,6 +565,30 @@ out:
   return rc;
 }
 
+/* --from FILE: print a results file the plugin wrote (its format:
+ * frontends/qemu/README.md), for the events given, as if a run of PROG
+ * (if named) had written it; no time is measured. */
+static int stat_print_file(struct stat_opts *o)
+{
+  struct stat_count count[STAT_MAX_EVENTS];
+  struct qemu_child c;
+  struct stat_run run = {.runs = 1, .argv = o->prog_argv};
+  int blocks;
+
+  memset(count, 0, sizeof(count));
+  memset(&c, 0, sizeof(c));
+  stat_number_events(o);
+  while (o->prog_argv[run.argc])
+    run.argc++;
+  blocks = stat_read_results(o->from, o, count);
+  if (blocks < 0) {
+    cli_error("stat: --from %s: %s", o->from, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  stat_add_run(o, &run, &c, count, blocks > 0);
+  return stat_print_counts(o, &run);
+}
+
 int cli_stat_main(int argc, char **argv)
 {
   struct stat_opts o = {.profile_name = STAT_DEFAULT_PROFILE,
@@ -470,6 +600,8 @@ int cli_stat_main(int argc, char **argv)
     return CLI_EXIT_OK; /* --help */
   if (rc != CLI_EXIT_OK || (rc = stat_setup(&o)) != CLI_EXIT_OK)
     return rc;
+  if (o.from)
+    return stat_print_file(&o);
   if ((rc = qemu_run_find_tools("stat", qemu, sizeof(qemu), plugin,
                                 sizeof(plugin))) != CLI_EXIT_OK)
     return rc;
@@ -489,34 +621,56 @@ static int stat_run_unused(const struct cli_args *a)
 const struct cli_command cli_cmd_stat = {
     .name = "stat",
     .summary = "run a program and count its events through the model",
-    .synopsis = "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
-                "             [--multiplex[=N]] [--] PROG [ARGS...]",
+    .synopsis =
+        "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
+        "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
+        "             [--] PROG [ARGS...]\n"
+        "    softpmu stat [-c PROFILE] [-e EVENT,...] [-x SEP | -j]"
+        " --from FILE [PROG...]",
     .description =
         "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
         "    QEMU plugin, which hands every retired user-mode instruction of\n"
         "    every thread to a model PMU of the profile (default skylake),\n"
         "    programmed as a driver programs hardware; then prints the counts\n"
-        "    in perf stat's layout on standard error. The counts are exact "
-        "and\n"
-        "    the same on every run. Forked children are counted and added in;\n"
-        "    a program started by execve runs outside the plugin and is not.\n"
-        "    The program's input, output and exit status pass through.\n"
+        "    in perf stat's layout on standard error. Forked children are\n"
+        "    counted and added in; a program started by execve runs outside\n"
+        "    the plugin and is not. The program's input, output and exit\n"
+        "    status pass through.\n"
+        "\n"
+        "    Two kinds of count. Exact, the same on every run: instructions\n"
+        "    retired, branch instructions retired (all, conditional, near\n"
+        "    call, near return, near taken, far) and loads and stores\n"
+        "    retired, as the profile encodes them. Modelled, estimates of the\n"
+        "    modelled micro-architecture (uarch/README.md: caches with the\n"
+        "    part's geometry, a stated branch predictor, a simple timing\n"
+        "    model, not a cycle-accurate pipeline): cycles (3CH/00H,\n"
+        "    ref-cycles, bus-cycles), LONGEST_LAT_CACHE.REFERENCE/MISS\n"
+        "    (cache-references, cache-misses), L1D.REPLACEMENT\n"
+        "    (L1-dcache-load-misses where perf maps it so), BR_MISP_RETIRED\n"
+        "    (branch-misses; CONDITIONAL) and MEM_LOAD_RETIRED.L1/L2/L3 hits\n"
+        "    and misses, each where the profile's event table gives it that\n"
+        "    meaning. A modelled count is marked (model), and a line names\n"
+        "    the model; exact counts are never marked. Every other event\n"
+        "    (stalls, TLBs, cmask, inv, edge...) prints <not supported>. The\n"
+        "    engine runs user code only: an event with :k alone counts 0.\n"
         "\n"
         "    EVENT, case-insensitive, each optionally with :u, :k or :uk:\n"
         "      perf's generic names: instructions, branches,\n"
-        "        branch-instructions, L1-dcache-loads, L1-dcache-stores;\n"
+        "        branch-instructions, cycles, cpu-cycles, ref-cycles,\n"
+        "        bus-cycles, cache-references, cache-misses, branch-misses,\n"
+        "        L1-dcache-loads, L1-dcache-stores, L1-dcache-load-misses;\n"
         "      the profile's Intel names through libpfm4, in perf's spelling\n"
         "        (br_inst_retired.near_call) or libpfm4's\n"
         "        (BR_INST_RETIRED:NEAR_CALL);\n"
         "      perf's raw rUUEE (umask UU, event EE: r00c0 is C0H/00H);\n"
         "      perf's cpu/event=0xc4,umask=0x02/.\n"
-        "    The engine produces instructions retired, branch instructions\n"
-        "    retired (all, conditional, near call, near return, near taken,\n"
-        "    far) and loads and stores retired, as the profile encodes them;\n"
-        "    every other event (cycles, cache-misses, branch-misses, cmask,\n"
-        "    inv, edge...) prints <not supported>. The engine runs user code\n"
-        "    only: an event with :k alone counts 0. An unknown name gets the\n"
-        "    nearest names. Default: instructions,branches.\n",
+        "    An unknown name gets the nearest names. Default: perf stat's\n"
+        "    hardware events, cycles, instructions, branches, branch-misses,\n"
+        "    with cache-references and cache-misses, and perf's metrics of\n"
+        "    them (insn per cycle, of all branches, of all cache refs).\n"
+        "    perf's software events (task-clock, context-switches,\n"
+        "    cpu-migrations, page-faults) are not shown: under QEMU they\n"
+        "    would be the emulator's, not the program's.\n",
     .options =
         "    -c, --cpu PROFILE\n"
         "        The processor to model: a preset name or alias (skylake,\n"
@@ -528,13 +682,34 @@ const struct cli_command cli_cmd_stat = {
         "        picks its code by CPUID.\n\n"
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to count (repeatable).\n\n"
+        "    --model SPEC\n"
+        "        The modelled micro-architecture: part:NAME (sandybridge,\n"
+        "        haswell, skylake, icelake, sapphirerapids) or\n"
+        "        cachegrind:I1=S,A,L:D1=S,A,L:LL=S,A,L, the geometry of\n"
+        "        valgrind cachegrind's --I1/--D1/--LL (size, ways, line size)\n"
+        "        with its rules. Default: part:PROFILE for the profiles from\n"
+        "        sandybridge on, none for the older ones (a modelled event\n"
+        "        then needs --model; the default events print <not\n"
+        "        supported>).\n\n"
+        "    --no-model\n"
+        "        No model: modelled events print <not supported>, and the\n"
+        "        plugin loads no model, at no cost. (The model is loaded only\n"
+        "        when a modelled event is counted in any case.)\n\n"
+        "    -v, --verbose\n"
+        "        Print every parameter of the model under its line: each\n"
+        "        cache's size, ways, line size and sets, the predictor, the\n"
+        "        timing model.\n\n"
         "    -x, --field-separator SEP\n"
         "        One line per event, fields separated by SEP, in perf's "
         "order:\n"
         "        value, unit, event, [spread with -r,] run time in ns,\n"
-        "        percentage running, metric value, metric unit.\n\n"
+        "        percentage running, metric value, metric unit; a modelled\n"
+        "        count has one more field, model. The model is in a\n"
+        "        '# model: ...' line first.\n\n"
         "    -j, --json\n"
-        "        One JSON object per event, as perf stat -j prints it.\n\n"
+        "        One JSON object per event, as perf stat -j prints it; a\n"
+        "        modelled count has \"modelled\" : true; the model is an\n"
+        "        object of its own first, {\"model\" : ...}.\n\n"
         "    -r, --repeat N\n"
         "        Run PROG N times; print the mean counts and their spread\n"
         "        (the standard error of the mean, as a percentage), as perf.\n"
@@ -548,16 +723,27 @@ const struct cli_command cli_cmd_stat = {
         "        4000000); each count is scaled by enabled / running and the\n"
         "        percentage of the time it ran is printed. Without it every\n"
         "        event is counted all the time, on as many model PMUs as\n"
-        "        needed.\n",
+        "        needed.\n\n"
+        "    --from FILE\n"
+        "        Run nothing: print the counts of a results file the plugin\n"
+        "        wrote (frontends/qemu/README.md) for the events given, in\n"
+        "        order; PROG, if given, names the command in the header. No\n"
+        "        time is measured.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
-        "    usage (an unknown event included) or when qemu-x86_64 or the\n"
+        "    usage (an unknown event, a model specification refused, a\n"
+        "    modelled event without a model) or when qemu-x86_64 or the\n"
         "    plugin is missing.\n",
     .examples = "    softpmu stat -- ./prog arg\n"
                 "    softpmu stat -e instructions:u,br_inst_retired.near_call "
                 "-- /bin/true\n"
-                "    softpmu stat -r 5 -x , -e r02c4 -o counts.csv -- ./prog\n",
+                "    softpmu stat -r 5 -x , -e r02c4 -o counts.csv -- ./prog\n"
+                "    softpmu stat -v -e cache-misses,L1-dcache-load-misses "
+                "-- ./prog\n"
+                "    softpmu stat --model "
+                "cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64 \\\n"
+                "        -e l1d.replacement,longest_lat_cache.miss -- ./prog\n",
     .flags = CLI_FLAG_OWN_CPU_OPTION,
     .min_args = 0,
     .max_args = -1,

@@ -34,33 +34,64 @@
  *     BR_INST_RETIRED.COND_TAKEN there (COND is C4H/11H, not produced).
  * Core 2's loads and stores (C0H/01H, C0H/02H), Nehalem's (0BH/01H,
  * 0BH/02H) and Skylake's C4H/04H (ALL_BRANCHES_PEBS) are not lines of the
- * plugin: <not supported>. tests/test_stat_events.c checks each. */
+ * plugin: <not supported>. tests/test_stat_events.c checks each.
+ *
+ * The modelled lines (mline_code, produced with the plugin's model=SPEC)
+ * likewise, each where it means the same:
+ *   3CH/00H UnHalted Core Cycles, 3CH/01H UnHalted Reference Cycles,
+ *     2EH/4FH LLC Reference, 2EH/41H LLC Misses and C5H/00H Branch Misses
+ *     Retired everywhere: architectural events (SDM Vol. 3B Table 18-1);
+ *   00H/03H, fixed counter 2's CPU_CLK_UNHALTED.REF (SDM Vol. 3B Table
+ *     18-2), where the profile has IA32_FIXED_CTR2;
+ *   51H/01H L1D.REPLACEMENT from Nehalem (L1D.REPL there: lines brought
+ *     into the L1 data cache); on Core 2 51H is no such event;
+ *   C5H/01H BR_MISP_RETIRED.CONDITIONAL on Sandy Bridge, Haswell and
+ *     Skylake (COND_TAKEN on Ice Lake and Sapphire Rapids, where COND is
+ *     C5H/11H; Nehalem has no C5H/01H);
+ *   D1H/01H, 02H, 04H MEM_LOAD_UOPS_RETIRED.L1_HIT, L2_HIT, LLC_HIT from
+ *     Sandy Bridge, D1H/08H, 10H, 20H (L1_MISS, L2_MISS, L3_MISS) from
+ *     Haswell (MEM_LOAD_RETIRED.* from Skylake); before Sandy Bridge
+ *     MEM_LOAD_RETIRED is CBH. */
 #define LINE(l) (1u << (l))
 #define LINES_ARCH (LINE(L_INST) | LINE(L_BR_ALL))
 #define LINES_ALL ((1u << NLINES) - 1)
+#define MLINES_ARCH                                                            \
+  (LINE(M_CYCLES) | LINE(M_REF_XCLK) | LINE(M_REF_TSC) | LINE(M_LLC_REF) |     \
+   LINE(M_LLC_MISS) | LINE(M_MISP_ALL))
+#define MLINES_HITS (LINE(M_LD_L1_HIT) | LINE(M_LD_L2_HIT) | LINE(M_LD_L3_HIT))
+#define MLINES_ALL ((1u << NMLINES) - 1)
 
 struct stat_gen {
   const char *preset; /* spmu_profile_preset_name */
   const char *pfm;    /* libpfm4's PMU table (LIBPFM_FORCE_PMU) */
-  unsigned lines;     /* LINE(l) for each line of lines.h taken */
+  unsigned lines;     /* LINE(l) for each exact line of lines.h taken */
+  unsigned mlines;    /* LINE(m) for each modelled line taken */
+  uint16_t l1d_miss;  /* perf's raw config of L1-dcache-load-misses (its
+                         hw_cache_event_ids), 0 where perf has none */
 };
 
+/* Not formatted: one profile per row. */
 /* clang-format off */
 static const struct stat_gen stat_gens[] = {
-  {"core-duo", "coreduo", LINES_ARCH},
-  {"core2", "core", LINES_ARCH},
-  {"nehalem", "nhm", LINES_ARCH | LINE(L_BR_COND) | LINE(L_BR_CALL)},
-  {"sandybridge", "snb", LINES_ALL},
-  {"haswell", "hsw", LINES_ALL},
-  {"skylake", "skl", LINES_ALL},
-  {"icelake", "icl", LINES_ALL & ~LINE(L_BR_COND)},
-  {"sapphirerapids", "spr", LINES_ALL & ~LINE(L_BR_COND)},
+  {"core-duo", "coreduo", LINES_ARCH, MLINES_ARCH, 0},
+  {"core2", "core", LINES_ARCH, MLINES_ARCH, 0x0140},
+  {"nehalem", "nhm", LINES_ARCH | LINE(L_BR_COND) | LINE(L_BR_CALL),
+   MLINES_ARCH | LINE(M_L1D_REPL), 0x0151},
+  {"sandybridge", "snb", LINES_ALL,
+   MLINES_ARCH | LINE(M_L1D_REPL) | LINE(M_MISP_COND) | MLINES_HITS, 0x0151},
+  {"haswell", "hsw", LINES_ALL, MLINES_ALL, 0x0151},
+  {"skylake", "skl", LINES_ALL, MLINES_ALL, 0x0151},
+  {"icelake", "icl", LINES_ALL & ~LINE(L_BR_COND),
+   MLINES_ALL & ~LINE(M_MISP_COND), 0x0151},
+  {"sapphirerapids", "spr", LINES_ALL & ~LINE(L_BR_COND),
+   MLINES_ALL & ~LINE(M_MISP_COND), 0xe124},
 };
 /* clang-format on */
 
 /* A profile without a table of its own (custom): the architectural
  * events only. */
-static const struct stat_gen stat_gen_arch = {NULL, NULL, LINES_ARCH};
+static const struct stat_gen stat_gen_arch = {NULL, NULL, LINES_ARCH,
+                                              MLINES_ARCH, 0};
 
 static const struct stat_gen *gen_of(const spmu_profile *p)
 {
@@ -77,7 +108,8 @@ const char *stat_events_pfm_pmu(const spmu_profile *p)
   return gen_of(p)->pfm;
 }
 
-/* Does the engine produce event line (event, umask) on this profile? */
+/* Does the engine produce event line (event, umask) exactly on this
+ * profile? */
 static bool gen_produces(const struct stat_gen *g, uint8_t event, uint8_t umask)
 {
   unsigned l;
@@ -86,6 +118,21 @@ static bool gen_produces(const struct stat_gen *g, uint8_t event, uint8_t umask)
     if ((g->lines & LINE(l)) && line_code[l][0] == event &&
         line_code[l][1] == umask)
       return true;
+  return false;
+}
+
+/* Is (event, umask) a modelled line with the same meaning on profile p?
+ * 00H/03H is fixed counter 2's, so it needs IA32_FIXED_CTR2 (SDM Vol. 3B
+ * 18.2.2, Table 18-2). */
+static bool gen_models(const struct stat_gen *g, const spmu_profile *p,
+                       uint8_t event, uint8_t umask)
+{
+  unsigned m;
+
+  for (m = 0; m < NMLINES; m++)
+    if ((g->mlines & LINE(m)) && mline_code[m][0] == event &&
+        mline_code[m][1] == umask)
+      return m != M_REF_TSC || (p->fixed_mask & 0x4) != 0;
   return false;
 }
 
@@ -98,65 +145,77 @@ static bool gen_line(const struct stat_gen *g, enum line l, uint64_t *config)
 
 /* ---- perf's generic names ------------------------------------------------
  *
- * perf list (perf-list(1)) names the hardware events; for Intel, perf maps
- * instructions to C0H/00H and branches to C4H/00H, the architectural
- * events (SDM Vol. 3B Table 18-1), and the L1-dcache-loads/-stores cache
- * events to the loads and stores retired. The others need cycles, caches
- * or prediction, which this engine does not model. */
-enum generic_kind { GEN_NONE, GEN_INSTR, GEN_BRANCH, GEN_LOADS, GEN_STORES };
+ * perf list (perf-list(1)) names the hardware events; for Intel, Linux's
+ * event map (arch/x86/events/intel/core.c, intel_perfmon_event_map)
+ * programs instructions as C0H/00H, branches as C4H/00H, cycles as
+ * 3CH/00H, cache-references as 2EH/4FH, cache-misses as 2EH/41H and
+ * branch-misses as C5H/00H, the architectural events (SDM Vol. 3B Table
+ * 18-1), bus-cycles as 3CH/01H and ref-cycles as 00H/03H, its encoding of
+ * fixed counter 2 (Table 18-2). Of the cache events, L1-dcache-loads and
+ * -stores are the loads and stores retired, and L1-dcache-load-misses is
+ * what each generation's table says (stat_gen.l1d_miss: L1D.REPLACEMENT
+ * 51H/01H from Nehalem to Ice Lake). The others need what neither the
+ * engine nor its model has (stalls, TLBs, offcore responses, time). */
+enum generic_kind {
+  GEN_NONE,      /* not produced */
+  GEN_LINE,      /* an exact line, where the profile takes it */
+  GEN_CONFIG,    /* perf's raw config on every Intel part */
+  GEN_L1D_MISSES /* the profile's L1-dcache-load-misses */
+};
 
 static const struct {
   const char *name;
   enum generic_kind kind;
+  unsigned arg; /* GEN_LINE: enum line; GEN_CONFIG: the raw config */
+  enum stat_hw hw;
 } generics[] = {
-    {"instructions", GEN_INSTR},
-    {"branches", GEN_BRANCH},
-    {"branch-instructions", GEN_BRANCH},
-    {"L1-dcache-loads", GEN_LOADS},
-    {"L1-dcache-stores", GEN_STORES},
-    {"cycles", GEN_NONE},
-    {"cpu-cycles", GEN_NONE},
-    {"ref-cycles", GEN_NONE},
-    {"bus-cycles", GEN_NONE},
-    {"cache-references", GEN_NONE},
-    {"cache-misses", GEN_NONE},
-    {"branch-misses", GEN_NONE},
-    {"stalled-cycles-frontend", GEN_NONE},
-    {"idle-cycles-frontend", GEN_NONE},
-    {"stalled-cycles-backend", GEN_NONE},
-    {"idle-cycles-backend", GEN_NONE},
-    {"L1-dcache-load-misses", GEN_NONE},
-    {"LLC-loads", GEN_NONE},
-    {"LLC-load-misses", GEN_NONE},
-    {"LLC-stores", GEN_NONE},
-    {"LLC-store-misses", GEN_NONE},
-    {"dTLB-loads", GEN_NONE},
-    {"dTLB-load-misses", GEN_NONE},
-    {"iTLB-load-misses", GEN_NONE},
-    {"branch-loads", GEN_NONE},
-    {"branch-load-misses", GEN_NONE},
-    {"task-clock", GEN_NONE},
-    {"cpu-clock", GEN_NONE},
-    {"context-switches", GEN_NONE},
-    {"cpu-migrations", GEN_NONE},
-    {"page-faults", GEN_NONE},
+    {"instructions", GEN_LINE, L_INST, STAT_HW_INSTRUCTIONS},
+    {"branches", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES},
+    {"branch-instructions", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES},
+    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_NONE},
+    {"L1-dcache-stores", GEN_LINE, L_STORES, STAT_HW_NONE},
+    {"cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES},
+    {"cpu-cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES},
+    {"ref-cycles", GEN_CONFIG, 0x0300, STAT_HW_NONE},
+    {"bus-cycles", GEN_CONFIG, 0x013c, STAT_HW_NONE},
+    {"cache-references", GEN_CONFIG, 0x4f2e, STAT_HW_CACHE_REFS},
+    {"cache-misses", GEN_CONFIG, 0x412e, STAT_HW_CACHE_MISSES},
+    {"branch-misses", GEN_CONFIG, 0x00c5, STAT_HW_BRANCH_MISSES},
+    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_NONE},
+    {"stalled-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE},
+    {"idle-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE},
+    {"stalled-cycles-backend", GEN_NONE, 0, STAT_HW_NONE},
+    {"idle-cycles-backend", GEN_NONE, 0, STAT_HW_NONE},
+    {"LLC-loads", GEN_NONE, 0, STAT_HW_NONE},
+    {"LLC-load-misses", GEN_NONE, 0, STAT_HW_NONE},
+    {"LLC-stores", GEN_NONE, 0, STAT_HW_NONE},
+    {"LLC-store-misses", GEN_NONE, 0, STAT_HW_NONE},
+    {"dTLB-loads", GEN_NONE, 0, STAT_HW_NONE},
+    {"dTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE},
+    {"iTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE},
+    {"branch-loads", GEN_NONE, 0, STAT_HW_NONE},
+    {"branch-load-misses", GEN_NONE, 0, STAT_HW_NONE},
+    {"task-clock", GEN_NONE, 0, STAT_HW_NONE},
+    {"cpu-clock", GEN_NONE, 0, STAT_HW_NONE},
+    {"context-switches", GEN_NONE, 0, STAT_HW_NONE},
+    {"cpu-migrations", GEN_NONE, 0, STAT_HW_NONE},
+    {"page-faults", GEN_NONE, 0, STAT_HW_NONE},
 };
 #define NGENERICS (sizeof(generics) / sizeof(generics[0]))
 
-/* The raw config (perf's rNNN) of a generic name on g; false when the
+/* The raw config (perf's rNNN) of generic name i on g; false when the
  * engine does not produce it. */
-static bool generic_config(const struct stat_gen *g, enum generic_kind k,
-                           uint64_t *config)
+static bool generic_config(const struct stat_gen *g, size_t i, uint64_t *config)
 {
-  switch (k) {
-  case GEN_INSTR:
-    return gen_line(g, L_INST, config);
-  case GEN_BRANCH:
-    return gen_line(g, L_BR_ALL, config);
-  case GEN_LOADS:
-    return gen_line(g, L_LOADS, config);
-  case GEN_STORES:
-    return gen_line(g, L_STORES, config);
+  switch (generics[i].kind) {
+  case GEN_LINE:
+    return gen_line(g, (enum line)generics[i].arg, config);
+  case GEN_CONFIG:
+    *config = generics[i].arg;
+    return true;
+  case GEN_L1D_MISSES:
+    *config = g->l1d_miss;
+    return g->l1d_miss != 0;
   case GEN_NONE:
     break;
   }
@@ -480,7 +539,8 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
   }
   for (i = 0; i < NGENERICS; i++)
     if (cli_ieq(base, generics[i].name)) {
-      *known = generic_config(gen_of(p), generics[i].kind, config);
+      *known = generic_config(gen_of(p), i, config);
+      out->hw = generics[i].hw;
       return 0;
     }
   if (pfm_ready && stat_events_pfm_pmu(p) != NULL &&
@@ -494,8 +554,51 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
   return unknown_event(p, base, why, whylen);
 }
 
-int stat_event_resolve(const spmu_profile *p, const char *spec,
-                       struct stat_event *out, char *why, size_t whylen)
+/* A modelled event without a model to count it. */
+static int no_model(const spmu_profile *p, const char *spec, char *why,
+                    size_t whylen)
+{
+  snprintf(why, whylen,
+           "%s is an estimate of the modelled micro-architecture, and %s has "
+           "no model of its own (no cache geometry): choose one with --model "
+           "part:NAME or --model cachegrind:I1=SIZE,ASSOC,LINE:D1=SIZE,ASSOC,"
+           "LINE:LL=SIZE,ASSOC,LINE, or leave modelled events out with "
+           "--no-model",
+           spec, p->name);
+  return -1;
+}
+
+/* Which the engine does with evtsel on p: exactly, by the model (with
+ * `model` deciding whether it runs), or not at all; *out set so. */
+static int classify(const spmu_profile *p, enum stat_model_use model,
+                    const char *spec, struct stat_event *out, char *why,
+                    size_t whylen)
+{
+  const struct stat_gen *g = gen_of(p);
+  uint8_t event = (uint8_t)(out->evtsel & 0xff);
+  uint8_t umask = (uint8_t)(out->evtsel >> 8);
+
+  /* The plugin refuses E, INV and CMASK: one of its clocks is a whole
+   * translation block, not a cycle (SDM Vol. 3B 18.2.1.1). */
+  if (out->evtsel &
+      (SPMU_EVTSEL_E | SPMU_EVTSEL_INV | 0xffULL << SPMU_EVTSEL_CMASK_SHIFT))
+    out->supported = false;
+  else if (gen_produces(g, event, umask))
+    out->supported = true;
+  else if (gen_models(g, p, event, umask)) {
+    if (model == STAT_MODEL_NONE)
+      return no_model(p, spec, why, whylen);
+    out->modelled = true;
+    out->supported = model == STAT_MODEL_ON;
+  }
+  if (!out->supported)
+    out->evtsel = 0;
+  return 0;
+}
+
+int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
+                       const char *spec, struct stat_event *out, char *why,
+                       size_t whylen)
 {
   char base[sizeof out->name];
   uint64_t config = 0;
@@ -532,15 +635,7 @@ int stat_event_resolve(const spmu_profile *p, const char *spec,
     return 0;
   if (!config_to_evtsel(config, out, why, whylen))
     return -1;
-  /* The plugin refuses E, INV and CMASK: one of its clocks is a whole
-   * translation block, not a cycle (SDM Vol. 3B 18.2.1.1). */
-  out->supported = !(out->evtsel & (SPMU_EVTSEL_E | SPMU_EVTSEL_INV |
-                                    0xffULL << SPMU_EVTSEL_CMASK_SHIFT)) &&
-                   gen_produces(gen_of(p), (uint8_t)(out->evtsel & 0xff),
-                                (uint8_t)(out->evtsel >> 8));
-  if (!out->supported)
-    out->evtsel = 0;
-  return 0;
+  return classify(p, model, spec, out, why, whylen);
 }
 
 bool stat_event_next(const char **list, char *buf, size_t len)

@@ -5,10 +5,13 @@
  * (SDM Vol. 3B 18.2.1.1, Figure 18-1: EVENT[7:0], UMASK[15:8], USR bit
  * 16, OS bit 17, E bit 18, EN bit 22, INV bit 23, CMASK[31:24]; INT bit 20
  * is never set: stat takes no interrupts), or to "not supported": the
- * engine produces only instructions retired, branch instructions retired
- * by umask, and loads and stores retired; an event it does not produce is
- * printed <not supported>, as perf prints an event the machine cannot
- * count.
+ * engine produces exactly instructions retired, branch instructions
+ * retired by umask, and loads and stores retired, and, with the modelled
+ * micro-architecture (uarch/, chosen by stat_model.h), estimates of
+ * cycles, cache references and misses, L1D replacements, branch
+ * mispredicts and loads by where they hit; an event it does not produce
+ * is printed <not supported>, as perf prints an event the machine cannot
+ * count. A resolved event says whether its count is modelled.
  *
  * Accepted spellings, case-insensitive:
  *   perf's generic names         instructions, branches, cycles, ...
@@ -44,6 +47,28 @@
 /* The bits an event string may choose: EVENT, UMASK, E, INV, CMASK. */
 #define STAT_EVTSEL_EVENT_BITS 0xff84ffffULL
 
+/* Whether the modelled micro-architecture counts this run (stat_model.h
+ * decides from --model, --no-model and the profile). */
+enum stat_model_use {
+  STAT_MODEL_ON,  /* a model is loaded: modelled events are counted */
+  STAT_MODEL_OFF, /* --no-model: modelled events are <not supported> */
+  STAT_MODEL_NONE /* no model to load (the profile has no part): a
+                     modelled event is an error saying what would work */
+};
+
+/* perf's generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE)
+ * that perf stat derives its metrics from ("insn per cycle", "of all
+ * branches", "of all cache refs"); STAT_HW_NONE for every other event. */
+enum stat_hw {
+  STAT_HW_NONE,
+  STAT_HW_CYCLES,
+  STAT_HW_INSTRUCTIONS,
+  STAT_HW_BRANCHES,
+  STAT_HW_BRANCH_MISSES,
+  STAT_HW_CACHE_REFS,
+  STAT_HW_CACHE_MISSES
+};
+
 /* One resolved -e event. */
 struct stat_event {
   char name[96];   /* as perf prints it: the event string as given */
@@ -53,6 +78,9 @@ struct stat_event {
   bool user;       /* USR: counts user code (CPL 3) */
   bool kernel;     /* OS: counts kernel code (CPL 0), which this engine
                       never runs */
+  bool modelled;   /* counted by the modelled micro-architecture (an
+                      estimate, printed as such), not exactly */
+  enum stat_hw hw; /* which generic hardware event it is, if one */
 };
 
 /* The libpfm4 PMU table name for a profile ("skl" for skylake), or NULL
@@ -68,11 +96,14 @@ const char *stat_events_pfm_pmu(const spmu_profile *p);
 int stat_events_setup(const spmu_profile *p, char *why, size_t whylen);
 
 /* Resolve spec (one event, no commas outside cpu/.../) for profile p into
- * *out. 0 when it names an event (out->supported says whether the engine
- * produces it); -1 when it does not, with the reason, and the nearest
- * names when some are close ("did you mean"), in why. */
-int stat_event_resolve(const spmu_profile *p, const char *spec,
-                       struct stat_event *out, char *why, size_t whylen);
+ * *out, with the model as `model` says. 0 when it names an event
+ * (out->supported says whether the engine produces it, out->modelled
+ * whether by the model); -1 when it does not, with the reason, and the
+ * nearest names when some are close ("did you mean"), in why; -1 too for
+ * a modelled event with STAT_MODEL_NONE. */
+int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
+                       const char *spec, struct stat_event *out, char *why,
+                       size_t whylen);
 
 /* The next event of an -e list ("instructions,cpu/event=0xc4,umask=2/u"),
  * split at commas outside cpu/.../, into buf. Advances *list past it and

@@ -1,11 +1,12 @@
 /* softpmu stat's output in perf stat's layouts (stat_print.h).
  *
- * The column widths and spacing are those Debian's perf 6.1 prints for a
- * counter without a derived metric (no "insn per cycle": this engine has
- * no cycles):
+ * The column widths and spacing are those Debian's perf 6.1 prints
+ * (tools/perf/util/stat-display.c, print_metric_std):
  *
  *   "%18s" count, " ", a 4-column unit (empty), " ", "%-32s" event, then
- *   35 blanks for the metric column; a <not supported> line has 28.
+ *   the metric column of 35: " # ", the value in the metric's format,
+ *   " ", the unit left-aligned in what is left of the 35; 35 blanks for a
+ *   counter without a metric; a <not supported> line has 28.
  *   -r N appends "  ( +- %5.2f%% )"; a time-sliced counter "  (%.2f%%)".
  */
 #include "stat_print.h"
@@ -20,6 +21,8 @@
 #define UNSUPPORTED_BLANKS 28
 #define NOT_SUPPORTED "<not supported>"
 #define NOT_COUNTED "<not counted>"
+#define METRIC_LEN 35
+#define MODEL_MARK " (model)"
 
 void stat_stats_add(struct stat_stats *s, double x)
 {
@@ -74,6 +77,99 @@ static void count_text(double v, bool group, char *buf, size_t len)
   buf[o] = '\0';
 }
 
+/* ---- perf's metrics ------------------------------------------------------*/
+
+/* perf's formats of its metrics' values. */
+enum metric_fmt {
+  FMT_RATIO,   /* "%7.2f " */
+  FMT_PCT,     /* "%7.2f%%" */
+  FMT_PCT_WIDE /* "%8.3f %%" */
+};
+
+/* A metric of an event: its value in perf's format and its unit. */
+struct metric {
+  double v;
+  enum metric_fmt fmt;
+  const char *unit;
+  bool modelled; /* derived from a modelled count */
+};
+
+/* The metric's value as perf formats it. */
+static void metric_text(const struct metric *m, char *buf, size_t len)
+{
+  switch (m->fmt) {
+  case FMT_RATIO:
+    snprintf(buf, len, "%7.2f ", m->v);
+    return;
+  case FMT_PCT:
+    snprintf(buf, len, "%7.2f%%", m->v);
+    return;
+  case FMT_PCT_WIDE:
+    snprintf(buf, len, "%8.3f %%", m->v);
+    return;
+  }
+  buf[0] = '\0';
+}
+
+/* perf stat 6.1's metrics of the generic events (tools/perf/util/
+ * stat-shadow.c, perf_stat__print_shadow_stats): the event, the one it is
+ * divided by, the scale, perf's format and unit. */
+static const struct {
+  enum stat_hw hw, base;
+  double scale;
+  enum metric_fmt fmt;
+  const char *unit;
+} metrics[] = {
+    {STAT_HW_INSTRUCTIONS, STAT_HW_CYCLES, 1.0, FMT_RATIO, "insn per cycle"},
+    {STAT_HW_BRANCH_MISSES, STAT_HW_BRANCHES, 100.0, FMT_PCT,
+     "of all branches"},
+    {STAT_HW_CACHE_MISSES, STAT_HW_CACHE_REFS, 100.0, FMT_PCT_WIDE,
+     "of all cache refs"},
+};
+
+/* The metric of res[i], when it has one: its base event counted with the
+ * same modifiers (perf pairs the counts of one context). */
+static bool metric_of(const struct stat_result *res, size_t n, size_t i,
+                      struct metric *m)
+{
+  size_t k, j;
+
+  if (no_value(&res[i]))
+    return false;
+  for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
+    if (res[i].hw != metrics[k].hw || res[i].hw == STAT_HW_NONE)
+      continue;
+    for (j = 0; j < n; j++) {
+      const struct stat_result *b = &res[j];
+
+      if (b->hw != metrics[k].base || no_value(b) || b->user != res[i].user ||
+          b->kernel != res[i].kernel)
+        continue;
+      m->v = b->count.mean != 0.0
+                 ? metrics[k].scale * res[i].count.mean / b->count.mean
+                 : 0.0;
+      m->fmt = metrics[k].fmt;
+      m->unit = metrics[k].unit;
+      m->modelled = res[i].modelled || b->modelled;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The metric's unit, marked when it comes from a modelled count. */
+static void metric_unit(const struct metric *m, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s%s", m->unit, m->modelled ? MODEL_MARK : "");
+}
+
+/* The event's name, marked when its count is modelled. */
+static void event_text(const struct stat_result *r, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s%s", r->name,
+           r->modelled && !no_value(r) ? MODEL_MARK : "");
+}
+
 /* ---- the default layout --------------------------------------------------*/
 
 static void std_header(FILE *f, const struct stat_run *run)
@@ -89,10 +185,26 @@ static void std_header(FILE *f, const struct stat_run *run)
   fputs(":\n\n", f);
 }
 
-static void std_line(FILE *f, const struct stat_print_opts *o,
-                     const struct stat_run *run, const struct stat_result *r)
+/* The metric column: perf's print_metric_std. */
+static void std_metric(FILE *f, const struct metric *m)
 {
-  char value[64];
+  char unit[64], value[64];
+  int n;
+
+  metric_unit(m, unit, sizeof unit);
+  metric_text(m, value, sizeof value);
+  n = fprintf(f, " # ");
+  n += fprintf(f, "%s", value);
+  fprintf(f, " %-*s", METRIC_LEN - n - 1, unit);
+}
+
+static void std_line(FILE *f, const struct stat_print_opts *o,
+                     const struct stat_run *run, const struct stat_result *res,
+                     size_t n, size_t i)
+{
+  const struct stat_result *r = &res[i];
+  char value[64], event[128];
+  struct metric m;
 
   if (no_value(r)) {
     fprintf(f, "%*s %-*s %-*s%*s\n", COUNT_WIDTH, no_value(r), UNIT_WIDTH, "",
@@ -100,8 +212,13 @@ static void std_line(FILE *f, const struct stat_print_opts *o,
     return;
   }
   count_text(r->count.mean, o->big_num, value, sizeof value);
-  fprintf(f, "%*s %-*s %-*s%*s", COUNT_WIDTH, value, UNIT_WIDTH, "",
-          EVENT_WIDTH, r->name, METRIC_BLANKS, "");
+  event_text(r, event, sizeof event);
+  fprintf(f, "%*s %-*s %-*s", COUNT_WIDTH, value, UNIT_WIDTH, "", EVENT_WIDTH,
+          event);
+  if (metric_of(res, n, i, &m))
+    std_metric(f, &m);
+  else
+    fprintf(f, "%*s", METRIC_BLANKS, "");
   if (repeated(run))
     fprintf(f, "  ( +- %5.2f%% )", stat_stats_rel_pct(&r->count));
   if (r->pcnt_running < 100.0)
@@ -119,6 +236,18 @@ static int elapsed_precision(double spread)
     return 2;
   l = log10(spread);
   return (l < 0 ? (int)-l + 1 : 0) + 2;
+}
+
+/* Which model produced the modelled counts, and with --verbose how. */
+static void std_model(FILE *f, const struct stat_run *run)
+{
+  unsigned i;
+
+  if (!run->model)
+    return;
+  fprintf(f, "\n model: %s\n", run->model);
+  for (i = 0; i < run->nmodel_details; i++)
+    fprintf(f, "        %s\n", run->model_details[i]);
 }
 
 static void std_footer(FILE *f, const struct stat_run *run)
@@ -140,9 +269,28 @@ static void std_footer(FILE *f, const struct stat_run *run)
 
 /* ---- -x SEP --------------------------------------------------------------*/
 
-static void csv_line(FILE *f, const char *sep, const struct stat_run *run,
-                     const struct stat_result *r)
+/* The metric's value as perf's print_metric_csv writes it: the number
+ * of its format, without blanks or '%'. */
+static void csv_metric_value(const struct metric *m, char *buf, size_t len)
 {
+  char tmp[64], *v = tmp, *end;
+
+  metric_text(m, tmp, sizeof tmp);
+  while (*v == ' ')
+    v++;
+  for (end = v; (*end >= '0' && *end <= '9') || *end == '.'; end++)
+    ;
+  *end = '\0';
+  snprintf(buf, len, "%s", v);
+}
+
+static void csv_line(FILE *f, const char *sep, const struct stat_run *run,
+                     const struct stat_result *res, size_t n, size_t i)
+{
+  const struct stat_result *r = &res[i];
+  char value[64], unit[64];
+  struct metric m;
+
   if (!no_value(r))
     fprintf(f, "%.0f", r->count.mean);
   else
@@ -150,9 +298,29 @@ static void csv_line(FILE *f, const char *sep, const struct stat_run *run,
   fprintf(f, "%s%s%s", sep, sep, r->name); /* unit: empty */
   if (repeated(run))
     fprintf(f, "%s%.2f%%", sep, stat_stats_rel_pct(&r->count));
-  fprintf(f, "%s%llu%s%.2f%s%s\n", sep,
+  fprintf(f, "%s%llu%s%.2f", sep,
           (unsigned long long)(no_value(r) ? 0 : r->run_ns), sep,
-          r->pcnt_running, sep, sep); /* metric value and unit: empty */
+          r->pcnt_running);
+  if (metric_of(res, n, i, &m)) {
+    csv_metric_value(&m, value, sizeof value);
+    metric_unit(&m, unit, sizeof unit);
+    fprintf(f, "%s%s%s%s", sep, value, sep, unit);
+  } else
+    fprintf(f, "%s%s", sep, sep); /* metric value and unit: empty */
+  if (r->modelled && !no_value(r))
+    fprintf(f, "%smodel", sep);
+  fputc('\n', f);
+}
+
+static void csv_model(FILE *f, const struct stat_run *run)
+{
+  unsigned i;
+
+  if (!run->model)
+    return;
+  fprintf(f, "# model: %s\n", run->model);
+  for (i = 0; i < run->nmodel_details; i++)
+    fprintf(f, "# %s\n", run->model_details[i]);
 }
 
 /* ---- -j ------------------------------------------------------------------*/
@@ -174,8 +342,12 @@ static void json_string(FILE *f, const char *s)
 /* perf 6.1 prints "metric-unit" : "(null)" for a counter without a
  * metric; this prints the empty string, as it does for <not supported>. */
 static void json_line(FILE *f, const struct stat_run *run,
-                      const struct stat_result *r)
+                      const struct stat_result *res, size_t n, size_t i)
 {
+  const struct stat_result *r = &res[i];
+  struct metric m = {0.0, FMT_RATIO, NULL, false};
+  char unit[64] = "";
+
   if (!no_value(r))
     fprintf(f, "{\"counter-value\" : \"%f\", ", r->count.mean);
   else
@@ -184,11 +356,36 @@ static void json_line(FILE *f, const struct stat_run *run,
   json_string(f, r->name);
   if (repeated(run))
     fprintf(f, ", \"variance\" : %.2f", stat_stats_rel_pct(&r->count));
+  if (metric_of(res, n, i, &m))
+    metric_unit(&m, unit, sizeof unit);
   fprintf(f,
           ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f, "
-          "\"metric-value\" : %f, \"metric-unit\" : \"\"}\n",
+          "\"metric-value\" : %f, \"metric-unit\" : ",
           (unsigned long long)(no_value(r) ? 0 : r->run_ns), r->pcnt_running,
-          0.0);
+          m.v);
+  json_string(f, unit);
+  if (r->modelled && !no_value(r))
+    fputs(", \"modelled\" : true", f);
+  fputs("}\n", f);
+}
+
+static void json_model(FILE *f, const struct stat_run *run)
+{
+  unsigned i;
+
+  if (!run->model)
+    return;
+  fputs("{\"model\" : ", f);
+  json_string(f, run->model);
+  if (run->nmodel_details) {
+    fputs(", \"model-details\" : [", f);
+    for (i = 0; i < run->nmodel_details; i++) {
+      fputs(i ? ", " : "", f);
+      json_string(f, run->model_details[i]);
+    }
+    fputc(']', f);
+  }
+  fputs("}\n", f);
 }
 
 void stat_print(FILE *f, const struct stat_print_opts *o,
@@ -199,18 +396,21 @@ void stat_print(FILE *f, const struct stat_print_opts *o,
 
   switch (o->format) {
   case STAT_FMT_CSV:
+    csv_model(f, run);
     for (i = 0; i < n; i++)
-      csv_line(f, o->sep, run, &res[i]);
+      csv_line(f, o->sep, run, res, n, i);
     return;
   case STAT_FMT_JSON:
+    json_model(f, run);
     for (i = 0; i < n; i++)
-      json_line(f, run, &res[i]);
+      json_line(f, run, res, n, i);
     return;
   case STAT_FMT_STD:
     break;
   }
   std_header(f, run);
   for (i = 0; i < n; i++)
-    std_line(f, o, run, &res[i]);
+    std_line(f, o, run, res, n, i);
+  std_model(f, run);
   std_footer(f, run);
 }

@@ -10,7 +10,29 @@
  *                  unit (perf-stat(1), "CSV FORMAT");
  *   STAT_FMT_JSON  -j/--json: one JSON object per event per line.
  * With -r N (runs > 1) the count is the mean over the runs and its spread
- * is the standard error of the mean relative to it, "( +-  0.00% )". */
+ * is the standard error of the mean relative to it, "( +-  0.00% )".
+ *
+ * perf's metrics, derived as perf stat 6.1 derives them from its generic
+ * hardware events counted with the same modifiers: "insn per cycle"
+ * (instructions / cycles), "of all branches" (branch-misses / branches, a
+ * percentage), "of all cache refs" (cache-misses / cache-references).
+ * perf's time-based metrics (GHz, M/sec) need task-clock, which this
+ * engine does not have: none.
+ *
+ * Modelled counts (estimates of the modelled micro-architecture) are
+ * marked, exact ones never:
+ *   STAT_FMT_STD   " (model)" after the event name, in its column; a
+ *                  metric derived from a modelled count has " (model)"
+ *                  after its unit; then, after the counts, a line naming
+ *                  the model ("model: part:skylake (...)") and with
+ *                  --verbose one line per parameter;
+ *   STAT_FMT_CSV   one more field after perf's last, "model", on modelled
+ *                  lines only (perf's fields keep their places); a metric
+ *                  from a modelled count has " (model)" in its unit; the
+ *                  model in "# model: ..." lines before the counts;
+ *   STAT_FMT_JSON  "modelled" : true in a modelled event's object; a
+ *                  metric unit as above; the model as one more object,
+ *                  {"model" : "...", "model-details" : [...]}, first. */
 #ifndef SOFTPMU_STAT_PRINT_H
 #define SOFTPMU_STAT_PRINT_H
 
@@ -18,6 +40,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "stat_events.h" /* enum stat_hw */
 
 /* Running statistics of one quantity over the -r runs (Welford's
  * update). */
@@ -41,15 +65,23 @@ struct stat_result {
   uint64_t run_ns;         /* the time the counter ran, in ns */
   double pcnt_running;     /* percentage of the time it was counting:
                               100 unless time-sliced (--multiplex) */
+  bool modelled;           /* an estimate of the model: marked */
+  enum stat_hw hw;         /* perf's generic event, for its metrics */
+  bool user, kernel;       /* its modifiers: metrics pair events of the
+                              same modifiers, as perf's */
 };
 
 /* The measured command. */
 struct stat_run {
   int argc; /* the command and its arguments, for the header */
   char *const *argv;
-  unsigned runs;             /* -r N (0 or 1: one run) */
-  struct stat_stats elapsed; /* wall-clock seconds of each run */
-  double user_s, sys_s;      /* CPU seconds of the run (one run only) */
+  unsigned runs;                    /* -r N (0 or 1: one run) */
+  struct stat_stats elapsed;        /* wall-clock seconds of each run */
+  double user_s, sys_s;             /* CPU seconds of the run (one run only) */
+  const char *model;                /* the model's one-line description, or NULL
+                                       when none counted (stat_model_summary) */
+  const char *const *model_details; /* --verbose: its parameters */
+  unsigned nmodel_details;
 };
 
 enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };

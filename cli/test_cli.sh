@@ -226,10 +226,20 @@ usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)"
 # all seven available; ECX reserved before v5; EDX = 0x603 is 3 fixed
 # counters (4:0) 48 bits wide (12:5 = 0x30). Leaf 01H: ECX = 0x8014 is
 # DTES64 (2), DS-CPL (4), PDCM (15); EDX = 0x200000 is DS (21).
+# Skylake's leaf 04H is the Core i7-6700K's (SDM Vol. 2A CPUID, Table 3-8):
+# EAX 0x1c004121 = type 1 (data), level 1, self-initializing, 2 threads
+# share it (EAX[25:14] = 1), 8 core IDs (EAX[31:26] = 7); L2 EBX 0x00c0003f
+# is 4 ways, ECX 0x3ff 1024 sets: 256 KB; L3 16 ways x 8192 sets = 8 MB,
+# EDX 6 inclusive with complex indexing.
 run cpuid --cpu skylake
 expect "cpuid skylake" 0 "\
 CPUID.0AH  EAX 0x07300404  EBX 0x00000000  ECX 0x00000000  EDX 0x00000603
 CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
+CPUID.04H.0  EAX 0x1c004121  EBX 0x01c0003f  ECX 0x0000003f  EDX 0x00000000
+CPUID.04H.1  EAX 0x1c004122  EBX 0x01c0003f  ECX 0x0000003f  EDX 0x00000000
+CPUID.04H.2  EAX 0x1c004143  EBX 0x00c0003f  ECX 0x000003ff  EDX 0x00000000
+CPUID.04H.3  EAX 0x1c03c163  EBX 0x03c0003f  ECX 0x00001fff  EDX 0x00000006
+CPUID.04H.4  EAX 0x00000000  EBX 0x00000000  ECX 0x00000000  EDX 0x00000000
 
 Leaf 0AH, architectural performance monitoring, on skylake
   EAX[7:0]    4     version ID
@@ -253,7 +263,14 @@ Leaf 01H, the PMU bits (softpmu defines only these)
   ECX[2]      1     DTES64: 64-bit DS save area layout
   ECX[4]      1     DS-CPL: CPL-qualified debug store
   ECX[15]     1     PDCM: IA32_PERF_CAPABILITIES exists
-  EDX[21]     1     DS: debug store (BTS, PEBS)" ""
+  EDX[21]     1     DS: debug store (BTS, PEBS)
+Leaf 04H, deterministic cache parameters
+  sub-leaf 0: L1 data, 32 KB: 8 ways x 1 partition x 64 B lines x 64 sets; shared by 2 logical processors
+  sub-leaf 1: L1 instruction, 32 KB: 8 ways x 1 partition x 64 B lines x 64 sets; shared by 2 logical processors
+  sub-leaf 2: L2 unified, 256 KB: 4 ways x 1 partition x 64 B lines x 1024 sets; shared by 2 logical processors
+  sub-leaf 3: L3 unified, 8 MB: 16 ways x 1 partition x 64 B lines x 8192 sets; shared by 16 logical processors; inclusive; complex indexing
+  sub-leaf 4: type 0, no more caches
+  addressable core IDs in the package: 8 (EAX[31:26] + 1)" ""
 
 # Sapphire Rapids (the default): EAX = 0x08300805 is version 5, 8 GP
 # counters of 48 bits, 8 events (Topdown Slots is bit 7); ECX = 0xf is the
@@ -261,12 +278,20 @@ Leaf 01H, the PMU bits (softpmu defines only these)
 # and AnyThread deprecated (bit 15). Leaf 1CH (architectural LBRs): EAX =
 # 0x8000000f is depths 8, 16, 24, 32 (bits 3:0) and LIP (bit 31); EBX = 7
 # CPL and branch filtering and call-stack mode; ECX = 7 the mispredict
-# bit, timed LBRs and the branch type.
+# bit, timed LBRs and the branch type. Leaf 04H: one core of the part,
+# L1D 48 KB 12-way (EBX 0x02c0003f: ways - 1 = 11 in EBX[31:22], line - 1 =
+# 63), L2 2 MB 16-way of 2048 sets, its 1.875 MB 15-way slice of the
+# non-inclusive L3 (EDX 4: complex indexing only), then type 0.
 run cpuid
 expect "cpuid sapphirerapids" 0 "\
 CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x0000000f  EDX 0x00008604
 CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
 CPUID.1CH  EAX 0x8000000f  EBX 0x00000007  ECX 0x00000007  EDX 0x00000000
+CPUID.04H.0  EAX 0x00004121  EBX 0x02c0003f  ECX 0x0000003f  EDX 0x00000000
+CPUID.04H.1  EAX 0x00004122  EBX 0x01c0003f  ECX 0x0000003f  EDX 0x00000000
+CPUID.04H.2  EAX 0x00004143  EBX 0x03c0003f  ECX 0x000007ff  EDX 0x00000000
+CPUID.04H.3  EAX 0x00004163  EBX 0x0380003f  ECX 0x000007ff  EDX 0x00000004
+CPUID.04H.4  EAX 0x00000000  EBX 0x00000000  ECX 0x00000000  EDX 0x00000000
 
 Leaf 0AH, architectural performance monitoring, on sapphirerapids
   EAX[7:0]    5     version ID
@@ -302,7 +327,14 @@ Leaf 1CH, architectural last branch records
   ECX[0]      1     mispredict bit
   ECX[1]      1     timed LBRs (cycle count)
   ECX[2]      1     branch type field
-  depths: 8 16 24 32" ""
+  depths: 8 16 24 32
+Leaf 04H, deterministic cache parameters
+  sub-leaf 0: L1 data, 48 KB: 12 ways x 1 partition x 64 B lines x 64 sets; shared by 2 logical processors
+  sub-leaf 1: L1 instruction, 32 KB: 8 ways x 1 partition x 64 B lines x 64 sets; shared by 2 logical processors
+  sub-leaf 2: L2 unified, 2 MB: 16 ways x 1 partition x 64 B lines x 2048 sets; shared by 2 logical processors
+  sub-leaf 3: L3 unified, 1920 KB: 15 ways x 1 partition x 64 B lines x 2048 sets; shared by 2 logical processors; complex indexing
+  sub-leaf 4: type 0, no more caches
+  addressable core IDs in the package: 1 (EAX[31:26] + 1)" ""
 
 # Core 2 (v2): EAX = 0x07280202, two 40-bit counters; EDX = 0x503 is three
 # fixed counters of 40 bits (0x28 << 5 | 3).

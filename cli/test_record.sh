@@ -282,11 +282,29 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "unknown event: exit status $rc, want 2"
 grep -q "did you mean br_inst_retired.near_call?" "$tmp/err" ||
   fail "unknown event: the nearest name: $(cat "$tmp/err")"
-run record -e cycles --from "$tmp/one.bin" -o "$tmp/x.data"
+run record -e stalled-cycles-frontend --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
-[ "$rc" = 2 ] || fail "cycles: exit status $rc, want 2"
-grep -q "cycles: the engine does not produce this event" "$tmp/err" ||
-  fail "cycles: the message: $(cat "$tmp/err")"
+[ "$rc" = 2 ] || fail "stalled-cycles-frontend: exit status $rc, want 2"
+grep -q "stalled-cycles-frontend: the engine does not produce this event" \
+  "$tmp/err" || fail "stalled-cycles-frontend: the message: $(cat "$tmp/err")"
+# A modelled event needs the model: --no-model leaves it out, and a
+# profile without a part (core2) has none unless --model gives one; a
+# specification the parser refuses is a usage error with its message.
+run record -e cycles --no-model --from "$tmp/one.bin" -o "$tmp/x.data"
+checks=$((checks + 1))
+[ "$rc" = 2 ] || fail "cycles --no-model: exit status $rc, want 2"
+grep -q "^softpmu: record: cycles: a modelled event, and --no-model leaves the model out\$" \
+  "$tmp/err" || fail "cycles --no-model: the message: $(cat "$tmp/err")"
+run record --cpu core2 -e cache-misses --from "$tmp/one.bin" -o "$tmp/x.data"
+checks=$((checks + 1))
+[ "$rc" = 2 ] || fail "core2 cache-misses: exit status $rc, want 2"
+grep -q "^softpmu: record: cache-misses is an estimate of the modelled micro-architecture, and core2 has no model of its own (no cache geometry): choose one with --model part:NAME or --model cachegrind:" \
+  "$tmp/err" || fail "core2 cache-misses: the message: $(cat "$tmp/err")"
+run record --model part:nosuch -e cycles --from "$tmp/one.bin" -o "$tmp/x.data"
+checks=$((checks + 1))
+[ "$rc" = 2 ] || fail "--model part:nosuch: exit status $rc, want 2"
+grep -q "^softpmu: record: --model part:nosuch: unknown part 'nosuch' (known: sandybridge\|^softpmu: record: --model part:nosuch: unknown part 'nosuch' (known: skylake" \
+  "$tmp/err" || fail "--model part:nosuch: the message: $(cat "$tmp/err")"
 # A sample of an event the command line did not give.
 run record --from "$tmp/two.bin" -o "$tmp/x.data"
 checks=$((checks + 1))

@@ -20,13 +20,15 @@
 #define _KE UINT64_C(0x420000)
 
 static spmu_profile prof;
+/* The model as stat chooses it: the profile's part by default. */
+static enum stat_model_use model = STAT_MODEL_ON;
 
 static struct stat_event ok(const char *spec)
 {
   struct stat_event e;
   char why[512];
 
-  if (stat_event_resolve(&prof, spec, &e, why, sizeof why) != 0)
+  if (stat_event_resolve(&prof, model, spec, &e, why, sizeof why) != 0)
     fail_msg("%s: %s", spec, why);
   return e;
 }
@@ -50,12 +52,33 @@ static void assert_unsupported(const char *spec)
   assert_string_equal(e.name, spec);
 }
 
+/* The evtsel of a modelled event (counted by the model, marked). */
+static uint64_t msel(const char *spec)
+{
+  struct stat_event e = ok(spec);
+
+  if (!e.supported || !e.modelled)
+    fail_msg("%s: supported %d, modelled %d", spec, e.supported, e.modelled);
+  return e.evtsel;
+}
+
+/* An exact event: supported, never marked. */
+static uint64_t xsel(const char *spec)
+{
+  struct stat_event e = ok(spec);
+
+  if (!e.supported || e.modelled)
+    fail_msg("%s: supported %d, modelled %d", spec, e.supported, e.modelled);
+  return e.evtsel;
+}
+
 static void assert_error(const char *spec, const char *expect)
 {
   struct stat_event e;
   char why[512];
 
-  assert_int_equal(stat_event_resolve(&prof, spec, &e, why, sizeof why), -1);
+  assert_int_equal(stat_event_resolve(&prof, model, spec, &e, why, sizeof why),
+                   -1);
   assert_string_equal(why, expect);
 }
 
@@ -166,7 +189,6 @@ static void test_raw_form_figure_18_1(void **state)
   assert_error("r2000c0", "r2000c0: bits 0x200000 of the event select are "
                           "not supported (only event, umask, edge, inv and "
                           "cmask)");
-  assert_unsupported("r003c");
   assert_unsupported("r0");
 }
 
@@ -196,19 +218,119 @@ static void test_pmu_form_figure_18_1(void **state)
   assert_error("cpu/event=0xc0/x", "'x': unknown modifier (u, k or uk)");
 }
 
-/* Cycles, caches and prediction are not modelled: <not supported>. */
+/* What neither the engine nor its model has (stalls, TLBs, offcore
+ * responses, software events): <not supported>, never modelled. */
 static void test_not_supported(void **state)
 {
+  struct stat_event e = ok("stalled-cycles-frontend");
+
   (void)state;
-  assert_unsupported("cycles");
-  assert_unsupported("cpu-cycles");
-  assert_unsupported("cache-misses");
-  assert_unsupported("cache-references");
-  assert_unsupported("branch-misses");
-  assert_unsupported("ref-cycles:u");
-  assert_unsupported("CPU_CLK_UNHALTED:THREAD_P");
-  assert_unsupported("br_misp_retired.all_branches");
-  assert_unsupported("cpu/event=0x3c/");
+  assert_false(e.supported);
+  assert_false(e.modelled);
+  assert_unsupported("LLC-loads");
+  assert_unsupported("dTLB-load-misses");
+  assert_unsupported("task-clock");
+  assert_unsupported("page-faults");
+  assert_unsupported("r01b7");
+  /* MEM_LOAD_RETIRED.FB_HIT (D1H/40H): not a modelled line. */
+  assert_unsupported("mem_load_retired.fb_hit");
+}
+
+/* perf's generic names on the model, as Linux's event map encodes them:
+ * the architectural events of SDM Vol. 3B Table 18-1 (3CH/00H, 2EH/4FH,
+ * 2EH/41H, C5H/00H; bus-cycles 3CH/01H), ref-cycles as fixed counter 2's
+ * 00H/03H (Table 18-2), L1-dcache-load-misses as L1D.REPLACEMENT
+ * (51H/01H). Each is modelled; its generic identity gives perf's
+ * metrics. */
+static void test_modelled_generic_names_table_18_1(void **state)
+{
+  struct stat_event e = ok("cycles");
+
+  (void)state;
+  assert_true(e.supported);
+  assert_true(e.modelled);
+  assert_int_equal(e.hw, STAT_HW_CYCLES);
+  assert_int_equal(e.evtsel, UOE | 0x3c);
+  assert_int_equal(msel("cpu-cycles"), UOE | 0x3c);
+  assert_int_equal(msel("cycles:u"), U_E | 0x3c);
+  assert_int_equal(msel("ref-cycles"), UOE | 0x0300);
+  assert_int_equal(msel("bus-cycles"), UOE | 0x013c);
+  assert_int_equal(msel("cache-references"), UOE | 0x4f2e);
+  assert_int_equal(msel("cache-misses"), UOE | 0x412e);
+  assert_int_equal(msel("branch-misses"), UOE | 0xc5);
+  assert_int_equal(msel("L1-dcache-load-misses"), UOE | 0x0151);
+  assert_int_equal(ok("cache-misses").hw, STAT_HW_CACHE_MISSES);
+  assert_int_equal(ok("cache-references").hw, STAT_HW_CACHE_REFS);
+  assert_int_equal(ok("branch-misses").hw, STAT_HW_BRANCH_MISSES);
+  assert_int_equal(ok("ref-cycles").hw, STAT_HW_NONE);
+  /* The exact ones are never modelled. */
+  assert_int_equal(xsel("instructions"), UOE | 0xc0);
+  assert_int_equal(ok("instructions").hw, STAT_HW_INSTRUCTIONS);
+  assert_int_equal(ok("branches").hw, STAT_HW_BRANCHES);
+  assert_int_equal(ok("r00c0").hw, STAT_HW_NONE);
+}
+
+/* Skylake's names of the modelled lines (SDM Vol. 3B Table 19-3), in
+ * every spelling. */
+static void test_modelled_skylake_names_table_19_3(void **state)
+{
+  (void)state;
+  assert_int_equal(msel("CPU_CLK_THREAD_UNHALTED:THREAD_P"), UOE | 0x3c);
+  assert_int_equal(msel("cpu_clk_thread_unhalted.ref_xclk"), UOE | 0x013c);
+  assert_int_equal(msel("LONGEST_LAT_CACHE:REFERENCE"), UOE | 0x4f2e);
+  assert_int_equal(msel("longest_lat_cache.miss"), UOE | 0x412e);
+  assert_int_equal(msel("L1D:REPLACEMENT"), UOE | 0x0151);
+  assert_int_equal(msel("br_misp_retired.all_branches"), UOE | 0xc5);
+  assert_int_equal(msel("BR_MISP_RETIRED:CONDITIONAL"), UOE | 0x01c5);
+  assert_int_equal(msel("mem_load_retired.l1_hit"), UOE | 0x01d1);
+  assert_int_equal(msel("mem_load_retired.l2_hit"), UOE | 0x02d1);
+  assert_int_equal(msel("mem_load_retired.l3_hit"), UOE | 0x04d1);
+  assert_int_equal(msel("MEM_LOAD_RETIRED:L1_MISS"), UOE | 0x08d1);
+  assert_int_equal(msel("MEM_LOAD_RETIRED:L2_MISS"), UOE | 0x10d1);
+  assert_int_equal(msel("MEM_LOAD_RETIRED:L3_MISS:u"), U_E | 0x20d1);
+  assert_int_equal(msel("r003c"), UOE | 0x3c);
+  assert_int_equal(msel("r20d1"), UOE | 0x20d1);
+  assert_int_equal(msel("cpu/event=0x3c/"), UOE | 0x3c);
+  assert_int_equal(msel("cpu/event=0x2e,umask=0x41/u"), U_E | 0x412e);
+  /* BR_MISP_RETIRED.NEAR_CALL (C5H/02H) is not a modelled line; CMASK
+   * on a modelled line is refused as on an exact one (SDM Vol. 3B
+   * 18.2.1.1, compared per clock). */
+  assert_unsupported("br_misp_retired.near_call");
+  assert_unsupported("cpu/event=0x3c,cmask=1/");
+}
+
+/* --no-model: a modelled event is <not supported> (and still known as a
+ * modelled one); the exact ones are as before. */
+static void test_modelled_off(void **state)
+{
+  struct stat_event e;
+
+  (void)state;
+  model = STAT_MODEL_OFF;
+  e = ok("cycles");
+  assert_false(e.supported);
+  assert_true(e.modelled);
+  assert_int_equal(e.evtsel, 0);
+  assert_unsupported("L1D:REPLACEMENT");
+  assert_int_equal(xsel("instructions"), UOE | 0xc0);
+  model = STAT_MODEL_ON;
+}
+
+/* No model to load: a modelled event is an error that says what works;
+ * the exact ones and <not supported> ones are as before. */
+static void test_modelled_without_model(void **state)
+{
+  (void)state;
+  model = STAT_MODEL_NONE;
+  assert_error("cache-misses",
+               "cache-misses is an estimate of the modelled "
+               "micro-architecture, and skylake has no model of its own (no "
+               "cache geometry): choose one with --model part:NAME or --model "
+               "cachegrind:I1=SIZE,ASSOC,LINE:D1=SIZE,ASSOC,LINE:LL=SIZE,ASSOC,"
+               "LINE, or leave modelled events out with --no-model");
+  assert_int_equal(xsel("branches"), UOE | 0xc4);
+  assert_unsupported("task-clock");
+  model = STAT_MODEL_ON;
 }
 
 /* An unknown name: the nearest generic and Intel names, in the spelling
@@ -271,8 +393,8 @@ static void test_custom_and_netburst_profiles(void **state)
   assert_error("BR_INST_RETIRED:NEAR_CALL",
                "event 'BR_INST_RETIRED:NEAR_CALL' is not known for custom");
   assert_int_equal(spmu_profile_parse("pentium4", &p, NULL, 0), 0);
-  assert_int_equal(stat_event_resolve(&p, "instructions", &e, why, sizeof why),
-                   -1);
+  assert_int_equal(
+      stat_event_resolve(&p, model, "instructions", &e, why, sizeof why), -1);
   assert_string_equal(why, "pentium4 has the NetBurst PMU; softpmu stat "
                            "needs architectural performance monitoring "
                            "(SDM Vol. 3B 18.2)");
@@ -318,6 +440,77 @@ static void test_icelake_names(void **state)
   assert_unsupported("BR_INST_RETIRED:COND_TAKEN");
 }
 
+/* Ice Lake's modelled lines: C5H/01H is BR_MISP_RETIRED.COND_TAKEN there
+ * and COND is C5H/11H, neither modelled; the rest as on Skylake, and perf
+ * maps L1-dcache-load-misses to L1D.REPLACEMENT here too. */
+static void test_icelake_modelled(void **state)
+{
+  (void)state;
+  assert_unsupported("BR_MISP_RETIRED:COND_TAKEN");
+  assert_unsupported("br_misp_retired.cond");
+  assert_unsupported("r01c5");
+  assert_int_equal(msel("BR_MISP_RETIRED:ALL_BRANCHES"), UOE | 0xc5);
+  assert_int_equal(msel("L1-dcache-load-misses"), UOE | 0x0151);
+  assert_int_equal(msel("mem_load_retired.l3_miss"), UOE | 0x20d1);
+  assert_int_equal(msel("ref-cycles"), UOE | 0x0300);
+  assert_int_equal(msel("longest_lat_cache.references"), UOE | 0x4f2e);
+}
+
+/* ---- sandybridge, haswell, sapphirerapids, core-duo ---------------------*/
+
+/* Sandy Bridge: MEM_LOAD_UOPS_RETIRED has L1_HIT, L2_HIT, LLC_HIT (D1H/01H,
+ * 02H, 04H) but no 08H, 10H, 20H; BR_MISP_RETIRED.CONDITIONAL is C5H/01H. */
+static void test_sandybridge_modelled(void **state)
+{
+  (void)state;
+  assert_string_equal(stat_events_pfm_pmu(&prof), "snb");
+  assert_int_equal(msel("MEM_LOAD_UOPS_RETIRED:L1_HIT"), UOE | 0x01d1);
+  assert_int_equal(msel("r04d1"), UOE | 0x04d1);
+  assert_unsupported("r08d1");
+  assert_unsupported("r20d1");
+  assert_int_equal(msel("BR_MISP_RETIRED:CONDITIONAL"), UOE | 0x01c5);
+  assert_int_equal(msel("L1D:REPLACEMENT"), UOE | 0x0151);
+  assert_int_equal(msel("L1-dcache-load-misses"), UOE | 0x0151);
+}
+
+/* Haswell: MEM_LOAD_UOPS_RETIRED by every umask the model gives. */
+static void test_haswell_modelled(void **state)
+{
+  (void)state;
+  assert_string_equal(stat_events_pfm_pmu(&prof), "hsw");
+  assert_int_equal(msel("MEM_LOAD_UOPS_RETIRED:L3_MISS"), UOE | 0x20d1);
+  assert_int_equal(msel("mem_load_uops_retired.l1_miss"), UOE | 0x08d1);
+  assert_int_equal(msel("BR_MISP_RETIRED:COND"), UOE | 0x01c5);
+  assert_int_equal(msel("cycles"), UOE | 0x3c);
+}
+
+/* Sapphire Rapids: perf maps L1-dcache-load-misses to
+ * L2_RQSTS.ALL_DEMAND_DATA_RD (24H/E1H), which is not modelled;
+ * L1D.REPLACEMENT itself is. */
+static void test_sapphirerapids_modelled(void **state)
+{
+  (void)state;
+  assert_string_equal(stat_events_pfm_pmu(&prof), "spr");
+  assert_unsupported("L1-dcache-load-misses");
+  assert_int_equal(msel("L1D:REPLACEMENT"), UOE | 0x0151);
+  assert_unsupported("BR_MISP_RETIRED:COND_TAKEN");
+  assert_int_equal(msel("MEM_LOAD_RETIRED:L2_MISS"), UOE | 0x10d1);
+}
+
+/* Core Duo (perfmon v1): the architectural events, but no fixed counter
+ * 2 for ref-cycles' 00H/03H (SDM Vol. 3B 18.2.2: fixed counters come with
+ * version 2) and no L1D.REPLACEMENT; perf has no L1-dcache-load-misses
+ * there. */
+static void test_core_duo_modelled(void **state)
+{
+  (void)state;
+  assert_int_equal(msel("cycles"), UOE | 0x3c);
+  assert_int_equal(msel("r412e"), UOE | 0x412e);
+  assert_unsupported("ref-cycles");
+  assert_unsupported("r0151");
+  assert_unsupported("L1-dcache-load-misses");
+}
+
 /* ---- core2 and nehalem --------------------------------------------------*/
 
 /* Core 2 counts loads and stores as INST_RETIRED.LOADS/STORES (C0H/01H,
@@ -334,6 +527,29 @@ static void test_core2_loads_stores(void **state)
   assert_unsupported("BR_INST_RETIRED:TAKEN");
 }
 
+/* Core 2 has no part: a modelled event needs --model. With one, the
+ * architectural events and fixed counter 2 are modelled, but 51H/01H is
+ * not L1D.REPLACEMENT there and perf's L1-dcache-load-misses is
+ * L1D_CACHE_LD.I_STATE (40H/01H); MEM_LOAD_RETIRED is CBH. */
+static void test_core2_modelled(void **state)
+{
+  (void)state;
+  model = STAT_MODEL_NONE;
+  assert_error("cycles",
+               "cycles is an estimate of the modelled micro-architecture, and "
+               "core2 has no model of its own (no cache geometry): choose one "
+               "with --model part:NAME or --model cachegrind:I1=SIZE,ASSOC,"
+               "LINE:D1=SIZE,ASSOC,LINE:LL=SIZE,ASSOC,LINE, or leave modelled "
+               "events out with --no-model");
+  model = STAT_MODEL_ON;
+  assert_int_equal(msel("CPU_CLK_UNHALTED:CORE_P"), UOE | 0x3c);
+  assert_int_equal(msel("ref-cycles"), UOE | 0x0300);
+  assert_int_equal(msel("branch-misses"), UOE | 0xc5);
+  assert_unsupported("r0151");
+  assert_unsupported("L1-dcache-load-misses");
+  assert_unsupported("MEM_LOAD_RETIRED:L1D_MISS");
+}
+
 /* Nehalem: MEM_INST_RETIRED.LOADS/STORES are 0BH/01H and 0BH/02H, not
  * lines the plugin produces; its conditional and near call lines are. */
 static void test_nehalem_loads_stores(void **state)
@@ -348,6 +564,19 @@ static void test_nehalem_loads_stores(void **state)
   assert_unsupported("r08c4");
 }
 
+/* Nehalem: L1D.REPL (51H/01H) is the lines brought into L1D, perf's
+ * L1-dcache-load-misses; no BR_MISP_RETIRED.CONDITIONAL; D1H is
+ * UOPS_DECODED. */
+static void test_nehalem_modelled(void **state)
+{
+  (void)state;
+  assert_int_equal(msel("L1D:REPL"), UOE | 0x0151);
+  assert_int_equal(msel("L1-dcache-load-misses"), UOE | 0x0151);
+  assert_unsupported("r01c5");
+  assert_unsupported("r02d1");
+  assert_int_equal(msel("LONGEST_LAT_CACHE:MISS"), UOE | 0x412e);
+}
+
 int main(int argc, char **argv)
 {
   const struct CMUnitTest skylake[] = {
@@ -359,6 +588,10 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_raw_form_figure_18_1),
       cmocka_unit_test(test_pmu_form_figure_18_1),
       cmocka_unit_test(test_not_supported),
+      cmocka_unit_test(test_modelled_generic_names_table_18_1),
+      cmocka_unit_test(test_modelled_skylake_names_table_19_3),
+      cmocka_unit_test(test_modelled_off),
+      cmocka_unit_test(test_modelled_without_model),
       cmocka_unit_test(test_errors_with_nearest_names),
       cmocka_unit_test(test_one_pmu_per_process),
       cmocka_unit_test(test_environment_left_unchanged),
@@ -367,12 +600,27 @@ int main(int argc, char **argv)
   };
   const struct CMUnitTest icelake[] = {
       cmocka_unit_test(test_icelake_names),
+      cmocka_unit_test(test_icelake_modelled),
+  };
+  const struct CMUnitTest sandybridge[] = {
+      cmocka_unit_test(test_sandybridge_modelled),
+  };
+  const struct CMUnitTest haswell[] = {
+      cmocka_unit_test(test_haswell_modelled),
+  };
+  const struct CMUnitTest sapphirerapids[] = {
+      cmocka_unit_test(test_sapphirerapids_modelled),
+  };
+  const struct CMUnitTest core_duo[] = {
+      cmocka_unit_test(test_core_duo_modelled),
   };
   const struct CMUnitTest core2[] = {
       cmocka_unit_test(test_core2_loads_stores),
+      cmocka_unit_test(test_core2_modelled),
   };
   const struct CMUnitTest nehalem[] = {
       cmocka_unit_test(test_nehalem_loads_stores),
+      cmocka_unit_test(test_nehalem_modelled),
   };
   const char *name = argc > 1 ? argv[1] : "skylake";
   char why[256];
@@ -389,5 +637,13 @@ int main(int argc, char **argv)
     return cmocka_run_group_tests(core2, NULL, NULL);
   if (strcmp(name, "nehalem") == 0)
     return cmocka_run_group_tests(nehalem, NULL, NULL);
+  if (strcmp(name, "sandybridge") == 0)
+    return cmocka_run_group_tests(sandybridge, NULL, NULL);
+  if (strcmp(name, "haswell") == 0)
+    return cmocka_run_group_tests(haswell, NULL, NULL);
+  if (strcmp(name, "sapphirerapids") == 0)
+    return cmocka_run_group_tests(sapphirerapids, NULL, NULL);
+  if (strcmp(name, "core-duo") == 0)
+    return cmocka_run_group_tests(core_duo, NULL, NULL);
   return cmocka_run_group_tests(skylake, NULL, NULL);
 }

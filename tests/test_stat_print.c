@@ -259,6 +259,165 @@ static void test_json_objects(void **state)
                  "\"metric-value\" : 0.000000, \"metric-unit\" : \"\"}\n");
 }
 
+/* perf's default set with the modelled events: cycles 40000 (model),
+ * instructions 17006 exact, branches 8001 exact, branch-misses 1001,
+ * cache-references 3000 and cache-misses 1200 (model); every event
+ * counted for user and kernel code. */
+static const char *model_line = "part:skylake (L1I 32K 8-way)";
+
+static void default_set(struct stat_run *run, struct stat_result res[6])
+{
+  static const struct {
+    const char *name;
+    double n;
+    bool modelled;
+    enum stat_hw hw;
+  } ev[6] = {
+      {"cycles", 40000, true, STAT_HW_CYCLES},
+      {"instructions", 17006, false, STAT_HW_INSTRUCTIONS},
+      {"branches", 8001, false, STAT_HW_BRANCHES},
+      {"branch-misses", 1001, true, STAT_HW_BRANCH_MISSES},
+      {"cache-references", 3000, true, STAT_HW_CACHE_REFS},
+      {"cache-misses", 1200, true, STAT_HW_CACHE_MISSES},
+  };
+  int i;
+
+  memset(run, 0, sizeof *run);
+  run->argc = 1;
+  run->argv = argv_prog;
+  run->runs = 1;
+  run->model = model_line;
+  stat_stats_add(&run->elapsed, 0.5);
+  for (i = 0; i < 6; i++) {
+    res[i] = (struct stat_result){.name = ev[i].name,
+                                  .supported = true,
+                                  .run_ns = 500,
+                                  .pcnt_running = 100.0,
+                                  .modelled = ev[i].modelled,
+                                  .hw = ev[i].hw,
+                                  .user = true,
+                                  .kernel = true};
+    stat_stats_add(&res[i].count, ev[i].n);
+  }
+}
+
+/* The default layout: a modelled count has " (model)" after its name; the
+ * metrics as perf 6.1 prints them (" # ", the value in "%7.2f " for insn
+ * per cycle, "%7.2f%%" of all branches, "%8.3f %%" of all cache refs, the
+ * unit in the rest of the 35 columns), marked when derived from a
+ * modelled count; then the model's line. 17006 / 40000 = 0.43; 1001 /
+ * 8001 = 12.51%; 1200 / 3000 = 40.000%. */
+static void test_modelled_default_layout(void **state)
+{
+  struct stat_print_opts o = {.format = STAT_FMT_STD, .big_num = true};
+  struct stat_run run;
+  struct stat_result res[6];
+
+  (void)state;
+  default_set(&run, res);
+  assert_printed(&o, &run, res, 6,
+                 "\n Performance counter stats for './prog':\n\n"
+                 "            40,000      cycles (model)                    "
+                 "                                 \n"
+                 "            17,006      instructions                    "
+                 " #    0.43  insn per cycle (model) \n"
+                 "             8,001      branches                          "
+                 "                                 \n"
+                 "             1,001      branch-misses (model)           "
+                 " #   12.51% of all branches (model)\n"
+                 "             3,000      cache-references (model)          "
+                 "                                 \n"
+                 "             1,200      cache-misses (model)            "
+                 " #   40.000 % of all cache refs (model)\n"
+                 "\n"
+                 " model: part:skylake (L1I 32K 8-way)\n"
+                 "\n"
+                 "       0.500000000 seconds time elapsed\n"
+                 "\n"
+                 "       0.000000000 seconds user\n"
+                 "       0.000000000 seconds sys\n"
+                 "\n\n");
+}
+
+/* -x SEP: perf's fields keep their places; a modelled line has one more,
+ * "model"; the metric value without blanks or '%' and its unit; the model
+ * in a "# model:" line first, and with --verbose its parameters. */
+static void test_modelled_csv(void **state)
+{
+  struct stat_print_opts o = {.format = STAT_FMT_CSV, .sep = ","};
+  const char *details[] = {"L1I  32768 B", "timing"};
+  struct stat_run run;
+  struct stat_result res[6];
+
+  (void)state;
+  default_set(&run, res);
+  run.model_details = details;
+  run.nmodel_details = 2;
+  assert_printed(&o, &run, res, 6,
+                 "# model: part:skylake (L1I 32K 8-way)\n"
+                 "# L1I  32768 B\n"
+                 "# timing\n"
+                 "40000,,cycles,500,100.00,,,model\n"
+                 "17006,,instructions,500,100.00,0.43,insn per cycle "
+                 "(model)\n"
+                 "8001,,branches,500,100.00,,\n"
+                 "1001,,branch-misses,500,100.00,12.51,of all branches "
+                 "(model),model\n"
+                 "3000,,cache-references,500,100.00,,,model\n"
+                 "1200,,cache-misses,500,100.00,40.000,of all cache refs "
+                 "(model),model\n");
+}
+
+/* -j: "modelled" : true in a modelled event's object; the metric's value
+ * and unit; the model first, as an object of its own. */
+static void test_modelled_json(void **state)
+{
+  struct stat_print_opts o = {.format = STAT_FMT_JSON};
+  const char *details[] = {"L2   262144 B"};
+  struct stat_run run;
+  struct stat_result res[6];
+
+  (void)state;
+  default_set(&run, res);
+  run.model_details = details;
+  run.nmodel_details = 1;
+  assert_printed(&o, &run, res, 2,
+                 "{\"model\" : \"part:skylake (L1I 32K 8-way)\", "
+                 "\"model-details\" : [\"L2   262144 B\"]}\n"
+                 "{\"counter-value\" : \"40000.000000\", \"unit\" : \"\", "
+                 "\"event\" : \"cycles\", \"event-runtime\" : 500, "
+                 "\"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, "
+                 "\"metric-unit\" : \"\", \"modelled\" : true}\n"
+                 "{\"counter-value\" : \"17006.000000\", \"unit\" : \"\", "
+                 "\"event\" : \"instructions\", \"event-runtime\" : 500, "
+                 "\"pcnt-running\" : 100.00, \"metric-value\" : 0.425150, "
+                 "\"metric-unit\" : \"insn per cycle (model)\"}\n");
+}
+
+/* perf pairs the counts of one context: instructions:u has no insn per
+ * cycle with cycles counting kernel code too; a base event that is <not
+ * supported> gives no metric; exact counts give unmarked metrics. */
+static void test_metric_pairs(void **state)
+{
+  struct stat_print_opts o = {.format = STAT_FMT_CSV, .sep = ","};
+  struct stat_run run;
+  struct stat_result res[6];
+
+  (void)state;
+  default_set(&run, res);
+  run.model = NULL;
+  res[1].kernel = false;
+  res[4].supported = false;
+  res[3].modelled = false;
+  assert_printed(&o, &run, res, 6,
+                 "40000,,cycles,500,100.00,,,model\n"
+                 "17006,,instructions,500,100.00,,\n"
+                 "8001,,branches,500,100.00,,\n"
+                 "1001,,branch-misses,500,100.00,12.51,of all branches\n"
+                 "<not supported>,,cache-references,0,100.00,,\n"
+                 "1200,,cache-misses,500,100.00,,,model\n");
+}
+
 /* The spread: the sample standard deviation over sqrt(n). */
 static void test_stats_standard_error(void **state)
 {
@@ -287,6 +446,10 @@ int main(void)
       cmocka_unit_test(test_csv_repeat_variance),
       cmocka_unit_test(test_json_objects),
       cmocka_unit_test(test_stats_standard_error),
+      cmocka_unit_test(test_modelled_default_layout),
+      cmocka_unit_test(test_modelled_csv),
+      cmocka_unit_test(test_modelled_json),
+      cmocka_unit_test(test_metric_pairs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,6 +70,19 @@ enum spmu_feature {
 #define SPMU_PERFCAP_PEBS_TIMING (1ULL << 17)
 #define SPMU_PERFCAP_DEFINED_MASK 0x3ffffULL
 
+/* The processor a profile is, for what CPUID enumerates beyond the PMU:
+ * its caches, CPUID leaf 04H (spmu_profile_cpuid), which the modelled
+ * micro-architecture of the same name (uarch/, part:NAME) takes too. The
+ * numbers are stable (they are stored in spmu_profile.part). */
+typedef enum spmu_part {
+  SPMU_PART_NONE = 0, /* CPUID leaf 04H is not the profile's */
+  SPMU_PART_SANDYBRIDGE = 1,
+  SPMU_PART_HASWELL = 2,
+  SPMU_PART_SKYLAKE = 3,
+  SPMU_PART_ICELAKE = 4,
+  SPMU_PART_SAPPHIRERAPIDS = 5,
+} spmu_part;
+
 /* A processor's PMU.
  *
  * Fixed counters (SDM Vol. 2A CPUID leaf 0AH, Table 3-8): EDX[4:0] is the
@@ -109,7 +122,10 @@ typedef struct spmu_profile {
    * 680H, TO_IP at 6C0H, LBR_INFO at DC0H with LBR format 5). The record
    * format is IA32_PERF_CAPABILITIES[5:0] (1-5 are modelled). */
   uint8_t lbr_depth;
-  uint8_t lbr_pad_[3]; /* must be zero */
+  /* The part (enum spmu_part) whose caches CPUID leaf 04H describes: the
+   * presets from Sandy Bridge on; 0 (none) for the others. */
+  uint8_t part;
+  uint8_t lbr_pad_[2]; /* must be zero */
   /* Architectural LBRs (SPMU_FEAT_ARCH_LBR): CPUID.(EAX=1CH,ECX=0) EAX,
    * EBX, ECX as the part enumerates them (EAX[7:0] the supported depths
    * 8*(n+1), EAX[30] deep C-state reset, EAX[31] LIP; EBX[0] CPL
@@ -128,6 +144,10 @@ typedef struct spmu_profile {
  * fixed_ecx non-zero), rather than enumerate fixed_mask the plain way? */
 SPMU_API bool spmu_profile_fixed_stated(const spmu_profile *p);
 
+/* The name of p's part ("skylake"; the presets' names), or NULL when it
+ * has none (SPMU_PART_NONE) or an unknown one. */
+SPMU_API const char *spmu_profile_part_name(const spmu_profile *p);
+
 /* The named presets, in a stable order; NULL past the end. */
 SPMU_API const char *spmu_profile_preset_name(unsigned index);
 
@@ -145,6 +165,8 @@ SPMU_API const char *spmu_profile_preset_name(unsigned index);
  * fixed_mask too, fixed_width, events (EBX length),
  * unavailable (EBX), perf_capabilities (implies pdcm=1), threads,
  * lbr_depth (the model-specific LBR stack: 0, 4, 16 or 32 entries),
+ * part (whose caches CPUID leaf 04H reports: none, sandybridge, haswell,
+ * skylake, icelake, sapphirerapids),
  * lbr_1c_eax, lbr_1c_ebx, lbr_1c_ecx (CPUID leaf 1CH, with arch_lbr=1),
  * and the 0/1 feature keys pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx
  * uncore_pmi precise_store any_deprecated netburst iq_escr ext_cascade
@@ -172,10 +194,12 @@ SPMU_API int spmu_profile_validate(const spmu_profile *p, char *why,
 SPMU_API int spmu_profile_format(const spmu_profile *p, char *buf, size_t len);
 
 /* CPUID as this profile enumerates it, for leaves 01H (only the PMU bits:
- * ECX[2] DTES64, ECX[4] DS-CPL, ECX[15] PDCM, EDX[21] DS), 07H sub-leaf 0
- * (only EDX[19] Arch LBR), 0AH (all of it; no sub-leaves), 0DH (below)
- * and 1CH (all of it: the architectural LBR capabilities, zero without
- * them).
+ * ECX[2] DTES64, ECX[4] DS-CPL, ECX[15] PDCM, EDX[21] DS), 04H (all of it,
+ * for a profile with a part: the deterministic cache parameters, one
+ * sub-leaf per cache, L1D, L1I, L2, L3, then type 0 "no more caches" for
+ * every sub-leaf after; SPMU_ENOENT without a part), 07H sub-leaf 0 (only
+ * EDX[19] Arch LBR), 0AH (all of it; no sub-leaves), 0DH (below) and 1CH
+ * (all of it: the architectural LBR capabilities, zero without them).
  * regs = {EAX, EBX, ECX, EDX}. Other leaves: SPMU_ENOENT.
  * spmu_cpuid_owned() gives the bits softpmu defines for a leaf, so a host
  * merges with  host = (host & ~owned) | ours. */

@@ -5,7 +5,8 @@
  *   4   u16 format (3)
  *   6   u16 logical processors
  *   8   u64 profile fingerprint      FNV-1a of the profile's key=value form
- *                                    (name left out)
+ *                                    (name and part left out: neither
+ *                                    changes a register)
  *   16  per logical processor: u16 n, then n x (u32 address, u64 value)
  *       for every stored MSR of the profile, in ascending address order,
  *       then the counting engine's state: u32 edge-detect conditions
@@ -54,6 +55,7 @@ static uint64_t profile_fingerprint(const spmu_profile *p)
   int n;
 
   anon.name[0] = '\0';
+  anon.part = SPMU_PART_NONE;
   n = spmu_profile_format(&anon, buf, sizeof buf);
   return n > 0 ? fnv1a((const uint8_t *)buf, (size_t)n) : 0;
 }

@@ -41,7 +41,8 @@
  * full-width writes from Sandy Bridge, baseline and PERF_METRICS on Ice
  * Lake. LBRs: the model-specific stack of each generation (lbr_depth;
  * SDM 17.5 Core 2: 4, 17.7-17.9 Nehalem to Haswell: 16, 17.12 Skylake:
- * 32, Ice Lake as Skylake); architectural LBRs on Sapphire Rapids. */
+ * 32, Ice Lake as Skylake); architectural LBRs on Sapphire Rapids. The
+ * part (CPUID leaf 04H's caches, cpuid.c) from Sandy Bridge on. */
 /* Not formatted: tables, one entry a line. */
 /* clang-format off */
 static const spmu_profile presets[] = {
@@ -58,27 +59,29 @@ static const spmu_profile presets[] = {
   {.name = "sandybridge", .version = 3, .gp = 4, .gp_width = 48,
    .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_PRECISE_STORE,
-   .perf_capabilities = 0x31C3, .lbr_depth = 16},
+   .perf_capabilities = 0x31C3, .lbr_depth = 16,
+   .part = SPMU_PART_SANDYBRIDGE},
   {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
    .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
-   .perf_capabilities = 0x32C4, .lbr_depth = 16},
+   .perf_capabilities = 0x32C4, .lbr_depth = 16, .part = SPMU_PART_HASWELL},
   {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48, .events_len = 7,
    .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
                SPMU_FEAT_SGX,
-   .perf_capabilities = 0x33C5, .lbr_depth = 32},
+   .perf_capabilities = 0x33C5, .lbr_depth = 32, .part = SPMU_PART_SKYLAKE},
   {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48, .events_len = 8,
    .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
                SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
-   .perf_capabilities = 0xF4C5, .lbr_depth = 32},
+   .perf_capabilities = 0xF4C5, .lbr_depth = 32, .part = SPMU_PART_ICELAKE},
   {.name = "sapphirerapids", .version = 5, .gp = 8, .gp_width = 48,
    .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
    .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
                SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED | SPMU_FEAT_ARCH_LBR,
    .perf_capabilities = 0x1F4C5,
-   .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL}},
+   .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL},
+   .part = SPMU_PART_SAPPHIRERAPIDS},
   /* NetBurst (SDM 18.15-18.16): no architectural perfmon (CPUID.0AH all
    * zero); family 0FH model 2 with Hyper-Threading (the two logical
    * processors share the PMU), which has MSR_IQ_ESCR0/1 (models 1-2,
@@ -98,6 +101,17 @@ static const struct {
   {"hsw", "haswell"},    {"skl", "skylake"},      {"icl", "icelake"},
   {"spr", "sapphirerapids"}, {"netburst", "pentium4"}, {"p4", "pentium4"},
 };
+
+/* The parts' names, by enum spmu_part. */
+static const char *const part_names[] = {
+    [SPMU_PART_NONE] = "none",
+    [SPMU_PART_SANDYBRIDGE] = "sandybridge",
+    [SPMU_PART_HASWELL] = "haswell",
+    [SPMU_PART_SKYLAKE] = "skylake",
+    [SPMU_PART_ICELAKE] = "icelake",
+    [SPMU_PART_SAPPHIRERAPIDS] = "sapphirerapids",
+};
+#define NPARTS (sizeof(part_names) / sizeof(part_names[0]))
 
 /* Keys of the feature flags. `sparse` keys are written by
  * spmu_profile_format only when set, so the key=value form of every
@@ -135,6 +149,13 @@ _Static_assert(offsetof(spmu_profile, lbr_depth) == 72,
 bool spmu_profile_fixed_stated(const spmu_profile *p)
 {
   return p->fixed_contig != 0 || p->fixed_ecx != 0;
+}
+
+const char *spmu_profile_part_name(const spmu_profile *p)
+{
+  if (!p || p->part == SPMU_PART_NONE || p->part >= NPARTS)
+    return NULL;
+  return part_names[p->part];
 }
 
 const char *spmu_profile_preset_name(unsigned index)
@@ -318,8 +339,11 @@ static int validate_reserved(const spmu_profile *p, char *why, size_t whylen)
 {
   size_t i;
 
-  if (p->lbr_pad_[0] | p->lbr_pad_[1] | p->lbr_pad_[2])
+  if (p->lbr_pad_[0] | p->lbr_pad_[1])
     return say(why, whylen, SPMU_EPROFILE, "lbr_pad_ is not zero");
+  if (p->part >= NPARTS)
+    return say(why, whylen, SPMU_EPROFILE,
+               "part=%u: the parts are 0 (none) to %zu", p->part, NPARTS - 1);
 
   for (i = 0; i < sizeof p->reserved_ / sizeof p->reserved_[0]; i++)
     if (p->reserved_[i])
@@ -549,6 +573,18 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   NUMKEY("lbr_1c_ebx", lbr_leaf_1c[1], UINT32_MAX)
   NUMKEY("lbr_1c_ecx", lbr_leaf_1c[2], UINT32_MAX)
 #undef NUMKEY
+  if (key_is(kv, "part")) {
+    for (i = 0; i < NPARTS; i++)
+      if (strlen(part_names[i]) == kv->vlen &&
+          strncmp(part_names[i], kv->val, kv->vlen) == 0) {
+        p->part = (uint8_t)i;
+        return SPMU_OK;
+      }
+    return say(why, whylen, SPMU_EINVAL,
+               "part=%.*s: expected none, sandybridge, haswell, skylake, "
+               "icelake or sapphirerapids",
+               (int)kv->vlen, kv->val);
+  }
   if (key_is(kv, "fixed")) {
     if (parse_num(kv->val, kv->vlen, 32, &n))
       return say(why, whylen, SPMU_EINVAL,
@@ -567,14 +603,15 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
       p->features |= SPMU_FEAT_PDCM;
     return SPMU_OK;
   }
-  return say(why, whylen, SPMU_EINVAL,
-             "unknown key '%.*s' (keys: name base version gp gp_width fixed "
-             "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable "
-             "perf_capabilities threads lbr_depth lbr_1c_eax lbr_1c_ebx "
-             "lbr_1c_ecx pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
-             "precise_store any_deprecated netburst iq_escr ext_cascade "
-             "arch_lbr)",
-             (int)kv->klen, kv->key);
+  return say(
+      why, whylen, SPMU_EINVAL,
+      "unknown key '%.*s' (keys: name base version gp gp_width fixed "
+      "fixed_mask fixed_contig fixed_ecx fixed_width events unavailable "
+      "perf_capabilities threads lbr_depth lbr_1c_eax lbr_1c_ebx "
+      "lbr_1c_ecx part pdcm ds dtes64 ds_cpl bts pebs rtm pt sgx uncore_pmi "
+      "precise_store any_deprecated netburst iq_escr ext_cascade "
+      "arch_lbr)",
+      (int)kv->klen, kv->key);
 }
 
 int spmu_profile_parse(const char *spec, spmu_profile *out, char *why,
@@ -686,6 +723,12 @@ int spmu_profile_format(const spmu_profile *p, char *buf, size_t len)
     k = snprintf(room ? buf + n : NULL, room,
                  ",lbr_1c_eax=0x%x,lbr_1c_ebx=0x%x,lbr_1c_ecx=0x%x",
                  p->lbr_leaf_1c[0], p->lbr_leaf_1c[1], p->lbr_leaf_1c[2]);
+    n = k < 0 ? k : n + k;
+  }
+  if (spmu_profile_part_name(p) && n >= 0) {
+    room = (size_t)n < len ? len - (size_t)n : 0;
+    k = snprintf(room ? buf + n : NULL, room, ",part=%s",
+                 spmu_profile_part_name(p));
     n = k < 0 ? k : n + k;
   }
   for (i = 0; i < NFEATURES && n >= 0; i++) {

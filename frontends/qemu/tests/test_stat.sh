@@ -149,10 +149,10 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "no qemu-x86_64: exit status $rc, want 2"
 grep -q 'apt-get install qemu-user' "$tmp/err" ||
   fail "no qemu-x86_64: the message names apt-get install qemu-user"
-run stat -e cycles,instructions:u -o "$tmp/o.txt" -- "$tmp/pagecross"
+run stat --no-model -e cycles,instructions:u -o "$tmp/o.txt" -- "$tmp/pagecross"
 checks=$((checks + 1))
 grep -q '^   <not supported>      cycles  *$' "$tmp/o.txt" ||
-  fail "cycles is <not supported> (-o FILE)"
+  fail "--no-model: cycles is <not supported> (-o FILE)"
 grep -q '^             4,005      instructions:u  *$' "$tmp/o.txt" ||
   fail "instructions:u in perf's layout (-o FILE)"
 [ ! -s "$tmp/err" ] || fail "-o FILE: nothing on standard error"
@@ -161,7 +161,7 @@ grep -q '^             4,005      instructions:u  *$' "$tmp/o.txt" ||
 # calls of the branches program; r00c4 is C4H/00H, every branch (8N + 1).
 N=1000
 build branches -DN=$N
-run stat -e br_inst_retired.near_call,BR_INST_RETIRED:NEAR_CALL,r00c4 \
+run stat --no-model -e br_inst_retired.near_call,BR_INST_RETIRED:NEAR_CALL,r00c4 \
   -e cpu/event=0xc4,umask=0x02/,cycles,instructions:k -- "$tmp/branches"
 checks=$((checks + 1))
 [ "$rc" = 0 ] || fail "event spellings: exit status $rc"
@@ -176,7 +176,7 @@ got=$(awk '$2 == "r00c4" { gsub(",", "", $1); print $1 }' "$tmp/err")
 [ "$got" = $((8 * N + 1)) ] || fail "r00c4: got '$got', want $((8 * N + 1))"
 checks=$((checks + 1))
 grep -q '^   <not supported>      cycles  *$' "$tmp/err" ||
-  fail "cycles is <not supported>, not a count"
+  fail "--no-model: cycles is <not supported>, not a count"
 # :k counts kernel code only (OS without USR, SDM Vol. 3B 18.2.1.1):
 # qemu-user runs none, so 0, with a note.
 checks=$((checks + 1))
@@ -186,7 +186,7 @@ grep -q '^                 0      instructions:k  *$' "$tmp/err" ||
   fail "instructions:k: one note"
 
 # -x SEP: value, unit, event, run time, percentage running (perf-stat(1)).
-run stat -x , -e r02c4,cycles -- "$tmp/branches"
+run stat --no-model -x , -e r02c4,cycles -- "$tmp/branches"
 checks=$((checks + 1))
 grep -q "^$((2 * N)),,r02c4,[0-9]*,100.00,,\$" "$tmp/err" ||
   fail "-x ,: the r02c4 line"

@@ -1,0 +1,145 @@
+#!/bin/sh
+# softpmu stat's modelled events, without running anything: results files
+# written here (the plugin's format, frontends/qemu/README.md) printed with
+# --from, so every layout and option is checked exactly whether or not
+# qemu-x86_64 and the plugin are there. The plugin's side is
+# test_stat_model.sh.
+#   test_stat.sh SOFTPMU
+SOFTPMU=$1
+. "$(dirname "$0")/test_lib.sh"
+
+# The default set's counts: cycles 40000, instructions 17006, branches
+# 8001, branch-misses 1001, cache-references 3000, cache-misses 1200.
+cat >"$tmp/res" <<'EOF'
+softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+event 0 40000 17006 17006
+event 1 17006 17006 17006
+event 2 8001 17006 17006
+event 3 1001 17006 17006
+event 4 3000 17006 17006
+event 5 1200 17006 17006
+end
+EOF
+
+# No -e: perf stat's hardware events and the LLC's, the modelled ones
+# marked, perf's metrics (17006 / 40000 = 0.43 insn per cycle, 1001 / 8001
+# = 12.51% of all branches, 1200 / 3000 = 40.000% of all cache refs)
+# marked as derived from modelled counts, and the model's line: Skylake's
+# part, the geometry of its CPUID leaf 04H.
+run stat --from "$tmp/res" -- ./prog a
+expect "default set" 0 "" "
+ Performance counter stats for './prog a':
+
+            40,000      cycles (model)                                                     
+            17,006      instructions                     #    0.43  insn per cycle (model) 
+             8,001      branches                                                           
+             1,001      branch-misses (model)            #   12.51% of all branches (model)
+             3,000      cache-references (model)                                           
+             1,200      cache-misses (model)             #   40.000 % of all cache refs (model)
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+
+# -x , and -j: the marks in perf's machine-readable layouts.
+run stat -x , --from "$tmp/res" -- ./prog
+expect "default set, -x ," 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,cycles,0,100.00,,,model
+17006,,instructions,0,100.00,0.43,insn per cycle (model)
+8001,,branches,0,100.00,,
+1001,,branch-misses,0,100.00,12.51,of all branches (model),model
+3000,,cache-references,0,100.00,,,model
+1200,,cache-misses,0,100.00,40.000,of all cache refs (model),model"
+run stat -j -e cycles,instructions --from "$tmp/res"
+expect "-j" 0 "" "\
+{\"model\" : \"part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)\"}
+{\"counter-value\" : \"40000.000000\", \"unit\" : \"\", \"event\" : \"cycles\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\", \"modelled\" : true}
+{\"counter-value\" : \"17006.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.425150, \"metric-unit\" : \"insn per cycle (model)\"}"
+
+# Exact events alone: no mark, no model line, no metric.
+run stat -x , -e instructions,branches --from "$tmp/res"
+expect "exact events" 0 "" "\
+40000,,instructions,0,100.00,,
+17006,,branches,0,100.00,,"
+
+# --no-model: the modelled events are <not supported> and no model is
+# named (the file's events are the two exact ones then).
+run stat --no-model -x , --from "$tmp/res"
+expect "--no-model" 0 "" "\
+<not supported>,,cycles,0,100.00,,
+40000,,instructions,0,100.00,,
+17006,,branches,0,100.00,,
+<not supported>,,branch-misses,0,100.00,,
+<not supported>,,cache-references,0,100.00,,
+<not supported>,,cache-misses,0,100.00,,"
+
+# --model: cachegrind's geometry (the triples of --I1/--D1/--LL) and, with
+# -v, every parameter of the model.
+run stat -x , -v -e L1-dcache-load-misses,instructions --from "$tmp/res" \
+  --model cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64
+expect "--model cachegrind -v" 0 "" "\
+# model: cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64 (I1 32K 8-way, D1 32K 8-way, LL 8M 16-way, 64 B lines; cachegrind's predictor; 4 wide, +12/+200 cycles to LL/memory, +15 a mispredict)
+# I1   32768 B, 8 ways, 64 B lines, 64 sets, true LRU
+# D1   32768 B, 8 ways, 64 B lines, 64 sets, true LRU
+# LL   8388608 B, 16 ways, 64 B lines, 8192 sets, true LRU
+# branches: cachegrind's 2^14 two-bit counters indexed by 7 bits of history and of the address, 512 last indirect targets; returns not predicted
+# timing (not cycle-accurate): 4 instructions a cycle; extra cycles 12 for an LL hit, 200 for memory, 15 a mispredict; reference cycles = core cycles x 1 / 1
+40000,,L1-dcache-load-misses,0,100.00,,,model
+17006,,instructions,0,100.00,,"
+run stat -v -e r01c5 -c haswell --from "$tmp/res"
+checks=$((checks + 1))
+grep -q '^ model: part:haswell (L1I 32K 8-way, L1D 32K 8-way, L2 256K 8-way, LLC 8M 16-way inclusive' "$tmp/err" &&
+  grep -q '^        L2   262144 B, 8 ways, 64 B lines, 512 sets, true LRU$' "$tmp/err" &&
+  grep -q '^            40,000      r01c5 (model) ' "$tmp/err" ||
+  fail "-v on haswell: $(cat "$tmp/err")"
+
+# Refused: a specification the parser refuses (its message), --model with
+# --no-model, a modelled event on a profile without a part (Core 2), which
+# --model then allows; on such a profile the default set says why its
+# modelled events are <not supported>.
+run stat --model cachegrind:D1=1000,3,64 --from "$tmp/res"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx \
+  "softpmu: stat: --model cachegrind:D1=1000,3,64: D1: Cache set count is not a power of two." ||
+  fail "--model refused: status $rc, $(cat "$tmp/err")"
+run stat --model part:skylake --no-model --from "$tmp/res"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx \
+  "softpmu: stat: --model and --no-model: one or the other" ||
+  fail "--model with --no-model: status $rc, $(cat "$tmp/err")"
+run stat -c core2 -e instructions,cycles --from "$tmp/res"
+expect "core2 cycles" 2 "" "\
+softpmu: stat: cycles is an estimate of the modelled micro-architecture, and core2 has no model of its own (no cache geometry): choose one with --model part:NAME or --model cachegrind:I1=SIZE,ASSOC,LINE:D1=SIZE,ASSOC,LINE:LL=SIZE,ASSOC,LINE, or leave modelled events out with --no-model"
+run stat -c core2 --model part:skylake -x , -e instructions,cycles \
+  --from "$tmp/res"
+expect "core2 --model part:skylake" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,instructions,0,100.00,2.35,insn per cycle (model)
+17006,,cycles,0,100.00,,,model"
+run stat -c core2 -x , --from "$tmp/res"
+expect "core2 default set" 0 "" "\
+softpmu: stat: note: no modelled micro-architecture (core2 states no part (no cache geometry)): cycles, branch-misses and the cache events are <not supported>; choose one with --model
+<not supported>,,cycles,0,100.00,,
+40000,,instructions,0,100.00,,
+17006,,branches,0,100.00,,
+<not supported>,,branch-misses,0,100.00,,
+<not supported>,,cache-references,0,100.00,,
+<not supported>,,cache-misses,0,100.00,,"
+
+run stat --from "$tmp/no-such-file"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && grep -q "stat: --from $tmp/no-such-file: No such file" "$tmp/err" ||
+  fail "--from a missing file: status $rc, $(cat "$tmp/err")"
+
+run stat --help
+expect_manual "stat --help"
+run record --help
+expect_manual "record --help"
+
+finish
