@@ -11,96 +11,23 @@
 
 /* ---- classification (Zydis) ------------------------------------------ */
 
-static bool is_cond_branch(ZydisMnemonic m, ZydisInstructionCategory c)
-{
-  return c == ZYDIS_CATEGORY_COND_BR || m == ZYDIS_MNEMONIC_LOOP ||
-         m == ZYDIS_MNEMONIC_LOOPE || m == ZYDIS_MNEMONIC_LOOPNE ||
-         m == ZYDIS_MNEMONIC_JCXZ || m == ZYDIS_MNEMONIC_JECXZ ||
-         m == ZYDIS_MNEMONIC_JRCXZ;
-}
-
-static bool is_far_transfer(const ZydisDecodedInstruction *in)
-{
-  switch (in->mnemonic) {
-  case ZYDIS_MNEMONIC_IRET:
-  case ZYDIS_MNEMONIC_IRETD:
-  case ZYDIS_MNEMONIC_IRETQ:
-  case ZYDIS_MNEMONIC_SYSCALL:
-  case ZYDIS_MNEMONIC_SYSENTER:
-  case ZYDIS_MNEMONIC_INT:
-  case ZYDIS_MNEMONIC_INT1:
-  case ZYDIS_MNEMONIC_INT3:
-  case ZYDIS_MNEMONIC_INTO:
-    return true;
-  default:
-    return in->meta.branch_type == ZYDIS_BRANCH_TYPE_FAR;
-  }
-}
-
-/* A near jump or call through a register or memory operand. */
-static bool is_indirect(const ZydisDecodedOperand *ops)
-{
-  return ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER ||
-         ops[0].type == ZYDIS_OPERAND_TYPE_MEMORY;
-}
-
-static uint8_t branch_kind(const ZydisDecodedInstruction *in,
-                           const ZydisDecodedOperand *ops)
-{
-  if (is_far_transfer(in))
-    return K_FAR;
-  if (is_cond_branch(in->mnemonic, in->meta.category))
-    return K_COND;
-  if (in->mnemonic == ZYDIS_MNEMONIC_JMP)
-    return is_indirect(ops) ? K_JMP_IND : K_JMP;
-  if (in->mnemonic == ZYDIS_MNEMONIC_CALL)
-    return is_indirect(ops) ? K_CALL_IND : K_CALL;
-  if (in->mnemonic == ZYDIS_MNEMONIC_RET)
-    return K_RET;
-  if (in->meta.category == ZYDIS_CATEGORY_STRINGOP &&
-      (in->attributes &
-       (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE)))
-    return K_REP_STRING;
-  return K_OTHER;
-}
-
-/* Loads and stores: memory operands, hidden ones included (PUSH, POP,
- * CALL and RET reach the stack), that the instruction reads or writes;
- * not LEA's address generation, nor NOP's operand. */
-static void memory_access(const ZydisDecodedInstruction *in,
-                          const ZydisDecodedOperand *ops, insn_class *c)
-{
-  unsigned i;
-
-  if (in->mnemonic == ZYDIS_MNEMONIC_NOP)
-    return;
-  for (i = 0; i < in->operand_count; i++) {
-    if (ops[i].type != ZYDIS_OPERAND_TYPE_MEMORY)
-      continue;
-    if (ops[i].mem.type != ZYDIS_MEMOP_TYPE_MEM &&
-        ops[i].mem.type != ZYDIS_MEMOP_TYPE_VSIB)
-      continue;
-    if (ops[i].actions & ZYDIS_OPERAND_ACTION_MASK_READ)
-      c->load = 1;
-    if (ops[i].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE)
-      c->store = 1;
-  }
-}
-
 /* Decode one instruction; false when its bytes do not decode to exactly
  * their length (an instruction QEMU cut at a page end). */
 static bool classify(const void *bytes, size_t len, insn_class *c)
 {
   ZydisDecodedInstruction in;
   ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+  bool load, store;
 
   memset(c, 0, sizeof(*c));
   if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&g.dec, bytes, len, &in, ops)))
     return false;
   if (in.length != len)
     return false;
-  c->kind = branch_kind(&in, ops);
-  memory_access(&in, ops, c);
+  c->kind = insn_kind_of(&in, ops);
+  insn_memory(&in, ops, &load, &store);
+  c->load = load;
+  c->store = store;
   return true;
 }
 

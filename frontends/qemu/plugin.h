@@ -26,6 +26,7 @@
 #include <softpmu/events.h>
 #include <softpmu/profile.h>
 
+#include "insn.h"
 #include "lines.h"
 #include "qemu_plugin_api.h"
 
@@ -44,19 +45,6 @@
 #define LANES 4
 #define NVECS ((NLINES + LANES - 1) / LANES)
 typedef uint32_t lanes __attribute__((vector_size(16)));
-
-/* What one instruction contributes, from its decoding. */
-enum insn_kind {
-  K_OTHER,
-  K_COND,      /* Jcc, JrCXZ, LOOPcc: taken or not */
-  K_JMP,       /* near jump, direct */
-  K_JMP_IND,   /* near jump, indirect */
-  K_CALL,      /* near call, direct */
-  K_CALL_IND,  /* near call, indirect */
-  K_RET,       /* near return */
-  K_FAR,       /* far jump, call, return; IRET; SYSCALL; INT n */
-  K_REP_STRING /* a string instruction with a REP prefix */
-};
 
 typedef struct insn_class {
   uint8_t kind; /* enum insn_kind */
