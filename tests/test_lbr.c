@@ -621,6 +621,12 @@ static void test_cpuid_0dh_subleaf_0fh_arch_lbr_state(void **state)
   assert_int_equal(spmu_cpuid_owned_subleaf(0x1C, 0, o), SPMU_OK);
   assert_int_equal(o[0], 0xffffffffu);
   assert_int_equal(spmu_cpuid_owned(0xD, o), SPMU_ENOENT);
+  /* Leaf 07H: Arch LBR is EDX[19] of sub-leaf 0 only; a host merging
+   * sub-leaf 1 must keep its own EDX[19]. */
+  assert_int_equal(spmu_cpuid_owned_subleaf(0x7, 0, o), SPMU_OK);
+  assert_int_equal(o[3], 1u << 19);
+  assert_int_equal(spmu_cpuid_owned_subleaf(0x7, 1, o), SPMU_OK);
+  assert_int_equal(o[0] | o[1] | o[2] | o[3], 0);
 }
 
 /* CPUID.(EAX=07H,ECX=0):EDX[19] and leaf 1CH back into a profile: the

@@ -212,7 +212,8 @@ SPMU_API int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4]);
  * EBX 0; ECX 1: a supervisor component; EDX 0); spmu_profile_cpuid
  * answers them. spmu_cpuid_owned_subleaf gives the owned bits of any leaf
  * by sub-leaf (leaf 0DH: those; other sub-leaves of 0DH none); leaf 0DH
- * is not in spmu_cpuid_owned, whose masks hold for every sub-leaf. */
+ * is not in spmu_cpuid_owned, whose masks hold for every sub-leaf (but
+ * leaf 07H: only sub-leaf 0 is owned, here). */
 SPMU_API int spmu_cpuid_owned_subleaf(uint32_t leaf, uint32_t subleaf,
                                       uint32_t owned[4]);
 

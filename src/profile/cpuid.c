@@ -148,6 +148,14 @@ int spmu_cpuid_owned(uint32_t leaf, uint32_t owned[4])
 
 int spmu_cpuid_owned_subleaf(uint32_t leaf, uint32_t subleaf, uint32_t owned[4])
 {
+  /* Leaf 07H: EDX[19] Arch LBR is a bit of sub-leaf 0 only (SDM Vol. 2A
+   * CPUID leaf 07H); the other sub-leaves' EDX bits are other features. */
+  if (leaf == 0x7 && subleaf != 0) {
+    if (!owned)
+      return SPMU_EINVAL;
+    owned[0] = owned[1] = owned[2] = owned[3] = 0;
+    return SPMU_OK;
+  }
   if (leaf != 0xD)
     return spmu_cpuid_owned(leaf, owned);
   if (!owned)

@@ -795,14 +795,21 @@ bool qspmu_active(void)
   return qs.core != NULL;
 }
 
-void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t regs[4])
+/* CPUID leaf index, sub-leaf count: the bits the model owns are the
+ * model's. Leaf 04H (the caches) stays QEMU's: its EAX[25:14] and
+ * EAX[31:26] describe the machine's topology (SDM Vol. 2A CPUID, Table
+ * 3-8), which QEMU builds and the model's single-core view would
+ * contradict, and the system-mode engine runs no cache model. */
+void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
+                 uint32_t regs[4])
 {
   QSpmuVcpu *v = env_archcpu(env)->spmu;
   uint32_t own[4], m[4];
   int i;
 
-  if (!v || spmu_cpuid_owned(index, own) != SPMU_OK ||
-      spmu_cpuid(v->lp, index, 0, m) != SPMU_OK)
+  if (!v || index == 4 ||
+      spmu_cpuid_owned_subleaf(index, count, own) != SPMU_OK ||
+      spmu_cpuid(v->lp, index, count, m) != SPMU_OK)
     return;
   for (i = 0; i < 4; i++)
     regs[i] = (regs[i] & ~own[i]) | (m[i] & own[i]);

@@ -83,7 +83,8 @@ void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp);
 /* Whether the machine has a softpmu core. */
 bool qspmu_active(void);
 /* CPUID: leaf 0AH and the PMU bits of leaf 01H from the model. */
-void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t regs[4]);
+void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
+                 uint32_t regs[4]);
 /* WRMSR/RDMSR of an MSR the model owns: true when handled (a #GP is
  * raised through ra); false for the MSRs QEMU keeps. */
 bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra);
