@@ -336,18 +336,18 @@ CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x00000000  EDX 0x00008604
 # ---- msrs ------------------------------------------------------------------
 
 # One line per MSR: as many lines as spmu_msr_list counts (Ice Lake: 43
-# plus 98 LBR MSRs, 32 x FROM/TO/INFO, TOS and LBR_SELECT; Sapphire Rapids:
-# 43 plus 101 architectural LBR MSRs, 32 x FROM/TO/INFO, LBR_CTL,
-# LBR_DEPTH and 3 LER; Skylake 28 + 98; Core 2 16 + 9, 4 x FROM/TO and TOS;
-# Core Duo 7).
+# plus 100 LBR MSRs, 32 x FROM/TO/INFO, TOS, LBR_SELECT and the 2 LER
+# MSRs; Sapphire Rapids: 43 plus 101 architectural LBR MSRs, 32 x
+# FROM/TO/INFO, LBR_CTL, LBR_DEPTH and 3 LER; Skylake 28 + 100; Core 2
+# 16 + 11, 4 x FROM/TO, TOS and 2 LER; Core Duo 7).
 run msrs
 expect_lines "msrs sapphirerapids" 144
 run msrs --cpu icelake
-expect_lines "msrs icelake" 141
+expect_lines "msrs icelake" 143
 run msrs --cpu skylake
-expect_lines "msrs skylake" 126
+expect_lines "msrs skylake" 128
 run msrs --cpu core2
-expect_lines "msrs core2" 25
+expect_lines "msrs core2" 27
 run msrs --cpu core-duo
 expect "msrs core-duo" 0 "\
 0x0c1  IA32_PMC0         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31

@@ -327,12 +327,13 @@ static void test_field_decode_encode(void **state)
 /* The Skylake MSR set, exactly (Vol. 3C Table 35-2 and the chapter 18
  * figures for a perfmon v4 part with PEBS and BTS; SDM 17.12 for its
  * 32-entry LBR stack: LBR_SELECT 1C8H, TOS 1C9H, FROM_IP 680H-69FH,
- * TO_IP 6C0H-6DFH, LBR_INFO DC0H-DDFH). */
+ * TO_IP 6C0H-6DFH, LBR_INFO DC0H-DDFH; 17.4.8.3 and Table 35-3 for
+ * MSR_LER_FROM_LIP 1DDH and MSR_LER_TO_LIP 1DEH). */
 static void test_skylake_msr_list(void **state)
 {
   static const uint32_t want[] = {
       0xC1,  0xC2,  0xC3,  0xC4,  0x186, 0x187, 0x188, 0x189, 0x1A0, 0x1C8,
-      0x1C9, 0x1D9, 0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390,
+      0x1C9, 0x1D9, 0x1DD, 0x1DE, 0x309, 0x30A, 0x30B, 0x345, 0x38D, 0x38E, 0x38F, 0x390,
       0x391, 0x392, 0x3F1, 0x3F6, 0x3F7, 0x4C1, 0x4C2, 0x4C3, 0x4C4, 0x600};
   const size_t nw = sizeof want / sizeof want[0];
   spmu_profile skl = prof("skylake");
