@@ -87,8 +87,8 @@ static size_t value_offset(const blob *bl, unsigned lp, uint32_t addr)
   unsigned i, n;
 
   for (i = 0; i < lp; i++)
-    off += 2 + (size_t)get_le(bl->b + off, 2) * ENTRY_LEN + ENGINE_LEN +
-           bl->latch;
+    off +=
+        2 + (size_t)get_le(bl->b + off, 2) * ENTRY_LEN + ENGINE_LEN + bl->latch;
   n = (unsigned)get_le(bl->b + off, 2);
   off += 2;
   for (i = 0; i < n; i++, off += ENTRY_LEN)

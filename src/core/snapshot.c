@@ -79,8 +79,8 @@ static size_t latch_len(const spmu_core *c)
 static size_t blob_len(const spmu_core *c)
 {
   return HDR_LEN +
-         c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 8 +
-                   latch_len(c)) +
+         c->nlp *
+             (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 8 + latch_len(c)) +
          8;
 }
 

@@ -289,8 +289,8 @@ void spmu_lbr_record(spmu_lp *lp, const spmu_clock *clk, uint64_t n)
   if (!n || !d)
     return;
   e = encode(lp, clk);
-  plain = (spmu_lbr_entry){sext47(clk->branch->from),
-                           sext47(clk->branch->to), arch_lbr(lp) ? e.info : 0};
+  plain = (spmu_lbr_entry){sext47(clk->branch->from), sext47(clk->branch->to),
+                           arch_lbr(lp) ? e.info : 0};
   if (is_event(clk))
     ler_update(l, arch_lbr(lp), pass && n > 1, &plain);
   if (!pass)
