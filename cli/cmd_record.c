@@ -181,8 +181,8 @@ static int record_branch_filter(struct rec_opts *o, const char *list)
                              list, (int)len, p);
     p += len + (p[len] == ',');
   }
-  if (!(o->branch & ~(uint64_t)(PERF_SAMPLE_BRANCH_USER |
-                               PERF_SAMPLE_BRANCH_TYPE_SAVE)))
+  if (!(o->branch &
+        ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_TYPE_SAVE)))
     return cli_usage_error(&cli_cmd_record,
                            "record: -j %s: no branch type (any, call, ...)",
                            list);

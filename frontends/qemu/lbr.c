@@ -94,7 +94,7 @@ _Static_assert(SPMU_QEMU_LBR_RING > SPMU_REC_BRSTACK_MAX,
   (B_ANY | B_ANY_CALL | B_ANY_RETURN | B_IND_CALL | B_COND | B_CALL_STACK |    \
    B_IND_JUMP | B_CALL)
 #define B_KNOWN                                                                \
-  (B_USER | B_KERNEL | B_HV | B_TYPES | B_NO_FLAGS | B_NO_CYCLES |            \
+  (B_USER | B_KERNEL | B_HV | B_TYPES | B_NO_FLAGS | B_NO_CYCLES |             \
    B_TYPE_SAVE | B_HW_INDEX)
 
 /* The branch types by enum spmu_branch_type, as bits. */
@@ -578,9 +578,9 @@ static uint8_t perf_type(uint8_t type)
  * relative CALL, 5 near RET) as a branch type; others unknown. */
 static uint8_t arch_type(uint64_t info)
 {
-  static const uint8_t map[6] = {
-      SPMU_BR_JCC,           SPMU_BR_NEAR_IND_JMP,  SPMU_BR_NEAR_REL_JMP,
-      SPMU_BR_NEAR_IND_CALL, SPMU_BR_NEAR_REL_CALL, SPMU_BR_NEAR_RET};
+  static const uint8_t map[6] = {SPMU_BR_JCC,           SPMU_BR_NEAR_IND_JMP,
+                                 SPMU_BR_NEAR_REL_JMP,  SPMU_BR_NEAR_IND_CALL,
+                                 SPMU_BR_NEAR_REL_CALL, SPMU_BR_NEAR_RET};
   unsigned t = (unsigned)(info >> SPMU_LBR_INFO_BR_TYPE_SHIFT) & 0xf;
 
   return t < 6 ? map[t] : SPMU_BR_UNKNOWN;
