@@ -261,12 +261,17 @@ Leaf 01H, the PMU bits (softpmu defines only these)
 # and AnyThread deprecated (bit 15). Leaf 1CH (architectural LBRs): EAX =
 # 0x8000000f is depths 8, 16, 24, 32 (bits 3:0) and LIP (bit 31); EBX = 7
 # CPL and branch filtering and call-stack mode; ECX = 7 the mispredict
-# bit, timed LBRs and the branch type.
+# bit, timed LBRs and the branch type. Leaf 0DH: sub-leaf 1 ECX = 0x8000
+# is IA32_XSS bit 15 (the LBR state component); sub-leaf 0FH EAX = 0x328
+# is its size, 808 = 40 + 24 x 32 bytes (the deepest depth), EBX 0 and
+# ECX[0] 1 a supervisor component.
 run cpuid
 expect "cpuid sapphirerapids" 0 "\
 CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x0000000f  EDX 0x00008604
 CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
 CPUID.1CH  EAX 0x8000000f  EBX 0x00000007  ECX 0x00000007  EDX 0x00000000
+CPUID.0DH.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008000  EDX 0x00000000
+CPUID.0DH.0FH  EAX 0x00000328  EBX 0x00000000  ECX 0x00000001  EDX 0x00000000
 
 Leaf 0AH, architectural performance monitoring, on sapphirerapids
   EAX[7:0]    5     version ID
@@ -302,7 +307,12 @@ Leaf 1CH, architectural last branch records
   ECX[0]      1     mispredict bit
   ECX[1]      1     timed LBRs (cycle count)
   ECX[2]      1     branch type field
-  depths: 8 16 24 32" ""
+  depths: 8 16 24 32
+Leaf 0DH, the architectural LBR state component (XSAVES component 15)
+  ECX[15]     1     sub-leaf 01H: IA32_XSS[15], LBR state, supported
+  EAX         808   sub-leaf 0FH: size of the component in bytes
+  EBX         0     sub-leaf 0FH: offset (0: supervisor state)
+  ECX[0]      1     sub-leaf 0FH: supervisor state (set in IA32_XSS)" ""
 
 # Core 2 (v2): EAX = 0x07280202, two 40-bit counters; EDX = 0x503 is three
 # fixed counters of 40 bits (0x28 << 5 | 3).
