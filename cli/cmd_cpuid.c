@@ -191,12 +191,30 @@ static void print_leaf_04(uint32_t r[][4], unsigned n)
          bits_of(r[0][EAX], 26, 6) + 1);
 }
 
+/* Leaf 0DH, the sub-leaves softpmu owns with architectural LBRs (SDM
+ * Vol. 2A CPUID leaf 0DH; Vol. 1 13.2): sub-leaf 1 ECX[15], IA32_XSS bit
+ * 15 for the LBR state component, and sub-leaf 0FH, that component's size
+ * and its supervisor bit. Sub-leaf 0 has no bit of softpmu's (a
+ * supervisor component is not in XCR0). */
+static void print_leaf_0d(const uint32_t s1[4], const uint32_t s15[4])
+{
+  puts("Leaf 0DH, the architectural LBR state component (XSAVES component "
+       "15)");
+  row("ECX[15]", bits_of(s1[ECX], 15, 1),
+      "sub-leaf 01H: IA32_XSS[15], LBR state, supported");
+  row("EAX", (unsigned)s15[EAX],
+      "sub-leaf 0FH: size of the component in bytes");
+  row("EBX", (unsigned)s15[EBX], "sub-leaf 0FH: offset (0: supervisor state)");
+  row("ECX[0]", bits_of(s15[ECX], 0, 1),
+      "sub-leaf 0FH: supervisor state (set in IA32_XSS)");
+}
+
 static int cpuid_run(const struct cli_args *a)
 {
   uint32_t r04[LEAF_04_MAX][4];
   unsigned n04 = leaf_04(&a->profile, r04), i;
   char name[16];
-  uint32_t r0a[4], r01[4], r1c[4];
+  uint32_t r0a[4], r01[4], r1c[4], r0d1[4], r0df[4];
   bool arch_lbr = (a->profile.features & SPMU_FEAT_ARCH_LBR) != 0;
 
   if (spmu_profile_cpuid(&a->profile, 0xA, 0, r0a) != SPMU_OK ||
@@ -205,10 +223,15 @@ static int cpuid_run(const struct cli_args *a)
     return CLI_EXIT_USAGE;
   }
   spmu_profile_cpuid(&a->profile, 0x1C, 0, r1c);
+  spmu_profile_cpuid(&a->profile, 0xD, 1, r0d1);
+  spmu_profile_cpuid(&a->profile, 0xD, 0xF, r0df);
   print_raw("0AH", r0a);
   print_raw("01H", r01);
-  if (arch_lbr)
+  if (arch_lbr) {
     print_raw("1CH", r1c);
+    print_raw("0DH.01H", r0d1);
+    print_raw("0DH.0FH", r0df);
+  }
   for (i = 0; i < n04; i++) {
     snprintf(name, sizeof name, "04H.%u", i);
     print_raw(name, r04[i]);
@@ -216,8 +239,10 @@ static int cpuid_run(const struct cli_args *a)
   putchar('\n');
   print_leaf_0a(r0a, a->profile.name);
   print_leaf_01(r01);
-  if (arch_lbr)
+  if (arch_lbr) {
     print_leaf_1c(r1c);
+    print_leaf_0d(r0d1, r0df);
+  }
   if (n04)
     print_leaf_04(r04, n04);
   return CLI_EXIT_OK;
@@ -225,8 +250,8 @@ static int cpuid_run(const struct cli_args *a)
 
 const struct cli_command cli_cmd_cpuid = {
     .name = "cpuid",
-    .summary = "CPUID leaf 0AH, the PMU bits of leaf 01H, leaves 1CH and "
-               "04H, decoded",
+    .summary = "CPUID leaf 0AH, the PMU bits of leaf 01H, leaves 1CH, 0DH "
+               "and 04H, decoded",
     .synopsis = "[-c PROFILE]",
     .description =
         "    Prints CPUID as the profile enumerates it to a guest (what\n"
@@ -253,7 +278,10 @@ const struct cli_command cli_cmd_cpuid = {
         "\n"
         "    Leaf 1CH (profiles with architectural LBRs, CPUID.07H:EDX[19]):\n"
         "    the supported LBR depths, CPL and branch filtering, call-stack\n"
-        "    mode, the mispredict bit, timed LBRs and the branch type field.\n"
+        "    mode, the mispredict bit, timed LBRs and the branch type field;\n"
+        "    then leaf 0DH sub-leaves 01H and 0FH: IA32_XSS bit 15 and the\n"
+        "    size of the LBR state component that XSAVES saves (component 15,\n"
+        "    supervisor state).\n"
         "\n"
         "    Leaf 04H (profiles with a part, sandybridge to sapphirerapids):\n"
         "    one sub-leaf per cache, L1D, L1I, L2, L3, then type 0: its type\n"

@@ -172,6 +172,7 @@ static const struct {
     {"call", PERF_SAMPLE_BRANCH_CALL},
     {"cond", PERF_SAMPLE_BRANCH_COND},
     {"call_stack", PERF_SAMPLE_BRANCH_CALL_STACK},
+    {"save_type", PERF_SAMPLE_BRANCH_TYPE_SAVE},
     {"u", PERF_SAMPLE_BRANCH_USER},
 };
 
@@ -198,11 +199,13 @@ static int record_branch_filter(struct rec_opts *o, const char *list)
       return cli_usage_error(&cli_cmd_record,
                              "record: -j %s: '%.*s' is not a branch filter "
                              "the model has (any, any_call, any_ret, "
-                             "ind_call, ind_jmp, call, cond, call_stack, u)",
+                             "ind_call, ind_jmp, call, cond, call_stack, u, "
+                             "save_type)",
                              list, (int)len, p);
     p += len + (p[len] == ',');
   }
-  if (!(o->branch & ~(uint64_t)PERF_SAMPLE_BRANCH_USER))
+  if (!(o->branch &
+        ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_TYPE_SAVE)))
     return cli_usage_error(&cli_cmd_record,
                            "record: -j %s: no branch type (any, call, ...)",
                            list);
@@ -220,7 +223,7 @@ static int record_check_branches(const struct rec_opts *o)
       o->branch &
       ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_PLM_ALL |
                   PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_NO_CYCLES |
-                  PERF_SAMPLE_BRANCH_HW_INDEX);
+                  PERF_SAMPLE_BRANCH_TYPE_SAVE | PERF_SAMPLE_BRANCH_HW_INDEX);
   bool arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
   bool stack = (types & PERF_SAMPLE_BRANCH_CALL_STACK) != 0;
   bool filter = types != PERF_SAMPLE_BRANCH_ANY && !stack;
@@ -675,7 +678,9 @@ const struct cli_command cli_cmd_record = {
         "        any_call, any_ret, ind_call, ind_jmp, call, cond, "
         "call_stack,\n"
         "        u; programmed in MSR_LBR_SELECT or IA32_LBR_CTL (none on\n"
-        "        core2, which records every branch: only any there).\n\n"
+        "        core2, which records every branch: only any there).\n"
+        "        save_type adds each branch's type (COND, UNCOND, IND, CALL,\n"
+        "        IND_CALL, RET), which perf script -F brstack prints.\n\n"
         "    -o, --output FILE\n"
         "        The perf.data file to write. Default: perf.data. A file\n"
         "        already there is kept as FILE.old, as perf record does.\n\n"

@@ -278,7 +278,10 @@ Leaf 04H, deterministic cache parameters
 # and AnyThread deprecated (bit 15). Leaf 1CH (architectural LBRs): EAX =
 # 0x8000000f is depths 8, 16, 24, 32 (bits 3:0) and LIP (bit 31); EBX = 7
 # CPL and branch filtering and call-stack mode; ECX = 7 the mispredict
-# bit, timed LBRs and the branch type. Leaf 04H: one core of the part,
+# bit, timed LBRs and the branch type. Leaf 0DH: sub-leaf 1 ECX = 0x8000
+# is IA32_XSS bit 15 (the LBR state component); sub-leaf 0FH EAX = 0x328
+# is its size, 808 = 40 + 24 x 32 bytes (the deepest depth), EBX 0 and
+# ECX[0] 1 a supervisor component. Leaf 04H: one core of the part,
 # L1D 48 KB 12-way (EBX 0x02c0003f: ways - 1 = 11 in EBX[31:22], line - 1 =
 # 63), L2 2 MB 16-way of 2048 sets, its 1.875 MB 15-way slice of the
 # non-inclusive L3 (EDX 4: complex indexing only), then type 0.
@@ -287,6 +290,8 @@ expect "cpuid sapphirerapids" 0 "\
 CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x0000000f  EDX 0x00008604
 CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
 CPUID.1CH  EAX 0x8000000f  EBX 0x00000007  ECX 0x00000007  EDX 0x00000000
+CPUID.0DH.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008000  EDX 0x00000000
+CPUID.0DH.0FH  EAX 0x00000328  EBX 0x00000000  ECX 0x00000001  EDX 0x00000000
 CPUID.04H.0  EAX 0x00004121  EBX 0x02c0003f  ECX 0x0000003f  EDX 0x00000000
 CPUID.04H.1  EAX 0x00004122  EBX 0x01c0003f  ECX 0x0000003f  EDX 0x00000000
 CPUID.04H.2  EAX 0x00004143  EBX 0x03c0003f  ECX 0x000007ff  EDX 0x00000000
@@ -328,6 +333,11 @@ Leaf 1CH, architectural last branch records
   ECX[1]      1     timed LBRs (cycle count)
   ECX[2]      1     branch type field
   depths: 8 16 24 32
+Leaf 0DH, the architectural LBR state component (XSAVES component 15)
+  ECX[15]     1     sub-leaf 01H: IA32_XSS[15], LBR state, supported
+  EAX         808   sub-leaf 0FH: size of the component in bytes
+  EBX         0     sub-leaf 0FH: offset (0: supervisor state)
+  ECX[0]      1     sub-leaf 0FH: supervisor state (set in IA32_XSS)
 Leaf 04H, deterministic cache parameters
   sub-leaf 0: L1 data, 48 KB: 12 ways x 1 partition x 64 B lines x 64 sets; shared by 2 logical processors
   sub-leaf 1: L1 instruction, 32 KB: 8 ways x 1 partition x 64 B lines x 64 sets; shared by 2 logical processors
@@ -368,18 +378,18 @@ CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x00000000  EDX 0x00008604
 # ---- msrs ------------------------------------------------------------------
 
 # One line per MSR: as many lines as spmu_msr_list counts (Ice Lake: 43
-# plus 98 LBR MSRs, 32 x FROM/TO/INFO, TOS and LBR_SELECT; Sapphire Rapids:
-# 43 plus 101 architectural LBR MSRs, 32 x FROM/TO/INFO, LBR_CTL,
-# LBR_DEPTH and 3 LER; Skylake 28 + 98; Core 2 16 + 9, 4 x FROM/TO and TOS;
-# Core Duo 7).
+# plus 100 LBR MSRs, 32 x FROM/TO/INFO, TOS, LBR_SELECT and the 2 LER
+# MSRs; Sapphire Rapids: 43 plus 101 architectural LBR MSRs, 32 x
+# FROM/TO/INFO, LBR_CTL, LBR_DEPTH and 3 LER; Skylake 28 + 100; Core 2
+# 16 + 11, 4 x FROM/TO, TOS and 2 LER; Core Duo 7).
 run msrs
 expect_lines "msrs sapphirerapids" 144
 run msrs --cpu icelake
-expect_lines "msrs icelake" 141
+expect_lines "msrs icelake" 143
 run msrs --cpu skylake
-expect_lines "msrs skylake" 126
+expect_lines "msrs skylake" 128
 run msrs --cpu core2
-expect_lines "msrs core2" 25
+expect_lines "msrs core2" 27
 run msrs --cpu core-duo
 expect "msrs core-duo" 0 "\
 0x0c1  IA32_PMC0         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31

@@ -441,16 +441,20 @@ record_branches() {
     "$CC" -nostdlib -static -DN=1000 -o "$tmp/cc" "$QT/callchain.S" ||
     fail "branchkinds.S or callchain.S does not assemble"
   bsym() { printf '%d' "0x$(nm "$tmp/bk" | awk -v s="$1" '$3 == s { print $1 }')"; }
-  # want_br KINDS [pairs]: perf script -F ip,sym,brstack at period 1009
-  # (kinds: C near relative call, R return, I indirect call, J indirect
-  # jump, j relative jump, c Jcc); with pairs, the count of entries by
-  # source and target symbol instead.
+  # want_br KINDS [pairs|types]: perf script -F ip,sym,brstack at period
+  # 1009 (kinds: C near relative call, R return, I indirect call, J
+  # indirect jump, j relative jump, c Jcc); with pairs, the count of
+  # entries by source and target symbol instead; with types, each entry
+  # ends in the type perf prints for -j save_type (PERF_BR_*: CALL, RET,
+  # IND_CALL, IND, UNCOND, COND, as Linux's driver maps the LBR's type).
   want_br() {
     awk -v KINDS="$1" -v PAIRS="${2:-}" -v LOOP=$(bsym loop) -v F=$(bsym f) \
       -v G=$(bsym g) -v R1=$(bsym r1) -v R2=$(bsym r2) -v J=$(bsym j) \
       -v K=$(bsym k) -v JNZ=$(bsym jnz) 'BEGIN {
       N = 2000; P = 1009; D = 32
       split("C R I R J j - c", kind, " ")
+      split("CALL RET IND_CALL RET IND UNCOND - COND", tname, " ")
+      TYPES = PAIRS == "types"; if (TYPES) PAIRS = ""
       split("loop f r1 g r2 j k jnz", name, " ")
       split(LOOP " " F " " R1 " " G " " R2 " " J " " K " " JNZ, at, " ")
       # the branch at position q of an iteration goes to position dest[q]
@@ -464,7 +468,8 @@ record_branches() {
         if (t % P) continue
         line = sprintf("%x %s", at[q], name[q])
         for (i = 0; i < D && n - i > 0; i++) {
-          line = line sprintf(" 0x%x/0x%x/P/-/-/0/", at[f[n - i]], at[o[n - i]])
+          line = line sprintf(" 0x%x/0x%x/P/-/-/0/%s", at[f[n - i]],
+            at[o[n - i]], TYPES ? tname[f[n - i]] : "")
           pair[name[f[n - i]] " " name[o[n - i]]]++
         }
         if (!PAIRS) print line
@@ -482,6 +487,20 @@ record_branches() {
     checks=$((checks + 1))
     cmp -s "$tmp/got" "$tmp/want" ||
       fail "branch stacks: perf script after record ${case%%:*}: $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+  # -j save_type (PERF_SAMPLE_BRANCH_TYPE_SAVE): each entry's type, from
+  # the instruction at FROM on Skylake's model-specific LBRs, from
+  # IA32_LBR_x_INFO.BR_TYPE on Sapphire Rapids' architectural LBRs.
+  for cpu in skylake sapphirerapids; do
+    run record --cpu $cpu -j any,u,save_type -c 1009 -o "$tmp/br.data" -- "$tmp/bk"
+    expect "branch stacks: record --cpu $cpu -j any,u,save_type" 0 "" \
+      "[ softpmu record: wrote 15 samples to $tmp/br.data ]"
+    perf script -i "$tmp/br.data" -F ip,sym,brstack 2>/dev/null |
+      norm /dev/stdin >"$tmp/got"
+    want_br CRIJjc types >"$tmp/want"
+    checks=$((checks + 1))
+    cmp -s "$tmp/got" "$tmp/want" ||
+      fail "branch stacks: perf script after -j save_type on $cpu: $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
   done
   # perf report by branch (HEADER_BRANCH_STACK: perf's branch mode): the
   # 15 samples' 480 entries of -b by source and target symbol, counted

@@ -22,6 +22,9 @@
 #define MSR_ARCH_FROM(i) (0x1500u + (i))
 #define MSR_ARCH_TO(i) (0x1600u + (i))
 #define MSR_ARCH_INFO(i) (0x1200u + (i))
+#define MSR_LER_FROM 0x1DDu /* MSR_LER_FROM_LIP / IA32_LER_FROM_IP */
+#define MSR_LER_TO 0x1DEu   /* MSR_LER_TO_LIP / IA32_LER_TO_IP */
+#define MSR_LER_INFO 0x1E0u /* IA32_LER_INFO */
 #define BIT(n) (UINT64_C(1) << (n))
 
 /* One clock with a taken branch. */
@@ -522,8 +525,9 @@ static void test_9_1_init_keeps_reset_clears_lbrs(void **state)
 
 /* ---- snapshot ------------------------------------------------------------ */
 
-/* pmu.h: a snapshot carries the LBR stack (format 3): a core restored from
- * it reads the same entries; a format 2 blob (no LBRs) is SPMU_EVERSION. */
+/* pmu.h: a snapshot carries the LBR stack (format 4): a core restored from
+ * it reads the same entries; a format 2 blob (no LBRs) is SPMU_EVERSION,
+ * and so is a format 3 blob (no LER MSRs, no last-branch latch). */
 static void test_snapshot_round_trip_carries_lbr_stack(void **state)
 {
   spmu_core *dst = core_for("skylake");
@@ -546,6 +550,8 @@ static void test_snapshot_round_trip_carries_lbr_stack(void **state)
   assert_int_equal(rd(spmu_core_lp(dst, 0), MSR_LBR_SELECT), BIT(9));
   blob[4] = 2;
   blob[5] = 0;
+  assert_int_equal(spmu_core_restore(dst, blob, len), SPMU_EVERSION);
+  blob[4] = 3;
   assert_int_equal(spmu_core_restore(dst, blob, len), SPMU_EVERSION);
   spmu_core_free(dst);
 }
@@ -789,6 +795,165 @@ static void test_arch_lbr_xsave_component_round_trip(void **state)
   assert_int_equal(spmu_lbr_xsave(lp, buf, sizeof buf, &len), SPMU_ENOENT);
 }
 
+/* ---- last exception record ----------------------------------------------- */
+
+/* An exception or interrupt delivery: a far branch with SPMU_BRANCH_EVENT. */
+static void event_at(uint64_t from, uint64_t to, unsigned cpl, uint64_t n)
+{
+  spmu_branch br = {.from = from,
+                    .to = to,
+                    .predicted = 1,
+                    .type = SPMU_BR_FAR,
+                    .flags = SPMU_BRANCH_EVENT};
+  spmu_clock clk = {.cpl = (uint8_t)cpl, .branch = &br};
+  assert_true(spmu_deliver(lp, &clk, n, NULL) >= 0);
+}
+
+/* SDM 17.4.8.3: MSR_LER_FROM_LIP / MSR_LER_TO_LIP hold the branch record
+ * of the last branch taken before an exception or interrupt, as 64-bit
+ * linear addresses (no format flags, unlike FROM_IP of format 5); the
+ * delivery itself is a branch the stack records, so a second event copies
+ * the first; the MSRs are read-only (Vol. 3C Table 35-3 "(R)"): WRMSR
+ * #GP. */
+static void test_17_4_8_3_ler_last_branch_before_exception(void **state)
+{
+  (void)state;
+  use("skylake");
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0);
+  event_at(0x1000, 0x2000, 3, 1); /* DEBUGCTL.LBR clear: nothing */
+  WR(MSR_DEBUGCTL, DBG_LBR);
+  jcc(0x1000, 0x2000);
+  jcc(UINT64_C(0xffff800000003000), 0x4000);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0);
+  event_at(0x4010, UINT64_C(0xffff800000009000), 3, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), UINT64_C(0xffff800000003000));
+  assert_int_equal(rd(lp, MSR_LER_TO), 0x4000);
+  /* The stack's FROM_IP has the address in bits 60:0 (17.9). */
+  assert_int_equal(rd(lp, MSR_LBR_FROM(2)), UINT64_C(0x1fff800000003000));
+  assert_int_equal(rd(lp, MSR_LBR_TOS), 3);
+  assert_int_equal(rd(lp, MSR_LBR_TO(3)), UINT64_C(0xffff800000009000));
+  event_at(0x5000, 0x6000, 0, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x4010);
+  assert_int_equal(rd(lp, MSR_LER_TO), UINT64_C(0xffff800000009000));
+  assert_int_equal(gp(MSR_LER_FROM, 0), SPMU_GP);
+  assert_int_equal(gp(MSR_LER_TO, 0), SPMU_GP);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x4010);
+}
+
+/* SDM 17.4.8.3 and 17.7.2: the record is that of the last branch the LBRs
+ * recorded: a branch LBR_SELECT drops is not it; an event whose own far
+ * branch LBR_SELECT drops (FAR_BRANCH) still updates the record; in
+ * call-stack mode (17.9) a return that popped is the last branch, though
+ * TOS then holds the call before it. n identical event clocks: the last
+ * copies the event itself. */
+static void test_17_4_8_3_ler_follows_lbr_select(void **state)
+{
+  (void)state;
+  use("haswell");
+  WR(MSR_DEBUGCTL, DBG_LBR);
+  WR(MSR_LBR_SELECT, BIT(2) | BIT(8)); /* no JCC, no far branches */
+  branch_at(0x1000, 0x2000, SPMU_BR_NEAR_REL_CALL, 3, 1);
+  jcc(0x3000, 0x4000);
+  event_at(0x5000, 0x6000, 3, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x1000);
+  assert_int_equal(rd(lp, MSR_LER_TO), 0x2000);
+  assert_int_equal(rd(lp, MSR_LBR_TOS), 1); /* the event is not recorded */
+  event_at(0x7000, 0x8000, 3, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x1000);
+  WR(MSR_LBR_SELECT, BIT(9)); /* call-stack mode, every type */
+  branch_at(0x1100, 0x2100, SPMU_BR_NEAR_REL_CALL, 3, 1);
+  branch_at(0x2180, 0x1105, SPMU_BR_NEAR_RET, 3, 1);
+  assert_int_equal(rd(lp, MSR_LBR_TO(rd(lp, MSR_LBR_TOS))), 0x2000);
+  event_at(0x1105, 0x9000, 3, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x2180);
+  assert_int_equal(rd(lp, MSR_LER_TO), 0x1105);
+  event_at(0xa000, 0xb000, 3, 3);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0xa000);
+  assert_int_equal(rd(lp, MSR_LER_TO), 0xb000);
+}
+
+/* Arch LBR: the LER "records the last taken branch preceding the last
+ * exception, hardware interrupt, or software interrupt" in
+ * IA32_LER_FROM_IP / TO_IP / INFO (INFO as IA32_LBR_x_INFO: BR_TYPE,
+ * CYC_CNT_VALID, CYC_CNT) and "is subject to the same dependencies on
+ * enabling and filtering": nothing with LBREn clear or while LBR_Frz is
+ * set; a depth write clears the entries, not the LER; XSAVES component
+ * 15 carries it at bytes 16-39. The MSRs are read-write. */
+static void test_arch_ler_last_branch_info_and_enabling(void **state)
+{
+  spmu_branch br = {.from = 0x1000,
+                    .to = 0x2000,
+                    .predicted = 0,
+                    .type = SPMU_BR_NEAR_IND_CALL,
+                    .flags = SPMU_BRANCH_CYCLES,
+                    .cycles = 70000};
+  spmu_clock clk = {.cpl = 3, .branch = &br};
+  uint8_t buf[SPMU_LBR_XSAVE_SIZE(32)];
+  size_t len = 0;
+
+  (void)state;
+  use("sapphirerapids");
+  WR(MSR_ARCH_CTL, 0x7f0007);
+  assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
+  event_at(0x2010, 0x9000, 3, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x1000);
+  assert_int_equal(rd(lp, MSR_LER_TO), 0x2000);
+  assert_int_equal(rd(lp, MSR_LER_INFO),
+                   BIT(63) | BIT(60) | UINT64_C(3) << 56 | 0xffff);
+  assert_int_equal(spmu_lbr_xsave(lp, buf, sizeof buf, &len), SPMU_OK);
+  assert_int_equal(buf[17], 0x10); /* LER_FROM_IP = 0x1000 */
+  assert_int_equal(buf[25], 0x20); /* LER_TO_IP = 0x2000 */
+  assert_int_equal(buf[39], 0x93); /* LER_INFO bits 63:56 */
+  WR(MSR_ARCH_DEPTH, 8);
+  assert_int_equal(rd(lp, MSR_ARCH_TO(0)), 0);
+  assert_int_equal(rd(lp, MSR_LER_TO), 0x2000);
+  WR(MSR_ARCH_CTL, 0x7f0006); /* LBREn clear */
+  event_at(0x3000, 0x4000, 3, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x1000);
+  WR(MSR_ARCH_CTL, 0x7f0007);
+  WR(MSR_GLOBAL_STATUS_SET, ST_LBR_FRZ);
+  event_at(0x3000, 0x4000, 3, 1);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x1000);
+  WR(MSR_STATUS_RESET, ST_LBR_FRZ);
+  event_at(0x5000, 0x6000, 3, 1); /* the last branch: the event 2010H */
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x2010);
+  assert_int_equal(rd(lp, MSR_LER_INFO), UINT64_C(8) << 56);
+  WR(MSR_LER_FROM, 0x1234);
+  assert_int_equal(rd(lp, MSR_LER_FROM), 0x1234);
+}
+
+/* pmu.h (format 4): a snapshot carries the last branch an exception would
+ * copy: the restored core's next event records the same LER; RESET clears
+ * the record and INIT (Vol. 3A 9.1) keeps it. */
+static void test_snapshot_carries_ler_latch(void **state)
+{
+  spmu_core *dst = core_for("skylake");
+  spmu_lp *d0 = spmu_core_lp(dst, 0);
+  uint8_t blob[16384];
+  size_t len = 0;
+  spmu_branch ev = {.from = 0x7000,
+                    .to = 0x8000,
+                    .predicted = 1,
+                    .type = SPMU_BR_FAR,
+                    .flags = SPMU_BRANCH_EVENT};
+  spmu_clock clk = {.cpl = 3, .branch = &ev};
+
+  (void)state;
+  use("skylake");
+  WR(MSR_DEBUGCTL, DBG_LBR);
+  jcc(0x1000, 0x2000);
+  assert_int_equal(spmu_core_save(core, blob, sizeof blob, &len), SPMU_OK);
+  assert_int_equal(spmu_core_restore(dst, blob, len), SPMU_OK);
+  assert_true(spmu_deliver(d0, &clk, 1, NULL) >= 0);
+  assert_int_equal(rd(d0, MSR_LER_FROM), 0x1000);
+  assert_int_equal(rd(d0, MSR_LER_TO), 0x2000);
+  assert_int_equal(spmu_lp_init_signal(d0), SPMU_OK);
+  assert_int_equal(rd(d0, MSR_LER_TO), 0x2000);
+  assert_int_equal(spmu_core_reset(dst), SPMU_OK);
+  assert_int_equal(rd(d0, MSR_LER_TO), 0);
+  spmu_core_free(dst);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -830,6 +995,12 @@ int main(void)
                                 teardown),
       cmocka_unit_test_teardown(test_arch_lbr_ctl_filters_and_call_stack,
                                 teardown),
+      cmocka_unit_test_teardown(test_17_4_8_3_ler_last_branch_before_exception,
+                                teardown),
+      cmocka_unit_test_teardown(test_17_4_8_3_ler_follows_lbr_select, teardown),
+      cmocka_unit_test_teardown(test_arch_ler_last_branch_info_and_enabling,
+                                teardown),
+      cmocka_unit_test_teardown(test_snapshot_carries_ler_latch, teardown),
       cmocka_unit_test_teardown(test_arch_lbr_xsave_component_round_trip,
                                 teardown),
   };

@@ -1,10 +1,11 @@
 /* Save and restore of a core, the host (VMM) write path, RESET and INIT.
  *
  * The blob layout is the one documented at the top of src/core/snapshot.c
- * (format 3), restated here so that the tests can build damaged blobs:
+ * (format 4), restated here so that the tests can build damaged blobs:
  *   0   "SPMU", u16 format, u16 logical processors, u64 profile fingerprint
  *   16  per logical processor: u16 n, then n x (u32 address, u64 value),
- *       then u32 edge-detect state and u32 PEBS-armed counters
+ *       then u32 edge-detect state and u32 PEBS-armed counters, then for a
+ *       profile with LBRs the last-branch latch (3 x u64)
  *   end u64 FNV-1a-64 of every byte before it
  * All little-endian. */
 #include "helpers.h"
@@ -14,6 +15,7 @@
 #define HDR_LEN 16u
 #define ENTRY_LEN 12u
 #define ENGINE_LEN 8u /* u32 edge state + u32 PEBS armed, after each LP */
+#define LATCH_LEN 24u /* the last-branch latch, after them (LBR profiles) */
 #define SUM_LEN 8u
 #define BLOB_MAX 8192u
 #define MAX_MSRS 256u
@@ -25,6 +27,7 @@
 typedef struct blob {
   uint8_t b[BLOB_MAX];
   size_t len;
+  size_t latch; /* LATCH_LEN for a profile with LBRs, else 0 */
 } blob;
 
 /* ---- helpers --------------------------------------------------------- */
@@ -71,6 +74,10 @@ static void save(const spmu_core *c, blob *out)
   out->len = 0;
   assert_int_equal(spmu_core_save(c, out->b, sizeof out->b, &out->len),
                    SPMU_OK);
+  out->latch =
+      spmu_lbr_read(spmu_core_lp((spmu_core *)(uintptr_t)c, 0), NULL, 0) > 0
+          ? LATCH_LEN
+          : 0;
 }
 
 /* Offset of the value of MSR addr of logical processor lp in the blob. */
@@ -80,7 +87,8 @@ static size_t value_offset(const blob *bl, unsigned lp, uint32_t addr)
   unsigned i, n;
 
   for (i = 0; i < lp; i++)
-    off += 2 + (size_t)get_le(bl->b + off, 2) * ENTRY_LEN + ENGINE_LEN;
+    off +=
+        2 + (size_t)get_le(bl->b + off, 2) * ENTRY_LEN + ENGINE_LEN + bl->latch;
   n = (unsigned)get_le(bl->b + off, 2);
   off += 2;
   for (i = 0; i < n; i++, off += ENTRY_LEN)
@@ -280,12 +288,13 @@ static void test_restore_over_programmed_core(void **state)
   spmu_core_free(dst);
 }
 
-/* Snapshot format 3 (src/core/snapshot.c): magic "SPMU", format
+/* Snapshot format 4 (src/core/snapshot.c): magic "SPMU", format
  * SPMU_SNAPSHOT_FORMAT, the number of logical processors, per logical
- * processor the stored MSRs in ascending address order and the two u32
- * counting-engine words, and an FNV-1a-64
+ * processor the stored MSRs in ascending address order, the two u32
+ * counting-engine words and (Skylake has LBRs) the three u64 of the
+ * last-branch latch, nothing recorded yet, and an FNV-1a-64
  * of everything before the checksum. */
-static void test_blob_layout_format3(void **state)
+static void test_blob_layout_format4(void **state)
 {
   spmu_core *c = core_for("skylake");
   blob bl;
@@ -297,7 +306,7 @@ static void test_blob_layout_format3(void **state)
   save(c, &bl);
   assert_memory_equal(bl.b, "SPMU", 4);
   assert_int_equal(get_le(bl.b + 4, 2), SPMU_SNAPSHOT_FORMAT);
-  assert_int_equal(SPMU_SNAPSHOT_FORMAT, 3);
+  assert_int_equal(SPMU_SNAPSHOT_FORMAT, 4);
   assert_int_equal(get_le(bl.b + 6, 2), 2);
   n0 = (unsigned)get_le(bl.b + HDR_LEN, 2);
   for (i = 0; i < 2; i++) {
@@ -314,6 +323,8 @@ static void test_blob_layout_format3(void **state)
     assert_int_equal(get_le(bl.b + off, 4), 0);     /* no edge state yet */
     assert_int_equal(get_le(bl.b + off + 4, 4), 0); /* nothing armed */
     off += ENGINE_LEN;
+    for (j = 0; j < 3; j++, off += 8)
+      assert_int_equal(get_le(bl.b + off, 8), 0); /* latch: no branch yet */
   }
   assert_int_equal(off + SUM_LEN, bl.len);
   assert_int_equal(get_le(bl.b + off, 8), fnv1a64(bl.b, off));
@@ -336,7 +347,8 @@ static void test_save_reports_needed_size(void **state)
   save(c, &bl);
   n = (size_t)get_le(bl.b + HDR_LEN, 2);
   assert_int_equal(bl.len,
-                   HDR_LEN + 2 * (2 + n * ENTRY_LEN + ENGINE_LEN) + SUM_LEN);
+                   HDR_LEN + 2 * (2 + n * ENTRY_LEN + ENGINE_LEN + LATCH_LEN) +
+                       SUM_LEN);
 
   assert_int_equal(spmu_core_save(c, NULL, 0, &len), SPMU_ENOSPC);
   assert_int_equal(len, bl.len);
@@ -763,7 +775,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_save_restore_round_trip_every_preset),
       cmocka_unit_test(test_restore_over_programmed_core),
-      cmocka_unit_test(test_blob_layout_format3),
+      cmocka_unit_test(test_blob_layout_format4),
       cmocka_unit_test(test_save_reports_needed_size),
       cmocka_unit_test(test_restore_rejects_other_format),
       cmocka_unit_test(test_restore_rejects_other_profile),

@@ -88,12 +88,14 @@ _Static_assert(SPMU_QEMU_LBR_RING > SPMU_REC_BRSTACK_MAX,
 #define B_CALL (1u << 13)
 #define B_NO_FLAGS (1u << 14)
 #define B_NO_CYCLES (1u << 15)
+#define B_TYPE_SAVE (1u << 16)
 #define B_HW_INDEX (1u << 17)
 #define B_TYPES                                                                \
   (B_ANY | B_ANY_CALL | B_ANY_RETURN | B_IND_CALL | B_COND | B_CALL_STACK |    \
    B_IND_JUMP | B_CALL)
 #define B_KNOWN                                                                \
-  (B_USER | B_KERNEL | B_HV | B_TYPES | B_NO_FLAGS | B_NO_CYCLES | B_HW_INDEX)
+  (B_USER | B_KERNEL | B_HV | B_TYPES | B_NO_FLAGS | B_NO_CYCLES |             \
+   B_TYPE_SAVE | B_HW_INDEX)
 
 /* The branch types by enum spmu_branch_type, as bits. */
 #define T(x) (1u << SPMU_BR_##x)
@@ -114,6 +116,12 @@ struct spmu_qemu_lbr {
   unsigned n;       /* branches in the ring not yet fed */
   uint64_t dropped; /* branches overwritten before they were fed */
   unsigned k;       /* call-stack mode: calls on the stack, at most depth */
+  /* With TYPE_SAVE: the branch type of each recorded branch site, by its
+   * address (open addressing, key 0 empty), as Linux decodes the
+   * instruction at FROM for model-specific LBRs. */
+  uint64_t *site;
+  uint8_t *site_type;
+  size_t cap, nsite;
   /* The stack read at the last PMI, most recent first. */
   unsigned nstack;
   uint64_t hw_idx;
@@ -369,6 +377,10 @@ int spmu_qemu_lbr_arm(struct vcpu *v, char *why, size_t len)
 
 void spmu_qemu_lbr_free(struct vcpu *v)
 {
+  if (v->lbr) {
+    free(v->lbr->site);
+    free(v->lbr->site_type);
+  }
   free(v->lbr);
   v->lbr = NULL;
 }
@@ -482,6 +494,98 @@ static bool callstack_cancels(struct spmu_qemu_lbr *l, uint8_t type)
   return false;
 }
 
+/* ---- branch types (TYPE_SAVE) ------------------------------------------ */
+
+/* The slot of address a in a table of cap (a power of 2) slots. */
+static size_t site_slot(const uint64_t *site, size_t cap, uint64_t a)
+{
+  size_t i = (size_t)((a * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & (cap - 1);
+
+  while (site[i] && site[i] != a)
+    i = (i + 1) & (cap - 1);
+  return i;
+}
+
+/* Double the table (to 1024 slots the first time). */
+static bool site_grow(struct spmu_qemu_lbr *l)
+{
+  size_t cap = l->cap ? 2 * l->cap : 1024, i, j;
+  uint64_t *site = calloc(cap, sizeof(*site));
+  uint8_t *type = calloc(cap, 1);
+
+  if (!site || !type) {
+    free(site);
+    free(type);
+    return false;
+  }
+  for (i = 0; i < l->cap; i++) {
+    if (!l->site[i])
+      continue;
+    j = site_slot(site, cap, l->site[i]);
+    site[j] = l->site[i];
+    type[j] = l->site_type[i];
+  }
+  free(l->site);
+  free(l->site_type);
+  l->site = site;
+  l->site_type = type;
+  l->cap = cap;
+  return true;
+}
+
+static void site_put(struct spmu_qemu_lbr *l, uint64_t a, uint8_t type)
+{
+  size_t i;
+
+  if (2 * (l->nsite + 1) > l->cap && !site_grow(l)) {
+    g.failed = true;
+    return;
+  }
+  i = site_slot(l->site, l->cap, a);
+  if (!l->site[i]) {
+    l->site[i] = a;
+    l->nsite++;
+  }
+  l->site_type[i] = type;
+}
+
+static uint8_t site_get(const struct spmu_qemu_lbr *l, uint64_t a)
+{
+  size_t i;
+
+  if (!l->cap || !a)
+    return SPMU_BR_UNKNOWN;
+  i = site_slot(l->site, l->cap, a);
+  return l->site[i] ? l->site_type[i] : SPMU_BR_UNKNOWN;
+}
+
+/* perf_branch_entry.type (<linux/perf_event.h> PERF_BR_*) of a branch
+ * type, as Linux's x86 driver maps its own: conditional COND (1), direct
+ * jump UNCOND (2), indirect jump IND (3), direct call CALL (4), indirect
+ * call IND_CALL (5), return RET (6); anything else UNKNOWN (0). */
+static uint8_t perf_type(uint8_t type)
+{
+  static const uint8_t map[] = {
+      [SPMU_BR_JCC] = 1,           [SPMU_BR_NEAR_REL_JMP] = 2,
+      [SPMU_BR_NEAR_IND_JMP] = 3,  [SPMU_BR_NEAR_REL_CALL] = 4,
+      [SPMU_BR_NEAR_IND_CALL] = 5, [SPMU_BR_NEAR_RET] = 6,
+  };
+  return type < sizeof map ? map[type] : 0;
+}
+
+/* IA32_LBR_x_INFO.BR_TYPE ("Architectural Last Branch Records": 0 JCC,
+ * 1 near indirect JMP, 2 near relative JMP, 3 near indirect CALL, 4 near
+ * relative CALL, 5 near RET) as a branch type; others unknown. */
+static uint8_t arch_type(uint64_t info)
+{
+  static const uint8_t map[6] = {SPMU_BR_JCC,           SPMU_BR_NEAR_IND_JMP,
+                                 SPMU_BR_NEAR_REL_JMP,  SPMU_BR_NEAR_IND_CALL,
+                                 SPMU_BR_NEAR_REL_CALL, SPMU_BR_NEAR_RET};
+  unsigned t = (unsigned)(info >> SPMU_LBR_INFO_BR_TYPE_SHIFT) & 0xf;
+
+  return t < 6 ? map[t] : SPMU_BR_UNKNOWN;
+}
+
 void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
                         uint64_t next)
 {
@@ -507,6 +611,8 @@ void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
   r->to = next;
   r->type = type;
   r->cancels = 0;
+  if (g.branch & B_TYPE_SAVE)
+    site_put(l, r->from, type);
   if (lb.callstack && type != SPMU_BR_NEAR_RET) {
     r->cancels = l->k < lb.depth;
     count_call_stack(l, type);
@@ -602,6 +708,12 @@ static void read_stack(struct spmu_qemu_lbr *l, spmu_lp *lp)
       e->flags = 0;
     if (g.branch & B_NO_CYCLES)
       e->cycles = 0;
+    /* TYPE_SAVE: the type architectural LBRs record (with CPUID.1CH:ECX[2]),
+     * else the type of the instruction at FROM. */
+    if (g.branch & B_TYPE_SAVE)
+      e->type = perf_type(lb.arch && (g.profile.lbr_leaf_1c[2] & 4)
+                              ? arch_type(info)
+                              : site_get(l, e->from));
     l->nstack++;
   }
 }

@@ -95,7 +95,9 @@ struct spmu_rec_branch {
   uint32_t flags;    /* enum spmu_rec_branch_flag (none: the format has
                         no flags) */
   uint16_t cycles;   /* the entry's cycle count, 0 when none */
-  uint8_t type, pad; /* 0 */
+  uint8_t type;      /* with branch_sample_type's TYPE_SAVE: perf's
+                        PERF_BR_* (<linux/perf_event.h>); else 0 */
+  uint8_t pad;       /* 0 */
 };
 
 struct spmu_rec_brstack {

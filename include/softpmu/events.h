@@ -78,6 +78,13 @@ enum spmu_branch_type {
 enum spmu_branch_flag {
   SPMU_BRANCH_TSX_ABORT = 1u << 0, /* a transactional abort (LBR TSX_ABORT) */
   SPMU_BRANCH_CYCLES = 1u << 1,    /* `cycles` is given */
+  /* The branch delivers an exception or an interrupt (hardware or software:
+   * INT n, INT3, INTO), from the interrupted instruction to the handler;
+   * give it type SPMU_BR_FAR. The last exception record (MSR_LER_FROM_LIP
+   * / MSR_LER_TO_LIP, SDM 17.4.8.3; IA32_LER_FROM_IP / TO_IP / INFO of
+   * architectural LBRs) then takes the last branch the LBRs recorded
+   * before it, while the LBRs are enabled and not frozen. */
+  SPMU_BRANCH_EVENT = 1u << 2,
 };
 
 /* A branch the clock's instruction took, for the branch trace store

@@ -126,7 +126,7 @@ SPMU_API int spmu_core_save(const spmu_core *core, void *buf, size_t cap,
                             size_t *len);
 SPMU_API int spmu_core_restore(spmu_core *core, const void *buf, size_t len);
 
-#define SPMU_SNAPSHOT_FORMAT 3
+#define SPMU_SNAPSHOT_FORMAT 4
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,8 @@
 /* Save and restore of a whole core as a versioned, little-endian blob.
  *
- * Format 3:
+ * Format 4:
  *   0   "SPMU"                       magic
- *   4   u16 format (3)
+ *   4   u16 format (4)
  *   6   u16 logical processors
  *   8   u64 profile fingerprint      FNV-1a of the profile's key=value form
  *                                    (name and part left out: neither
@@ -11,11 +11,14 @@
  *       for every stored MSR of the profile, in ascending address order,
  *       then the counting engine's state: u32 edge-detect conditions
  *       (bit i = GP counter i), u32 PEBS counters armed (bit i = PMCi,
- *       bit 8 + j = FIXED_CTRj)
+ *       bit 8 + j = FIXED_CTRj), then for a profile with LBRs the
+ *       last-branch latch the last exception record copies from: u64
+ *       from, to, info (core/state.h)
  * The stored MSRs include the LBR stack and its controls (FROM/TO/INFO,
- * TOS, LBR_SELECT; IA32_LBR_CTL, IA32_LBR_DEPTH, LER), which the
- * logical processor's LBR file holds. (Format 1 had no armed word; format
- * 2 no LBRs: a format 1 or 2 blob gets SPMU_EVERSION, and a core of a
+ * TOS, LBR_SELECT; IA32_LBR_CTL, IA32_LBR_DEPTH) and the LER MSRs, which
+ * the logical processor's LBR file holds. (Format 1 had no armed word;
+ * format 2 no LBRs; format 3 neither the model-specific LER MSRs nor the
+ * latch: a format 1, 2 or 3 blob gets SPMU_EVERSION, and a core of a
  * profile without LBRs saves exactly what format 2 saved.)
  *
  * NetBurst profiles: the shared MSRs (counters, CCCRs, ESCRs, tagging
@@ -37,6 +40,7 @@
 
 #define HDR_LEN 16u
 #define ENTRY_LEN 12u
+#define LATCH_LEN 24u
 
 static uint64_t fnv1a(const uint8_t *p, size_t n)
 {
@@ -68,9 +72,17 @@ static unsigned saved_count(const struct spmu_applied *a)
   return n;
 }
 
+/* The bytes of the last-branch latch per logical processor. */
+static size_t latch_len(const spmu_core *c)
+{
+  return c->a.lbr_entries ? LATCH_LEN : 0;
+}
+
 static size_t blob_len(const spmu_core *c)
 {
-  return HDR_LEN + c->nlp * (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 8) +
+  return HDR_LEN +
+         c->nlp *
+             (2 + (size_t)saved_count(&c->a) * ENTRY_LEN + 8 + latch_len(c)) +
          8;
 }
 
@@ -135,6 +147,13 @@ int spmu_core_save(const spmu_core *core, void *buf, size_t cap, size_t *len)
     spmu_put_le(p, edge, 4);
     spmu_put_le(p + 4, armed, 4);
     p += 8;
+    if (latch_len(core)) {
+      const struct spmu_lbr_regs *l = &core->lbr[i];
+      spmu_put_le(p, l->last_from, 8);
+      spmu_put_le(p + 8, l->last_to, 8);
+      spmu_put_le(p + 16, l->last_info, 8);
+      p += LATCH_LEN;
+    }
   }
   spmu_put_le(p, fnv1a(buf, need - 8), 8);
   return SPMU_OK;
@@ -183,7 +202,14 @@ static int restore_lp(const spmu_core *c, const uint8_t **pp,
   *armed = (uint32_t)spmu_get_le(p + 4, 4);
   if (!engine_words_valid(c, f->index, *edge, *armed))
     return SPMU_ECORRUPT;
-  *pp = p + 8;
+  p += 8;
+  if (latch_len(c)) {
+    f->lbr->last_from = spmu_get_le(p, 8);
+    f->lbr->last_to = spmu_get_le(p + 8, 8);
+    f->lbr->last_info = spmu_get_le(p + 16, 8);
+    p += LATCH_LEN;
+  }
+  *pp = p;
   return SPMU_OK;
 }
 

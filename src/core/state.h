@@ -76,6 +76,11 @@ struct spmu_lbr_regs {
   uint64_t ler_from; /* IA32_LER_FROM_IP */
   uint64_t ler_to;   /* IA32_LER_TO_IP */
   uint64_t ler_info; /* IA32_LER_INFO */
+  /* Not an MSR: the last branch the LBRs recorded (from, to as a linear
+   * address sign-extended from bit 47; info as IA32_LBR_x_INFO, 0 for
+   * model-specific LBRs), which an exception or interrupt copies into the
+   * LER MSRs (SDM 17.4.8.3; "Architectural Last Branch Records"). */
+  uint64_t last_from, last_to, last_info;
 };
 
 /* The NetBurst register file of a core (SDM 18.15-18.16): counters, CCCRs,

@@ -117,20 +117,39 @@ static bool ctl_passes(const spmu_lp *lp, uint64_t ctl, const spmu_clock *clk)
   return b < 0 ? (ctl & CTL_TYPES) == CTL_TYPES : (ctl >> b & 1) != 0;
 }
 
-bool spmu_lbr_takes(const spmu_lp *lp, const spmu_clock *clk)
+/* Recording is on for clk: enabled, not frozen, not in SMM under
+ * FREEZE_WHILE_SMM (SDM 17.4.1: on an SMI the processor disables LBR until
+ * RSM, so a clock in SMM records nothing). */
+static bool records(const spmu_lp *lp, const spmu_clock *clk)
+{
+  if (!clk->branch || !lbr_on(lp))
+    return false;
+  return !((clk->flags & SPMU_CLK_SMM) &&
+           (lp->r.debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM));
+}
+
+/* The branch passes the CPL and type filters. */
+static bool passes(const spmu_lp *lp, const spmu_clock *clk)
 {
   const struct spmu_lbr_regs *l = lbr_file(lp);
 
-  if (!clk->branch || !lbr_on(lp))
-    return false;
-  /* SDM 17.4.1 FREEZE_WHILE_SMM: on an SMI the processor disables LBR
-   * until RSM, so a clock in SMM records nothing. */
-  if ((clk->flags & SPMU_CLK_SMM) &&
-      (lp->r.debugctl & SPMU_DEBUGCTL_FREEZE_WHILE_SMM))
-    return false;
   if (arch_lbr(lp))
     return ctl_passes(lp, l->ctl, clk);
   return select_passes(l->select, clk);
+}
+
+static bool is_event(const spmu_clock *clk)
+{
+  return (clk->branch->flags & SPMU_BRANCH_EVENT) != 0;
+}
+
+/* An exception or interrupt updates the last exception record even when
+ * the filters drop its own branch (decisions.md, LER). */
+bool spmu_lbr_takes(const spmu_lp *lp, const spmu_clock *clk)
+{
+  if (!records(lp, clk))
+    return false;
+  return is_event(clk) || passes(lp, clk);
 }
 
 /* Call-stack mode (17.9; IA32_LBR_CTL.CALL_STACK): near calls push as
@@ -242,22 +261,50 @@ static void legacy_move(struct spmu_lbr_regs *l, unsigned d, uint64_t n,
   }
 }
 
+/* The last exception record (SDM 17.4.8.3: "the branch record for the last
+ * branch taken prior to an exception or an interrupt"; "Architectural Last
+ * Branch Records": the LER "records the last taken branch preceding the
+ * last exception, hardware interrupt, or software interrupt" and "is
+ * subject to the same dependencies on enabling and filtering" as the
+ * LBRs): an event copies the last branch the LBRs recorded, the latch
+ * last_*, into the LER MSRs. Model-specific LER MSRs hold linear
+ * addresses only. Of n identical event clocks, the last copies the one
+ * before it: the event itself when it passed the filters. */
+static void ler_update(struct spmu_lbr_regs *l, bool arch, bool self,
+                       const spmu_lbr_entry *ev)
+{
+  l->ler_from = self ? ev->from : l->last_from;
+  l->ler_to = self ? ev->to : l->last_to;
+  l->ler_info = arch ? (self ? ev->info : l->last_info) : 0;
+}
+
 void spmu_lbr_record(spmu_lp *lp, const spmu_clock *clk, uint64_t n)
 {
   struct spmu_lbr_regs *l = &lp->core->lbr[lp->index];
   unsigned d = depth_of(lp);
   bool pop = clk->branch->type == SPMU_BR_NEAR_RET && callstack(lp);
-  spmu_lbr_entry e;
+  bool pass = passes(lp, clk);
+  spmu_lbr_entry e, plain;
 
   if (!n || !d)
     return;
   e = encode(lp, clk);
+  plain = (spmu_lbr_entry){sext47(clk->branch->from), sext47(clk->branch->to),
+                           arch_lbr(lp) ? e.info : 0};
+  if (is_event(clk))
+    ler_update(l, arch_lbr(lp), pass && n > 1, &plain);
+  if (!pass)
+    return;
+  l->last_from = plain.from;
+  l->last_to = plain.to;
+  l->last_info = plain.info;
   if (arch_lbr(lp))
     arch_shift(l, d, n < d ? (unsigned)n : d, !pop, pop ? NULL : &e);
   else
     legacy_move(l, d, n, !pop, &e);
 }
 
+/* The LER and its latch stay: a depth write clears the stack only. */
 void spmu_lbr_clear(struct spmu_lbr_regs *l)
 {
   memset(l->from, 0, sizeof l->from);

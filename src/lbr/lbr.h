@@ -14,13 +14,15 @@
 
 #include "core/core.h"
 
-/* Does lp record the branch of clk (LBRs enabled and not frozen, and the
- * branch passes the CPL and type filters)? False when clk has no branch
- * or the profile no LBRs. */
+/* Does lp record anything of the branch of clk (LBRs enabled and not
+ * frozen, and the branch passes the CPL and type filters, or it is an
+ * exception or interrupt, which updates the last exception record)? False
+ * when clk has no branch or the profile no LBRs. */
 bool spmu_lbr_takes(const spmu_lp *lp, const spmu_clock *clk);
 
-/* Record clk's branch n times (n identical clocks) on lp; the caller has
- * checked spmu_lbr_takes before the clocks. */
+/* Record clk's branch n times (n identical clocks) on lp: the stack, the
+ * last-branch latch and, for an exception or interrupt, the last exception
+ * record; the caller has checked spmu_lbr_takes before the clocks. */
 void spmu_lbr_record(spmu_lp *lp, const spmu_clock *clk, uint64_t n);
 
 /* Clear every entry of an LBR file (FROM, TO, INFO; IA32_LBR_DEPTH

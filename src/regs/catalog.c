@@ -308,9 +308,12 @@ static const struct spmu_field_def arch_lbr_depth_fields[] = {
   F("DEPTH", 0, 9, 0, "LBR entries in use (8 * (n + 1) for each EAX[n])"),
 };
 
-/* IA32_LER_FROM_IP / TO_IP / INFO — the last branch before an interrupt or
- * exception (architectural LBRs): stored; the host's clocks carry no
- * interrupts, so the model records nothing in them. */
+/* The last exception record: the last branch taken before an exception or
+ * interrupt. MSR_LER_FROM_LIP / MSR_LER_TO_LIP — SDM 17.4.8.3 (64-bit
+ * linear addresses), Vol. 3C Tables 35-3 ff. (read-only); IA32_LER_FROM_IP
+ * / TO_IP / INFO — "Architectural Last Branch Records" (read-write, INFO as
+ * IA32_LBR_x_INFO). Recorded at a clock whose branch has SPMU_BRANCH_EVENT
+ * (src/lbr). */
 static const struct spmu_field_def ler_ip_fields[] = {
   F("IP", 0, 64, 0, "linear address (canonical)"),
 };
@@ -627,6 +630,14 @@ const struct spmu_reg_def spmu_catalog[] = {
    .lbr = true, .requires = CAP(LBR), .storage = LBST(tos),
    FIELDS(lbr_tos_fields), .sdm = "17.4.8, 17.7.1",
    .brief = "LBR top of stack: the most recent entry"},
+  {.name = "MSR_LER_FROM_LIP", .addr = 0x1DD, .policy = SPMU_POLICY_RO,
+   .lbr = true, .requires = CAP(LBR), .storage = LBST(ler_from),
+   FIELDS(ler_ip_fields), .sdm = "17.4.8.3, Vol. 3C Table 35-3",
+   .brief = "last exception record: source of the last branch before it"},
+  {.name = "MSR_LER_TO_LIP", .addr = 0x1DE, .policy = SPMU_POLICY_RO,
+   .lbr = true, .requires = CAP(LBR), .storage = LBST(ler_to),
+   FIELDS(ler_ip_fields), .sdm = "17.4.8.3, Vol. 3C Table 35-3",
+   .brief = "last exception record: target of the last branch before it"},
   {.name = "IA32_LER_FROM_IP", .addr = 0x1DD, .policy = SPMU_POLICY_RW,
    .check = SPMU_CHECK_CANONICAL, .lbr = true, .requires = CAP(ARCH_LBR),
    .storage = LBST(ler_from), FIELDS(ler_ip_fields), .sdm = "Arch LBR",

@@ -16,7 +16,8 @@
 #include "../record.h"
 
 /* A sample's branch stack, when its size leaves room for one: "brstack
- * HW_IDX NR" then per entry " FROM>TO/FLAGS/CYCLES" (hexadecimal). */
+ * HW_IDX NR" then per entry " FROM>TO/FLAGS/CYCLES" (hexadecimal), then
+ * "/TYPE" (decimal PERF_BR_*) when the entry has a type. */
 static void print_brstack(const struct spmu_rec_sample *s)
 {
   size_t at = sizeof(*s) + 8 * (size_t)s->nr;
@@ -29,9 +30,12 @@ static void print_brstack(const struct spmu_rec_sample *s)
   printf("brstack %" PRIx64 " %" PRIu64, b->hw_idx, b->nr);
   for (i = 0; i < b->nr &&
               at + sizeof(*b) + (i + 1) * sizeof(b->entries[0]) <= s->head.size;
-       i++)
+       i++) {
     printf(" %" PRIx64 ">%" PRIx64 "/%" PRIx32 "/%u", b->entries[i].from,
            b->entries[i].to, b->entries[i].flags, b->entries[i].cycles);
+    if (b->entries[i].type)
+      printf("/%u", b->entries[i].type);
+  }
   putchar('\n');
 }
 

@@ -167,14 +167,19 @@ BN=2000
 "$CC" -nostdlib -static -DN=$BN -o "$tmp/branchkinds" "$SRC/branchkinds.S" ||
   fail "branchkinds: does not assemble"
 bsym() { printf '%d' "0x$(nm "$tmp/branchkinds" | awk -v s="$1" '$3 == s { print $1 }')"; }
-# expect_br P DEPTH ARCH FLAGS KINDS [CALLSTACK]
+# expect_br P DEPTH ARCH FLAGS KINDS [CALLSTACK [TYPES]]; with TYPES each
+# entry ends in its perf_branch_entry.type (PERF_BR_*, as Linux's driver
+# maps the LBR's type: C CALL 4, R RET 6, I IND_CALL 5, J IND 3, j UNCOND
+# 2, c COND 1).
 expect_br() {
   awk -v P="$1" -v D="$2" -v ARCH="$3" -v FL="$4" -v KINDS="$5" -v CS="${6:-0}" \
+    -v TY="${7:-0}" \
     -v N=$BN -v LOOP=$(bsym loop) -v F=$(bsym f) -v G=$(bsym g) \
     -v R1=$(bsym r1) -v R2=$(bsym r2) -v J=$(bsym j) -v K=$(bsym k) \
     -v JNZ=$(bsym jnz) '
   BEGIN {
     split("C R I R J j - c", kind, " ")
+    split("4 6 5 6 3 2 0 1", ptype, " ")
     from[1] = LOOP; to[1] = F; from[2] = F; to[2] = R1
     from[3] = R1; to[3] = G; from[4] = G; to[4] = R2
     from[5] = R2; to[5] = J; from[6] = J; to[6] = K
@@ -185,14 +190,15 @@ expect_br() {
       if (t >= 4 && t <= 3 + 8 * N && q != 7 && !(q == 8 && t == 3 + 8 * N) &&
           index(KINDS, kind[q])) {
         if (CS && kind[q] == "R") { sp--; n-- }      # call stack: a return pops
-        else { n++; f[n] = from[q]; o[n] = to[q] }
+        else { n++; f[n] = from[q]; o[n] = to[q]; k[n] = q }
       }
       if (t % P) continue
       tos = ARCH ? "ffffffffffffffff" : sprintf("%x", (n % D + D) % D)
       m = n < D ? n : D
       line = ""
       for (i = 0; i < m; i++)
-        line = line sprintf(" %x>%x/%x/0", f[n - i], o[n - i], FL)
+        line = line sprintf(" %x>%x/%x/0%s", f[n - i], o[n - i], FL,
+          TY ? "/" ptype[k[n - i]] : "")
       if (!ARCH && !CS)
         for (; m < D; m++) line = line sprintf(" 0>0/%x/0", FL)
       printf "brstack %s %d%s\n", tos, m, line
@@ -226,6 +232,24 @@ for case in "skylake 32 0 2 9 CRIJjc" "skylake 32 0 2 11 CI" \
     expect_br $P "$2" "$3" "$4" "$6"
     [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" ||
       fail "branch stacks, $1 branch=$5 period $P (${run#* }): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+done
+# TYPE_SAVE (10000): each entry's perf type, from the kind of the branch
+# at FROM (model-specific LBRs, as Linux decodes the instruction there) or
+# from IA32_LBR_x_INFO.BR_TYPE ("Architectural Last Branch Records"), also
+# in call-stack mode and with a filter.
+for case in "skylake 32 0 2 10009 CRIJjc 0" "haswell 16 0 2 10009 CRIJjc 0" \
+  "core2 4 0 0 10009 CRIJjc 0" "sapphirerapids 32 1 2 10009 CRIJjc 0" \
+  "sapphirerapids 32 1 2 12401 Cc 0" "skylake 32 0 2 10801 CRI 1" \
+  "sapphirerapids 32 1 2 10801 CRI 1"; do
+  set -- $case
+  for run in "1009 $PLUGIN" "13 $PLUGIN7"; do
+    P=${run%% *}
+    checks=$((checks + 1))
+    record_br "$1" "$5" $P "${run#* }"
+    expect_br $P "$2" "$3" "$4" "$6" "$7" 1
+    [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" ||
+      fail "branch types, $1 branch=$5 period $P (${run#* }): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
   done
 done
 # Call-stack mode (MSR_LBR_SELECT.EN_CALLSTACK, 17.9; IA32_LBR_CTL.
