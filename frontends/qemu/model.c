@@ -337,6 +337,22 @@ static void boundary(struct spmu_qemu_model *m, uint32_t k)
  * data accesses of the one before it. */
 static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 {
+  if (m->fetched >= end)
+    return;
+  if (!m->log && !(m->cg && end > m->cur->rep)) {
+    /* No counts kept per boundary and no REP iteration among them: only
+     * the first boundary can hold a data access (none comes between
+     * these fetches), so it is issued once and the fetches follow. */
+    const struct ment *e = m->cur->e;
+    uint32_t k;
+
+    issue_pending(m);
+    for (k = m->fetched; k < end; k++)
+      if (!e[k].same)
+        fetch_insn(m, k);
+    m->fetched = end;
+    return;
+  }
   while (m->fetched < end) {
     uint32_t k = m->fetched++;
 
