@@ -80,31 +80,6 @@ void spmu_cache_clear(spmu_cache *c)
     c->tags[i] = c->empty;
 }
 
-/* Move the entries [0, i) of set down one way and put tag at the front. */
-static void set_to_front(uint64_t *set, uint32_t i, uint64_t tag)
-{
-  for (; i > 0; i--)
-    set[i] = set[i - 1];
-  set[0] = tag;
-}
-
-int spmu_cache_ref(spmu_cache *c, uint64_t block, uint64_t *victim)
-{
-  uint64_t *set = c->tags + (size_t)(block & (c->sets - 1)) * c->ways;
-
-  if (set[0] == block)
-    return 0;
-  for (uint32_t i = 1; i < c->ways; i++) {
-    if (set[i] == block) {
-      set_to_front(set, i, block);
-      return 0;
-    }
-  }
-  *victim = set[c->ways - 1];
-  set_to_front(set, c->ways - 1, block);
-  return 1;
-}
-
 int spmu_cache_invalidate(spmu_cache *c, uint64_t block)
 {
   uint64_t *set = c->tags + (size_t)(block & (c->sets - 1)) * c->ways;

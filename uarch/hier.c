@@ -74,7 +74,7 @@ static uint64_t last_byte(uint64_t addr, uint32_t len)
  * missed. */
 static int cg_ref(spmu_cache *c, uint64_t addr, uint64_t last)
 {
-  uint64_t b = addr >> c->line_bits, end = last >> c->line_bits, victim;
+  uint64_t b = addr >> c->line_bits, end = last >> c->line_bits, victim = 0;
   int miss = 0;
 
   for (;; b++) {
@@ -137,7 +137,7 @@ static void back_invalidate(spmu_hier *h, spmu_uarch_counts *n, uint64_t victim)
 static spmu_uarch_level part_line(spmu_hier *h, spmu_uarch_counts *n,
                                   uint64_t block, int is_fetch)
 {
-  uint64_t victim;
+  uint64_t victim = SPMU_HIER_NO_LINE; /* set by every miss */
 
   if (is_fetch) {
     n->l1i_refs++;

@@ -24,8 +24,30 @@ int spmu_cache_init(spmu_cache *c, const spmu_uarch_geom *g, uint64_t empty);
 void spmu_cache_fini(spmu_cache *c);
 void spmu_cache_clear(spmu_cache *c);
 /* Reference the line holding block: 0 on a hit; on a miss 1, with the
- * evicted block in *victim (c->empty if the way held none). */
-int spmu_cache_ref(spmu_cache *c, uint64_t block, uint64_t *victim);
+ * evicted block in *victim (c->empty if the way held none). Inline: it is
+ * the innermost step of every access. */
+static inline int spmu_cache_ref(spmu_cache *c, uint64_t block,
+                                 uint64_t *victim)
+{
+  uint64_t *set = c->tags + (size_t)(block & (c->sets - 1)) * c->ways;
+  uint32_t i;
+  int miss;
+
+  if (set[0] == block)
+    return 0;
+  for (i = 1; i < c->ways && set[i] != block; i++)
+    ;
+  miss = i == c->ways;
+  if (miss) {
+    i = c->ways - 1;
+    *victim = set[i];
+  }
+  /* The entries before it move down one way; it goes to the front. */
+  for (; i > 0; i--)
+    set[i] = set[i - 1];
+  set[0] = block;
+  return miss;
+}
 /* Remove block if present (the others keep their LRU order): 1 if it was. */
 int spmu_cache_invalidate(spmu_cache *c, uint64_t block);
 
