@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <Zydis/Zydis.h>
+#include <softpmu/events.h>
 
 /* What one instruction contributes, from its decoding. */
 enum insn_kind {
@@ -80,6 +81,30 @@ static inline uint8_t insn_kind_of(const ZydisDecodedInstruction *in,
        (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE | ZYDIS_ATTRIB_HAS_REPNE)))
     return K_REP_STRING;
   return K_OTHER;
+}
+
+/* The LBR filters' branch type (enum spmu_branch_type, SDM Vol. 3B 17.7.2
+ * Table 17-11) of an instruction of kind k; SPMU_BR_UNKNOWN for no branch. */
+static inline uint8_t insn_branch_type(uint8_t k)
+{
+  switch (k) {
+  case K_COND:
+    return SPMU_BR_JCC;
+  case K_JMP:
+    return SPMU_BR_NEAR_REL_JMP;
+  case K_JMP_IND:
+    return SPMU_BR_NEAR_IND_JMP;
+  case K_CALL:
+    return SPMU_BR_NEAR_REL_CALL;
+  case K_CALL_IND:
+    return SPMU_BR_NEAR_IND_CALL;
+  case K_RET:
+    return SPMU_BR_NEAR_RET;
+  case K_FAR:
+    return SPMU_BR_FAR;
+  default:
+    return SPMU_BR_UNKNOWN;
+  }
 }
 
 /* Loads and stores: memory operands, hidden ones included (PUSH, POP,

@@ -387,26 +387,11 @@ void spmu_qemu_lbr_free(struct vcpu *v)
 
 /* ---- feeding ----------------------------------------------------------- */
 
-/* The LBR type of a block's last instruction (classify.c's kinds), 0 when
- * it is no branch the LBRs are fed. */
+/* The LBR type of a block's last instruction (insn.h's kinds), 0 when
+ * it is no branch the LBRs are fed: far transfers are not (see above). */
 static uint8_t type_of(unsigned kind)
 {
-  switch (kind) {
-  case K_COND:
-    return SPMU_BR_JCC;
-  case K_JMP:
-    return SPMU_BR_NEAR_REL_JMP;
-  case K_JMP_IND:
-    return SPMU_BR_NEAR_IND_JMP;
-  case K_CALL:
-    return SPMU_BR_NEAR_REL_CALL;
-  case K_CALL_IND:
-    return SPMU_BR_NEAR_IND_CALL;
-  case K_RET:
-    return SPMU_BR_NEAR_RET;
-  default:
-    return 0; /* far transfers: see above */
-  }
+  return kind == K_FAR ? 0 : insn_branch_type((uint8_t)kind);
 }
 
 /* Call-stack mode: the calls on the stack after a call or a return. */

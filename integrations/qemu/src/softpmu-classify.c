@@ -12,29 +12,6 @@
 #include "insn.h"
 #include "softpmu-qemu.h"
 
-/* The LBR filters' branch type of an instruction of a kind. */
-static unsigned branch_type(uint8_t kind)
-{
-  switch (kind) {
-  case K_FAR:
-    return SPMU_BR_FAR;
-  case K_COND:
-    return SPMU_BR_JCC;
-  case K_JMP_IND:
-    return SPMU_BR_NEAR_IND_JMP;
-  case K_JMP:
-    return SPMU_BR_NEAR_REL_JMP;
-  case K_CALL_IND:
-    return SPMU_BR_NEAR_IND_CALL;
-  case K_CALL:
-    return SPMU_BR_NEAR_REL_CALL;
-  case K_RET:
-    return SPMU_BR_NEAR_RET;
-  default:
-    return SPMU_BR_UNKNOWN;
-  }
-}
-
 /* Bit 4: it loads; bit 5: it stores. */
 static unsigned memory_bits(const ZydisDecodedInstruction *in,
                             const ZydisDecodedOperand *ops)
@@ -60,7 +37,7 @@ unsigned qspmu_classify(const uint8_t *bytes, size_t len, unsigned mode)
   if (!ZYAN_SUCCESS(ZydisDecoderInit(&dec, mm, sw)) ||
       !ZYAN_SUCCESS(ZydisDecoderDecodeFull(&dec, bytes, len, &in, ops)))
     return 0;
-  return branch_type(insn_kind_of(&in, ops)) | memory_bits(&in, ops);
+  return insn_branch_type(insn_kind_of(&in, ops)) | memory_bits(&in, ops);
 }
 
 unsigned qspmu_kind_of(unsigned type)
