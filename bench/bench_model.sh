@@ -30,22 +30,7 @@ I1=32768,8,64 D1=32768,8,64 LL=8388608,16,64
 events=event=4300c0,event=43003c,event=434f2e,event=43412e,event=430151,event=4300c5
 cgspec=$(printf 'cachegrind:I1=%s:D1=%s:LL=%s' $I1 $D1 $LL | sed 's/,/,,/g')
 
-# best SECONDS of $reps runs of a command (its output discarded)
-best() {
-  b=""
-  i=0
-  while [ "$i" -lt "$reps" ]; do
-    s=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    e=$(date +%s.%N)
-    t=$(awk -v e="$e" -v s="$s" 'BEGIN { printf "%.6f", e - s }')
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then
-      b=$t
-    fi
-    i=$((i + 1))
-  done
-  echo "$b"
-}
+. "$here/lib.sh"
 
 row() { # LABEL SECONDS NATIVE QEMU CACHEGRIND
   awk -v l="$1" -v t="$2" -v n="$3" -v q="$4" -v c="$5" 'BEGIN {

@@ -23,22 +23,7 @@ for t in qemu-x86_64 valgrind cc; do
 done
 [ -x "$softpmu" ] || { echo "bench_stat: no $softpmu (build first)" >&2; exit 1; }
 
-# best SECONDS of $reps runs of a command (its output discarded)
-best() {
-  b=""
-  i=0
-  while [ "$i" -lt "$reps" ]; do
-    s=$(date +%s.%N)
-    "$@" >/dev/null 2>&1
-    e=$(date +%s.%N)
-    t=$(awk -v e="$e" -v s="$s" 'BEGIN { printf "%.6f", e - s }')
-    if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then
-      b=$t
-    fi
-    i=$((i + 1))
-  done
-  echo "$b"
-}
+. "$here/lib.sh"
 
 row() { # LABEL SECONDS NATIVE QEMU
   awk -v l="$1" -v t="$2" -v n="$3" -v q="$4" 'BEGIN {
