@@ -96,7 +96,7 @@ static void record_perf_type(const struct stat_event *e,
   pe->type = PERF_TYPE_RAW;
   pe->config = e->evtsel & STAT_EVTSEL_EVENT_BITS;
   for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
-    if (cli_ieq(base, generic[i].name)) {
+    if (text_ieq(base, generic[i].name)) {
       pe->type = generic[i].type;
       pe->config = generic[i].config;
     }
@@ -389,7 +389,7 @@ static int record_set_period(struct rec_opts *o)
   o->desc.period = REC_DEFAULT_PERIOD;
   if (!o->period_arg)
     return CLI_EXIT_OK;
-  if (!cli_parse_u64(o->period_arg, &n) || n == 0 || n > max)
+  if (!text_parse_u64(o->period_arg, &n) || n == 0 || n > max)
     return cli_usage_error(&cli_cmd_record,
                            "record: -c %s: the period is from 1 to %" PRIu64
                            " on %s, whose counters are %u bits wide",

@@ -168,7 +168,7 @@ static int stat_set_runs(struct stat_opts *o, const char *val)
 {
   uint64_t n;
 
-  if (!cli_parse_u64(val, &n) || n == 0 || n > STAT_MAX_RUNS)
+  if (!text_parse_u64(val, &n) || n == 0 || n > STAT_MAX_RUNS)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: -r %s: a number of runs from 1 to %d", val,
                            STAT_MAX_RUNS);

@@ -316,7 +316,7 @@ static int pfm_config(const char *name, uint64_t *config, bool *user,
 
 /* Offer every EVENT:UMASK name of the forced PMU, in perf's spelling when
  * the word is written in it. */
-static void pfm_offer_names(struct cli_nearest *nb, bool perf_style)
+static void pfm_offer_names(struct nearest *nb, bool perf_style)
 {
   pfm_pmu_info_t pinfo;
   pfm_event_info_t einfo;
@@ -347,7 +347,7 @@ static void pfm_offer_names(struct cli_nearest *nb, bool perf_style)
         if (perf_style)
           for (c = name; *c; c++)
             *c = (char)tolower((unsigned char)*c);
-        cli_nearest_offer(nb, name);
+        nearest_offer(nb, name);
       }
     }
   }
@@ -424,7 +424,7 @@ static bool pmu_term(const char *term, uint64_t *config, char *why,
     if (strlen(terms[i].name) != n || strncmp(term, terms[i].name, n) != 0)
       continue;
     if ((eq == NULL && terms[i].max != 1) ||
-        (eq != NULL && (!cli_parse_u64(eq + 1, &v) || v > terms[i].max))) {
+        (eq != NULL && (!text_parse_u64(eq + 1, &v) || v > terms[i].max))) {
       snprintf(why, whylen, "'%s': %s takes a number from 0 to %#llx", term,
                terms[i].name, (unsigned long long)terms[i].max);
       return false;
@@ -502,16 +502,16 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
 static int unknown_event(const spmu_profile *p, const char *base, char *why,
                          size_t whylen)
 {
-  struct cli_nearest nb;
-  char near[4 * CLI_NEAREST_MAX * 48];
+  struct nearest nb;
+  char near[4 * NEAREST_MAX * 48];
   size_t i;
 
-  cli_nearest_init(&nb, base);
+  nearest_init(&nb, base);
   for (i = 0; i < NGENERICS; i++)
-    cli_nearest_offer(&nb, generics[i].name);
+    nearest_offer(&nb, generics[i].name);
   if (pfm_ready && stat_events_pfm_pmu(p) != NULL)
     pfm_offer_names(&nb, strchr(base, '.') != NULL);
-  if (cli_nearest_text(&nb, near, sizeof near))
+  if (nearest_text(&nb, near, sizeof near))
     snprintf(why, whylen, "event '%s' is not known for %s; did you mean %s?",
              base, p->name, near);
   else
@@ -538,7 +538,7 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
     return 0;
   }
   for (i = 0; i < NGENERICS; i++)
-    if (cli_ieq(base, generics[i].name)) {
+    if (text_ieq(base, generics[i].name)) {
       *known = generic_config(gen_of(p), i, config);
       out->hw = generics[i].hw;
       return 0;
