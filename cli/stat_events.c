@@ -225,10 +225,27 @@ static bool generic_config(const struct stat_gen *g, size_t i, uint64_t *config)
 /* ---- libpfm4 -------------------------------------------------------------
  *
  * libpfm4 reads LIBPFM_FORCE_PMU once, in pfm_initialize(); a second
- * initialisation in the same process keeps the first table, so the process
- * remembers which table it forced. */
-static char pfm_forced[16];
-static bool pfm_ready;
+ * initialisation in the same process keeps the first table. libpfm4 keeps
+ * that state, and says which table it forced: the one PMU present. */
+
+/* The name of the PMU table libpfm4 was set up with in this process
+ * ("skl") into buf; false before it is set up (its calls fail then). */
+static bool pfm_present_pmu(char *buf, size_t len)
+{
+  pfm_pmu_info_t info;
+  int pmu;
+
+  for (pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; pmu++) {
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    if (pfm_get_pmu_info((pfm_pmu_t)pmu, &info) == PFM_SUCCESS &&
+        info.is_present) {
+      snprintf(buf, len, "%s", info.name);
+      return true;
+    }
+  }
+  return false;
+}
 
 /* Put the environment variable name back as it was (saved: its value, or
  * NULL if it was not set), so that the measured program gets this process's
@@ -241,17 +258,17 @@ static int env_restore(const char *name, const char *saved)
 int stat_events_setup(const spmu_profile *p, char *why, size_t whylen)
 {
   const char *pmu = stat_events_pfm_pmu(p), *old;
-  char saved[64];
+  char saved[64], forced[64];
   int err;
 
   if (pmu == NULL)
     return 0;
-  if (pfm_ready) {
-    if (strcmp(pfm_forced, pmu) == 0)
+  if (pfm_present_pmu(forced, sizeof forced)) {
+    if (strcmp(forced, pmu) == 0)
       return 0;
     snprintf(why, whylen,
-             "libpfm4 is set up for PMU '%s' in this process, not '%s'",
-             pfm_forced, pmu);
+             "libpfm4 is set up for PMU '%s' in this process, not '%s'", forced,
+             pmu);
     return -1;
   }
   old = getenv("LIBPFM_FORCE_PMU");
@@ -270,8 +287,6 @@ int stat_events_setup(const spmu_profile *p, char *why, size_t whylen)
     snprintf(why, whylen, "libpfm4: %s", pfm_strerror(err));
     return -1;
   }
-  snprintf(pfm_forced, sizeof pfm_forced, "%s", pmu);
-  pfm_ready = true;
   return 0;
 }
 
@@ -509,7 +524,7 @@ static int unknown_event(const spmu_profile *p, const char *base, char *why,
   nearest_init(&nb, base);
   for (i = 0; i < NGENERICS; i++)
     nearest_offer(&nb, generics[i].name);
-  if (pfm_ready && stat_events_pfm_pmu(p) != NULL)
+  if (stat_events_pfm_pmu(p) != NULL)
     pfm_offer_names(&nb, strchr(base, '.') != NULL);
   if (nearest_text(&nb, near, sizeof near))
     snprintf(why, whylen, "event '%s' is not known for %s; did you mean %s?",
@@ -520,8 +535,9 @@ static int unknown_event(const spmu_profile *p, const char *base, char *why,
 }
 
 /* The event (no modifiers) base as a raw config; 0 or -1 as
- * stat_event_resolve. *known is false for a generic name the engine does
- * not produce. */
+ * stat_event_resolve, which has set libpfm4 up for the profile's table,
+ * if it has one. *known is false for a generic name the engine does not
+ * produce. */
 static int base_config(const spmu_profile *p, char *base, uint64_t *config,
                        bool *known, struct stat_event *out, char *why,
                        size_t whylen)
@@ -543,7 +559,7 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
       out->hw = generics[i].hw;
       return 0;
     }
-  if (pfm_ready && stat_events_pfm_pmu(p) != NULL &&
+  if (stat_events_pfm_pmu(p) != NULL &&
       pfm_config(base, config, &u, &k) == PFM_SUCCESS) {
     if (!u || !k) { /* libpfm4's own u=0 / k=0 */
       out->user = u;
