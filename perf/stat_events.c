@@ -15,8 +15,9 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "../frontends/qemu/lines.h" /* the plugin's event lines */
-#include "cli.h"
+#include "lines.h"   /* the plugin's event lines (frontends/qemu/) */
+#include "nearest.h" /* "did you mean" (util/) */
+#include "text.h"    /* numbers and words as typed (util/) */
 
 /* ---- What the engine produces, per profile -------------------------------
  *
