@@ -41,6 +41,14 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
   return CLI_EXIT_USAGE;
 }
 
+void cli_nearest_report(const struct nearest *nb)
+{
+  char text[4 * NEAREST_MAX * sizeof(nb->best[0].name)];
+
+  if (nearest_text(nb, text, sizeof text))
+    fprintf(stderr, "softpmu: did you mean %s?\n", text);
+}
+
 /* ---- the manual -------------------------------------------------------- */
 
 /* The preset names as a list wrapped to fit the manual's text column. */
@@ -231,15 +239,15 @@ static void preset_word(const char *spec, char *buf, size_t len)
  * names. */
 static void suggest_preset(const char *spec)
 {
-  struct cli_nearest nb;
+  struct nearest nb;
   char word[64];
   const char *name;
   unsigned i;
 
   preset_word(spec, word, sizeof word);
-  cli_nearest_init(&nb, word);
+  nearest_init(&nb, word);
   for (i = 0; (name = spmu_profile_preset_name(i)) != NULL; i++)
-    cli_nearest_offer(&nb, name);
+    nearest_offer(&nb, name);
   cli_nearest_report(&nb);
 }
 
@@ -300,39 +308,6 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
 
 /* ---- numbers and names ------------------------------------------------- */
 
-/* The value of a digit in bases up to 16; 16 for anything else. */
-static unsigned digit_value(char c)
-{
-  if (c >= '0' && c <= '9')
-    return (unsigned)(c - '0');
-  if (c >= 'a' && c <= 'f')
-    return (unsigned)(c - 'a' + 10);
-  if (c >= 'A' && c <= 'F')
-    return (unsigned)(c - 'A' + 10);
-  return 16;
-}
-
-bool cli_parse_u64(const char *s, uint64_t *out)
-{
-  unsigned base = 10;
-  uint64_t v = 0;
-
-  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s += 2;
-  }
-  if (*s == '\0')
-    return false;
-  for (; *s; s++) {
-    unsigned d = digit_value(*s);
-    if (d >= base || v > (UINT64_MAX - d) / base)
-      return false;
-    v = v * base + d;
-  }
-  *out = v;
-  return true;
-}
-
 bool cli_attached_option(const char *a, bool (*takes_value)(const char *opt),
                          char *opt, size_t len, const char **val)
 {
@@ -350,14 +325,6 @@ bool cli_attached_option(const char *a, bool (*takes_value)(const char *opt),
     return false;
   }
   return takes_value(opt);
-}
-
-bool cli_ieq(const char *a, const char *b)
-{
-  for (; *a && *b; a++, b++)
-    if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-      return false;
-  return *a == *b;
 }
 
 int cli_regs_open(struct cli_regs *r, const spmu_profile *p)
@@ -585,7 +552,7 @@ static int find_addr(const spmu_regview *view, const char *arg, uint32_t *addr)
 
   if (!is_number(arg))
     return spmu_regview_lookup(view, arg, addr);
-  if (!cli_parse_u64(arg, &v) || v > UINT32_MAX)
+  if (!text_parse_u64(arg, &v) || v > UINT32_MAX)
     return SPMU_EINVAL;
   *addr = (uint32_t)v;
   return spmu_regview_info(view, *addr, &info);
@@ -646,7 +613,7 @@ static int absent_msr(const struct cli_regs *r, const char *arg)
 
 static int unknown_msr(const struct cli_regs *r, const char *arg)
 {
-  struct cli_nearest nb;
+  struct nearest nb;
   spmu_msr_info info;
   uint32_t *addrs;
   size_t n, i;
@@ -655,10 +622,10 @@ static int unknown_msr(const struct cli_regs *r, const char *arg)
   addrs = cli_msr_addrs(r->p, &n);
   if (!addrs)
     return CLI_EXIT_USAGE;
-  cli_nearest_init(&nb, arg);
+  nearest_init(&nb, arg);
   for (i = 0; i < n; i++)
     if (spmu_regview_info(r->view, addrs[i], &info) == SPMU_OK)
-      cli_nearest_offer(&nb, info.name);
+      nearest_offer(&nb, info.name);
   free(addrs);
   cli_nearest_report(&nb);
   return CLI_EXIT_USAGE;
@@ -711,7 +678,7 @@ bool cli_field_by_name(const spmu_profile *p, const spmu_msr_info *m,
 
   for (i = 0; i < m->nfields; i++)
     if (spmu_msr_field_get(p, m->addr, i, out) == SPMU_OK &&
-        cli_ieq(out->name, name))
+        text_ieq(out->name, name))
       return true;
   return false;
 }

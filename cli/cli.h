@@ -16,6 +16,9 @@
 #include <softpmu/profile.h>
 #include <softpmu/regs.h>
 
+#include "nearest.h" /* util/: "did you mean" */
+#include "text.h"    /* util/: numbers and words as typed */
+
 #if defined(__GNUC__)
 #define CLI_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 #else
@@ -110,13 +113,6 @@ void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     CLI_PRINTF(2, 3);
 
-/* A number: 0x-prefixed hex or decimal (a leading 0 is not octal), no
- * sign, at most 64 bits. */
-bool cli_parse_u64(const char *s, uint64_t *out);
-
-/* Case-insensitive equality of two strings. */
-bool cli_ieq(const char *a, const char *b);
-
 /* An option with its value attached, as perf (getopt) takes them: "-c1009"
  * (a short option and its value) or "--event=instructions" (a long one and
  * '='). When a is one and takes_value(option) says the option takes a
@@ -192,24 +188,8 @@ struct cli_arch_event {
 extern const struct cli_arch_event cli_arch_events[];
 extern const size_t cli_narch_events;
 
-/* The few names closest to a misspelt word (case-insensitive edit
- * distance), for "did you mean" hints. */
-#define CLI_NEAREST_MAX 3
-struct cli_nearest {
-  const char *word;
-  size_t n;
-  struct {
-    char name[48];
-    unsigned dist;
-  } best[CLI_NEAREST_MAX];
-};
-
-void cli_nearest_init(struct cli_nearest *nb, const char *word);
-void cli_nearest_offer(struct cli_nearest *nb, const char *name);
-/* "softpmu: did you mean A, B or C?" on stderr; nothing if none is near. */
-void cli_nearest_report(const struct cli_nearest *nb);
-/* "A, B or C" into buf (truncated to fit len); false, and "", if none is
- * near. */
-bool cli_nearest_text(const struct cli_nearest *nb, char *buf, size_t len);
+/* "softpmu: did you mean A, B or C?" on stderr (nearest.h); nothing if none
+ * is near. */
+void cli_nearest_report(const struct nearest *nb);
 
 #endif

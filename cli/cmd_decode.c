@@ -16,7 +16,7 @@ static int decode_with(const struct cli_args *a, const struct cli_regs *r)
   rc = cli_msr_resolve(r, a->argv[0], &m);
   if (rc != CLI_EXIT_OK)
     return rc;
-  if (!cli_parse_u64(a->argv[1], &value)) {
+  if (!text_parse_u64(a->argv[1], &value)) {
     cli_error("'%s' is not a 64-bit value (0x-prefixed hex or decimal)",
               a->argv[1]);
     return CLI_EXIT_USAGE;
@@ -161,7 +161,7 @@ static int encode_one(const struct cli_regs *r, const spmu_msr_info *m,
   if ((size_t)(eq - arg) >= sizeof field)
     return no_such_field(r, m, arg);
   snprintf(field, sizeof field, "%.*s", (int)(eq - arg), arg);
-  if (!cli_parse_u64(eq + 1, &v)) {
+  if (!text_parse_u64(eq + 1, &v)) {
     cli_error("%s: '%s' is not a number (0x-hex or decimal)", field, eq + 1);
     return CLI_EXIT_USAGE;
   }

@@ -96,7 +96,7 @@ static void record_perf_type(const struct stat_event *e,
   pe->type = PERF_TYPE_RAW;
   pe->config = e->evtsel & STAT_EVTSEL_EVENT_BITS;
   for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
-    if (cli_ieq(base, generic[i].name)) {
+    if (text_ieq(base, generic[i].name)) {
       pe->type = generic[i].type;
       pe->config = generic[i].config;
     }
@@ -389,7 +389,7 @@ static int record_set_period(struct rec_opts *o)
   o->desc.period = REC_DEFAULT_PERIOD;
   if (!o->period_arg)
     return CLI_EXIT_OK;
-  if (!cli_parse_u64(o->period_arg, &n) || n == 0 || n > max)
+  if (!text_parse_u64(o->period_arg, &n) || n == 0 || n > max)
     return cli_usage_error(&cli_cmd_record,
                            "record: -c %s: the period is from 1 to %" PRIu64
                            " on %s, whose counters are %u bits wide",
@@ -553,7 +553,7 @@ static int record_execute(const struct rec_opts *o, const char *qemu,
 {
   char tmp[] = "/tmp/softpmu-record-XXXXXX";
   int fd = mkstemp(tmp), rc;
-  char **qargv = NULL, *parg;
+  char **qargv = NULL, *parg, why[8192];
   struct qemu_child c;
 
   if (fd < 0) {
@@ -569,11 +569,17 @@ static int record_execute(const struct rec_opts *o, const char *qemu,
     rc = CLI_EXIT_USAGE;
     goto out;
   }
-  if ((rc = qemu_run_spawn("record", qargv, &c)) != CLI_EXIT_OK)
+  rc = qemu_run_spawn(qargv, &c, why, sizeof why);
+  if (why[0])
+    cli_error("record: %s", why);
+  if (rc != 0) {
+    rc = CLI_EXIT_USAGE;
     goto out;
+  }
   record_explain_empty(tmp);
-  if ((rc = record_convert(o, tmp)) == CLI_EXIT_OK)
-    rc = qemu_run_exit_status("record", &c);
+  if ((rc = record_convert(o, tmp)) == CLI_EXIT_OK &&
+      (rc = qemu_run_exit_status(&c, why, sizeof why)) != 0 && why[0])
+    cli_error("record: %s", why);
 out:
   unlink(tmp);
   free(parg);
@@ -585,7 +591,7 @@ int cli_record_main(int argc, char **argv)
 {
   struct rec_opts o = {.profile_name = REC_DEFAULT_PROFILE,
                        .out = REC_DEFAULT_OUTPUT};
-  char qemu[4096], plugin[4096], prog[4096];
+  char qemu[4096], plugin[4096], prog[4096], why[8192];
   int rc = record_parse_args(argc, argv, &o);
 
   if (rc < 0)
@@ -594,12 +600,16 @@ int cli_record_main(int argc, char **argv)
     return rc;
   if (o.from)
     return record_convert(&o, o.from);
-  if ((rc = qemu_run_find_tools("record", qemu, sizeof(qemu), plugin,
-                                sizeof(plugin))) != CLI_EXIT_OK)
+  if (qemu_run_find_tools(qemu, sizeof(qemu), plugin, sizeof(plugin), why,
+                          sizeof why) != 0) {
+    cli_error("record: %s", why);
+    return CLI_EXIT_USAGE;
+  }
+  if ((rc = qemu_run_find_program(o.prog_argv[0], prog, sizeof(prog), why,
+                                  sizeof why)) != 0) {
+    cli_error("record: %s", why);
     return rc;
-  if ((rc = qemu_run_find_program("record", o.prog_argv[0], prog,
-                                  sizeof(prog))) != CLI_EXIT_OK)
-    return rc;
+  }
   return record_execute(&o, qemu, plugin, prog);
 }
 

@@ -255,7 +255,7 @@ static const struct msr *find_msr(const struct show *s, const char *name)
   size_t i;
 
   for (i = 0; i < s->nmsrs; i++)
-    if (cli_ieq(s->msrs[i].info.name, name))
+    if (text_ieq(s->msrs[i].info.name, name))
       return &s->msrs[i];
   return NULL;
 }
@@ -723,7 +723,7 @@ static int parse_cpu(const struct cli_args *a, unsigned *cpu)
   *cpu = 0;
   if (!a->cpu_num)
     return CLI_EXIT_OK;
-  if (!cli_parse_u64(a->cpu_num, &v) || v > 0xffffff) {
+  if (!text_parse_u64(a->cpu_num, &v) || v > 0xffffff) {
     cli_usage_error(&cli_cmd_show,
                     "show: -C takes the number of a CPU of this machine "
                     "(0, 1, ...), not '%s'",

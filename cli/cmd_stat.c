@@ -168,7 +168,7 @@ static int stat_set_runs(struct stat_opts *o, const char *val)
 {
   uint64_t n;
 
-  if (!cli_parse_u64(val, &n) || n == 0 || n > STAT_MAX_RUNS)
+  if (!text_parse_u64(val, &n) || n == 0 || n > STAT_MAX_RUNS)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: -r %s: a number of runs from 1 to %d", val,
                            STAT_MAX_RUNS);
@@ -506,6 +506,7 @@ static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
                      struct stat_run *run, struct qemu_child *c, int counted)
 {
   struct stat_count count[STAT_MAX_EVENTS];
+  char why[8192];
   unsigned r;
   int rc, blocks;
 
@@ -515,8 +516,11 @@ static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
       cli_error("stat: %s: %s", tmp, strerror(errno));
       return CLI_EXIT_USAGE;
     }
-    if ((rc = qemu_run_spawn("stat", qargv, c)) != CLI_EXIT_OK)
-      return rc;
+    rc = qemu_run_spawn(qargv, c, why, sizeof why);
+    if (why[0])
+      cli_error("stat: %s", why);
+    if (rc != 0)
+      return CLI_EXIT_USAGE;
     blocks = stat_read_results(tmp, o, count);
     if (blocks <= 0 && counted)
       stat_explain_no_counts(c);
@@ -530,7 +534,7 @@ static int stat_execute(struct stat_opts *o, const char *qemu,
 {
   char tmp[] = "/tmp/softpmu-stat-XXXXXX";
   int fd = mkstemp(tmp), rc, counted, argc = 0;
-  char **qargv = NULL, *parg;
+  char **qargv = NULL, *parg, why[256];
   struct qemu_child c;
   struct stat_run run = {.runs = o->runs};
 
@@ -556,8 +560,9 @@ static int stat_execute(struct stat_opts *o, const char *qemu,
   stat_note_kernel_only(o);
   if ((rc = stat_runs(o, qargv, tmp, &run, &c, counted)) != CLI_EXIT_OK)
     goto out;
-  if ((rc = stat_print_counts(o, &run)) == CLI_EXIT_OK)
-    rc = qemu_run_exit_status("stat", &c);
+  if ((rc = stat_print_counts(o, &run)) == CLI_EXIT_OK &&
+      (rc = qemu_run_exit_status(&c, why, sizeof why)) != 0 && why[0])
+    cli_error("stat: %s", why);
 out:
   unlink(tmp);
   free(parg);
@@ -593,7 +598,7 @@ int cli_stat_main(int argc, char **argv)
 {
   struct stat_opts o = {.profile_name = STAT_DEFAULT_PROFILE,
                         .print = {.format = STAT_FMT_STD, .big_num = true}};
-  char qemu[4096], plugin[4096], prog[4096];
+  char qemu[4096], plugin[4096], prog[4096], why[8192];
   int rc = stat_parse_args(argc, argv, &o);
 
   if (rc < 0)
@@ -602,12 +607,16 @@ int cli_stat_main(int argc, char **argv)
     return rc;
   if (o.from)
     return stat_print_file(&o);
-  if ((rc = qemu_run_find_tools("stat", qemu, sizeof(qemu), plugin,
-                                sizeof(plugin))) != CLI_EXIT_OK)
+  if (qemu_run_find_tools(qemu, sizeof(qemu), plugin, sizeof(plugin), why,
+                          sizeof why) != 0) {
+    cli_error("stat: %s", why);
+    return CLI_EXIT_USAGE;
+  }
+  if ((rc = qemu_run_find_program(o.prog_argv[0], prog, sizeof(prog), why,
+                                  sizeof why)) != 0) {
+    cli_error("stat: %s", why);
     return rc;
-  if ((rc = qemu_run_find_program("stat", o.prog_argv[0], prog,
-                                  sizeof(prog))) != 0)
-    return rc;
+  }
   return stat_execute(&o, qemu, plugin, prog);
 }
 

@@ -82,13 +82,13 @@ static const struct cli_command *find_command(const char *name)
 
 static int unknown_command(const char *name)
 {
-  struct cli_nearest nb;
+  struct nearest nb;
   size_t i;
 
   cli_error("unknown command '%s'", name);
-  cli_nearest_init(&nb, name);
+  nearest_init(&nb, name);
   for (i = 0; i < NCOMMANDS; i++)
-    cli_nearest_offer(&nb, commands[i]->name);
+    nearest_offer(&nb, commands[i]->name);
   cli_nearest_report(&nb);
   fputs(usage_line, stderr);
   return CLI_EXIT_USAGE;

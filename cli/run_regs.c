@@ -87,7 +87,7 @@ uint64_t run_field(const struct run *r, uint32_t addr, const char *name,
   unsigned i;
 
   for (i = 0; d && i < d->info.nfields; i++)
-    if (cli_ieq(d->f[i].name, name))
+    if (text_ieq(d->f[i].name, name))
       return run_field_value(&d->f[i], reg);
   return 0;
 }

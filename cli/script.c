@@ -85,7 +85,7 @@ static const char *word(const struct parser *ps, size_t i, char *buf)
 static bool word_is(const struct parser *ps, size_t i, const char *lit)
 {
   char buf[MAX_WORD + 1];
-  return i < ps->nw && cli_ieq(word(ps, i, buf), lit);
+  return i < ps->nw && text_ieq(word(ps, i, buf), lit);
 }
 
 /* Split one line into words, up to a '#'. False (reported) if a word is
@@ -144,7 +144,7 @@ static bool parse_value(struct parser *ps, const char *text, unsigned col,
   bool neg = text[0] == '-';
   uint64_t v;
 
-  if (!cli_parse_u64(text + neg, &v)) {
+  if (!text_parse_u64(text + neg, &v)) {
     perr(ps, col, "'%s' is not a number (0x-hex, decimal or -N)", text);
     return false;
   }
@@ -175,7 +175,7 @@ static bool parse_count(struct parser *ps, size_t i, const char *text,
 {
   uint64_t v;
 
-  if (!cli_parse_u64(text, &v)) {
+  if (!text_parse_u64(text, &v)) {
     perr(ps, col_of(ps, i), "%s: '%s' is not a number (0x-hex or decimal)",
          what, text);
     return false;
@@ -263,21 +263,21 @@ struct msr_ref {
 static void suggest_msr(const spmu_profile *p, const char *name, char *buf,
                         size_t len)
 {
-  struct cli_nearest nb;
+  struct nearest nb;
   size_t n, i;
   uint32_t *addrs = cli_msr_addrs(p, &n);
 
   buf[0] = '\0';
   if (!addrs)
     return;
-  cli_nearest_init(&nb, name);
+  nearest_init(&nb, name);
   for (i = 0; i < n; i++) {
     spmu_msr_info info;
     if (spmu_msr_info_get(p, addrs[i], &info) == SPMU_OK)
-      cli_nearest_offer(&nb, info.name);
+      nearest_offer(&nb, info.name);
   }
   free(addrs);
-  cli_nearest_text(&nb, buf, len);
+  nearest_text(&nb, buf, len);
 }
 
 /* Resolve word i as an MSR of the profile. A name or number the profile
@@ -292,7 +292,7 @@ static bool resolve_msr(struct parser *ps, size_t i, const char *text,
   memset(out, 0, sizeof(*out));
   if (isdigit((unsigned char)text[0])) {
     uint64_t v;
-    if (!cli_parse_u64(text, &v) || v > UINT32_MAX) {
+    if (!text_parse_u64(text, &v) || v > UINT32_MAX) {
       perr(ps, col_of(ps, i),
            "'%s' is not an MSR number (0x-hex or decimal, 32 bits)", text);
       return false;
@@ -340,24 +340,24 @@ static void no_such_field(struct parser *ps, unsigned col,
                           const spmu_msr_info *m, const char *name)
 {
   const spmu_profile *p = &ps->s->profile;
-  struct cli_nearest nb;
+  struct nearest nb;
   char list[1024] = "", near[256];
   size_t used = 0;
   unsigned i;
 
-  cli_nearest_init(&nb, name);
+  nearest_init(&nb, name);
   for (i = 0; i < m->nfields; i++) {
     spmu_field_info f;
     int n;
     if (spmu_msr_field_get(p, m->addr, i, &f) != SPMU_OK)
       continue;
-    cli_nearest_offer(&nb, f.name);
+    nearest_offer(&nb, f.name);
     n = snprintf(list + used, sizeof list - used, "%s%s", used ? " " : "",
                  f.name);
     if (n > 0 && (size_t)n < sizeof list - used)
       used += (size_t)n;
   }
-  if (cli_nearest_text(&nb, near, sizeof near))
+  if (nearest_text(&nb, near, sizeof near))
     perr(ps, col, "%s has no field '%s' in profile %s; did you mean %s?",
          m->name, name, p->name, near);
   else
@@ -563,7 +563,7 @@ static bool parse_option(struct parser *ps, size_t i, const char *key,
     return false;
   }
   *seen = true;
-  if (!cli_parse_u64(text, out) || *out > max) {
+  if (!text_parse_u64(text, out) || *out > max) {
     perr(ps, col_of(ps, i) + (unsigned)strlen(key) + 1,
          "%s=%s: %s is 0 to %llu", key, text, key, (unsigned long long)max);
     return false;
@@ -614,7 +614,7 @@ static bool event_named(const struct cli_arch_event *e, const char *text)
 {
   const char *a = e->sdm, *b = text;
 
-  if (cli_ieq(e->name, text))
+  if (text_ieq(e->name, text))
     return true;
   for (; *a && *b; a++, b++) {
     char ca = *a == ' ' ? '-' : (char)tolower((unsigned char)*a);
@@ -637,7 +637,7 @@ static bool parse_event_word(struct parser *ps, size_t i)
 
   if (colon) {
     *colon = '\0';
-    if (!cli_parse_u64(colon + 1, &count) || count > UINT32_MAX) {
+    if (!text_parse_u64(colon + 1, &count) || count > UINT32_MAX) {
       perr(ps, col + (unsigned)(colon - text) + 1,
            "'%s' is not a count of events in one clock (0 to %u)", colon + 1,
            UINT32_MAX);
@@ -646,11 +646,11 @@ static bool parse_event_word(struct parser *ps, size_t i)
   }
   if (slash) {
     *slash = '\0';
-    if (!cli_parse_u64(text, &ev) || ev > 0xff) {
+    if (!text_parse_u64(text, &ev) || ev > 0xff) {
       perr(ps, col, "'%s' is not an event select (0-0xff)", text);
       return false;
     }
-    if (!cli_parse_u64(slash + 1, &um) || um > 0xff) {
+    if (!text_parse_u64(slash + 1, &um) || um > 0xff) {
       perr(ps, col + (unsigned)(slash - text) + 1,
            "'%s' is not a unit mask (0-0xff)", slash + 1);
       return false;
@@ -670,12 +670,12 @@ static bool parse_event_word(struct parser *ps, size_t i)
     return true;
   }
   {
-    struct cli_nearest nb;
+    struct nearest nb;
     char near[256];
-    cli_nearest_init(&nb, text);
+    nearest_init(&nb, text);
     for (k = 0; k < cli_narch_events; k++)
-      cli_nearest_offer(&nb, cli_arch_events[k].name);
-    if (cli_nearest_text(&nb, near, sizeof near))
+      nearest_offer(&nb, cli_arch_events[k].name);
+    if (nearest_text(&nb, near, sizeof near))
       perr(ps, col,
            "unknown event '%s'; did you mean %s? (or EVENT/UMASK, "
            "e.g. 0xc0/0x00:3)",
@@ -712,11 +712,11 @@ static bool parse_branch(struct parser *ps, size_t i, bool *seen,
     return false;
   }
   *arrow = '\0';
-  if (!cli_parse_u64(text, &br->from)) {
+  if (!text_parse_u64(text, &br->from)) {
     perr(ps, col, "branch=: '%s' is not an address (0x-hex or decimal)", text);
     return false;
   }
-  if (!cli_parse_u64(arrow + 2, &br->to)) {
+  if (!text_parse_u64(arrow + 2, &br->to)) {
     perr(ps, col + (unsigned)(arrow + 2 - text),
          "branch=: '%s' is not an address (0x-hex or decimal)", arrow + 2);
     return false;
@@ -748,7 +748,7 @@ static bool parse_branch_type(struct parser *ps, size_t i, bool *seen,
   }
   *seen = true;
   for (k = 1; k < sizeof names / sizeof names[0]; k++)
-    if (cli_ieq(text, names[k])) {
+    if (text_ieq(text, names[k])) {
       br->type = (uint8_t)k;
       return true;
     }
@@ -830,12 +830,12 @@ static bool deliver_option(struct parser *ps, size_t i, struct script_stmt *st,
     c->src = col_of(ps, i);
     *ok = parse_option(ps, i, "src", UINT64_MAX, &seen[1], &v) && *ok;
     st->mem.source = v;
-  } else if (cli_ieq(buf, "store")) {
+  } else if (text_ieq(buf, "store")) {
     c->store = col_of(ps, i);
     st->mem.store = 1;
   } else if (option_is(ps, i, "branch")) {
     *ok = parse_branch(ps, i, &st->has_branch, &st->branch) && *ok;
-  } else if (cli_ieq(buf, "predicted")) {
+  } else if (text_ieq(buf, "predicted")) {
     c->predicted = col_of(ps, i);
     st->branch.predicted = 1;
   } else if (option_is(ps, i, "type")) {
@@ -846,10 +846,10 @@ static bool deliver_option(struct parser *ps, size_t i, struct script_stmt *st,
     *ok = parse_option(ps, i, "cycles", UINT32_MAX, &seen[3], &v) && *ok;
     st->branch.cycles = (uint32_t)v;
     st->branch.flags |= SPMU_BRANCH_CYCLES;
-  } else if (cli_ieq(buf, "abort")) {
+  } else if (text_ieq(buf, "abort")) {
     c->abort = col_of(ps, i);
     st->branch.flags |= SPMU_BRANCH_TSX_ABORT;
-  } else if (cli_ieq(buf, "ia32e")) {
+  } else if (text_ieq(buf, "ia32e")) {
     st->flags |= SPMU_CLK_IA32E;
   } else {
     return false;
@@ -871,7 +871,7 @@ static bool parse_deliver(struct parser *ps)
   st.clocks = 1;
   for (i = 1; i < ps->nw && !ps->oom; i++) {
     word(ps, i, buf);
-    if (cli_ieq(buf, "x")) {
+    if (text_ieq(buf, "x")) {
       if (seen_x) {
         perr(ps, col_of(ps, i), "x COUNT given twice");
         ok = false;
@@ -891,11 +891,11 @@ static bool parse_deliver(struct parser *ps)
       seen_x = true;
     } else if (option_is(ps, i, "cpl")) {
       ok = parse_option(ps, i, "cpl", 3, &seen_cpl, &cpl) && ok;
-    } else if (cli_ieq(buf, "tx")) {
+    } else if (text_ieq(buf, "tx")) {
       st.flags |= SPMU_CLK_IN_TX;
-    } else if (cli_ieq(buf, "enclave")) {
+    } else if (text_ieq(buf, "enclave")) {
       st.flags |= SPMU_CLK_ENCLAVE;
-    } else if (cli_ieq(buf, "smm")) {
+    } else if (text_ieq(buf, "smm")) {
       st.flags |= SPMU_CLK_SMM;
     } else if (!deliver_option(ps, i, &st, &cols, seen_opt, &ok)) {
       ok = parse_event_word(ps, i) && ok;
@@ -951,7 +951,7 @@ static bool parse_signal(struct parser *ps)
   if (!nargs(ps, 1, 1, "signal topa|uncore|condchgd"))
     return false;
   word(ps, 1, buf);
-  for (i = 0; i < NSIGNALS && !cli_ieq(buf, signals[i].name); i++)
+  for (i = 0; i < NSIGNALS && !text_ieq(buf, signals[i].name); i++)
     ;
   if (i == NSIGNALS) {
     perr(ps, col_of(ps, 1),
@@ -1170,14 +1170,14 @@ uint64_t *script_state_reg(struct script_state *s, unsigned i)
 
 static void unknown_reg(struct parser *ps, size_t i, const char *key)
 {
-  struct cli_nearest nb;
+  struct nearest nb;
   char near[256];
   unsigned k;
 
-  cli_nearest_init(&nb, key);
+  nearest_init(&nb, key);
   for (k = 0; k < NSTATE_REGS; k++)
-    cli_nearest_offer(&nb, state_regs[k].name);
-  if (cli_nearest_text(&nb, near, sizeof near))
+    nearest_offer(&nb, state_regs[k].name);
+  if (nearest_text(&nb, near, sizeof near))
     perr(ps, col_of(ps, i), "state has no register '%s'; did you mean %s?", key,
          near);
   else
@@ -1201,7 +1201,7 @@ static bool state_word(struct parser *ps, size_t i, struct script_state *st,
     return false;
   }
   *eq = '\0';
-  for (k = 0; k < NSTATE_REGS && !cli_ieq(state_regs[k].name, text); k++)
+  for (k = 0; k < NSTATE_REGS && !text_ieq(state_regs[k].name, text); k++)
     ;
   if (k == NSTATE_REGS) {
     unknown_reg(ps, i, text);
@@ -1466,14 +1466,14 @@ static const struct {
 static void unknown_keyword(struct parser *ps)
 {
   char buf[MAX_WORD + 1], near[256];
-  struct cli_nearest nb;
+  struct nearest nb;
   size_t i;
 
   word(ps, 0, buf);
-  cli_nearest_init(&nb, buf);
+  nearest_init(&nb, buf);
   for (i = 0; i < NKEYWORDS; i++)
-    cli_nearest_offer(&nb, keywords[i].name);
-  if (cli_nearest_text(&nb, near, sizeof near))
+    nearest_offer(&nb, keywords[i].name);
+  if (nearest_text(&nb, near, sizeof near))
     perr(ps, col_of(ps, 0), "unknown statement '%s'; did you mean %s?", buf,
          near);
   else

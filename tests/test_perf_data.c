@@ -1,4 +1,4 @@
-/* softpmu record's perf.data (cli/perf_data.h), checked byte by byte
+/* softpmu record's perf.data (perf/perf_data.h), checked byte by byte
  * against the layout perf.data-file-format.txt (Linux, tools/perf/
  * Documentation) and <linux/perf_event.h> give, then read back: the file
  * header and its sections, one attr per event, each record's fields, the

@@ -1,4 +1,4 @@
-/* softpmu stat's output (cli/stat_print.h): whole outputs compared with
+/* softpmu stat's output (perf/stat_print.h): whole outputs compared with
  * the layouts of perf stat 6.1 (perf-stat(1)): the default layout with and
  * without digit grouping, -r N with the spread, a time-sliced counter,
  * -x SEP ("CSV FORMAT") and -j. */

@@ -1,6 +1,6 @@
 /* The event lines the QEMU plugin produces: one table, read by the plugin
  * (plugin.c), which hands these (event, umask) lines to the model, and by
- * softpmu stat (cli/stat_events.c), which prints <not supported> for every
+ * softpmu stat (perf/stat_events.c), which prints <not supported> for every
  * other event rather than a count of 0.
  *
  * (event, umask) as the Skylake event tables list them (SDM Vol. 3B

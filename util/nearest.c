@@ -1,13 +1,13 @@
-/* "Did you mean": the names closest to a misspelt word.
+/* "Did you mean": the names closest to a misspelt word (nearest.h).
  *
  * Closeness is the Levenshtein distance with case ignored. A name is a
  * candidate when it is within about a third of the word's length of it, or
  * when it contains the word (so "STATUS" finds the GLOBAL_STATUS MSRs). */
+#include "nearest.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "cli.h"
 
 /* Names longer than this are never suggested (none in the catalogue is). */
 #define NEAREST_LEN 63
@@ -56,15 +56,15 @@ static bool contains(const char *hay, const char *needle, size_t ln)
   return false;
 }
 
-void cli_nearest_init(struct cli_nearest *nb, const char *word)
+void nearest_init(struct nearest *nb, const char *word)
 {
   memset(nb, 0, sizeof(*nb));
   nb->word = word;
 }
 
-/* Keep name if it is among the CLI_NEAREST_MAX closest so far; on equal
+/* Keep name if it is among the NEAREST_MAX closest so far; on equal
  * distance the name offered first wins. */
-void cli_nearest_offer(struct cli_nearest *nb, const char *name)
+void nearest_offer(struct nearest *nb, const char *name)
 {
   size_t lw = strlen(nb->word), ln = strlen(name), at;
   unsigned d, near = lw / 3 > 2 ? (unsigned)(lw / 3) : 2;
@@ -77,9 +77,9 @@ void cli_nearest_offer(struct cli_nearest *nb, const char *name)
     return;
   for (at = nb->n; at > 0 && nb->best[at - 1].dist > d; at--)
     ;
-  if (at == CLI_NEAREST_MAX)
+  if (at == NEAREST_MAX)
     return;
-  if (nb->n < CLI_NEAREST_MAX)
+  if (nb->n < NEAREST_MAX)
     nb->n++;
   memmove(&nb->best[at + 1], &nb->best[at],
           (nb->n - 1 - at) * sizeof(nb->best[0]));
@@ -87,7 +87,7 @@ void cli_nearest_offer(struct cli_nearest *nb, const char *name)
   nb->best[at].dist = d;
 }
 
-bool cli_nearest_text(const struct cli_nearest *nb, char *buf, size_t len)
+bool nearest_text(const struct nearest *nb, char *buf, size_t len)
 {
   size_t i, n, used = 0;
 
@@ -108,12 +108,4 @@ bool cli_nearest_text(const struct cli_nearest *nb, char *buf, size_t len)
     used += (size_t)k;
   }
   return true;
-}
-
-void cli_nearest_report(const struct cli_nearest *nb)
-{
-  char text[4 * CLI_NEAREST_MAX * sizeof(nb->best[0].name)];
-
-  if (cli_nearest_text(nb, text, sizeof text))
-    fprintf(stderr, "softpmu: did you mean %s?\n", text);
 }

@@ -15,8 +15,9 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "../frontends/qemu/lines.h" /* the plugin's event lines */
-#include "cli.h"
+#include "lines.h"   /* the plugin's event lines (frontends/qemu/) */
+#include "nearest.h" /* "did you mean" (util/) */
+#include "text.h"    /* numbers and words as typed (util/) */
 
 /* ---- What the engine produces, per profile -------------------------------
  *
@@ -225,10 +226,27 @@ static bool generic_config(const struct stat_gen *g, size_t i, uint64_t *config)
 /* ---- libpfm4 -------------------------------------------------------------
  *
  * libpfm4 reads LIBPFM_FORCE_PMU once, in pfm_initialize(); a second
- * initialisation in the same process keeps the first table, so the process
- * remembers which table it forced. */
-static char pfm_forced[16];
-static bool pfm_ready;
+ * initialisation in the same process keeps the first table. libpfm4 keeps
+ * that state, and says which table it forced: the one PMU present. */
+
+/* The name of the PMU table libpfm4 was set up with in this process
+ * ("skl") into buf; false before it is set up (its calls fail then). */
+static bool pfm_present_pmu(char *buf, size_t len)
+{
+  pfm_pmu_info_t info;
+  int pmu;
+
+  for (pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; pmu++) {
+    memset(&info, 0, sizeof info);
+    info.size = sizeof info;
+    if (pfm_get_pmu_info((pfm_pmu_t)pmu, &info) == PFM_SUCCESS &&
+        info.is_present) {
+      snprintf(buf, len, "%s", info.name);
+      return true;
+    }
+  }
+  return false;
+}
 
 /* Put the environment variable name back as it was (saved: its value, or
  * NULL if it was not set), so that the measured program gets this process's
@@ -241,17 +259,17 @@ static int env_restore(const char *name, const char *saved)
 int stat_events_setup(const spmu_profile *p, char *why, size_t whylen)
 {
   const char *pmu = stat_events_pfm_pmu(p), *old;
-  char saved[64];
+  char saved[64], forced[64];
   int err;
 
   if (pmu == NULL)
     return 0;
-  if (pfm_ready) {
-    if (strcmp(pfm_forced, pmu) == 0)
+  if (pfm_present_pmu(forced, sizeof forced)) {
+    if (strcmp(forced, pmu) == 0)
       return 0;
     snprintf(why, whylen,
-             "libpfm4 is set up for PMU '%s' in this process, not '%s'",
-             pfm_forced, pmu);
+             "libpfm4 is set up for PMU '%s' in this process, not '%s'", forced,
+             pmu);
     return -1;
   }
   old = getenv("LIBPFM_FORCE_PMU");
@@ -270,8 +288,6 @@ int stat_events_setup(const spmu_profile *p, char *why, size_t whylen)
     snprintf(why, whylen, "libpfm4: %s", pfm_strerror(err));
     return -1;
   }
-  snprintf(pfm_forced, sizeof pfm_forced, "%s", pmu);
-  pfm_ready = true;
   return 0;
 }
 
@@ -316,7 +332,7 @@ static int pfm_config(const char *name, uint64_t *config, bool *user,
 
 /* Offer every EVENT:UMASK name of the forced PMU, in perf's spelling when
  * the word is written in it. */
-static void pfm_offer_names(struct cli_nearest *nb, bool perf_style)
+static void pfm_offer_names(struct nearest *nb, bool perf_style)
 {
   pfm_pmu_info_t pinfo;
   pfm_event_info_t einfo;
@@ -347,7 +363,7 @@ static void pfm_offer_names(struct cli_nearest *nb, bool perf_style)
         if (perf_style)
           for (c = name; *c; c++)
             *c = (char)tolower((unsigned char)*c);
-        cli_nearest_offer(nb, name);
+        nearest_offer(nb, name);
       }
     }
   }
@@ -424,7 +440,7 @@ static bool pmu_term(const char *term, uint64_t *config, char *why,
     if (strlen(terms[i].name) != n || strncmp(term, terms[i].name, n) != 0)
       continue;
     if ((eq == NULL && terms[i].max != 1) ||
-        (eq != NULL && (!cli_parse_u64(eq + 1, &v) || v > terms[i].max))) {
+        (eq != NULL && (!text_parse_u64(eq + 1, &v) || v > terms[i].max))) {
       snprintf(why, whylen, "'%s': %s takes a number from 0 to %#llx", term,
                terms[i].name, (unsigned long long)terms[i].max);
       return false;
@@ -502,16 +518,16 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
 static int unknown_event(const spmu_profile *p, const char *base, char *why,
                          size_t whylen)
 {
-  struct cli_nearest nb;
-  char near[4 * CLI_NEAREST_MAX * 48];
+  struct nearest nb;
+  char near[4 * NEAREST_MAX * 48];
   size_t i;
 
-  cli_nearest_init(&nb, base);
+  nearest_init(&nb, base);
   for (i = 0; i < NGENERICS; i++)
-    cli_nearest_offer(&nb, generics[i].name);
-  if (pfm_ready && stat_events_pfm_pmu(p) != NULL)
+    nearest_offer(&nb, generics[i].name);
+  if (stat_events_pfm_pmu(p) != NULL)
     pfm_offer_names(&nb, strchr(base, '.') != NULL);
-  if (cli_nearest_text(&nb, near, sizeof near))
+  if (nearest_text(&nb, near, sizeof near))
     snprintf(why, whylen, "event '%s' is not known for %s; did you mean %s?",
              base, p->name, near);
   else
@@ -520,8 +536,9 @@ static int unknown_event(const spmu_profile *p, const char *base, char *why,
 }
 
 /* The event (no modifiers) base as a raw config; 0 or -1 as
- * stat_event_resolve. *known is false for a generic name the engine does
- * not produce. */
+ * stat_event_resolve, which has set libpfm4 up for the profile's table,
+ * if it has one. *known is false for a generic name the engine does not
+ * produce. */
 static int base_config(const spmu_profile *p, char *base, uint64_t *config,
                        bool *known, struct stat_event *out, char *why,
                        size_t whylen)
@@ -538,12 +555,12 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
     return 0;
   }
   for (i = 0; i < NGENERICS; i++)
-    if (cli_ieq(base, generics[i].name)) {
+    if (text_ieq(base, generics[i].name)) {
       *known = generic_config(gen_of(p), i, config);
       out->hw = generics[i].hw;
       return 0;
     }
-  if (pfm_ready && stat_events_pfm_pmu(p) != NULL &&
+  if (stat_events_pfm_pmu(p) != NULL &&
       pfm_config(base, config, &u, &k) == PFM_SUCCESS) {
     if (!u || !k) { /* libpfm4's own u=0 / k=0 */
       out->user = u;

@@ -11,7 +11,7 @@
 # Without perf the perf part is not run and the test reports a skip (77),
 # unless SOFTPMU_REQUIRE_PERF=1 (scripts/check), when it fails.
 CC=$1 SOFTPMU=$2 GEN=$3 SRC=$4 PLUGIN=${5:-}
-. "$SRC/test_lib.sh"
+. "$SRC/../../cli/test_lib.sh"
 
 have_perf=1
 if ! command -v perf >/dev/null 2>&1 || ! perf version >/dev/null 2>&1; then
@@ -409,7 +409,7 @@ _start;main;foo;bar 3" ""
   checks=$((checks + 1))
   same "$tmp/out" "in" || fail "end to end: standard input passes through"
   # A program killed by a signal: reported, with the shell's status.
-  "$CC" -nostdlib -static -o "$tmp/signal" "$SRC/../frontends/qemu/tests/signal.S" ||
+  "$CC" -nostdlib -static -o "$tmp/signal" "$SRC/../../frontends/qemu/tests/signal.S" ||
     fail "signal.S does not assemble"
   run record -c 1000 -o "$tmp/e2e4.data" -- "$tmp/signal"
   checks=$((checks + 1))
@@ -436,7 +436,7 @@ _start;main;foo;bar 3" ""
 # stack, 17.12), most recent first, each predicted (P: no branch
 # predictor is modelled, MISPRED 0 in LBR_INFO), no cycle count.
 record_branches() {
-  QT=$SRC/../frontends/qemu/tests
+  QT=$SRC/../../frontends/qemu/tests
   "$CC" -nostdlib -static -DN=2000 -o "$tmp/bk" "$QT/branchkinds.S" &&
     "$CC" -nostdlib -static -DN=1000 -o "$tmp/cc" "$QT/callchain.S" ||
     fail "branchkinds.S or callchain.S does not assemble"

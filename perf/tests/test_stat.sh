@@ -6,7 +6,7 @@
 # test_stat_model.sh.
 #   test_stat.sh SOFTPMU
 SOFTPMU=$1
-. "$(dirname "$0")/test_lib.sh"
+. "$(dirname "$0")/../../cli/test_lib.sh"
 
 # The default set's counts: cycles 40000, instructions 17006, branches
 # 8001, branch-misses 1001, cache-references 3000, cache-misses 1200.

@@ -19,23 +19,31 @@ struct sym_file {
   size_t nload;
 };
 
+/* The callbacks every file's Dwfl keeps a pointer to (so they live here,
+ * as long as the files), with elfutils' default debuginfo search path
+ * (NULL). */
 struct symbols {
+  Dwfl_Callbacks callbacks;
+  char *debuginfo_path;
   struct sym_file *files;
   size_t n, cap;
 };
 
-static char *sym_debuginfo_path;
-static const Dwfl_Callbacks sym_callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = &sym_debuginfo_path,
-};
-
 struct symbols *symbols_new(void)
 {
+  struct symbols *s;
+
   elf_version(EV_CURRENT);
-  return calloc(1, sizeof(struct symbols));
+  s = calloc(1, sizeof(*s));
+  if (!s)
+    return NULL;
+  s->callbacks = (Dwfl_Callbacks){
+      .find_elf = dwfl_build_id_find_elf,
+      .find_debuginfo = dwfl_standard_find_debuginfo,
+      .section_address = dwfl_offline_section_address,
+      .debuginfo_path = &s->debuginfo_path,
+  };
+  return s;
 }
 
 void symbols_free(struct symbols *s)
@@ -74,13 +82,13 @@ static bool sym_read_loads(struct sym_file *f)
   return f->nload > 0;
 }
 
-static void sym_open(struct sym_file *f)
+static void sym_open(const struct symbols *s, struct sym_file *f)
 {
   int fd = open(f->path, O_RDONLY);
 
   if (fd < 0)
     return;
-  f->dwfl = dwfl_begin(&sym_callbacks);
+  f->dwfl = dwfl_begin(&s->callbacks);
   if (!f->dwfl) {
     close(fd);
     return;
@@ -116,7 +124,7 @@ static struct sym_file *sym_file(struct symbols *s, const char *path)
   if (!(f->path = strdup(path)))
     return NULL;
   s->n++;
-  sym_open(f);
+  sym_open(s, f);
   return f;
 }
 

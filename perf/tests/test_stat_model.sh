@@ -13,7 +13,7 @@ if ! command -v qemu-x86_64 >/dev/null 2>&1; then
   [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
   exit 77
 fi
-. "$(dirname "$0")/test_lib.sh"
+. "$(dirname "$0")/../../cli/test_lib.sh"
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 # N lines walked (walk.S): 4N + 5 instructions; the N loads are each
 # a line's first reference, so they miss every level of either model: N L1D

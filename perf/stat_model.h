@@ -22,8 +22,8 @@
 
 #include <softpmu/profile.h>
 
-#include "../uarch/uarch.h"
 #include "stat_events.h"
+#include "uarch.h" /* the modelled micro-architecture (uarch/) */
 
 #define STAT_MODEL_SPEC_MAX 256
 #define STAT_MODEL_DETAILS 8 /* lines of stat_model_details, at most */

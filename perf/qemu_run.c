@@ -1,9 +1,10 @@
 /* Running a program under qemu-x86_64 with softpmu's QEMU plugin: what
  * softpmu stat and softpmu record share (qemu_run.h). */
-#define _GNU_SOURCE /* strsignal */
+#define _GNU_SOURCE /* strsignal, pipe2 */
 #include "qemu_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,8 +12,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "cli.h"
 
 /* ---- finding qemu, the plugin and the program --------------------------- */
 
@@ -43,26 +42,27 @@ bool qemu_run_search_path(const char *name, char *buf, size_t len)
   }
 }
 
-int qemu_run_find_program(const char *cmd, const char *prog, char *buf,
-                          size_t len)
+int qemu_run_find_program(const char *prog, char *buf, size_t len, char *why,
+                          size_t whylen)
 {
+  why[0] = '\0';
   if (strchr(prog, '/')) {
     if (access(prog, F_OK) != 0) {
-      cli_error("%s: %s: %s", cmd, prog, strerror(errno));
+      snprintf(why, whylen, "%s: %s", prog, strerror(errno));
       return QEMU_RUN_EXIT_NOT_FOUND;
     }
     if (!qemu_run_is_exec(prog)) {
-      cli_error("%s: %s: not an executable file", cmd, prog);
+      snprintf(why, whylen, "%s: not an executable file", prog);
       return QEMU_RUN_EXIT_NOT_EXEC;
     }
     snprintf(buf, len, "%s", prog);
-    return CLI_EXIT_OK;
+    return 0;
   }
   if (!qemu_run_search_path(prog, buf, len)) {
-    cli_error("%s: %s: command not found", cmd, prog);
+    snprintf(why, whylen, "%s: command not found", prog);
     return QEMU_RUN_EXIT_NOT_FOUND;
   }
-  return CLI_EXIT_OK;
+  return 0;
 }
 
 /* The plugin: $SOFTPMU_QEMU_PLUGIN; next to this softpmu in its build
@@ -100,22 +100,23 @@ static bool qemu_run_find_plugin(char *buf, size_t len)
   return false;
 }
 
-int qemu_run_find_tools(const char *cmd, char *qemu, size_t qlen, char *plugin,
-                        size_t plen)
+int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
+                        char *why, size_t whylen)
 {
+  why[0] = '\0';
   if (!qemu_run_search_path("qemu-x86_64", qemu, qlen)) {
-    cli_error("%s: qemu-x86_64 not found: install it with `sudo apt-get "
-              "install qemu-user` (or scripts/deps)",
-              cmd);
-    return CLI_EXIT_USAGE;
+    snprintf(why, whylen,
+             "qemu-x86_64 not found: install it with `sudo apt-get install "
+             "qemu-user` (or scripts/deps)");
+    return -1;
   }
   if (!qemu_run_find_plugin(plugin, plen)) {
-    cli_error("%s: the QEMU plugin libsoftpmu-qemu.so is not there: "
-              "build softpmu with Zydis (apt-get install libzydis-dev)",
-              cmd);
-    return CLI_EXIT_USAGE;
+    snprintf(why, whylen,
+             "the QEMU plugin libsoftpmu-qemu.so is not there: build softpmu "
+             "with Zydis (apt-get install libzydis-dev)");
+    return -1;
   }
-  return CLI_EXIT_OK;
+  return 0;
 }
 
 /* The -cpu model for a profile: glibc picks its code by CPUID. The
@@ -157,7 +158,13 @@ const char *qemu_run_model(const spmu_profile *p)
 
 /* ---- running ------------------------------------------------------------- */
 
-static char guest_preload[4096];
+/* The strings qemu_run_argv makes, kept in the block of the array that
+ * points at them, so that freeing the array frees them too. */
+struct qemu_argv_strings {
+  char preload[4096];   /* -E LD_PRELOAD=... */
+  char interp[256];     /* a script's interpreter */
+  char interp_arg[256]; /* and its argument */
+};
 
 /* A script's "#!" line, as the kernel reads it (execve(2): the
  * interpreter's path, then at most one argument, the rest of the line):
@@ -190,19 +197,21 @@ static bool shebang(const char *prog, char *interp, size_t ilen, char *arg,
   return true;
 }
 
-static char script_interp[256], script_arg[256];
-
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv)
 {
   int nargs = 0, q = 0;
+  size_t nptr;
   char **qargv;
+  struct qemu_argv_strings *str;
 
   while (prog_argv[nargs])
     nargs++;
-  qargv = calloc((size_t)nargs + 12, sizeof(*qargv));
+  nptr = (size_t)nargs + 12;
+  qargv = calloc(1, nptr * sizeof(*qargv) + sizeof(*str));
   if (!qargv)
     return NULL;
+  str = (struct qemu_argv_strings *)(qargv + nptr);
   qargv[q++] = (char *)qemu;
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)qemu_run_model(p);
@@ -212,20 +221,20 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
     qargv[q++] = "-plugin";
     qargv[q++] = parg;
     /* The guest's environment without the plugin preloaded into qemu. */
-    if (pre && strlen(pre) < sizeof(guest_preload) - 12) {
-      snprintf(guest_preload, sizeof(guest_preload), "LD_PRELOAD=%s", pre);
+    if (pre && strlen(pre) < sizeof(str->preload) - 12) {
+      snprintf(str->preload, sizeof(str->preload), "LD_PRELOAD=%s", pre);
       qargv[q++] = "-E";
-      qargv[q++] = guest_preload;
+      qargv[q++] = str->preload;
     } else {
       qargv[q++] = "-U";
       qargv[q++] = "LD_PRELOAD";
     }
   }
-  if (shebang(prog, script_interp, sizeof(script_interp), script_arg,
-              sizeof(script_arg))) {
-    qargv[q++] = script_interp;
-    if (script_arg[0])
-      qargv[q++] = script_arg;
+  if (shebang(prog, str->interp, sizeof(str->interp), str->interp_arg,
+              sizeof(str->interp_arg))) {
+    qargv[q++] = str->interp;
+    if (str->interp_arg[0])
+      qargv[q++] = str->interp_arg;
   }
   qargv[q++] = (char *)prog;
   memcpy(qargv + q, prog_argv + 1, (size_t)nargs * sizeof(*qargv));
@@ -254,42 +263,82 @@ static void preload_plugin(char *const *qargv)
     }
 }
 
-int qemu_run_spawn(const char *cmd, char **qargv, struct qemu_child *r)
+/* The child: exec qargv; if that fails, its errno goes up the pipe (the
+ * parent says it) and the child exits as a shell's would. */
+static void run_child(char **qargv, int report_fd)
 {
-  pid_t pid;
-  struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+  int err;
+  ssize_t n;
 
-  clock_gettime(CLOCK_MONOTONIC, &r->t0);
-  pid = fork();
-  if (pid < 0) {
-    cli_error("%s: fork: %s", cmd, strerror(errno));
-    return CLI_EXIT_USAGE;
-  }
-  if (pid == 0) {
-    preload_plugin(qargv);
-    execv(qargv[0], qargv);
-    cli_error("%s: %s: %s", cmd, qargv[0], strerror(errno));
-    _exit(QEMU_RUN_EXIT_NOT_EXEC);
-  }
-  /* As perf: Ctrl-C goes to the program; the results are still written. */
+  preload_plugin(qargv);
+  execv(qargv[0], qargv);
+  err = errno;
+  n = write(report_fd, &err, sizeof err);
+  (void)n; /* the exit status says it anyway */
+  _exit(QEMU_RUN_EXIT_NOT_EXEC);
+}
+
+/* The parent: wait for the child, Ctrl-C and Ctrl-\ left to it (as perf
+ * does: the results are still written). The pipe's read end gives the
+ * child's exec errno, or end of file once the exec closed it. */
+static void wait_child(pid_t pid, int report_fd, char **qargv,
+                       struct qemu_child *r, char *why, size_t whylen)
+{
+  struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+  int err = 0;
+  ssize_t n;
+
   sigaction(SIGINT, &ign, &old_int);
   sigaction(SIGQUIT, &ign, &old_quit);
+  while ((n = read(report_fd, &err, sizeof err)) < 0 && errno == EINTR)
+    ;
+  if (n == (ssize_t)sizeof err)
+    snprintf(why, whylen, "%s: %s", qargv[0], strerror(err));
   while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
     ;
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGQUIT, &old_quit, NULL);
-  clock_gettime(CLOCK_MONOTONIC, &r->t1);
-  return CLI_EXIT_OK;
 }
 
-int qemu_run_exit_status(const char *cmd, const struct qemu_child *r)
+int qemu_run_spawn(char **qargv, struct qemu_child *r, char *why, size_t whylen)
 {
+  int report[2];
+  pid_t pid;
+
+  why[0] = '\0';
+  clock_gettime(CLOCK_MONOTONIC, &r->t0);
+  if (pipe2(report, O_CLOEXEC) != 0) {
+    snprintf(why, whylen, "pipe: %s", strerror(errno));
+    return -1;
+  }
+  pid = fork();
+  if (pid < 0) {
+    snprintf(why, whylen, "fork: %s", strerror(errno));
+    close(report[0]);
+    close(report[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    close(report[0]);
+    run_child(qargv, report[1]);
+  }
+  close(report[1]);
+  wait_child(pid, report[0], qargv, r, why, whylen);
+  close(report[0]);
+  clock_gettime(CLOCK_MONOTONIC, &r->t1);
+  return 0;
+}
+
+int qemu_run_exit_status(const struct qemu_child *r, char *why, size_t whylen)
+{
+  why[0] = '\0';
   if (WIFEXITED(r->status))
     return WEXITSTATUS(r->status);
   if (WIFSIGNALED(r->status)) {
-    cli_error("%s: the program was killed by signal %d (%s)", cmd,
-              WTERMSIG(r->status), strsignal(WTERMSIG(r->status)));
+    snprintf(why, whylen, "the program was killed by signal %d (%s)",
+             WTERMSIG(r->status), strsignal(WTERMSIG(r->status)));
     return 128 + WTERMSIG(r->status);
   }
-  return CLI_EXIT_USAGE;
+  return 2; /* not reached: wait4 without WUNTRACED reports an exit or a
+               signal (2 is the commands' status for a failure) */
 }

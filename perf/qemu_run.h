@@ -1,0 +1,68 @@
+/* Running a program under qemu-x86_64 with softpmu's QEMU plugin: what
+ * softpmu stat and softpmu record share. Finding qemu-x86_64, the plugin
+ * and the program as a shell would; QEMU's -cpu model for a profile;
+ * spawning the run and reporting its exit status as a shell does.
+ *
+ * Nothing is printed here: a function with something to say (an error,
+ * or a note such as the signal that killed the program) writes it into
+ * why, which it sets to "" otherwise, and the command prints it. */
+#ifndef SOFTPMU_QEMU_RUN_H
+#define SOFTPMU_QEMU_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include <softpmu/profile.h>
+
+#define QEMU_RUN_EXIT_NOT_FOUND 127 /* as a shell does */
+#define QEMU_RUN_EXIT_NOT_EXEC 126
+
+/* One run of the program: its wait status, times and resources. */
+struct qemu_child {
+  int status; /* waitpid's */
+  struct timespec t0, t1;
+  struct rusage ru;
+};
+
+/* The first PATH directory holding an executable `name`, into buf. */
+bool qemu_run_search_path(const char *name, char *buf, size_t len);
+
+/* The program to run (a path, or a name looked up in PATH) into buf: 0,
+ * or QEMU_RUN_EXIT_NOT_FOUND or QEMU_RUN_EXIT_NOT_EXEC with the reason in
+ * why. */
+int qemu_run_find_program(const char *prog, char *buf, size_t len, char *why,
+                          size_t whylen);
+
+/* qemu-x86_64 and the plugin into their buffers: 0, or -1 with what to
+ * install in why. */
+int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
+                        char *why, size_t whylen);
+
+/* QEMU's -cpu model for profile p (glibc picks its code by CPUID). */
+const char *qemu_run_model(const spmu_profile *p);
+
+/* The command line given to qemu-x86_64: qemu, -cpu MODEL, -plugin parg
+ * and the guest's LD_PRELOAD as it is here (-E, or -U when unset) when
+ * parg is not NULL, a script's interpreter and its argument (its "#!"
+ * line, as the kernel runs a script), prog, then prog_argv[1...]. One
+ * calloc'ed block, which also holds the strings made for it: the caller
+ * frees it. NULL if out of memory. */
+char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
+                     const char *prog, char **prog_argv);
+
+/* Run qargv and wait for it, the plugin of its -plugin argument preloaded
+ * into qemu-x86_64 (LD_PRELOAD), so that the counts are written when a
+ * signal kills the program; Ctrl-C and Ctrl-\ go to the program, as
+ * with perf. 0 when it ran: why is "", or says why qemu-x86_64 could not
+ * be executed (its status is then QEMU_RUN_EXIT_NOT_EXEC, as a shell's);
+ * -1 when it could not be started (why says). */
+int qemu_run_spawn(char **qargv, struct qemu_child *r, char *why,
+                   size_t whylen);
+
+/* The program's exit status as a shell reports it (128 + N when killed
+ * by signal N, which why then says). */
+int qemu_run_exit_status(const struct qemu_child *r, char *why, size_t whylen);
+
+#endif
