@@ -114,6 +114,11 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
  * sign, at most 64 bits. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 
+/* A register value as rdmsr (msr-tools) prints it: hex with or without
+ * 0x (300000001 is 0x300000001), or decimal after 0n (0n42); no sign, at
+ * most 64 bits. */
+bool cli_parse_msr_value(const char *s, uint64_t *out);
+
 /* Case-insensitive equality of two strings. */
 bool cli_ieq(const char *a, const char *b);
 

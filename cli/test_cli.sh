@@ -46,6 +46,39 @@ expect "decode former name, zero" 0 "\
 IA32_PMC0 (0xc1) = 0x0 on sapphirerapids
   no field is set" ""
 
+# VALUE as rdmsr (msr-tools) prints it: bare hex, so 300000001 is
+# 0x300000001 (Ovf_PMC0, Ovf_FixedCtr0, Ovf_FixedCtr1; SDM 18.2.2.2), the
+# same with 0x, and decimal only after 0n (12884901889 = 0x300000001).
+status_300000001="\
+IA32_PERF_GLOBAL_STATUS (0x38e) = 0x300000001 on skylake
+      0  Ovf_PMC0       1  IA32_PMC0 overflowed
+     32  Ovf_FixedCtr0  1  IA32_FIXED_CTR0 overflowed
+     33  Ovf_FixedCtr1  1  IA32_FIXED_CTR1 overflowed"
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 300000001
+expect "decode bare hex, as rdmsr prints it" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0x300000001
+expect "decode 0x hex" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0X300000001
+expect "decode 0X hex" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0n12884901889
+expect "decode 0n decimal" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0N12884901889
+expect "decode 0N decimal" 0 "$status_300000001" ""
+# rdmsr -0 pads to 16 digits; the MSR by address stays 0x-hex or decimal.
+run decode --cpu skylake 0x186 00000000004300c0
+expect "decode zero-padded bare hex by address" 0 "\
+IA32_PERFEVTSEL0 (0x186) = 0x4300c0 on skylake
+    7:0  EVENT  0xc0  event select: the event logic unit
+     16  USR    1     count when CPL > 0
+     17  OS     1     count when CPL = 0
+     22  EN     1     enable the counter" ""
+run decode --cpu skylake 0x186 4300c0
+expect "decode bare hex by address" 0 "$(cat "$tmp/out")" ""
+run decode --cpu skylake IA32_PMC0 ffffffffffff
+expect "decode bare hex of letters only" 0 "\
+IA32_PMC0 (0xc1) = 0xffffffffffff on skylake
+   47:0  COUNT  0xffffffffffff  counter value (the counter width)" ""
+
 # Reserved bits: AnyThread (EVTSEL bit 21) is reserved once deprecated
 # (v5, CPUID.0AH:EDX[15]); reported, exit 0, or 1 with --strict.
 run decode --cpu icelake IA32_PERFEVTSEL0 0x600000
@@ -185,10 +218,19 @@ expect "impossible profile" 2 "" \
 
 run decode IA32_PMC0 0x1ffffffffffffffff
 expect "value wider than 64 bits" 2 "" \
-  "softpmu: '0x1ffffffffffffffff' is not a 64-bit value (0x-prefixed hex or decimal)"
-run decode IA32_PMC0 12abc
+  "softpmu: '0x1ffffffffffffffff' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 1ffffffffffffffff
+expect "bare hex value wider than 64 bits" 2 "" \
+  "softpmu: '1ffffffffffffffff' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 12xyz
 expect "value not a number" 2 "" \
-  "softpmu: '12abc' is not a 64-bit value (0x-prefixed hex or decimal)"
+  "softpmu: '12xyz' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 0n12ab
+expect "0n value not decimal" 2 "" \
+  "softpmu: '0n12ab' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 0n18446744073709551616
+expect "0n value wider than 64 bits" 2 "" \
+  "softpmu: '0n18446744073709551616' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
 
 run decode IA32_PMC0
 expect "decode missing argument" 2 "" "\
