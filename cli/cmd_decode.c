@@ -44,7 +44,7 @@ static int decode_run(const struct cli_args *a)
 const struct cli_command cli_cmd_decode = {
     .name = "decode",
     .summary = "name the fields of an MSR value",
-    .synopsis = "[-c PROFILE] [--strict] MSR VALUE",
+    .synopsis = "[--cpu PROFILE] [--strict] MSR VALUE",
     .description =
         "    Prints the MSR's name, address and VALUE, then one line for each\n"
         "    field of the register that is not zero in VALUE: its bit range\n"
@@ -207,7 +207,7 @@ static int encode_run(const struct cli_args *a)
 const struct cli_command cli_cmd_encode = {
     .name = "encode",
     .summary = "build an MSR value from named fields",
-    .synopsis = "[-c PROFILE] MSR [FIELD=VALUE]...",
+    .synopsis = "[--cpu PROFILE] MSR [FIELD=VALUE]...",
     .description =
         "    Starts from 0, sets each FIELD to its VALUE and prints the "
         "result\n"
