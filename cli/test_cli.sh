@@ -466,22 +466,8 @@ same "$tmp/evtsel" "\
 # put regular files in place of /dev/cpu/N/msr and /dev/cpu/N/cpuid, with
 # the devices' layout: an MSR is the 8 bytes at offset = its address, a
 # CPUID leaf the 16 bytes EAX, EBX, ECX, EDX at offset = leaf (sub-leaf 0),
-# little-endian; past the end of the file is #GP.
-#
-# put FILE OFFSET VALUE: VALUE (0x and up to 16 hex digits) as 8
-# little-endian bytes at byte OFFSET of FILE.
-put() {
-  bytes=$(printf '%s\n' "$3" | awk '{
-    h = tolower($1); sub(/^0x/, "", h)
-    while (length(h) < 16) h = "0" h
-    s = ""
-    for (i = 15; i >= 1; i -= 2)
-      s = s sprintf("\\%03o", (index("0123456789abcdef", substr(h, i, 1)) - 1) * 16 + index("0123456789abcdef", substr(h, i + 1, 1)) - 1)
-    print s
-  }')
-  # shellcheck disable=SC2059 # the bytes are octal escapes
-  printf "$bytes" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc 2>/dev/null
-}
+# little-endian; past the end of the file is #GP. (put, of test_lib.sh,
+# writes them.)
 
 # The leaves overlap in a flat file: 01H is bytes 1-16, 07H 7-22, 0AH
 # 10-25, so leaves 01H and 07H are made of leaf 0AH's bytes. Here leaf 0AH
