@@ -381,8 +381,8 @@ def scenarios(preset):
     p.ds_setup(bts=1 | 2, bts_max=36, bts_thr=0xFF, pebs_en=(0, 0))
     p.deliver([INST + (1,)], 3, branch=br)  # fills the buffer
     p.deliver([INST + (1,)], 1, branch=br)  # BTINT: no record past max
-    # Was a defect until d984a93: a batch reported SPMU_TICK_BTS although
-    # its last clock stored no record (BTINT, buffer full).
+    # Was a defect, now fixed: a batch reported SPMU_TICK_BTS although its
+    # last clock stored no record (BTINT, buffer full).
     p.deliver([INST + (1,)], 20, branch=br)
     p.deliver([INST + (1,)], "max", branch=br)
     p.ds_setup(bts=1 | 4, pebs_en=(0, 0))
