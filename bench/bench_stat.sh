@@ -35,8 +35,8 @@ for w in ${WORKLOADS:-hash calls}; do
   echo "$w ($here/workloads/$w.c, cc -O2), best of $reps:"
   native=$(best "$tmp/$w")
   qemu=$(best qemu-x86_64 -cpu Skylake-Client "$tmp/$w")
-  stat=$(best "$softpmu" stat -c skylake -e instructions,branches,r81d0,r82d0 -- "$tmp/$w")
-  taken=$(best "$softpmu" stat -c skylake -e instructions,branches,br_inst_retired.near_taken -- "$tmp/$w")
+  stat=$(best "$softpmu" stat --cpu skylake -e instructions,branches,r81d0,r82d0 -- "$tmp/$w")
+  taken=$(best "$softpmu" stat --cpu skylake -e instructions,branches,br_inst_retired.near_taken -- "$tmp/$w")
   rec=$(best "$softpmu" record -c 10007 -e instructions -o "$tmp/perf.data" -- "$tmp/$w")
   cg=$(best valgrind --tool=cachegrind --cache-sim=no \
     --cachegrind-out-file=/dev/null "$tmp/$w")

@@ -49,6 +49,13 @@ void cli_nearest_report(const struct nearest *nb)
     fprintf(stderr, "softpmu: did you mean %s?\n", text);
 }
 
+void cli_warn_deprecated_c(const char *cmd)
+{
+  cli_error("%s: warning: -c PROFILE is deprecated, write --cpu PROFILE "
+            "(-c is record's period, as in perf)",
+            cmd);
+}
+
 /* ---- the manual -------------------------------------------------------- */
 
 /* The preset names as a list wrapped to fit the manual's text column. */
@@ -73,13 +80,15 @@ static void print_presets(void)
 }
 
 static const char cpu_option[] =
-    "    -c, --cpu PROFILE\n"
+    "    --cpu PROFILE\n"
     "        The processor to model: a preset name (or an alias such as skl\n"
     "        or spr) or a key=value profile such as\n"
     "        \"base=skylake,gp=8,threads=1\" (the keys are listed in\n"
-    "        include/softpmu/profile.h). Default: " CLI_DEFAULT_PROFILE ",\n"
-    "        the newest preset, which has every register layout softpmu\n"
-    "        models.\n";
+    "        include/softpmu/profile.h). Default: " CLI_DEFAULT_PROFILE
+    ", the\n"
+    "        default of every softpmu command. -c PROFILE, its former\n"
+    "        spelling, still works with a warning (deprecated: -c is\n"
+    "        record's period, as in perf).\n";
 
 static void print_common_options(void)
 {
@@ -98,7 +107,8 @@ void cli_command_manual(const struct cli_command *cmd)
   fputs("OPTIONS\n", stdout);
   if (cmd->options)
     printf("%s\n", cmd->options);
-  if (cmd->flags & (CLI_FLAG_CPU_NUMBER | CLI_FLAG_OWN_CPU_OPTION))
+  if (cmd->flags &
+      (CLI_FLAG_CPU_NUMBER | CLI_FLAG_OWN_CPU_OPTION | CLI_FLAG_NO_PROFILE))
     fputs("    -h, --help\n"
           "        Print this manual and exit.\n",
           stdout);
@@ -111,7 +121,8 @@ void cli_command_manual(const struct cli_command *cmd)
 /* ---- options ----------------------------------------------------------- */
 
 enum {
-  OPT_STRICT = 0x100,
+  OPT_CPU = 0x100, /* --cpu; -c is 'c' */
+  OPT_STRICT,
   OPT_FIELDS,
   OPT_JSON,
   OPT_SVG,
@@ -120,7 +131,7 @@ enum {
 };
 
 static const struct option long_options[] = {
-    {"cpu", required_argument, NULL, 'c'},
+    {"cpu", required_argument, NULL, OPT_CPU},
     {"cpu-num", required_argument, NULL, 'C'},
     {"help", no_argument, NULL, 'h'},
     {"strict", no_argument, NULL, OPT_STRICT},
@@ -166,6 +177,7 @@ static const char *option_name(int opt)
 
 struct parsed {
   const char *cpu;     /* NULL: not given */
+  bool cpu_short;      /* given as -c, the deprecated spelling */
   const char *cpu_num; /* -C/--cpu-num; NULL: not given */
   const char *svg;
   const char *msr_file, *cpuid_file;
@@ -192,9 +204,10 @@ static int parse_options(const struct cli_command *cmd, int argc, char **argv,
   while ((opt = getopt_long(argc, argv, ":c:C:h", long_options, NULL)) != -1) {
     unsigned flag = option_flag(opt);
 
-    if (opt == 'c')
+    if (opt == 'c' || opt == OPT_CPU) {
       o->cpu = optarg;
-    else if (opt == 'C' && (cmd->flags & CLI_FLAG_CPU_NUMBER))
+      o->cpu_short = opt == 'c';
+    } else if (opt == 'C' && (cmd->flags & CLI_FLAG_CPU_NUMBER))
       o->cpu_num = optarg;
     else if (opt == 'C')
       return bad_option(cmd, opt, "-C");
@@ -279,11 +292,13 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
   }
   if (o.cpu && (cmd->flags & CLI_FLAG_CPU_NUMBER))
     return cli_usage_error(cmd,
-                           "%s: -c/--cpu names a profile, and %s reads this "
+                           "%s: %s names a profile, and %s reads this "
                            "machine; its CPU number is -C N (--cpu-num N); "
-                           "`softpmu cpuid -c PROFILE` describes a modelled "
-                           "one",
-                           cmd->name, cmd->name);
+                           "`softpmu cpuid --cpu PROFILE` describes a "
+                           "modelled one",
+                           cmd->name, o.cpu_short ? "-c" : "--cpu", cmd->name);
+  if (o.cpu_short)
+    cli_warn_deprecated_c(cmd->name);
   memset(&a, 0, sizeof a);
   a.cpu = o.cpu;
   a.cpu_num = o.cpu_num;

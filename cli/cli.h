@@ -34,9 +34,15 @@ enum cli_exit {
                          output could not be written */
 };
 
-/* Used when --cpu is not given: the library's SPMU_PROFILE_DEFAULT, the
- * one softpmu-demo uses too. */
-#define CLI_DEFAULT_PROFILE SPMU_PROFILE_DEFAULT
+/* The profile of every command when --cpu is not given, named in every
+ * manual. (The library's SPMU_PROFILE_DEFAULT, the newest preset, is the
+ * driver example's: it has every register layout softpmu models.) */
+#define CLI_DEFAULT_PROFILE "skylake"
+
+/* -c PROFILE, the profile's former short spelling in every command but
+ * record (whose -c is the period, as perf's): still taken, with this
+ * warning on stderr. cmd is the command's name. */
+void cli_warn_deprecated_c(const char *cmd);
 
 /* Options beyond --cpu and --help that a subcommand may accept. */
 enum cli_flag {
@@ -45,13 +51,16 @@ enum cli_flag {
   CLI_FLAG_JSON = 1u << 2,   /* --json */
   CLI_FLAG_SVG = 1u << 3,    /* --svg FILE */
   /* The command reads a CPU of this machine, named by -C N / --cpu-num N
-   * (as perf stat -C): no profile is loaded, -c/--cpu (a profile in every
+   * (as perf stat -C): no profile is loaded, --cpu (a profile in every
    * command) is refused, and the manual describes -C in its options. */
   CLI_FLAG_CPU_NUMBER = 1u << 4,
   CLI_FLAG_FILES = 1u << 5, /* --msr-file PATH, --cpuid-file PATH */
-  /* The command's own options text describes -c/--cpu (its default and
-   * what it takes differ): the manual leaves the common text out. */
+  /* The command's own options text describes --cpu (what it takes
+   * differs): the manual leaves the common text out. */
   CLI_FLAG_OWN_CPU_OPTION = 1u << 6,
+  /* The command models no processor (report reads a file): its manual
+   * has no --cpu. */
+  CLI_FLAG_NO_PROFILE = 1u << 7,
 };
 
 struct cli_args {

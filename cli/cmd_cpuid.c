@@ -252,7 +252,7 @@ const struct cli_command cli_cmd_cpuid = {
     .name = "cpuid",
     .summary = "CPUID leaf 0AH, the PMU bits of leaf 01H, leaves 1CH, 0DH "
                "and 04H, decoded",
-    .synopsis = "[-c PROFILE]",
+    .synopsis = "[--cpu PROFILE]",
     .description =
         "    Prints CPUID as the profile enumerates it to a guest (what\n"
         "    spmu_profile_cpuid returns): first the raw EAX, EBX, ECX and EDX\n"

@@ -16,8 +16,9 @@ static int decode_with(const struct cli_args *a, const struct cli_regs *r)
   rc = cli_msr_resolve(r, a->argv[0], &m);
   if (rc != CLI_EXIT_OK)
     return rc;
-  if (!text_parse_u64(a->argv[1], &value)) {
-    cli_error("'%s' is not a 64-bit value (0x-prefixed hex or decimal)",
+  if (!text_parse_msr_value(a->argv[1], &value)) {
+    cli_error("'%s' is not a 64-bit value (hex, 0x optional, as rdmsr "
+              "prints it; decimal after 0n)",
               a->argv[1]);
     return CLI_EXIT_USAGE;
   }
@@ -43,7 +44,7 @@ static int decode_run(const struct cli_args *a)
 const struct cli_command cli_cmd_decode = {
     .name = "decode",
     .summary = "name the fields of an MSR value",
-    .synopsis = "[-c PROFILE] [--strict] MSR VALUE",
+    .synopsis = "[--cpu PROFILE] [--strict] MSR VALUE",
     .description =
         "    Prints the MSR's name, address and VALUE, then one line for each\n"
         "    field of the register that is not zero in VALUE: its bit range\n"
@@ -56,8 +57,11 @@ const struct cli_command cli_cmd_decode = {
         "ia32_pmc3;\n"
         "    former names such as IA32_PERFCTR0 work too) or an address, "
         "0x-hex\n"
-        "    or decimal (0x38e, 910). VALUE is 0x-hex or decimal; a leading 0\n"
-        "    does not mean octal.\n"
+        "    or decimal (0x38e, 910). VALUE is hex, as rdmsr (msr-tools)\n"
+        "    prints it, with or without 0x: 300000001 and 0x300000001 are\n"
+        "    the same value. A decimal VALUE is written with 0n in front\n"
+        "    (0n42 is 0x2a), as WinDbg writes it; n is no hex digit, so no\n"
+        "    value rdmsr prints reads as decimal.\n"
         "\n"
         "    Set bits that the profile reserves (a WRMSR setting them raises\n"
         "    #GP) are reported on a line \"reserved bits set: ...\"; set bits\n"
@@ -80,6 +84,10 @@ const struct cli_command cli_cmd_decode = {
         "\n"
         "    softpmu decode --cpu skylake 0x186 0x4300c0\n"
         "        IA32_PERFEVTSEL0 by address: EVENT 0xc0 with USR, OS and EN.\n"
+        "\n"
+        "    softpmu decode IA32_PERF_GLOBAL_STATUS 300000001\n"
+        "        A value as `rdmsr 0x38e` prints it, bare hex: Ovf_PMC0,\n"
+        "        Ovf_FixedCtr0 and Ovf_FixedCtr1.\n"
         "\n"
         "    softpmu decode --strict --cpu icelake IA32_PERFEVTSEL0 0x600000\n"
         "        Exits 1: AnyThread (bit 21) is deprecated, so reserved, on\n"
@@ -199,7 +207,7 @@ static int encode_run(const struct cli_args *a)
 const struct cli_command cli_cmd_encode = {
     .name = "encode",
     .summary = "build an MSR value from named fields",
-    .synopsis = "[-c PROFILE] MSR [FIELD=VALUE]...",
+    .synopsis = "[--cpu PROFILE] MSR [FIELD=VALUE]...",
     .description =
         "    Starts from 0, sets each FIELD to its VALUE and prints the "
         "result\n"

@@ -133,7 +133,7 @@ static int msrs_run(const struct cli_args *a)
 const struct cli_command cli_cmd_msrs = {
     .name = "msrs",
     .summary = "list the MSRs of a profile",
-    .synopsis = "[-c PROFILE] [--fields]",
+    .synopsis = "[--cpu PROFILE] [--fields]",
     .description =
         "    Prints one line per MSR the profile has, in address order: the\n"
         "    address, the SDM name, the write policy, the value at reset and\n"

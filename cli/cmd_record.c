@@ -25,7 +25,7 @@
 #include "stat_events.h"
 #include "stat_model.h"
 
-#define REC_DEFAULT_PROFILE "skylake"
+#define REC_DEFAULT_PROFILE CLI_DEFAULT_PROFILE
 #define REC_DEFAULT_EVENTS "instructions"
 /* A prime, so that the samples do not fall in step with a loop (perf
  * record's own default is a frequency, which has no meaning here). */
@@ -695,8 +695,9 @@ const struct cli_command cli_cmd_record = {
         "        The perf.data file to write. Default: perf.data. A file\n"
         "        already there is kept as FILE.old, as perf record does.\n\n"
         "    --cpu PROFILE\n"
-        "        The processor to model, a preset name (as softpmu stat -c).\n"
-        "        Default: skylake.\n\n"
+        "        The processor to model, a preset name (as softpmu stat\n"
+        "        --cpu). Default: " CLI_DEFAULT_PROFILE
+        ", as in every softpmu command.\n\n"
         "    --model SPEC, --no-model\n"
         "        The modelled micro-architecture, as for softpmu stat\n"
         "        (default: the profile's part); loaded only when a modelled\n"

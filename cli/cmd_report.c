@@ -622,7 +622,7 @@ const struct cli_command cli_cmd_report = {
     .examples = "    softpmu report\n"
                 "    softpmu report -i prog.data --sort srcline\n"
                 "    softpmu report --folded | flamegraph.pl > prog.svg\n",
-    .flags = 0,
+    .flags = CLI_FLAG_NO_PROFILE,
     .min_args = 0,
     .max_args = -1,
     .run = report_run_unused,

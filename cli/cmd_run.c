@@ -233,7 +233,7 @@ static int run_run(const struct cli_args *a)
 const struct cli_command cli_cmd_run = {
   .name = "run",
   .summary = "run a PMU scenario script and trace what the PMU does",
-  .synopsis = "[-c PROFILE] [--json] [--svg FILE] SCRIPT",
+  .synopsis = "[--cpu PROFILE] [--json] [--svg FILE] SCRIPT",
   .description =
     "    Runs SCRIPT, a scenario in a small line-based language, on a\n"
     "    modelled core and prints a trace of what the PMU did: a line for\n"

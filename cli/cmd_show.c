@@ -858,9 +858,9 @@ const struct cli_command cli_cmd_show = {
   .options =
     "    -C, --cpu-num N\n"
     "        The CPU to read, by its number (default 0), as in perf stat\n"
-    "        -C: the devices /dev/cpu/N/msr and /dev/cpu/N/cpuid. (-c/--cpu\n"
+    "        -C: the devices /dev/cpu/N/msr and /dev/cpu/N/cpuid. (--cpu\n"
     "        names a profile in every command; show models none and refuses\n"
-    "        it: softpmu cpuid -c PROFILE describes a modelled PMU.)\n"
+    "        it: softpmu cpuid --cpu PROFILE describes a modelled PMU.)\n"
     "\n"
     "    --json\n"
     "        Print one JSON object instead of text: the files, the CPUID\n"

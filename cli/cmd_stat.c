@@ -29,7 +29,7 @@
 
 #define STAT_MAX_EVENTS 32 /* the plugin's limit */
 #define STAT_MAX_RUNS 100000
-#define STAT_DEFAULT_PROFILE "skylake"
+#define STAT_DEFAULT_PROFILE CLI_DEFAULT_PROFILE
 /* perf stat's default hardware events (tools/perf/builtin-stat.c,
  * default_attrs0 and default_attrs1: cycles, instructions, branches,
  * branch-misses) and the last-level cache references and misses. perf's
@@ -180,9 +180,12 @@ static int stat_set_runs(struct stat_opts *o, const char *val)
 static int stat_value_option(struct stat_opts *o, const char *a,
                              const char *val)
 {
-  if (stat_is(a, "-c", "--cpu"))
+  if (strcmp(a, "--cpu") == 0)
     o->profile_name = val;
-  else if (stat_is(a, "-o", "--output"))
+  else if (strcmp(a, "-c") == 0) { /* deprecated: -c is record's period */
+    cli_warn_deprecated_c("stat");
+    o->profile_name = val;
+  } else if (stat_is(a, "-o", "--output"))
     o->out = val;
   else if (stat_is(a, "-x", "--field-separator")) {
     if (!*val)
@@ -631,15 +634,16 @@ const struct cli_command cli_cmd_stat = {
     .name = "stat",
     .summary = "run a program and count its events through the model",
     .synopsis =
-        "[-c PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
+        "[--cpu PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
         "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
         "             [--] PROG [ARGS...]\n"
-        "    softpmu stat [-c PROFILE] [-e EVENT,...] [-x SEP | -j]"
+        "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
     .description =
         "    Runs PROG under qemu-x86_64 (Debian's qemu-user) with softpmu's\n"
         "    QEMU plugin, which hands every retired user-mode instruction of\n"
-        "    every thread to a model PMU of the profile (default skylake),\n"
+        "    every thread to a model PMU of the profile "
+        "(default " CLI_DEFAULT_PROFILE "),\n"
         "    programmed as a driver programs hardware; then prints the counts\n"
         "    in perf stat's layout on standard error. Forked children are\n"
         "    counted and added in; a program started by execve runs outside\n"
@@ -681,14 +685,15 @@ const struct cli_command cli_cmd_stat = {
         "    cpu-migrations, page-faults) are not shown: under QEMU they\n"
         "    would be the emulator's, not the program's.\n",
     .options =
-        "    -c, --cpu PROFILE\n"
+        "    --cpu PROFILE\n"
         "        The processor to model: a preset name or alias (skylake,\n"
-        "        icelake, haswell, skl...; not a key=value profile: QEMU "
-        "splits\n"
-        "        a plugin's arguments on commas). Default: skylake. QEMU's "
-        "-cpu\n"
-        "        model follows it (Skylake-Client for skylake), since glibc\n"
-        "        picks its code by CPUID.\n\n"
+        "        icelake, haswell, skl...; not a key=value profile: QEMU\n"
+        "        splits a plugin's arguments on commas). "
+        "Default: " CLI_DEFAULT_PROFILE ",\n"
+        "        as in every softpmu command. QEMU's -cpu model follows it\n"
+        "        (Skylake-Client for skylake), since glibc picks its code by\n"
+        "        CPUID. -c PROFILE, its former spelling, still works with a\n"
+        "        warning (deprecated: -c is record's period, as in perf).\n\n"
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to count (repeatable).\n\n"
         "    --model SPEC\n"

@@ -26,7 +26,7 @@ static void print_manual(void)
         "    softpmu - the Intel performance-monitoring unit, as softpmu "
         "models it\n\n"
         "SYNOPSIS\n"
-        "    softpmu COMMAND [-c PROFILE] [OPTIONS] [ARGUMENTS]\n"
+        "    softpmu COMMAND [--cpu PROFILE] [OPTIONS] [ARGUMENTS]\n"
         "    softpmu help [COMMAND]\n"
         "    softpmu --help | --version\n\n"
         "DESCRIPTION\n"
@@ -36,8 +36,13 @@ static void print_manual(void)
         "    says, which MSRs exist; and runs scenario scripts against the\n"
         "    model, tracing what the PMU does. The processor is a preset or\n"
         "    a key=value profile given with --cpu; the default is\n"
-        "    " CLI_DEFAULT_PROFILE ". `softpmu show` reads the PMU of this\n"
-        "    machine instead (its CPU is -C N, as in perf stat -C).\n\n"
+        "    " CLI_DEFAULT_PROFILE
+        " in every command. `softpmu show` reads the PMU "
+        "of\n"
+        "    this machine instead (its CPU is -C N, as in perf stat -C).\n"
+        "    One meaning per option letter: -c is softpmu record's period, as\n"
+        "    in perf; -c PROFILE, the former spelling of --cpu PROFILE, still\n"
+        "    works elsewhere, with a warning.\n\n"
         "COMMANDS\n",
         stdout);
   for (i = 0; i < NCOMMANDS; i++)
@@ -64,7 +69,7 @@ static void print_manual(void)
         "    softpmu cpuid --cpu icelake\n"
         "    softpmu msrs --cpu core2 --fields\n"
         "    softpmu run examples/scripts/pmi_freeze_v4.pmu\n"
-        "    sudo softpmu show --cpu 0\n"
+        "    sudo softpmu show -C 0\n"
         "    softpmu stat -- ./prog\n"
         "    softpmu record -g -- ./prog && softpmu report\n",
         stdout);

@@ -14,10 +14,10 @@ SOFTPMU=${1:?usage: test_cli.sh PATH/TO/softpmu}
 # ---- decode ---------------------------------------------------------------
 
 # GLOBAL_STATUS bit 0 = PMC0, bit 34 = fixed counter 2, bit 63 = CondChgd
-# (SDM 18.2.2.2); default profile sapphirerapids.
+# (SDM 18.2.2.2); default profile skylake, every command's.
 run decode IA32_PERF_GLOBAL_STATUS 0x8000000400000001
 expect "decode GLOBAL_STATUS" 0 "\
-IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on sapphirerapids
+IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on skylake
       0  Ovf_PMC0       1  IA32_PMC0 overflowed
      34  Ovf_FixedCtr2  1  IA32_FIXED_CTR2 overflowed
      63  CondChgd       1  PMU state changed (condition changed)" ""
@@ -25,7 +25,7 @@ IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on sapphirerapids
 # The same MSR by number (decimal 910 = 0x38e) and in lower case.
 run decode 910 0x8000000400000001
 expect "decode by decimal address" 0 "\
-IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on sapphirerapids
+IA32_PERF_GLOBAL_STATUS (0x38e) = 0x8000000400000001 on skylake
       0  Ovf_PMC0       1  IA32_PMC0 overflowed
      34  Ovf_FixedCtr2  1  IA32_FIXED_CTR2 overflowed
      63  CondChgd       1  PMU state changed (condition changed)" ""
@@ -43,8 +43,42 @@ IA32_PERF_GLOBAL_STATUS (0x38e) = 0x70000000f on skylake
 # A former name (IA32_PERFCTR0) and a value with no field set.
 run decode IA32_PERFCTR0 0
 expect "decode former name, zero" 0 "\
-IA32_PMC0 (0xc1) = 0x0 on sapphirerapids
+IA32_PMC0 (0xc1) = 0x0 on skylake
   no field is set" ""
+
+# VALUE as rdmsr (msr-tools) prints it: bare hex, so 300000001 is
+# 0x300000001 (Ovf_PMC0, Ovf_FixedCtr0, Ovf_FixedCtr1; SDM 18.2.2.2), the
+# same with 0x, and decimal only after 0n (12884901889 = 0x300000001).
+status_300000001="\
+IA32_PERF_GLOBAL_STATUS (0x38e) = 0x300000001 on skylake
+      0  Ovf_PMC0       1  IA32_PMC0 overflowed
+     32  Ovf_FixedCtr0  1  IA32_FIXED_CTR0 overflowed
+     33  Ovf_FixedCtr1  1  IA32_FIXED_CTR1 overflowed"
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 300000001
+expect "decode bare hex, as rdmsr prints it" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0x300000001
+expect "decode 0x hex" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0X300000001
+expect "decode 0X hex" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0n12884901889
+expect "decode 0n decimal" 0 "$status_300000001" ""
+run decode --cpu skylake IA32_PERF_GLOBAL_STATUS 0N12884901889
+expect "decode 0N decimal" 0 "$status_300000001" ""
+# rdmsr -0 pads to 16 digits; the MSR by address stays 0x-hex or decimal.
+run decode --cpu skylake 0x186 00000000004300c0
+expect "decode zero-padded bare hex by address" 0 "\
+IA32_PERFEVTSEL0 (0x186) = 0x4300c0 on skylake
+    7:0  EVENT  0xc0  event select: the event logic unit
+     16  USR    1     count when CPL > 0
+     17  OS     1     count when CPL = 0
+     22  EN     1     enable the counter" ""
+want=$(cat "$tmp/out")
+run decode --cpu skylake 0x186 4300c0
+expect "decode bare hex by address" 0 "$want" ""
+run decode --cpu skylake IA32_PMC0 ffffffffffff
+expect "decode bare hex of letters only" 0 "\
+IA32_PMC0 (0xc1) = 0xffffffffffff on skylake
+   47:0  COUNT  0xffffffffffff  counter value (the counter width)" ""
 
 # Reserved bits: AnyThread (EVTSEL bit 21) is reserved once deprecated
 # (v5, CPUID.0AH:EDX[15]); reported, exit 0, or 1 with --strict.
@@ -67,7 +101,7 @@ IA32_PERFEVTSEL0 (0x186) = 0x600000 on skylake
 # Bits in no field but not reserved: the host-owned bits of MISC_ENABLE.
 run decode IA32_MISC_ENABLE 0x1081
 expect "decode other bits" 0 "\
-IA32_MISC_ENABLE (0x1a0) = 0x1081 on sapphirerapids
+IA32_MISC_ENABLE (0x1a0) = 0x1081 on skylake
       7  PERFMON_AVAILABLE  1  performance monitoring available
      12  PEBS_UNAVAILABLE   1  PEBS not supported
 other bits set: bit 0 (0x1), in no field and not reserved" ""
@@ -82,7 +116,7 @@ run encode --cpu core2 ia32_perfevtsel0 EVENT=192 Usr=1 oS=1 En=1
 expect "encode PERFEVTSEL0, any case, decimal" 0 "0x4300c0" ""
 run decode IA32_PERFEVTSEL0 0x4300c0
 expect "decode what encode built" 0 "\
-IA32_PERFEVTSEL0 (0x186) = 0x4300c0 on sapphirerapids
+IA32_PERFEVTSEL0 (0x186) = 0x4300c0 on skylake
     7:0  EVENT  0xc0  event select: the event logic unit
      16  USR    1     count when CPL > 0
      17  OS     1     count when CPL = 0
@@ -93,7 +127,7 @@ run encode IA32_PERFEVTSEL1 event=0x3c umask=0x01 cmask=1 inv=1 en=1
 expect "encode PERFEVTSEL1" 0 "0x1c0013c" ""
 run decode IA32_PERFEVTSEL1 "$(cat "$tmp/out")"
 expect "round trip PERFEVTSEL1" 0 "\
-IA32_PERFEVTSEL1 (0x187) = 0x1c0013c on sapphirerapids
+IA32_PERFEVTSEL1 (0x187) = 0x1c0013c on skylake
     7:0  EVENT  0x3c  event select: the event logic unit
    15:8  UMASK  0x1   unit mask: the condition within the event
      22  EN     1     enable the counter
@@ -118,11 +152,11 @@ expect "encode too wide, 1 bit" 2 "" "softpmu: USR is 1 bit wide; 0x2 does not f
 
 # Unknown fields list the MSR's fields (and presets that have one the
 # profile lacks).
-run encode IA32_PERFEVTSEL0 evnt=1
+run encode --cpu sapphirerapids IA32_PERFEVTSEL0 evnt=1
 expect "encode unknown field" 2 "" "\
 softpmu: IA32_PERFEVTSEL0 has no field 'evnt'
 softpmu: its fields: EVENT UMASK USR OS E PC INT EN INV CMASK IN_TX ADAPTIVE"
-run encode IA32_PERFEVTSEL0 any=1
+run encode --cpu sapphirerapids IA32_PERFEVTSEL0 any=1
 expect "encode field absent from profile" 2 "" "\
 softpmu: IA32_PERFEVTSEL0 has no field 'any' in profile sapphirerapids; presets that have it: nehalem, sandybridge, haswell, skylake
 softpmu: its fields: EVENT UMASK USR OS E PC INT EN INV CMASK IN_TX ADAPTIVE"
@@ -162,7 +196,7 @@ expect "MSR number absent from profile" 2 "" \
   "softpmu: MSR 0x392 is not present in profile haswell; presets that have it: skylake, icelake, sapphirerapids"
 run decode 0x10 0
 expect "MSR number absent everywhere" 2 "" \
-  "softpmu: MSR 0x10 is not present in profile sapphirerapids"
+  "softpmu: MSR 0x10 is not present in profile skylake"
 
 run decode --cpu bogus IA32_PMC0 1
 expect "unknown profile" 2 "" \
@@ -185,31 +219,40 @@ expect "impossible profile" 2 "" \
 
 run decode IA32_PMC0 0x1ffffffffffffffff
 expect "value wider than 64 bits" 2 "" \
-  "softpmu: '0x1ffffffffffffffff' is not a 64-bit value (0x-prefixed hex or decimal)"
-run decode IA32_PMC0 12abc
+  "softpmu: '0x1ffffffffffffffff' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 1ffffffffffffffff
+expect "bare hex value wider than 64 bits" 2 "" \
+  "softpmu: '1ffffffffffffffff' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 12xyz
 expect "value not a number" 2 "" \
-  "softpmu: '12abc' is not a 64-bit value (0x-prefixed hex or decimal)"
+  "softpmu: '12xyz' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 0n12ab
+expect "0n value not decimal" 2 "" \
+  "softpmu: '0n12ab' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
+run decode IA32_PMC0 0n18446744073709551616
+expect "0n value wider than 64 bits" 2 "" \
+  "softpmu: '0n18446744073709551616' is not a 64-bit value (hex, 0x optional, as rdmsr prints it; decimal after 0n)"
 
 run decode IA32_PMC0
 expect "decode missing argument" 2 "" "\
 softpmu: decode: missing argument
-usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+usage: softpmu decode [--cpu PROFILE] [--strict] MSR VALUE"
 run encode
 expect "encode missing argument" 2 "" "\
 softpmu: encode: missing argument
-usage: softpmu encode [-c PROFILE] MSR [FIELD=VALUE]..."
+usage: softpmu encode [--cpu PROFILE] MSR [FIELD=VALUE]..."
 run cpuid extra
 expect "cpuid extra argument" 2 "" "\
 softpmu: cpuid: unexpected argument 'extra'
-usage: softpmu cpuid [-c PROFILE]"
+usage: softpmu cpuid [--cpu PROFILE]"
 run decode --cpu
 expect "option without its value" 2 "" "\
 softpmu: decode: option '--cpu' needs a value
-usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+usage: softpmu decode [--cpu PROFILE] [--strict] MSR VALUE"
 run msrs --strict
 expect "option of another command" 2 "" "\
 softpmu: msrs: unknown option '--strict'
-usage: softpmu msrs [-c PROFILE] [--fields]"
+usage: softpmu msrs [--cpu PROFILE] [--fields]"
 run
 expect "no command" 2 "" \
   "usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)"
@@ -272,7 +315,7 @@ Leaf 04H, deterministic cache parameters
   sub-leaf 4: type 0, no more caches
   addressable core IDs in the package: 8 (EAX[31:26] + 1)" ""
 
-# Sapphire Rapids (the default): EAX = 0x08300805 is version 5, 8 GP
+# Sapphire Rapids: EAX = 0x08300805 is version 5, 8 GP
 # counters of 48 bits, 8 events (Topdown Slots is bit 7); ECX = 0xf is the
 # fixed-counter bitmap (v5); EDX = 0x8604 is 4 fixed counters of 48 bits
 # and AnyThread deprecated (bit 15). Leaf 1CH (architectural LBRs): EAX =
@@ -285,7 +328,7 @@ Leaf 04H, deterministic cache parameters
 # L1D 48 KB 12-way (EBX 0x02c0003f: ways - 1 = 11 in EBX[31:22], line - 1 =
 # 63), L2 2 MB 16-way of 2048 sets, its 1.875 MB 15-way slice of the
 # non-inclusive L3 (EDX 4: complex indexing only), then type 0.
-run cpuid
+run cpuid --cpu sapphirerapids
 expect "cpuid sapphirerapids" 0 "\
 CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x0000000f  EDX 0x00008604
 CPUID.01H  EAX 0x00000000  EBX 0x00000000  ECX 0x00008014  EDX 0x00200000
@@ -382,7 +425,7 @@ CPUID.0AH  EAX 0x08300805  EBX 0x00000000  ECX 0x00000000  EDX 0x00008604
 # MSRs; Sapphire Rapids: 43 plus 101 architectural LBR MSRs, 32 x
 # FROM/TO/INFO, LBR_CTL, LBR_DEPTH and 3 LER; Skylake 28 + 100; Core 2
 # 16 + 11, 4 x FROM/TO, TOS and 2 LER; Core Duo 7).
-run msrs
+run msrs --cpu sapphirerapids
 expect_lines "msrs sapphirerapids" 144
 run msrs --cpu icelake
 expect_lines "msrs icelake" 143
@@ -423,22 +466,8 @@ same "$tmp/evtsel" "\
 # put regular files in place of /dev/cpu/N/msr and /dev/cpu/N/cpuid, with
 # the devices' layout: an MSR is the 8 bytes at offset = its address, a
 # CPUID leaf the 16 bytes EAX, EBX, ECX, EDX at offset = leaf (sub-leaf 0),
-# little-endian; past the end of the file is #GP.
-#
-# put FILE OFFSET VALUE: VALUE (0x and up to 16 hex digits) as 8
-# little-endian bytes at byte OFFSET of FILE.
-put() {
-  bytes=$(printf '%s\n' "$3" | awk '{
-    h = tolower($1); sub(/^0x/, "", h)
-    while (length(h) < 16) h = "0" h
-    s = ""
-    for (i = 15; i >= 1; i -= 2)
-      s = s sprintf("\\%03o", (index("0123456789abcdef", substr(h, i, 1)) - 1) * 16 + index("0123456789abcdef", substr(h, i + 1, 1)) - 1)
-    print s
-  }')
-  # shellcheck disable=SC2059 # the bytes are octal escapes
-  printf "$bytes" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc 2>/dev/null
-}
+# little-endian; past the end of the file is #GP. (put, of test_lib.sh,
+# writes them.)
 
 # The leaves overlap in a flat file: 01H is bytes 1-16, 07H 7-22, 0AH
 # 10-25, so leaves 01H and 07H are made of leaf 0AH's bytes. Here leaf 0AH
@@ -641,11 +670,11 @@ if [ "$(id -u)" != 0 ]; then
   run show --msr-file "$tmp/locked" --cpuid-file "$tmp/cpuid1"
   expect "show: an unreadable file" 2 "" "softpmu: cannot open $tmp/locked: Permission denied"
 fi
-# -c/--cpu names a profile in every command; show reads this machine and
+# --cpu names a profile in every command; show reads this machine and
 # takes its CPU as -C N (as perf stat -C).
 run show --cpu skylake
-expect "show: -c is a profile, refused" 2 "" "\
-softpmu: show: -c/--cpu names a profile, and show reads this machine; its CPU number is -C N (--cpu-num N); \`softpmu cpuid -c PROFILE\` describes a modelled one
+expect "show: --cpu is a profile, refused" 2 "" "\
+softpmu: show: --cpu names a profile, and show reads this machine; its CPU number is -C N (--cpu-num N); \`softpmu cpuid --cpu PROFILE\` describes a modelled one
 usage: softpmu show [-C N] [--json]"
 run show -C skylake
 expect "show: -C is a CPU number" 2 "" "\
@@ -654,7 +683,7 @@ usage: softpmu show [-C N] [--json]"
 run decode -C 1 IA32_PMC0 1
 expect "decode: -C is show's" 2 "" "\
 softpmu: decode: unknown option '-C'
-usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+usage: softpmu decode [--cpu PROFILE] [--strict] MSR VALUE"
 run show extra
 expect "show: no arguments" 2 "" "\
 softpmu: show: unexpected argument 'extra'
@@ -662,7 +691,61 @@ usage: softpmu show [-C N] [--json]"
 run decode --msr-file x IA32_PMC0 0
 expect "--msr-file is for show only" 2 "" "\
 softpmu: decode: unknown option '--msr-file'
-usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+usage: softpmu decode [--cpu PROFILE] [--strict] MSR VALUE"
+
+# ---- one default profile, one meaning per option letter ---------------------
+
+# Every command that models a processor defaults to skylake and says so in
+# its manual; report models none and has no --cpu.
+run cpuid
+checks=$((checks + 1))
+head -n 1 "$tmp/out" >"$tmp/first"
+same "$tmp/first" \
+  "CPUID.0AH  EAX 0x07300404  EBX 0x00000000  ECX 0x00000000  EDX 0x00000603" ||
+  fail "cpuid: the default profile is not skylake"
+run msrs
+expect_lines "msrs: the default profile is skylake" 128
+for cmd in decode encode cpuid msrs run stat record; do
+  run "$cmd" --help
+  checks=$((checks + 1))
+  grep -q 'Default: skylake' "$tmp/out" ||
+    fail "$cmd --help does not name the default profile skylake"
+  grep -q -- '--cpu PROFILE' "$tmp/out" ||
+    fail "$cmd --help does not describe --cpu PROFILE"
+  grep -q -- '-c, --cpu' "$tmp/out" &&
+    fail "$cmd --help still gives -c as the profile's option"
+done
+run report --help
+checks=$((checks + 1))
+grep -q -- '--cpu' "$tmp/out" && fail "report --help describes a --cpu it does not take"
+run report --cpu skylake
+expect "report: no profile" 2 "" "\
+softpmu: report: unknown option or argument '--cpu'
+usage: softpmu report [-i FILE] [--sort sym|srcline] [--folded [--event NAME]]"
+
+# -c PROFILE, the former spelling, works with a warning naming --cpu (-c is
+# record's period, as in perf); attached (-cicelake) too.
+deprecated="softpmu: decode: warning: -c PROFILE is deprecated, write --cpu PROFILE (-c is record's period, as in perf)"
+run decode -c icelake IA32_PERFEVTSEL0 0x600000
+expect "decode -c PROFILE, deprecated" 0 "\
+IA32_PERFEVTSEL0 (0x186) = 0x600000 on icelake
+     22  EN  1  enable the counter
+reserved bits set: bit 21 (0x200000), reserved in profile icelake" "$deprecated"
+want=$(cat "$tmp/out")
+run decode -cicelake IA32_PERFEVTSEL0 0x600000
+expect "decode -cPROFILE, deprecated" 0 "$want" "$deprecated"
+run cpuid -c core2
+checks=$((checks + 1))
+head -n 1 "$tmp/out" >"$tmp/first"
+same "$tmp/first" \
+  "CPUID.0AH  EAX 0x07280202  EBX 0x00000000  ECX 0x00000000  EDX 0x00000503" ||
+  fail "cpuid -c core2: registers differ"
+same "$tmp/err" "softpmu: cpuid: warning: -c PROFILE is deprecated, write --cpu PROFILE (-c is record's period, as in perf)" ||
+  fail "cpuid -c core2: no deprecation warning"
+run show -c 0
+expect "show: -c is a profile, refused" 2 "" "\
+softpmu: show: -c names a profile, and show reads this machine; its CPU number is -C N (--cpu-num N); \`softpmu cpuid --cpu PROFILE\` describes a modelled one
+usage: softpmu show [-C N] [--json]"
 
 # ---- manuals and version ---------------------------------------------------
 

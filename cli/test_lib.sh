@@ -59,6 +59,23 @@ expect_manual() {
   same "$tmp/err" "" || fail "$1: standard error is not empty"
 }
 
+# put FILE OFFSET VALUE: VALUE (0x and up to 16 hex digits) as 8
+# little-endian bytes at byte OFFSET of FILE (the layout of /dev/cpu/N/msr,
+# and of /dev/cpu/N/cpuid's registers, for softpmu show's --msr-file and
+# --cpuid-file).
+put() {
+  bytes=$(printf '%s\n' "$3" | awk '{
+    h = tolower($1); sub(/^0x/, "", h)
+    while (length(h) < 16) h = "0" h
+    s = ""
+    for (i = 15; i >= 1; i -= 2)
+      s = s sprintf("\\%03o", (index("0123456789abcdef", substr(h, i, 1)) - 1) * 16 + index("0123456789abcdef", substr(h, i + 1, 1)) - 1)
+    print s
+  }')
+  # shellcheck disable=SC2059 # the bytes are octal escapes
+  printf "$bytes" | dd of="$1" bs=1 seek=$(($2)) conv=notrunc 2>/dev/null
+}
+
 # finish: the summary line; the exit status of the whole test.
 finish() {
   printf '%d checks, %d failed\n' "$checks" "$failures"

@@ -281,15 +281,15 @@ softpmu: cannot read missing.pmu: No such file or directory"
 run run
 expect "run: no script" 2 "" "\
 softpmu: run: missing argument
-usage: softpmu run [-c PROFILE] [--json] [--svg FILE] SCRIPT"
+usage: softpmu run [--cpu PROFILE] [--json] [--svg FILE] SCRIPT"
 run run --svg
 expect "run: --svg without FILE" 2 "" "\
 softpmu: run: option '--svg' needs a value
-usage: softpmu run [-c PROFILE] [--json] [--svg FILE] SCRIPT"
+usage: softpmu run [--cpu PROFILE] [--json] [--svg FILE] SCRIPT"
 run decode --json IA32_PMC0 0
 expect "--json is for run only" 2 "" "\
 softpmu: decode: unknown option '--json'
-usage: softpmu decode [-c PROFILE] [--strict] MSR VALUE"
+usage: softpmu decode [--cpu PROFILE] [--strict] MSR VALUE"
 
 # ---- guest memory, PEBS and BTS ----------------------------------------------
 

@@ -1,34 +1,43 @@
 #!/usr/bin/env python3
 """Write the seed corpora of the fuzz harnesses.
 
-    python3 fuzz/gen_seeds.py [model|profile|ds|script...]
-        # rewrites fuzz/corpus/<harness>/seed-* (default: every harness)
+    python3 fuzz/gen_seeds.py OUTDIR [model|profile|ds|script|netburst...]
+        # writes OUTDIR/<harness>/seed-* (default: every harness); the
+        # build runs it (fuzz/CMakeLists.txt: <build>/fuzz/seeds/), so the
+        # seeds are not kept in the repository
+    python3 fuzz/gen_seeds.py --regressions
+        # rewrites the regression inputs this file states (ds_regressions,
+        # SCRIPT_REGRESSIONS, regressions()) in fuzz/regressions/, and
+        # ds_open() in fuzz/regressions-open/: those are kept in the tree
 
-corpus/profile: profile strings (every preset, aliases, every key, and one
+seeds/profile: profile strings (every preset, aliases, every key, and one
 string for each reason spmu_profile_validate refuses a profile).
 
-corpus/model: byte programs in the layout fuzz_model.c decodes (see the
-comment at its top): a profile byte (preset, perturbations) and a sequence
-of operations. Every preset gets the same scenarios: counting to overflow
+seeds/model: byte programs in the layout fuzz_model.c decodes (see the comment
+at its top): a profile byte (preset, perturbations) and a sequence of
+operations. Every preset gets the same scenarios: counting to overflow
 with PMIs near the deadline, fixed counters, freeze on PMI, an MSR sweep
 with raw and valid values, RDPMC forms, the host path, snapshots (restore,
 damaged, truncated), RESET/INIT/CPUID, edge/CMASK/INV, AnyThread; a few
 custom profiles cover 32/64-bit counters, 8 threads, v5 fixed bitmaps.
 
-corpus/ds: byte programs in the layout fuzz_ds.c decodes (see the comment
+seeds/ds: byte programs in the layout fuzz_ds.c decodes (see the comment
 at its top): for each of its profiles, PEBS records up to a full buffer,
 each memory callback failing in turn, BTS (circular, BTINT, BTS_OFF_OS),
 the DS area across 4 GiB and at the edges of the address space, adaptive
 groups, load latency, IA-32e mode on 32-bit layouts, NetBurst threads.
-regressions/ds gets ds_regressions() (replayed), regressions-open/ds the
-inputs of ds_open(): open defects (none at present).
 
-corpus/script: every examples/scripts/*.pmu and SCRIPT_SEEDS, small valid
+seeds/script: every examples/scripts/*.pmu and SCRIPT_SEEDS, small valid
 scripts (each statement and option) and each kind of parse error.
 
-Files the fuzzer adds (named by their SHA-1) are left alone; only seed-*
-files are rewritten. Keep this in step with the decoders of fuzz_model.c
-and fuzz_ds.c.
+seeds/netburst: fuzz_netburst.c reads any bytes as a program (byte 0 picks
+the preset, then LP, opcode and operand bytes), so its seeds are byte
+strings of a fixed pseudo-random sequence, 16 to 400 bytes, half on each
+preset.
+
+The inputs the fuzzer found stay in fuzz/corpus/<harness>/ (named by their
+SHA-1; scripts/fuzz minimises them against these seeds). Keep this in step
+with the decoders of fuzz_model.c and fuzz_ds.c.
 """
 import os
 import struct
@@ -381,8 +390,8 @@ def scenarios(preset):
     p.ds_setup(bts=1 | 2, bts_max=36, bts_thr=0xFF, pebs_en=(0, 0))
     p.deliver([INST + (1,)], 3, branch=br)  # fills the buffer
     p.deliver([INST + (1,)], 1, branch=br)  # BTINT: no record past max
-    # Was a defect until d984a93: a batch reported SPMU_TICK_BTS although
-    # its last clock stored no record (BTINT, buffer full).
+    # Was a defect, now fixed: a batch reported SPMU_TICK_BTS although its
+    # last clock stored no record (BTINT, buffer full).
     p.deliver([INST + (1,)], 20, branch=br)
     p.deliver([INST + (1,)], "max", branch=br)
     p.ds_setup(bts=1 | 4, pebs_en=(0, 0))
@@ -900,72 +909,98 @@ def regressions():
     return {}
 
 
-def write(dirname, name, data):
-    path = os.path.join(HERE, "corpus", dirname, "seed-" + name)
-    with open(path, "wb") as f:
-        f.write(data)
+def netburst_seeds():
+    """Byte strings of a fixed xorshift64 sequence, sizes 16-400, byte 0's
+    bit 0 alternating the two presets (fuzz_netburst.c)."""
+    out = {}
+    x = 0x9E3779B97F4A7C15
+    for i in range(64):
+        n = (16, 48, 96, 200, 400)[i % 5]
+        b = bytearray()
+        for _ in range(n):
+            x ^= (x << 13) & 0xFFFFFFFFFFFFFFFF
+            x ^= x >> 7
+            x ^= (x << 17) & 0xFFFFFFFFFFFFFFFF
+            b.append(x & 0xFF)
+        b[0] = (b[0] & 0xFE) | (i & 1)
+        out["%02d" % i] = bytes(b)
+    return out
 
 
-def clear_seeds(d):
-    os.makedirs(os.path.join(HERE, "corpus", d), exist_ok=True)
-    for f in os.listdir(os.path.join(HERE, "corpus", d)):
+HARNESSES = ("model", "profile", "ds", "script", "netburst")
+
+
+def seeds_of(harness):
+    """{name: bytes} of one harness's seeds."""
+    out = {}
+    if harness == "model":
+        for preset in PRESETS:
+            for name, prog in scenarios(preset).items():
+                out["%s-%s" % (preset, name)] = bytes(prog.b)
+        for name, (base, perturb) in custom_profiles().items():
+            out["custom-" + name] = bytes(
+                custom_scenario(name, base, perturb).b)
+    elif harness == "profile":
+        for i, s in enumerate(PROFILE_SEEDS):
+            out["%03d" % i] = s.encode()
+    elif harness == "ds":
+        for i, profile in enumerate(DS_PROFILES):
+            for name, prog in ds_scenarios(profile).items():
+                out["%02d-%s" % (i, name)] = bytes(prog.b)
+    elif harness == "script":
+        out = script_seeds()
+    else:
+        out = netburst_seeds()
+    return out
+
+
+def write_seeds(outdir, harness):
+    d = os.path.join(outdir, harness)
+    os.makedirs(d, exist_ok=True)
+    for f in os.listdir(d):
         if f.startswith("seed-"):
-            os.remove(os.path.join(HERE, "corpus", d, f))
+            os.remove(os.path.join(d, f))
+    seeds = seeds_of(harness)
+    for name, data in seeds.items():
+        with open(os.path.join(d, "seed-" + name), "wb") as f:
+            f.write(data)
+    return len(seeds)
+
+
+def write_inputs(dirname, inputs):
+    if not inputs:
+        return
+    os.makedirs(dirname, exist_ok=True)
+    for name, data in inputs.items():
+        with open(os.path.join(dirname, name), "wb") as f:
+            f.write(data)
+
+
+def write_regressions():
+    write_inputs(os.path.join(HERE, "regressions", "model"),
+                 {k: bytes(v.b) for k, v in regressions().items()})
+    write_inputs(os.path.join(HERE, "regressions", "ds"),
+                 {k: bytes(v.b) for k, v in ds_regressions().items()})
+    write_inputs(os.path.join(HERE, "regressions-open", "ds"),
+                 {k: bytes(v.b) for k, v in ds_open().items()})
+    write_inputs(os.path.join(HERE, "regressions", "script"),
+                 {k: v.encode() for k, v in SCRIPT_REGRESSIONS.items()})
 
 
 def main():
-    which = sys.argv[1:] or ["model", "profile", "ds", "script"]
-    for d in which:
-        if d not in ("model", "profile", "ds", "script"):
-            sys.exit("usage: gen_seeds.py [model|profile|ds|script...]")
-        clear_seeds(d)
-    n = 0
-    if "model" in which:
-        for preset in PRESETS:
-            for name, prog in scenarios(preset).items():
-                write("model", "%s-%s" % (preset, name), bytes(prog.b))
-                n += 1
-        for name, (base, perturb) in custom_profiles().items():
-            write("model", "custom-" + name,
-                  bytes(custom_scenario(name, base, perturb).b))
-            n += 1
-        rdir = os.path.join(HERE, "regressions", "model")
-        for name, prog in regressions().items():
-            os.makedirs(rdir, exist_ok=True)
-            with open(os.path.join(rdir, name), "wb") as f:
-                f.write(bytes(prog.b))
-        print("wrote %d model seeds" % n, file=sys.stderr)
-    if "profile" in which:
-        for i, s in enumerate(PROFILE_SEEDS):
-            write("profile", "%03d" % i, s.encode())
-        print("wrote %d profile seeds" % len(PROFILE_SEEDS), file=sys.stderr)
-    if "ds" in which:
-        n = 0
-        for i, profile in enumerate(DS_PROFILES):
-            for name, prog in ds_scenarios(profile).items():
-                write("ds", "%02d-%s" % (i, name), bytes(prog.b))
-                n += 1
-        rdir = os.path.join(HERE, "regressions", "ds")
-        os.makedirs(rdir, exist_ok=True)
-        for name, prog in ds_regressions().items():
-            with open(os.path.join(rdir, name), "wb") as f:
-                f.write(bytes(prog.b))
-        odir = os.path.join(HERE, "regressions-open", "ds")
-        for name, prog in ds_open().items():
-            os.makedirs(odir, exist_ok=True)
-            with open(os.path.join(odir, name), "wb") as f:
-                f.write(bytes(prog.b))
-        print("wrote %d ds seeds" % n, file=sys.stderr)
-    if "script" in which:
-        seeds = script_seeds()
-        for name, data in seeds.items():
-            write("script", name, data)
-        rdir = os.path.join(HERE, "regressions", "script")
-        os.makedirs(rdir, exist_ok=True)
-        for name, text in SCRIPT_REGRESSIONS.items():
-            with open(os.path.join(rdir, name), "wb") as f:
-                f.write(text.encode())
-        print("wrote %d script seeds" % len(seeds), file=sys.stderr)
+    usage = ("usage: gen_seeds.py OUTDIR [model|profile|ds|script|netburst...]"
+             "\n       gen_seeds.py --regressions")
+    if sys.argv[1:] == ["--regressions"]:
+        write_regressions()
+        return
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit(usage)
+    which = sys.argv[2:] or list(HARNESSES)
+    for h in which:
+        if h not in HARNESSES:
+            sys.exit(usage)
+    for h in which:
+        write_seeds(sys.argv[1], h)
 
 
 if __name__ == "__main__":

@@ -15,15 +15,11 @@ static unsigned digit_value(char c)
   return 16;
 }
 
-bool text_parse_u64(const char *s, uint64_t *out)
+/* The digits of s in base (at least one), at most 64 bits. */
+static bool parse_digits(const char *s, unsigned base, uint64_t *out)
 {
-  unsigned base = 10;
   uint64_t v = 0;
 
-  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s += 2;
-  }
   if (*s == '\0')
     return false;
   for (; *s; s++) {
@@ -34,6 +30,24 @@ bool text_parse_u64(const char *s, uint64_t *out)
   }
   *out = v;
   return true;
+}
+
+bool text_parse_u64(const char *s, uint64_t *out)
+{
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    return parse_digits(s + 2, 16, out);
+  return parse_digits(s, 10, out);
+}
+
+/* 0n is WinDbg's decimal prefix; n is no hex digit, so a value that rdmsr
+ * printed can never be mistaken for one. */
+bool text_parse_msr_value(const char *s, uint64_t *out)
+{
+  if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    return parse_digits(s + 2, 16, out);
+  if (s[0] == '0' && (s[1] == 'n' || s[1] == 'N'))
+    return parse_digits(s + 2, 10, out);
+  return parse_digits(s, 16, out);
 }
 
 bool text_ieq(const char *a, const char *b)

@@ -10,6 +10,11 @@
  * sign, at most 64 bits. */
 bool text_parse_u64(const char *s, uint64_t *out);
 
+/* A register value as rdmsr (msr-tools) prints it: hex with or without
+ * 0x (300000001 is 0x300000001), or decimal after 0n (0n42); no sign, at
+ * most 64 bits. */
+bool text_parse_msr_value(const char *s, uint64_t *out);
+
 /* Case-insensitive equality of two strings. */
 bool text_ieq(const char *a, const char *b);
 

@@ -88,9 +88,10 @@ SPMU_API const spmu_nb_event *spmu_nb_event_at(unsigned i);
  * mask bits of a programmed ESCR are thread-independent. */
 SPMU_API const spmu_nb_event *spmu_nb_event_of(unsigned unit, unsigned evsel);
 
-/* An event programmed by name, as steps 1-4 of the SDM's procedure (seed
- * 004) find it: the ESCRs that can count it, the counters each feeds, the
- * CCCR ESCR-select value and the ESCR's event select / mask bits. */
+/* An event programmed by name, as steps 1-4 of the SDM's procedure (SDM
+ * Vol. 3B 18.15.5.1) find it: the ESCRs that can count it, the counters
+ * each feeds, the CCCR ESCR-select value and the ESCR's event select / mask
+ * bits. */
 typedef struct spmu_nb_event_sel {
   const spmu_nb_event *event;
   uint16_t mask;         /* the event-mask bits named (all defined ones

@@ -92,7 +92,7 @@ expect "--model cachegrind -v" 0 "" "\
 # timing (not cycle-accurate): 4 instructions a cycle; extra cycles 12 for an LL hit, 200 for memory, 15 a mispredict; reference cycles = core cycles x 1 / 1
 40000,,L1-dcache-load-misses,0,100.00,,,model
 17006,,instructions,0,100.00,,"
-run stat -v -e r01c5 -c haswell --from "$tmp/res"
+run stat -v -e r01c5 --cpu haswell --from "$tmp/res"
 checks=$((checks + 1))
 grep -q '^ model: part:haswell (L1I 32K 8-way, L1D 32K 8-way, L2 256K 8-way, LLC 8M 16-way inclusive' "$tmp/err" &&
   grep -q '^        L2   262144 B, 8 ways, 64 B lines, 512 sets, true LRU$' "$tmp/err" &&
@@ -113,17 +113,30 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx \
   "softpmu: stat: --model and --no-model: one or the other" ||
   fail "--model with --no-model: status $rc, $(cat "$tmp/err")"
-run stat -c core2 -e instructions,cycles --from "$tmp/res"
+run stat --cpu core2 -e instructions,cycles --from "$tmp/res"
 expect "core2 cycles" 2 "" "\
 softpmu: stat: cycles is an estimate of the modelled micro-architecture, and core2 has no model of its own (no cache geometry): choose one with --model part:NAME or --model cachegrind:I1=SIZE,ASSOC,LINE:D1=SIZE,ASSOC,LINE:LL=SIZE,ASSOC,LINE, or leave modelled events out with --no-model"
-run stat -c core2 --model part:skylake -x , -e instructions,cycles \
+run stat --cpu core2 --model part:skylake -x , -e instructions,cycles \
   --from "$tmp/res"
 expect "core2 --model part:skylake" 0 "" "\
 # model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
 40000,,instructions,0,100.00,2.35,insn per cycle (model)
 17006,,cycles,0,100.00,,,model"
-run stat -c core2 -x , --from "$tmp/res"
+run stat --cpu core2 -x , --from "$tmp/res"
 expect "core2 default set" 0 "" "\
+softpmu: stat: note: no modelled micro-architecture (core2 states no part (no cache geometry)): cycles, branch-misses and the cache events are <not supported>; choose one with --model
+<not supported>,,cycles,0,100.00,,
+40000,,instructions,0,100.00,,
+17006,,branches,0,100.00,,
+<not supported>,,branch-misses,0,100.00,,
+<not supported>,,cache-references,0,100.00,,
+<not supported>,,cache-misses,0,100.00,,"
+
+# -c PROFILE, stat's former spelling of --cpu: the same result, with a
+# warning naming --cpu (-c is record's period, as in perf).
+run stat -c core2 -x , --from "$tmp/res"
+expect "stat -c PROFILE, deprecated" 0 "" "\
+softpmu: stat: warning: -c PROFILE is deprecated, write --cpu PROFILE (-c is record's period, as in perf)
 softpmu: stat: note: no modelled micro-architecture (core2 states no part (no cache geometry)): cycles, branch-misses and the cache events are <not supported>; choose one with --model
 <not supported>,,cycles,0,100.00,,
 40000,,instructions,0,100.00,,
