@@ -205,8 +205,7 @@ static size_t put_hanging(FILE *out, const struct man_line *l, size_t n,
       widest = tag_len;
   fputs(".PD 0\n", out);
   i = 0;
-  while (i < n && l[i].indent == BASE &&
-         hanging(l[i].text, &tag_len, &rest)) {
+  while (i < n && l[i].indent == BASE && hanging(l[i].text, &tag_len, &rest)) {
     size_t deep;
 
     fprintf(out, ".TP %zu\n", widest + 3);
