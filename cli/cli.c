@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_dirs.h"
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -59,24 +60,24 @@ void cli_warn_deprecated_c(const char *cmd)
 /* ---- the manual -------------------------------------------------------- */
 
 /* The preset names as a list wrapped to fit the manual's text column. */
-static void print_presets(void)
+static void print_presets(FILE *out)
 {
   const char *name, *next;
   unsigned i;
   size_t col = strlen("        Presets:");
 
-  fputs("        Presets:", stdout);
+  fputs("        Presets:", out);
   for (i = 0; (name = spmu_profile_preset_name(i)) != NULL; i++) {
     size_t len = 1 + strlen(name) + 1; /* " name," or " name." */
     next = spmu_profile_preset_name(i + 1);
     if (col + len > 76) {
-      fputs("\n       ", stdout);
+      fputs("\n       ", out);
       col = 7;
     }
-    printf(" %s%c", name, next ? ',' : '.');
+    fprintf(out, " %s%c", name, next ? ',' : '.');
     col += len;
   }
-  putchar('\n');
+  fputc('\n', out);
 }
 
 static const char cpu_option[] =
@@ -84,38 +85,42 @@ static const char cpu_option[] =
     "        The processor to model: a preset name (or an alias such as skl\n"
     "        or spr) or a key=value profile such as\n"
     "        \"base=skylake,gp=8,threads=1\" (the keys are listed in\n"
-    "        include/softpmu/profile.h). Default: " CLI_DEFAULT_PROFILE
-    ", the\n"
+    "        " CLI_DOCDIR "/profile.h). Default: " CLI_DEFAULT_PROFILE ", the\n"
     "        default of every softpmu command. -c PROFILE, its former\n"
     "        spelling, still works with a warning (deprecated: -c is\n"
     "        record's period, as in perf).\n";
 
-static void print_common_options(void)
+static void print_common_options(FILE *out)
 {
-  fputs(cpu_option, stdout);
-  print_presets();
+  fputs(cpu_option, out);
+  print_presets(out);
   fputs("\n    -h, --help\n"
         "        Print this manual and exit.\n",
-        stdout);
+        out);
 }
 
-void cli_command_manual(const struct cli_command *cmd)
+void cli_command_write_manual(FILE *out, const struct cli_command *cmd)
 {
-  printf("NAME\n    softpmu %s - %s\n\n", cmd->name, cmd->summary);
-  printf("SYNOPSIS\n    softpmu %s %s\n\n", cmd->name, cmd->synopsis);
-  printf("DESCRIPTION\n%s\n", cmd->description);
-  fputs("OPTIONS\n", stdout);
+  fprintf(out, "NAME\n    softpmu %s - %s\n\n", cmd->name, cmd->summary);
+  fprintf(out, "SYNOPSIS\n    softpmu %s %s\n\n", cmd->name, cmd->synopsis);
+  fprintf(out, "DESCRIPTION\n%s\n", cmd->description);
+  fputs("OPTIONS\n", out);
   if (cmd->options)
-    printf("%s\n", cmd->options);
+    fprintf(out, "%s\n", cmd->options);
   if (cmd->flags &
       (CLI_FLAG_CPU_NUMBER | CLI_FLAG_OWN_CPU_OPTION | CLI_FLAG_NO_PROFILE))
     fputs("    -h, --help\n"
           "        Print this manual and exit.\n",
-          stdout);
+          out);
   else
-    print_common_options();
-  printf("\nEXIT STATUS\n%s\n", cmd->exit_status);
-  printf("EXAMPLES\n%s", cmd->examples);
+    print_common_options(out);
+  fprintf(out, "\nEXIT STATUS\n%s\n", cmd->exit_status);
+  fprintf(out, "EXAMPLES\n%s", cmd->examples);
+}
+
+void cli_command_manual(const struct cli_command *cmd)
+{
+  cli_command_write_manual(stdout, cmd);
 }
 
 /* ---- options ----------------------------------------------------------- */

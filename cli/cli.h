@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <softpmu/error.h>
 #include <softpmu/profile.h>
@@ -111,8 +112,10 @@ int cli_report_main(int argc, char **argv);
  * command. argv[0] is the command's name. Returns the exit status. */
 int cli_command_main(const struct cli_command *cmd, int argc, char **argv);
 
-/* The manual of a command, on stdout. */
+/* The manual of a command, on stdout; cli_command_write_manual on out
+ * (softpmu help --roff makes the man page of it). */
 void cli_command_manual(const struct cli_command *cmd);
+void cli_command_write_manual(FILE *out, const struct cli_command *cmd);
 
 /* "softpmu: " + message + newline, on stderr. */
 void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_dirs.h"
 
 static const char *policy_name(spmu_policy policy)
 {
@@ -150,9 +151,8 @@ const struct cli_command cli_cmd_msrs = {
         "        counter-sx  counter; bits 31:0 written, sign-extended\n"
         "        counter     counter; full width, bits above it raise #GP\n"
         "\n"
-        "    The generated reference, docs/msrs.md, describes every MSR of "
-        "the\n"
-        "    catalogue across all profiles.\n",
+        "    The generated reference, " CLI_DOCDIR "/msrs.md,\n"
+        "    describes every MSR of the catalogue across all profiles.\n",
     .options =
         "    --fields\n"
         "        After each MSR, one indented line per field the profile has:\n"

@@ -12,6 +12,7 @@
 #include <softpmu/events.h>
 #include <softpmu/pmu.h>
 
+#include "cli_dirs.h"
 #include "run.h"
 
 /* ---- setting a run up ---------------------------------------------------- */
@@ -241,9 +242,10 @@ const struct cli_command cli_cmd_run = {
     "    counter overflow, PMI and freeze, PEBS assist and branch record,\n"
     "    at the clock it happened. The whole script is parsed first: if\n"
     "    any line has an error, every error is reported and nothing runs.\n"
-    "    docs/scripts.md is the full reference; examples/scripts/ holds a\n"
-    "    script for each procedure of the SDM that drivers follow. SCRIPT\n"
-    "    - reads standard input.\n"
+    "    SCRIPT - reads standard input. The full reference is\n"
+    "    " CLI_DOCDIR "/scripts.md, and\n"
+    "    " CLI_DOCDIR "/examples/scripts/ holds a script\n"
+    "    for each procedure of the SDM that drivers follow.\n"
     "\n"
     "    One statement per line; '#' starts a comment. Keywords, MSR names,\n"
     "    field names and event names are case-insensitive. MSR is an SDM\n"

@@ -7,6 +7,7 @@
 #include <softpmu/version.h>
 
 #include "cli.h"
+#include "man.h"
 
 static const struct cli_command *const commands[] = {
     &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid,
@@ -18,7 +19,7 @@ static const struct cli_command *const commands[] = {
 static const char usage_line[] = "usage: softpmu COMMAND [OPTIONS] [ARGUMENTS] "
                                  " (softpmu --help lists them)\n";
 
-static void print_manual(void)
+static void print_manual(FILE *out)
 {
   size_t i;
 
@@ -44,9 +45,9 @@ static void print_manual(void)
         "    in perf; -c PROFILE, the former spelling of --cpu PROFILE, still\n"
         "    works elsewhere, with a warning.\n\n"
         "COMMANDS\n",
-        stdout);
+        out);
   for (i = 0; i < NCOMMANDS; i++)
-    printf("    %-8s %s\n", commands[i]->name, commands[i]->summary);
+    fprintf(out, "    %-8s %s\n", commands[i]->name, commands[i]->summary);
   fputs("\n    `softpmu COMMAND --help` or `softpmu help COMMAND` prints a\n"
         "    command's manual.\n\n"
         "OPTIONS\n"
@@ -72,7 +73,7 @@ static void print_manual(void)
         "    sudo softpmu show -C 0\n"
         "    softpmu stat -- ./prog\n"
         "    softpmu record -g -- ./prog && softpmu report\n",
-        stdout);
+        out);
 }
 
 static const struct cli_command *find_command(const char *name)
@@ -99,13 +100,50 @@ static int unknown_command(const char *name)
   return CLI_EXIT_USAGE;
 }
 
+static void write_manual(FILE *out, const void *unused)
+{
+  (void)unused;
+  print_manual(out);
+}
+
+static void write_command_manual(FILE *out, const void *cmd)
+{
+  cli_command_write_manual(out, cmd);
+}
+
+/* softpmu help --roff [COMMAND] (not in the manual: the build makes the
+ * man pages with it): softpmu(1) or softpmu-COMMAND(1), in roff. */
+static int help_roff(int argc, char **argv)
+{
+  static const char *const see_commands[] = {
+      "softpmu-decode", "softpmu-encode",
+      "softpmu-cpuid",  "softpmu-msrs",
+      "softpmu-run",    "softpmu-show",
+      "softpmu-stat",   "softpmu-record",
+      "softpmu-report", NULL,
+  };
+  static const char *const see_top[] = {"softpmu", NULL};
+  const struct cli_command *cmd;
+  char page[64];
+
+  if (argc < 2)
+    return cli_man_write(stdout, "softpmu", write_manual, NULL, see_commands);
+  cmd = find_command(argv[1]);
+  if (!cmd)
+    return unknown_command(argv[1]);
+  snprintf(page, sizeof(page), "softpmu-%s", cmd->name);
+  return cli_man_write(stdout, page, write_command_manual, cmd, see_top);
+}
+
 /* softpmu help [COMMAND] */
 static int help(int argc, char **argv)
 {
   const struct cli_command *cmd;
 
+  if (argc >= 2 && strcmp(argv[1], "--roff") == 0)
+    return help_roff(argc - 1, argv + 1);
   if (argc < 2) {
-    print_manual();
+    print_manual(stdout);
     return CLI_EXIT_OK;
   }
   cmd = find_command(argv[1]);
@@ -124,7 +162,7 @@ static int dispatch(int argc, char **argv)
     return CLI_EXIT_USAGE;
   }
   if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-    print_manual();
+    print_manual(stdout);
     return CLI_EXIT_OK;
   }
   if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {

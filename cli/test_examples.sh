@@ -204,6 +204,8 @@ readme_skip() {
   scripts/check*) echo "the test command, which runs this test" ;;
   "cc -o "*) echo "the reader's program against an installed softpmu; install_pkgconfig builds such programs" ;;
   integrations/qemu/guest*) echo "builds QEMU and boots a guest; qemu_system_guest runs it" ;;
+  scripts/package*) echo "builds the Debian packages (minutes; run by hand, README says how)" ;;
+  "apt-get install ./build-deb/"* | "sudo apt-get install ./build-deb/"*) echo "installs the packages scripts/package built, as root" ;;
   esac
 }
 awk '/^```sh$/ { on = 1; next } /^```/ { on = 0 } on && NF' "$ROOT/README.md" |

@@ -300,13 +300,13 @@ usage: softpmu decode [--cpu PROFILE] [--strict] MSR VALUE"
 # and the PMI, after the record (SDM 18.6.2.4: the assist comes first).
 run run "$examples/pebs_format3.pmu"
 checks=$((checks + 1))
-grep '^\(45\|53\):' "$tmp/out" >"$tmp/lines"
+grep '^\(46\|54\):' "$tmp/out" >"$tmp/lines"
 same "$tmp/lines" "\
-45: clock 3: IA32_PMC0 overflowed
-45: clocks 2-3 at CPL 3, load at 0x7fff2040 (latency 48, source 0x4): IA32_PMC0 0xfffffffffffe -> 0x0 (+2)
-53: clock 4: PEBS assist: record at 0x11000 (200 bytes), IA32_PMC0 reloaded to 0xfffffffffc18
-53: clock 4: PMI, IA32_PERF_GLOBAL_STATUS 0x4000000000000000 (OvfBuf)
-53: clock 4 at CPL 3, load at 0x7fff2048 (latency 52, source 0x4): IA32_PMC0 0x0 -> 0xfffffffffc18 (+1)" &&
+46: clock 3: IA32_PMC0 overflowed
+46: clocks 2-3 at CPL 3, load at 0x7fff2040 (latency 48, source 0x4): IA32_PMC0 0xfffffffffffe -> 0x0 (+2)
+54: clock 4: PEBS assist: record at 0x11000 (200 bytes), IA32_PMC0 reloaded to 0xfffffffffc18
+54: clock 4: PMI, IA32_PERF_GLOBAL_STATUS 0x4000000000000000 (OvfBuf)
+54: clock 4 at CPL 3, load at 0x7fff2048 (latency 52, source 0x4): IA32_PMC0 0x0 -> 0xfffffffffc18 (+1)" &&
   [ "$rc" = 0 ] || fail "run: the PEBS assist of pebs_format3.pmu (above)"
 
 # The three ways a PEBS record is lost (SDM 18.4.4, decisions.md #28: the
@@ -525,17 +525,17 @@ expect "run --json" 0 '{"line":2,"op":"cpu","profile":"core2","from":"script","v
 run run --json "$examples/pmi_freeze_v4.pmu"
 checks=$((checks + 1))
 grep '"op":"\(pmi\|freeze\)"' "$tmp/out" | head -n 3 >"$tmp/lines"
-same "$tmp/lines" '{"line":21,"lp":0,"op":"pmi","clock":100,"status":"0xc00000000000001","fields":["Ovf_PMC0","LBR_Frz","CTR_Frz"]}
-{"line":21,"lp":0,"op":"freeze","clock":100,"register":"IA32_PERF_GLOBAL_STATUS.CTR_Frz","old":"0x0","new":"0x1"}
-{"line":21,"lp":0,"op":"freeze","clock":100,"register":"IA32_PERF_GLOBAL_STATUS.LBR_Frz","old":"0x0","new":"0x1"}' ||
+same "$tmp/lines" '{"line":22,"lp":0,"op":"pmi","clock":100,"status":"0xc00000000000001","fields":["Ovf_PMC0","LBR_Frz","CTR_Frz"]}
+{"line":22,"lp":0,"op":"freeze","clock":100,"register":"IA32_PERF_GLOBAL_STATUS.CTR_Frz","old":"0x0","new":"0x1"}
+{"line":22,"lp":0,"op":"freeze","clock":100,"register":"IA32_PERF_GLOBAL_STATUS.LBR_Frz","old":"0x0","new":"0x1"}' ||
   fail "run --json: PMI and freeze objects differ (above)"
 # A PEBS assist, the memory it needs, and the state it records, as JSON.
 run run --json "$examples/pebs_format3.pmu"
 checks=$((checks + 1))
 grep '"op":"\(memory\|pebs\|state\)"' "$tmp/out" | head -n 3 >"$tmp/lines"
-same "$tmp/lines" '{"line":17,"lp":0,"op":"memory","base":"0x10000","size":8192}
-{"line":37,"lp":0,"op":"state","rip":"0x401000","next":"0x401004","rflags":"0x246","tsc":"0x2540be400","rax":"0xa0","rbx":"0xb0","rcx":"0xc0","rdx":"0xd0","rsi":"0x51","rdi":"0xd1","rbp":"0xb9","rsp":"0x7ffe0000","r8":"0x8","r9":"0x0","r10":"0x0","r11":"0x0","r12":"0x0","r13":"0x0","r14":"0x0","r15":"0xf"}
-{"line":53,"lp":0,"op":"pebs","clock":4,"addr":"0x11000","size":200,"reloaded":[{"counter":"IA32_PMC0","value":"0xfffffffffc18"}]}' ||
+same "$tmp/lines" '{"line":18,"lp":0,"op":"memory","base":"0x10000","size":8192}
+{"line":38,"lp":0,"op":"state","rip":"0x401000","next":"0x401004","rflags":"0x246","tsc":"0x2540be400","rax":"0xa0","rbx":"0xb0","rcx":"0xc0","rdx":"0xd0","rsi":"0x51","rdi":"0xd1","rbp":"0xb9","rsp":"0x7ffe0000","r8":"0x8","r9":"0x0","r10":"0x0","r11":"0x0","r12":"0x0","r13":"0x0","r14":"0x0","r15":"0xf"}
+{"line":54,"lp":0,"op":"pebs","clock":4,"addr":"0x11000","size":200,"reloaded":[{"counter":"IA32_PMC0","value":"0xfffffffffc18"}]}' ||
   fail "run --json: memory, state and pebs objects differ (above)"
 run run --json lost.pmu
 checks=$((checks + 1))

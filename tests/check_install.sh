@@ -5,11 +5,15 @@
 # find_package(softpmu) with softpmu::softpmu / softpmu::agent; each
 # linked shared and static. Each program checks the version its header,
 # its library and its build system report are the same.
-#   check_install.sh BUILD_DIR SOURCE_DIR PROJECT_VERSION
+# With SOFTPMU and PREFIX (the command and CMAKE_INSTALL_PREFIX), also
+# every installed file the command's manuals name must be installed.
+#   check_install.sh BUILD_DIR SOURCE_DIR PROJECT_VERSION [SOFTPMU PREFIX]
 set -eu
 build=$1
 src=$2
 version=$3
+softpmu=${4:-}
+configured=${5:-}
 cc=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -108,4 +112,15 @@ cmake -S "$src/tests/install" -B "$tmp/cm_same" -DCMAKE_PREFIX_PATH="$prefix" \
 [ -e "$prefix/lib/libsoftpmu.so.$major" ] || [ -e "$prefix/lib64/libsoftpmu.so.$major" ] ||
   [ -n "$(find "$prefix" -name "libsoftpmu.so.$major")" ] ||
   fail "no libsoftpmu.so.$major (SONAME is the major version)"
+# ---- the manuals name installed files -----------------------------------
+if [ -n "$softpmu" ]; then
+  for cmd in "" decode encode cpuid msrs run show stat record report; do
+    # shellcheck disable=SC2086
+    "$softpmu" help $cmd
+  done | grep -o "$configured/[A-Za-z0-9_./-]*" | sed 's/[.]*$//' | sort -u |
+    while read -r path; do
+      [ -e "$prefix/${path#"$configured"/}" ] ||
+        fail "the manuals name $path, which is not installed"
+    done
+fi
 echo "installed softpmu $version: pkg-config and find_package, model and agent, shared and static"

@@ -8,12 +8,131 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
 #include "../qemu_plugin_api.h"
 
 typedef int (*install_fn)(qemu_plugin_id_t, const qemu_info_t *, int, char **);
+
+/* QEMU's side of the API, which the plugin imports. A plugin linked with
+ * -z now (Debian's hardening flags) binds every import when it is loaded,
+ * RTLD_LAZY or not, so this program exports them all (ENABLE_EXPORTS);
+ * a refused install calls none of them. */
+static void not_called(void)
+{
+  fputs("test_plugin_load: the plugin called QEMU\n", stderr);
+  abort();
+}
+
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
+                                       qemu_plugin_vcpu_simple_cb_t cb)
+{
+  (void)id, (void)cb, not_called();
+}
+
+void qemu_plugin_register_vcpu_exit_cb(qemu_plugin_id_t id,
+                                       qemu_plugin_vcpu_simple_cb_t cb)
+{
+  (void)id, (void)cb, not_called();
+}
+
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
+                                    qemu_plugin_udata_cb_t cb, void *userdata)
+{
+  (void)id, (void)cb, (void)userdata, not_called();
+}
+
+void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
+                                          qemu_plugin_vcpu_syscall_cb_t cb)
+{
+  (void)id, (void)cb, not_called();
+}
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+                                           qemu_plugin_vcpu_tb_trans_cb_t cb)
+{
+  (void)id, (void)cb, not_called();
+}
+
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+                                          qemu_plugin_vcpu_udata_cb_t cb,
+                                          enum qemu_plugin_cb_flags flags,
+                                          void *userdata)
+{
+  (void)tb, (void)cb, (void)flags, (void)userdata, not_called();
+}
+
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb)
+{
+  (void)tb, not_called();
+  return 0;
+}
+
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb)
+{
+  (void)tb, not_called();
+  return 0;
+}
+
+struct qemu_plugin_insn *
+qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx)
+{
+  (void)tb, (void)idx, not_called();
+  return NULL;
+}
+
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
+                                              enum qemu_plugin_op op, void *ptr,
+                                              uint64_t imm)
+{
+  (void)tb, (void)op, (void)ptr, (void)imm, not_called();
+}
+
+void qemu_plugin_reset(qemu_plugin_id_t id, qemu_plugin_simple_cb_t cb)
+{
+  (void)id, (void)cb, not_called();
+}
+
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
+                                      qemu_plugin_vcpu_mem_cb_t cb,
+                                      enum qemu_plugin_cb_flags flags,
+                                      enum qemu_plugin_mem_rw rw,
+                                      void *userdata)
+{
+  (void)insn, (void)cb, (void)flags, (void)rw, (void)userdata, not_called();
+}
+
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info)
+{
+  (void)info, not_called();
+  return 0;
+}
+
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info)
+{
+  (void)info, not_called();
+  return false;
+}
+
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn)
+{
+  (void)insn, not_called();
+  return NULL;
+}
+
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn)
+{
+  (void)insn, not_called();
+  return 0;
+}
+
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn)
+{
+  (void)insn, not_called();
+  return 0;
+}
 
 static void *handle;
 static install_fn install;
