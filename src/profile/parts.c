@@ -34,11 +34,11 @@
 #define KIB 1024u
 #define MIB (1024u * KIB)
 
+/* Not formatted: one cache per line. */
+/* clang-format off */
 /* Every part's predictor (uarch/README.md, "Branch prediction"). */
 #define GSHARE_16 {.hist_bits = 16, .btb = 4096, .rsb = 16}
 
-/* Not formatted: one cache per line. */
-/* clang-format off */
 /* In the order spmu_part_at gives (the modelled micro-architecture's list). */
 static const struct spmu_part_desc parts[] = {
   {.id = SPMU_PART_SKYLAKE, .name = "skylake", .cores = 8, .line = 64,
