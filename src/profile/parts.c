@@ -34,7 +34,7 @@
 #define KIB 1024u
 #define MIB (1024u * KIB)
 
-/* Not formatted: one cache per line. */
+/* Not formatted: a table, one part a block. */
 /* clang-format off */
 /* Every part's predictor (uarch/README.md, "Branch prediction"). */
 #define GSHARE_16 {.hist_bits = 16, .btb = 4096, .rsb = 16}
@@ -45,37 +45,48 @@ static const struct spmu_part_desc parts[] = {
    .l1d = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l2 = {.size = 256 * KIB, .ways = 4, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true, .complex_index = true},
+   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
+           .complex_index = true},
    .bpred = GSHARE_16,
-   .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 42, .lat_mem = 250, .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
+   .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 42, .lat_mem = 250,
+              .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
   {.id = SPMU_PART_HASWELL, .name = "haswell", .cores = 8, .line = 64,
    .l1d = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l2 = {.size = 256 * KIB, .ways = 8, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true, .complex_index = true},
+   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
+           .complex_index = true},
    .bpred = GSHARE_16,
-   .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 36, .lat_mem = 230, .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
+   .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 36, .lat_mem = 230,
+              .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
   {.id = SPMU_PART_SANDYBRIDGE, .name = "sandybridge", .cores = 8, .line = 64,
    .l1d = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l2 = {.size = 256 * KIB, .ways = 8, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true, .complex_index = true},
+   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
+           .complex_index = true},
    .bpred = GSHARE_16,
-   .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 30, .lat_mem = 200, .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
+   .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 30, .lat_mem = 200,
+              .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
   {.id = SPMU_PART_ICELAKE, .name = "icelake", .cores = 8, .line = 64,
    .l1d = {.size = 48 * KIB, .ways = 12, .sharing = 2},
    .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l2 = {.size = 512 * KIB, .ways = 8, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true, .complex_index = true},
+   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
+           .complex_index = true},
    .bpred = GSHARE_16,
-   .timing = {.issue_width = 5, .lat_l2 = 13, .lat_llc = 42, .lat_mem = 250, .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
-  {.id = SPMU_PART_SAPPHIRERAPIDS, .name = "sapphirerapids", .cores = 1, .line = 64,
+   .timing = {.issue_width = 5, .lat_l2 = 13, .lat_llc = 42, .lat_mem = 250,
+              .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
+  {.id = SPMU_PART_SAPPHIRERAPIDS, .name = "sapphirerapids", .cores = 1,
+   .line = 64,
    .l1d = {.size = 48 * KIB, .ways = 12, .sharing = 2},
    .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
    .l2 = {.size = 2 * MIB, .ways = 16, .sharing = 2},
-   .llc = {.size = 1920 * KIB, .ways = 15, .sharing = 2, .complex_index = true},
+   .llc = {.size = 1920 * KIB, .ways = 15, .sharing = 2,
+           .complex_index = true},
    .bpred = GSHARE_16,
-   .timing = {.issue_width = 6, .lat_l2 = 15, .lat_llc = 60, .lat_mem = 300, .misp_penalty = 17, .ref_num = 1, .ref_den = 1}},
+   .timing = {.issue_width = 6, .lat_l2 = 15, .lat_llc = 60, .lat_mem = 300,
+              .misp_penalty = 17, .ref_num = 1, .ref_den = 1}},
 };
 /* clang-format on */
 #define NPARTS (sizeof parts / sizeof parts[0])

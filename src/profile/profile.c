@@ -57,48 +57,60 @@ struct preset {
 /* clang-format off */
 static const struct preset presets[] = {
   {.pmu = {.name = "core-duo", .version = 1, .gp = 2, .gp_width = 40,
-   .events_len = 7, .threads = 1,
-   .features = SPMU_FEAT_DS | SPMU_FEAT_BTS},
+           .events_len = 7, .threads = 1,
+           .features = SPMU_FEAT_DS | SPMU_FEAT_BTS},
    .event_table = "coreduo"},
-  {.pmu = {.name = "core2", .version = 2, .gp = 2, .gp_width = 40, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 40, .threads = 1, .features = CORE_DS,
-   .perf_capabilities = 0xC1, .lbr_depth = 4},
+  {.pmu = {.name = "core2", .version = 2, .gp = 2, .gp_width = 40,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 40,
+           .threads = 1, .features = CORE_DS, .perf_capabilities = 0xC1,
+           .lbr_depth = 4},
    .event_table = "core"},
-  {.pmu = {.name = "nehalem", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI, .perf_capabilities = 0x1C3,
-   .lbr_depth = 16},
+  {.pmu = {.name = "nehalem", .version = 3, .gp = 4, .gp_width = 48,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2, .features = CORE_DS | SPMU_FEAT_UNCORE_PMI,
+           .perf_capabilities = 0x1C3, .lbr_depth = 16},
    .event_table = "nhm"},
   {.pmu = {.name = "sandybridge", .version = 3, .gp = 4, .gp_width = 48,
-   .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_PRECISE_STORE,
-   .perf_capabilities = 0x31C3, .lbr_depth = 16,
-   .part = SPMU_PART_SANDYBRIDGE},
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI |
+                       SPMU_FEAT_PRECISE_STORE,
+           .perf_capabilities = 0x31C3, .lbr_depth = 16,
+           .part = SPMU_PART_SANDYBRIDGE},
    .event_table = "snb"},
-  {.pmu = {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
-   .perf_capabilities = 0x32C4, .lbr_depth = 16, .part = SPMU_PART_HASWELL},
+  {.pmu = {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
+           .perf_capabilities = 0x32C4, .lbr_depth = 16,
+           .part = SPMU_PART_HASWELL},
    .event_table = "hsw"},
-  {.pmu = {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-               SPMU_FEAT_SGX,
-   .perf_capabilities = 0x33C5, .lbr_depth = 32, .part = SPMU_PART_SKYLAKE},
+  {.pmu = {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM |
+                       SPMU_FEAT_PT | SPMU_FEAT_SGX,
+           .perf_capabilities = 0x33C5, .lbr_depth = 32,
+           .part = SPMU_PART_SKYLAKE},
    .event_table = "skl"},
-  {.pmu = {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48, .events_len = 8,
-   .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
-   .perf_capabilities = 0xF4C5, .lbr_depth = 32, .part = SPMU_PART_ICELAKE},
+  {.pmu = {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48,
+           .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM |
+                       SPMU_FEAT_PT | SPMU_FEAT_SGX |
+                       SPMU_FEAT_ANY_DEPRECATED,
+           .perf_capabilities = 0xF4C5, .lbr_depth = 32,
+           .part = SPMU_PART_ICELAKE},
    .event_table = "icl"},
   {.pmu = {.name = "sapphirerapids", .version = 5, .gp = 8, .gp_width = 48,
-   .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED | SPMU_FEAT_ARCH_LBR,
-   .perf_capabilities = 0x1F4C5,
-   .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL},
-   .part = SPMU_PART_SAPPHIRERAPIDS},
+           .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM |
+                       SPMU_FEAT_PT | SPMU_FEAT_SGX |
+                       SPMU_FEAT_ANY_DEPRECATED | SPMU_FEAT_ARCH_LBR,
+           .perf_capabilities = 0x1F4C5,
+           .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL},
+           .part = SPMU_PART_SAPPHIRERAPIDS},
    .event_table = "spr"},
   /* NetBurst (SDM 18.15-18.16): no architectural perfmon (CPUID.0AH all
    * zero); family 0FH model 2 with Hyper-Threading (the two logical
@@ -119,7 +131,6 @@ static const struct {
   {"hsw", "haswell"},    {"skl", "skylake"},      {"icl", "icelake"},
   {"spr", "sapphirerapids"}, {"netburst", "pentium4"}, {"p4", "pentium4"},
 };
-
 
 /* Keys of the feature flags. `sparse` keys are written by
  * spmu_profile_format only when set, so the key=value form of every
