@@ -63,43 +63,43 @@
 #define MLINES_ALL ((1u << NMLINES) - 1)
 
 struct stat_gen {
-  const char *preset; /* spmu_profile_preset_name */
-  const char *pfm;    /* libpfm4's PMU table (LIBPFM_FORCE_PMU) */
-  unsigned lines;     /* LINE(l) for each exact line of lines.h taken */
-  unsigned mlines;    /* LINE(m) for each modelled line taken */
-  uint16_t l1d_miss;  /* perf's raw config of L1-dcache-load-misses (its
-                         hw_cache_event_ids), 0 where perf has none */
+  const char *pfm;   /* spmu_profile_event_table: libpfm4's PMU table */
+  unsigned lines;    /* LINE(l) for each exact line of lines.h taken */
+  unsigned mlines;   /* LINE(m) for each modelled line taken */
+  uint16_t l1d_miss; /* perf's raw config of L1-dcache-load-misses (its
+                        hw_cache_event_ids), 0 where perf has none */
 };
 
-/* Not formatted: one profile per row. */
+/* Not formatted: one event table per row. */
 /* clang-format off */
 static const struct stat_gen stat_gens[] = {
-  {"core-duo", "coreduo", LINES_ARCH, MLINES_ARCH, 0},
-  {"core2", "core", LINES_ARCH, MLINES_ARCH, 0x0140},
-  {"nehalem", "nhm", LINES_ARCH | LINE(L_BR_COND) | LINE(L_BR_CALL),
+  {"coreduo", LINES_ARCH, MLINES_ARCH, 0},
+  {"core", LINES_ARCH, MLINES_ARCH, 0x0140},
+  {"nhm", LINES_ARCH | LINE(L_BR_COND) | LINE(L_BR_CALL),
    MLINES_ARCH | LINE(M_L1D_REPL), 0x0151},
-  {"sandybridge", "snb", LINES_ALL,
+  {"snb", LINES_ALL,
    MLINES_ARCH | LINE(M_L1D_REPL) | LINE(M_MISP_COND) | MLINES_HITS, 0x0151},
-  {"haswell", "hsw", LINES_ALL, MLINES_ALL, 0x0151},
-  {"skylake", "skl", LINES_ALL, MLINES_ALL, 0x0151},
-  {"icelake", "icl", LINES_ALL & ~LINE(L_BR_COND),
+  {"hsw", LINES_ALL, MLINES_ALL, 0x0151},
+  {"skl", LINES_ALL, MLINES_ALL, 0x0151},
+  {"icl", LINES_ALL & ~LINE(L_BR_COND),
    MLINES_ALL & ~LINE(M_MISP_COND), 0x0151},
-  {"sapphirerapids", "spr", LINES_ALL & ~LINE(L_BR_COND),
+  {"spr", LINES_ALL & ~LINE(L_BR_COND),
    MLINES_ALL & ~LINE(M_MISP_COND), 0xe124},
 };
 /* clang-format on */
 
 /* A profile without a table of its own (custom): the architectural
  * events only. */
-static const struct stat_gen stat_gen_arch = {NULL, NULL, LINES_ARCH,
-                                              MLINES_ARCH, 0};
+static const struct stat_gen stat_gen_arch = {NULL, LINES_ARCH, MLINES_ARCH, 0};
 
+/* The row of the event table the profile names its events with. */
 static const struct stat_gen *gen_of(const spmu_profile *p)
 {
+  const char *table = spmu_profile_event_table(p);
   size_t i;
 
-  for (i = 0; i < sizeof(stat_gens) / sizeof(stat_gens[0]); i++)
-    if (strcmp(p->name, stat_gens[i].preset) == 0)
+  for (i = 0; table && i < sizeof(stat_gens) / sizeof(stat_gens[0]); i++)
+    if (strcmp(table, stat_gens[i].pfm) == 0)
       return &stat_gens[i];
   return &stat_gen_arch;
 }

@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 
-#include "core/core.h"
+#include "core/objects.h"
 
 void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);

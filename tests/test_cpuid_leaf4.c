@@ -1,17 +1,17 @@
 /* CPUID leaf 04H, deterministic cache parameters, as the presets with a
  * part enumerate it (SDM Vol. 2A CPUID, Table 3-8, leaf 04H), through
- * spmu_profile_cpuid and through a core's spmu_cpuid; and the same
- * geometry as the modelled micro-architecture of the same name
- * (uarch/config.c, read through spmu_uarch_config_parse("part:NAME")), so
- * that the two cannot drift apart.
+ * spmu_profile_cpuid and through a core's spmu_cpuid: each sub-leaf
+ * derived from the part's caches (src/profile/parts.c) by the leaf's field
+ * encodings, and the modelled micro-architecture of the same name
+ * (uarch/, part:NAME) taking the geometry the leaf reports.
  *
- * Without an argument: the rules and the exact registers. With a preset's
- * name: that preset against its uarch part; exit status 77 (skipped, said
- * on stderr) when uarch has no part of that name. */
+ * Without an argument: the rules and the exact registers, for every part.
+ * With a preset's name: that preset's leaf 04H and its uarch part. */
 #include "helpers.h"
 
 #include <stdio.h>
 
+#include "profile/parts.h"
 #include "uarch.h"
 
 enum { EAX, EBX, ECX, EDX };
@@ -147,12 +147,92 @@ static void test_part_key(void **state)
   assert_string_equal(why, "part=6: the parts are 0 (none) to 5");
 }
 
-/* The preset `name`: its part is named after it, and each cache of leaf
- * 04H (sub-leaves 0-3: L1D, L1I, L2, L3) has the geometry of uarch's part
- * row, the L3's inclusiveness (EDX[1]) its llc_inclusive; sub-leaf 4 is
- * type 0. */
+/* 0 if field `what` of sub-leaf sub is what the part says, else 1, said
+ * on stderr. */
+static int expect(const char *part, unsigned sub, const char *what,
+                  unsigned got, unsigned want)
+{
+  if (got == want)
+    return 0;
+  fprintf(stderr, "%s: leaf 04H sub-leaf %u: %s is %u, the part says %u\n",
+          part, sub, what, got, want);
+  return 1;
+}
+
+/* Sub-leaf sub (0-3: L1D, L1I, L2, L3) of p's leaf 04H against cache c of
+ * part d, by the leaf's encodings: EAX[4:0] type (1 data, 2 instruction, 3
+ * unified), EAX[7:5] level, EAX[8] self-initializing, EAX[9] not fully
+ * associative, EAX[25:14] + 1 logical processors sharing it, EAX[31:26] +
+ * 1 addressable core IDs; EBX[11:0] + 1 the line, EBX[21:12] + 1 one
+ * partition, EBX[31:22] + 1 the ways; size = ways x partitions x line x
+ * (ECX + 1); EDX[1] inclusive, EDX[2] complex indexing, EDX[0] and the
+ * rest 0. The number of mismatches. */
+static int check_cache(const spmu_profile *p, const struct spmu_part_desc *d,
+                       unsigned sub, const struct spmu_part_cache *c)
+{
+  static const unsigned type[4] = {1, 2, 3, 3}, level[4] = {1, 1, 2, 3};
+  uint32_t r[4];
+  unsigned size, edx;
+  int bad = 0;
+
+  if (spmu_profile_cpuid(p, 0x4, sub, r) != SPMU_OK)
+    return expect(d->name, sub, "answered", 0, 1);
+  size = (field(r[EBX], 22, 10) + 1) * (field(r[EBX], 12, 10) + 1) *
+         (field(r[EBX], 0, 12) + 1) * (r[ECX] + 1);
+  edx = (c->inclusive ? 2u : 0) | (c->complex_index ? 4u : 0);
+  bad += expect(d->name, sub, "the type", field(r[EAX], 0, 5), type[sub]);
+  bad += expect(d->name, sub, "the level", field(r[EAX], 5, 3), level[sub]);
+  bad += expect(d->name, sub, "EAX[9:8]", field(r[EAX], 8, 2), 1);
+  bad += expect(d->name, sub, "sharing", field(r[EAX], 14, 12) + 1, c->sharing);
+  bad += expect(d->name, sub, "cores", field(r[EAX], 26, 6) + 1, d->cores);
+  bad += expect(d->name, sub, "the line", field(r[EBX], 0, 12) + 1, d->line);
+  bad += expect(d->name, sub, "partitions", field(r[EBX], 12, 10) + 1, 1);
+  bad += expect(d->name, sub, "ways", field(r[EBX], 22, 10) + 1, c->ways);
+  bad += expect(d->name, sub, "the size", size, c->size);
+  bad += expect(d->name, sub, "EDX", r[EDX], edx);
+  return bad;
+}
+
+/* p's leaf 04H is part d's caches, then type 0 from sub-leaf 4 on. */
+static int check_leaf(const spmu_profile *p, const struct spmu_part_desc *d)
+{
+  const struct spmu_part_cache *c[4] = {&d->l1d, &d->l1i, &d->l2, &d->llc};
+  uint32_t r[4];
+  int bad = 0;
+
+  for (unsigned i = 0; i < 4; i++)
+    bad += check_cache(p, d, i, c[i]);
+  if (spmu_profile_cpuid(p, 0x4, 4, r) != SPMU_OK ||
+      (r[EAX] | r[EBX] | r[ECX] | r[EDX]))
+    bad += expect(d->name, 4, "type 0 (no more caches)", 0, 1);
+  return bad;
+}
+
+/* Every part's leaf 04H follows the encodings (check_cache), whatever
+ * profile names the part. */
+static void test_every_part_leaf_04h_derived(void **state)
+{
+  const struct spmu_part_desc *d;
+  spmu_profile p = {.name = "custom", .threads = 1};
+  unsigned i;
+
+  (void)state;
+  for (i = 0; (d = spmu_part_at(i)) != NULL; i++) {
+    p.part = (uint8_t)d->id;
+    assert_int_equal(check_leaf(&p, d), 0);
+    assert_ptr_equal(spmu_part_by_id(d->id), d);
+    assert_ptr_equal(spmu_part_by_name(d->name, strlen(d->name)), d);
+  }
+  assert_true(i >= 5);
+}
+
+/* The preset `name`: its part is named after it, its leaf 04H is that
+ * part's caches by the encodings, and uarch's part:NAME has the geometry
+ * each sub-leaf reports (size, ways, line) and the L3's inclusiveness
+ * (EDX[1]) as its llc_inclusive. */
 static int check_preset(const char *name)
 {
+  const struct spmu_part_desc *d;
   spmu_profile p;
   spmu_uarch_config cfg;
   const spmu_uarch_geom *want[4];
@@ -160,29 +240,27 @@ static int check_preset(const char *name)
   uint32_t r[4];
   spmu_uarch_geom g;
   unsigned i;
-  int bad = 0;
+  int bad;
 
   if (spmu_profile_parse(name, &p, err, sizeof err) != SPMU_OK ||
       !spmu_profile_part_name(&p) ||
-      strcmp(spmu_profile_part_name(&p), name) != 0) {
+      strcmp(spmu_profile_part_name(&p), name) != 0 ||
+      !(d = spmu_part_by_id(p.part))) {
     fprintf(stderr, "%s: no preset with a part of that name\n", name);
     return 1;
   }
+  bad = check_leaf(&p, d);
   snprintf(spec, sizeof spec, "part:%s", name);
   if (spmu_uarch_config_parse(spec, &cfg, err, sizeof err) != 0) {
-    fprintf(stderr, "%s: uarch has no such part (%s): skipped until it has\n",
-            spec, err);
-    return 77;
+    fprintf(stderr, "%s: %s\n", spec, err);
+    return 1;
   }
   want[0] = &cfg.l1d;
   want[1] = &cfg.l1i;
   want[2] = &cfg.l2;
   want[3] = &cfg.llc;
   for (i = 0; i < 4; i++) {
-    if (spmu_profile_cpuid(&p, 0x4, i, r) != SPMU_OK) {
-      fprintf(stderr, "%s: no leaf 04H sub-leaf %u\n", name, i);
-      return 1;
-    }
+    spmu_profile_cpuid(&p, 0x4, i, r);
     g = geom(r);
     if (g.size != want[i]->size || g.ways != want[i]->ways ||
         g.line != want[i]->line) {
@@ -199,13 +277,9 @@ static int check_preset(const char *name)
             field(r[EDX], 1, 1), cfg.llc_inclusive);
     bad = 1;
   }
-  if (spmu_profile_cpuid(&p, 0x4, 4, r) != SPMU_OK || field(r[EAX], 0, 5)) {
-    fprintf(stderr, "%s: sub-leaf 4 is not type 0\n", name);
-    bad = 1;
-  }
   if (!bad)
-    printf("%s: leaf 04H = uarch %s\n", name, spec);
-  return bad;
+    printf("%s: leaf 04H = part %s's caches = uarch %s\n", name, d->name, spec);
+  return bad != 0;
 }
 
 int main(int argc, char **argv)
@@ -215,6 +289,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_no_part_no_leaf_04h),
       cmocka_unit_test(test_core_cpuid_leaf_04h),
       cmocka_unit_test(test_part_key),
+      cmocka_unit_test(test_every_part_leaf_04h_derived),
   };
 
   if (argc > 1)

@@ -53,6 +53,33 @@ static void test_every_preset_parses_and_validates(void **state)
   }
 }
 
+/* profile.h, spmu_profile_event_table: each architectural preset names
+ * libpfm4's table of its generation; a custom profile names none, whatever
+ * its base, and NetBurst's table is not named. */
+static void test_presets_name_their_event_table(void **state)
+{
+  static const struct {
+    const char *preset, *table;
+  } want[] = {
+      {"core-duo", "coreduo"}, {"core2", "core"},         {"nehalem", "nhm"},
+      {"sandybridge", "snb"},  {"haswell", "hsw"},        {"skylake", "skl"},
+      {"icelake", "icl"},      {"sapphirerapids", "spr"},
+  };
+  spmu_profile p;
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    p = parse_ok(want[i].preset);
+    assert_string_equal(spmu_profile_event_table(&p), want[i].table);
+  }
+  p = parse_ok("base=skylake,gp=8");
+  assert_null(spmu_profile_event_table(&p));
+  p = parse_ok("pentium4");
+  assert_null(spmu_profile_event_table(&p));
+  assert_null(spmu_profile_event_table(NULL));
+}
+
 /* SDM 18.2 / 18.2.1-18.2.4 and Vol. 2A Table 3-8 (CPUID.0AH): each generation's
  * perfmon version, GP counters per thread and their width, fixed counters
  * and their width, and the SMT width of the core. */
@@ -920,6 +947,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_preset_parses_and_validates),
       cmocka_unit_test(test_presets_match_sdm_generations),
+      cmocka_unit_test(test_presets_name_their_event_table),
       cmocka_unit_test(test_cpuid_0a_decodes_back_to_profile),
       cmocka_unit_test(test_cpuid_0a_custom_profiles),
       cmocka_unit_test(test_cpuid_01_pmu_bits_per_features),

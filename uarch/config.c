@@ -1,11 +1,15 @@
 /* Model configurations: the cachegrind-compatible one (parsed from
- * cachegrind's --I1/--D1/--LL triples) and the parts' (a table).
+ * cachegrind's --I1/--D1/--LL triples) and the parts' (libsoftpmu's part
+ * descriptors, src/profile/parts.c: the caches CPUID leaf 04H reports,
+ * with the part's predictor and timing; nothing of a part is stated here).
  *
  * Cache geometry is what CPUID leaf 04H reports for each cache (SDM Vol. 2A
  * CPUID, Table 3-8, leaf 04H: ways = EBX[31:22] + 1, line = EBX[11:0] + 1,
  * sets = ECX + 1, size = ways * line * sets; EDX bit 1 "cache
  * inclusiveness"), here as size, ways, line. */
 #include "internal.h"
+
+#include "profile/parts.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,51 +29,11 @@ static const spmu_uarch_geom cg_default_ll = {262144, 8, 64};
  * too. */
 static const spmu_uarch_timing cg_timing = {4, 0, 12, 200, 15, 1, 1};
 
-/* The part configurations.
- * Geometry: Intel 64 and IA-32 Architectures Optimization Reference Manual,
- * the cache-parameters table of each microarchitecture's chapter-2
- * section; the LLC is the 4-core desktop part's as CPUID leaf 04H reports
- * it (Skylake: Core i7-6700K; Haswell: Core i7-4770; Sandy Bridge: Core
- * i7-2600), inclusive of the core caches in all three (leaf 04H EDX[1]).
- * Ice Lake (client, Sunny Cove): L1D 48 KB 12-way (leaf 04H of the Core
- * i5-1035G1 and i7-1065G7: EBX[31:22] + 1 = 12, 64 sets; the optimization
- * manual's 8-way is wrong), L1I 32 KB 8-way, L2 512 KB 8-way, the 4-core
- * part's LLC 8 MB 16-way (i7-1065G7), inclusive: the inclusiveness of L2
- * and LLC changed only with Willow Cove (Tiger Lake). Sapphire Rapids
- * (4th generation Xeon Scalable): L1D 48 KB 12-way, L1I 32 KB 8-way, a
- * private 2 MB 16-way L2, and per core one LLC slice of 1.875 MB, 15-way
- * (2048 sets), non-inclusive as on every Xeon Scalable part since
- * Skylake-SP; the model has one core, so its LLC is that core's slice.
- * Predictor and timing are this model's stated parameters, not Intel's
- * (Intel does not document its predictors): gshare of 2^16 counters with
- * 16 bits of history, a 4096-entry BTB, a 16-entry return-stack buffer;
- * latencies are round load-to-use figures beyond an L1 hit, and ref 1/1
- * models the core at its base frequency. */
-typedef struct part {
-  const char *name;
-  spmu_uarch_geom l1i, l1d, l2, llc;
-  int inclusive;
-  spmu_uarch_timing timing;
-} part;
-
-/* Not formatted: one part per row, columns aligned. */
-/* clang-format off */
-static const part parts[] = {
-  /* name           L1I              L1D              L2                 LLC                   incl  width l2 llc mem  misp ref */
-  {"skylake",     {32768, 8, 64}, {32768, 8, 64}, {262144, 4, 64}, {8388608, 16, 64}, 1, {4, 12, 42, 250, 16, 1, 1}},
-  {"haswell",     {32768, 8, 64}, {32768, 8, 64}, {262144, 8, 64}, {8388608, 16, 64}, 1, {4, 12, 36, 230, 15, 1, 1}},
-  {"sandybridge", {32768, 8, 64}, {32768, 8, 64}, {262144, 8, 64}, {8388608, 16, 64}, 1, {4, 12, 30, 200, 15, 1, 1}},
-  {"icelake",     {32768, 8, 64}, {49152, 12, 64}, {524288, 8, 64}, {8388608, 16, 64}, 1, {5, 13, 42, 250, 16, 1, 1}},
-  {"sapphirerapids", {32768, 8, 64}, {49152, 12, 64}, {2097152, 16, 64}, {1966080, 15, 64}, 0, {6, 15, 60, 300, 17, 1, 1}},
-};
-/* clang-format on */
-#define NPARTS (sizeof parts / sizeof parts[0])
-
-static const spmu_uarch_bpred_geom part_bpred = {16, 4096, 16};
-
 const char *spmu_uarch_part_name(unsigned index)
 {
-  return index < NPARTS ? parts[index].name : NULL;
+  const struct spmu_part_desc *d = spmu_part_at(index);
+
+  return d ? d->name : NULL;
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -214,29 +178,52 @@ static int parse_cachegrind(const char *rest, spmu_uarch_config *c, char *err,
   return 0;
 }
 
+/* One cache of a part as the model states one. */
+static spmu_uarch_geom part_geom(const struct spmu_part_desc *d,
+                                 const struct spmu_part_cache *c)
+{
+  return (spmu_uarch_geom){c->size, c->ways, d->line};
+}
+
+/* The configuration of part d: its caches (an inclusive LLC when leaf 04H
+ * says the last level is inclusive), predictor and timing. */
+static void part_config(const struct spmu_part_desc *d, spmu_uarch_config *c)
+{
+  const struct spmu_part_timing *t = &d->timing;
+
+  memset(c, 0, sizeof *c);
+  c->mode = SPMU_UARCH_PART;
+  snprintf(c->name, sizeof c->name, "%s", d->name);
+  c->l1i = part_geom(d, &d->l1i);
+  c->l1d = part_geom(d, &d->l1d);
+  c->l2 = part_geom(d, &d->l2);
+  c->llc = part_geom(d, &d->llc);
+  c->llc_inclusive = d->llc.inclusive;
+  c->bpred = (spmu_uarch_bpred_geom){.hist_bits = d->bpred.hist_bits,
+                                     .btb = d->bpred.btb,
+                                     .rsb = d->bpred.rsb};
+  c->timing = (spmu_uarch_timing){.issue_width = t->issue_width,
+                                  .lat_l2 = t->lat_l2,
+                                  .lat_llc = t->lat_llc,
+                                  .lat_mem = t->lat_mem,
+                                  .misp_penalty = t->misp_penalty,
+                                  .ref_num = t->ref_num,
+                                  .ref_den = t->ref_den};
+}
+
 static int parse_part(const char *name, spmu_uarch_config *c, char *err,
                       size_t errlen)
 {
+  const struct spmu_part_desc *d = spmu_part_by_name(name, strlen(name));
   char list[128] = "";
 
-  for (size_t i = 0; i < NPARTS; i++) {
-    if (strcmp(name, parts[i].name) != 0)
-      continue;
-    memset(c, 0, sizeof *c);
-    c->mode = SPMU_UARCH_PART;
-    snprintf(c->name, sizeof c->name, "%s", parts[i].name);
-    c->l1i = parts[i].l1i;
-    c->l1d = parts[i].l1d;
-    c->l2 = parts[i].l2;
-    c->llc = parts[i].llc;
-    c->llc_inclusive = parts[i].inclusive;
-    c->bpred = part_bpred;
-    c->timing = parts[i].timing;
+  if (d) {
+    part_config(d, c);
     return 0;
   }
-  for (size_t i = 0; i < NPARTS; i++) {
+  for (unsigned i = 0; (d = spmu_part_at(i)) != NULL; i++) {
     strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
-    strncat(list, parts[i].name, sizeof list - strlen(list) - 1);
+    strncat(list, d->name, sizeof list - strlen(list) - 1);
   }
   return fail(err, errlen, "unknown part '%s' (known: %s)", name, list);
 }

@@ -72,8 +72,9 @@ enum spmu_feature {
 
 /* The processor a profile is, for what CPUID enumerates beyond the PMU:
  * its caches, CPUID leaf 04H (spmu_profile_cpuid), which the modelled
- * micro-architecture of the same name (uarch/, part:NAME) takes too. The
- * numbers are stable (they are stored in spmu_profile.part). */
+ * micro-architecture of the same name (uarch/, part:NAME) takes too, with
+ * the part's predictor and timing. The numbers are stable (they are
+ * stored in spmu_profile.part). */
 typedef enum spmu_part {
   SPMU_PART_NONE = 0, /* CPUID leaf 04H is not the profile's */
   SPMU_PART_SANDYBRIDGE = 1,
@@ -147,6 +148,13 @@ SPMU_API bool spmu_profile_fixed_stated(const spmu_profile *p);
 /* The name of p's part ("skylake"; the presets' names), or NULL when it
  * has none (SPMU_PART_NONE) or an unknown one. */
 SPMU_API const char *spmu_profile_part_name(const spmu_profile *p);
+
+/* The event table that names the events of the preset p is (by p's name,
+ * exactly): libpfm4's name of that generation's table, its PMU ("skl" for
+ * skylake; coreduo, core, nhm, snb, hsw, icl, spr), as LIBPFM_FORCE_PMU
+ * takes it. NULL for a profile that is no preset (a custom one, whatever
+ * its base) and for the NetBurst presets. */
+SPMU_API const char *spmu_profile_event_table(const spmu_profile *p);
 
 /* The named presets, in a stable order; NULL past the end. */
 SPMU_API const char *spmu_profile_preset_name(unsigned index);

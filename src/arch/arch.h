@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "core/core.h"
+#include "core/objects.h"
 
 /* Rebuild the programs of every stale logical processor (count.c). */
 void spmu_arch_refresh(spmu_core *core);

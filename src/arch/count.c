@@ -30,8 +30,9 @@
 #include <string.h>
 
 #include "arch/arch.h"
-#include "core/core.h"
 #include "core/msr.h"
+#include "core/objects.h"
+#include "core/pmi.h"
 #include "ds/ds.h"
 #include "lbr/lbr.h"
 #include "softpmu/error.h"

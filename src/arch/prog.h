@@ -1,6 +1,6 @@
 /* The architectural engine's per-logical-processor state (src/arch): its
  * compiled counting program and edge state. Types only, so that the core
- * can hold them in struct spmu_lp (src/core/core.h) without knowing the
+ * can hold them in struct spmu_lp (src/core/objects.h) without knowing the
  * engine's code. */
 #ifndef SPMU_ARCH_PROG_H
 #define SPMU_ARCH_PROG_H

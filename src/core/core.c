@@ -3,9 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core.h"
 #include "core/engine.h"
 #include "core/msr.h"
+#include "core/objects.h"
+#include "core/pmi.h"
 #include "lbr/lbr.h"
 #include "softpmu/error.h"
 

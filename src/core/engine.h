@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/core.h"
+#include "core/objects.h"
 
 struct spmu_engine {
   /* Power-on: forget the engine's state that is not an MSR (the register

@@ -3,8 +3,8 @@
  * use, the signals of spmu_signal, and the emitters of spmu_event. */
 #include <stdint.h>
 
-#include "core/core.h"
 #include "core/msr.h"
+#include "core/pmi.h"
 #include "softpmu/error.h"
 
 /* ---- events ------------------------------------------------------------- */

@@ -33,9 +33,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/core.h"
 #include "core/engine.h"
 #include "core/msr.h"
+#include "core/objects.h"
 #include "softpmu/error.h"
 
 #define HDR_LEN 16u

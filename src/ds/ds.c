@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/msr.h"
+#include "core/pmi.h"
 #include "ds/ds.h"
 #include "lbr/lbr.h"
 #include "softpmu/error.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/core.h"
+#include "core/objects.h"
 #include "util/bits.h"
 
 /* Perform the PEBS assist of lp at clock clk for the armed counters

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/core.h"
+#include "core/objects.h"
 
 /* Does lp record anything of the branch of clk (LBRs enabled and not
  * frozen, and the branch passes the CPL and type filters, or it is an

@@ -29,8 +29,9 @@
  */
 #include <string.h>
 
-#include "core/core.h"
 #include "core/engine.h"
+#include "core/objects.h"
+#include "core/pmi.h"
 #include "ds/ds.h"
 #include "softpmu/error.h"
 #include "softpmu/netburst.h"

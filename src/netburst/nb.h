@@ -1,5 +1,5 @@
 /* The NetBurst counting engine's state (src/netburst): types only, so
- * that the core can hold it in struct spmu_core (src/core/core.h). */
+ * that the core can hold it in struct spmu_core (src/core/objects.h). */
 #ifndef SPMU_NETBURST_NB_H
 #define SPMU_NETBURST_NB_H
 

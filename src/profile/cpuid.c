@@ -1,12 +1,14 @@
-/* CPUID leaves 01H (its PMU bits), 04H (the part's caches) and 0AH as a
- * profile enumerates them, and a profile from those leaves: the one place
- * softpmu encodes and decodes them (SDM Vol. 2A CPUID, Table 3-8, leaves
- * 04H and 0AH; Tables 3-10 and 3-11, leaf 01H; Vol. 3B 18.2.1-18.2.5). */
+/* CPUID leaves 01H (its PMU bits), 04H (the part's caches, parts.c) and
+ * 0AH as a profile enumerates them, and a profile from those leaves: the
+ * one place softpmu encodes and decodes them (SDM Vol. 2A CPUID, Table
+ * 3-8, leaves 04H and 0AH; Tables 3-10 and 3-11, leaf 01H; Vol. 3B
+ * 18.2.1-18.2.5). */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "profile/parts.h"
 #include "regs/applied.h"
 #include "softpmu/error.h"
 #include "softpmu/events.h"
@@ -43,81 +45,35 @@ enum { EAX, EBX, ECX, EDX };
  *   EBX[11:0] line size - 1, EBX[21:12] physical line partitions - 1,
  *   EBX[31:22] ways - 1; ECX sets - 1; EDX[0] WBINVD/INVD of lower levels,
  *   EDX[1] inclusive of lower levels, EDX[2] complex indexing.
- * size = ways x partitions x line x sets. */
-struct l4_cache {
-  uint8_t type, level;
-  uint16_t ways;
-  uint32_t sets;
-  uint16_t sharing; /* logical processors sharing it */
-  uint8_t edx;
-};
-
-struct l4_part {
-  uint8_t cores;        /* addressable core IDs in the package */
-  struct l4_cache c[4]; /* sub-leaves 0-3: L1D, L1I, L2, L3 */
-};
-
-#define L4_LINE 64 /* every part's line size; one partition */
+ * size = ways x partitions x line x sets. Derived from the part's caches
+ * (parts.c): one partition, self-initializing, not fully associative. */
 #define L4_DATA 1
 #define L4_INSTR 2
 #define L4_UNIFIED 3
-#define L4_INCL 0x2    /* EDX[1] */
-#define L4_COMPLEX 0x4 /* EDX[2] */
+#define L4_SELF_INIT (1u << 8) /* EAX[8] */
+#define L4_INCL 0x2            /* EDX[1] */
+#define L4_COMPLEX 0x4         /* EDX[2] */
 
-/* By enum spmu_part. Sandy Bridge, Haswell, Skylake: leaf 04H of the
- * 4-core desktop parts (Core i7-2600, i7-4770, i7-6700K): L1D and L1I
- * 32 KB 8-way, L2 256 KB (8-way; 4-way on Skylake), L3 8 MB 16-way,
- * inclusive, complex indexing, shared by 16 logical processors of 8
- * addressable cores. Ice Lake: the Core i7-1065G7 client part, L1D 48 KB
- * 12-way, L2 512 KB 8-way, L3 8 MB 16-way inclusive. Sapphire Rapids: one
- * core of the part with its own L2 (2 MB 16-way) and its slice of the
- * non-inclusive L3 (1.875 MB, 15-way, 2048 sets), as the modelled
- * micro-architecture of the same name has it (uarch/config.c): a package
- * of one core, whose two threads share every level. */
-/* Not formatted: one cache per line. */
-/* clang-format off */
-static const struct l4_part l4_parts[] = {
-  [SPMU_PART_SANDYBRIDGE] = {8, {{L4_DATA, 1, 8, 64, 2, 0},
-                                 {L4_INSTR, 1, 8, 64, 2, 0},
-                                 {L4_UNIFIED, 2, 8, 512, 2, 0},
-                                 {L4_UNIFIED, 3, 16, 8192, 16, L4_INCL | L4_COMPLEX}}},
-  [SPMU_PART_HASWELL] = {8, {{L4_DATA, 1, 8, 64, 2, 0},
-                             {L4_INSTR, 1, 8, 64, 2, 0},
-                             {L4_UNIFIED, 2, 8, 512, 2, 0},
-                             {L4_UNIFIED, 3, 16, 8192, 16, L4_INCL | L4_COMPLEX}}},
-  [SPMU_PART_SKYLAKE] = {8, {{L4_DATA, 1, 8, 64, 2, 0},
-                             {L4_INSTR, 1, 8, 64, 2, 0},
-                             {L4_UNIFIED, 2, 4, 1024, 2, 0},
-                             {L4_UNIFIED, 3, 16, 8192, 16, L4_INCL | L4_COMPLEX}}},
-  [SPMU_PART_ICELAKE] = {8, {{L4_DATA, 1, 12, 64, 2, 0},
-                             {L4_INSTR, 1, 8, 64, 2, 0},
-                             {L4_UNIFIED, 2, 8, 1024, 2, 0},
-                             {L4_UNIFIED, 3, 16, 8192, 16, L4_INCL | L4_COMPLEX}}},
-  [SPMU_PART_SAPPHIRERAPIDS] = {1, {{L4_DATA, 1, 12, 64, 2, 0},
-                                    {L4_INSTR, 1, 8, 64, 2, 0},
-                                    {L4_UNIFIED, 2, 16, 2048, 2, 0},
-                                    {L4_UNIFIED, 3, 15, 2048, 2, L4_COMPLEX}}},
-};
-/* clang-format on */
-
-/* Sub-leaf `sub` of leaf 04H for p's part; 0 when p has none. */
+/* Sub-leaf `sub` of leaf 04H for p's part: L1D, L1I, L2, L3, then type 0
+ * (no more caches); SPMU_ENOENT when p has no part. */
 static int leaf_04(const spmu_profile *p, uint32_t sub, uint32_t regs[4])
 {
-  const struct l4_part *t;
-  const struct l4_cache *c;
+  static const uint8_t type[4] = {L4_DATA, L4_INSTR, L4_UNIFIED, L4_UNIFIED};
+  static const uint8_t level[4] = {1, 1, 2, 3};
+  const struct spmu_part_desc *d = spmu_part_by_id(p->part);
+  const struct spmu_part_cache *c;
 
-  if (p->part == SPMU_PART_NONE ||
-      p->part >= sizeof(l4_parts) / sizeof(l4_parts[0]))
+  if (!d)
     return SPMU_ENOENT;
   if (sub >= 4)
     return SPMU_OK; /* type 0: no more caches */
-  t = &l4_parts[p->part];
-  c = &t->c[sub];
-  regs[EAX] = c->type | (uint32_t)c->level << 5 | 1u << 8 |
-              (uint32_t)(c->sharing - 1) << 14 | (uint32_t)(t->cores - 1) << 26;
-  regs[EBX] = (L4_LINE - 1) | (uint32_t)(c->ways - 1) << 22;
-  regs[ECX] = c->sets - 1;
-  regs[EDX] = c->edx;
+  c = sub == 0 ? &d->l1d : sub == 1 ? &d->l1i : sub == 2 ? &d->l2 : &d->llc;
+  regs[EAX] = type[sub] | (uint32_t)level[sub] << 5 | L4_SELF_INIT |
+              (uint32_t)(c->sharing - 1) << 14 | (uint32_t)(d->cores - 1) << 26;
+  regs[EBX] = (uint32_t)(d->line - 1) | (uint32_t)(c->ways - 1) << 22;
+  regs[ECX] = c->size / ((uint32_t)c->ways * d->line) - 1;
+  regs[EDX] =
+      (c->inclusive ? L4_INCL : 0) | (c->complex_index ? L4_COMPLEX : 0);
   return SPMU_OK;
 }
 

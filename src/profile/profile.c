@@ -1,5 +1,6 @@
-/* CPU profiles: presets of real processors, custom profiles from key=value
- * strings, validation, and CPUID as the profile enumerates it. */
+/* CPU profiles: presets of real processors (each its PMU, LBRs, event
+ * table and part: parts.c), custom profiles from key=value strings,
+ * validation; CPUID as the profile enumerates it is cpuid.c's. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/parts.h"
 #include "softpmu/error.h"
 #include "softpmu/profile.h"
 #include "util/bits.h"
@@ -42,53 +44,81 @@
  * Lake. LBRs: the model-specific stack of each generation (lbr_depth;
  * SDM 17.5 Core 2: 4, 17.7-17.9 Nehalem to Haswell: 16, 17.12 Skylake:
  * 32, Ice Lake as Skylake); architectural LBRs on Sapphire Rapids. The
- * part (CPUID leaf 04H's caches, cpuid.c) from Sandy Bridge on. */
+ * part (its caches, CPUID leaf 04H, and the modelled micro-architecture:
+ * parts.c) from Sandy Bridge on. The event table: libpfm4's name of the
+ * generation's table (its PMU: coreduo, core, nhm, snb, hsw, skl, icl,
+ * spr); NetBurst's is not named. */
+struct preset {
+  spmu_profile pmu;
+  const char *event_table; /* spmu_profile_event_table */
+};
+
 /* Not formatted: tables, one entry a line. */
 /* clang-format off */
-static const spmu_profile presets[] = {
-  {.name = "core-duo", .version = 1, .gp = 2, .gp_width = 40,
-   .events_len = 7, .threads = 1,
-   .features = SPMU_FEAT_DS | SPMU_FEAT_BTS},
-  {.name = "core2", .version = 2, .gp = 2, .gp_width = 40, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 40, .threads = 1, .features = CORE_DS,
-   .perf_capabilities = 0xC1, .lbr_depth = 4},
-  {.name = "nehalem", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI, .perf_capabilities = 0x1C3,
-   .lbr_depth = 16},
-  {.name = "sandybridge", .version = 3, .gp = 4, .gp_width = 48,
-   .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_PRECISE_STORE,
-   .perf_capabilities = 0x31C3, .lbr_depth = 16,
-   .part = SPMU_PART_SANDYBRIDGE},
-  {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
-   .perf_capabilities = 0x32C4, .lbr_depth = 16, .part = SPMU_PART_HASWELL},
-  {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48, .events_len = 7,
-   .fixed_mask = 0x7, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-               SPMU_FEAT_SGX,
-   .perf_capabilities = 0x33C5, .lbr_depth = 32, .part = SPMU_PART_SKYLAKE},
-  {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48, .events_len = 8,
-   .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED,
-   .perf_capabilities = 0xF4C5, .lbr_depth = 32, .part = SPMU_PART_ICELAKE},
-  {.name = "sapphirerapids", .version = 5, .gp = 8, .gp_width = 48,
-   .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48, .threads = 2,
-   .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM | SPMU_FEAT_PT |
-               SPMU_FEAT_SGX | SPMU_FEAT_ANY_DEPRECATED | SPMU_FEAT_ARCH_LBR,
-   .perf_capabilities = 0x1F4C5,
-   .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL},
-   .part = SPMU_PART_SAPPHIRERAPIDS},
+static const struct preset presets[] = {
+  {.pmu = {.name = "core-duo", .version = 1, .gp = 2, .gp_width = 40,
+           .events_len = 7, .threads = 1,
+           .features = SPMU_FEAT_DS | SPMU_FEAT_BTS},
+   .event_table = "coreduo"},
+  {.pmu = {.name = "core2", .version = 2, .gp = 2, .gp_width = 40,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 40,
+           .threads = 1, .features = CORE_DS, .perf_capabilities = 0xC1,
+           .lbr_depth = 4},
+   .event_table = "core"},
+  {.pmu = {.name = "nehalem", .version = 3, .gp = 4, .gp_width = 48,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2, .features = CORE_DS | SPMU_FEAT_UNCORE_PMI,
+           .perf_capabilities = 0x1C3, .lbr_depth = 16},
+   .event_table = "nhm"},
+  {.pmu = {.name = "sandybridge", .version = 3, .gp = 4, .gp_width = 48,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI |
+                       SPMU_FEAT_PRECISE_STORE,
+           .perf_capabilities = 0x31C3, .lbr_depth = 16,
+           .part = SPMU_PART_SANDYBRIDGE},
+   .event_table = "snb"},
+  {.pmu = {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
+           .perf_capabilities = 0x32C4, .lbr_depth = 16,
+           .part = SPMU_PART_HASWELL},
+   .event_table = "hsw"},
+  {.pmu = {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48,
+           .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM |
+                       SPMU_FEAT_PT | SPMU_FEAT_SGX,
+           .perf_capabilities = 0x33C5, .lbr_depth = 32,
+           .part = SPMU_PART_SKYLAKE},
+   .event_table = "skl"},
+  {.pmu = {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48,
+           .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM |
+                       SPMU_FEAT_PT | SPMU_FEAT_SGX |
+                       SPMU_FEAT_ANY_DEPRECATED,
+           .perf_capabilities = 0xF4C5, .lbr_depth = 32,
+           .part = SPMU_PART_ICELAKE},
+   .event_table = "icl"},
+  {.pmu = {.name = "sapphirerapids", .version = 5, .gp = 8, .gp_width = 48,
+           .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48,
+           .threads = 2,
+           .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM |
+                       SPMU_FEAT_PT | SPMU_FEAT_SGX |
+                       SPMU_FEAT_ANY_DEPRECATED | SPMU_FEAT_ARCH_LBR,
+           .perf_capabilities = 0x1F4C5,
+           .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL},
+           .part = SPMU_PART_SAPPHIRERAPIDS},
+   .event_table = "spr"},
   /* NetBurst (SDM 18.15-18.16): no architectural perfmon (CPUID.0AH all
    * zero); family 0FH model 2 with Hyper-Threading (the two logical
    * processors share the PMU), which has MSR_IQ_ESCR0/1 (models 1-2,
    * Table 18-63) and extended cascading (0F_02, 18.15.5.7); DS with BTS and
    * PEBS, no DTES64 and no DS-CPL (32-bit DS layout outside IA-32e mode). */
-  {.name = "pentium4", .threads = 2, .features = NETBURST_DS},
-  {.name = "pentium4-noht", .threads = 1, .features = NETBURST_DS},
+  {.pmu = {.name = "pentium4", .threads = 2, .features = NETBURST_DS}},
+  {.pmu = {.name = "pentium4-noht", .threads = 1, .features = NETBURST_DS}},
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
@@ -101,17 +131,6 @@ static const struct {
   {"hsw", "haswell"},    {"skl", "skylake"},      {"icl", "icelake"},
   {"spr", "sapphirerapids"}, {"netburst", "pentium4"}, {"p4", "pentium4"},
 };
-
-/* The parts' names, by enum spmu_part. */
-static const char *const part_names[] = {
-    [SPMU_PART_NONE] = "none",
-    [SPMU_PART_SANDYBRIDGE] = "sandybridge",
-    [SPMU_PART_HASWELL] = "haswell",
-    [SPMU_PART_SKYLAKE] = "skylake",
-    [SPMU_PART_ICELAKE] = "icelake",
-    [SPMU_PART_SAPPHIRERAPIDS] = "sapphirerapids",
-};
-#define NPARTS (sizeof(part_names) / sizeof(part_names[0]))
 
 /* Keys of the feature flags. `sparse` keys are written by
  * spmu_profile_format only when set, so the key=value form of every
@@ -153,14 +172,24 @@ bool spmu_profile_fixed_stated(const spmu_profile *p)
 
 const char *spmu_profile_part_name(const spmu_profile *p)
 {
-  if (!p || p->part == SPMU_PART_NONE || p->part >= NPARTS)
-    return NULL;
-  return part_names[p->part];
+  const struct spmu_part_desc *d = p ? spmu_part_by_id(p->part) : NULL;
+
+  return d ? d->name : NULL;
+}
+
+const char *spmu_profile_event_table(const spmu_profile *p)
+{
+  size_t i;
+
+  for (i = 0; p && i < NPRESETS; i++)
+    if (strncmp(p->name, presets[i].pmu.name, sizeof p->name) == 0)
+      return presets[i].event_table;
+  return NULL;
 }
 
 const char *spmu_profile_preset_name(unsigned index)
 {
-  return index < NPRESETS ? presets[index].name : NULL;
+  return index < NPRESETS ? presets[index].pmu.name : NULL;
 }
 
 static int say(char *why, size_t whylen, int rc, const char *fmt, ...)
@@ -200,8 +229,8 @@ static const spmu_profile *find_preset(const char *name, size_t len)
       break;
     }
   for (i = 0; i < NPRESETS; i++)
-    if (name_eq(name, len, presets[i].name))
-      return &presets[i];
+    if (name_eq(name, len, presets[i].pmu.name))
+      return &presets[i].pmu;
   return NULL;
 }
 
@@ -214,7 +243,7 @@ static void join_preset_names(char *list, size_t len)
   list[0] = '\0';
   for (i = 0; i < NPRESETS; i++) {
     k = snprintf(list + used, len - used, "%s%s", i ? ", " : "",
-                 presets[i].name);
+                 presets[i].pmu.name);
     if (k < 0 || (size_t)k >= len - used)
       return; /* cut short; the list below is sized to never be */
     used += (size_t)k;
@@ -225,7 +254,7 @@ static int unknown_preset(const char *name, size_t len, char *why,
                           size_t whylen)
 {
   /* Room for every name and its separator. */
-  char list[NPRESETS * (sizeof(presets[0].name) + 2)];
+  char list[NPRESETS * (sizeof(presets[0].pmu.name) + 2)];
 
   join_preset_names(list, sizeof(list));
   return say(why, whylen, SPMU_ENOENT, "unknown profile '%.*s'; known: %s",
@@ -335,15 +364,27 @@ static int validate_lbr(const spmu_profile *p, char *why, size_t whylen)
   return SPMU_OK;
 }
 
+/* The highest enum spmu_part of a part (they are numbered from 1 up). */
+static unsigned last_part(void)
+{
+  const struct spmu_part_desc *d;
+  unsigned i, last = SPMU_PART_NONE;
+
+  for (i = 0; (d = spmu_part_at(i)) != NULL; i++)
+    if (d->id > last)
+      last = d->id;
+  return last;
+}
+
 static int validate_reserved(const spmu_profile *p, char *why, size_t whylen)
 {
   size_t i;
 
   if (p->lbr_pad_[0] | p->lbr_pad_[1])
     return say(why, whylen, SPMU_EPROFILE, "lbr_pad_ is not zero");
-  if (p->part >= NPARTS)
+  if (p->part != SPMU_PART_NONE && !spmu_part_by_id(p->part))
     return say(why, whylen, SPMU_EPROFILE,
-               "part=%u: the parts are 0 (none) to %zu", p->part, NPARTS - 1);
+               "part=%u: the parts are 0 (none) to %u", p->part, last_part());
 
   for (i = 0; i < sizeof p->reserved_ / sizeof p->reserved_[0]; i++)
     if (p->reserved_[i])
@@ -574,12 +615,11 @@ static int set_key(spmu_profile *p, const struct kv *kv, char *why,
   NUMKEY("lbr_1c_ecx", lbr_leaf_1c[2], UINT32_MAX)
 #undef NUMKEY
   if (key_is(kv, "part")) {
-    for (i = 0; i < NPARTS; i++)
-      if (strlen(part_names[i]) == kv->vlen &&
-          strncmp(part_names[i], kv->val, kv->vlen) == 0) {
-        p->part = (uint8_t)i;
-        return SPMU_OK;
-      }
+    const struct spmu_part_desc *d = spmu_part_by_name(kv->val, kv->vlen);
+    if (d || (kv->vlen == 4 && strncmp(kv->val, "none", 4) == 0)) {
+      p->part = (uint8_t)(d ? d->id : SPMU_PART_NONE);
+      return SPMU_OK;
+    }
     return say(why, whylen, SPMU_EINVAL,
                "part=%.*s: expected none, sandybridge, haswell, skylake, "
                "icelake or sapphirerapids",
