@@ -15,12 +15,12 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "../frontends/qemu/lines.h" /* the plugin's event lines */
 #include "cli.h"
+#include "lines.h" /* the plugin's event lines (protocol/) */
 
 /* ---- What the engine produces, per profile -------------------------------
  *
- * The QEMU plugin produces the event lines of frontends/qemu/lines.h, with
+ * The QEMU plugin produces the event lines of protocol/lines.h, with
  * their Skylake meaning (SDM Vol. 3B Chapter 19, Table 19-3), on every
  * profile; a line it does not produce would count 0, so it is <not
  * supported>. Of its lines, each profile takes those that mean the same in

@@ -28,7 +28,9 @@
 #include <softpmu/events.h>
 #include <softpmu/regs.h>
 
+#include "args.h"
 #include "plugin.h"
+#include "results.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -392,32 +394,23 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
     write_block_before_execve();
 }
 
+/* This process's block of the results file (protocol/results.h). */
 static size_t format_results(char *buf, size_t cap)
 {
-  size_t n = 0;
+  struct spmu_results_block b = {
+      .head = {.pid = (long)getpid(),
+               .threads = g.threads,
+               .status = g.status,
+               .counting = !g.began_inline ? SPMU_RESULTS_CALLBACK
+                           : g.inline_mode ? SPMU_RESULTS_INLINE
+                                           : SPMU_RESULTS_INLINE_CALLBACK},
+      .nevents = g.nevents};
   unsigned i;
-  char status[32] = "unknown";
 
-  if (g.status >= 0)
-    snprintf(status, sizeof(status), "%d", g.status);
-  else if (g.status == STATUS_EXECVE)
-    snprintf(status, sizeof(status), "execve");
-  else if (g.status <= STATUS_SIGNAL(1))
-    snprintf(status, sizeof(status), "signal:%d", STATUS_SIGNAL(0) - g.status);
-  n += (size_t)snprintf(buf + n, cap - n,
-                        "softpmu-qemu 1 pid=%ld threads=%u status=%s "
-                        "counting=%s\n",
-                        (long)getpid(), g.threads, status,
-                        !g.began_inline ? "callback"
-                        : g.inline_mode ? "inline"
-                                        : "inline,callback");
-  for (i = 0; i < g.nevents && n < cap; i++)
-    n += (size_t)snprintf(buf + n, cap - n,
-                          "event %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i,
-                          g.totals[i], g.enabled[i], g.running[i]);
-  if (n < cap)
-    n += (size_t)snprintf(buf + n, cap - n, "end\n");
-  return n < cap ? n : cap;
+  for (i = 0; i < g.nevents; i++)
+    b.ev[i] = (struct spmu_results_event){
+        .count = g.totals[i], .enabled = g.enabled[i], .running = g.running[i]};
+  return spmu_results_format(&b, buf, cap);
 }
 
 /* Append this process's block in one write (O_APPEND), so that the blocks
@@ -591,157 +584,54 @@ static void write_block_before_execve(void)
 /* CMASK, INV and edge detect compare a clock's increment (SDM Vol. 3B
  * 18.2.1.1); a clock here is a whole block, so they would apply per block,
  * which is not what hardware counts per cycle: refused for now. */
-static bool parse_event(const char *s)
+static bool check_event(uint64_t sel)
 {
-  char *end;
-  uint64_t sel;
-
-  errno = 0;
-  sel = strtoull(s, &end, 16);
-  if (errno || end == s || *end) {
-    fail("event=%s: not a hexadecimal IA32_PERFEVTSELx value", s);
-    return false;
-  }
   if (sel & (EVTSEL_CMASK | SPMU_EVTSEL_INV | SPMU_EVTSEL_E)) {
-    fail("event=%s: CMASK, INV and edge detect are not supported yet (a "
-         "clock of this engine is a whole translation block)",
-         s);
+    fail("event=%" PRIx64 ": CMASK, INV and edge detect are not supported "
+         "yet (a clock of this engine is a whole translation block)",
+         sel);
     return false;
   }
   if (!(sel & (SPMU_EVTSEL_USR | SPMU_EVTSEL_OS))) {
-    fail("event=%s: neither USR (bit 16) nor OS (bit 17) is set", s);
-    return false;
-  }
-  if (g.nevents == MAX_EVENTS) {
-    fail("event=%s: at most 32 events", s);
-    return false;
-  }
-  g.evtsel[g.nevents++] = sel;
-  return true;
-}
-
-static bool parse_path(const char *key, const char *val, char *dst, size_t cap)
-{
-  if (!*val || strlen(val) >= cap) {
-    fail("%s=%s: empty or too long a path", key, val);
-    return false;
-  }
-  strcpy(dst, val);
-  return true;
-}
-
-static bool parse_count(const char *key, const char *s, uint64_t *dst)
-{
-  char *end;
-
-  errno = 0;
-  *dst = strtoull(s, &end, 10);
-  if (errno || end == s || *end || *dst == 0) {
-    fail("%s=%s: not a number from 1 up", key, s);
+    fail("event=%" PRIx64 ": neither USR (bit 16) nor OS (bit 17) is set", sel);
     return false;
   }
   return true;
 }
 
-/* period=N: 1 to 2^63 here; the agent checks it against the counter's
- * width when it claims one (spmu_agent_claim). */
-static bool parse_period(const char *s)
+/* What the arguments name (protocol/args.h): the profile, the model, the
+ * events. */
+static bool take_args(const struct spmu_plugin_args *a)
 {
-  char *end;
-
-  errno = 0;
-  g.period = strtoull(s, &end, 10);
-  if (errno || end == s || *end || g.period == 0 || g.period > INT64_MAX) {
-    fail("period=%s: not a number of events from 1 up", s);
-    return false;
-  }
-  return true;
-}
-
-static bool parse_flag(const char *key, const char *val, bool *dst)
-{
-  if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0) {
-    fail("%s=%s: 0 or 1", key, val);
-    return false;
-  }
-  *dst = val[0] == '1';
-  return true;
-}
-
-/* branch=HEX: perf_event_attr.branch_sample_type's bits (lbr.c). */
-static bool parse_branch(const char *s)
-{
-  char *end;
-
-  errno = 0;
-  g.branch = strtoull(s, &end, 16);
-  if (errno || end == s || *end || !g.branch) {
-    fail("branch=%s: not a nonzero hexadecimal branch_sample_type", s);
-    return false;
-  }
-  return true;
-}
-
-static bool count_inline = true;
-
-static bool parse_arg(const char *a)
-{
-  const char *eq = strchr(a, '=');
-  const char *val = eq ? eq + 1 : "";
-  size_t klen = eq ? (size_t)(eq - a) : strlen(a);
   char why[256];
+  unsigned i;
 
-#define KEY(k) (klen == sizeof(k) - 1 && strncmp(a, k, klen) == 0)
-  if (KEY("profile")) {
-    if (spmu_profile_parse(val, &g.profile, why, sizeof(why)) != 0) {
-      fail("profile=%s: %s", val, why);
-      return false;
-    }
-    return true;
+  if (spmu_profile_parse(a->profile, &g.profile, why, sizeof(why)) != 0) {
+    fail("profile=%s: %s", a->profile, why);
+    return false;
   }
-  if (KEY("out"))
-    return parse_path("out", val, g.out, sizeof(g.out));
-  if (KEY("record"))
-    return parse_path("record", val, g.record, sizeof(g.record));
-  if (KEY("event"))
-    return parse_event(val);
-  if (KEY("period"))
-    return parse_period(val);
-  if (KEY("callgraph"))
-    return parse_flag("callgraph", val, &g.callgraph);
-  if (KEY("precise"))
-    return parse_flag("precise", val, &g.precise);
-  if (KEY("multiplex"))
-    return parse_count("multiplex", val, &g.mux);
-  if (KEY("branch"))
-    return parse_branch(val);
-  if (KEY("model")) {
-    if (!spmu_qemu_model_init(val, why, sizeof(why))) {
+  if (a->model[0]) {
+    if (!spmu_qemu_model_init(a->model, why, sizeof(why))) {
       fail("%s", why);
       return false;
     }
-    snprintf(g.model_spec, sizeof(g.model_spec), "%s", val);
+    snprintf(g.model_spec, sizeof(g.model_spec), "%s", a->model);
     g.model = true;
-    return true;
   }
-  if (KEY("comm")) {
-    snprintf(g.comm, sizeof(g.comm), "%s", val);
-    return true;
-  }
-  /* count=callback: count with the callback per block even where inline
-   * adds would do (the tests compare the two). */
-  if (KEY("count") &&
-      (strcmp(val, "callback") == 0 || strcmp(val, "inline") == 0)) {
-    count_inline = strcmp(val, "inline") == 0;
-    return true;
-  }
-#undef KEY
-  fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
-       "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
-       "branch=HEX, multiplex=N, model=SPEC, "
-       "count=inline|callback)",
-       a);
-  return false;
+  for (i = 0; i < a->nevents; i++)
+    if (!check_event(a->event[i]))
+      return false;
+  memcpy(g.evtsel, a->event, sizeof(g.evtsel));
+  g.nevents = a->nevents;
+  snprintf(g.out, sizeof(g.out), "%s", a->out);
+  snprintf(g.record, sizeof(g.record), "%s", a->record);
+  snprintf(g.comm, sizeof(g.comm), "%s", a->comm);
+  g.period = a->period;
+  g.callgraph = a->callgraph;
+  g.precise = a->precise;
+  g.mux = a->multiplex;
+  g.branch = a->branch;
+  return true;
 }
 
 /* The line of lines.h that event i counts: its (event, umask), or the
@@ -795,34 +685,16 @@ static bool check_modelled_events(void)
 
 static bool parse_args(int argc, char **argv)
 {
-  char why[256];
+  struct spmu_plugin_args a;
+  char why[SPMU_PLUGIN_ARGS_PATH_MAX + 512];
   unsigned i;
-  int k;
 
-  g.nevents = 0;
-  g.out[0] = g.record[0] = '\0';
-  snprintf(g.comm, sizeof(g.comm), "prog");
-  if (spmu_profile_parse("skylake", &g.profile, NULL, 0) != 0)
-    return false;
-  for (k = 0; k < argc; k++)
-    if (!parse_arg(argv[k]))
-      return false;
-  if ((!g.out[0] && !g.record[0]) || g.nevents == 0) {
-    fail("out=PATH or record=PATH, and at least one event=HEX, are required");
+  if (spmu_plugin_args_parse(&a, argc, argv, why, sizeof(why)) != 0) {
+    fail("%s", why);
     return false;
   }
-  if (g.record[0] && !g.period) {
-    fail("record=%s: period=N is required", g.record);
+  if (!take_args(&a))
     return false;
-  }
-  if (!g.record[0] && (g.period || g.callgraph || g.precise)) {
-    fail("period, callgraph and precise go with record=PATH");
-    return false;
-  }
-  if (g.precise && !g.record[0]) {
-    fail("precise=1 goes with record=PATH");
-    return false;
-  }
   if (g.precise && !spmu_qemu_pebs_init(why, sizeof(why))) {
     fail("%s", why);
     return false;
@@ -835,12 +707,8 @@ static bool parse_args(int argc, char **argv)
     g.line_of[i] = line_of(g.evtsel[i]);
   if (!check_modelled_events())
     return false;
-  if (g.mux && g.record[0]) {
-    fail("multiplex=N counts; it does not go with record=PATH");
-    return false;
-  }
   /* The model needs the callback per block (model.c). */
-  g.inline_mode = count_inline && !g.record[0] && !g.mux && !g.model &&
+  g.inline_mode = !a.count_callback && !g.record[0] && !g.mux && !g.model &&
                   !spmu_qemu_taken_matters();
   g.began_inline = g.inline_mode;
   return true;

@@ -29,15 +29,16 @@
 #include "insn.h"
 #include "lines.h"
 #include "qemu_plugin_api.h"
+#include "results.h"
 
 #define MAX_EVENTS 32
 #define MAX_VCPUS 4096
 #define NVARIANTS 4
 #define VAR_TAKEN 1u /* the block's conditional branch was taken */
 #define VAR_CONT 2u  /* the block began by repeating a REP string insn */
-#define STATUS_UNKNOWN (-1)
-#define STATUS_EXECVE (-2)               /* the block ends at an execve */
-#define STATUS_SIGNAL(sig) (-16 - (sig)) /* killed by signal sig */
+#define STATUS_UNKNOWN SPMU_RESULTS_STATUS_UNKNOWN
+#define STATUS_EXECVE SPMU_RESULTS_STATUS_EXECVE /* ends at an execve */
+#define STATUS_SIGNAL(sig) SPMU_RESULTS_STATUS_SIGNAL(sig) /* killed by sig */
 #define MAX_CHAIN 127 /* call-chain entries kept per sample */
 
 /* A block's lines as vectors (GCC and Clang vector extensions), so that

@@ -76,9 +76,7 @@ static void put_process(void)
 {
   struct spmu_rec_process *p = reserve(SPMU_REC_PROCESS, sizeof(*p));
 
-  p->pid = (uint32_t)getpid();
-  p->ppid = rec.ppid;
-  memcpy(p->comm, g.comm, sizeof(p->comm) - 1);
+  spmu_rec_process_fill(p, (uint32_t)getpid(), rec.ppid, g.comm);
 }
 
 /* ---- mappings --------------------------------------------------------- */
