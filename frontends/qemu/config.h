@@ -68,8 +68,9 @@ struct spmu_qemu_config {
 static inline spmu_agent_event
 spmu_qemu_agent_event(const struct spmu_qemu_config *cfg, uint64_t sel)
 {
-  spmu_agent_event ev = {
-      .event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8), .period = cfg->period};
+  spmu_agent_event ev = {.event = (uint8_t)sel,
+                         .umask = (uint8_t)(sel >> 8),
+                         .period = cfg->period};
 
   if (sel & SPMU_EVTSEL_USR)
     ev.flags |= SPMU_AGENT_USR;

@@ -142,8 +142,7 @@ struct vcpu *spmu_qemu_vcpu_new(const struct spmu_qemu_config *cfg,
   }
   v->cfg = cfg;
   v->stream = stream;
-  if (!spmu_qemu_model_attach(v, why, len) ||
-      program_vcpu(v, why, len) != 0) {
+  if (!spmu_qemu_model_attach(v, why, len) || program_vcpu(v, why, len) != 0) {
     spmu_qemu_model_free(v);
     free(v);
     return NULL;

@@ -21,8 +21,8 @@ struct spmu_qemu_model;
 
 /* Parse spec into cfg and make one model of it: false, with the reason in
  * why, when either fails. */
-bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg,
-                           char *why, size_t len);
+bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
+                           size_t len);
 
 /* v's model, when the configuration has one (v->model); false with the
  * reason in why when it cannot be made. */

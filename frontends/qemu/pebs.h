@@ -15,9 +15,8 @@ struct spmu_qemu_pebs;
 
 /* Profile p's PEBS registers and format into pb: false, with the reason
  * in why, for a profile without PEBS. */
-bool spmu_qemu_pebs_setup(const spmu_profile *p,
-                          struct spmu_qemu_pebs_regs *pb, char *why,
-                          size_t len);
+bool spmu_qemu_pebs_setup(const spmu_profile *p, struct spmu_qemu_pebs_regs *pb,
+                          char *why, size_t len);
 /* Only GP counters have PEBS (no PEBS_BASELINE). */
 bool spmu_qemu_pebs_needs_gp(const struct spmu_qemu_config *cfg);
 

@@ -119,7 +119,8 @@ static bool find_lines(struct spmu_qemu_config *cfg)
                      "produced by the modelled micro-architecture only: give "
                      "model=SPEC (cachegrind:I1=S,A,L:D1=S,A,L:LL=S,A,L or "
                      "part:NAME)",
-                     sel, (unsigned)(uint8_t)sel, (unsigned)(uint8_t)(sel >> 8));
+                     sel, (unsigned)(uint8_t)sel,
+                     (unsigned)(uint8_t)(sel >> 8));
       return false;
     }
     if (cfg->record[0])
@@ -157,8 +158,8 @@ bool spmu_qemu_setup(struct spmu_qemu_config *cfg, int argc, char **argv)
     spmu_qemu_fail("%s", why);
     return false;
   }
-  if (cfg->branch && !spmu_qemu_lbr_setup(&cfg->profile, cfg->branch,
-                                          &cfg->lbr, why, sizeof(why))) {
+  if (cfg->branch && !spmu_qemu_lbr_setup(&cfg->profile, cfg->branch, &cfg->lbr,
+                                          why, sizeof(why))) {
     spmu_qemu_fail("%s", why);
     return false;
   }

@@ -42,9 +42,9 @@ struct tb {
   uint32_t first[NLINES];     /* what the first instruction contributes */
   uint32_t charge[NVARIANTS]; /* the budget each variant takes (count.c) */
   lanes vlines[NVARIANTS][NVECS]; /* each variant's lines (count.c) */
-  uint64_t *inline_count;  /* executions counted inline (inline.c) */
-  uint64_t *inline_cont;   /* of them, repeats of its REP instruction */
-  struct tb *same_vaddr;   /* another block at vaddr (classify.c) */
+  uint64_t *inline_count;         /* executions counted inline (inline.c) */
+  uint64_t *inline_cont;          /* of them, repeats of its REP instruction */
+  struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
   uint32_t ninsns;
   uint64_t *insn_vaddr;        /* [ninsns] */
   insn_class *insn;            /* [ninsns] */

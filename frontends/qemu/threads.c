@@ -178,8 +178,9 @@ void spmu_qemu_threads_results(const struct spmu_qemu_threads *r,
   b->head.threads = r->threads;
   b->nevents = r->cfg->nevents;
   for (i = 0; i < r->cfg->nevents; i++)
-    b->ev[i] = (struct spmu_results_event){
-        .count = r->totals[i], .enabled = r->enabled[i], .running = r->running[i]};
+    b->ev[i] = (struct spmu_results_event){.count = r->totals[i],
+                                           .enabled = r->enabled[i],
+                                           .running = r->running[i]};
 }
 
 bool spmu_qemu_threads_failed(const struct spmu_qemu_threads *r)
