@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "perf_data.h"
 #include "qemu_run.h"

@@ -22,10 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "args.h"
+#include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "qemu_run.h"
-#include "results.h"
+#include "results.h" /* protocol/: its results file */
 #include "stat_events.h"
 #include "stat_model.h"
 #include "stat_print.h"
