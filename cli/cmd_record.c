@@ -4,7 +4,7 @@
  * The parts: parse the command line (record_parse_args), resolve each
  * event as stat does (stat_events.h) and describe it as perf record would
  * (record_describe), run the program (qemu_run.h) with the plugin writing
- * its sample stream (frontends/qemu/record.h) to a temporary file, then
+ * its sample stream (protocol/record.h) to a temporary file, then
  * convert the stream (record_stream.h). --from converts a stream written
  * by hand instead of running anything. */
 #define _GNU_SOURCE /* mkstemp */
@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "perf_data.h"
 #include "qemu_run.h"
@@ -501,42 +502,35 @@ static void record_comm(const char *prog, char *comm, size_t len)
       *c = '_';
 }
 
+/* The plugin's arguments (protocol/args.h) in record mode. */
 static char *record_plugin_arg(const struct rec_opts *o, const char *plugin,
                                const char *stream, const char *prog)
 {
-  size_t cap = strlen(plugin) + strlen(stream) + 160 + 32 * o->desc.nev +
-               2 * STAT_MODEL_SPEC_MAX,
-         n;
-  char *s = malloc(cap), comm[16];
+  struct spmu_plugin_args a;
   unsigned i;
   bool modelled = false;
 
-  if (!s)
-    return NULL;
-  record_comm(prog, comm, sizeof(comm));
-  n = (size_t)snprintf(s, cap, "%s,profile=%s,record=%s,period=%" PRIu64,
-                       plugin, o->profile.name, stream, o->desc.period);
-  for (i = 0; i < o->desc.nev; i++) {
-    n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
+  spmu_plugin_args_init(&a);
+  snprintf(a.profile, sizeof(a.profile), "%s", o->profile.name);
+  snprintf(a.record, sizeof(a.record), "%s", stream);
+  a.period = o->desc.period;
+  for (i = 0; i < o->desc.nev && i < SPMU_PLUGIN_ARGS_MAX_EVENTS; i++) {
+    a.event[a.nevents++] = o->ev[i].evtsel;
     modelled |= o->ev[i].modelled;
   }
-  n += (size_t)snprintf(s + n, cap - n, "%s%s,comm=%s",
-                        o->desc.callchain && !o->lbr_callgraph ? ",callgraph=1"
-                                                               : "",
-                        o->precise ? ",precise=1" : "", comm);
+  a.callgraph = o->desc.callchain && !o->lbr_callgraph;
+  a.precise = o->precise;
+  record_comm(prog, a.comm, sizeof(a.comm));
   /* The privilege levels default to the event's (perf_event_open(2)):
    * user code only here. */
   if (o->branch)
-    n += (size_t)snprintf(s + n, cap - n, ",branch=%" PRIx64,
-                          o->branch | (o->branch & PERF_SAMPLE_BRANCH_PLM_ALL
-                                           ? 0
-                                           : PERF_SAMPLE_BRANCH_USER));
+    a.branch =
+        o->branch |
+        (o->branch & PERF_SAMPLE_BRANCH_PLM_ALL ? 0 : PERF_SAMPLE_BRANCH_USER);
   /* The model is loaded only for a modelled event, as stat does. */
-  if (modelled && stat_model_plugin_arg(&o->model, s + n, cap - n) < 0) {
-    free(s);
-    return NULL;
-  }
-  return s;
+  if (modelled && o->model.use == STAT_MODEL_ON)
+    snprintf(a.model, sizeof(a.model), "%s", o->model.spec);
+  return spmu_plugin_args_option(plugin, &a);
 }
 
 /* An empty stream: the plugin said why on stderr. */

@@ -6,7 +6,8 @@
  * micro-architecture (stat_model.h), resolve each event (stat_events.h),
  * find qemu, the plugin and the program and run them -r times
  * (qemu_run.h), read the plugin's results file after each run
- * (stat_read_results) and print (stat_print.h). --from FILE prints a
+ * (stat_read_results, protocol/results.h) and print (stat_print.h). The
+ * plugin's arguments are protocol/args.h's. --from FILE prints a
  * results file instead of running anything. */
 #define _GNU_SOURCE /* mkstemp */
 #include <errno.h>
@@ -21,9 +22,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "cli_dirs.h"
 #include "qemu_run.h"
+#include "results.h" /* protocol/: its results file */
 #include "stat_events.h"
 #include "stat_model.h"
 #include "stat_print.h"
@@ -335,30 +338,24 @@ static bool stat_needs_model(const struct stat_opts *o)
 
 /* ---- running ------------------------------------------------------------- */
 
+/* The plugin's arguments (protocol/args.h): the profile, the results
+ * file, the events it counts, and the model only for a modelled event. */
 static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
                              const char *out)
 {
-  size_t cap = strlen(plugin) + strlen(out) + 64 + 32 * o->nev +
-               2 * STAT_MODEL_SPEC_MAX,
-         n;
-  char *s = malloc(cap);
+  struct spmu_plugin_args a;
   unsigned i;
 
-  if (!s)
-    return NULL;
-  n = (size_t)snprintf(s, cap, "%s,profile=%s,out=%s", plugin, o->profile.name,
-                       out);
-  for (i = 0; i < o->nev; i++)
+  spmu_plugin_args_init(&a);
+  snprintf(a.profile, sizeof(a.profile), "%s", o->profile.name);
+  snprintf(a.out, sizeof(a.out), "%s", out);
+  for (i = 0; i < o->nev && a.nevents < SPMU_PLUGIN_ARGS_MAX_EVENTS; i++)
     if (o->index[i] >= 0)
-      n += (size_t)snprintf(s + n, cap - n, ",event=%" PRIx64, o->ev[i].evtsel);
-  if (o->mux)
-    n += (size_t)snprintf(s + n, cap - n, ",multiplex=%" PRIu64, o->mux);
-  if (stat_needs_model(o) &&
-      stat_model_plugin_arg(&o->model, s + n, cap - n) < 0) {
-    free(s);
-    return NULL;
-  }
-  return s;
+      a.event[a.nevents++] = o->ev[i].evtsel;
+  a.multiplex = o->mux;
+  if (stat_needs_model(o) && o->model.use == STAT_MODEL_ON)
+    snprintf(a.model, sizeof(a.model), "%s", o->model.spec);
+  return spmu_plugin_args_option(plugin, &a);
 }
 
 /* Number the events the plugin counts (its event= arguments, in order);
@@ -375,10 +372,12 @@ static int stat_number_events(struct stat_opts *o)
 
 /* ---- the plugin's results ------------------------------------------------ */
 
-/* Sum the blocks of every process ("softpmu-qemu 1 ...", "event I N",
- * "end") by event index into count; the number of blocks read, or -1. */
+/* Sum the blocks of every process (protocol/results.h) by event index
+ * into count: the number of blocks read, or -1 (errno set) when path
+ * cannot be read, -2 with the reason in why for a block of another
+ * format version. */
 static int stat_read_results(const char *path, struct stat_opts *o,
-                             struct stat_count *count)
+                             struct stat_count *count, char *why, size_t len)
 {
   FILE *f = fopen(path, "r");
   char line[256];
@@ -387,20 +386,23 @@ static int stat_read_results(const char *path, struct stat_opts *o,
   if (!f)
     return -1;
   while (fgets(line, sizeof(line), f)) {
-    unsigned idx, i;
-    uint64_t n, en, run;
+    struct spmu_results_line r;
+    unsigned i;
 
-    if (strncmp(line, "softpmu-qemu 1 ", 15) == 0) {
+    if (spmu_results_parse_line(line, &r, why, len) != 0) {
+      blocks = -2;
+      break;
+    }
+    if (r.kind == SPMU_RESULTS_HEAD) {
       blocks++;
-      if (strstr(line, " status=execve"))
+      if (r.head.status == SPMU_RESULTS_STATUS_EXECVE)
         o->execve = true;
-    } else if (sscanf(line, "event %u %" SCNu64 " %" SCNu64 " %" SCNu64, &idx,
-                      &n, &en, &run) == 4)
+    } else if (r.kind == SPMU_RESULTS_EVENT)
       for (i = 0; i < o->nev; i++)
-        if (o->index[i] == (int)idx) {
-          count[i].n += n;
-          count[i].enabled += en;
-          count[i].running += run;
+        if (o->index[i] == (int)r.index) {
+          count[i].n += r.ev.count;
+          count[i].enabled += r.ev.enabled;
+          count[i].running += r.ev.running;
         }
   }
   fclose(f);
@@ -525,7 +527,11 @@ static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
       cli_error("stat: %s", why);
     if (rc != 0)
       return CLI_EXIT_USAGE;
-    blocks = stat_read_results(tmp, o, count);
+    blocks = stat_read_results(tmp, o, count, why, sizeof why);
+    if (blocks == -2) {
+      cli_error("stat: %s", why);
+      return CLI_EXIT_USAGE;
+    }
     if (blocks <= 0 && counted)
       stat_explain_no_counts(c);
     stat_add_run(o, run, c, count, blocks > 0);
@@ -582,6 +588,7 @@ static int stat_print_file(struct stat_opts *o)
   struct stat_count count[STAT_MAX_EVENTS];
   struct qemu_child c;
   struct stat_run run = {.runs = 1, .argv = o->prog_argv};
+  char why[256];
   int blocks;
 
   memset(count, 0, sizeof(count));
@@ -589,7 +596,11 @@ static int stat_print_file(struct stat_opts *o)
   stat_number_events(o);
   while (o->prog_argv[run.argc])
     run.argc++;
-  blocks = stat_read_results(o->from, o, count);
+  blocks = stat_read_results(o->from, o, count, why, sizeof(why));
+  if (blocks == -2) {
+    cli_error("stat: --from %s: %s", o->from, why);
+    return CLI_EXIT_USAGE;
+  }
   if (blocks < 0) {
     cli_error("stat: --from %s: %s", o->from, strerror(errno));
     return CLI_EXIT_USAGE;

@@ -75,11 +75,10 @@ static int rs_process(struct rs_state *s, const unsigned char *b, size_t n)
 {
   struct spmu_rec_process r;
   struct rs_process *p;
+  char what[128];
 
-  if (n < sizeof(r))
-    return rs_fail(s, "a short PROCESS record");
-  memcpy(&r, b, sizeof(r));
-  r.comm[SPMU_REC_COMM_LEN - 1] = '\0';
+  if (spmu_rec_process_read(b, n, &r, what, sizeof(what)) != 0)
+    return rs_fail(s, what); /* short, or of another format version */
   if (!rs_grow((void **)&s->proc, &s->capproc, s->nproc, sizeof(*s->proc)))
     return rs_fail(s, "more processes than memory holds");
   p = &s->proc[s->nproc++];

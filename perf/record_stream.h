@@ -1,4 +1,4 @@
-/* softpmu record: the QEMU plugin's sample stream (frontends/qemu/record.h)
+/* softpmu record: the QEMU plugin's sample stream (protocol/record.h)
  * turned into a perf.data file (perf_data.h).
  *
  * Each stream record becomes what perf record would have written for it:

@@ -15,13 +15,13 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "lines.h"   /* the plugin's event lines (frontends/qemu/) */
+#include "lines.h"   /* the plugin's event lines (protocol/) */
 #include "nearest.h" /* "did you mean" (util/) */
 #include "text.h"    /* numbers and words as typed (util/) */
 
 /* ---- What the engine produces, per profile -------------------------------
  *
- * The QEMU plugin produces the event lines of frontends/qemu/lines.h, with
+ * The QEMU plugin produces the event lines of protocol/lines.h, with
  * their Skylake meaning (SDM Vol. 3B Chapter 19, Table 19-3), on every
  * profile; a line it does not produce would count 0, so it is <not
  * supported>. Of its lines, each profile takes those that mean the same in

@@ -1,26 +1,43 @@
 /* What each instruction of a translated block is, decoded once at
  * translation with Zydis (SDM Vol. 2 for the instructions; the events they
- * feed are lines.h's), and the block's totals. */
+ * feed are lines.h's), the block's totals, and the table of the process's
+ * blocks (classify.h). */
+#include "classify.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include <Zydis/Zydis.h>
+
+#include "insn.h"
+#include "model.h"
 
 #define PAGE_SIZE_X86 4096u
 #define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
+
+struct spmu_qemu_blocks {
+  ZydisDecoder dec;
+  struct tb **tbs; /* by id */
+  size_t ntbs, tbcap;
+  /* By start address: an open-addressing table of the first block at
+   * each address (others follow through same_vaddr). */
+  struct tb **slot;
+  size_t cap, used;
+};
 
 /* ---- classification (Zydis) ------------------------------------------ */
 
 /* Decode one instruction; false when its bytes do not decode to exactly
  * their length (an instruction QEMU cut at a page end). */
-static bool classify(const void *bytes, size_t len, insn_class *c)
+static bool classify(const ZydisDecoder *dec, const void *bytes, size_t len,
+                     insn_class *c)
 {
   ZydisDecodedInstruction in;
   ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
   bool load, store;
 
   memset(c, 0, sizeof(*c));
-  if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&g.dec, bytes, len, &in, ops)))
+  if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(dec, bytes, len, &in, ops)))
     return false;
   if (in.length != len)
     return false;
@@ -103,7 +120,8 @@ void spmu_qemu_free_tb(struct tb *t)
   }
 }
 
-struct tb *spmu_qemu_describe_tb(const struct qemu_plugin_tb *qtb)
+struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
+                                 const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
   struct tb *t = calloc(1, sizeof(*t));
@@ -124,7 +142,7 @@ struct tb *spmu_qemu_describe_tb(const struct qemu_plugin_tb *qtb)
     uint64_t va = qemu_plugin_insn_vaddr(qi);
     size_t len = qemu_plugin_insn_size(qi);
     insn_class c;
-    bool ok = classify(qemu_plugin_insn_data(qi), len, &c);
+    bool ok = classify(&b->dec, qemu_plugin_insn_data(qi), len, &c);
 
     if (i == n - 1 && i > 0 && cut_at_page_end(va, ok))
       break;
@@ -133,18 +151,30 @@ struct tb *spmu_qemu_describe_tb(const struct qemu_plugin_tb *qtb)
   return t;
 }
 
-bool spmu_qemu_decoder_init(void)
+struct spmu_qemu_blocks *spmu_qemu_blocks_new(void)
 {
-  return ZYAN_SUCCESS(ZydisDecoderInit(&g.dec, ZYDIS_MACHINE_MODE_LONG_64,
-                                       ZYDIS_STACK_WIDTH_64));
+  struct spmu_qemu_blocks *b = calloc(1, sizeof(*b));
+
+  if (b && !ZYAN_SUCCESS(ZydisDecoderInit(&b->dec, ZYDIS_MACHINE_MODE_LONG_64,
+                                          ZYDIS_STACK_WIDTH_64))) {
+    free(b);
+    return NULL;
+  }
+  return b;
 }
 
-/* The blocks by start address: an open-addressing table of the first
- * block at each address (others follow through same_vaddr). */
-static struct {
-  struct tb **slot;
-  size_t cap, used;
-} at;
+void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
+{
+  size_t i;
+
+  if (!b)
+    return;
+  for (i = 0; i < b->ntbs; i++)
+    spmu_qemu_free_tb(b->tbs[i]);
+  free(b->tbs);
+  free(b->slot);
+  free(b);
+}
 
 static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
 {
@@ -155,62 +185,65 @@ static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
   return i;
 }
 
-static bool grow_at(void)
+static bool grow_at(struct spmu_qemu_blocks *b)
 {
-  size_t cap = at.cap ? at.cap * 2 : 8192, i;
+  size_t cap = b->cap ? b->cap * 2 : 8192, i;
   struct tb **slot = calloc(cap, sizeof(*slot));
 
   if (!slot)
     return false;
-  for (i = 0; i < at.cap; i++)
-    if (at.slot[i])
-      slot[slot_of(slot, cap, at.slot[i]->vaddr)] = at.slot[i];
-  free(at.slot);
-  at.slot = slot;
-  at.cap = cap;
+  for (i = 0; i < b->cap; i++)
+    if (b->slot[i])
+      slot[slot_of(slot, cap, b->slot[i]->vaddr)] = b->slot[i];
+  free(b->slot);
+  b->slot = slot;
+  b->cap = cap;
   return true;
 }
 
-static bool index_tb(struct tb *t)
+static bool index_tb(struct spmu_qemu_blocks *b, struct tb *t)
 {
   size_t i;
 
-  if ((at.used + 1) * 2 > at.cap && !grow_at())
+  if ((b->used + 1) * 2 > b->cap && !grow_at(b))
     return false;
-  i = slot_of(at.slot, at.cap, t->vaddr);
-  if (!at.slot[i])
-    at.used++;
-  t->same_vaddr = at.slot[i];
-  at.slot[i] = t;
+  i = slot_of(b->slot, b->cap, t->vaddr);
+  if (!b->slot[i])
+    b->used++;
+  t->same_vaddr = b->slot[i];
+  b->slot[i] = t;
   return true;
 }
 
-struct tb *spmu_qemu_tbs_at(uint64_t vaddr)
+struct tb *spmu_qemu_tbs_at(const struct spmu_qemu_blocks *b, uint64_t vaddr)
 {
-  return at.cap ? at.slot[slot_of(at.slot, at.cap, vaddr)] : NULL;
+  return b->cap ? b->slot[slot_of(b->slot, b->cap, vaddr)] : NULL;
 }
 
-bool spmu_qemu_register_tb(struct tb *t)
+bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)
 {
-  bool ok = true;
+  if (b->ntbs == b->tbcap) {
+    size_t cap = b->tbcap ? b->tbcap * 2 : 4096;
+    struct tb **p = realloc(b->tbs, cap * sizeof(*p));
 
-  pthread_mutex_lock(&g.lock);
-  if (g.ntbs == g.tbcap) {
-    size_t cap = g.tbcap ? g.tbcap * 2 : 4096;
-    struct tb **p = realloc(g.tbs, cap * sizeof(*p));
+    if (!p)
+      return false;
+    b->tbs = p;
+    b->tbcap = cap;
+  }
+  if (!index_tb(b, t))
+    return false;
+  t->id = (uint32_t)b->ntbs;
+  b->tbs[b->ntbs++] = t;
+  return true;
+}
 
-    if (p) {
-      g.tbs = p;
-      g.tbcap = cap;
-    } else {
-      ok = false;
-    }
-  }
-  ok = ok && index_tb(t);
-  if (ok) {
-    t->id = (uint32_t)g.ntbs;
-    g.tbs[g.ntbs++] = t;
-  }
-  pthread_mutex_unlock(&g.lock);
-  return ok;
+size_t spmu_qemu_blocks_count(const struct spmu_qemu_blocks *b)
+{
+  return b->ntbs;
+}
+
+struct tb *spmu_qemu_block(const struct spmu_qemu_blocks *b, size_t i)
+{
+  return b->tbs[i];
 }

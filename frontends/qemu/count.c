@@ -10,14 +10,24 @@
  * events any sampling counter takes to overflow. While the budget lasts,
  * no counter overflows, so the sums go to the model as one clock when the
  * thread or the process ends, or when they grow large. */
+#define _GNU_SOURCE /* gettid */
+#include "count.h"
+
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <softpmu/error.h>
 #include <softpmu/events.h>
 #include <softpmu/regs.h>
 
-#include "plugin.h"
+#include "classify.h"
+#include "lbr.h"
+#include "model.h"
+#include "mux.h"
+#include "pebs.h"
+#include "sample.h"
+#include "vcpu.h"
 
 /* The sums are handed to the model when they reach this many instructions
  * (the tests build a plugin with a small one, to run that path). */
@@ -64,16 +74,17 @@ static uint64_t variant_count(const struct tb *t, unsigned var, int l)
  * counter overflowed. */
 static void take_pmi(struct vcpu *v, unsigned k, uint64_t ip)
 {
+  const struct spmu_qemu_config *cfg = v->cfg;
   uint64_t ovf = 0;
   unsigned i;
 
-  if (g.precise)
+  if (cfg->precise)
     spmu_qemu_pebs_drain(v, k);
-  if (g.branch)
+  if (cfg->branch)
     spmu_qemu_lbr_pmi(v, k);
   if (spmu_agent_handle_pmi(v->agents[k], &ovf) != 0)
-    g.failed = true;
-  for (i = 0; i < g.nevents; i++) {
+    v->failed = true;
+  for (i = 0; i < cfg->nevents; i++) {
     if (v->core_of[i] != k || !(ovf >> v->counter_of[i] & 1))
       continue;
     if (ip)
@@ -105,7 +116,7 @@ static void deliver_clock(struct vcpu *v, spmu_event_line *lines, size_t nlines,
       int rc = spmu_deliver(spmu_core_lp(v->cores[k], 0), &clk, left, &done);
 
       if (rc < 0 || done == 0) {
-        g.failed = true; /* reported at exit */
+        v->failed = true; /* reported at exit */
         break;
       }
       if (rc & SPMU_TICK_PMI)
@@ -135,6 +146,7 @@ void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
 static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
                           uint64_t next)
 {
+  const struct spmu_qemu_config *cfg = v->cfg;
   spmu_event_line lines[NLINES + NMLINES];
   uint32_t n[NLINES];
   uint32_t j;
@@ -142,7 +154,7 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
 
   /* A repeat of a REP string instruction retires nothing, but its data
    * accesses are modelled events of that instruction. */
-  for (j = (var & VAR_CONT) && !g.model ? 1 : 0; j < t->ninsns; j++) {
+  for (j = (var & VAR_CONT) && !cfg->model ? 1 : 0; j < t->ninsns; j++) {
     const spmu_branch *br = NULL;
 
     if (j == 0 && (var & VAR_CONT))
@@ -155,7 +167,7 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     v->insns += n[L_INST];
     v->cur_ip = t->insn_vaddr[j];
     v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
-    if (g.branch && j + 1 == t->ninsns)
+    if (cfg->branch && j + 1 == t->ninsns)
       br = spmu_qemu_lbr_branch(v, t, var, next, &b);
     deliver_clock(v, lines,
                   NLINES + spmu_qemu_model_insn_lines(v, j, lines + NLINES), 1,
@@ -170,7 +182,7 @@ static void deliver_sums(struct vcpu *v)
 {
   spmu_event_line lines[NLINES + NMLINES];
 
-  if (v->sum[0][L_INST] == 0 && !(g.model && spmu_qemu_model_pending(v)))
+  if (v->sum[0][L_INST] == 0 && !(v->cfg->model && spmu_qemu_model_pending(v)))
     return;
   lanes_to_lines(v->sum, lines);
   memset(v->sum, 0, sizeof(v->sum));
@@ -208,24 +220,25 @@ static bool armed(struct vcpu *v, unsigned i)
  * budget is the least of them. */
 void spmu_qemu_start_budget(struct vcpu *v)
 {
+  const struct spmu_qemu_config *cfg = v->cfg;
   spmu_agent_pmu pmu;
   unsigned i;
 
   v->budget = UINT64_MAX;
-  if (!g.record[0])
+  if (!cfg->record[0])
     return;
-  for (i = 0; i < g.nevents; i++) {
+  for (i = 0; i < cfg->nevents; i++) {
     unsigned c = v->counter_of[i];
     unsigned width;
     uint64_t value = 0;
 
-    if ((g.line_of[i] < 0 && g.mline_of[i] < 0) ||
+    if ((cfg->line_of[i] < 0 && cfg->mline_of[i] < 0) ||
         spmu_agent_pmu_get(v->agents[v->core_of[i]], &pmu) != 0 ||
         spmu_agent_read(v->agents[v->core_of[i]], c, &value) != 0)
       continue;
     /* With PEBS, an overflowed counter is armed: the assist comes at its
      * next event (SDM Vol. 3B 18.4.4), which must go alone. */
-    if (g.precise && armed(v, i)) {
+    if (cfg->precise && armed(v, i)) {
       v->budget = 1;
       continue;
     }
@@ -237,7 +250,7 @@ void spmu_qemu_start_budget(struct vcpu *v)
 
 /* The most that variant var of block t adds to any sampled event's line:
  * what the budget is charged (computed once, at translation). */
-void spmu_qemu_charge_tb(struct tb *t)
+void spmu_qemu_charge_tb(const struct spmu_qemu_config *cfg, struct tb *t)
 {
   unsigned var, i, l;
 
@@ -246,8 +259,8 @@ void spmu_qemu_charge_tb(struct tb *t)
       t->vlines[var][l / LANES][l % LANES] =
           (uint32_t)variant_count(t, var, (int)l);
     t->charge[var] = 0;
-    for (i = 0; i < g.nevents; i++) {
-      uint64_t n = variant_count(t, var, g.line_of[i]);
+    for (i = 0; i < cfg->nevents; i++) {
+      uint64_t n = variant_count(t, var, cfg->line_of[i]);
 
       if (n > t->charge[var])
         t->charge[var] = (uint32_t)n;
@@ -277,7 +290,7 @@ static __attribute__((noinline)) void count_near_overflow(struct vcpu *v,
 {
   spmu_qemu_model_near(v, true);
   deliver_sums(v);
-  if (g.branch)
+  if (v->cfg->branch)
     spmu_qemu_lbr_replay(v);
   deliver_insns(v, p, var, next);
   spmu_qemu_model_near(v, false);
@@ -288,16 +301,17 @@ static __attribute__((noinline)) void count_near_overflow(struct vcpu *v,
 static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
                                uint64_t next)
 {
+  const struct spmu_qemu_config *cfg = v->cfg;
   uint32_t c = p->charge[var];
 
-  if (g.model_sampled)
+  if (cfg->model_sampled)
     c = spmu_qemu_model_charge(v, c);
   if (__builtin_expect(c < v->budget, 1)) {
     v->budget -= c;
     add_block(v, p, var);
-    if (g.branch)
+    if (cfg->branch)
       spmu_qemu_lbr_note(v, p, var, next);
-    if (g.mux)
+    if (cfg->mux)
       count_slice(v, p->vlines[var][0][L_INST]);
   } else {
     count_near_overflow(v, p, var, next);
@@ -312,34 +326,45 @@ static inline unsigned variant_of(const struct vcpu *v, const struct tb *p,
   return v->prev_cont | taken;
 }
 
+/* The first block a thread runs (or the first after its counts were
+ * flushed): which host thread runs it, and its start in the stream. */
+static void thread_first(struct vcpu *v)
+{
+  v->host_tid = (int)gettid();
+  if (!v->tid)
+    spmu_qemu_thread_start(v);
+}
+
 /* Count the block that ran before t on this thread, now that t tells
  * whether its branch was taken: taken when t is not its fall-through. */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
-  struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+  const struct spmu_qemu_config *cfg;
   const struct tb *p;
 
   if (__builtin_expect(!v, 0))
     return;
+  cfg = v->cfg;
   p = v->prev;
   v->prev = t;
   if (__builtin_expect(!p, 0)) {
-    spmu_qemu_thread_first(v, vcpu_index);
+    thread_first(v);
     v->prev_cont = 0;
-    if (g.model)
+    if (cfg->model)
       spmu_qemu_model_begin(v, t, 0);
     return;
   }
-  if (g.model)
+  if (cfg->model)
     spmu_qemu_model_end(v, p, t);
   count_block(v, p, variant_of(v, p, t), t->vaddr);
-  if (g.callgraph)
+  if (cfg->callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
   /* A REP string instruction repeats by ending its block and starting a
    * new one at itself; hardware retires it once (SDM Vol. 2B, REP). */
   v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
-  if (g.model)
+  if (cfg->model)
     spmu_qemu_model_begin(v, t, v->prev_cont);
 }
 
@@ -349,35 +374,23 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
  * the repeat returns at once; anything else is counted as usual. */
 void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
 {
-  struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
 
-  if (v && v->prev == udata && v->prev_cont && !g.model)
+  if (v && v->prev == t && v->prev_cont && !v->cfg->model)
     return;
   spmu_qemu_on_tb_exec(vcpu_index, udata);
 }
 
-/* Hand everything counted on v to its cores (the last block counted as
- * not taken: nothing ran after it). */
+/* Hand everything counted on v by callback to its cores (the last block
+ * counted as not taken: nothing ran after it). */
 void spmu_qemu_flush_vcpu(struct vcpu *v)
 {
   if (v->prev) {
-    if (g.model)
+    if (v->cfg->model)
       spmu_qemu_model_end(v, v->prev, NULL);
     count_block(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough);
     v->prev = NULL; /* the next block this thread runs is its first */
   }
   deliver_sums(v);
-  spmu_qemu_inline_flush(v);
-}
-
-/* Does an event count taken conditional branches (BR_INST_RETIRED.
- * NEAR_TAKEN), which only the callback per block sees? */
-bool spmu_qemu_taken_matters(void)
-{
-  unsigned i;
-
-  for (i = 0; i < g.nevents; i++)
-    if (g.line_of[i] == L_BR_TAKEN)
-      return true;
-  return false;
 }

@@ -25,14 +25,23 @@
  * at N were translated before X was seen, they have no such callback: the
  * blocks ending at X then get a callback per execution instead, which
  * tells a repeat from the block that ran before it. */
+#include "inline.h"
+
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "classify.h"
+#include "count.h"
 
 /* Counters live in chunks that never move: generated code holds their
  * addresses. */
 #define CHUNK_WORDS 4096
+
+struct chunk {
+  struct chunk *prev;
+  uint64_t word[CHUNK_WORDS];
+};
 
 #define SITE_BLOCKS 16
 
@@ -47,35 +56,85 @@ struct rep_site {
   struct rep_site *next;
 };
 
-static struct {
-  uint64_t *chunk;
+/* Counting per execution: a block that ends at a REP string
+ * instruction, as its callback's userdata. */
+struct rep_block {
+  struct spmu_qemu_inline *in;
+  struct tb *t;
+  struct rep_block *next;
+};
+
+struct spmu_qemu_inline {
+  const struct spmu_qemu_blocks *blocks;
+  struct chunk *chunk; /* the newest; each holds the one before */
   size_t used;
   struct rep_site *sites;
+  struct rep_block *rep_blocks;
   /* Counting per execution: the REP string instruction whose block ran
    * last, and what the blocks at its fall-through had counted then. */
   uint64_t rep_addr;
   uint64_t after_rep;
-} in = {.rep_addr = UINT64_MAX};
+};
 
-static uint64_t *new_counter(void)
+struct spmu_qemu_inline *
+spmu_qemu_inline_new(const struct spmu_qemu_blocks *blocks)
 {
-  if (!in.chunk || in.used == CHUNK_WORDS) {
-    in.chunk = calloc(CHUNK_WORDS, sizeof(uint64_t));
-    if (!in.chunk)
-      return NULL;
-    in.used = 0;
+  struct spmu_qemu_inline *in = calloc(1, sizeof(*in));
+
+  if (in) {
+    in->blocks = blocks;
+    in->rep_addr = UINT64_MAX;
   }
-  return &in.chunk[in.used++];
+  return in;
+}
+
+void spmu_qemu_inline_free(struct spmu_qemu_inline *in)
+{
+  if (!in)
+    return;
+  while (in->chunk) {
+    struct chunk *c = in->chunk;
+
+    in->chunk = c->prev;
+    free(c);
+  }
+  while (in->sites) {
+    struct rep_site *s = in->sites;
+
+    in->sites = s->next;
+    free(s);
+  }
+  while (in->rep_blocks) {
+    struct rep_block *r = in->rep_blocks;
+
+    in->rep_blocks = r->next;
+    free(r);
+  }
+  free(in);
+}
+
+static uint64_t *new_counter(struct spmu_qemu_inline *in)
+{
+  if (!in->chunk || in->used == CHUNK_WORDS) {
+    struct chunk *c = calloc(1, sizeof(*c));
+
+    if (!c)
+      return NULL;
+    c->prev = in->chunk;
+    in->chunk = c;
+    in->used = 0;
+  }
+  return &in->chunk->word[in->used++];
 }
 
 /* Executions of the blocks that start at vaddr (QEMU may translate the
  * same address more than once). */
-static uint64_t runs_at(uint64_t vaddr)
+static uint64_t runs_at(const struct spmu_qemu_inline *in, uint64_t vaddr)
 {
   const struct tb *t;
   uint64_t n = 0;
 
-  for (t = spmu_qemu_tbs_at(vaddr); t; t = t->same_vaddr)
+  for (t = spmu_qemu_tbs_at(in->blocks, vaddr); t; t = t->same_vaddr)
     if (t->inline_count)
       n += *t->inline_count;
   return n;
@@ -85,14 +144,16 @@ static uint64_t runs_at(uint64_t vaddr)
  * string instruction. */
 static void on_rep_block(unsigned int vcpu_index, void *udata)
 {
-  struct tb *t = udata;
+  struct rep_block *r = udata;
+  struct spmu_qemu_inline *in = r->in;
+  struct tb *t = r->t;
 
   (void)vcpu_index;
-  if (t->rep_first && in.rep_addr == t->vaddr &&
-      runs_at(t->fallthrough) == in.after_rep)
+  if (t->rep_first && in->rep_addr == t->vaddr &&
+      runs_at(in, t->fallthrough) == in->after_rep)
     ++*t->inline_cont;
-  in.rep_addr = t->rep_addr;
-  in.after_rep = runs_at(t->fallthrough);
+  in->rep_addr = t->rep_addr;
+  in->after_rep = runs_at(in, t->fallthrough);
 }
 
 static uint64_t site_execs(const struct rep_site *s)
@@ -118,20 +179,36 @@ static void on_rep_done(unsigned int vcpu_index, void *udata)
   }
 }
 
-static struct rep_site *site_of(uint64_t x)
+static struct rep_site *site_of(const struct spmu_qemu_inline *in, uint64_t x)
 {
   struct rep_site *s;
 
-  for (s = in.sites; s; s = s->next)
+  for (s = in->sites; s; s = s->next)
     if (s->x == x)
       return s;
   return NULL;
 }
 
-/* A block ending at the REP instruction at t->rep_addr. */
-static bool add_rep_block(struct qemu_plugin_tb *qtb, struct tb *t)
+/* Block t's callback per execution. */
+static bool count_per_exec(struct spmu_qemu_inline *in,
+                           struct qemu_plugin_tb *qtb, struct tb *t)
 {
-  struct rep_site *s = site_of(t->rep_addr);
+  struct rep_block *r = calloc(1, sizeof(*r));
+
+  if (!r)
+    return false;
+  *r = (struct rep_block){.in = in, .t = t, .next = in->rep_blocks};
+  in->rep_blocks = r;
+  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_block,
+                                       QEMU_PLUGIN_CB_NO_REGS, r);
+  return true;
+}
+
+/* A block ending at the REP instruction at t->rep_addr. */
+static bool add_rep_block(struct spmu_qemu_inline *in,
+                          struct qemu_plugin_tb *qtb, struct tb *t)
+{
+  struct rep_site *s = site_of(in, t->rep_addr);
 
   if (!s) {
     s = calloc(1, sizeof(*s));
@@ -139,52 +216,47 @@ static bool add_rep_block(struct qemu_plugin_tb *qtb, struct tb *t)
       return false;
     s->x = t->rep_addr;
     s->n = t->fallthrough;
-    s->per_exec = spmu_qemu_tbs_at(s->n) != NULL;
-    s->next = in.sites;
-    in.sites = s;
+    s->per_exec = spmu_qemu_tbs_at(in->blocks, s->n) != NULL;
+    s->next = in->sites;
+    in->sites = s;
   }
   if (s->nblocks == SITE_BLOCKS)
     s->per_exec = true; /* retranslated that often: count per execution */
   else
     s->block[s->nblocks++] = t;
-  t->inline_cont = new_counter();
+  t->inline_cont = new_counter(in);
   if (!t->inline_cont)
     return false;
-  if (s->per_exec)
-    qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_block,
-                                         QEMU_PLUGIN_CB_NO_REGS, t);
-  return true;
+  return !s->per_exec || count_per_exec(in, qtb, t);
 }
 
-void spmu_qemu_inline_tb(struct qemu_plugin_tb *qtb, struct tb *t)
+bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
+                         struct qemu_plugin_tb *qtb, struct tb *t)
 {
   struct rep_site *s;
 
-  t->inline_count = new_counter();
-  if (!t->inline_count) {
-    g.failed = true;
-    return;
-  }
+  t->inline_count = new_counter(in);
+  if (!t->inline_count)
+    return false;
   qemu_plugin_register_vcpu_tb_exec_inline(qtb, QEMU_PLUGIN_INLINE_ADD_U64,
                                            t->inline_count, 1);
-  for (s = in.sites; s; s = s->next)
+  for (s = in->sites; s; s = s->next)
     if (s->n == t->vaddr && !s->per_exec)
       qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_done,
                                            QEMU_PLUGIN_CB_NO_REGS, s);
-  if (t->rep_addr != UINT64_MAX && !add_rep_block(qtb, t))
-    g.failed = true;
+  return t->rep_addr == UINT64_MAX || add_rep_block(in, qtb, t);
 }
 
 /* The repeats of each REP instruction counted by its runs, into the
  * inline_cont of its own blocks: the runs that began there are the runs
  * less the executions of the blocks that reached it from earlier
  * instructions. */
-static void settle_sites(void)
+static void settle_sites(struct spmu_qemu_inline *in)
 {
   struct rep_site *s;
   unsigned i;
 
-  for (s = in.sites; s; s = s->next) {
+  for (s = in->sites; s; s = s->next) {
     uint64_t fresh = s->runs;
 
     if (s->per_exec)
@@ -209,13 +281,13 @@ static void settle_sites(void)
 
 /* Hand the inline counts to v's cores (every one of them: they are the
  * process's, counted while it had one thread). */
-void spmu_qemu_inline_flush(struct vcpu *v)
+void spmu_qemu_inline_flush(struct spmu_qemu_inline *in, struct vcpu *v)
 {
-  size_t i;
+  size_t i, n = spmu_qemu_blocks_count(in->blocks);
 
-  settle_sites();
-  for (i = 0; i < g.ntbs; i++) {
-    struct tb *t = g.tbs[i];
+  settle_sites(in);
+  for (i = 0; i < n; i++) {
+    struct tb *t = spmu_qemu_block(in->blocks, i);
     uint64_t runs = t->inline_count ? *t->inline_count : 0;
     uint64_t cont = t->inline_cont ? *t->inline_cont : 0;
 
@@ -231,17 +303,19 @@ void spmu_qemu_inline_flush(struct vcpu *v)
 }
 
 /* In a fork's child: the counts so far are the parent's. */
-void spmu_qemu_inline_forget(void)
+void spmu_qemu_inline_forget(struct spmu_qemu_inline *in)
 {
   struct rep_site *s;
-  size_t i;
+  size_t i, n = spmu_qemu_blocks_count(in->blocks);
 
-  for (s = in.sites; s; s = s->next)
+  for (s = in->sites; s; s = s->next)
     s->runs = s->seen = 0;
-  for (i = 0; i < g.ntbs; i++) {
-    if (g.tbs[i]->inline_count)
-      *g.tbs[i]->inline_count = 0;
-    if (g.tbs[i]->inline_cont)
-      *g.tbs[i]->inline_cont = 0;
+  for (i = 0; i < n; i++) {
+    struct tb *t = spmu_qemu_block(in->blocks, i);
+
+    if (t->inline_count)
+      *t->inline_count = 0;
+    if (t->inline_cont)
+      *t->inline_cont = 0;
   }
 }

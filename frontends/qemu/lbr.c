@@ -53,6 +53,8 @@
  * IA32_LBR_x_INFO); then the freeze is lifted: DEBUGCTL.LBR set again
  * (perfmon v2-v3, 17.4.7) or GLOBAL_STATUS.LBR_Frz cleared through
  * IA32_PERF_GLOBAL_STATUS_RESET (v4, 17.10.2, 18.2.4.2). */
+#include "lbr.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,8 +64,9 @@
 #include <softpmu/events.h>
 #include <softpmu/regs.h>
 
-#include "plugin.h"
+#include "insn.h"
 #include "record.h"
+#include "vcpu.h"
 
 /* The ring's size: more than the deepest stack (32). The tests build a
  * plugin with a smaller one, to run the full-ring paths often. */
@@ -127,17 +130,6 @@ struct spmu_qemu_lbr {
   uint64_t hw_idx;
   struct spmu_rec_branch stack[SPMU_REC_BRSTACK_MAX];
 };
-
-/* What the branch= argument programs, worked out once. */
-static struct {
-  bool arch;            /* architectural LBRs */
-  bool callstack;       /* call-stack mode */
-  unsigned kept;        /* types the filter records: the ring's */
-  unsigned fmt;         /* PERF_CAPABILITIES[5:0] (model-specific) */
-  unsigned depth;       /* entries: lbr_depth, or IA32_LBR_DEPTH */
-  uint64_t select, ctl; /* MSR_LBR_SELECT, IA32_LBR_CTL */
-  uint32_t from, to, info, tos, sel_msr, ctl_msr, depth_msr, reset_msr;
-} lb;
 
 /* The branch types a perf filter asks for (as Linux maps them, which
  * follows the SDM's type bits: 17.7.2 Table 17-11). */
@@ -215,91 +207,90 @@ static uint64_t ctl_of(uint64_t b, unsigned types)
   return c;
 }
 
-static bool lookup(const char *name, uint32_t *addr)
+static bool lookup(const spmu_profile *p, const char *name, uint32_t *addr)
 {
-  return spmu_msr_lookup(&g.profile, name, addr) == 0;
+  return spmu_msr_lookup(p, name, addr) == 0;
 }
 
 /* Architectural LBRs: CPUID.1CH (EAX[7:0] depths 8(n+1); EBX[0] CPL
  * filtering, [1] branch filtering, [2] call-stack mode). */
-static bool init_arch(uint64_t b, char *why, size_t len)
+static bool init_arch(const spmu_profile *p, uint64_t b,
+                      struct spmu_qemu_lbr_regs *lb, char *why, size_t len)
 {
   uint32_t r[4];
   unsigned n;
 
-  spmu_profile_cpuid(&g.profile, 0x1C, 0, r);
+  spmu_profile_cpuid(p, 0x1C, 0, r);
   for (n = 8; n > 0 && !(r[0] >> (n - 1) & 1); n--)
     ;
-  lb.depth = 8 * n;
-  if (!lookup("IA32_LBR_CTL", &lb.ctl_msr) ||
-      !lookup("IA32_LBR_DEPTH", &lb.depth_msr) ||
-      !lookup("IA32_LBR_0_FROM_IP", &lb.from) ||
-      !lookup("IA32_LBR_0_TO_IP", &lb.to) ||
-      !lookup("IA32_LBR_0_INFO", &lb.info) || lb.depth == 0) {
-    snprintf(why, len, "branch=: profile %s: no IA32_LBR_* registers",
-             g.profile.name);
+  lb->depth = 8 * n;
+  if (!lookup(p, "IA32_LBR_CTL", &lb->ctl_msr) ||
+      !lookup(p, "IA32_LBR_DEPTH", &lb->depth_msr) ||
+      !lookup(p, "IA32_LBR_0_FROM_IP", &lb->from) ||
+      !lookup(p, "IA32_LBR_0_TO_IP", &lb->to) ||
+      !lookup(p, "IA32_LBR_0_INFO", &lb->info) || lb->depth == 0) {
+    snprintf(why, len, "branch=: profile %s: no IA32_LBR_* registers", p->name);
     return false;
   }
   if ((b & B_CALL_STACK) && !(r[1] & 4)) {
     snprintf(why, len,
              "branch=: %s has no LBR call-stack mode (CPUID.1CH:"
              "EBX[2])",
-             g.profile.name);
+             p->name);
     return false;
   }
   if ((types_of(b) & T_ALL) != T_ALL && !(r[1] & 2)) {
     snprintf(why, len,
              "branch=: %s has no LBR branch filtering "
              "(CPUID.1CH:EBX[1])",
-             g.profile.name);
+             p->name);
     return false;
   }
-  lb.ctl = ctl_of(b, types_of(b));
+  lb->ctl = ctl_of(b, types_of(b));
   return true;
 }
 
 /* The model-specific stack: its MSRs by generation (17.5, 17.7, 17.12);
  * MSR_LBR_SELECT from Nehalem (17.7.2), EN_CALLSTACK from format 4
  * (Haswell, 17.9). */
-static bool init_legacy(uint64_t b, char *why, size_t len)
+static bool init_legacy(const spmu_profile *p, uint64_t b,
+                        struct spmu_qemu_lbr_regs *lb, char *why, size_t len)
 {
-  lb.fmt = (unsigned)(g.profile.perf_capabilities & SPMU_PERFCAP_LBR_FMT_MASK);
-  lb.depth = g.profile.lbr_depth;
-  if (!lookup("MSR_LASTBRANCH_TOS", &lb.tos) ||
-      !lookup("MSR_LASTBRANCH_0_FROM_IP", &lb.from) ||
-      !lookup("MSR_LASTBRANCH_0_TO_IP", &lb.to)) {
-    snprintf(why, len, "branch=: profile %s: no LBR stack", g.profile.name);
+  lb->fmt = (unsigned)(p->perf_capabilities & SPMU_PERFCAP_LBR_FMT_MASK);
+  lb->depth = p->lbr_depth;
+  if (!lookup(p, "MSR_LASTBRANCH_TOS", &lb->tos) ||
+      !lookup(p, "MSR_LASTBRANCH_0_FROM_IP", &lb->from) ||
+      !lookup(p, "MSR_LASTBRANCH_0_TO_IP", &lb->to)) {
+    snprintf(why, len, "branch=: profile %s: no LBR stack", p->name);
     return false;
   }
-  if (!lookup("MSR_LBR_INFO_0", &lb.info))
-    lb.info = 0;
-  if (!lookup("MSR_LBR_SELECT", &lb.sel_msr)) {
-    lb.sel_msr = 0;
+  if (!lookup(p, "MSR_LBR_INFO_0", &lb->info))
+    lb->info = 0;
+  if (!lookup(p, "MSR_LBR_SELECT", &lb->sel_msr)) {
+    lb->sel_msr = 0;
     if ((types_of(b) & T_ALL) != T_ALL || (b & B_CALL_STACK)) {
       snprintf(why, len,
                "branch=: %s has no MSR_LBR_SELECT (SDM Vol. 3B 17.5): it "
                "records every branch, so only the filter 'any'",
-               g.profile.name);
+               p->name);
       return false;
     }
   }
-  if ((b & B_CALL_STACK) && lb.fmt < 4) {
+  if ((b & B_CALL_STACK) && lb->fmt < 4) {
     snprintf(why, len,
              "branch=: %s has no LBR call-stack mode (MSR_LBR_SELECT."
              "EN_CALLSTACK, SDM Vol. 3B 17.9, Haswell and later)",
-             g.profile.name);
+             p->name);
     return false;
   }
-  lb.select = select_of(b, types_of(b));
+  lb->select = select_of(b, types_of(b));
   return true;
 }
 
-bool spmu_qemu_lbr_init(char *why, size_t len)
+bool spmu_qemu_lbr_setup(const spmu_profile *p, uint64_t b,
+                         struct spmu_qemu_lbr_regs *lb, char *why, size_t len)
 {
-  uint64_t b = g.branch;
-  const spmu_profile *p = &g.profile;
-
-  memset(&lb, 0, sizeof(lb));
+  memset(lb, 0, sizeof(*lb));
   if (b & ~(uint64_t)B_KNOWN) {
     snprintf(why, len,
              "branch=%" PRIx64 ": filter bits %" PRIx64 " are not modelled", b,
@@ -310,10 +301,6 @@ bool spmu_qemu_lbr_init(char *why, size_t len)
     snprintf(why, len, "branch=%" PRIx64 ": no branch type", b);
     return false;
   }
-  if (!g.record[0] || g.precise) {
-    snprintf(why, len, "branch= goes with record=PATH, without precise=1");
-    return false;
-  }
   if (!p->lbr_depth && !(p->features & SPMU_FEAT_ARCH_LBR)) {
     snprintf(why, len,
              "branch=: profile %s has no last branch records (no LBR format "
@@ -321,43 +308,48 @@ bool spmu_qemu_lbr_init(char *why, size_t len)
              p->name);
     return false;
   }
-  lb.arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
-  lb.callstack = (b & B_CALL_STACK) != 0;
+  lb->arch = (p->features & SPMU_FEAT_ARCH_LBR) != 0;
+  lb->callstack = (b & B_CALL_STACK) != 0;
   /* Every clock here has CPL 3: without USER nothing is recorded. */
-  lb.kept = (b & B_USER) ? types_of(b) & T_FED : 0;
-  if (!lookup("IA32_PERF_GLOBAL_STATUS_RESET", &lb.reset_msr))
-    lb.reset_msr = 0;
-  return lb.arch ? init_arch(b, why, len) : init_legacy(b, why, len);
+  lb->kept = (b & B_USER) ? types_of(b) & T_FED : 0;
+  if (!lookup(p, "IA32_PERF_GLOBAL_STATUS_RESET", &lb->reset_msr))
+    lb->reset_msr = 0;
+  return lb->arch ? init_arch(p, b, lb, why, len)
+                  : init_legacy(p, b, lb, why, len);
 }
 
 /* ---- programming ------------------------------------------------------ */
 
-static int wr(spmu_lp *lp, uint32_t msr, uint64_t v, char *why, size_t len)
+static int wr(const spmu_profile *p, spmu_lp *lp, uint32_t msr, uint64_t v,
+              char *why, size_t len)
 {
   int rc = spmu_wrmsr(lp, msr, v);
 
   if (rc != 0)
-    snprintf(why, len, "WRMSR 0x%x <- 0x%" PRIx64 " on %s: %s", msr, v,
-             g.profile.name, spmu_strerror(rc));
+    snprintf(why, len, "WRMSR 0x%x <- 0x%" PRIx64 " on %s: %s", msr, v, p->name,
+             spmu_strerror(rc));
   return rc;
 }
 
-static int arm_core(spmu_lp *lp, char *why, size_t len)
+static int arm_core(const struct spmu_qemu_config *cfg, spmu_lp *lp, char *why,
+                    size_t len)
 {
+  const struct spmu_qemu_lbr_regs *lb = &cfg->lbr;
+  const spmu_profile *p = &cfg->profile;
   uint64_t dbg = 0;
   int rc;
 
-  if (lb.arch) {
-    if ((rc = wr(lp, lb.depth_msr, lb.depth, why, len)) != 0 ||
-        (rc = wr(lp, lb.ctl_msr, lb.ctl, why, len)) != 0)
+  if (lb->arch) {
+    if ((rc = wr(p, lp, lb->depth_msr, lb->depth, why, len)) != 0 ||
+        (rc = wr(p, lp, lb->ctl_msr, lb->ctl, why, len)) != 0)
       return rc;
-  } else if (lb.sel_msr &&
-             (rc = wr(lp, lb.sel_msr, lb.select, why, len)) != 0) {
+  } else if (lb->sel_msr &&
+             (rc = wr(p, lp, lb->sel_msr, lb->select, why, len)) != 0) {
     return rc;
   }
   spmu_rdmsr(lp, SPMU_MSR_DEBUGCTL, &dbg);
-  dbg |= SPMU_DEBUGCTL_FREEZE_LBRS | (lb.arch ? 0 : SPMU_DEBUGCTL_LBR);
-  return wr(lp, SPMU_MSR_DEBUGCTL, dbg, why, len);
+  dbg |= SPMU_DEBUGCTL_FREEZE_LBRS | (lb->arch ? 0 : SPMU_DEBUGCTL_LBR);
+  return wr(p, lp, SPMU_MSR_DEBUGCTL, dbg, why, len);
 }
 
 int spmu_qemu_lbr_arm(struct vcpu *v, char *why, size_t len)
@@ -370,7 +362,7 @@ int spmu_qemu_lbr_arm(struct vcpu *v, char *why, size_t len)
     return SPMU_ENOMEM;
   }
   for (k = 0; k < v->ncores; k++)
-    if ((rc = arm_core(spmu_core_lp(v->cores[k], 0), why, len)) != 0)
+    if ((rc = arm_core(v->cfg, spmu_core_lp(v->cores[k], 0), why, len)) != 0)
       return rc;
   return 0;
 }
@@ -394,26 +386,29 @@ static uint8_t type_of(unsigned kind)
   return kind == K_FAR ? 0 : insn_branch_type((uint8_t)kind);
 }
 
-/* Call-stack mode: the calls on the stack after a call or a return. */
-static void count_call_stack(struct spmu_qemu_lbr *l, uint8_t type)
+/* Call-stack mode: the calls on the stack (at most depth) after a call or
+ * a return. */
+static void count_call_stack(struct spmu_qemu_lbr *l, uint8_t type,
+                             unsigned depth)
 {
   if (type == SPMU_BR_NEAR_RET)
     l->k -= l->k > 0;
   else
-    l->k += l->k < lb.depth;
+    l->k += l->k < depth;
 }
 
 const spmu_branch *spmu_qemu_lbr_branch(struct vcpu *v, const struct tb *p,
                                         unsigned var, uint64_t next,
                                         spmu_branch *out)
 {
+  const struct spmu_qemu_lbr_regs *lb = &v->cfg->lbr;
   uint8_t type = type_of(p->last_kind);
 
   if (!type || !p->ninsns || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)))
     return NULL;
   /* Fed now, not through the ring: counted on the stack as it goes. */
-  if (lb.callstack && v->lbr && (lb.kept >> type & 1))
-    count_call_stack(v->lbr, type);
+  if (lb->callstack && v->lbr && (lb->kept >> type & 1))
+    count_call_stack(v->lbr, type, lb->depth);
   /* No branch predictor is modelled: every branch is given as predicted
    * (MISPRED 0); no cycle count (SPMU_BRANCH_CYCLES clear). */
   *out = (spmu_branch){.from = p->insn_vaddr[p->ninsns - 1],
@@ -434,20 +429,21 @@ static void feed(struct vcpu *v, const spmu_branch *b, uint64_t n)
 
     if (spmu_deliver(spmu_core_lp(v->cores[k], 0), &clk, n, &done) < 0 ||
         done != n)
-      g.failed = true;
+      v->failed = true;
   }
 }
 
 void spmu_qemu_lbr_replay(struct vcpu *v)
 {
+  const struct spmu_qemu_lbr_regs *lb = &v->cfg->lbr;
   struct spmu_qemu_lbr *l = v->lbr;
   unsigned i, at;
 
   if (!l)
     return;
-  if (!lb.callstack && l->n > lb.depth + 1) {
-    l->dropped += l->n - (lb.depth + 1);
-    l->n = lb.depth + 1;
+  if (!lb->callstack && l->n > lb->depth + 1) {
+    l->dropped += l->n - (lb->depth + 1);
+    l->n = lb->depth + 1;
   }
   at = (l->next + SPMU_QEMU_LBR_RING - l->n) % SPMU_QEMU_LBR_RING;
   for (i = 0; i < l->n; i++, at = (at + 1) % SPMU_QEMU_LBR_RING) {
@@ -463,7 +459,8 @@ void spmu_qemu_lbr_replay(struct vcpu *v)
 
 /* Call-stack mode: a return right after a call it cancels (see above)
  * takes the call out of the ring; any other return counts a pop. */
-static bool callstack_cancels(struct spmu_qemu_lbr *l, uint8_t type)
+static bool callstack_cancels(struct spmu_qemu_lbr *l, uint8_t type,
+                              unsigned depth)
 {
   unsigned last = (l->next + SPMU_QEMU_LBR_RING - 1) % SPMU_QEMU_LBR_RING;
 
@@ -475,7 +472,7 @@ static bool callstack_cancels(struct spmu_qemu_lbr *l, uint8_t type)
     l->k--;
     return true;
   }
-  count_call_stack(l, type);
+  count_call_stack(l, type, depth);
   return false;
 }
 
@@ -518,20 +515,20 @@ static bool site_grow(struct spmu_qemu_lbr *l)
   return true;
 }
 
-static void site_put(struct spmu_qemu_lbr *l, uint64_t a, uint8_t type)
+/* False when out of memory. */
+static bool site_put(struct spmu_qemu_lbr *l, uint64_t a, uint8_t type)
 {
   size_t i;
 
-  if (2 * (l->nsite + 1) > l->cap && !site_grow(l)) {
-    g.failed = true;
-    return;
-  }
+  if (2 * (l->nsite + 1) > l->cap && !site_grow(l))
+    return false;
   i = site_slot(l->site, l->cap, a);
   if (!l->site[i]) {
     l->site[i] = a;
     l->nsite++;
   }
   l->site_type[i] = type;
+  return true;
 }
 
 static uint8_t site_get(const struct spmu_qemu_lbr *l, uint64_t a)
@@ -574,17 +571,18 @@ static uint8_t arch_type(uint64_t info)
 void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
                         uint64_t next)
 {
+  const struct spmu_qemu_lbr_regs *lb = &v->cfg->lbr;
   struct spmu_qemu_lbr *l = v->lbr;
   uint8_t type = type_of(p->last_kind);
   struct ring_br *r;
 
-  if (!(lb.kept >> type & 1) || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)) ||
+  if (!(lb->kept >> type & 1) || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)) ||
       !l)
     return;
-  if (lb.callstack && callstack_cancels(l, type))
+  if (lb->callstack && callstack_cancels(l, type, lb->depth))
     return;
   if (l->n == SPMU_QEMU_LBR_RING) {
-    if (lb.callstack) {
+    if (lb->callstack) {
       spmu_qemu_lbr_replay(v);
     } else {
       l->dropped++;
@@ -596,11 +594,11 @@ void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
   r->to = next;
   r->type = type;
   r->cancels = 0;
-  if (g.branch & B_TYPE_SAVE)
-    site_put(l, r->from, type);
-  if (lb.callstack && type != SPMU_BR_NEAR_RET) {
-    r->cancels = l->k < lb.depth;
-    count_call_stack(l, type);
+  if ((v->cfg->branch & B_TYPE_SAVE) && !site_put(l, r->from, type))
+    v->failed = true;
+  if (lb->callstack && type != SPMU_BR_NEAR_RET) {
+    r->cancels = l->k < lb->depth;
+    count_call_stack(l, type, lb->depth);
   }
   l->next = (l->next + 1) % SPMU_QEMU_LBR_RING;
   l->n++;
@@ -630,25 +628,25 @@ static uint64_t sext(uint64_t v, unsigned bits)
  * format 4 and 5 bits 63:61 MISPRED, IN_TX, TSX_ABORT, address 60:0;
  * format 5 takes the flags and the cycle count from LBR_INFO. Formats 0-2
  * have no flags. */
-static struct spmu_rec_branch decode_legacy(uint64_t from, uint64_t to,
-                                            uint64_t info)
+static struct spmu_rec_branch decode_legacy(unsigned fmt, uint64_t from,
+                                            uint64_t to, uint64_t info)
 {
   struct spmu_rec_branch e = {.from = from, .to = to};
   uint64_t flags = from;
 
-  if (lb.fmt >= 4)
+  if (fmt >= 4)
     e.from = sext(from, 61);
-  else if (lb.fmt == 3)
+  else if (fmt == 3)
     e.from = sext(from, 63);
-  if (lb.fmt == 5)
+  if (fmt == 5)
     flags = info;
-  if (lb.fmt >= 3)
+  if (fmt >= 3)
     e.flags = (flags >> 63 & 1) ? SPMU_REC_BR_MISPRED : SPMU_REC_BR_PREDICTED;
-  if (lb.fmt >= 4) {
+  if (fmt >= 4) {
     e.flags |= (flags >> 62 & 1) ? SPMU_REC_BR_IN_TX : 0;
     e.flags |= (flags >> 61 & 1) ? SPMU_REC_BR_ABORT : 0;
   }
-  if (lb.fmt == 5)
+  if (fmt == 5)
     e.cycles = (uint16_t)(info & SPMU_LBR_INFO_CYC_CNT);
   return e;
 }
@@ -673,30 +671,33 @@ static struct spmu_rec_branch decode_arch(uint64_t from, uint64_t to,
  * of a model-specific stack from TOS down (in call-stack mode up to the
  * first empty one), architectural entries from 0 up to the first empty
  * one; hw_idx TOS, or all ones for architectural LBRs (no TOS). */
-static void read_stack(struct spmu_qemu_lbr *l, spmu_lp *lp)
+static void read_stack(const struct spmu_qemu_config *cfg,
+                       struct spmu_qemu_lbr *l, spmu_lp *lp)
 {
-  unsigned d = lb.arch ? (unsigned)rd(lp, lb.depth_msr) : lb.depth, i;
-  unsigned tos = lb.arch ? 0 : (unsigned)rd(lp, lb.tos);
+  const struct spmu_qemu_lbr_regs *lb = &cfg->lbr;
+  unsigned d = lb->arch ? (unsigned)rd(lp, lb->depth_msr) : lb->depth, i;
+  unsigned tos = lb->arch ? 0 : (unsigned)rd(lp, lb->tos);
 
   l->nstack = 0;
-  l->hw_idx = lb.arch ? UINT64_MAX : tos;
+  l->hw_idx = lb->arch ? UINT64_MAX : tos;
   for (i = 0; i < d && i < SPMU_REC_BRSTACK_MAX; i++) {
-    unsigned at = lb.arch ? i : (tos + d - i) % d;
-    uint64_t from = rd(lp, lb.from + at), to = rd(lp, lb.to + at);
-    uint64_t info = lb.info ? rd(lp, lb.info + at) : 0;
+    unsigned at = lb->arch ? i : (tos + d - i) % d;
+    uint64_t from = rd(lp, lb->from + at), to = rd(lp, lb->to + at);
+    uint64_t info = lb->info ? rd(lp, lb->info + at) : 0;
     struct spmu_rec_branch *e = &l->stack[l->nstack];
 
-    if (!from && (lb.arch || lb.callstack))
+    if (!from && (lb->arch || lb->callstack))
       break;
-    *e = lb.arch ? decode_arch(from, to, info) : decode_legacy(from, to, info);
-    if (g.branch & B_NO_FLAGS)
+    *e = lb->arch ? decode_arch(from, to, info)
+                  : decode_legacy(lb->fmt, from, to, info);
+    if (cfg->branch & B_NO_FLAGS)
       e->flags = 0;
-    if (g.branch & B_NO_CYCLES)
+    if (cfg->branch & B_NO_CYCLES)
       e->cycles = 0;
     /* TYPE_SAVE: the type architectural LBRs record (with CPUID.1CH:ECX[2]),
      * else the type of the instruction at FROM. */
-    if (g.branch & B_TYPE_SAVE)
-      e->type = perf_type(lb.arch && (g.profile.lbr_leaf_1c[2] & 4)
+    if (cfg->branch & B_TYPE_SAVE)
+      e->type = perf_type(lb->arch && (cfg->profile.lbr_leaf_1c[2] & 4)
                               ? arch_type(info)
                               : site_get(l, e->from));
     l->nstack++;
@@ -706,16 +707,16 @@ static void read_stack(struct spmu_qemu_lbr *l, spmu_lp *lp)
 /* Lift the freeze on PMI: DEBUGCTL.LBR again (v2-v3, 17.4.7), or
  * GLOBAL_STATUS.LBR_Frz through IA32_PERF_GLOBAL_STATUS_RESET (v4,
  * 17.10.2, 18.2.4.2). */
-static void unfreeze(spmu_lp *lp)
+static void unfreeze(const struct spmu_qemu_lbr_regs *lb, spmu_lp *lp)
 {
   uint64_t dbg;
 
-  if (lb.reset_msr && (rd(lp, SPMU_MSR_GLOBAL_STATUS) & SPMU_STATUS_LBR_FRZ)) {
-    spmu_wrmsr(lp, lb.reset_msr, SPMU_STATUS_LBR_FRZ);
+  if (lb->reset_msr && (rd(lp, SPMU_MSR_GLOBAL_STATUS) & SPMU_STATUS_LBR_FRZ)) {
+    spmu_wrmsr(lp, lb->reset_msr, SPMU_STATUS_LBR_FRZ);
     return;
   }
   dbg = rd(lp, SPMU_MSR_DEBUGCTL);
-  if (!lb.arch && !(dbg & SPMU_DEBUGCTL_LBR))
+  if (!lb->arch && !(dbg & SPMU_DEBUGCTL_LBR))
     spmu_wrmsr(lp, SPMU_MSR_DEBUGCTL, dbg | SPMU_DEBUGCTL_LBR);
 }
 
@@ -725,8 +726,8 @@ void spmu_qemu_lbr_pmi(struct vcpu *v, unsigned k)
 
   if (!v->lbr)
     return;
-  read_stack(v->lbr, lp);
-  unfreeze(lp);
+  read_stack(v->cfg, v->lbr, lp);
+  unfreeze(&v->cfg->lbr, lp);
 }
 
 size_t spmu_qemu_lbr_size(const struct vcpu *v)

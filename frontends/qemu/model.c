@@ -46,12 +46,15 @@
  * with each instruction's own modelled events: the PMI falls on the
  * instruction that caused the event (the load that missed). Otherwise the
  * modelled counts go in bulk, at no cost per block. */
+#include "model.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "insn.h"
 #include "uarch.h"
+#include "vcpu.h"
 
 /* The most instructions QEMU puts in one block (TCG_MAX_INSNS). */
 #define MAX_TB_INSNS 512u
@@ -71,10 +74,11 @@ struct ment {
 
 /* What the model keeps of a translated block. */
 struct spmu_qemu_mtb {
-  uint32_t n;        /* instructions */
-  uint32_t rep;      /* index of its REP string instruction, or n */
-  uint32_t nsame;    /* instructions with same set */
-  uint8_t last_kind; /* enum insn_kind of the last instruction */
+  struct vcpu *const *vcpus; /* the block's (tb.h): on_mem's thread */
+  uint32_t n;                /* instructions */
+  uint32_t rep;              /* index of its REP string instruction, or n */
+  uint32_t nsame;            /* instructions with same set */
+  uint8_t last_kind;         /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
   struct ment e[]; /* [n] */
 };
@@ -103,18 +107,17 @@ struct spmu_qemu_model {
   bool use_log; /* count.c delivers the block per instruction */
 };
 
-static spmu_uarch_config model_cfg;
-
-bool spmu_qemu_model_init(const char *spec, char *why, size_t len)
+bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
+                           size_t len)
 {
   char err[256];
   spmu_uarch *u;
 
-  if (spmu_uarch_config_parse(spec, &model_cfg, err, sizeof(err)) != 0) {
+  if (spmu_uarch_config_parse(spec, cfg, err, sizeof(err)) != 0) {
     snprintf(why, len, "model=%s: %s", spec, err);
     return false;
   }
-  u = spmu_uarch_new(&model_cfg, err, sizeof(err));
+  u = spmu_uarch_new(cfg, err, sizeof(err));
   if (!u) {
     snprintf(why, len, "model=%s: %s", spec, err);
     return false;
@@ -125,28 +128,29 @@ bool spmu_qemu_model_init(const char *spec, char *why, size_t len)
 
 bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
 {
+  const struct spmu_qemu_config *cfg = v->cfg;
   struct spmu_qemu_model *m;
   char err[256];
 
-  if (!g.model)
+  if (!cfg->model)
     return true;
   m = calloc(1, sizeof(*m));
   if (!m) {
     snprintf(why, len, "out of memory");
     return false;
   }
-  m->u = spmu_uarch_new(&model_cfg, err, sizeof(err));
-  if (g.model_sampled)
+  m->u = spmu_uarch_new(&cfg->uarch, err, sizeof(err));
+  if (cfg->model_sampled)
     m->log = calloc(MAX_TB_INSNS + 1, sizeof(*m->log));
-  if (!m->u || (g.model_sampled && !m->log)) {
-    snprintf(why, len, "model=%s: %s", g.model_spec,
+  if (!m->u || (cfg->model_sampled && !m->log)) {
+    snprintf(why, len, "model=%s: %s", cfg->model_spec,
              m->u ? "out of memory" : err);
     spmu_uarch_free(m->u);
     free(m);
     return false;
   }
   m->live = spmu_uarch_peek_counts(m->u);
-  m->cg = model_cfg.mode == SPMU_UARCH_CACHEGRIND;
+  m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
   v->model = m;
   return true;
 }
@@ -279,8 +283,8 @@ uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
   n = m->log_ok ? m->cur->n : 0;
   mline_values(m, &m->log[0], before);
   mline_values(m, m->log_ok ? &m->log[n] : m->live, after);
-  for (i = 0; i < g.nevents; i++) {
-    int l = g.mline_of[i];
+  for (i = 0; i < v->cfg->nevents; i++) {
+    int l = v->cfg->mline_of[i];
 
     if (l >= 0 && after[l] - before[l] > charge)
       charge = after[l] - before[l] > UINT32_MAX
@@ -371,7 +375,7 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                    uint64_t vaddr, void *udata)
 {
   const struct ment *r = udata;
-  struct vcpu *v = vcpu_index < MAX_VCPUS ? g.vcpus[vcpu_index] : NULL;
+  struct vcpu *v = spmu_qemu_vcpu_at(r->b->vcpus, vcpu_index);
   struct spmu_qemu_model *m = v ? v->model : NULL;
   uint32_t len = 1u << qemu_plugin_mem_size_shift(info);
   bool w = qemu_plugin_mem_is_store(info);
@@ -526,18 +530,19 @@ void spmu_qemu_model_fork_child(struct vcpu *v)
 /* Do the bytes from a to last lie in one L1I line? Only where nothing
  * but a fetch can take a line out of L1I (no inclusive LLC), so that a
  * fetch within the line fetched just before surely hits. */
-static bool same_line(uint64_t a, uint64_t last)
+static bool same_line(const spmu_uarch_config *u, uint64_t a, uint64_t last)
 {
   unsigned bits = 0;
 
-  if (model_cfg.mode == SPMU_UARCH_PART && model_cfg.llc_inclusive)
+  if (u->mode == SPMU_UARCH_PART && u->llc_inclusive)
     return false;
-  while ((1u << bits) < model_cfg.l1i.line)
+  while ((1u << bits) < u->l1i.line)
     bits++;
   return a >> bits == last >> bits;
 }
 
-bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
+bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
+                        struct qemu_plugin_tb *qtb, struct tb *t)
 {
   struct spmu_qemu_mtb *b =
       calloc(1, sizeof(*b) + (size_t)t->ninsns * sizeof(b->e[0]));
@@ -545,6 +550,7 @@ bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
 
   if (!b)
     return false;
+  b->vcpus = t->vcpus;
   b->n = t->ninsns;
   b->rep = t->rep_addr != UINT64_MAX ? t->ninsns - 1 : t->ninsns;
   b->last_kind = t->last_kind;
@@ -558,7 +564,7 @@ bool spmu_qemu_model_tb(struct qemu_plugin_tb *qtb, struct tb *t)
     e->j = j;
     e->vaddr = t->insn_vaddr[j];
     e->len = (uint8_t)(end - t->insn_vaddr[j]);
-    e->same = j > 0 && same_line(t->insn_vaddr[j - 1], end - 1);
+    e->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
     b->nsame += e->same;
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,

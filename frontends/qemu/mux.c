@@ -11,16 +11,18 @@
  * is every instruction, its time running those of its slices, and stat
  * scales its count by enabled / running as perf does. Slices end at the
  * end of the block in which the N-th instruction retires. */
+#include "mux.h"
+
 #include <stdio.h>
 #include <string.h>
 
 #include <softpmu/error.h>
 
-#include "plugin.h"
+#include "vcpu.h"
 
 static int claim(struct vcpu *v, unsigned i)
 {
-  spmu_agent_event ev = spmu_qemu_agent_event(g.evtsel[i]);
+  spmu_agent_event ev = spmu_qemu_agent_event(v->cfg, v->cfg->evtsel[i]);
 
   v->core_of[i] = 0;
   return spmu_agent_claim(v->agents[0], &ev, &v->counter_of[i]);
@@ -32,14 +34,14 @@ static int start_group(struct vcpu *v, unsigned grp)
   unsigned i;
   int rc = 0;
 
-  for (i = 0; i < g.nevents && rc == 0; i++)
+  for (i = 0; i < v->cfg->nevents && rc == 0; i++)
     if (v->group_of[i] == grp)
       rc = claim(v, i);
   if (rc == 0)
     rc = spmu_agent_start(v->agents[0]);
   v->cur_group = grp;
   v->slice_start = v->insns;
-  v->slice_left = g.mux;
+  v->slice_left = v->cfg->mux;
   return rc;
 }
 
@@ -50,7 +52,7 @@ int spmu_qemu_mux_plan(struct vcpu *v, char *why, size_t len)
   unsigned i, grp = 0, in_group = 0;
   int rc = 0;
 
-  for (i = 0; i < g.nevents && rc == 0; i++) {
+  for (i = 0; i < v->cfg->nevents && rc == 0; i++) {
     rc = claim(v, i);
     if (rc == SPMU_EBUSY && in_group > 0) {
       rc = spmu_agent_release_all(v->agents[0]);
@@ -98,15 +100,15 @@ void spmu_qemu_mux_rotate(struct vcpu *v)
   unsigned i;
 
   if (v->ngroups < 2) {
-    v->slice_left = g.mux;
+    v->slice_left = v->cfg->mux;
     return;
   }
-  for (i = 0; i < g.nevents; i++)
+  for (i = 0; i < v->cfg->nevents; i++)
     if (v->group_of[i] == v->cur_group) {
       v->mux_count[i] = spmu_qemu_mux_value(v, i);
       v->mux_running[i] = spmu_qemu_mux_running(v, i);
     }
   if (spmu_agent_release_all(v->agents[0]) != 0 ||
       start_group(v, (v->cur_group + 1) % v->ngroups) != 0)
-    g.failed = true;
+    v->failed = true;
 }

@@ -22,6 +22,8 @@
  * and later and of the adaptive basic group (18.9.2.2), the IP of the
  * instruction after it before that (format 0 and 1). The registers of a
  * record are not known to the plugin: they read 0. */
+#include "pebs.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,8 @@
 #include <softpmu/events.h>
 #include <softpmu/regs.h>
 
-#include "plugin.h"
+#include "sample.h"
+#include "vcpu.h"
 
 /* The 64-bit DS save area (SDM Vol. 3B 18.6.2.4.2, Figure 18-x: "64-bit
  * Layout of the DS Save Area"): the PEBS buffer's base, index, absolute
@@ -60,13 +63,6 @@ struct spmu_qemu_pebs {
   unsigned char ds[DS_SIZE];
   unsigned char buf[BUF_SIZE];
 };
-
-static struct {
-  uint32_t ds_area, pebs_enable, data_cfg, status_reset, ovf_ctrl, evtsel0;
-  uint32_t fixed_ctrl;
-  unsigned fmt;
-  bool baseline;
-} pb;
 
 static uint64_t la_of(const void *p)
 {
@@ -137,40 +133,41 @@ static void machine_state(void *opaque, spmu_lp *lp, spmu_machine_state *st)
 }
 
 /* The MSRs by their catalogue names, and the profile's PEBS format. */
-bool spmu_qemu_pebs_init(char *why, size_t len)
+bool spmu_qemu_pebs_setup(const spmu_profile *p, struct spmu_qemu_pebs_regs *pb,
+                          char *why, size_t len)
 {
-  const spmu_profile *p = &g.profile;
   uint64_t caps = p->perf_capabilities;
 
+  memset(pb, 0, sizeof(*pb));
   if (!(p->features & SPMU_FEAT_PEBS) ||
-      spmu_msr_lookup(p, "IA32_DS_AREA", &pb.ds_area) != 0 ||
-      spmu_msr_lookup(p, "IA32_PEBS_ENABLE", &pb.pebs_enable) != 0 ||
-      spmu_msr_lookup(p, "IA32_PERFEVTSEL0", &pb.evtsel0) != 0) {
+      spmu_msr_lookup(p, "IA32_DS_AREA", &pb->ds_area) != 0 ||
+      spmu_msr_lookup(p, "IA32_PEBS_ENABLE", &pb->pebs_enable) != 0 ||
+      spmu_msr_lookup(p, "IA32_PERFEVTSEL0", &pb->evtsel0) != 0) {
     snprintf(why, len, "precise=1: profile %s has no PEBS", p->name);
     return false;
   }
-  pb.fmt = (unsigned)((caps & SPMU_PERFCAP_PEBS_FMT_MASK) >>
-                      SPMU_PERFCAP_PEBS_FMT_SHIFT);
-  pb.baseline = (caps & SPMU_PERFCAP_PEBS_BASELINE) != 0;
-  if (pb.baseline &&
-      (spmu_msr_lookup(p, "MSR_PEBS_DATA_CFG", &pb.data_cfg) ||
-       spmu_msr_lookup(p, "IA32_FIXED_CTR_CTRL", &pb.fixed_ctrl))) {
+  pb->fmt = (unsigned)((caps & SPMU_PERFCAP_PEBS_FMT_MASK) >>
+                       SPMU_PERFCAP_PEBS_FMT_SHIFT);
+  pb->baseline = (caps & SPMU_PERFCAP_PEBS_BASELINE) != 0;
+  if (pb->baseline &&
+      (spmu_msr_lookup(p, "MSR_PEBS_DATA_CFG", &pb->data_cfg) ||
+       spmu_msr_lookup(p, "IA32_FIXED_CTR_CTRL", &pb->fixed_ctrl))) {
     snprintf(why, len, "precise=1: profile %s: no adaptive PEBS registers",
              p->name);
     return false;
   }
-  if (spmu_msr_lookup(p, "IA32_PERF_GLOBAL_STATUS_RESET", &pb.status_reset))
-    pb.status_reset = 0;
-  if (spmu_msr_lookup(p, "IA32_PERF_GLOBAL_OVF_CTRL", &pb.ovf_ctrl))
-    pb.ovf_ctrl = 0;
+  if (spmu_msr_lookup(p, "IA32_PERF_GLOBAL_STATUS_RESET", &pb->status_reset))
+    pb->status_reset = 0;
+  if (spmu_msr_lookup(p, "IA32_PERF_GLOBAL_OVF_CTRL", &pb->ovf_ctrl))
+    pb->ovf_ctrl = 0;
   return true;
 }
 
 /* The counter event i should be claimed on: a GP counter unless the
  * profile has PEBS on fixed counters. */
-bool spmu_qemu_pebs_needs_gp(void)
+bool spmu_qemu_pebs_needs_gp(const struct spmu_qemu_config *cfg)
 {
-  return !pb.baseline;
+  return !cfg->pebs.baseline;
 }
 
 static int wr(struct vcpu *v, unsigned k, uint32_t msr, uint64_t value)
@@ -181,6 +178,8 @@ static int wr(struct vcpu *v, unsigned k, uint32_t msr, uint64_t value)
 /* Arm PEBS on the sampling counters of v's cores, before they start. */
 int spmu_qemu_pebs_arm(struct vcpu *v, char *why, size_t len)
 {
+  const struct spmu_qemu_config *cfg = v->cfg;
+  const struct spmu_qemu_pebs_regs *pb = &cfg->pebs;
   spmu_host host = {.read_mem = read_mem,
                     .write_mem = write_mem,
                     .machine_state = machine_state,
@@ -198,7 +197,7 @@ int spmu_qemu_pebs_arm(struct vcpu *v, char *why, size_t len)
     put64(a->ds + DS_PEBS_INDEX, base);
     put64(a->ds + DS_PEBS_MAX, base + BUF_SIZE - REC_MAX);
     put64(a->ds + DS_PEBS_THRESHOLD, base + 1);
-    for (i = 0; i < g.nevents; i++) {
+    for (i = 0; i < cfg->nevents; i++) {
       unsigned c = v->counter_of[i];
       uint64_t sel = 0;
 
@@ -207,26 +206,26 @@ int spmu_qemu_pebs_arm(struct vcpu *v, char *why, size_t len)
       if (c >= SPMU_COUNTER_FIXED(0)) {
         unsigned j = c - SPMU_COUNTER_FIXED(0);
 
-        put64(a->ds + DS_RESET_FIXED + 8 * j, -g.period);
+        put64(a->ds + DS_RESET_FIXED + 8 * j, -cfg->period);
         /* PMI clear: the PMI comes from the buffer (SDM 18.4.4). */
-        spmu_rdmsr(spmu_core_lp(v->cores[k], 0), pb.fixed_ctrl, &sel);
-        rc = rc ? rc : wr(v, k, pb.fixed_ctrl, sel & ~SPMU_FIXED_PMI(j));
+        spmu_rdmsr(spmu_core_lp(v->cores[k], 0), pb->fixed_ctrl, &sel);
+        rc = rc ? rc : wr(v, k, pb->fixed_ctrl, sel & ~SPMU_FIXED_PMI(j));
       } else {
-        put64(a->ds + DS_RESET_GP + 8 * c, -g.period);
+        put64(a->ds + DS_RESET_GP + 8 * c, -cfg->period);
         /* INT clear: the PMI comes from the buffer (SDM 18.4.4). */
-        spmu_rdmsr(spmu_core_lp(v->cores[k], 0), pb.evtsel0 + c, &sel);
-        rc = rc ? rc : wr(v, k, pb.evtsel0 + c, sel & ~SPMU_EVTSEL_INT);
+        spmu_rdmsr(spmu_core_lp(v->cores[k], 0), pb->evtsel0 + c, &sel);
+        rc = rc ? rc : wr(v, k, pb->evtsel0 + c, sel & ~SPMU_EVTSEL_INT);
       }
       enable |= UINT64_C(1) << c;
     }
     if (rc == 0)
       rc = spmu_core_set_host(v->cores[k], &host);
-    if (rc == 0 && pb.baseline)
-      rc = wr(v, k, pb.data_cfg, 0); /* the basic group only */
+    if (rc == 0 && pb->baseline)
+      rc = wr(v, k, pb->data_cfg, 0); /* the basic group only */
     if (rc == 0)
-      rc = wr(v, k, pb.ds_area, la_of(a->ds));
+      rc = wr(v, k, pb->ds_area, la_of(a->ds));
     if (rc == 0)
-      rc = wr(v, k, pb.pebs_enable, enable);
+      rc = wr(v, k, pb->pebs_enable, enable);
   }
   if (rc != 0)
     snprintf(why, len, "precise=1: cannot arm PEBS: %s", spmu_strerror(rc));
@@ -237,31 +236,33 @@ static unsigned event_of(const struct vcpu *v, unsigned k, uint64_t applic)
 {
   unsigned i;
 
-  for (i = 0; i < g.nevents; i++)
+  for (i = 0; i < v->cfg->nevents; i++)
     if (v->core_of[i] == k && (applic >> v->counter_of[i] & 1))
       return i;
   return 0;
 }
 
 /* One record at r: its IP and the counters it applies to. */
-static size_t parse(const unsigned char *r, uint64_t *ip, uint64_t *applic)
+static size_t parse(const struct spmu_qemu_pebs_regs *pb,
+                    const unsigned char *r, uint64_t *ip, uint64_t *applic)
 {
-  if (pb.baseline) {
+  if (pb->baseline) {
     size_t size = (size_t)(get64(r) >> REC_ADAPT_SIZE_SHIFT);
 
     *ip = get64(r + REC_ADAPT_IP);
     *applic = get64(r + REC_ADAPT_STATUS);
     return size;
   }
-  *ip = get64(r + (pb.fmt >= 2 ? REC_EVENTING_IP : REC_RIP));
-  *applic = pb.fmt >= 1 ? get64(r + REC_STATUS_FMT1) : 1;
-  return pb.fmt >= 3 ? 0xC8 : pb.fmt == 2 ? 0xC0 : pb.fmt == 1 ? 0xB0 : 0x90;
+  *ip = get64(r + (pb->fmt >= 2 ? REC_EVENTING_IP : REC_RIP));
+  *applic = pb->fmt >= 1 ? get64(r + REC_STATUS_FMT1) : 1;
+  return pb->fmt >= 3 ? 0xC8 : pb->fmt == 2 ? 0xC0 : pb->fmt == 1 ? 0xB0 : 0x90;
 }
 
 /* The PMI of core k: the records since the last one become samples, the
  * index goes back to the base, OvfBuffer is cleared (SDM 18.4.4.3). */
 void spmu_qemu_pebs_drain(struct vcpu *v, unsigned k)
 {
+  const struct spmu_qemu_pebs_regs *pb = &v->cfg->pebs;
   struct spmu_qemu_pebs *a = v->pebs[k];
   uint64_t base, index, at;
   spmu_lp *lp = spmu_core_lp(v->cores[k], 0);
@@ -272,7 +273,7 @@ void spmu_qemu_pebs_drain(struct vcpu *v, unsigned k)
   index = get64(a->ds + DS_PEBS_INDEX);
   for (at = base; at < index && at - base < BUF_SIZE;) {
     uint64_t ip = 0, applic = 0;
-    size_t size = parse(a->buf + (at - base), &ip, &applic);
+    size_t size = parse(pb, a->buf + (at - base), &ip, &applic);
 
     if (size == 0)
       break;
@@ -280,10 +281,10 @@ void spmu_qemu_pebs_drain(struct vcpu *v, unsigned k)
     at += size;
   }
   put64(a->ds + DS_PEBS_INDEX, base);
-  if (pb.status_reset)
-    spmu_wrmsr(lp, pb.status_reset, STATUS_OVF_BUF);
-  else if (pb.ovf_ctrl)
-    spmu_wrmsr(lp, pb.ovf_ctrl, STATUS_OVF_BUF);
+  if (pb->status_reset)
+    spmu_wrmsr(lp, pb->status_reset, STATUS_OVF_BUF);
+  else if (pb->ovf_ctrl)
+    spmu_wrmsr(lp, pb->ovf_ctrl, STATUS_OVF_BUF);
 }
 
 void spmu_qemu_pebs_free(struct vcpu *v)

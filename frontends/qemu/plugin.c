@@ -2,21 +2,43 @@
  * the guest's retired instructions through softpmu's PMU model and writes
  * the counts of the events programmed, or, in record mode, the samples of
  * their overflows (README.md in this directory says what each event means
- * in this engine and what a clock is; plugin.h lists the parts).
+ * in this engine and what a clock is).
  *
- * This file: the arguments, the model cores each guest thread gets
- * (programmed through the agent library, as a driver programs hardware),
- * the lives of threads and processes (fork, execve, exit) and the results
- * file. One model core per guest thread (more when the events outnumber
- * the counters); the process's counts are the sum over its threads. */
-#define _GNU_SOURCE /* O_CLOEXEC */
+ * The parts, each calling only those below it:
+ *   plugin.c    this file: the install, QEMU's callbacks of threads,
+ *               translations, system calls and exit, fork, execve and a
+ *               fatal signal, the results file
+ *   setup.c     the configuration (config.h) from the arguments
+ *   threads.c   the registry of the process's guest threads, their totals
+ *   cores.c     a thread's model cores, programmed through the agent
+ *   inline.c    counting by QEMU's inline adds alone, while that is exact
+ *   count.c     counting by a callback per block, handed to the model in
+ *               bulk; per instruction in the block that reaches an overflow
+ *   mux.c       multiplexing: one PMU time-sliced among the events
+ *   pebs.c      record mode with PEBS: the DS area, the records' samples
+ *   sample.c    record mode: the stream of protocol/record.h, the samples,
+ *               call chains
+ *   lbr.c       record mode with branch stacks: the model's LBRs
+ *   classify.c  the translated blocks: what each instruction is (Zydis)
+ *   model.c     the modelled micro-architecture (model=SPEC)
+ *   fail.c      the messages
+ * and the types they share: config.h (the configuration, const once set),
+ * tb.h (a block), vcpu.h (a thread). Each part sees the configuration and
+ * the thread it works on as parameters (a thread's struct vcpu holds the
+ * configuration); the blocks carry the registry's table to the callbacks
+ * of their executions.
+ *
+ * The one global: root, below, which only this file sees. QEMU calls the
+ * callbacks of a vCPU's start and end, of a translation and of a system
+ * call with no userdata, and the fork and kill hooks take none either:
+ * they reach the process's state through it. It is set when an install
+ * succeeds and never changes. */
+#define _GNU_SOURCE /* O_CLOEXEC, gettid */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,11 +46,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <softpmu/error.h>
-#include <softpmu/events.h>
-#include <softpmu/regs.h>
-
-#include "plugin.h"
+#include "classify.h"
+#include "config.h"
+#include "cores.h"
+#include "count.h"
+#include "fail.h"
+#include "inline.h"
+#include "model.h"
+#include "qemu_plugin_api.h"
+#include "results.h"
+#include "sample.h"
+#include "setup.h"
+#include "threads.h"
+#include "vcpu.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -40,270 +70,97 @@ EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
 #define NR_EXECVE 59
 #define NR_EXECVEAT 322
 
-/* IA32_PERFEVTSELx fields: softpmu/regs.h (SDM Vol. 3B 18.2.1.1, Figure
- * 18-1); CMASK is bits 31:24. */
-#define EVTSEL_CMASK (UINT64_C(0xff) << SPMU_EVTSEL_CMASK_SHIFT)
+struct plugin {
+  struct spmu_qemu_config cfg; /* set by setup.c; const to every part */
+  qemu_plugin_id_t id;
+  pthread_mutex_t lock; /* the threads, the blocks, status */
+  struct spmu_qemu_blocks *blocks;
+  struct spmu_qemu_inline *inl;
+  struct spmu_qemu_threads *threads;
+  struct spmu_qemu_stream *stream; /* record mode, else NULL */
+  int status;                      /* exit status, or SPMU_RESULTS_STATUS_* */
+  bool inline_mode;                /* counting inline (inline.c) now */
+  bool failed;                     /* a block or a thread could not be set up */
+  bool signal_written;
+  int fork_tid; /* the host thread that forks */
+};
 
-struct plugin g = {.lock = PTHREAD_MUTEX_INITIALIZER, .status = STATUS_UNKNOWN};
+static struct plugin *root;
 
-/* The guest thread running on this host thread (a fork's child keeps its
- * own). */
-static _Thread_local int tls_vcpu __attribute__((tls_model("initial-exec"))) =
-    -1;
+/* ---- the results file ------------------------------------------------- */
 
-void spmu_qemu_fail(const char *fmt, ...)
+/* Append this process's block (protocol/results.h) in one write
+ * (O_APPEND), so that the blocks of forked children and their parent
+ * never interleave. */
+static void write_results(struct plugin *p)
 {
-  va_list ap;
+  struct spmu_results_block b = {
+      .head = {.pid = (long)getpid(),
+               .status = p->status,
+               .counting = !p->cfg.inline_start ? SPMU_RESULTS_CALLBACK
+                           : p->inline_mode     ? SPMU_RESULTS_INLINE
+                                            : SPMU_RESULTS_INLINE_CALLBACK}};
+  char buf[128 + MAX_EVENTS * 80];
+  size_t n;
+  int fd;
 
-  va_start(ap, fmt);
-  fputs("softpmu-qemu: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
+  if (!p->cfg.out[0])
+    return;
+  spmu_qemu_threads_results(p->threads, &b);
+  n = spmu_results_format(&b, buf, sizeof(buf));
+  fd = open(p->cfg.out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || write(fd, buf, n) != (ssize_t)n)
+    spmu_qemu_fail("cannot write %s: %s", p->cfg.out, strerror(errno));
+  if (fd >= 0)
+    close(fd);
 }
 
-#define fail spmu_qemu_fail
-
-static uint64_t read_event(struct vcpu *v, unsigned i)
+static bool failed(const struct plugin *p)
 {
-  uint64_t value = 0;
-
-  if (g.mux)
-    value = spmu_qemu_mux_value(v, i);
-  else
-    spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
-  return value - v->base[i];
+  return p->failed || spmu_qemu_threads_failed(p->threads) ||
+         spmu_qemu_stream_failed(p->stream);
 }
 
-/* The instructions during which event i was counted on v (all of them
- * unless multiplexing). */
-static uint64_t running_of(const struct vcpu *v, unsigned i)
-{
-  if (g.mux)
-    return spmu_qemu_mux_running(v, i) - v->base_running[i];
-  return v->insns - v->base_insns;
-}
-
-/* A thread's counts and times into the process's (its blocks handed to
- * the model first). */
-static void add_totals(struct vcpu *v)
-{
-  unsigned i;
-
-  for (i = 0; i < g.nevents; i++) {
-    g.totals[i] += read_event(v, i);
-    g.enabled[i] += v->insns - v->base_insns;
-    g.running[i] += running_of(v, i);
-  }
-}
-
-static void clear_totals(void)
-{
-  memset(g.totals, 0, sizeof(g.totals));
-  memset(g.enabled, 0, sizeof(g.enabled));
-  memset(g.running, 0, sizeof(g.running));
-}
-
-/* Count from here as from 0 (a fork's child, after an execve). */
-static void rebase(struct vcpu *v)
-{
-  unsigned i;
-
-  for (i = 0; i < g.nevents; i++) {
-    v->base_running[i] += running_of(v, i);
-    v->base[i] += read_event(v, i);
-  }
-  v->base_insns = v->insns;
-}
-
-/* Every live thread's counts into the totals (g.lock held), and with
- * restart, counting from 0 again after. */
-static void add_every_thread(bool restart)
-{
-  unsigned idx;
-
-  for (idx = 0; idx < MAX_VCPUS; idx++) {
-    struct vcpu *v = g.vcpus[idx];
-
-    if (!v)
-      continue;
-    spmu_qemu_flush_vcpu(v);
-    add_totals(v);
-    if (restart)
-      rebase(v);
-  }
-}
+/* ---- translations ------------------------------------------------------ */
 
 /* Each block is described once, when QEMU translates it; it is then
  * counted by inline adds (inline.c) or by a callback per execution
  * (count.c). */
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 {
-  struct tb *t;
+  struct plugin *p = root;
+  struct tb *t = spmu_qemu_describe_tb(p->blocks, qtb);
+  bool ok = t != NULL;
 
   (void)id;
-  t = spmu_qemu_describe_tb(qtb);
-  if (!t || !spmu_qemu_register_tb(t)) {
+  if (ok) {
+    t->vcpus = spmu_qemu_threads_table(p->threads);
+    pthread_mutex_lock(&p->lock);
+    ok = spmu_qemu_register_tb(p->blocks, t);
+    pthread_mutex_unlock(&p->lock);
+  }
+  if (!ok) {
     spmu_qemu_free_tb(t);
-    g.failed = true;
+    p->failed = true;
     return;
   }
-  spmu_qemu_charge_tb(t);
-  if (g.model && !spmu_qemu_model_tb(qtb, t))
-    g.failed = true;
-  if (g.inline_mode)
-    spmu_qemu_inline_tb(qtb, t);
-  else
+  spmu_qemu_charge_tb(&p->cfg, t);
+  if (p->cfg.model && !spmu_qemu_model_tb(&p->cfg, qtb, t))
+    p->failed = true;
+  if (p->inline_mode) {
+    if (!spmu_qemu_inline_tb(p->inl, qtb, t))
+      p->failed = true;
+  } else {
     qemu_plugin_register_vcpu_tb_exec_cb(qtb,
                                          t->rep_first && t->ninsns == 1
                                              ? spmu_qemu_on_rep_exec
                                              : spmu_qemu_on_tb_exec,
                                          QEMU_PLUGIN_CB_NO_REGS, t);
-}
-
-/* The first block a guest thread runs (or the first after its counts were
- * flushed): which host thread it is. */
-void spmu_qemu_thread_first(struct vcpu *v, unsigned vcpu_index)
-{
-  tls_vcpu = (int)vcpu_index;
-  if (!v->tid)
-    spmu_qemu_thread_start(v);
-}
-
-/* ---- programming the model, as a driver does ------------------------- */
-
-static int new_core(struct vcpu *v, char *why, size_t len)
-{
-  spmu_backend be;
-  unsigned k = v->ncores;
-  int rc = spmu_core_new(&g.profile, &v->cores[k]);
-
-  if (rc == 0 &&
-      (rc = spmu_backend_model(spmu_core_lp(v->cores[k], 0), &be)) == 0)
-    rc = spmu_agent_new(&be, &v->agents[k]);
-  if (rc != 0) {
-    snprintf(why, len, "cannot make a model core of profile %s: %s",
-             g.profile.name, spmu_strerror(rc));
-    if (v->cores[k])
-      spmu_core_free(v->cores[k]);
-    v->cores[k] = NULL;
-    return rc;
   }
-  v->ncores++;
-  return 0;
-}
-
-spmu_agent_event spmu_qemu_agent_event(uint64_t sel)
-{
-  spmu_agent_event ev = {
-      .event = (uint8_t)sel, .umask = (uint8_t)(sel >> 8), .period = g.period};
-
-  if (sel & SPMU_EVTSEL_USR)
-    ev.flags |= SPMU_AGENT_USR;
-  if (sel & SPMU_EVTSEL_OS)
-    ev.flags |= SPMU_AGENT_OS;
-  return ev;
-}
-
-/* The lowest free GP counter, for PEBS where only GP counters have it
- * (before PERF_CAPABILITIES.PEBS_BASELINE, SDM Vol. 3B 18.9.2). */
-static int claim_gp(spmu_agent *a, const spmu_agent_event *ev,
-                    unsigned *counter)
-{
-  spmu_agent_pmu pmu;
-  unsigned n;
-  int rc = spmu_agent_pmu_get(a, &pmu);
-
-  for (n = 0; rc == 0 && n < pmu.gp; n++) {
-    rc = spmu_agent_claim_counter(a, SPMU_AGENT_GP(n), ev);
-    if (rc == 0) {
-      *counter = SPMU_AGENT_GP(n);
-      return 0;
-    }
-    if (rc == SPMU_EBUSY || rc == SPMU_EINVAL)
-      rc = 0;
-  }
-  return rc ? rc : SPMU_EBUSY;
-}
-
-/* A fixed counter where the event is a fixed counter's, else a GP
- * counter (spmu_agent_claim); a new core when every one is taken. */
-static int claim_event(struct vcpu *v, unsigned i, char *why, size_t len)
-{
-  spmu_agent_event ev = spmu_qemu_agent_event(g.evtsel[i]);
-  unsigned k;
-  int rc;
-
-  for (k = 0;; k++) {
-    if (k == v->ncores && (rc = new_core(v, why, len)) != 0)
-      return rc;
-    if (g.precise && spmu_qemu_pebs_needs_gp())
-      rc = claim_gp(v->agents[k], &ev, &v->counter_of[i]);
-    else
-      rc = spmu_agent_claim(v->agents[k], &ev, &v->counter_of[i]);
-    if (rc == 0) {
-      v->core_of[i] = k;
-      return 0;
-    }
-    if (rc != SPMU_EBUSY || k + 1 == MAX_EVENTS) {
-      snprintf(why, len, "event=0x%" PRIx64 ": the model refuses it (%s)",
-               g.evtsel[i], spmu_strerror(rc));
-      return rc;
-    }
-  }
-}
-
-static void free_cores(struct vcpu *v)
-{
-  unsigned k;
-
-  spmu_qemu_pebs_free(v);
-  spmu_qemu_lbr_free(v);
-  spmu_qemu_model_free(v);
-  for (k = 0; k < v->ncores; k++) {
-    spmu_agent_free(v->agents[k]);
-    spmu_core_free(v->cores[k]);
-  }
-  v->ncores = 0;
-}
-
-static void free_vcpu(struct vcpu *v)
-{
-  free_cores(v);
-  free(v->stack);
-  free(v);
-}
-
-static int program_vcpu(struct vcpu *v, char *why, size_t len)
-{
-  unsigned i, k;
-  int rc = 0;
-
-  if (g.mux) {
-    if ((rc = new_core(v, why, len)) == 0)
-      return spmu_qemu_mux_plan(v, why, len);
-    return rc;
-  }
-  for (i = 0; i < g.nevents && rc == 0; i++)
-    rc = claim_event(v, i, why, len);
-
-  for (k = 0; k < v->ncores && rc == 0; k++)
-    if ((rc = spmu_agent_start(v->agents[k])) != 0)
-      snprintf(why, len, "cannot start the counters: %s", spmu_strerror(rc));
-  /* PEBS after the start, which writes the event selects with INT (the
-   * thread has run nothing yet). */
-  if (rc == 0 && g.precise)
-    rc = spmu_qemu_pebs_arm(v, why, len);
-  if (rc == 0 && g.branch)
-    rc = spmu_qemu_lbr_arm(v, why, len);
-  if (rc != 0)
-    free_cores(v);
-  return rc;
 }
 
 /* ---- guest threads and processes -------------------------------------- */
 
-static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index);
 static void register_callbacks(qemu_plugin_id_t id);
 
 static void after_reset(qemu_plugin_id_t id)
@@ -316,68 +173,63 @@ static void after_reset(qemu_plugin_id_t id)
  * flushed) and counts with a callback per block from then on (inline.c).
  * The reset is asynchronous: it takes effect before this thread runs
  * another block. */
-static void leave_inline_mode(void)
+static void leave_inline_mode(struct plugin *p)
 {
-  g.inline_mode = false;
-  qemu_plugin_reset(g.id, after_reset);
+  p->inline_mode = false;
+  qemu_plugin_reset(p->id, after_reset);
 }
 
 static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
+  struct plugin *p = root;
   struct vcpu *v;
   char why[256];
 
   (void)id;
   if (vcpu_index >= MAX_VCPUS) {
-    fail("guest thread %u: more threads than the plugin counts", vcpu_index);
-    g.failed = true;
+    spmu_qemu_fail("guest thread %u: more threads than the plugin counts",
+                   vcpu_index);
+    p->failed = true;
     return;
   }
-  v = calloc(1, sizeof(*v));
-  if (!v || !spmu_qemu_model_attach(v, why, sizeof(why)) ||
-      program_vcpu(v, why, sizeof(why)) != 0) {
-    fail("%s", v ? why : "out of memory");
-    if (v)
-      spmu_qemu_model_free(v);
-    free(v);
-    g.failed = true;
+  v = spmu_qemu_vcpu_new(&p->cfg, p->stream, why, sizeof(why));
+  if (!v) {
+    spmu_qemu_fail("%s", why);
+    p->failed = true;
     return;
   }
-  spmu_qemu_start_budget(v);
-  pthread_mutex_lock(&g.lock);
-  if (g.vcpus[vcpu_index]) { /* an index QEMU reuses: keep the old counts */
-    free_cores(v);
-    free(v);
-  } else {
-    g.vcpus[vcpu_index] = v;
-  }
-  if (g.threads++ && g.inline_mode)
-    leave_inline_mode();
-  pthread_mutex_unlock(&g.lock);
+  pthread_mutex_lock(&p->lock);
+  if (spmu_qemu_threads_add(p->threads, vcpu_index, v) > 1 && p->inline_mode)
+    leave_inline_mode(p);
+  pthread_mutex_unlock(&p->lock);
 }
 
 /* A thread's counts go into the process totals when it ends. */
-static void retire_vcpu(unsigned idx)
-{
-  struct vcpu *v = g.vcpus[idx];
-
-  spmu_qemu_flush_vcpu(v);
-  spmu_qemu_thread_exit(v);
-  add_totals(v);
-  free_vcpu(v);
-  g.vcpus[idx] = NULL;
-}
-
 static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
 {
+  struct plugin *p = root;
+
   (void)id;
-  pthread_mutex_lock(&g.lock);
-  if (vcpu_index < MAX_VCPUS && g.vcpus[vcpu_index])
-    retire_vcpu(vcpu_index);
-  pthread_mutex_unlock(&g.lock);
+  pthread_mutex_lock(&p->lock);
+  spmu_qemu_threads_retire(p->threads, vcpu_index);
+  pthread_mutex_unlock(&p->lock);
 }
 
-static void write_block_before_execve(void);
+/* execve: qemu-user hands the new program to the kernel, which runs it
+ * without QEMU, so nothing after it is counted. The counts up to it (the
+ * execve instruction included) are written now; should the execve fail,
+ * counting goes on from 0 into the block written at exit. */
+static void write_block_before_execve(struct plugin *p)
+{
+  pthread_mutex_lock(&p->lock);
+  spmu_qemu_threads_collect(p->threads, true);
+  p->status = SPMU_RESULTS_STATUS_EXECVE;
+  write_results(p);
+  spmu_qemu_threads_clear_totals(p->threads);
+  p->status = SPMU_RESULTS_STATUS_UNKNOWN;
+  pthread_mutex_unlock(&p->lock);
+  spmu_qemu_stream_flush(p->stream);
+}
 
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -387,68 +239,23 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
   (void)id, (void)vcpu_index, (void)a2, (void)a3, (void)a4, (void)a5;
   (void)a6, (void)a7, (void)a8;
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
-    g.status = (int)(a1 & 0xff);
+    root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
-    write_block_before_execve();
-}
-
-static size_t format_results(char *buf, size_t cap)
-{
-  size_t n = 0;
-  unsigned i;
-  char status[32] = "unknown";
-
-  if (g.status >= 0)
-    snprintf(status, sizeof(status), "%d", g.status);
-  else if (g.status == STATUS_EXECVE)
-    snprintf(status, sizeof(status), "execve");
-  else if (g.status <= STATUS_SIGNAL(1))
-    snprintf(status, sizeof(status), "signal:%d", STATUS_SIGNAL(0) - g.status);
-  n += (size_t)snprintf(buf + n, cap - n,
-                        "softpmu-qemu 1 pid=%ld threads=%u status=%s "
-                        "counting=%s\n",
-                        (long)getpid(), g.threads, status,
-                        !g.began_inline ? "callback"
-                        : g.inline_mode ? "inline"
-                                        : "inline,callback");
-  for (i = 0; i < g.nevents && n < cap; i++)
-    n += (size_t)snprintf(buf + n, cap - n,
-                          "event %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i,
-                          g.totals[i], g.enabled[i], g.running[i]);
-  if (n < cap)
-    n += (size_t)snprintf(buf + n, cap - n, "end\n");
-  return n < cap ? n : cap;
-}
-
-/* Append this process's block in one write (O_APPEND), so that the blocks
- * of forked children and their parent never interleave. */
-static void write_results(void)
-{
-  char buf[64 + MAX_EVENTS * 48];
-  size_t n = format_results(buf, sizeof(buf));
-  int fd = open(g.out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-
-  if (fd < 0 || write(fd, buf, n) != (ssize_t)n)
-    fail("cannot write %s: %s", g.out, strerror(errno));
-  if (fd >= 0)
-    close(fd);
+    write_block_before_execve(root);
 }
 
 static void on_exit_process(qemu_plugin_id_t id, void *udata)
 {
-  unsigned idx;
+  struct plugin *p = udata;
 
-  (void)id, (void)udata;
-  pthread_mutex_lock(&g.lock);
-  for (idx = 0; idx < MAX_VCPUS; idx++)
-    if (g.vcpus[idx])
-      retire_vcpu(idx);
-  if (g.failed)
-    fail("the counts are incomplete (see the messages above)");
-  if (g.out[0])
-    write_results();
-  pthread_mutex_unlock(&g.lock);
-  spmu_qemu_record_flush();
+  (void)id;
+  pthread_mutex_lock(&p->lock);
+  spmu_qemu_threads_retire_all(p->threads);
+  if (failed(p))
+    spmu_qemu_fail("the counts are incomplete (see the messages above)");
+  write_results(p);
+  pthread_mutex_unlock(&p->lock);
+  spmu_qemu_stream_flush(p->stream);
 }
 
 /* ---- a fatal signal ------------------------------------------------------
@@ -483,20 +290,17 @@ static bool ends_process(int sig)
   }
 }
 
-static void write_before_signal(int sig)
+static void write_before_signal(struct plugin *p, int sig)
 {
-  static bool written;
-
-  pthread_mutex_lock(&g.lock);
-  if (!written) {
-    written = true;
-    add_every_thread(false);
-    g.status = STATUS_SIGNAL(sig);
-    if (g.out[0])
-      write_results();
+  pthread_mutex_lock(&p->lock);
+  if (!p->signal_written) {
+    p->signal_written = true;
+    spmu_qemu_threads_collect(p->threads, false);
+    p->status = SPMU_RESULTS_STATUS_SIGNAL(sig);
+    write_results(p);
   }
-  pthread_mutex_unlock(&g.lock);
-  spmu_qemu_record_flush();
+  pthread_mutex_unlock(&p->lock);
+  spmu_qemu_stream_flush(p->stream);
 }
 
 EXPORT int kill(pid_t pid, int sig);
@@ -507,8 +311,8 @@ EXPORT int kill(pid_t pid, int sig)
     int (*f)(pid_t, int);
   } next = {.p = dlsym(RTLD_NEXT, "kill")};
 
-  if (g.installed && pid == getpid() && ends_process(sig))
-    write_before_signal(sig);
+  if (root && pid == getpid() && ends_process(sig))
+    write_before_signal(root, sig);
   if (!next.p) {
     errno = ENOSYS;
     return -1;
@@ -522,329 +326,28 @@ EXPORT int kill(pid_t pid, int sig)
  * parent's. */
 static void before_fork(void)
 {
-  spmu_qemu_record_flush(); /* the child starts with an empty buffer */
-  pthread_mutex_lock(&g.lock);
+  spmu_qemu_stream_flush(root->stream); /* the child starts with it empty */
+  pthread_mutex_lock(&root->lock);
+  root->fork_tid = (int)gettid();
 }
 
 static void after_fork_parent(void)
 {
-  pthread_mutex_unlock(&g.lock);
-}
-
-static void start_child_counts(struct vcpu *v)
-{
-  v->prev = NULL;
-  v->prev_cont = 0;
-  v->tid = 0; /* a new thread: its first block says which */
-  memset(v->sum, 0, sizeof(v->sum));
-  spmu_qemu_model_fork_child(v);
-  spmu_qemu_inline_forget();
-  memset(v->base, 0, sizeof(v->base));
-  memset(v->base_running, 0, sizeof(v->base_running));
-  rebase(v);
+  pthread_mutex_unlock(&root->lock);
 }
 
 static void after_fork_child(void)
 {
-  unsigned idx;
+  struct plugin *p = root;
 
-  for (idx = 0; idx < MAX_VCPUS; idx++) {
-    struct vcpu *v = g.vcpus[idx];
-
-    if (!v)
-      continue;
-    /* Counting inline, the process has one thread: this one. */
-    if ((int)idx == tls_vcpu || g.inline_mode) {
-      start_child_counts(v);
-      continue;
-    }
-    free_vcpu(v);
-    g.vcpus[idx] = NULL;
-  }
-  spmu_qemu_record_fork_child();
-  clear_totals();
-  g.threads = 1;
-  g.status = STATUS_UNKNOWN;
-  pthread_mutex_unlock(&g.lock);
+  /* Counting inline, the process has one thread: this one. */
+  spmu_qemu_threads_fork_child(p->threads, p->fork_tid, p->inline_mode);
+  spmu_qemu_stream_fork_child(p->stream);
+  p->status = SPMU_RESULTS_STATUS_UNKNOWN;
+  pthread_mutex_unlock(&p->lock);
 }
 
-/* execve: qemu-user hands the new program to the kernel, which runs it
- * without QEMU, so nothing after it is counted. The counts up to it (the
- * execve instruction included) are written now; should the execve fail,
- * counting goes on from 0 into the block written at exit. */
-static void write_block_before_execve(void)
-{
-  pthread_mutex_lock(&g.lock);
-  add_every_thread(true);
-  g.status = STATUS_EXECVE;
-  if (g.out[0])
-    write_results();
-  clear_totals();
-  g.status = STATUS_UNKNOWN;
-  pthread_mutex_unlock(&g.lock);
-  spmu_qemu_record_flush();
-}
-
-/* ---- arguments ------------------------------------------------------------
- */
-
-/* CMASK, INV and edge detect compare a clock's increment (SDM Vol. 3B
- * 18.2.1.1); a clock here is a whole block, so they would apply per block,
- * which is not what hardware counts per cycle: refused for now. */
-static bool parse_event(const char *s)
-{
-  char *end;
-  uint64_t sel;
-
-  errno = 0;
-  sel = strtoull(s, &end, 16);
-  if (errno || end == s || *end) {
-    fail("event=%s: not a hexadecimal IA32_PERFEVTSELx value", s);
-    return false;
-  }
-  if (sel & (EVTSEL_CMASK | SPMU_EVTSEL_INV | SPMU_EVTSEL_E)) {
-    fail("event=%s: CMASK, INV and edge detect are not supported yet (a "
-         "clock of this engine is a whole translation block)",
-         s);
-    return false;
-  }
-  if (!(sel & (SPMU_EVTSEL_USR | SPMU_EVTSEL_OS))) {
-    fail("event=%s: neither USR (bit 16) nor OS (bit 17) is set", s);
-    return false;
-  }
-  if (g.nevents == MAX_EVENTS) {
-    fail("event=%s: at most 32 events", s);
-    return false;
-  }
-  g.evtsel[g.nevents++] = sel;
-  return true;
-}
-
-static bool parse_path(const char *key, const char *val, char *dst, size_t cap)
-{
-  if (!*val || strlen(val) >= cap) {
-    fail("%s=%s: empty or too long a path", key, val);
-    return false;
-  }
-  strcpy(dst, val);
-  return true;
-}
-
-static bool parse_count(const char *key, const char *s, uint64_t *dst)
-{
-  char *end;
-
-  errno = 0;
-  *dst = strtoull(s, &end, 10);
-  if (errno || end == s || *end || *dst == 0) {
-    fail("%s=%s: not a number from 1 up", key, s);
-    return false;
-  }
-  return true;
-}
-
-/* period=N: 1 to 2^63 here; the agent checks it against the counter's
- * width when it claims one (spmu_agent_claim). */
-static bool parse_period(const char *s)
-{
-  char *end;
-
-  errno = 0;
-  g.period = strtoull(s, &end, 10);
-  if (errno || end == s || *end || g.period == 0 || g.period > INT64_MAX) {
-    fail("period=%s: not a number of events from 1 up", s);
-    return false;
-  }
-  return true;
-}
-
-static bool parse_flag(const char *key, const char *val, bool *dst)
-{
-  if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0) {
-    fail("%s=%s: 0 or 1", key, val);
-    return false;
-  }
-  *dst = val[0] == '1';
-  return true;
-}
-
-/* branch=HEX: perf_event_attr.branch_sample_type's bits (lbr.c). */
-static bool parse_branch(const char *s)
-{
-  char *end;
-
-  errno = 0;
-  g.branch = strtoull(s, &end, 16);
-  if (errno || end == s || *end || !g.branch) {
-    fail("branch=%s: not a nonzero hexadecimal branch_sample_type", s);
-    return false;
-  }
-  return true;
-}
-
-static bool count_inline = true;
-
-static bool parse_arg(const char *a)
-{
-  const char *eq = strchr(a, '=');
-  const char *val = eq ? eq + 1 : "";
-  size_t klen = eq ? (size_t)(eq - a) : strlen(a);
-  char why[256];
-
-#define KEY(k) (klen == sizeof(k) - 1 && strncmp(a, k, klen) == 0)
-  if (KEY("profile")) {
-    if (spmu_profile_parse(val, &g.profile, why, sizeof(why)) != 0) {
-      fail("profile=%s: %s", val, why);
-      return false;
-    }
-    return true;
-  }
-  if (KEY("out"))
-    return parse_path("out", val, g.out, sizeof(g.out));
-  if (KEY("record"))
-    return parse_path("record", val, g.record, sizeof(g.record));
-  if (KEY("event"))
-    return parse_event(val);
-  if (KEY("period"))
-    return parse_period(val);
-  if (KEY("callgraph"))
-    return parse_flag("callgraph", val, &g.callgraph);
-  if (KEY("precise"))
-    return parse_flag("precise", val, &g.precise);
-  if (KEY("multiplex"))
-    return parse_count("multiplex", val, &g.mux);
-  if (KEY("branch"))
-    return parse_branch(val);
-  if (KEY("model")) {
-    if (!spmu_qemu_model_init(val, why, sizeof(why))) {
-      fail("%s", why);
-      return false;
-    }
-    snprintf(g.model_spec, sizeof(g.model_spec), "%s", val);
-    g.model = true;
-    return true;
-  }
-  if (KEY("comm")) {
-    snprintf(g.comm, sizeof(g.comm), "%s", val);
-    return true;
-  }
-  /* count=callback: count with the callback per block even where inline
-   * adds would do (the tests compare the two). */
-  if (KEY("count") &&
-      (strcmp(val, "callback") == 0 || strcmp(val, "inline") == 0)) {
-    count_inline = strcmp(val, "inline") == 0;
-    return true;
-  }
-#undef KEY
-  fail("unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
-       "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
-       "branch=HEX, multiplex=N, model=SPEC, "
-       "count=inline|callback)",
-       a);
-  return false;
-}
-
-/* The line of lines.h that event i counts: its (event, umask), or the
- * fixed counter's event (INST_RETIRED.ANY on fixed counter 0). */
-static int line_of(uint64_t sel)
-{
-  unsigned l;
-
-  for (l = 0; l < NLINES; l++)
-    if (line_code[l][0] == (uint8_t)sel &&
-        line_code[l][1] == (uint8_t)(sel >> 8))
-      return (int)l;
-  return -1;
-}
-
-/* The modelled line of lines.h that event i counts (enum mline), or -1;
- * fixed counters 1 and 2 count M_CYCLES and M_REF_TSC (events.h). */
-static int mline_of(uint64_t sel)
-{
-  unsigned l;
-
-  for (l = 0; l < NMLINES; l++)
-    if (mline_code[l][0] == (uint8_t)sel &&
-        mline_code[l][1] == (uint8_t)(sel >> 8))
-      return (int)l;
-  return -1;
-}
-
-/* Events on modelled lines need model=SPEC; which of them sample. */
-static bool check_modelled_events(void)
-{
-  unsigned i;
-
-  for (i = 0; i < g.nevents; i++) {
-    g.mline_of[i] = mline_of(g.evtsel[i]);
-    if (g.mline_of[i] < 0)
-      continue;
-    if (!g.model) {
-      fail("event=%" PRIx64 ": event %02XH umask %02XH is produced by the "
-           "modelled micro-architecture only: give model=SPEC (cachegrind:"
-           "I1=S,A,L:D1=S,A,L:LL=S,A,L or part:NAME)",
-           g.evtsel[i], (unsigned)(uint8_t)g.evtsel[i],
-           (unsigned)(uint8_t)(g.evtsel[i] >> 8));
-      return false;
-    }
-    if (g.record[0])
-      g.model_sampled = true;
-  }
-  return true;
-}
-
-static bool parse_args(int argc, char **argv)
-{
-  char why[256];
-  unsigned i;
-  int k;
-
-  g.nevents = 0;
-  g.out[0] = g.record[0] = '\0';
-  snprintf(g.comm, sizeof(g.comm), "prog");
-  if (spmu_profile_parse("skylake", &g.profile, NULL, 0) != 0)
-    return false;
-  for (k = 0; k < argc; k++)
-    if (!parse_arg(argv[k]))
-      return false;
-  if ((!g.out[0] && !g.record[0]) || g.nevents == 0) {
-    fail("out=PATH or record=PATH, and at least one event=HEX, are required");
-    return false;
-  }
-  if (g.record[0] && !g.period) {
-    fail("record=%s: period=N is required", g.record);
-    return false;
-  }
-  if (!g.record[0] && (g.period || g.callgraph || g.precise)) {
-    fail("period, callgraph and precise go with record=PATH");
-    return false;
-  }
-  if (g.precise && !g.record[0]) {
-    fail("precise=1 goes with record=PATH");
-    return false;
-  }
-  if (g.precise && !spmu_qemu_pebs_init(why, sizeof(why))) {
-    fail("%s", why);
-    return false;
-  }
-  if (g.branch && !spmu_qemu_lbr_init(why, sizeof(why))) {
-    fail("%s", why);
-    return false;
-  }
-  for (i = 0; i < g.nevents; i++)
-    g.line_of[i] = line_of(g.evtsel[i]);
-  if (!check_modelled_events())
-    return false;
-  if (g.mux && g.record[0]) {
-    fail("multiplex=N counts; it does not go with record=PATH");
-    return false;
-  }
-  /* The model needs the callback per block (model.c). */
-  g.inline_mode = count_inline && !g.record[0] && !g.mux && !g.model &&
-                  !spmu_qemu_taken_matters();
-  g.began_inline = g.inline_mode;
-  return true;
-}
+/* ---- the install ------------------------------------------------------ */
 
 static bool check_qemu(const qemu_info_t *info)
 {
@@ -854,33 +357,62 @@ static bool check_qemu(const qemu_info_t *info)
       info->version.cur < SPMU_QEMU_PLUGIN_API) {
     snprintf(ver, sizeof(ver), "%d to %d", info->version.min,
              info->version.cur);
-    fail("this QEMU supports plugin API versions %s; the plugin is written "
-         "for version 1 (QEMU 7.2, Debian 12's qemu-user)",
-         ver);
+    spmu_qemu_fail("this QEMU supports plugin API versions %s; the plugin is "
+                   "written for version 1 (QEMU 7.2, Debian 12's qemu-user)",
+                   ver);
     return false;
   }
   if (info->system_emulation || strcmp(info->target_name, "x86_64") != 0) {
-    fail("runs under qemu-x86_64 (user mode) only, not %s%s", info->target_name,
-         info->system_emulation ? " (system)" : "");
+    spmu_qemu_fail("runs under qemu-x86_64 (user mode) only, not %s%s",
+                   info->target_name,
+                   info->system_emulation ? " (system)" : "");
     return false;
   }
   return true;
 }
 
-/* Program one thread's worth of cores now, so that a bad event fails the
- * start rather than the first thread. */
-static bool dry_run(void)
+static void drop(struct plugin *p)
 {
-  struct vcpu v;
-  char why[256];
+  spmu_qemu_threads_free(p->threads);
+  spmu_qemu_inline_free(p->inl);
+  spmu_qemu_blocks_free(p->blocks);
+  spmu_qemu_stream_free(p->stream);
+  pthread_mutex_destroy(&p->lock);
+  free(p);
+}
 
-  memset(&v, 0, sizeof(v));
-  if (program_vcpu(&v, why, sizeof(why)) != 0) {
-    fail("%s", why);
-    return false;
+/* The configuration from the arguments, one thread's worth of cores
+ * programmed now (so that a bad event fails the start rather than the
+ * first thread), then the process's state. */
+static struct plugin *make(int argc, char **argv)
+{
+  struct plugin *p = calloc(1, sizeof(*p));
+  char why[SPMU_PLUGIN_ARGS_PATH_MAX + 256];
+
+  if (!p || pthread_mutex_init(&p->lock, NULL) != 0) {
+    spmu_qemu_fail("out of memory");
+    free(p);
+    return NULL;
   }
-  free_cores(&v);
-  return true;
+  if (!spmu_qemu_setup(&p->cfg, argc, argv))
+    goto fail;
+  if (!spmu_qemu_cores_try(&p->cfg, why, sizeof(why)) ||
+      (p->cfg.record[0] &&
+       !(p->stream = spmu_qemu_stream_open(&p->cfg, why, sizeof(why))))) {
+    spmu_qemu_fail("%s", why);
+    goto fail;
+  }
+  p->blocks = spmu_qemu_blocks_new();
+  p->inl = p->blocks ? spmu_qemu_inline_new(p->blocks) : NULL;
+  p->threads = p->inl ? spmu_qemu_threads_new(&p->cfg, p->inl) : NULL;
+  if (!p->threads)
+    goto fail;
+  p->status = SPMU_RESULTS_STATUS_UNKNOWN;
+  p->inline_mode = p->cfg.inline_start;
+  return p;
+fail:
+  drop(p);
+  return NULL;
 }
 
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
@@ -888,14 +420,12 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
                                int argc, char **argv)
 {
-  if (!check_qemu(info) || !parse_args(argc, argv) || !dry_run())
+  struct plugin *p;
+
+  if (!check_qemu(info) || !(p = make(argc, argv)))
     return -1;
-  if (g.record[0] && !spmu_qemu_record_open())
-    return -1;
-  if (!spmu_qemu_decoder_init())
-    return -1;
-  g.id = id;
-  g.installed = true;
+  p->id = id;
+  root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   register_callbacks(id);
   return 0;
@@ -907,5 +437,5 @@ static void register_callbacks(qemu_plugin_id_t id)
   qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
   qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
-  qemu_plugin_register_atexit_cb(id, on_exit_process, NULL);
+  qemu_plugin_register_atexit_cb(id, on_exit_process, root);
 }

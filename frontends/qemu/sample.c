@@ -7,97 +7,104 @@
  * thread executed, never from unwinding memory. Records are buffered per
  * process and appended to the file in whole records. */
 #define _GNU_SOURCE /* O_CLOEXEC, gettid */
+#include "sample.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "plugin.h"
+#include "fail.h"
+#include "insn.h"
+#include "lbr.h"
 #include "record.h"
+#include "vcpu.h"
 
 #define BUF_SIZE (256u * 1024u)
 #define MAX_MAPS 4096
 
-static struct {
+/* The process's stream: one, shared by its threads. */
+struct spmu_qemu_stream {
+  const struct spmu_qemu_config *cfg;
   pthread_mutex_t lock; /* everything below */
   unsigned char buf[BUF_SIZE];
   size_t len;
   bool started; /* the PROCESS record is out */
+  bool failed;  /* a write failed (said then) */
   uint32_t ppid;
   /* Executable mappings already written: [start, end). */
   struct {
     uint64_t start, end;
   } maps[MAX_MAPS];
   unsigned nmaps;
-} rec = {.lock = PTHREAD_MUTEX_INITIALIZER};
+};
 
-static void write_out(void)
+static void write_out(struct spmu_qemu_stream *rec)
 {
   int fd;
 
-  if (rec.len == 0)
+  if (rec->len == 0)
     return;
-  fd = open(g.record, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0 || write(fd, rec.buf, rec.len) != (ssize_t)rec.len) {
-    spmu_qemu_fail("cannot write %s: %s", g.record, strerror(errno));
-    g.failed = true;
+  fd = open(rec->cfg->record, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0 || write(fd, rec->buf, rec->len) != (ssize_t)rec->len) {
+    spmu_qemu_fail("cannot write %s: %s", rec->cfg->record, strerror(errno));
+    rec->failed = true;
   }
   if (fd >= 0)
     close(fd);
-  rec.len = 0;
+  rec->len = 0;
 }
 
-static void put_process(void);
+static void put_process(struct spmu_qemu_stream *rec);
 
-/* Room for a record of size bytes in the buffer (rec.lock held). */
-static void *reserve(uint32_t type, size_t size)
+/* Room for a record of size bytes in the buffer (rec->lock held). */
+static void *reserve(struct spmu_qemu_stream *rec, uint32_t type, size_t size)
 {
   struct spmu_rec_head *h;
 
-  size = (size + 7) & ~(size_t)7;
-  if (!rec.started) {
-    rec.started = true;
-    put_process();
+  size = spmu_rec_size(size);
+  if (!rec->started) {
+    rec->started = true;
+    put_process(rec);
   }
-  if (rec.len + size > BUF_SIZE)
-    write_out();
-  h = (struct spmu_rec_head *)(rec.buf + rec.len);
+  if (rec->len + size > BUF_SIZE)
+    write_out(rec);
+  h = (struct spmu_rec_head *)(rec->buf + rec->len);
   memset(h, 0, size);
   h->type = type;
   h->size = (uint32_t)size;
-  rec.len += size;
+  rec->len += size;
   return h;
 }
 
-static void put_process(void)
+static void put_process(struct spmu_qemu_stream *rec)
 {
-  struct spmu_rec_process *p = reserve(SPMU_REC_PROCESS, sizeof(*p));
+  struct spmu_rec_process *p = reserve(rec, SPMU_REC_PROCESS, sizeof(*p));
 
-  p->pid = (uint32_t)getpid();
-  p->ppid = rec.ppid;
-  memcpy(p->comm, g.comm, sizeof(p->comm) - 1);
+  spmu_rec_process_fill(p, (uint32_t)getpid(), rec->ppid, rec->cfg->comm);
 }
 
 /* ---- mappings --------------------------------------------------------- */
 
-static bool mapped(uint64_t ip)
+static bool mapped(const struct spmu_qemu_stream *rec, uint64_t ip)
 {
   unsigned i;
 
-  for (i = 0; i < rec.nmaps; i++)
-    if (ip >= rec.maps[i].start && ip < rec.maps[i].end)
+  for (i = 0; i < rec->nmaps; i++)
+    if (ip >= rec->maps[i].start && ip < rec->maps[i].end)
       return true;
   return false;
 }
 
-static void put_mmap(uint32_t tid, uint64_t start, uint64_t end, uint64_t pgoff,
-                     const char *path)
+static void put_mmap(struct spmu_qemu_stream *rec, uint32_t tid, uint64_t start,
+                     uint64_t end, uint64_t pgoff, const char *path)
 {
   size_t n = strlen(path) + 1;
-  struct spmu_rec_mmap *m = reserve(SPMU_REC_MMAP, sizeof(*m) + n);
+  struct spmu_rec_mmap *m = reserve(rec, SPMU_REC_MMAP, sizeof(*m) + n);
 
   m->pid = (uint32_t)getpid();
   m->tid = tid;
@@ -105,22 +112,22 @@ static void put_mmap(uint32_t tid, uint64_t start, uint64_t end, uint64_t pgoff,
   m->len = end - start;
   m->pgoff = pgoff;
   memcpy(m->path, path, n);
-  if (rec.nmaps < MAX_MAPS) {
-    rec.maps[rec.nmaps].start = start;
-    rec.maps[rec.nmaps++].end = end;
+  if (rec->nmaps < MAX_MAPS) {
+    rec->maps[rec->nmaps].start = start;
+    rec->maps[rec->nmaps++].end = end;
   }
 }
 
 /* Write the file mapping that holds ip, from /proc/self/maps
  * (under qemu-user the guest's mappings are the process's own, at the
  * guest's addresses). */
-static void map_ip(uint32_t tid, uint64_t ip)
+static void map_ip(struct spmu_qemu_stream *rec, uint32_t tid, uint64_t ip)
 {
   FILE *f;
   char line[4352], path[4096];
   uint64_t start, end, pgoff;
 
-  if (mapped(ip) || !(f = fopen("/proc/self/maps", "re")))
+  if (mapped(rec, ip) || !(f = fopen("/proc/self/maps", "re")))
     return;
   while (fgets(line, sizeof(line), f)) {
     path[0] = '\0';
@@ -132,7 +139,7 @@ static void map_ip(uint32_t tid, uint64_t ip)
     /* QEMU maps the guest's code without the host's execute permission
      * (it runs translated code): any file mapping that holds an IP. */
     if (path[0] == '/')
-      put_mmap(tid, start, end, pgoff, path);
+      put_mmap(rec, tid, start, end, pgoff, path);
     break;
   }
   fclose(f);
@@ -142,30 +149,33 @@ static void map_ip(uint32_t tid, uint64_t ip)
 
 void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
 {
-  size_t nr = g.callgraph ? v->depth : 0, i, br = 0;
+  struct spmu_qemu_stream *rec = v->stream;
+  size_t nr = v->cfg->callgraph ? v->depth : 0, i, br = 0;
   struct spmu_rec_sample *s;
 
+  if (!rec)
+    return;
   if (nr > MAX_CHAIN)
     nr = MAX_CHAIN;
-  pthread_mutex_lock(&rec.lock);
-  map_ip((uint32_t)v->tid, ip);
+  pthread_mutex_lock(&rec->lock);
+  map_ip(rec, (uint32_t)v->tid, ip);
   for (i = 0; i < nr; i++)
-    map_ip((uint32_t)v->tid, v->stack[v->depth - 1 - i]);
-  if (g.branch)
+    map_ip(rec, (uint32_t)v->tid, v->stack[v->depth - 1 - i]);
+  if (v->cfg->branch)
     br = spmu_qemu_lbr_size(v);
-  s = reserve(SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t) + br);
+  s = reserve(rec, SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t) + br);
   s->pid = (uint32_t)getpid();
   s->tid = (uint32_t)v->tid;
   s->time = v->insns;
   s->ip = ip;
-  s->period = g.period;
+  s->period = v->cfg->period;
   s->event = event;
   s->nr = (uint32_t)nr;
   for (i = 0; i < nr; i++)
     s->chain[i] = v->stack[v->depth - 1 - i];
   if (br)
     spmu_qemu_lbr_put(v, (struct spmu_rec_brstack *)(s->chain + nr));
-  pthread_mutex_unlock(&rec.lock);
+  pthread_mutex_unlock(&rec->lock);
 }
 
 /* ---- the shadow stack ------------------------------------------------- */
@@ -215,74 +225,104 @@ void spmu_qemu_stack_update(struct vcpu *v, const struct tb *p, uint64_t next)
 
 void spmu_qemu_thread_start(struct vcpu *v)
 {
+  struct spmu_qemu_stream *rec = v->stream;
   struct spmu_rec_thread *t;
 
   v->tid = (int)gettid();
-  if (!g.record[0])
+  if (!rec)
     return;
-  pthread_mutex_lock(&rec.lock);
-  t = reserve(SPMU_REC_THREAD, sizeof(*t));
+  pthread_mutex_lock(&rec->lock);
+  t = reserve(rec, SPMU_REC_THREAD, sizeof(*t));
   t->pid = (uint32_t)getpid();
   t->tid = (uint32_t)v->tid;
   t->time = v->insns + v->sum[0][L_INST];
-  pthread_mutex_unlock(&rec.lock);
+  pthread_mutex_unlock(&rec->lock);
 }
 
 void spmu_qemu_thread_exit(struct vcpu *v)
 {
+  struct spmu_qemu_stream *rec = v->stream;
   struct spmu_rec_exit *e;
 
-  if (!g.record[0] || !v->tid)
+  if (!rec || !v->tid)
     return;
-  pthread_mutex_lock(&rec.lock);
-  e = reserve(SPMU_REC_EXIT, sizeof(*e));
+  pthread_mutex_lock(&rec->lock);
+  e = reserve(rec, SPMU_REC_EXIT, sizeof(*e));
   e->pid = (uint32_t)getpid();
   e->tid = (uint32_t)v->tid;
   e->time = v->insns + v->sum[0][L_INST];
-  pthread_mutex_unlock(&rec.lock);
+  pthread_mutex_unlock(&rec->lock);
 }
 
 /* Records lost: the stream says how many. */
 void spmu_qemu_record_lost(struct vcpu *v, uint64_t count)
 {
+  struct spmu_qemu_stream *rec = v->stream;
   struct spmu_rec_lost *l;
 
-  pthread_mutex_lock(&rec.lock);
-  l = reserve(SPMU_REC_LOST, sizeof(*l));
+  if (!rec)
+    return;
+  pthread_mutex_lock(&rec->lock);
+  l = reserve(rec, SPMU_REC_LOST, sizeof(*l));
   l->pid = (uint32_t)getpid();
   l->tid = (uint32_t)v->tid;
   l->count = count;
-  pthread_mutex_unlock(&rec.lock);
+  pthread_mutex_unlock(&rec->lock);
 }
 
-void spmu_qemu_record_flush(void)
+/* ---- the stream -------------------------------------------------------- */
+
+struct spmu_qemu_stream *
+spmu_qemu_stream_open(const struct spmu_qemu_config *cfg, char *why, size_t len)
 {
-  if (!g.record[0])
+  struct spmu_qemu_stream *rec;
+  int fd = open(cfg->record, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+
+  if (fd < 0) {
+    snprintf(why, len, "record=%s: %s", cfg->record, strerror(errno));
+    return NULL;
+  }
+  close(fd);
+  rec = calloc(1, sizeof(*rec));
+  if (!rec || pthread_mutex_init(&rec->lock, NULL) != 0) {
+    snprintf(why, len, "record=%s: out of memory", cfg->record);
+    free(rec);
+    return NULL;
+  }
+  rec->cfg = cfg;
+  return rec;
+}
+
+void spmu_qemu_stream_free(struct spmu_qemu_stream *rec)
+{
+  if (rec) {
+    pthread_mutex_destroy(&rec->lock);
+    free(rec);
+  }
+}
+
+void spmu_qemu_stream_flush(struct spmu_qemu_stream *rec)
+{
+  if (!rec)
     return;
-  pthread_mutex_lock(&rec.lock);
-  write_out();
-  pthread_mutex_unlock(&rec.lock);
+  pthread_mutex_lock(&rec->lock);
+  write_out(rec);
+  pthread_mutex_unlock(&rec->lock);
 }
 
 /* In a fork's child: a new process, whose first record says so. */
-void spmu_qemu_record_fork_child(void)
+void spmu_qemu_stream_fork_child(struct spmu_qemu_stream *rec)
 {
-  rec.len = 0;
-  rec.started = false;
-  rec.ppid = (uint32_t)getppid();
-  rec.nmaps = 0;
-  pthread_mutex_init(&rec.lock, NULL);
+  if (!rec)
+    return;
+  rec->len = 0;
+  rec->started = false;
+  rec->ppid = (uint32_t)getppid();
+  rec->nmaps = 0;
+  pthread_mutex_init(&rec->lock, NULL);
 }
 
-/* Check that the stream can be written. */
-bool spmu_qemu_record_open(void)
+bool spmu_qemu_stream_failed(const struct spmu_qemu_stream *rec)
 {
-  int fd = open(g.record, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-
-  if (fd < 0) {
-    spmu_qemu_fail("record=%s: %s", g.record, strerror(errno));
-    return false;
-  }
-  close(fd);
-  return true;
+  return rec && rec->failed;
 }

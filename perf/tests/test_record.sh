@@ -1,6 +1,6 @@
 #!/bin/sh
 # softpmu record and softpmu report, on sample streams this test writes
-# itself (test_record_stream, frontends/qemu/record.h) for a freestanding
+# itself (test_record_stream, protocol/record.h) for a freestanding
 # program it builds (test_record_prog.S), with the addresses nm gives:
 # perf report and perf script (Debian's linux-perf) must read back from
 # the perf.data file exactly the samples, periods, threads, call chains,
@@ -316,10 +316,17 @@ printf 'badsize\n' | stream bad
 run record --from "$tmp/bad.bin" -o "$tmp/x.data"
 expect "stream: a bad size" 2 "" \
   "softpmu: record: the sample stream has a record of a bad size at offset 0"
-printf 'process 1 0 p\ntruncated\n' | stream trunc
+# (The PROCESS record as it was before it stated its version: 32 bytes.)
+printf 'process 1 0 p -\ntruncated\n' | stream trunc
 run record --from "$tmp/trunc.bin" -o "$tmp/x.data"
 expect "stream: a truncated record" 2 "" \
   "softpmu: record: the sample stream has a truncated record at offset 32"
+# The stream's format version (protocol/record.h, in its PROCESS records):
+# another one is refused.
+printf 'process 1 0 p 2\nthread 1 1 0\n' | stream v2
+run record --from "$tmp/v2.bin" -o "$tmp/x.data"
+expect "stream: another format version" 2 "" \
+  "softpmu: record: the sample stream has a PROCESS record of format version 2 (this softpmu reads version 1) at offset 0"
 # A recording without samples: an empty table, no stacks.
 printf 'process 5 0 idle\nthread 5 5 0\nexit 5 5 9\n' | stream none
 run record --from "$tmp/none.bin" -o "$tmp/none.data"

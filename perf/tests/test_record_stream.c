@@ -1,9 +1,9 @@
 /* A sample stream as the QEMU plugin's record mode writes it
- * (frontends/qemu/record.h), from a text description, for the tests of
+ * (protocol/record.h), from a text description, for the tests of
  * softpmu record --from and softpmu report (test_record.sh).
  *   test_record_stream OUT < description
  * One record a line, numbers in C syntax (0x for hex):
- *   process PID PPID COMM
+ *   process PID PPID COMM [VERSION | -]   (-: without the version field)
  *   mmap PID TID START LEN PGOFF PATH
  *   thread PID TID TIME
  *   sample PID TID TIME IP PERIOD EVENT [RETURN-ADDRESS...]
@@ -37,13 +37,20 @@ static uint64_t num(const char *s)
   return strtoull(s, NULL, 0);
 }
 
-static void process(char **w)
+/* As the plugin writes it (record.c), or with another version, or ("-")
+ * as it was before it stated one. */
+static void process(char **w, int nw)
 {
-  struct spmu_rec_process r = {{SPMU_REC_PROCESS, sizeof(r)}, 0, 0, {0}};
+  struct spmu_rec_process r;
 
-  r.pid = (uint32_t)num(w[1]);
-  r.ppid = (uint32_t)num(w[2]);
-  snprintf(r.comm, sizeof(r.comm), "%s", w[3]);
+  spmu_rec_process_fill(&r, (uint32_t)num(w[1]), (uint32_t)num(w[2]), w[3]);
+  if (nw == 5 && strcmp(w[4], "-") == 0) {
+    r.head.size = SPMU_REC_PROCESS_V1_SIZE;
+    put(&r, SPMU_REC_PROCESS_V1_SIZE);
+    return;
+  }
+  if (nw == 5)
+    r.version = (uint32_t)num(w[4]);
   put(&r, sizeof(r));
 }
 
@@ -117,8 +124,8 @@ static void odd(char **w, int kind)
 
 static void line(char **w, int nw)
 {
-  if (strcmp(w[0], "process") == 0 && nw == 4)
-    process(w);
+  if (strcmp(w[0], "process") == 0 && (nw == 4 || nw == 5))
+    process(w, nw);
   else if (strcmp(w[0], "mmap") == 0 && nw == 7)
     mmap_rec(w);
   else if (strcmp(w[0], "thread") == 0 && nw == 4)

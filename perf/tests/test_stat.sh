@@ -150,6 +150,13 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] && grep -q "stat: --from $tmp/no-such-file: No such file" "$tmp/err" ||
   fail "--from a missing file: status $rc, $(cat "$tmp/err")"
 
+# The results format's version (protocol/results.h) is checked: a block of
+# another version is refused with the reason.
+sed 's/^softpmu-qemu 1 /softpmu-qemu 2 /' "$tmp/res" >"$tmp/res2"
+run stat --from "$tmp/res2"
+expect "--from a block of format version 2" 2 "" \
+  "softpmu: stat: --from $tmp/res2: a results block of format version 2: this softpmu reads version 1"
+
 run stat --help
 expect_manual "stat --help"
 run record --help

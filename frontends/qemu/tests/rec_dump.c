@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../record.h"
+#include "record.h"
 
 /* A sample's branch stack, when its size leaves room for one: "brstack
  * HW_IDX NR" then per entry " FROM>TO/FLAGS/CYCLES" (hexadecimal), then
@@ -54,9 +54,14 @@ static int dump(const unsigned char *d, size_t n)
     }
     switch (h->type) {
     case SPMU_REC_PROCESS: {
-      const struct spmu_rec_process *p = r;
-      printf("process %" PRIu32 " %" PRIu32 " %.16s\n", p->pid, p->ppid,
-             p->comm);
+      struct spmu_rec_process p;
+      char why[128];
+
+      if (spmu_rec_process_read(r, h->size, &p, why, sizeof(why)) != 0) {
+        fprintf(stderr, "rec_dump: %s at %zu\n", why, o);
+        return 1;
+      }
+      printf("process %" PRIu32 " %" PRIu32 " %s\n", p.pid, p.ppid, p.comm);
       break;
     }
     case SPMU_REC_MMAP: {

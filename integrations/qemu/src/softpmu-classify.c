@@ -1,6 +1,6 @@
 /* What a guest instruction is, for the events and the branch records:
  * decoded once, when QEMU translates it, with Zydis and by the rules of
- * the user-mode plugin (frontends/qemu/insn.h, shared): its branch type (the
+ * the user-mode plugin (protocol/insn.h, shared): its branch type (the
  * LBR filters' kinds, SDM Vol. 3B 17.7.2 Table 17-11) and whether it
  * loads or stores (MEM_INST_RETIRED.ALL_LOADS / ALL_STORES). Kept apart
  * from the glue: it needs no QEMU header. */

@@ -1,7 +1,8 @@
 /* The sample stream of the QEMU plugin's record mode: what the plugin
- * writes (plugin argument record=FILE) and softpmu record reads to write a
- * perf.data file. The plugin knows nothing of perf.data; softpmu record
- * knows nothing of QEMU.
+ * writes (plugin argument record=FILE, args.h) and softpmu record reads to
+ * write a perf.data file, through these definitions (and record.c for the
+ * PROCESS record, which states the format's version). The plugin knows
+ * nothing of perf.data; softpmu record knows nothing of QEMU.
  *
  * Layout: a sequence of records in the host's byte order, each beginning
  * with spmu_rec_head; size counts the whole record, head included, and is
@@ -14,10 +15,17 @@
  * time: the number of instructions the thread has retired before the
  * record (INST_RETIRED.ANY as the model counts it): a clock that is the
  * same on every run. */
-#ifndef SOFTPMU_QEMU_RECORD_H
-#define SOFTPMU_QEMU_RECORD_H
+#ifndef SOFTPMU_PROTOCOL_RECORD_H
+#define SOFTPMU_PROTOCOL_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* The format's version, stated by each process's PROCESS record. It was
+ * added after version 1's other bytes were fixed, at the end of that
+ * record, so a PROCESS record too short to hold it (32 bytes, from before
+ * the field) is version 1 as well; a reader refuses any other. */
+#define SPMU_REC_VERSION 1
 
 enum spmu_rec_type {
   /* A process starts: its first record (a forked child's included, with
@@ -48,7 +56,12 @@ struct spmu_rec_process {
   struct spmu_rec_head head;
   uint32_t pid, ppid;           /* ppid 0: the program itself */
   char comm[SPMU_REC_COMM_LEN]; /* NUL-terminated */
+  uint32_t version;             /* SPMU_REC_VERSION */
+  uint32_t pad;                 /* 0 */
 };
+
+/* The PROCESS record's size before it had its version. */
+#define SPMU_REC_PROCESS_V1_SIZE 32u
 
 struct spmu_rec_mmap {
   struct spmu_rec_head head;
@@ -118,14 +131,27 @@ struct spmu_rec_lost {
   uint64_t count;
 };
 
-/* The plugin's record-mode arguments (with event=HEX as for counting):
- *   record=FILE   write the stream above to FILE (appending);
- *   period=N      each event's counter is preset to -N with INT set, and
- *                 reloaded to -N at each PMI (1 <= N < 2^width - 1);
- *   callgraph=1   fill chain[];
- *   precise=1     arm PEBS for the events (profiles with PEBS only);
- *   comm=NAME     the process name for SPMU_REC_PROCESS;
- *   branch=HEX    a branch stack with each sample, the LBRs programmed by
- *                 perf_event_attr.branch_sample_type's bits HEX (README). */
+/* A record's size for len bytes: a multiple of 8. */
+static inline uint32_t spmu_rec_size(size_t len)
+{
+  return (uint32_t)((len + 7) & ~(size_t)7);
+}
+
+/* Fill a PROCESS record (head, version and comm, cut to 15 characters,
+ * included). */
+void spmu_rec_process_fill(struct spmu_rec_process *r, uint32_t pid,
+                           uint32_t ppid, const char *comm);
+
+/* Read the PROCESS record of len bytes at rec (head included) into out,
+ * its comm NUL-terminated and its version stated: 0, or -1 with what is
+ * wrong with it in why ("a short PROCESS record", or one of another
+ * version than this reader's), worded to follow "the stream has". */
+int spmu_rec_process_read(const void *rec, size_t len,
+                          struct spmu_rec_process *out, char *why,
+                          size_t whylen);
+
+/* The plugin's record-mode arguments are args.h's record=, period=,
+ * callgraph=, precise=, comm= and branch= (with event=HEX as for
+ * counting). */
 
 #endif

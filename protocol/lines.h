@@ -1,7 +1,8 @@
 /* The event lines the QEMU plugin produces: one table, read by the plugin
- * (plugin.c), which hands these (event, umask) lines to the model, and by
+ * (frontends/qemu), which hands these (event, umask) lines to the model, by
  * softpmu stat (perf/stat_events.c), which prints <not supported> for every
- * other event rather than a count of 0.
+ * other event rather than a count of 0, and by QEMU's system-mode glue
+ * (integrations/qemu/src/softpmu-qemu.c).
  *
  * (event, umask) as the Skylake event tables list them (SDM Vol. 3B
  * chapter 19, Table 19-3 for the 6th-generation Core processors; the same
@@ -17,8 +18,8 @@
  *   D0H/82H MEM_INST_RETIRED.ALL_STORES
  * The plugin produces every line on every profile; which of them mean the
  * same on an older or newer profile is stat_events.c's per-profile mask. */
-#ifndef SOFTPMU_QEMU_LINES_H
-#define SOFTPMU_QEMU_LINES_H
+#ifndef SOFTPMU_PROTOCOL_LINES_H
+#define SOFTPMU_PROTOCOL_LINES_H
 
 #include <stdint.h>
 

@@ -1,10 +1,12 @@
 /* What an x86 instruction is, for the events and the branch records: the
  * rules shared by the user-mode plugin (classify.c) and QEMU's system-mode
  * glue (integrations/qemu/src/softpmu-classify.c), on an instruction
- * Zydis has decoded (SDM Vol. 2 for the instructions). Header only: the
- * system-mode build copies it into QEMU's tree beside lines.h. */
-#ifndef SOFTPMU_QEMU_INSN_H
-#define SOFTPMU_QEMU_INSN_H
+ * Zydis has decoded (SDM Vol. 2 for the instructions). Header only, and
+ * the one file of protocol/ that needs more than libc: Zydis, which its
+ * two users link (QEMU's build reaches protocol/ through the -I of the
+ * softpmu.pc that integrations/qemu/build writes). */
+#ifndef SOFTPMU_PROTOCOL_INSN_H
+#define SOFTPMU_PROTOCOL_INSN_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,0 +1,40 @@
+/* The translated blocks (classify.c): each described once, when QEMU
+ * translates it, from its instructions decoded with Zydis, and kept in
+ * the process's table of blocks (by index and by start address). */
+#ifndef SOFTPMU_QEMU_CLASSIFY_H
+#define SOFTPMU_QEMU_CLASSIFY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lines.h"
+#include "qemu_plugin_api.h"
+#include "tb.h"
+
+struct spmu_qemu_blocks;
+
+/* An empty table, with its decoder; NULL when either cannot be made. */
+struct spmu_qemu_blocks *spmu_qemu_blocks_new(void);
+void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b);
+
+/* Block qtb described (not yet in the table), or NULL (out of memory). */
+struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
+                                 const struct qemu_plugin_tb *qtb);
+void spmu_qemu_free_tb(struct tb *t);
+
+/* Add t to the table (its id, its place by address); false when memory
+ * runs out. The caller serialises the table's writers and readers. */
+bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t);
+
+/* The blocks that start at vaddr (through same_vaddr), or NULL. */
+struct tb *spmu_qemu_tbs_at(const struct spmu_qemu_blocks *b, uint64_t vaddr);
+
+/* The table by index: how many, and block i. */
+size_t spmu_qemu_blocks_count(const struct spmu_qemu_blocks *b);
+struct tb *spmu_qemu_block(const struct spmu_qemu_blocks *b, size_t i);
+
+/* What one instruction adds to its block's lines (not taken). */
+void spmu_qemu_insn_lines(const insn_class *c, uint32_t lines[NLINES]);
+
+#endif

@@ -1,0 +1,31 @@
+/* Counting by a callback per block execution (count.c): each block's lines
+ * added to its thread's sums and handed to the model in bulk; per
+ * instruction in the block that may bring a sampling counter to overflow.
+ * The callbacks find their thread through the block (tb.h). */
+#ifndef SOFTPMU_QEMU_COUNT_H
+#define SOFTPMU_QEMU_COUNT_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "tb.h"
+
+struct vcpu;
+
+/* QEMU's callbacks of a block's execution (udata: the struct tb); the
+ * second for a block that is one REP string instruction. */
+void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata);
+void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata);
+
+/* Hand everything v counted by callback to its cores. */
+void spmu_qemu_flush_vcpu(struct vcpu *v);
+/* execs executions of variant var of block t to v's cores, as one clock
+ * each (inline.c's counts). */
+void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
+                       uint64_t execs);
+/* The events until a sampling counter of v may overflow, afresh. */
+void spmu_qemu_start_budget(struct vcpu *v);
+/* Block t's lines by variant and the budget each takes (at translation). */
+void spmu_qemu_charge_tb(const struct spmu_qemu_config *cfg, struct tb *t);
+
+#endif

@@ -1,0 +1,31 @@
+/* Counting by QEMU's inline adds alone (inline.c): each block adds 1 to
+ * its own execution count in the generated code, with no call into the
+ * plugin, while that is exact. */
+#ifndef SOFTPMU_QEMU_INLINE_H
+#define SOFTPMU_QEMU_INLINE_H
+
+#include <stdbool.h>
+
+#include "qemu_plugin_api.h"
+#include "tb.h"
+
+struct vcpu;
+struct spmu_qemu_blocks;
+struct spmu_qemu_inline;
+
+/* The state of inline counting over the process's blocks; NULL when out
+ * of memory. */
+struct spmu_qemu_inline *
+spmu_qemu_inline_new(const struct spmu_qemu_blocks *blocks);
+void spmu_qemu_inline_free(struct spmu_qemu_inline *in);
+
+/* Block t counted inline (and its REP instruction's runs); false when out
+ * of memory. */
+bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
+                         struct qemu_plugin_tb *qtb, struct tb *t);
+/* Hand the inline counts to v's cores, and count from 0 again. */
+void spmu_qemu_inline_flush(struct spmu_qemu_inline *in, struct vcpu *v);
+/* In a fork's child: the counts so far are the parent's. */
+void spmu_qemu_inline_forget(struct spmu_qemu_inline *in);
+
+#endif

@@ -1,0 +1,87 @@
+/* The QEMU plugin's argument string: every option of libsoftpmu-qemu.so
+ * in one struct, written by the commands (softpmu stat and record build
+ * it with spmu_plugin_args_build) and read back by the plugin
+ * (spmu_plugin_args_parse), through the same table of keys (args.c).
+ *
+ * On qemu-x86_64's command line the string follows the plugin's path:
+ *   -plugin PATH,profile=skylake,out=FILE,event=4300c0,event=4301c4
+ * QEMU splits it at single commas and hands the plugin one "key=value"
+ * per argument; a doubled comma is a comma of the value (QEMU's option
+ * syntax), which the builder writes for every comma of a string value.
+ *
+ * The keys, in the order the builder writes them:
+ *   profile=NAME   the processor to model (a preset, or a key=value
+ *                  profile with its commas doubled); default skylake
+ *   out=PATH       counting: append this process's results block to PATH
+ *                  (results.h)
+ *   record=PATH    record mode: append the sample stream to PATH
+ *                  (record.h)
+ *   period=N       record mode: each event's counter is preset to -N with
+ *                  INT set and reloaded to -N at each PMI; required there
+ *   event=HEX      an IA32_PERFEVTSELx value, repeated once per event, at
+ *                  most SPMU_PLUGIN_ARGS_MAX_EVENTS
+ *   multiplex=N    counting: one PMU per thread, time-sliced every N
+ *                  retired instructions
+ *   callgraph=0|1  record mode: each sample's call chain
+ *   precise=0|1    record mode: sample through PEBS
+ *   comm=NAME      record mode: the process name of SPMU_REC_PROCESS
+ *                  (default prog; longer names are cut to 15 characters)
+ *   branch=HEX     record mode: a branch stack with each sample, the LBRs
+ *                  programmed by perf_event_attr.branch_sample_type's bits
+ *   model=SPEC     the modelled micro-architecture (uarch/README.md)
+ *   count=inline|callback  how blocks are counted where inline adds would
+ *                  do (the tests compare the two); default inline
+ * A key the builder omits has its default value. The parser checks each
+ * value's syntax and the rules between keys (out or record, at least one
+ * event; period, callgraph, precise and branch only with record; multiplex
+ * only without); what a value means (a profile, a model, the bits of an
+ * event select) is the plugin's to check. Plain C, libc only. */
+#ifndef SOFTPMU_PROTOCOL_ARGS_H
+#define SOFTPMU_PROTOCOL_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SPMU_PLUGIN_ARGS_MAX_EVENTS 32
+#define SPMU_PLUGIN_ARGS_PATH_MAX 4096
+#define SPMU_PLUGIN_ARGS_PROFILE_MAX 256
+#define SPMU_PLUGIN_ARGS_MODEL_MAX 256
+#define SPMU_PLUGIN_ARGS_COMM_MAX 16 /* SPMU_REC_COMM_LEN */
+
+struct spmu_plugin_args {
+  char profile[SPMU_PLUGIN_ARGS_PROFILE_MAX];
+  char out[SPMU_PLUGIN_ARGS_PATH_MAX];    /* "": not counting */
+  char record[SPMU_PLUGIN_ARGS_PATH_MAX]; /* "": not recording */
+  uint64_t period;                        /* 0: none */
+  unsigned nevents;
+  uint64_t event[SPMU_PLUGIN_ARGS_MAX_EVENTS];
+  uint64_t multiplex; /* 0: off */
+  bool callgraph, precise;
+  char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
+  uint64_t branch;                        /* 0: no branch stacks */
+  char model[SPMU_PLUGIN_ARGS_MODEL_MAX]; /* "": no model */
+  bool count_callback;                    /* count=callback */
+};
+
+/* Every key at its default: profile skylake, comm prog, the rest 0 or
+ * empty. */
+void spmu_plugin_args_init(struct spmu_plugin_args *a);
+
+/* The argument string of a, as snprintf writes: into buf (len bytes, NUL
+ * included, may be 0 with buf NULL), the length the whole string takes. */
+size_t spmu_plugin_args_build(const struct spmu_plugin_args *a, char *buf,
+                              size_t len);
+
+/* qemu-x86_64's -plugin value: the plugin's path, a comma, the argument
+ * string of a; in memory from malloc (NULL when there is none). */
+char *spmu_plugin_args_option(const char *plugin,
+                              const struct spmu_plugin_args *a);
+
+/* Parse the arguments QEMU hands the plugin (argv[0..argc), each
+ * "key=value") into a, from its defaults: 0, or -1 with the reason in why
+ * (as the plugin prints it, without its prefix). */
+int spmu_plugin_args_parse(struct spmu_plugin_args *a, int argc,
+                           char *const argv[], char *why, size_t len);
+
+#endif

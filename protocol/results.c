@@ -1,0 +1,149 @@
+/* The plugin's results file (results.h): a block written and its lines
+ * read by the same words. */
+#include "results.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEAD "softpmu-qemu "
+
+static const char *const counting_word[] = {
+    [SPMU_RESULTS_CALLBACK] = "callback",
+    [SPMU_RESULTS_INLINE] = "inline",
+    [SPMU_RESULTS_INLINE_CALLBACK] = "inline,callback",
+};
+#define NCOUNTING (sizeof(counting_word) / sizeof(counting_word[0]))
+
+static void status_text(int status, char *buf, size_t len)
+{
+  if (status >= 0)
+    snprintf(buf, len, "%d", status);
+  else if (status == SPMU_RESULTS_STATUS_EXECVE)
+    snprintf(buf, len, "execve");
+  else if (status <= SPMU_RESULTS_STATUS_SIGNAL(1))
+    snprintf(buf, len, "signal:%d", SPMU_RESULTS_STATUS_SIGNAL(0) - status);
+  else
+    snprintf(buf, len, "unknown");
+}
+
+/* What snprintf wrote at buf + n, the total kept below cap. */
+static size_t advance(size_t n, int wrote, size_t cap)
+{
+  n += wrote > 0 ? (size_t)wrote : 0;
+  return n < cap ? n : cap - 1;
+}
+
+size_t spmu_results_format(const struct spmu_results_block *b, char *buf,
+                           size_t cap)
+{
+  const struct spmu_results_head *h = &b->head;
+  char status[32];
+  size_t n = 0;
+  unsigned i;
+
+  if (cap == 0)
+    return 0;
+  status_text(h->status, status, sizeof(status));
+  n = advance(n,
+              snprintf(buf, cap,
+                       HEAD "%d pid=%ld threads=%u status=%s "
+                            "counting=%s\n",
+                       SPMU_RESULTS_VERSION, h->pid, h->threads, status,
+                       counting_word[h->counting % NCOUNTING]),
+              cap);
+  for (i = 0; i < b->nevents && i < SPMU_RESULTS_MAX_EVENTS; i++)
+    n = advance(n,
+                snprintf(buf + n, cap - n,
+                         "event %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i,
+                         b->ev[i].count, b->ev[i].enabled, b->ev[i].running),
+                cap);
+  return advance(n, snprintf(buf + n, cap - n, "end\n"), cap);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int parse_status(const char *s, size_t n)
+{
+  char buf[32];
+  char *end;
+  long v;
+
+  snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
+  if (strcmp(buf, "execve") == 0)
+    return SPMU_RESULTS_STATUS_EXECVE;
+  if (strncmp(buf, "signal:", 7) == 0 && (v = strtol(buf + 7, &end, 10)) > 0 &&
+      !*end && v < 256)
+    return SPMU_RESULTS_STATUS_SIGNAL((int)v);
+  v = strtol(buf, &end, 10);
+  if (end != buf && !*end && v >= 0 && v < 256)
+    return (int)v;
+  return SPMU_RESULTS_STATUS_UNKNOWN;
+}
+
+/* One "key=value" word of a head (n characters at w) into h. */
+static void parse_field(const char *w, size_t n, struct spmu_results_head *h)
+{
+  const char *eq = memchr(w, '=', n);
+  size_t klen = eq ? (size_t)(eq - w) : n, vlen = eq ? n - klen - 1 : 0;
+  size_t c;
+
+  if (!eq)
+    return;
+#define IS(k) (klen == sizeof(k) - 1 && strncmp(w, k, klen) == 0)
+  if (IS("pid"))
+    h->pid = strtol(eq + 1, NULL, 10);
+  else if (IS("threads"))
+    h->threads = (unsigned)strtoul(eq + 1, NULL, 10);
+  else if (IS("status"))
+    h->status = parse_status(eq + 1, vlen);
+  else if (IS("counting"))
+    for (c = 0; c < NCOUNTING; c++)
+      if (strlen(counting_word[c]) == vlen &&
+          strncmp(eq + 1, counting_word[c], vlen) == 0)
+        h->counting = (enum spmu_results_counting)c;
+#undef IS
+}
+
+static int parse_head(const char *s, struct spmu_results_line *out, char *why,
+                      size_t len)
+{
+  char *end;
+  unsigned long version = strtoul(s, &end, 10);
+
+  if (end == s || version != SPMU_RESULTS_VERSION ||
+      (*end && *end != ' ' && *end != '\n')) {
+    snprintf(why, len,
+             "a results block of format version %.*s: this softpmu reads "
+             "version %d",
+             (int)strcspn(s, " \n"), s, SPMU_RESULTS_VERSION);
+    return -1;
+  }
+  out->kind = SPMU_RESULTS_HEAD;
+  out->head = (struct spmu_results_head){.status = SPMU_RESULTS_STATUS_UNKNOWN};
+  for (s = end; *s;) {
+    size_t n;
+
+    s += strspn(s, " \n");
+    n = strcspn(s, " \n");
+    parse_field(s, n, &out->head);
+    s += n;
+  }
+  return 0;
+}
+
+int spmu_results_parse_line(const char *line, struct spmu_results_line *out,
+                            char *why, size_t len)
+{
+  memset(out, 0, sizeof(*out));
+  if (strncmp(line, HEAD, sizeof(HEAD) - 1) == 0)
+    return parse_head(line + sizeof(HEAD) - 1, out, why, len);
+  if (sscanf(line, "event %u %" SCNu64 " %" SCNu64 " %" SCNu64, &out->index,
+             &out->ev.count, &out->ev.enabled, &out->ev.running) == 4)
+    out->kind = SPMU_RESULTS_EVENT;
+  else if (strcmp(line, "end\n") == 0 || strcmp(line, "end") == 0)
+    out->kind = SPMU_RESULTS_END;
+  return 0;
+}
