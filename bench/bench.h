@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the benchmarks: a monotonic clock in seconds. */
 #ifndef SPMU_BENCH_H
 #define SPMU_BENCH_H

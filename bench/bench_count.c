@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_count: cost of event delivery (spmu_deliver) against the floor of
  * a software PMU (a bare loop adding each clock's increments into the same
  * number of uint64_t counters), and the cost of batched delivery for

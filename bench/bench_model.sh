@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The modelled micro-architecture's speed (the QEMU plugin with model=SPEC,
 # frontends/qemu/model.c) against valgrind's cachegrind simulating caches
 # and branches, measured side by side in one run (these machines are

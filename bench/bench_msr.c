@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_msr: cost of the guest MSR path (WRMSR/RDMSR/RDPMC) on one core,
  * and of register lookups (regs.h) with and without an spmu_regview.
  * Prints nanoseconds per call; run by hand or `cmake --build build --target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_netburst: cost of NetBurst delivery (spmu_deliver, the call both
  * PMU families share) on the pentium4 preset: one clock with 1, 4 and 8
  * events programmed on as many counters, a batch of 10^9 identical clocks

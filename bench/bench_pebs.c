@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_pebs: what PEBS costs. (1) A counting clock with PEBS enabled on
  * every counter but not armed, against the same clock with PEBS off.
  * (2) A PEBS assist: format 3 (Skylake) and adaptive with every group and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # softpmu stat's speed against what people use today, measured side by side
 # in one run (these machines are noisy: compare the ratios, not the times).
 # Two CPU-bound programs (bench/workloads: a branchy hash-table loop and a

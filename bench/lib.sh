@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shared by the bench/ scripts (sourced): best SECONDS of $reps runs of a
 # command, its output discarded.
 best() {

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # softpmu in QEMU's system emulator: what counting costs, against the same
 # guest on Debian's unpatched QEMU (qemu-system-x86_64 of the package
 # qemu-system-x86, 1:7.2+dfsg: the same source without the patches; the

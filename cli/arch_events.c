@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The architectural performance events (SDM Vol. 3B 18.2.1.2, Table 18-1):
  * bit i of CPUID.0AH:EBX says whether event i is available. One table for
  * `softpmu cpuid` (the SDM names) and `softpmu run` (the short names). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the subcommands share: options, manuals, messages, numbers, and
  * finding an MSR by what the user typed. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu command-line tool: what the subcommands share.
  *
  * Each subcommand is a `struct cli_command`: its manual (printed by

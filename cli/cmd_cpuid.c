@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu cpuid: CPUID leaf 0AH, the PMU bits of leaf 01H, leaf 1CH and
  * the caches of leaf 04H, raw and decoded (SDM Vol. 2A, CPUID; Vol. 3B
  * 18.2). */

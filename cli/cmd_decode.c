@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu decode / encode: between an MSR value and its named fields. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu msrs: the register catalogue as a profile has it. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu record: run a program under qemu-x86_64 with the softpmu QEMU
  * plugin in record mode and write its samples as a perf.data file.
  *

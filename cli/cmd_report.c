@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu report: read a perf.data file (softpmu record's, or perf
  * record's when its samples are laid out as this reader knows) and print
  * the hottest symbols or source lines, as perf report --stdio does, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu run: the command. Reads SCRIPT, parses it (script.c), sets a
  * run up on a modelled core and runs it statement by statement
  * (run_exec.c), then writes the --svg file; the manual page is here.

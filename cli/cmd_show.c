@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu show: the live PMU of this machine, read through the agent
  * library's hardware backend (/dev/cpu/N/msr and /dev/cpu/N/cpuid) and
  * decoded with the register catalogue.

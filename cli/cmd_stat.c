@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat: run a program under qemu-x86_64 with the softpmu QEMU
  * plugin (frontends/qemu) and print the counts of its events in perf
  * stat's layouts.

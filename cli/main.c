@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu: the command-line face of the PMU model. main() finds the
  * subcommand and hands over; each one lives in its own cmd_*.c. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu run: the state of a run and the layers that share it.
  *
  * `run` is split by job, in layers. Each file calls only the files below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu run: the script interpreter (the top layer of run.h below the
  * command). One function per statement; every statement goes through the
  * public API, exactly as an embedder would call it. What the model did in

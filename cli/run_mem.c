@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu run: guest memory. The script's memory windows (`memory`,
  * `poke`, `expect mem`) and the machine state of each logical processor
  * (`state`), which the model reaches through the host's read_mem,

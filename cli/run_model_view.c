@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu run: what the model reported during a call (the view layer of
  * run.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu run: the registers as the run reads them. The catalogue's
  * description of each MSR, looked up once per run, its fields, and reads
  * through the host path, which have no side effects. The bottom layer of

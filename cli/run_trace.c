@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The trace of `softpmu run`: what the PMU did, one text line or one JSON
  * object per event (docs/scripts.md, "The trace"). Only prints, and reads
  * the catalogue's descriptions (run_regs.c) to name fields; the layers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scenario language of `softpmu run`: from text to statements.
  *
  * A script is a list of lines; each holds one statement, a comment after

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The scenario language of `softpmu run`: a script parsed into statements
  * that cmd_run.c executes. docs/scripts.md is the reference.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tests of the softpmu command-line tool: each runs the built binary and
 # checks its exit status, its standard output and its standard error
 # exactly. Expected values come from the library (spmu_profile_cpuid,

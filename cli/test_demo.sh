@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # scripts/demo's first step on every preset, without the rest of the demo:
 # the events examples/workloads/loop_events.sh chooses for the loop of
 # examples/workloads/loop.S (each profile's own names, from its event

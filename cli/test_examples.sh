@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every example runs: those of the EXAMPLES section of `softpmu --help`
 # and of each command's --help (taken from the manuals as they print), and
 # those of README.md's sh blocks, each with the exit status it promises

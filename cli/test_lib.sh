@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Helpers of the command-line tests (test_cli.sh, test_run.sh), sourced
 # after SOFTPMU is set: run the tool, compare its output exactly, count
 # checks and failures. The sourcing script ends with `finish`.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Tests of `softpmu run`: script errors (FILE:LINE:COL, exit 2, nothing
 # run), failed expectations (exit 1 naming the line), the text and JSON
 # traces, PMIs at the clocks they happen, and the SVG timeline. Each test

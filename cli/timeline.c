@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The timeline of a run and its SVG drawing (timeline.h).
  *
  * The x axis is the clock number, linear from 0 to the last clock

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The timeline of a `softpmu run`, drawn as SVG (--svg FILE): one lane per
  * counter that was enabled, its value over the clocks delivered, overflow
  * and PMI markers, and the spans in which a logical processor's counters

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu-demo: embed the model, drive it as a PMU driver and a VMM would,
  * and print what the PMU did.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: the DS save area, PEBS assists and the branch trace
  * store, with random DS pointers, random management
  * fields and host memory callbacks that fail at random.

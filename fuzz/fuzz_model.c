@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: the PMU model driven by an arbitrary sequence of
  * WRMSR / RDMSR / RDPMC / host accesses / event delivery / snapshots /
  * RESET, on a core of 1 to 8 logical processors, with guest memory for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_netburst: the NetBurst PMU (SDM 18.15). An input picks
  * pentium4 or pentium4-noht and a sequence of steps on either logical
  * processor: WRMSR of any NetBurst MSR (ESCRs, CCCRs, counters, PEBS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: the custom-profile parser (include/softpmu/profile.h).
  *
  * The input, cut at its first NUL and at MAX_SPEC bytes, is a profile

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer harness: the `softpmu run` scenario language: cli/script.c's
  * parser on arbitrary text, and cli/cmd_run.c's runner
  * on every script that parses.

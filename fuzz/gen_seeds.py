@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Write the seed corpora of the fuzz harnesses.
 
     python3 fuzz/gen_seeds.py OUTDIR [model|profile|ds|script|netburst...]

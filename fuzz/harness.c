@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The skeleton every fuzz harness shares (see harness.h). */
 #include "harness.h"
 

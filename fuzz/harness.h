@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The skeleton every fuzz harness shares: the libFuzzer entry point, the
  * input reader, the report of a violated property (fz_die, TRACE), the
  * profile an input picks and its checker context, the step loop with a

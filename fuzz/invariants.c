@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* State invariants of a softpmu core (see invariants.h), from the public
  * API alone: RDMSR / host RDMSR / RDPMC for the state, spmu_msr_info_get
  * and spmu_msr_field_get for what the profile defines. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* State invariants of a softpmu core, stated with the public API only.
  *
  * Used by the fuzz harnesses after the steps of their sample (harness.h),

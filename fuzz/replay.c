@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Replays fuzz inputs without libFuzzer: runs LLVMFuzzerTestOneInput on
  * every regular file of each directory named on the command line (in name
  * order, not recursing) and on each file named directly. Any violated

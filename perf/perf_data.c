@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data: writing and reading (perf_data.h). */
 #include "perf_data.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* perf.data: the file perf record writes and perf report / perf script
  * read, written and read here from the format's public documentation
  * (Linux, tools/perf/Documentation/perf.data-file-format.txt) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running a program under qemu-x86_64 with softpmu's QEMU plugin: what
  * softpmu stat and softpmu record share (qemu_run.h). */
 #define _GNU_SOURCE /* strsignal, pipe2 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Running a program under qemu-x86_64 with softpmu's QEMU plugin: what
  * softpmu stat and softpmu record share. Finding qemu-x86_64, the plugin
  * and the program as a shell would; QEMU's -cpu model for a profile;

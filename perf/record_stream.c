@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu record: the plugin's sample stream to perf.data
  * (record_stream.h). */
 #define _POSIX_C_SOURCE 200809L /* strdup */

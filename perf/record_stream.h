@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu record: the QEMU plugin's sample stream (protocol/record.h)
  * turned into a perf.data file (perf_data.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat: -e event strings to IA32_PERFEVTSELx values (stat_events.h).
  *
  * Order of resolution: perf's PMU form (cpu/.../), perf's raw form (rNNN),

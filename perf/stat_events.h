@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat: from an -e event string to what the counter is programmed
  * with.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat and record: the modelled micro-architecture a run counts
  * with (stat_model.h). */
 #include "stat_model.h"

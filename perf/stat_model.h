@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat and record: the modelled micro-architecture a run counts
  * with (uarch/uarch.h), as the command line chooses it.
  *

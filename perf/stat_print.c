@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat's output in perf stat's layouts (stat_print.h).
  *
  * The column widths and spacing are those Debian's perf 6.1 prints

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat: the counts in perf stat's output formats.
  *
  * Three layouts, each as Debian's perf 6.1 prints it (perf-stat(1)):

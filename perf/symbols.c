@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu report: addresses to symbols and source lines (symbols.h). */
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "symbols.h"

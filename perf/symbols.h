@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu report: an address of a mapped file to its symbol and source
  * line, through elfutils (libelf for the program headers, libdwfl for the
  * symbol tables and DWARF line tables, separate debug files included).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The plugin's argument string (args.h): one table of keys, read by the
  * builder and by the parser alike. */
 #include "args.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The QEMU plugin's argument string: every option of libsoftpmu-qemu.so
  * in one struct, written by the commands (softpmu stat and record build
  * it with spmu_plugin_args_build) and read back by the plugin

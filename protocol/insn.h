@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What an x86 instruction is, for the events and the branch records: the
  * rules shared by the user-mode plugin (classify.c) and QEMU's system-mode
  * glue (integrations/qemu/src/softpmu-classify.c), on an instruction

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The event lines the QEMU plugin produces: one table, read by the plugin
  * (frontends/qemu), which hands these (event, umask) lines to the model, by
  * softpmu stat (perf/stat_events.c), which prints <not supported> for every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sample stream (record.h): the PROCESS record, which states the
  * format's version, written and read here. */
 #include "record.h"

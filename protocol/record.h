@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The sample stream of the QEMU plugin's record mode: what the plugin
  * writes (plugin argument record=FILE, args.h) and softpmu record reads to
  * write a perf.data file, through these definitions (and record.c for the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The plugin's results file (results.h): a block written and its lines
  * read by the same words. */
 #include "results.h"

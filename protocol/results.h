@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The QEMU plugin's results file (plugin argument out=PATH): what the
  * plugin writes (spmu_results_format) and softpmu stat reads
  * (spmu_results_parse_line), through the same definitions.

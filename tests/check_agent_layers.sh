@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The agent's files call only down (src/agent/internal.h): msr (0) <
 # program (1) < share, pmi (2) < agent (3). For every object of the agent,
 # each external symbol it uses that another agent object defines must come

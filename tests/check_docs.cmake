@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails when docs/msrs.md differs from what the catalogue generates.
 execute_process(COMMAND ${GEN} OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

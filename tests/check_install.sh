@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Install softpmu into a scratch prefix, move the prefix (the installed
 # files must be relocatable), and build programs against it the ways C
 # users do: pkg-config softpmu / softpmu-agent, and CMake's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The model performs no I/O and reads no clock (pmu.h): libsoftpmu imports
 # no function of the C library or the kernel interface that does. Fails
 # naming each such import. -DNM=<nm> -DLIB=<libsoftpmu.so>

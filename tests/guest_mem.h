@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A guest's linear memory for the PEBS / DS tests: one window of bytes,
  * reached through the host callbacks of events.h. Accesses outside the
  * window fail, and so does any access a test marks as failing. Every write

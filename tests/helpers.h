@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers for the cmocka tests. Each test names the SDM rule it
  * checks in its function name or the comment above it. */
 #ifndef SPMU_TEST_HELPERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The agent library (include/softpmu/agent.h): discovery through CPUID.0AH,
  * the PMU sharing protocol of SDM 18.2.4.3, the programming procedures of
  * SDM 18.2.4.1 (GLOBAL_CTRL last) and 18.6.2.2 (clear overflow indications),

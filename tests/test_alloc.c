@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Memory: the model allocates only when a core is created (spmu_core_new)
  * and never while it runs (no heap allocation during event delivery), and
  * its per-logical-processor state stays within 1 KiB.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AnyThread (SDM 18.2.3, "AnyThread counting"): a counter with ANY set
  * counts the events of every logical processor of its core, matching each
  * thread's CPL with the counter's OS/USR (ENABLE) setting; without ANY it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public API surface: version, error texts, argument checking, unknown
  * MSRs and the isolation of cores. */
 #include "helpers.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The branch trace store (SDM 17.4.8-17.4.9, Table "CPL-qualified branch
  * trace store encodings"; Figures 17-8, 17-9): records of taken branches in the
  * DS area's BTS buffer, circular or with an interrupt at the threshold. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The register catalogue's public face: lookup, description, fields,
  * decode/encode; and the field constants the model uses agree with it. */
 #include "helpers.h"

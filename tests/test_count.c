@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The counting engine: event lines in, counter increments, filtering,
  * overflow, PMI requests, freeze, batched delivery and the deadline, rule
  * by rule (SDM Vol. 3B 18.2.1-18.2.4, 18.6.2.2; Vol. 2A Table 3-8 for

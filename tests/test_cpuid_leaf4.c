@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPUID leaf 04H, deterministic cache parameters, as the presets with a
  * part enumerate it (SDM Vol. 2A CPUID, Table 3-8, leaf 04H), through
  * spmu_profile_cpuid and through a core's spmu_cpuid: each sub-leaf

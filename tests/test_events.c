@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What the model reports (events.h, spmu_host.event): one test per event
  * kind with the SDM rule it reports, both PMU families, AnyThread
  * attribution, the batch stop at every overflow, the order within a clock,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Last branch records: the model-specific LBR stacks (SDM Vol. 3B 17.4.8
  * "LBR stack", 17.4.8.1 the record formats of IA32_PERF_CAPABILITIES[5:0],
  * 17.5 Core 2, 17.7 Nehalem: Tables 17-8 to 17-11, 17.9 Haswell: call

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Guest-path WRMSR/RDMSR semantics of every architectural PMU MSR, rule by
  * rule (SDM Vol. 3B chapter 18 and its register figures; Vol. 3C Table
  * 35-2; the KVM test suites' checks, rephrased for the model). */

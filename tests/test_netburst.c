@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NetBurst (Pentium 4) PMU: profiles, the ESCR/CCCR catalogue, event
  * selection (SDM 18.15.5.1), T0/T1 qualification, CCCR filtering, overflow
  * and the delayed PMI, FORCE_OVF, cascading, tagging, RDPMC, P4 PEBS and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* PEBS and the DS save area: arming, the assist on the next event, bounds
  * check, records in every format, counter reload, OvfBuf and the threshold
  * PMI, failing memory (SDM 17.4.9 Figures 17-5 to 17-10, 18.4.4, 18.6.2,

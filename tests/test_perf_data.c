@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu record's perf.data (perf/perf_data.h), checked byte by byte
  * against the layout perf.data-file-format.txt (Linux, tools/perf/
  * Documentation) and <linux/perf_event.h> give, then read back: the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU profiles: the presets, CPUID as they enumerate it, custom profiles,
  * the validation rules and the key=value round trip. */
 #include "helpers.h"

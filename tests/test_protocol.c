@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* protocol/: the QEMU plugin's argument string, results file and sample
  * stream, each written and read back by the same definitions. */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* RDPMC (SDM Vol. 2B "RDPMC"; SDM 18.2.1, 18.2.2; KVM check_rdpmc). */
 #define SPMU_TEST_FIXTURE
 #include "helpers.h"

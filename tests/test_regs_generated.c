@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-register tests generated from the catalogue, for every preset:
  *  - every MSR reads its power-on value (Vol. 3A 9.1.1; SDM 18.2.2.2 for
  *    GLOBAL_CTRL);

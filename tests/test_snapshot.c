@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Save and restore of a core, the host (VMM) write path, RESET and INIT.
  *
  * The blob layout is the one documented at the top of src/core/snapshot.c

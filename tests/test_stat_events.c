@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat's -e resolution (perf/stat_events.h): each spelling to the
  * IA32_PERFEVTSELx value it programs (SDM Vol. 3B 18.2.1.1, Figure 18-1),
  * events the engine does not produce, and errors with the nearest names.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu stat's output (perf/stat_print.h): whole outputs compared with
  * the layouts of perf stat 6.1 (perf-stat(1)): the default layout with and
  * without digit grouping, -r N with the spread, a time-sliced counter,

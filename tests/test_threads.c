@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The threading contract (docs/threading.md), checked under
  * ThreadSanitizer by scripts/check:
  *  - the library has no global mutable state: profiles, the catalogue

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The version is set once, by project() in CMakeLists.txt: version.h is
  * generated from it, and the build passes the same number to this test as
  * SPMU_PROJECT_VERSION (as it does to softpmu.pc, softpmu-agent.pc and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Differential check: a VMM that time-slices two guests' PMU
  * states on one model, saving each guest's MSRs through the host path and
  * restoring them (GLOBAL_STATUS through STATUS_RESET / STATUS_SET on v4+,

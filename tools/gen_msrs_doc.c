@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu-gen-msrs: write docs/msrs.md from the register catalogue.
  * The test suite regenerates it and compares, so the page never drifts. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Branch predictors.
  *
  * Cachegrind configuration (--branch-sim=yes, its rules on x86/amd64):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One set-associative cache with true LRU replacement and write-allocate.
  *
  * Rules (the same as cachegrind's simulator, so that its compatibility

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Model configurations: the cachegrind-compatible one (parsed from
  * cachegrind's --I1/--D1/--LL triples) and the parts' (libsoftpmu's part
  * descriptors, src/profile/parts.c: the caches CPUID leaf 04H reports,

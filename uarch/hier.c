@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cache hierarchies: which caches an access goes through, and what is
  * counted.
  *

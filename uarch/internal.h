@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal interfaces of the micro-architecture models: one module each
  * (cache.c, hier.c, bpred.c, timing.c, config.c), put together by
  * uarch.c. Not installed. */

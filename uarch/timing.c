@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The timing model: core and reference cycles from the counts. It is NOT
  * cycle-accurate and models no pipeline: an in-order machine that issues
  * issue_width instructions per cycle, plus, with no overlap between them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The micro-architecture model: the configuration's caches, predictor and
  * counts in one handle; the front end's calls go to hier.c and bpred.c. */
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu's modelled micro-architecture: caches, branch prediction and a
  * simple timing model, fed by a front end (memory accesses, instruction
  * fetches, branch outcomes, retired instructions) and read back as counts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "Did you mean": the names closest to a misspelt word (nearest.h).
  *
  * Closeness is the Levenshtein distance with case ignored. A name is a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* "Did you mean": the few names closest to a misspelt word, for the
  * messages of the softpmu command and of the profiler library.
  *

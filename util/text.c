@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Words and numbers as typed (text.h). */
 #include "text.h"
 

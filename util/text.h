@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Words and numbers as a user types them on a command line or in a
  * script, for the softpmu command and the profiler library alike. */
 #ifndef SOFTPMU_TEXT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A call-heavy workload for bench/bench_stat.sh: naive recursion (calls
  * and returns dominate). Prints the result so it cannot be optimised
  * away. */

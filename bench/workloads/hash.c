@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A branchy workload for bench/bench_stat.sh: open-addressing hash table
  * inserts and lookups with data-dependent branches. Prints a checksum so
  * the work cannot be optimised away. */

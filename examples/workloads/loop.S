@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The demo's freestanding workload (no libc): N iterations of a loop of
  * 6 instructions with one load, one store and one conditional branch,
  * then the exit system call. Counts by construction:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The events of loop.S (beside this file) that a profile counts exactly,
 # each with its count by construction: the choice scripts/demo makes for
 # its first step, and that tests/test_demo_events.sh checks on every

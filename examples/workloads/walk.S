@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A walk of N cache lines, one load per 64-byte line, each line touched
  * once: 2 + 4N + 3 instructions; N first-time loads, each of which misses
  * every cache level of any model (the line was never referenced), so the

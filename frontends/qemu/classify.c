@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What each instruction of a translated block is, decoded once at
  * translation with Zydis (SDM Vol. 2 for the instructions; the events they
  * feed are lines.h's), the block's totals, and the table of the process's

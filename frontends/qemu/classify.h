@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The translated blocks (classify.c): each described once, when QEMU
  * translates it, from its instructions decoded with Zydis, and kept in
  * the process's table of blocks (by index and by start address). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin's configuration: everything its arguments (protocol/args.h)
  * decide, fixed at install by setup.c and read by every part through a
  * const pointer (each thread's struct vcpu holds it); nothing changes it

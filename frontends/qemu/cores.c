@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A guest thread's model cores (cores.h): one model core per thread, more
  * when the events outnumber its counters (one, time-sliced, with
  * multiplex=N: mux.c), each programmed through the agent library. */

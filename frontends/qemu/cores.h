@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A guest thread's model cores (cores.c): made and programmed through the
  * agent library, as a driver programs hardware, when the thread starts;
  * their counts read for the process's totals. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Executions of translated blocks, counted by a callback per block
  * execution and handed to the model in bulk; per instruction only in the
  * block that may bring a sampling counter to overflow (README.md, "What a

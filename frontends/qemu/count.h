@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Counting by a callback per block execution (count.c): each block's lines
  * added to its thread's sums and handed to the model in bulk; per
  * instruction in the block that may bring a sampling counter to overflow.

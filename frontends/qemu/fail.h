@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin's messages: one line on standard error, prefixed
  * "softpmu-qemu: " (fail.c). */
 #ifndef SOFTPMU_QEMU_FAIL_H

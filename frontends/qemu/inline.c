@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Counting by QEMU's inline adds alone: each translated block adds 1 to
  * its own execution count in the generated code, with no call into the
  * plugin (README.md, "Speed").

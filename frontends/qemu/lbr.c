@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Record mode with branch stacks (branch=BITS): the model's last branch
  * records, programmed and read as a driver does (README.md, "Branch
  * stacks").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The modelled micro-architecture (plugin argument model=SPEC; uarch/):
  * caches, branch predictors and a timing model, one instance per guest
  * thread, fed by the thread's instruction fetches, data accesses and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The modelled micro-architecture (model.c, plugin argument model=SPEC):
  * one instance of uarch/ per guest thread, fed the thread's fetches, data
  * accesses and branches, read back as lines.h's modelled lines. */

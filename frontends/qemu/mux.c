@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Multiplexing (multiplex=N): one PMU per thread, time-sliced among the
  * events as perf does when they outnumber the counters, instead of as
  * many model PMUs as the events need.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Multiplexing (mux.c, plugin argument multiplex=N): one PMU per thread,
  * time-sliced among the events as perf does. */
 #ifndef SOFTPMU_QEMU_MUX_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Record mode with precise=1: the sampling counters use PEBS, as a driver
  * arms it (SDM Vol. 3B 18.4.4, 18.6.2.4 and 18.9: "Processor Event Based
  * Sampling").

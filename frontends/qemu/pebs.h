@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Record mode with precise=1 (pebs.c): the sampling counters use PEBS,
  * each model core with a DS save area and a PEBS buffer of its own. */
 #ifndef SOFTPMU_QEMU_PEBS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libsoftpmu-qemu: a QEMU TCG plugin (qemu-user, x86-64 guests) that runs
  * the guest's retired instructions through softpmu's PMU model and writes
  * the counts of the events programmed, or, in record mode, the samples of

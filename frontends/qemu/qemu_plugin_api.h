@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The part of QEMU's TCG plugin API (API version 1, QEMU 7.2) that the
  * softpmu plugin uses, declared from QEMU's documentation of the calls
  * (docs/devel/tcg-plugins.rst and the API reference it generates). Debian

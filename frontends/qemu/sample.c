@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Record mode: what the PMIs sampled, written as the stream of record.h.
  * With branch stacks, a sample carries the stack lbr.c read at its PMI.
  *

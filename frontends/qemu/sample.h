@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Record mode (sample.c): the process's sample stream (protocol/record.h)
  * and what goes into it: the samples of the PMIs with their call chains
  * (a shadow stack per thread) and branch stacks, the threads' starts and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin's configuration from its arguments (setup.h). */
 #include "setup.h"
 

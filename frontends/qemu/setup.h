@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin's configuration (config.h) from the arguments QEMU hands it
  * (setup.c): parsed by protocol/args.h's parser, then what they name
  * checked and worked out once (the profile, the model, the PEBS and LBR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A translated block as the plugin keeps it: described once, when QEMU
  * translates it (classify.c), and handed back to the callbacks of its
  * executions as their userdata. Types only. */

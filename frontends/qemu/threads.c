@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The process's guest threads (threads.h). One model core per guest
  * thread (more when the events outnumber the counters: cores.c); the
  * process's counts are the sum over its threads, added in when each ends

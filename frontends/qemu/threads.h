@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The process's guest threads (threads.c): the registry of its vCPUs by
  * QEMU's index, and the counts of the threads already gone. The one file
  * that adds, removes and sums threads; the caller holds the process's

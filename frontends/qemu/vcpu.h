@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A guest thread (QEMU's vCPU, in user mode one host thread): its model
  * cores and what it has counted. Each part sees its thread through this
  * struct, passed as a parameter, and the configuration through its cfg;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — the agent library: the software side of the SDM.
  *
  * What a driver or a VMM does to a PMU, written once: discover it through

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — results and error codes.
  *
  * Two kinds of outcome are kept apart:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — feeding events to the model (the counting engine).
  *
  * The host tells a logical processor what happened in one clock: the CPL,

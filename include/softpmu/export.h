@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — symbol visibility of the public API. */
 #ifndef SOFTPMU_EXPORT_H
 #define SOFTPMU_EXPORT_H

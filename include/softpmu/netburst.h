@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — the NetBurst (Pentium 4) PMU: ESCR units and the event table.
  *
  * A NetBurst core (profiles "pentium4", "pentium4-noht"; SDM Vol. 3B

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — the PMU of one processor core, and its logical processors.
  *
  * A core is created from a profile; it holds one PMU state per logical

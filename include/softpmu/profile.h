@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — CPU profiles: what PMU the modelled processor has.
  *
  * A profile holds exactly what CPUID enumerates about the PMU (leaf 0AH,

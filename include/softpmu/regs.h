@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — the register catalogue, as seen from outside.
  *
  * Every MSR of the architectural and the NetBurst PMU is declared once, in

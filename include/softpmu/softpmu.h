@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* softpmu — the Intel performance-monitoring unit in software.
  * The one header to include for the model (libsoftpmu; pkg-config softpmu,
  * CMake softpmu::softpmu).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # softpmu record and softpmu report, on sample streams this test writes
 # itself (test_record_stream, protocol/record.h) for a freestanding
 # program it builds (test_record_prog.S), with the addresses nm gives:

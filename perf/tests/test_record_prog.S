@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A freestanding program whose symbols the record/report tests sample:
  * _start calls main, main calls foo, foo calls bar; each call is followed
  * by a NOP, so every return address lies inside its caller. It is never

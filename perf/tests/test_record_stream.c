@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A sample stream as the QEMU plugin's record mode writes it
  * (protocol/record.h), from a text description, for the tests of
  * softpmu record --from and softpmu report (test_record.sh).

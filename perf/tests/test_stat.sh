@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # softpmu stat's modelled events, without running anything: results files
 # written here (the plugin's format, frontends/qemu/README.md) printed with
 # --from, so every layout and option is checked exactly whether or not

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # softpmu stat and record with the modelled micro-architecture, through
 # the QEMU plugin (frontends/qemu, argument model=SPEC): the modelled
 # counts arrive, marked, the model is named, QEMU passes a specification

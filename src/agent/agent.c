@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer 3 of the agent (internal.h): the agent object. Creation,
  * discovery of the PMU through its backend (msr.h), the accessors, and
  * the release of what it holds when it is freed (share.c). */

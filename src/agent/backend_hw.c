@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The hardware backend: Linux's msr and cpuid drivers.
  *
  * /dev/cpu/N/msr: an 8-byte pread (pwrite) at file offset = MSR address

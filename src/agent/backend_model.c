@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The in-process backend: an agent driving the model through the guest
  * path, exactly as a driver inside a guest drives its virtual PMU. */
 #include "softpmu/agent.h"

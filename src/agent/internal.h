@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The agent's state, shared by every file of the agent library (private to
  * src/agent).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer 0 of the agent (internal.h): the backend calls every other agent
  * file goes through. */
 #include "agent/msr.h"

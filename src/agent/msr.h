@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer 0 of the agent (internal.h): every backend call the agent makes.
  * The files above reach the PMU only through these. */
 #ifndef SPMU_AGENT_MSR_H

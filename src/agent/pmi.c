@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer 2 of the agent (internal.h): the PMI handler flows (SDM 18.2.2,
  * 18.2.4.1, 18.2.4.2, 18.15.3), on counter programming (program.h). Who
  * holds the PMI is the sharing protocol's business (share.c). */

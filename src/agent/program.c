@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer 1 of the agent (internal.h): counter programming. Counter
  * access, control words, event checks, start and stop (SDM 18.2.1.1,
  * 18.2.2, 18.2.4.1, 18.2.5). */

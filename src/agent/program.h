@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer 1 of the agent (internal.h): programming the counters the agent
  * holds, on the MSR access of msr.h. Nothing here looks at other agents
  * or at the PMI. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Layer 2 of the agent (internal.h): the PMU sharing protocol (SDM
  * 18.2.4.3 and the "Performance Monitoring Unit Sharing Guideline" it
  * cites), on counter programming (program.h).

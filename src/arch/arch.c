@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The architectural perfmon engine's table (core/engine.h): its RDPMC
  * index space, its power-on state and its snapshot words; counting is in
  * count.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The architectural perfmon engine (v1-v5, SDM 18.2-18.9): what its files
  * share. The core reaches it only through spmu_engine_arch (arch.c). */
 #ifndef SPMU_ARCH_ARCH_H

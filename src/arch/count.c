@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The counting engine: event lines in, counter increments, overflow,
  * PMI requests and freeze out (SDM 18.2.1-18.2.4).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The architectural engine's per-logical-processor state (src/arch): its
  * compiled counting program and edge state. Types only, so that the core
  * can hold them in struct spmu_lp (src/core/objects.h) without knowing the

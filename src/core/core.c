@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The public PMU object: creation, reset, and the guest and host paths. */
 #include <stdint.h>
 #include <stdlib.h>

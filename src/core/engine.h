@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* How the core meets a counting engine: one table of operations that each
  * PMU family provides (the architectural perfmon engine in src/arch, the
  * NetBurst engine in src/netburst). spmu_core_new chooses the table from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* One write algorithm and one read algorithm for every MSR (in the manner of
  * QEMU's register API): the catalogue says what a write means (policy), the
  * applied profile says which bits may be written (masks). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The MSR access algorithm: one write and one read routine for every MSR,
  * driven by the catalogue's policy and the masks of the applied profile. */
 #ifndef SPMU_ARCH_MSR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The core and logical-processor objects: what the core (core.c,
  * snapshot.c), the PMI path (pmi.c), both engines (src/arch,
  * src/netburst), the DS code (src/ds) and the LBRs (src/lbr) share. Types

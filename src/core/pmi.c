@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The PMI path and the event report: the freeze-on-PMI rules, the one
  * caller of the host's pmi(), the buffer-threshold interrupt both engines
  * use, the signals of spmu_signal, and the emitters of spmu_event. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The PMI path and the event report (core/pmi.c): what the engines
  * (src/arch, src/netburst), the DS code (src/ds) and the core (core.c)
  * call to request and raise PMIs and to report events. It works on the

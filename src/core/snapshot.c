@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Save and restore of a whole core as a versioned, little-endian blob.
  *
  * Format 4:

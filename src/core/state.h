@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The register file of one logical processor: the state the catalogue's
  * `storage` offsets point into (shared defs: struct spmu_nb_regs below).
  * Counters hold width bits only. */

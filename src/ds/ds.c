@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The DS save area: PEBS assists and BTS records (SDM 17.4.8-17.4.9 "BTS"
  * and "DS save area", 18.4.4 Core 2, 18.6.2 Nehalem, 18.8.1 Haswell, 18.9
  * Skylake; the DS management area layouts are SDM 17.4.9 Figures 17-5 to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The DS save area (src/ds): PEBS records and BTS records (SDM 17.4.8,
  * 17.4.9, 18.4.4, 18.6.2, 18.15.7), for both engines. It reaches guest
  * memory through the host's callbacks and reports what it wrote or

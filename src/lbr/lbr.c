@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Last branch records: filtering, the stack, call-stack mode, the record
  * formats (SDM Vol. 3B 17.4.8.1 "LBR Stack and Intel 64 Processors",
  * 17.7 Nehalem (Tables 17-8 to 17-11), 17.9 Haswell (call stack), 17.12

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Last branch records (src/lbr): recording the host's branches into the
  * logical processor's LBR file (core/state.h struct spmu_lbr_regs), the
  * model-specific stacks (SDM Vol. 3B 17.4.8, 17.5-17.12) and

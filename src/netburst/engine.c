@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NetBurst counting engine (SDM Vol. 3B 18.15-18.16): ESCR
  * event selection and T0/T1 qualification, CCCR filtering, counting,
  * overflow, the delayed PMI, cascading, at-retirement tagging and PEBS on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NetBurst counting engine's state (src/netburst): types only, so
  * that the core can hold it in struct spmu_core (src/core/objects.h). */
 #ifndef SPMU_NETBURST_NB_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The NetBurst event table (SDM Vol. 3B Tables 19-28 non-retirement,
  * 19-29 at-retirement, 19-30 models 3/4/6, 19-34 thread specificity) and
  * the lookup that programs an event by name.

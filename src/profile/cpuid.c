@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPUID leaves 01H (its PMU bits), 04H (the part's caches, parts.c) and
  * 0AH as a profile enumerates them, and a profile from those leaves: the
  * one place softpmu encodes and decodes them (SDM Vol. 2A CPUID, Table

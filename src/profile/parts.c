@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parts: one descriptor per processor, its caches as CPUID leaf 04H
  * reports them, the modelled micro-architecture's predictor and timing
  * (parts.h).

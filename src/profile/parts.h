@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The parts (parts.c): what a processor is beyond its PMU, one descriptor
  * each, data only. A preset names its part (spmu_profile.part, profile.c);
  * CPUID leaf 04H is derived from the part's caches (cpuid.c), and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU profiles: presets of real processors (each its PMU, LBRs, event
  * table and part: parts.c), custom profiles from key=value strings,
  * validation; CPUID as the profile enumerates it is cpuid.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Applying a profile to the catalogue: which MSRs and fields exist, and the
  * masks of each, computed once. */
 #include <stdio.h>

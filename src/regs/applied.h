@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A profile applied to the catalogue: every present MSR with its masks,
  * computed once (when a core is created, or for a catalogue query), so the
  * hot path is a table lookup and `if (value & rsvd) fault`. */

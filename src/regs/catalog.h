@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The register catalogue: every MSR of the architectural and the NetBurst
  * PMU, declared once.
  *

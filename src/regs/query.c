@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The catalogue's public face: list, describe, look up, decode, encode.
  *
  * Each question is answered from a profile applied to the catalogue

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bit helpers. Guest-visible state is uint64_t plus these; no C bit-fields. */
 #ifndef SPMU_UTIL_BITS_H
 #define SPMU_UTIL_BITS_H

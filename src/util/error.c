@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Error text from the X-macro list in error.h. */
 #include "softpmu/error.h"
 #include "softpmu/version.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program built against an installed libsoftpmu-agent (and, through it,
  * libsoftpmu): the version check of model.c, then an agent over the model
  * claims a counter.

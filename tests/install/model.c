@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program built against an installed libsoftpmu (the model alone):
  * checks the version it was compiled against is the library's and the
  * one its build system found (argv[1]), then one guest access.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A freestanding x86-64 program (no libc, no stack use) whose memory
  * accesses and branches are known by construction, for test_uarch_cg.c to
  * run under cachegrind and feed to the model. Linked with .text at

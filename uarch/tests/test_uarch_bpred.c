@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The branch predictors: cachegrind's (2-bit counters indexed by 7 history
  * bits above 7 address bits; 512 last targets for indirect branches) and
  * the part's default (gshare, a tagged BTB, a return-stack buffer). Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cache models: LRU replacement, write-allocate, strided walks whose
  * miss counts follow from the geometry, accesses straddling lines (one
  * reference in cachegrind's rules, one per line in the part's), and the

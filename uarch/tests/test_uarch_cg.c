@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The cachegrind compatibility configuration against cachegrind itself:
  * cg_walk.S (freestanding, no libc, no stack) runs under
  *   valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes

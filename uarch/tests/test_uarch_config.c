@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The model specifications: cachegrind's --I1/--D1/--LL triples (defaults
  * for the ones left out, cachegrind's checks and refusals) and the part
  * configurations; and the timing model's cycles. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers for the micro-architecture models' cmocka tests. */
 #ifndef SPMU_UARCH_TEST_H
 #define SPMU_UARCH_TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A branch with a known period: N iterations; in iteration i (from 1) the
  * JNZ at `alt` is taken unless i is a multiple of PERIOD (a power of
  * two), so its outcome repeats every PERIOD iterations; the loop's JNZ at

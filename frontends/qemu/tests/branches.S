@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* N iterations of 17 instructions: every kind of near branch the engine
  * counts, loads and stores, explicit and hidden (PUSH, POP, CALL, RET).
  * Per iteration: conditional 3 (JZ not taken, JE taken, JNZ taken but the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Every kind of near branch in a loop, for branch stacks (the LBRs'
  * types, SDM Vol. 3B 17.7.2 Table 17-11). Instructions retired, in order:
  *   1 LEA, 2 LEA, 3 MOV, then N iterations of 8:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A chain of functions, typed and sized so that perf names every address
  * by its function: _start calls a, a calls b, b calls c, c runs N
  * iterations of 10 instructions (8 NOPs, DEC, JNZ). Instructions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* N iterations of a 2-instruction loop, then execve(PATH, {PATH, NULL},
  * {NULL}): the program executed is not counted; everything up to the
  * execve instruction is. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* fork(); the parent runs P iterations of a 2-instruction loop and waits
  * for the child, the child runs C iterations; both exit(0). */
         .globl _start

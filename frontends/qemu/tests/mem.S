@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* N iterations of 9 instructions: which ones load and which store, where
  * a decoder can get the direction wrong (SIMD stores, TEST with a memory
  * operand) or see an access that is none (LEA, NOP). Per iteration: loads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A loop of 4 instructions whose second (MOV imm32, 5 bytes) starts 2
  * bytes before a page end, so that it crosses into the next page; N
  * iterations, entered by a JMP. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Prints the record-mode stream of the QEMU plugin (record.h) as text, one
  * record a line, for the tests:
  *   process PID PPID COMM

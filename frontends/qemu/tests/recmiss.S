@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load at `miss` misses: P passes over NL lines 64 bytes apart (more
  * lines than any L1D of the models), and the load at `hit` reads the same
  * line right after it, which hits. No stack is touched. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A call chain around a loop, for record mode: _start calls outer, outer
  * calls inner, inner runs N iterations of 10 instructions (8 one-byte
  * NOPs, DEC, JNZ). Instructions retired, in order:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Recursion D calls deep, for the LBR call-stack mode past the stack's
  * depth. Instructions retired, in order: MOV, CALL r (at sc), then each
  * level L = 1..D of r: DEC, JZ (taken at L = D), CALL r (at rc; L < D),

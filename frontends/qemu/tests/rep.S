@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* N iterations of 9 instructions, two of them REP string instructions of
  * L repeats each: REP STOSB (one store) and REP MOVSB (one load, one
  * store). Hardware retires each as one instruction (SDM Vol. 2B, REP). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A loop, then kill(getpid(), SIGTERM): the program dies by a signal. */
         .globl _start
         .text

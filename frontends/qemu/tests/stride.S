@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* P passes over NL cache lines of 64 bytes, one 8-byte load per line
  * (stride 64), in a zero-filled buffer aligned to a line: every load is
  * in a line of its own, so a cache of fewer lines than NL misses every

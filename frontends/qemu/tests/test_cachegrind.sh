@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # softpmu stat's instructions against valgrind's cachegrind Ir, on the
 # freestanding programs whose counts are known by construction. They are
 # equal, but for one difference of definition: cachegrind counts every

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The modelled micro-architecture (plugin argument model=SPEC, model.c):
 # its events reach the PMU model as event lines (lines.h, enum mline) and
 # count what the stated model gives on programs known by construction.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The plugin's checks at install, run by loading it as QEMU does (dlopen,
  * then qemu_plugin_install) with made-up QEMU descriptions. Only refusals
  * are exercised: an accepted install registers callbacks with QEMU, which

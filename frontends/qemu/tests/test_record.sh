@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The QEMU plugin's record mode (record.h): a counter preset to -period
 # with INT set overflows, the model requests a PMI, the agent's PMI flow
 # reloads the counter (SDM Vol. 3B 18.2.2), and the plugin writes a sample

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # softpmu stat through the QEMU plugin: freestanding programs whose counts
 # are known by construction (the .S files here say how), run twice each;
 # every count must equal its analytic value, and both runs must agree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* T threads made by clone(CLONE_VM | CLONE_THREAD ...): each runs W
  * iterations of a 2-instruction loop and exits; the first thread then runs
  * M iterations and exits too (exit, not exit_group: the process ends with

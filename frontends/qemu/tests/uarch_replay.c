@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The modelled micro-architecture fed a stream written out by
  * construction (the tests of model.c compute what the plugin must count
  * from it):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A libc program: two passes over the first n lines (64 bytes apart) of a
  * zero-filled static buffer, one load per line; n from the command line.
  * The buffer is touched by nothing else, so each extra line is one more

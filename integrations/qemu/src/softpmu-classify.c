@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a guest instruction is, for the events and the branch records:
  * decoded once, when QEMU translates it, with Zydis and by the rules of
  * the user-mode plugin (protocol/insn.h, shared): its branch type (the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* softpmu as the PMU of QEMU's x86 TCG system emulator (QEMU 7.2): one
  * softpmu core per machine, one logical processor per vCPU. The patched
  * QEMU calls the hooks of softpmu-qemu.h; this file hands everything to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* softpmu as the PMU of QEMU's x86 TCG system emulator: the hooks the
  * patched QEMU calls (integrations/qemu/README.md). One softpmu core per
  * machine, one logical processor per vCPU; the model does the work. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Known branches, for the LBRs and BTS (SDM Vol. 3B 17.4.8): N
  * iterations of a loop that takes, in this order, a near relative CALL,
  * a near indirect JMP, a near RET, a near indirect CALL, a near RET, a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Run inside the guest (integrations/qemu/guest): Linux's own perf driver
 # on the softpmu PMU. One "ok - NAME" or "not ok - NAME: why" line per
 # check; exit status = the number of checks that failed.

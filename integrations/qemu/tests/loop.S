@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A freestanding program with analytic counts: 10^7 iterations of
  * dec/jnz. Retired user-mode instructions: 1 (mov) + 2 x 10^7 (dec, jnz)
  * + 3 (mov, xor, syscall) = 20,000,004; branches: 10^7 jnz + the SYSCALL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Loads and stores (MEM_INST_RETIRED.ALL_LOADS D0H/81H, ALL_STORES
  * D0H/82H, SDM Vol. 3B Table 19-3): 1000 iterations of a loop whose
  * instructions read and write memory, stack accesses included: MOV load

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* WRMSR of a reserved bit is a #GP (SDM Vol. 2B WRMSR; Vol. 3B 18.2.1.1,
  * Figure 18-6: IA32_PERFEVTSELx bits 63:34 are reserved with TSX), which
  * the kernel's msr driver (/dev/cpu/0/msr, the MSR number is the file

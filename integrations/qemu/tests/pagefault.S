@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Page faults in the middle of a block: each iteration's block is
  * [mov (store), add, dec, jnz], and the store's first touch of each of 256
  * fresh .bss pages faults (#PF, SDM Vol. 3A 6.15: a fault is reported

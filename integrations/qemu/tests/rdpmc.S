@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* RDPMC at CPL 3 of fixed counter 0 (ECX = 1 << 30, SDM Vol. 2B RDPMC),
  * twice, around 1000 dec/jnz iterations, while perf counts
  * instructions:u on that counter. Exit status: ((second - first) - 2006)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Two 10^7-iteration dec/jnz loops with a pause between them, in which
  * the machine is saved and restored (integrations/qemu/guest
  * --save-restore): the program writes "softpmu-save-now" and sleeps 5 s

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The test command's check of softpmu in QEMU's system emulator: when the
 # patched QEMU is built and up to date (integrations/qemu/build --path),
 # check that QEMU refuses a bad profile, then boot the test guest and run
