@@ -65,7 +65,7 @@
 static int fz_deliver(spmu_lp *lp, const spmu_clock *clk, uint64_t clocks,
                       uint64_t *consumed);
 #define spmu_deliver fz_deliver
-#include "../cli/cmd_run.c"
+#include "cmd_run.c" /* cli/, on the include path of softpmu_cli */
 #undef spmu_deliver
 
 #define MAX_TEXT 16384 /* bytes of script */

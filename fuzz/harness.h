@@ -23,8 +23,8 @@
 
 /* The library's bit helpers (spmu_width_mask, spmu_get_le, spmu_put_le),
  * found next to this file whatever the target's include path. */
-#include "../src/util/bits.h"
 #include "invariants.h"
+#include "util/bits.h" /* src/util: the model's bit macros */
 
 /* Run one input; returns 0. A violated property calls abort(). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "../qemu_plugin_api.h"
+#include "qemu_plugin_api.h" /* frontends/qemu/ */
 
 typedef int (*install_fn)(qemu_plugin_id_t, const qemu_info_t *, int, char **);
 
