@@ -66,7 +66,7 @@
  * together up to the instruction's widest memory operand when that is a
  * ymm or zmm one (32 or 64 bytes: SDM Vol. 1 14.1.1, 15.1.1), else up to
  * 16 bytes (an xmm operand, x87's 10-byte one; an FXSAVE's 512 bytes are
- * not one access). */
+ * not one access: they stay accesses of at most 16). */
 #define MERGE_DEFAULT 16u
 
 /* One instruction of a translated block, as the model needs it (one
