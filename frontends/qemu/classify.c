@@ -28,6 +28,23 @@ struct spmu_qemu_blocks {
 
 /* ---- classification (Zydis) ------------------------------------------ */
 
+/* The bytes of the widest memory operand the instruction reads or writes
+ * (Zydis's operand size: 32 for a ymm operand, SDM Vol. 1 14.1.1; 64 for
+ * a zmm one, 15.1.1), or 0; not LEA's address generation, nor a VSIB
+ * gather's or scatter's elements, which are accesses of their own. */
+static uint16_t mem_bytes(const ZydisDecodedInstruction *in,
+                          const ZydisDecodedOperand *ops)
+{
+  uint16_t bytes = 0;
+  unsigned i;
+
+  for (i = 0; i < in->operand_count; i++)
+    if (ops[i].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+        ops[i].mem.type == ZYDIS_MEMOP_TYPE_MEM && ops[i].size / 8 > bytes)
+      bytes = ops[i].size / 8;
+  return bytes;
+}
+
 /* Decode one instruction; false when its bytes do not decode to exactly
  * their length (an instruction QEMU cut at a page end). */
 static bool classify(const ZydisDecoder *dec, const void *bytes, size_t len,
@@ -46,6 +63,7 @@ static bool classify(const ZydisDecoder *dec, const void *bytes, size_t len,
   insn_memory(&in, ops, &load, &store);
   c->load = load;
   c->store = store;
+  c->mem_bytes = mem_bytes(&in, ops);
   return true;
 }
 

@@ -16,8 +16,9 @@
  *     instruction;
  *   - every data access through QEMU's memory callbacks (address, size,
  *     load or store); the accesses QEMU splits (a 16-byte SSE access is
- *     two of 8) are put together again, up to 16 bytes, when they are
- *     contiguous, of one instruction and one direction;
+ *     two of 8, a 32-byte AVX one four) are put together again when they
+ *     are contiguous, of one instruction and one direction, up to its
+ *     operand's width (MERGE_DEFAULT): each load or store is one access;
  *   - the branch of each block's last instruction (its kind from
  *     classify.c), its outcome and target told by the block that runs
  *     next: taken when that block is not the fall-through.
@@ -59,8 +60,14 @@
 
 /* The most instructions QEMU puts in one block (TCG_MAX_INSNS). */
 #define MAX_TB_INSNS 512u
-/* The widest access an x86 instruction makes under QEMU 7.2 (SSE). */
-#define MAX_MERGED_ACCESS 16u
+/* QEMU 7.2 makes an access wider than 8 bytes in pieces of at most 8 (a
+ * 16-byte SSE access is two, a 32-byte AVX one four), in address order.
+ * The pieces of one instruction, contiguous and of one direction, are put
+ * together up to the instruction's widest memory operand when that is a
+ * ymm or zmm one (32 or 64 bytes: SDM Vol. 1 14.1.1, 15.1.1), else up to
+ * 16 bytes (an xmm operand, x87's 10-byte one; an FXSAVE's 512 bytes are
+ * not one access: they stay accesses of at most 16). */
+#define MERGE_DEFAULT 16u
 
 /* One instruction of a translated block, as the model needs it (one
  * allocation per block, so that a block's execution touches few lines of
@@ -68,9 +75,10 @@
 struct ment {
   struct spmu_qemu_mtb *b;
   uint64_t vaddr;
-  uint32_t j;   /* its index in the block */
-  uint8_t len;  /* its length */
-  uint8_t same; /* 1: within the previous one's L1I line */
+  uint32_t j;    /* its index in the block */
+  uint8_t len;   /* its length */
+  uint8_t same;  /* 1: within the previous one's L1I line */
+  uint8_t merge; /* the widest access its pieces make (MERGE_DEFAULT) */
 };
 
 /* What the model keeps of a translated block. */
@@ -392,7 +400,7 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
   if (m->pend && m->pend_j == r->j) {
     /* One access QEMU made in pieces. */
     if (w == m->pend_write && vaddr == m->pend_addr + m->pend_len &&
-        m->pend_len + len <= MAX_MERGED_ACCESS) {
+        m->pend_len + len <= r->merge) {
       m->pend_len += len;
       return;
     }
@@ -542,6 +550,13 @@ static bool same_line(const spmu_uarch_config *u, uint64_t a, uint64_t last)
   return a >> bits == last >> bits;
 }
 
+/* How wide an access the pieces of an instruction make (MERGE_DEFAULT). */
+static uint8_t merge_limit(const insn_class *c)
+{
+  return c->mem_bytes == 32 || c->mem_bytes == 64 ? (uint8_t)c->mem_bytes
+                                                  : MERGE_DEFAULT;
+}
+
 bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
                         struct qemu_plugin_tb *qtb, struct tb *t)
 {
@@ -566,6 +581,7 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
     e->vaddr = t->insn_vaddr[j];
     e->len = (uint8_t)(end - t->insn_vaddr[j]);
     e->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
+    e->merge = merge_limit(&t->insn[j]);
     b->nsame += e->same;
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,

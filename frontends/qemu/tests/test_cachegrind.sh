@@ -40,6 +40,8 @@ compare branches 0 -DN=1000
 compare mem 0 -DN=1000
 compare record 0 -DN=1000
 compare pagecross 0 -DN=1000
+# 32-byte AVX loads and stores across lines (VMOVDQU ymm).
+compare avx 0 -DN=1000 -DOFF=48 -DSTRIDE=64
 # 2 REP instructions per iteration (STOSB, MOVSB), N iterations of L bytes.
 N=100 L=1000
 compare rep $((2 * N * L)) -DN=$N -DL=$L
