@@ -224,6 +224,46 @@ static bool generic_config(const struct stat_gen *g, size_t i, uint64_t *config)
   return false;
 }
 
+/* ---- perf's names of the fixed counters' events --------------------------
+ *
+ * perf's JSON event lists (Linux's tools/perf/pmu-events/arch/x86/, e.g.
+ * skylake/pipeline.json) name the events of the fixed counters as SDM Vol.
+ * 3B Table 18-2 does, encoded as Linux's pseudo-encodings (event 00H,
+ * umask N + 1 for fixed counter N; fixed_equivalent). libpfm4 lacks them
+ * before Ice Lake, and its Sapphire Rapids INST_RETIRED:ANY is C0H/01H:
+ * perf's spelling of these names resolves here first, wherever the profile
+ * has the fixed counter. */
+static const struct {
+  const char *name; /* perf's spelling */
+  uint16_t config;  /* the pseudo-encoding */
+  unsigned fixed;   /* the fixed counter it names */
+  const char *desc; /* for softpmu list */
+} perf_fixed[] = {
+    {"inst_retired.any", 0x0100, 0,
+     "Instructions retired (fixed counter 0; as INST_RETIRED.ANY_P)"},
+    {"cpu_clk_unhalted.thread", 0x0200, 1,
+     "Core cycles when the thread is not halted (fixed counter 1; as "
+     "CPU_CLK_UNHALTED.THREAD_P)"},
+    {"cpu_clk_unhalted.ref_tsc", 0x0300, 2,
+     "Reference cycles when the core is not halted (fixed counter 2)"},
+};
+#define NPERF_FIXED (sizeof(perf_fixed) / sizeof(perf_fixed[0]))
+
+/* perf's fixed-counter name base on p: true and its config. */
+static bool perf_fixed_config(const spmu_profile *p, const char *base,
+                              uint64_t *config)
+{
+  size_t i;
+
+  for (i = 0; i < NPERF_FIXED; i++)
+    if (text_ieq(base, perf_fixed[i].name) &&
+        (p->fixed_mask >> perf_fixed[i].fixed & 1)) {
+      *config = perf_fixed[i].config;
+      return true;
+    }
+  return false;
+}
+
 /* ---- libpfm4 -------------------------------------------------------------
  *
  * libpfm4 reads LIBPFM_FORCE_PMU once, in pfm_initialize(); a second
@@ -372,29 +412,65 @@ static void pfm_offer_names(struct nearest *nb, bool perf_style)
 
 /* ---- Parsing the event string --------------------------------------------*/
 
-/* Apply a modifier string ("u", "k", "uk", "ku") to *out. false if it is
- * not one. */
-static bool parse_modifiers(const char *mods, struct stat_event *out)
-{
-  bool u = false, k = false;
+/* perf's event modifiers (perf-list(1), "modifiers"), as perf reads them:
+ *   u, k, h   count user, kernel, hypervisor code; given any, only those.
+ *             No hypervisor runs here, so h counts what u does (the
+ *             program's own code, at CPL 3).
+ *   G, H      count in guest, host mode (perf's exclude_host and
+ *             exclude_guest); no virtual machine runs here, all code is
+ *             host code: H changes nothing, G alone counts nothing.
+ *   p, pp, ppp, P   the precise level (perf_event_open(2), precise_ip);
+ *             P is the highest the profile has: 3 with PEBS (SDM Vol. 3B
+ *             18.4.4), else 0. A level above 0 needs PEBS.
+ * Each letter at most once, p up to three times. */
+#define PRECISE_MAX 4u /* P, until the profile says what it is */
 
-  if (*mods == '\0')
+struct stat_mods {
+  bool u, k, h, guest, host, max_precise;
+  unsigned precise;
+};
+
+static bool mods_take(struct stat_mods *m, char c)
+{
+  bool *flag = c == 'u'   ? &m->u
+               : c == 'k' ? &m->k
+               : c == 'h' ? &m->h
+               : c == 'G' ? &m->guest
+               : c == 'H' ? &m->host
+               : c == 'P' ? &m->max_precise
+                          : NULL;
+
+  if (c == 'p')
+    return m->precise < 3 && ++m->precise;
+  if (flag == NULL || *flag)
     return false;
-  for (; *mods; mods++) {
-    if (*mods == 'u' && !u)
-      u = true;
-    else if (*mods == 'k' && !k)
-      k = true;
-    else
-      return false;
-  }
-  out->user = u;
-  out->kernel = k;
+  *flag = true;
   return true;
 }
 
-/* Split a trailing ":u", ":k" or ":uk" off base (in place). true if one
- * was there. */
+/* Apply a modifier string ("u", "uk", "upp", "G") to *out. false if it is
+ * not one. */
+static bool parse_modifiers(const char *mods, struct stat_event *out)
+{
+  struct stat_mods m = {0};
+
+  if (*mods == '\0')
+    return false;
+  for (; *mods; mods++)
+    if (!mods_take(&m, *mods))
+      return false;
+  if (m.u || m.k || m.h) {
+    out->user = m.u || m.h;
+    out->kernel = m.k;
+  }
+  if (m.guest && !m.host) /* exclude_host: no guest runs here */
+    out->user = out->kernel = false;
+  out->precise = m.max_precise ? PRECISE_MAX : m.precise;
+  return true;
+}
+
+/* Split a trailing modifier string (":u", ":k", ":upp", ...) off base (in
+ * place). true if one was there. */
 static bool strip_modifiers(char *base, struct stat_event *out)
 {
   char *colon = strrchr(base, ':');
@@ -472,7 +548,8 @@ static bool parse_pmu_form(char *body, uint64_t *config, struct stat_event *out,
   if (*mods == ':')
     mods++;
   if (*mods != '\0' && !parse_modifiers(mods, out)) {
-    snprintf(why, whylen, "'%s': unknown modifier (u, k or uk)", mods);
+    snprintf(why, whylen,
+             "'%s': unknown modifier (u, k, h, G, H, p, pp, ppp or P)", mods);
     return false;
   }
   *config = 0;
@@ -485,6 +562,25 @@ static bool parse_pmu_form(char *body, uint64_t *config, struct stat_event *out,
     return false;
   }
   return true;
+}
+
+/* Linux's pseudo-encodings of the fixed counters, event 00H with umask
+ * N + 1 for fixed counter N (perf's JSON event lists and libpfm4 from Ice
+ * Lake use them), as the architectural event each fixed counter counts
+ * (SDM Vol. 3B Table 18-2): 00H/01H INST_RETIRED.ANY is C0H/00H
+ * instructions retired, 00H/02H CPU_CLK_UNHALTED.THREAD is 3CH/00H
+ * UnHalted Core Cycles. 00H/03H CPU_CLK_UNHALTED.REF_TSC stays: the model
+ * counts it as fixed counter 2 does (gen_models). */
+static uint64_t fixed_equivalent(uint64_t config)
+{
+  switch (config & STAT_EVTSEL_EVENT_BITS) {
+  case 0x0100:
+    return (config & ~STAT_EVTSEL_EVENT_BITS) | 0x00c0;
+  case 0x0200:
+    return (config & ~STAT_EVTSEL_EVENT_BITS) | 0x003c;
+  default:
+    return config;
+  }
 }
 
 /* perf's raw config as an event select: the bits the event chooses are
@@ -505,11 +601,7 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
              out->name, (unsigned long long)other);
     return false;
   }
-  /* Linux's pseudo-encoding of fixed counter 0 (event 00H, umask 01H;
-   * libpfm4's INST_RETIRED:ANY from Ice Lake) is INST_RETIRED.ANY, which
-   * fixed counter 0 counts (SDM Vol. 3B Table 18-2): C0H/00H. */
-  if ((config & STAT_EVTSEL_EVENT_BITS) == 0x0100)
-    config = 0x00c0;
+  config = fixed_equivalent(config);
   out->evtsel = (config & STAT_EVTSEL_EVENT_BITS) | SPMU_EVTSEL_EN |
                 (out->user ? SPMU_EVTSEL_USR : 0) |
                 (out->kernel ? SPMU_EVTSEL_OS : 0);
@@ -526,6 +618,9 @@ static int unknown_event(const spmu_profile *p, const char *base, char *why,
   nearest_init(&nb, base);
   for (i = 0; i < NGENERICS; i++)
     nearest_offer(&nb, generics[i].name);
+  for (i = 0; i < NPERF_FIXED; i++)
+    if (p->fixed_mask >> perf_fixed[i].fixed & 1)
+      nearest_offer(&nb, perf_fixed[i].name);
   if (stat_events_pfm_pmu(p) != NULL)
     pfm_offer_names(&nb, strchr(base, '.') != NULL);
   if (nearest_text(&nb, near, sizeof near))
@@ -561,6 +656,8 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
       out->hw = generics[i].hw;
       return 0;
     }
+  if (perf_fixed_config(p, base, config))
+    return 0;
   if (stat_events_pfm_pmu(p) != NULL &&
       pfm_config(base, config, &u, &k) == PFM_SUCCESS) {
     if (!u || !k) { /* libpfm4's own u=0 / k=0 */
@@ -614,6 +711,25 @@ static int classify(const spmu_profile *p, enum stat_model_use model,
   return 0;
 }
 
+/* The precise level the modifiers asked for, on p: P is the highest p has
+ * (3 with PEBS, 0 without); p, pp and ppp need PEBS (SDM Vol. 3B 18.4.4),
+ * else false with the reason. */
+static bool precise_level(const spmu_profile *p, struct stat_event *out,
+                          char *why, size_t whylen)
+{
+  bool pebs = (p->features & SPMU_FEAT_PEBS) != 0;
+
+  if (out->precise == PRECISE_MAX)
+    out->precise = pebs ? 3 : 0;
+  if (out->precise == 0 || pebs)
+    return true;
+  snprintf(why, whylen,
+           "%s: %s has no PEBS (SDM Vol. 3B 18.4.4), so no precise level: "
+           "leave out :p (or write :P, the highest the profile has)",
+           out->name, p->name);
+  return false;
+}
+
 int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
                        const char *spec, struct stat_event *out, char *why,
                        size_t whylen)
@@ -647,7 +763,8 @@ int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
     snprintf(why, whylen, "'%s': a modifier without an event", spec);
     return -1;
   }
-  if (base_config(p, base, &config, &known, out, why, whylen) != 0)
+  if (base_config(p, base, &config, &known, out, why, whylen) != 0 ||
+      !precise_level(p, out, why, whylen))
     return -1;
   if (!known)
     return 0;

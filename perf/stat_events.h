@@ -23,9 +23,16 @@
  *                                set by the modifiers, as perf's kernel
  *                                side sets them, so they are ignored)
  *   perf's PMU form              cpu/event=0xc4,umask=0x02,cmask=1,inv,edge/
- * each optionally followed by :u, :k or :uk (cpu/.../ also by /u): count
- * user code, kernel code or both (the default, as perf's). The engine runs
- * only user code, so an event with :k alone counts 0.
+ * each optionally followed by perf's modifiers (cpu/.../ also by /u):
+ *   :u, :k, :uk  count user code, kernel code or both (the default, as
+ *                perf's); the engine runs only user code, so an event with
+ *                :k alone counts 0; :h (hypervisor) counts as :u here, where
+ *                no hypervisor runs;
+ *   :G, :H       guest or host mode only: all code here is host code, so
+ *                :H changes nothing and :G alone counts 0;
+ *   :p, :pp, :ppp, :P   a precise level (PEBS, SDM Vol. 3B 18.4.4), refused
+ *                on a profile without PEBS (:P is then level 0);
+ * combined as perf combines them (:upp).
  *
  * The Intel names come from libpfm4 with its PMU table forced to the
  * profile's: stat_events_setup() sets LIBPFM_FORCE_PMU in this process's
@@ -72,16 +79,19 @@ enum stat_hw {
 
 /* One resolved -e event. */
 struct stat_event {
-  char name[96];   /* as perf prints it: the event string as given */
-  uint64_t evtsel; /* the IA32_PERFEVTSELx value (EN set); 0 when not
-                      supported */
-  bool supported;  /* false: print <not supported> */
-  bool user;       /* USR: counts user code (CPL 3) */
-  bool kernel;     /* OS: counts kernel code (CPL 0), which this engine
-                      never runs */
-  bool modelled;   /* counted by the modelled micro-architecture (an
-                      estimate, printed as such), not exactly */
-  enum stat_hw hw; /* which generic hardware event it is, if one */
+  char name[96];    /* as perf prints it: the event string as given */
+  uint64_t evtsel;  /* the IA32_PERFEVTSELx value (EN set); 0 when not
+                       supported */
+  bool supported;   /* false: print <not supported> */
+  bool user;        /* USR: counts user code (CPL 3) */
+  bool kernel;      /* OS: counts kernel code (CPL 0), which this engine
+                       never runs */
+  bool modelled;    /* counted by the modelled micro-architecture (an
+                       estimate, printed as such), not exactly */
+  enum stat_hw hw;  /* which generic hardware event it is, if one */
+  unsigned precise; /* perf's precise level from :p, :pp, :ppp or :P
+                       (0 to 3; above 0 only where the profile has PEBS):
+                       record samples with PEBS, stat ignores it */
 };
 
 /* The libpfm4 PMU table name for a profile ("skl" for skylake), or NULL
