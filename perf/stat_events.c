@@ -170,38 +170,44 @@ static const struct {
   enum generic_kind kind;
   unsigned arg; /* GEN_LINE: enum line; GEN_CONFIG: the raw config */
   enum stat_hw hw;
+  enum stat_list_group group; /* perf list's */
 } generics[] = {
-    {"instructions", GEN_LINE, L_INST, STAT_HW_INSTRUCTIONS},
-    {"branches", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES},
-    {"branch-instructions", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES},
-    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_NONE},
-    {"L1-dcache-stores", GEN_LINE, L_STORES, STAT_HW_NONE},
-    {"cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES},
-    {"cpu-cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES},
-    {"ref-cycles", GEN_CONFIG, 0x0300, STAT_HW_NONE},
-    {"bus-cycles", GEN_CONFIG, 0x013c, STAT_HW_NONE},
-    {"cache-references", GEN_CONFIG, 0x4f2e, STAT_HW_CACHE_REFS},
-    {"cache-misses", GEN_CONFIG, 0x412e, STAT_HW_CACHE_MISSES},
-    {"branch-misses", GEN_CONFIG, 0x00c5, STAT_HW_BRANCH_MISSES},
-    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_NONE},
-    {"stalled-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE},
-    {"idle-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE},
-    {"stalled-cycles-backend", GEN_NONE, 0, STAT_HW_NONE},
-    {"idle-cycles-backend", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-loads", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-stores", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-store-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"dTLB-loads", GEN_NONE, 0, STAT_HW_NONE},
-    {"dTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"iTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"branch-loads", GEN_NONE, 0, STAT_HW_NONE},
-    {"branch-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"task-clock", GEN_NONE, 0, STAT_HW_NONE},
-    {"cpu-clock", GEN_NONE, 0, STAT_HW_NONE},
-    {"context-switches", GEN_NONE, 0, STAT_HW_NONE},
-    {"cpu-migrations", GEN_NONE, 0, STAT_HW_NONE},
-    {"page-faults", GEN_NONE, 0, STAT_HW_NONE},
+    {"instructions", GEN_LINE, L_INST, STAT_HW_INSTRUCTIONS,
+     STAT_LIST_HARDWARE},
+    {"branches", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES, STAT_LIST_HARDWARE},
+    {"branch-instructions", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES,
+     STAT_LIST_HARDWARE},
+    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-stores", GEN_LINE, L_STORES, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
+    {"cpu-cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
+    {"ref-cycles", GEN_CONFIG, 0x0300, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"bus-cycles", GEN_CONFIG, 0x013c, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"cache-references", GEN_CONFIG, 0x4f2e, STAT_HW_CACHE_REFS,
+     STAT_LIST_HARDWARE},
+    {"cache-misses", GEN_CONFIG, 0x412e, STAT_HW_CACHE_MISSES,
+     STAT_LIST_HARDWARE},
+    {"branch-misses", GEN_CONFIG, 0x00c5, STAT_HW_BRANCH_MISSES,
+     STAT_LIST_HARDWARE},
+    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"stalled-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"idle-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"stalled-cycles-backend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"idle-cycles-backend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"LLC-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"LLC-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"LLC-stores", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"LLC-store-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"dTLB-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"dTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"iTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"branch-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"branch-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"task-clock", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"cpu-clock", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"context-switches", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"cpu-migrations", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"page-faults", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
 };
 #define NGENERICS (sizeof(generics) / sizeof(generics[0]))
 
@@ -371,15 +377,64 @@ static int pfm_config(const char *name, uint64_t *config, bool *user,
   return PFM_SUCCESS;
 }
 
-/* Offer every EVENT:UMASK name of the forced PMU, in perf's spelling when
- * the word is written in it. */
-static void pfm_offer_names(struct nearest *nb, bool perf_style)
+/* A name of the forced PMU's table and what it counts (the umask's
+ * description, or the event's for an event without umasks). */
+typedef void pfm_name_fn(void *ctx, const char *name, const char *desc);
+
+/* The umask-less event idx in perf's or libpfm4's spelling, if it is one. */
+static void pfm_bare_event(int idx, const pfm_event_info_t *einfo,
+                           bool perf_style, pfm_name_fn *fn, void *ctx)
+{
+  pfm_event_attr_info_t ainfo;
+  char name[96], *c;
+  int a;
+
+  for (a = 0; a < einfo->nattrs; a++) {
+    memset(&ainfo, 0, sizeof ainfo);
+    ainfo.size = sizeof ainfo;
+    if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) == PFM_SUCCESS &&
+        ainfo.type == PFM_ATTR_UMASK)
+      return;
+  }
+  snprintf(name, sizeof name, "%s", einfo->name);
+  if (perf_style)
+    for (c = name; *c; c++)
+      *c = (char)tolower((unsigned char)*c);
+  fn(ctx, name, einfo->desc);
+}
+
+/* Every EVENT:UMASK name of event idx, in perf's spelling when perf_style
+ * (br_inst_retired.near_call), else libpfm4's. */
+static void pfm_event_names(int idx, const pfm_event_info_t *einfo,
+                            bool perf_style, pfm_name_fn *fn, void *ctx)
+{
+  pfm_event_attr_info_t ainfo;
+  char name[96], *c;
+  int a;
+
+  for (a = 0; a < einfo->nattrs; a++) {
+    memset(&ainfo, 0, sizeof ainfo);
+    ainfo.size = sizeof ainfo;
+    if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) != PFM_SUCCESS ||
+        ainfo.type != PFM_ATTR_UMASK)
+      continue;
+    snprintf(name, sizeof name, "%s%c%s", einfo->name, perf_style ? '.' : ':',
+             ainfo.name);
+    if (perf_style)
+      for (c = name; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    fn(ctx, name, ainfo.desc);
+  }
+}
+
+/* Every name of the forced PMU's table: each EVENT:UMASK, and with bare
+ * each event that has no umask. */
+static void pfm_each_name(bool perf_style, bool bare, pfm_name_fn *fn,
+                          void *ctx)
 {
   pfm_pmu_info_t pinfo;
   pfm_event_info_t einfo;
-  pfm_event_attr_info_t ainfo;
-  int pmu, idx, a;
-  char name[96], *c;
+  int pmu, idx;
 
   for (pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; pmu++) {
     memset(&pinfo, 0, sizeof pinfo);
@@ -392,22 +447,24 @@ static void pfm_offer_names(struct nearest *nb, bool perf_style)
       einfo.size = sizeof einfo;
       if (pfm_get_event_info(idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
         continue;
-      for (a = 0; a < einfo.nattrs; a++) {
-        memset(&ainfo, 0, sizeof ainfo);
-        ainfo.size = sizeof ainfo;
-        if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) !=
-                PFM_SUCCESS ||
-            ainfo.type != PFM_ATTR_UMASK)
-          continue;
-        snprintf(name, sizeof name, "%s%c%s", einfo.name,
-                 perf_style ? '.' : ':', ainfo.name);
-        if (perf_style)
-          for (c = name; *c; c++)
-            *c = (char)tolower((unsigned char)*c);
-        nearest_offer(nb, name);
-      }
+      if (bare)
+        pfm_bare_event(idx, &einfo, perf_style, fn, ctx);
+      pfm_event_names(idx, &einfo, perf_style, fn, ctx);
     }
   }
+}
+
+static void offer_name(void *nb, const char *name, const char *desc)
+{
+  (void)desc;
+  nearest_offer(nb, name);
+}
+
+/* Offer every EVENT:UMASK name of the forced PMU, in perf's spelling when
+ * the word is written in it. */
+static void pfm_offer_names(struct nearest *nb, bool perf_style)
+{
+  pfm_each_name(perf_style, false, offer_name, nb);
 }
 
 /* ---- Parsing the event string --------------------------------------------*/
@@ -771,6 +828,88 @@ int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
   if (!config_to_evtsel(config, out, why, whylen))
     return -1;
   return classify(p, model, spec, out, why, whylen);
+}
+
+/* ---- softpmu list ---------------------------------------------------------
+ *
+ * Every candidate name goes through stat_event_resolve(), so the list is
+ * what stat takes, by construction. */
+struct list_ctx {
+  const spmu_profile *p;
+  enum stat_model_use model;
+  stat_list_fn *fn;
+  void *opaque;
+  enum stat_list_group group;
+};
+
+/* name as stat resolves it, to fn; nothing when stat refuses it. */
+static void list_emit(const struct list_ctx *c, const char *name,
+                      const char *desc)
+{
+  struct stat_event ev;
+  struct stat_list_item it = {c->group, name, desc, &ev, false};
+  char why[512];
+
+  if (stat_event_resolve(c->p, c->model, name, &ev, why, sizeof why) != 0) {
+    if (c->model != STAT_MODEL_NONE ||
+        stat_event_resolve(c->p, STAT_MODEL_OFF, name, &ev, why, sizeof why) !=
+            0 ||
+        !ev.modelled)
+      return;
+    it.needs_model = true;
+  }
+  c->fn(c->opaque, &it);
+}
+
+/* A name of libpfm4's table (pfm_name_fn), unless perf's name of a fixed
+ * counter's event, listed before it, is the same. */
+static void list_pfm_name(void *ctx, const char *name, const char *desc)
+{
+  const struct list_ctx *c = ctx;
+  uint64_t config;
+
+  if (!perf_fixed_config(c->p, name, &config))
+    list_emit(c, name, desc);
+}
+
+/* perf's generic names of group g. */
+static void list_generics(struct list_ctx *c, enum stat_list_group g)
+{
+  size_t i;
+
+  c->group = g;
+  for (i = 0; i < NGENERICS; i++)
+    if (generics[i].group == g)
+      list_emit(c, generics[i].name, NULL);
+}
+
+/* perf's names of the fixed counters' events, then libpfm4's table. */
+static void list_intel(struct list_ctx *c)
+{
+  size_t i;
+
+  c->group = STAT_LIST_INTEL;
+  for (i = 0; i < NPERF_FIXED; i++)
+    list_emit(c, perf_fixed[i].name, perf_fixed[i].desc);
+  if (stat_events_pfm_pmu(c->p) != NULL)
+    pfm_each_name(true, true, list_pfm_name, c);
+}
+
+int stat_events_list(const spmu_profile *p, enum stat_model_use model,
+                     stat_list_fn *fn, void *opaque, char *why, size_t whylen)
+{
+  struct list_ctx c = {p, model, fn, opaque, STAT_LIST_HARDWARE};
+  struct stat_event probe;
+
+  /* A profile stat cannot count on says so here too. */
+  if (stat_event_resolve(p, STAT_MODEL_OFF, "instructions", &probe, why,
+                         whylen) != 0)
+    return -1;
+  list_generics(&c, STAT_LIST_HARDWARE);
+  list_generics(&c, STAT_LIST_CACHE);
+  list_generics(&c, STAT_LIST_SOFTWARE);
+  list_intel(&c);
+  return 0;
 }
 
 bool stat_event_next(const char **list, char *buf, size_t len)

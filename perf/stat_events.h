@@ -116,6 +116,43 @@ int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
                        const char *spec, struct stat_event *out, char *why,
                        size_t whylen);
 
+/* ---- softpmu list: every name stat_event_resolve() takes ---------------*/
+
+/* The groups of the names, as perf list groups its events. */
+enum stat_list_group {
+  STAT_LIST_HARDWARE, /* perf's generic hardware events */
+  STAT_LIST_CACHE,    /* perf's generic cache events */
+  STAT_LIST_SOFTWARE, /* perf's software events: never produced here */
+  STAT_LIST_INTEL,    /* the profile's Intel names: perf's names of the
+                         fixed counters' events, then libpfm4's table in
+                         perf's spelling */
+  STAT_LIST_NGROUPS
+};
+
+/* One name, as stat_event_resolve() resolved it. */
+struct stat_list_item {
+  enum stat_list_group group;
+  const char *name; /* as stat takes it */
+  const char *desc; /* what it counts (libpfm4's, or the SDM's words), or
+                       NULL */
+  const struct stat_event *ev; /* its resolution (ev->supported,
+                                  ev->modelled) */
+  bool needs_model;            /* a modelled event stat refuses with `model`
+                                  STAT_MODEL_NONE: it needs --model */
+};
+
+typedef void stat_list_fn(void *opaque, const struct stat_list_item *item);
+
+/* Call fn for every event name stat_event_resolve() takes on profile p
+ * (without modifiers; the raw forms are syntax, not names), group by group,
+ * each with its resolution under `model`; a modelled event refused for
+ * want of a model (STAT_MODEL_NONE) comes with needs_model set and the
+ * resolution --no-model gives. Names it refuses otherwise are not passed:
+ * what fn sees is what stat takes. 0, or -1 with the reason in why (a
+ * NetBurst profile; libpfm4 set up for another profile). */
+int stat_events_list(const spmu_profile *p, enum stat_model_use model,
+                     stat_list_fn *fn, void *opaque, char *why, size_t whylen);
+
 /* The next event of an -e list ("instructions,cpu/event=0xc4,umask=2/u"),
  * split at commas outside cpu/.../, into buf. Advances *list past it and
  * its comma. false at the end of the list, or when an event does not fit
