@@ -72,9 +72,9 @@ static bool contains_word(const char *name, const char *word)
   size_t n = strlen(word), i;
 
   for (; *name; name++) {
-    for (i = 0; i < n && name[i] &&
-                tolower((unsigned char)name[i]) ==
-                    tolower((unsigned char)word[i]);
+    for (i = 0;
+         i < n && name[i] &&
+         tolower((unsigned char)name[i]) == tolower((unsigned char)word[i]);
          i++)
       ;
     if (i == n)
@@ -197,16 +197,16 @@ static void list_raw(const struct list_out *o)
         stdout);
   printf("  %-*s [privilege levels; h counts as u here]\n", LIST_NAME_WIDTH,
          "u, k, h");
-  printf("  %-*s [guest, host; G alone counts nothing here]\n",
-         LIST_NAME_WIDTH, "G, H");
+  printf("  %-*s [guest, host; G alone counts nothing here]\n", LIST_NAME_WIDTH,
+         "G, H");
   printf("  %-*s [precise level: PEBS in record]\n", LIST_NAME_WIDTH,
          "p, pp, ppp, P");
 }
 
 static int list_run(const struct cli_args *a)
 {
-  struct list_out o = {LIST_ALL, STAT_LIST_HARDWARE, NULL, a->profile.name,
-                       -1, NULL};
+  struct list_out o = {LIST_ALL, STAT_LIST_HARDWARE, NULL, a->profile.name, -1,
+                       NULL};
   struct stat_model m;
   char why[512];
 
@@ -224,9 +224,8 @@ static int list_run(const struct cli_args *a)
     return CLI_EXIT_USAGE;
   }
   o.model = &m;
-  if (o.only != LIST_RAW &&
-      stat_events_list(&a->profile, m.use, list_item, &o, why, sizeof why) !=
-          0) {
+  if (o.only != LIST_RAW && stat_events_list(&a->profile, m.use, list_item, &o,
+                                             why, sizeof why) != 0) {
     cli_error("list: %s", why);
     return CLI_EXIT_USAGE;
   }

@@ -605,6 +605,54 @@ static void test_core_duo_no_pebs_18_4_4(void **state)
                "event 'inst_retired.any' is not known for core-duo");
 }
 
+/* ---- softpmu list ----------------------------------------------------*/
+
+struct list_seen {
+  unsigned n, groups[STAT_LIST_NGROUPS];
+  unsigned inst_retired_any; /* times perf's fixed-counter name came */
+  bool near_call_desc;       /* br_inst_retired.near_call, described */
+};
+
+/* Each listed name resolves to what the list says: the list is the
+ * resolver's. */
+static void list_check(void *opaque, const struct stat_list_item *it)
+{
+  struct list_seen *seen = opaque;
+  struct stat_event e = ok(it->name);
+
+  assert_false(it->needs_model);
+  assert_int_equal(e.supported, it->ev->supported);
+  assert_int_equal(e.modelled, it->ev->modelled);
+  assert_int_equal(e.evtsel, it->ev->evtsel);
+  seen->n++;
+  seen->groups[it->group]++;
+  if (strcmp(it->name, "inst_retired.any") == 0) {
+    seen->inst_retired_any++;
+    assert_true(e.supported && !e.modelled);
+  }
+  if (strcmp(it->name, "br_inst_retired.near_call") == 0)
+    seen->near_call_desc = it->desc != NULL && it->desc[0] != '\0';
+}
+
+/* softpmu list's names: every group, perf's fixed-counter names once (not
+ * again from libpfm4's table, which has INST_RETIRED:ANY on Ice Lake),
+ * libpfm4's descriptions. */
+static void test_list_is_the_resolver(void **state)
+{
+  struct list_seen seen = {0};
+  char why[256];
+  unsigned g;
+
+  (void)state;
+  assert_int_equal(
+      stat_events_list(&prof, model, list_check, &seen, why, sizeof why), 0);
+  for (g = 0; g < STAT_LIST_NGROUPS; g++)
+    assert_true(seen.groups[g] > 0);
+  assert_int_equal(seen.inst_retired_any, 1);
+  assert_true(seen.near_call_desc);
+  assert_true(seen.n > 200);
+}
+
 /* ---- core2 and nehalem --------------------------------------------------*/
 
 /* Core 2 counts loads and stores as INST_RETIRED.LOADS/STORES (C0H/01H,
@@ -694,9 +742,11 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_environment_left_unchanged),
       cmocka_unit_test(test_custom_and_netburst_profiles),
       cmocka_unit_test(test_event_list_split),
+      cmocka_unit_test(test_list_is_the_resolver),
   };
   const struct CMUnitTest icelake[] = {
       cmocka_unit_test(test_icelake_names),
+      cmocka_unit_test(test_list_is_the_resolver),
       cmocka_unit_test(test_icelake_modelled),
   };
   const struct CMUnitTest sandybridge[] = {
