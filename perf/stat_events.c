@@ -475,7 +475,8 @@ static void pfm_offer_names(struct nearest *nb, bool perf_style)
  *             program's own code, at CPL 3).
  *   G, H      count in guest, host mode (perf's exclude_host and
  *             exclude_guest); no virtual machine runs here, all code is
- *             host code: H changes nothing, G alone counts nothing.
+ *             host code: H changes nothing, G alone counts nothing (user
+ *             and kernel both false; config_to_evtsel).
  *   p, pp, ppp, P   the precise level (perf_event_open(2), precise_ip);
  *             P is the highest the profile has: 3 with PEBS (SDM Vol. 3B
  *             18.4.4), else 0. A level above 0 needs PEBS.
@@ -659,9 +660,13 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
     return false;
   }
   config = fixed_equivalent(config);
+  /* Neither level (:G alone, guest mode only): a counter needs USR or OS
+   * to count (SDM Vol. 3B 18.2.1.1), and the plugin refuses one with
+   * neither; OS alone counts nothing as well here, where no code runs at
+   * CPL 0, so it stands for "no level". */
   out->evtsel = (config & STAT_EVTSEL_EVENT_BITS) | SPMU_EVTSEL_EN |
                 (out->user ? SPMU_EVTSEL_USR : 0) |
-                (out->kernel ? SPMU_EVTSEL_OS : 0);
+                (out->kernel || !out->user ? SPMU_EVTSEL_OS : 0);
   return true;
 }
 

@@ -177,8 +177,9 @@ static void test_modifiers_usr_os_18_2_1_1(void **state)
 
 /* perf's other modifiers, as perf reads them (perf-list(1)): :h counts
  * the hypervisor, which does not run here, so as :u; :H (host only)
- * changes nothing, :G (guest only) alone leaves neither USR nor OS set
- * (SDM Vol. 3B 18.2.1.1: the counter counts at no privilege level). */
+ * changes nothing, :G (guest only) alone counts at no level: OS alone,
+ * since the plugin needs USR or OS (SDM Vol. 3B 18.2.1.1) and no code
+ * runs at CPL 0 here. */
 static void test_modifiers_h_g_h_18_2_1_1(void **state)
 {
   (void)state;
@@ -187,8 +188,10 @@ static void test_modifiers_h_g_h_18_2_1_1(void **state)
   assert_int_equal(sel("instructions:H"), UOE | 0xc0);
   assert_int_equal(sel("instructions:uH"), U_E | 0xc0);
   assert_int_equal(sel("instructions:GH"), UOE | 0xc0);
-  assert_int_equal(sel("instructions:G"), SPMU_EVTSEL_EN | 0xc0);
-  assert_int_equal(sel("cpu/event=0xc0/G"), SPMU_EVTSEL_EN | 0xc0);
+  assert_int_equal(sel("instructions:G"), _KE | 0xc0);
+  assert_false(ok("instructions:G").user);
+  assert_false(ok("instructions:G").kernel);
+  assert_int_equal(sel("cpu/event=0xc0/G"), _KE | 0xc0);
   assert_error("instructions:uu", "event 'instructions:uu' is not known for "
                                   "skylake; did you mean instructions?");
 }
