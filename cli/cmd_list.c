@@ -4,7 +4,11 @@
  * supported>. The names and their marks come from the profiler's resolver
  * (perf/stat_events.h, stat_events_list), the one stat uses, so the list
  * is what stat takes. */
+/* fnmatch is POSIX.1-2001. */
+#define _POSIX_C_SOURCE 200112L
+
 #include <ctype.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,21 +70,22 @@ static bool list_keyword(const char *w, struct list_out *o)
   return false;
 }
 
-/* Does name contain word, ignoring case? */
-static bool contains_word(const char *name, const char *word)
+/* Does name match word, ignoring case: as a glob when it has one of
+ * perf list's glob characters (br_inst_*), else when it contains word? */
+static bool name_matches(const char *name, const char *word)
 {
-  size_t n = strlen(word), i;
+  char n[128], w[128];
+  size_t i;
 
-  for (; *name; name++) {
-    for (i = 0;
-         i < n && name[i] &&
-         tolower((unsigned char)name[i]) == tolower((unsigned char)word[i]);
-         i++)
-      ;
-    if (i == n)
-      return true;
-  }
-  return n == 0;
+  for (i = 0; name[i] && i + 1 < sizeof n; i++)
+    n[i] = (char)tolower((unsigned char)name[i]);
+  n[i] = '\0';
+  for (i = 0; word[i] && i + 1 < sizeof w; i++)
+    w[i] = (char)tolower((unsigned char)word[i]);
+  w[i] = '\0';
+  if (strpbrk(w, "*?["))
+    return fnmatch(w, n, 0) == 0;
+  return strstr(n, w) != NULL;
 }
 
 static bool list_wants(const struct list_out *o,
@@ -92,7 +97,7 @@ static bool list_wants(const struct list_out *o,
   case LIST_GROUP:
     return it->group == o->group;
   case LIST_WORD:
-    return contains_word(it->name, o->word);
+    return name_matches(it->name, o->word);
   case LIST_RAW:
     break;
   }
@@ -273,7 +278,8 @@ const struct cli_command cli_cmd_list = {
         "\n"
         "    An argument selects, as perf list's does: hw (or hardware),\n"
         "    cache, sw (or software), pmu (the Intel events) or raw (the\n"
-        "    syntax) one group; any other word the names containing it,\n"
+        "    syntax) one group; any other word the names containing it, or\n"
+        "    matching it as a glob when it has *, ? or [ (br_inst_*),\n"
         "    ignoring case. A NetBurst profile has no names: stat does not\n"
         "    count on it.\n",
     .options = NULL,

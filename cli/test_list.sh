@@ -104,6 +104,11 @@ EVENT:UMASK, is taken too)
         Not taken branch instructions retired.
   br_inst_retired.cond_taken                     [<not supported>]
         Taken conditional branch instructions retired." ""
+run list 'MEM_LOAD_RETIRED.L?_miss'
+checks=$((checks + 1))
+[ "$(grep -c '^  mem_load_retired\.l[123]_miss  *\[modelled\]$' "$tmp/out")" = 3 ] &&
+  [ "$(grep -c '^  [^ ]' "$tmp/out")" = 3 ] ||
+  fail "list GLOB: $(cat "$tmp/out")"
 run list no-such-event-name
 expect "list WORD: none" 0 "" ""
 # Core 2 has no part: its modelled names need --model.
