@@ -38,7 +38,8 @@ static const char *const group_heading[STAT_LIST_NGROUPS] = {
     "Hardware cache events (perf's generic names)",
     "Software events (perf's; under QEMU they would be the emulator's, so "
     "none is counted)",
-    "(perf's names of the fixed counters' events, then "
+    "(perf's names of the fixed counters' events and of AnyThread "
+    "variants, then "
     "libpfm4's table for the profile, in perf's spelling; libpfm4's own, "
     "EVENT:UMASK, is taken too)",
 };
@@ -251,7 +252,8 @@ const struct cli_command cli_cmd_list = {
         "    events (perf's names of the fixed counters' events, such as\n"
         "    inst_retired.any and cpu_clk_unhalted.thread, counted as the\n"
         "    architectural event each fixed counter counts, SDM Vol. 3B\n"
-        "    Table 18-2; then libpfm4's table for the profile in perf's\n"
+        "    Table 18-2, and their AnyThread variants, _any, <not\n"
+        "    supported>; then libpfm4's table for the profile in perf's\n"
         "    spelling, br_inst_retired.near_call, each with libpfm4's\n"
         "    description; libpfm4's spelling, BR_INST_RETIRED:NEAR_CALL, is\n"
         "    taken too), then perf's raw syntax and modifiers.\n"

@@ -95,9 +95,9 @@ checks=$((checks + 1))
   fail "list cache: $(head -3 "$tmp/out")"
 run list --cpu icelake BR_INST_RETIRED.COND
 expect "list WORD: the names containing it" 0 "\
-Intel events of icelake (perf's names of the fixed counters' events, then
-libpfm4's table for the profile, in perf's spelling; libpfm4's own,
-EVENT:UMASK, is taken too)
+Intel events of icelake (perf's names of the fixed counters' events and of
+AnyThread variants, then libpfm4's table for the profile, in perf's spelling;
+libpfm4's own, EVENT:UMASK, is taken too)
   br_inst_retired.cond                           [<not supported>]
         Conditional branch instructions retired.
   br_inst_retired.cond_ntaken                    [<not supported>]

@@ -230,7 +230,7 @@ static bool generic_config(const struct stat_gen *g, size_t i, uint64_t *config)
   return false;
 }
 
-/* ---- perf's names of the fixed counters' events --------------------------
+/* ---- perf's names libpfm4 lacks -------------------------------------------
  *
  * perf's JSON event lists (Linux's tools/perf/pmu-events/arch/x86/, e.g.
  * skylake/pipeline.json) name the events of the fixed counters as SDM Vol.
@@ -238,36 +238,60 @@ static bool generic_config(const struct stat_gen *g, size_t i, uint64_t *config)
  * umask N + 1 for fixed counter N; fixed_equivalent). libpfm4 lacks them
  * before Ice Lake, and its Sapphire Rapids INST_RETIRED:ANY is C0H/01H:
  * perf's spelling of these names resolves here first, wherever the profile
- * has the fixed counter. */
+ * has the fixed counter. Their _ANY variants set AnyThread (SDM Vol. 3B
+ * 18.2.3.1: the events of both threads of the core), which the plugin
+ * does not model: known where the profile has AnyThread (version 3, not
+ * deprecated), <not supported>. */
+#define PERF_GP (-1) /* a general-purpose counter's event */
+
 static const struct {
   const char *name; /* perf's spelling */
-  uint16_t config;  /* the pseudo-encoding */
-  unsigned fixed;   /* the fixed counter it names */
+  uint16_t config;  /* the (pseudo-)encoding */
+  int fixed;        /* the fixed counter it names, or PERF_GP */
+  bool any_thread;  /* AnyThread set: not produced */
   const char *desc; /* for softpmu list */
-} perf_fixed[] = {
-    {"inst_retired.any", 0x0100, 0,
+} perf_names[] = {
+    {"inst_retired.any", 0x0100, 0, false,
      "Instructions retired (fixed counter 0; as INST_RETIRED.ANY_P)"},
-    {"cpu_clk_unhalted.thread", 0x0200, 1,
+    {"cpu_clk_unhalted.thread", 0x0200, 1, false,
      "Core cycles when the thread is not halted (fixed counter 1; as "
      "CPU_CLK_UNHALTED.THREAD_P)"},
-    {"cpu_clk_unhalted.ref_tsc", 0x0300, 2,
+    {"cpu_clk_unhalted.ref_tsc", 0x0300, 2, false,
      "Reference cycles when the core is not halted (fixed counter 2)"},
+    {"cpu_clk_unhalted.thread_any", 0x0200, 1, true,
+     "Core cycles when either thread of the core is not halted (fixed "
+     "counter 1, AnyThread)"},
+    {"cpu_clk_unhalted.thread_p_any", 0x003c, PERF_GP, true,
+     "Core cycles when either thread of the core is not halted "
+     "(AnyThread)"},
+    {"cpu_clk_unhalted.ref_xclk_any", 0x013c, PERF_GP, true,
+     "Core crystal clock cycles when either thread of the core is not "
+     "halted (AnyThread)"},
+    {"cpu_clk_thread_unhalted.ref_xclk_any", 0x013c, PERF_GP, true,
+     "Core crystal clock cycles when either thread of the core is not "
+     "halted (AnyThread)"},
 };
-#define NPERF_FIXED (sizeof(perf_fixed) / sizeof(perf_fixed[0]))
+#define NPERF_NAMES (sizeof(perf_names) / sizeof(perf_names[0]))
 
-/* perf's fixed-counter name base on p: true and its config. */
-static bool perf_fixed_config(const spmu_profile *p, const char *base,
-                              uint64_t *config)
+/* Does perf's name i apply to p (its fixed counter, AnyThread)? */
+static bool perf_name_applies(const spmu_profile *p, size_t i)
+{
+  if (perf_names[i].fixed != PERF_GP &&
+      !(p->fixed_mask >> perf_names[i].fixed & 1))
+    return false;
+  return !perf_names[i].any_thread ||
+         (p->version >= 3 && !(p->features & SPMU_FEAT_ANY_DEPRECATED));
+}
+
+/* The index of perf's name base on p, or -1. */
+static int perf_name_find(const spmu_profile *p, const char *base)
 {
   size_t i;
 
-  for (i = 0; i < NPERF_FIXED; i++)
-    if (text_ieq(base, perf_fixed[i].name) &&
-        (p->fixed_mask >> perf_fixed[i].fixed & 1)) {
-      *config = perf_fixed[i].config;
-      return true;
-    }
-  return false;
+  for (i = 0; i < NPERF_NAMES; i++)
+    if (text_ieq(base, perf_names[i].name) && perf_name_applies(p, i))
+      return (int)i;
+  return -1;
 }
 
 /* ---- libpfm4 -------------------------------------------------------------
@@ -680,9 +704,9 @@ static int unknown_event(const spmu_profile *p, const char *base, char *why,
   nearest_init(&nb, base);
   for (i = 0; i < NGENERICS; i++)
     nearest_offer(&nb, generics[i].name);
-  for (i = 0; i < NPERF_FIXED; i++)
-    if (p->fixed_mask >> perf_fixed[i].fixed & 1)
-      nearest_offer(&nb, perf_fixed[i].name);
+  for (i = 0; i < NPERF_NAMES; i++)
+    if (perf_name_applies(p, i))
+      nearest_offer(&nb, perf_names[i].name);
   if (stat_events_pfm_pmu(p) != NULL)
     pfm_offer_names(&nb, strchr(base, '.') != NULL);
   if (nearest_text(&nb, near, sizeof near))
@@ -703,6 +727,7 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
 {
   bool u, k;
   size_t i;
+  int n;
 
   *known = true;
   if (strncmp(base, "cpu/", 4) == 0)
@@ -718,8 +743,11 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
       out->hw = generics[i].hw;
       return 0;
     }
-  if (perf_fixed_config(p, base, config))
+  if ((n = perf_name_find(p, base)) >= 0) {
+    *config = perf_names[n].config;
+    *known = !perf_names[n].any_thread;
     return 0;
+  }
   if (stat_events_pfm_pmu(p) != NULL &&
       pfm_config(base, config, &u, &k) == PFM_SUCCESS) {
     if (!u || !k) { /* libpfm4's own u=0 / k=0 */
@@ -866,14 +894,13 @@ static void list_emit(const struct list_ctx *c, const char *name,
   c->fn(c->opaque, &it);
 }
 
-/* A name of libpfm4's table (pfm_name_fn), unless perf's name of a fixed
- * counter's event, listed before it, is the same. */
+/* A name of libpfm4's table (pfm_name_fn), unless one of perf's names,
+ * listed before it, is the same. */
 static void list_pfm_name(void *ctx, const char *name, const char *desc)
 {
   const struct list_ctx *c = ctx;
-  uint64_t config;
 
-  if (!perf_fixed_config(c->p, name, &config))
+  if (perf_name_find(c->p, name) < 0)
     list_emit(c, name, desc);
 }
 
@@ -888,14 +915,14 @@ static void list_generics(struct list_ctx *c, enum stat_list_group g)
       list_emit(c, generics[i].name, NULL);
 }
 
-/* perf's names of the fixed counters' events, then libpfm4's table. */
+/* perf's names libpfm4 lacks, then libpfm4's table. */
 static void list_intel(struct list_ctx *c)
 {
   size_t i;
 
   c->group = STAT_LIST_INTEL;
-  for (i = 0; i < NPERF_FIXED; i++)
-    list_emit(c, perf_fixed[i].name, perf_fixed[i].desc);
+  for (i = 0; i < NPERF_NAMES; i++)
+    list_emit(c, perf_names[i].name, perf_names[i].desc);
   if (stat_events_pfm_pmu(c->p) != NULL)
     pfm_each_name(true, true, list_pfm_name, c);
 }

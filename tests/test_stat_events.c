@@ -235,6 +235,10 @@ static void test_perf_fixed_names_table_18_2(void **state)
   assert_int_equal(msel("cpu_clk_unhalted.ref_xclk"), UOE | 0x013c);
   assert_int_equal(msel("r200"), UOE | 0x3c);
   assert_int_equal(xsel("r100"), UOE | 0xc0);
+  /* Their AnyThread variants (SDM Vol. 3B 18.2.3.1), not modelled. */
+  assert_unsupported("cpu_clk_unhalted.thread_any");
+  assert_unsupported("CPU_CLK_UNHALTED.THREAD_P_ANY:u");
+  assert_unsupported("cpu_clk_unhalted.ref_xclk_any");
 }
 
 /* perf's rNNN is the raw config: EVENT | UMASK << 8 | E, INV, CMASK in
@@ -494,6 +498,12 @@ static void test_icelake_names(void **state)
   assert_string_equal(stat_events_pfm_pmu(&prof), "icl");
   assert_int_equal(sel("INST_RETIRED:ANY"), UOE | 0xc0);
   assert_int_equal(sel("inst_retired.any"), UOE | 0xc0);
+  /* AnyThread is deprecated from Ice Lake (CPUID.0AH:EDX[15]), and perf's
+   * lists have no _ANY names there. */
+  assert_error("cpu_clk_unhalted.thread_any",
+               "event 'cpu_clk_unhalted.thread_any' is not known for icelake; "
+               "did you mean cpu_clk_unhalted.thread_p or "
+               "cpu_clk_unhalted.thread?");
   /* COND is umask 11H there: not a line the plugin produces; its
    * umask 01H line means COND_TAKEN on Ice Lake. */
   assert_unsupported("BR_INST_RETIRED:COND");
