@@ -18,6 +18,12 @@
  *   perf's generic names         instructions, branches, cycles, ...
  *   the profile's Intel names    BR_INST_RETIRED:NEAR_CALL (libpfm4's)
  *                                br_inst_retired.near_call (perf's)
+ *   perf's names libpfm4 lacks   inst_retired.any, cpu_clk_unhalted.thread,
+ *                                cpu_clk_unhalted.ref_tsc (the fixed
+ *                                counters' events, SDM Vol. 3B Table 18-2,
+ *                                as the architectural event each counts),
+ *                                their AnyThread variants (_any: <not
+ *                                supported>)
  *   perf's raw form              r00c0, r5100c0 (the raw config: bits of
  *                                the event select; USR, OS, INT and EN are
  *                                set by the modifiers, as perf's kernel
