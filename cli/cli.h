@@ -100,6 +100,7 @@ extern const struct cli_command cli_cmd_show;
 extern const struct cli_command cli_cmd_stat;
 extern const struct cli_command cli_cmd_record;
 extern const struct cli_command cli_cmd_report;
+extern const struct cli_command cli_cmd_list;
 
 /* softpmu stat parses its own options: they end at the program's name.
  * argv[0] is "stat". Returns the exit status. */

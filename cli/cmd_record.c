@@ -104,6 +104,8 @@ static void record_perf_type(const struct stat_event *e,
     }
 }
 
+static int record_check_branches(const struct rec_opts *o);
+
 static int record_add_event(struct rec_opts *o, const char *spec)
 {
   struct stat_event *e = &o->ev[o->desc.nev];
@@ -136,8 +138,13 @@ static int record_add_event(struct rec_opts *o, const char *spec)
                            "record: %s counts kernel code only, which "
                            "qemu-x86_64 does not run: it would give no sample",
                            spec);
+  /* perf's :p to :P (stat_events.h): PEBS for the run, as --precise. */
+  if (e->precise && !o->precise) {
+    o->precise = true;
+    if (record_check_branches(o) != CLI_EXIT_OK)
+      return CLI_EXIT_USAGE;
+  }
   record_perf_type(e, &o->desc.ev[o->desc.nev]);
-  o->desc.ev[o->desc.nev].precise = o->precise;
   o->desc.nev++;
   return CLI_EXIT_OK;
 }
@@ -447,6 +454,9 @@ static int record_setup(struct rec_opts *o)
   for (l = 0; l < o->nlists; l++)
     if ((rc = record_add_events(o, o->event_lists[l])) != CLI_EXIT_OK)
       return rc;
+  /* PEBS arms every sampling counter (a :p on one event included). */
+  for (l = 0; l < o->desc.nev; l++)
+    o->desc.ev[l].precise = o->precise;
   return CLI_EXIT_OK;
 }
 

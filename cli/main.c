@@ -11,9 +11,9 @@
 #include "man.h"
 
 static const struct cli_command *const commands[] = {
-    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid,
-    &cli_cmd_msrs,   &cli_cmd_run,    &cli_cmd_show,
-    &cli_cmd_stat,   &cli_cmd_record, &cli_cmd_report,
+    &cli_cmd_decode, &cli_cmd_encode, &cli_cmd_cpuid, &cli_cmd_msrs,
+    &cli_cmd_run,    &cli_cmd_show,   &cli_cmd_stat,  &cli_cmd_record,
+    &cli_cmd_report, &cli_cmd_list,
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -73,7 +73,8 @@ static void print_manual(FILE *out)
         "    softpmu run examples/scripts/pmi_freeze_v4.pmu\n"
         "    sudo softpmu show -C 0\n"
         "    softpmu stat -- ./prog\n"
-        "    softpmu record -g -- ./prog && softpmu report\n",
+        "    softpmu record -g -- ./prog && softpmu report\n"
+        "    softpmu list cache\n",
         out);
 }
 
@@ -117,11 +118,17 @@ static void write_command_manual(FILE *out, const void *cmd)
 static int help_roff(int argc, char **argv)
 {
   static const char *const see_commands[] = {
-      "softpmu-decode", "softpmu-encode",
-      "softpmu-cpuid",  "softpmu-msrs",
-      "softpmu-run",    "softpmu-show",
-      "softpmu-stat",   "softpmu-record",
-      "softpmu-report", NULL,
+      "softpmu-decode",
+      "softpmu-encode",
+      "softpmu-cpuid",
+      "softpmu-msrs",
+      "softpmu-run",
+      "softpmu-show",
+      "softpmu-stat",
+      "softpmu-record",
+      "softpmu-report",
+      "softpmu-list",
+      NULL,
   };
   static const char *const see_top[] = {"softpmu", NULL};
   const struct cli_command *cmd;

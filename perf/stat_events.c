@@ -170,38 +170,44 @@ static const struct {
   enum generic_kind kind;
   unsigned arg; /* GEN_LINE: enum line; GEN_CONFIG: the raw config */
   enum stat_hw hw;
+  enum stat_list_group group; /* perf list's */
 } generics[] = {
-    {"instructions", GEN_LINE, L_INST, STAT_HW_INSTRUCTIONS},
-    {"branches", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES},
-    {"branch-instructions", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES},
-    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_NONE},
-    {"L1-dcache-stores", GEN_LINE, L_STORES, STAT_HW_NONE},
-    {"cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES},
-    {"cpu-cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES},
-    {"ref-cycles", GEN_CONFIG, 0x0300, STAT_HW_NONE},
-    {"bus-cycles", GEN_CONFIG, 0x013c, STAT_HW_NONE},
-    {"cache-references", GEN_CONFIG, 0x4f2e, STAT_HW_CACHE_REFS},
-    {"cache-misses", GEN_CONFIG, 0x412e, STAT_HW_CACHE_MISSES},
-    {"branch-misses", GEN_CONFIG, 0x00c5, STAT_HW_BRANCH_MISSES},
-    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_NONE},
-    {"stalled-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE},
-    {"idle-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE},
-    {"stalled-cycles-backend", GEN_NONE, 0, STAT_HW_NONE},
-    {"idle-cycles-backend", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-loads", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-stores", GEN_NONE, 0, STAT_HW_NONE},
-    {"LLC-store-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"dTLB-loads", GEN_NONE, 0, STAT_HW_NONE},
-    {"dTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"iTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"branch-loads", GEN_NONE, 0, STAT_HW_NONE},
-    {"branch-load-misses", GEN_NONE, 0, STAT_HW_NONE},
-    {"task-clock", GEN_NONE, 0, STAT_HW_NONE},
-    {"cpu-clock", GEN_NONE, 0, STAT_HW_NONE},
-    {"context-switches", GEN_NONE, 0, STAT_HW_NONE},
-    {"cpu-migrations", GEN_NONE, 0, STAT_HW_NONE},
-    {"page-faults", GEN_NONE, 0, STAT_HW_NONE},
+    {"instructions", GEN_LINE, L_INST, STAT_HW_INSTRUCTIONS,
+     STAT_LIST_HARDWARE},
+    {"branches", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES, STAT_LIST_HARDWARE},
+    {"branch-instructions", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES,
+     STAT_LIST_HARDWARE},
+    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-stores", GEN_LINE, L_STORES, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
+    {"cpu-cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
+    {"ref-cycles", GEN_CONFIG, 0x0300, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"bus-cycles", GEN_CONFIG, 0x013c, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"cache-references", GEN_CONFIG, 0x4f2e, STAT_HW_CACHE_REFS,
+     STAT_LIST_HARDWARE},
+    {"cache-misses", GEN_CONFIG, 0x412e, STAT_HW_CACHE_MISSES,
+     STAT_LIST_HARDWARE},
+    {"branch-misses", GEN_CONFIG, 0x00c5, STAT_HW_BRANCH_MISSES,
+     STAT_LIST_HARDWARE},
+    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"stalled-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"idle-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"stalled-cycles-backend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"idle-cycles-backend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
+    {"LLC-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"LLC-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"LLC-stores", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"LLC-store-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"dTLB-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"dTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"iTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"branch-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"branch-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"task-clock", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"cpu-clock", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"context-switches", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"cpu-migrations", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
+    {"page-faults", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
 };
 #define NGENERICS (sizeof(generics) / sizeof(generics[0]))
 
@@ -222,6 +228,70 @@ static bool generic_config(const struct stat_gen *g, size_t i, uint64_t *config)
     break;
   }
   return false;
+}
+
+/* ---- perf's names libpfm4 lacks -------------------------------------------
+ *
+ * perf's JSON event lists (Linux's tools/perf/pmu-events/arch/x86/, e.g.
+ * skylake/pipeline.json) name the events of the fixed counters as SDM Vol.
+ * 3B Table 18-2 does, encoded as Linux's pseudo-encodings (event 00H,
+ * umask N + 1 for fixed counter N; fixed_equivalent). libpfm4 lacks them
+ * before Ice Lake, and its Sapphire Rapids INST_RETIRED:ANY is C0H/01H:
+ * perf's spelling of these names resolves here first, wherever the profile
+ * has the fixed counter. Their _ANY variants set AnyThread (SDM Vol. 3B
+ * 18.2.3.1: the events of both threads of the core), which the plugin
+ * does not model: known where the profile has AnyThread (version 3, not
+ * deprecated), <not supported>. */
+#define PERF_GP (-1) /* a general-purpose counter's event */
+
+static const struct {
+  const char *name; /* perf's spelling */
+  uint16_t config;  /* the (pseudo-)encoding */
+  int fixed;        /* the fixed counter it names, or PERF_GP */
+  bool any_thread;  /* AnyThread set: not produced */
+  const char *desc; /* for softpmu list */
+} perf_names[] = {
+    {"inst_retired.any", 0x0100, 0, false,
+     "Instructions retired (fixed counter 0; as INST_RETIRED.ANY_P)"},
+    {"cpu_clk_unhalted.thread", 0x0200, 1, false,
+     "Core cycles when the thread is not halted (fixed counter 1; as "
+     "CPU_CLK_UNHALTED.THREAD_P)"},
+    {"cpu_clk_unhalted.ref_tsc", 0x0300, 2, false,
+     "Reference cycles when the core is not halted (fixed counter 2)"},
+    {"cpu_clk_unhalted.thread_any", 0x0200, 1, true,
+     "Core cycles when either thread of the core is not halted (fixed "
+     "counter 1, AnyThread)"},
+    {"cpu_clk_unhalted.thread_p_any", 0x003c, PERF_GP, true,
+     "Core cycles when either thread of the core is not halted "
+     "(AnyThread)"},
+    {"cpu_clk_unhalted.ref_xclk_any", 0x013c, PERF_GP, true,
+     "Core crystal clock cycles when either thread of the core is not "
+     "halted (AnyThread)"},
+    {"cpu_clk_thread_unhalted.ref_xclk_any", 0x013c, PERF_GP, true,
+     "Core crystal clock cycles when either thread of the core is not "
+     "halted (AnyThread)"},
+};
+#define NPERF_NAMES (sizeof(perf_names) / sizeof(perf_names[0]))
+
+/* Does perf's name i apply to p (its fixed counter, AnyThread)? */
+static bool perf_name_applies(const spmu_profile *p, size_t i)
+{
+  if (perf_names[i].fixed != PERF_GP &&
+      !(p->fixed_mask >> perf_names[i].fixed & 1))
+    return false;
+  return !perf_names[i].any_thread ||
+         (p->version >= 3 && !(p->features & SPMU_FEAT_ANY_DEPRECATED));
+}
+
+/* The index of perf's name base on p, or -1. */
+static int perf_name_find(const spmu_profile *p, const char *base)
+{
+  size_t i;
+
+  for (i = 0; i < NPERF_NAMES; i++)
+    if (text_ieq(base, perf_names[i].name) && perf_name_applies(p, i))
+      return (int)i;
+  return -1;
 }
 
 /* ---- libpfm4 -------------------------------------------------------------
@@ -331,15 +401,64 @@ static int pfm_config(const char *name, uint64_t *config, bool *user,
   return PFM_SUCCESS;
 }
 
-/* Offer every EVENT:UMASK name of the forced PMU, in perf's spelling when
- * the word is written in it. */
-static void pfm_offer_names(struct nearest *nb, bool perf_style)
+/* A name of the forced PMU's table and what it counts (the umask's
+ * description, or the event's for an event without umasks). */
+typedef void pfm_name_fn(void *ctx, const char *name, const char *desc);
+
+/* The umask-less event idx in perf's or libpfm4's spelling, if it is one. */
+static void pfm_bare_event(int idx, const pfm_event_info_t *einfo,
+                           bool perf_style, pfm_name_fn *fn, void *ctx)
+{
+  pfm_event_attr_info_t ainfo;
+  char name[96], *c;
+  int a;
+
+  for (a = 0; a < einfo->nattrs; a++) {
+    memset(&ainfo, 0, sizeof ainfo);
+    ainfo.size = sizeof ainfo;
+    if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) == PFM_SUCCESS &&
+        ainfo.type == PFM_ATTR_UMASK)
+      return;
+  }
+  snprintf(name, sizeof name, "%s", einfo->name);
+  if (perf_style)
+    for (c = name; *c; c++)
+      *c = (char)tolower((unsigned char)*c);
+  fn(ctx, name, einfo->desc);
+}
+
+/* Every EVENT:UMASK name of event idx, in perf's spelling when perf_style
+ * (br_inst_retired.near_call), else libpfm4's. */
+static void pfm_event_names(int idx, const pfm_event_info_t *einfo,
+                            bool perf_style, pfm_name_fn *fn, void *ctx)
+{
+  pfm_event_attr_info_t ainfo;
+  char name[96], *c;
+  int a;
+
+  for (a = 0; a < einfo->nattrs; a++) {
+    memset(&ainfo, 0, sizeof ainfo);
+    ainfo.size = sizeof ainfo;
+    if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) != PFM_SUCCESS ||
+        ainfo.type != PFM_ATTR_UMASK)
+      continue;
+    snprintf(name, sizeof name, "%s%c%s", einfo->name, perf_style ? '.' : ':',
+             ainfo.name);
+    if (perf_style)
+      for (c = name; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    fn(ctx, name, ainfo.desc);
+  }
+}
+
+/* Every name of the forced PMU's table: each EVENT:UMASK, and with bare
+ * each event that has no umask. */
+static void pfm_each_name(bool perf_style, bool bare, pfm_name_fn *fn,
+                          void *ctx)
 {
   pfm_pmu_info_t pinfo;
   pfm_event_info_t einfo;
-  pfm_event_attr_info_t ainfo;
-  int pmu, idx, a;
-  char name[96], *c;
+  int pmu, idx;
 
   for (pmu = PFM_PMU_NONE; pmu < PFM_PMU_MAX; pmu++) {
     memset(&pinfo, 0, sizeof pinfo);
@@ -352,49 +471,88 @@ static void pfm_offer_names(struct nearest *nb, bool perf_style)
       einfo.size = sizeof einfo;
       if (pfm_get_event_info(idx, PFM_OS_NONE, &einfo) != PFM_SUCCESS)
         continue;
-      for (a = 0; a < einfo.nattrs; a++) {
-        memset(&ainfo, 0, sizeof ainfo);
-        ainfo.size = sizeof ainfo;
-        if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) !=
-                PFM_SUCCESS ||
-            ainfo.type != PFM_ATTR_UMASK)
-          continue;
-        snprintf(name, sizeof name, "%s%c%s", einfo.name,
-                 perf_style ? '.' : ':', ainfo.name);
-        if (perf_style)
-          for (c = name; *c; c++)
-            *c = (char)tolower((unsigned char)*c);
-        nearest_offer(nb, name);
-      }
+      if (bare)
+        pfm_bare_event(idx, &einfo, perf_style, fn, ctx);
+      pfm_event_names(idx, &einfo, perf_style, fn, ctx);
     }
   }
 }
 
+static void offer_name(void *nb, const char *name, const char *desc)
+{
+  (void)desc;
+  nearest_offer(nb, name);
+}
+
+/* Offer every EVENT:UMASK name of the forced PMU, in perf's spelling when
+ * the word is written in it. */
+static void pfm_offer_names(struct nearest *nb, bool perf_style)
+{
+  pfm_each_name(perf_style, false, offer_name, nb);
+}
+
 /* ---- Parsing the event string --------------------------------------------*/
 
-/* Apply a modifier string ("u", "k", "uk", "ku") to *out. false if it is
- * not one. */
-static bool parse_modifiers(const char *mods, struct stat_event *out)
-{
-  bool u = false, k = false;
+/* perf's event modifiers (perf-list(1), "modifiers"), as perf reads them:
+ *   u, k, h   count user, kernel, hypervisor code; given any, only those.
+ *             No hypervisor runs here, so h counts what u does (the
+ *             program's own code, at CPL 3).
+ *   G, H      count in guest, host mode (perf's exclude_host and
+ *             exclude_guest); no virtual machine runs here, all code is
+ *             host code: H changes nothing, G alone counts nothing (user
+ *             and kernel both false; config_to_evtsel).
+ *   p, pp, ppp, P   the precise level (perf_event_open(2), precise_ip);
+ *             P is the highest the profile has: 3 with PEBS (SDM Vol. 3B
+ *             18.4.4), else 0. A level above 0 needs PEBS.
+ * Each letter at most once, p up to three times. */
+#define PRECISE_MAX 4u /* P, until the profile says what it is */
 
-  if (*mods == '\0')
+struct stat_mods {
+  bool u, k, h, guest, host, max_precise;
+  unsigned precise;
+};
+
+static bool mods_take(struct stat_mods *m, char c)
+{
+  bool *flag = c == 'u'   ? &m->u
+               : c == 'k' ? &m->k
+               : c == 'h' ? &m->h
+               : c == 'G' ? &m->guest
+               : c == 'H' ? &m->host
+               : c == 'P' ? &m->max_precise
+                          : NULL;
+
+  if (c == 'p')
+    return m->precise < 3 && ++m->precise;
+  if (flag == NULL || *flag)
     return false;
-  for (; *mods; mods++) {
-    if (*mods == 'u' && !u)
-      u = true;
-    else if (*mods == 'k' && !k)
-      k = true;
-    else
-      return false;
-  }
-  out->user = u;
-  out->kernel = k;
+  *flag = true;
   return true;
 }
 
-/* Split a trailing ":u", ":k" or ":uk" off base (in place). true if one
- * was there. */
+/* Apply a modifier string ("u", "uk", "upp", "G") to *out. false if it is
+ * not one. */
+static bool parse_modifiers(const char *mods, struct stat_event *out)
+{
+  struct stat_mods m = {0};
+
+  if (*mods == '\0')
+    return false;
+  for (; *mods; mods++)
+    if (!mods_take(&m, *mods))
+      return false;
+  if (m.u || m.k || m.h) {
+    out->user = m.u || m.h;
+    out->kernel = m.k;
+  }
+  if (m.guest && !m.host) /* exclude_host: no guest runs here */
+    out->user = out->kernel = false;
+  out->precise = m.max_precise ? PRECISE_MAX : m.precise;
+  return true;
+}
+
+/* Split a trailing modifier string (":u", ":k", ":upp", ...) off base (in
+ * place). true if one was there. */
 static bool strip_modifiers(char *base, struct stat_event *out)
 {
   char *colon = strrchr(base, ':');
@@ -472,7 +630,8 @@ static bool parse_pmu_form(char *body, uint64_t *config, struct stat_event *out,
   if (*mods == ':')
     mods++;
   if (*mods != '\0' && !parse_modifiers(mods, out)) {
-    snprintf(why, whylen, "'%s': unknown modifier (u, k or uk)", mods);
+    snprintf(why, whylen,
+             "'%s': unknown modifier (u, k, h, G, H, p, pp, ppp or P)", mods);
     return false;
   }
   *config = 0;
@@ -485,6 +644,25 @@ static bool parse_pmu_form(char *body, uint64_t *config, struct stat_event *out,
     return false;
   }
   return true;
+}
+
+/* Linux's pseudo-encodings of the fixed counters, event 00H with umask
+ * N + 1 for fixed counter N (perf's JSON event lists and libpfm4 from Ice
+ * Lake use them), as the architectural event each fixed counter counts
+ * (SDM Vol. 3B Table 18-2): 00H/01H INST_RETIRED.ANY is C0H/00H
+ * instructions retired, 00H/02H CPU_CLK_UNHALTED.THREAD is 3CH/00H
+ * UnHalted Core Cycles. 00H/03H CPU_CLK_UNHALTED.REF_TSC stays: the model
+ * counts it as fixed counter 2 does (gen_models). */
+static uint64_t fixed_equivalent(uint64_t config)
+{
+  switch (config & STAT_EVTSEL_EVENT_BITS) {
+  case 0x0100:
+    return (config & ~STAT_EVTSEL_EVENT_BITS) | 0x00c0;
+  case 0x0200:
+    return (config & ~STAT_EVTSEL_EVENT_BITS) | 0x003c;
+  default:
+    return config;
+  }
 }
 
 /* perf's raw config as an event select: the bits the event chooses are
@@ -505,14 +683,14 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
              out->name, (unsigned long long)other);
     return false;
   }
-  /* Linux's pseudo-encoding of fixed counter 0 (event 00H, umask 01H;
-   * libpfm4's INST_RETIRED:ANY from Ice Lake) is INST_RETIRED.ANY, which
-   * fixed counter 0 counts (SDM Vol. 3B Table 18-2): C0H/00H. */
-  if ((config & STAT_EVTSEL_EVENT_BITS) == 0x0100)
-    config = 0x00c0;
+  config = fixed_equivalent(config);
+  /* Neither level (:G alone, guest mode only): a counter needs USR or OS
+   * to count (SDM Vol. 3B 18.2.1.1), and the plugin refuses one with
+   * neither; OS alone counts nothing as well here, where no code runs at
+   * CPL 0, so it stands for "no level". */
   out->evtsel = (config & STAT_EVTSEL_EVENT_BITS) | SPMU_EVTSEL_EN |
                 (out->user ? SPMU_EVTSEL_USR : 0) |
-                (out->kernel ? SPMU_EVTSEL_OS : 0);
+                (out->kernel || !out->user ? SPMU_EVTSEL_OS : 0);
   return true;
 }
 
@@ -526,6 +704,9 @@ static int unknown_event(const spmu_profile *p, const char *base, char *why,
   nearest_init(&nb, base);
   for (i = 0; i < NGENERICS; i++)
     nearest_offer(&nb, generics[i].name);
+  for (i = 0; i < NPERF_NAMES; i++)
+    if (perf_name_applies(p, i))
+      nearest_offer(&nb, perf_names[i].name);
   if (stat_events_pfm_pmu(p) != NULL)
     pfm_offer_names(&nb, strchr(base, '.') != NULL);
   if (nearest_text(&nb, near, sizeof near))
@@ -546,6 +727,7 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
 {
   bool u, k;
   size_t i;
+  int n;
 
   *known = true;
   if (strncmp(base, "cpu/", 4) == 0)
@@ -561,6 +743,11 @@ static int base_config(const spmu_profile *p, char *base, uint64_t *config,
       out->hw = generics[i].hw;
       return 0;
     }
+  if ((n = perf_name_find(p, base)) >= 0) {
+    *config = perf_names[n].config;
+    *known = !perf_names[n].any_thread;
+    return 0;
+  }
   if (stat_events_pfm_pmu(p) != NULL &&
       pfm_config(base, config, &u, &k) == PFM_SUCCESS) {
     if (!u || !k) { /* libpfm4's own u=0 / k=0 */
@@ -614,6 +801,25 @@ static int classify(const spmu_profile *p, enum stat_model_use model,
   return 0;
 }
 
+/* The precise level the modifiers asked for, on p: P is the highest p has
+ * (3 with PEBS, 0 without); p, pp and ppp need PEBS (SDM Vol. 3B 18.4.4),
+ * else false with the reason. */
+static bool precise_level(const spmu_profile *p, struct stat_event *out,
+                          char *why, size_t whylen)
+{
+  bool pebs = (p->features & SPMU_FEAT_PEBS) != 0;
+
+  if (out->precise == PRECISE_MAX)
+    out->precise = pebs ? 3 : 0;
+  if (out->precise == 0 || pebs)
+    return true;
+  snprintf(why, whylen,
+           "%s: %s has no PEBS (SDM Vol. 3B 18.4.4), so no precise level: "
+           "leave out :p (or write :P, the highest the profile has)",
+           out->name, p->name);
+  return false;
+}
+
 int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
                        const char *spec, struct stat_event *out, char *why,
                        size_t whylen)
@@ -647,13 +853,95 @@ int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
     snprintf(why, whylen, "'%s': a modifier without an event", spec);
     return -1;
   }
-  if (base_config(p, base, &config, &known, out, why, whylen) != 0)
+  if (base_config(p, base, &config, &known, out, why, whylen) != 0 ||
+      !precise_level(p, out, why, whylen))
     return -1;
   if (!known)
     return 0;
   if (!config_to_evtsel(config, out, why, whylen))
     return -1;
   return classify(p, model, spec, out, why, whylen);
+}
+
+/* ---- softpmu list ---------------------------------------------------------
+ *
+ * Every candidate name goes through stat_event_resolve(), so the list is
+ * what stat takes, by construction. */
+struct list_ctx {
+  const spmu_profile *p;
+  enum stat_model_use model;
+  stat_list_fn *fn;
+  void *opaque;
+  enum stat_list_group group;
+};
+
+/* name as stat resolves it, to fn; nothing when stat refuses it. */
+static void list_emit(const struct list_ctx *c, const char *name,
+                      const char *desc)
+{
+  struct stat_event ev;
+  struct stat_list_item it = {c->group, name, desc, &ev, false};
+  char why[512];
+
+  if (stat_event_resolve(c->p, c->model, name, &ev, why, sizeof why) != 0) {
+    if (c->model != STAT_MODEL_NONE ||
+        stat_event_resolve(c->p, STAT_MODEL_OFF, name, &ev, why, sizeof why) !=
+            0 ||
+        !ev.modelled)
+      return;
+    it.needs_model = true;
+  }
+  c->fn(c->opaque, &it);
+}
+
+/* A name of libpfm4's table (pfm_name_fn), unless one of perf's names,
+ * listed before it, is the same. */
+static void list_pfm_name(void *ctx, const char *name, const char *desc)
+{
+  const struct list_ctx *c = ctx;
+
+  if (perf_name_find(c->p, name) < 0)
+    list_emit(c, name, desc);
+}
+
+/* perf's generic names of group g. */
+static void list_generics(struct list_ctx *c, enum stat_list_group g)
+{
+  size_t i;
+
+  c->group = g;
+  for (i = 0; i < NGENERICS; i++)
+    if (generics[i].group == g)
+      list_emit(c, generics[i].name, NULL);
+}
+
+/* perf's names libpfm4 lacks, then libpfm4's table. */
+static void list_intel(struct list_ctx *c)
+{
+  size_t i;
+
+  c->group = STAT_LIST_INTEL;
+  for (i = 0; i < NPERF_NAMES; i++)
+    list_emit(c, perf_names[i].name, perf_names[i].desc);
+  if (stat_events_pfm_pmu(c->p) != NULL)
+    pfm_each_name(true, true, list_pfm_name, c);
+}
+
+int stat_events_list(const spmu_profile *p, enum stat_model_use model,
+                     stat_list_fn *fn, void *opaque, char *why, size_t whylen)
+{
+  struct list_ctx c = {p, model, fn, opaque, STAT_LIST_HARDWARE};
+  struct stat_event probe;
+
+  /* A profile stat cannot count on says so here too. */
+  if (stat_event_resolve(p, STAT_MODEL_OFF, "instructions", &probe, why,
+                         whylen) != 0)
+    return -1;
+  list_generics(&c, STAT_LIST_HARDWARE);
+  list_generics(&c, STAT_LIST_CACHE);
+  list_generics(&c, STAT_LIST_SOFTWARE);
+  list_intel(&c);
+  return 0;
 }
 
 bool stat_event_next(const char **list, char *buf, size_t len)

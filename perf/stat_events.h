@@ -18,14 +18,27 @@
  *   perf's generic names         instructions, branches, cycles, ...
  *   the profile's Intel names    BR_INST_RETIRED:NEAR_CALL (libpfm4's)
  *                                br_inst_retired.near_call (perf's)
+ *   perf's names libpfm4 lacks   inst_retired.any, cpu_clk_unhalted.thread,
+ *                                cpu_clk_unhalted.ref_tsc (the fixed
+ *                                counters' events, SDM Vol. 3B Table 18-2,
+ *                                as the architectural event each counts),
+ *                                their AnyThread variants (_any: <not
+ *                                supported>)
  *   perf's raw form              r00c0, r5100c0 (the raw config: bits of
  *                                the event select; USR, OS, INT and EN are
  *                                set by the modifiers, as perf's kernel
  *                                side sets them, so they are ignored)
  *   perf's PMU form              cpu/event=0xc4,umask=0x02,cmask=1,inv,edge/
- * each optionally followed by :u, :k or :uk (cpu/.../ also by /u): count
- * user code, kernel code or both (the default, as perf's). The engine runs
- * only user code, so an event with :k alone counts 0.
+ * each optionally followed by perf's modifiers (cpu/.../ also by /u):
+ *   :u, :k, :uk  count user code, kernel code or both (the default, as
+ *                perf's); the engine runs only user code, so an event with
+ *                :k alone counts 0; :h (hypervisor) counts as :u here, where
+ *                no hypervisor runs;
+ *   :G, :H       guest or host mode only: all code here is host code, so
+ *                :H changes nothing and :G alone counts 0;
+ *   :p, :pp, :ppp, :P   a precise level (PEBS, SDM Vol. 3B 18.4.4), refused
+ *                on a profile without PEBS (:P is then level 0);
+ * combined as perf combines them (:upp).
  *
  * The Intel names come from libpfm4 with its PMU table forced to the
  * profile's: stat_events_setup() sets LIBPFM_FORCE_PMU in this process's
@@ -72,16 +85,19 @@ enum stat_hw {
 
 /* One resolved -e event. */
 struct stat_event {
-  char name[96];   /* as perf prints it: the event string as given */
-  uint64_t evtsel; /* the IA32_PERFEVTSELx value (EN set); 0 when not
-                      supported */
-  bool supported;  /* false: print <not supported> */
-  bool user;       /* USR: counts user code (CPL 3) */
-  bool kernel;     /* OS: counts kernel code (CPL 0), which this engine
-                      never runs */
-  bool modelled;   /* counted by the modelled micro-architecture (an
-                      estimate, printed as such), not exactly */
-  enum stat_hw hw; /* which generic hardware event it is, if one */
+  char name[96];    /* as perf prints it: the event string as given */
+  uint64_t evtsel;  /* the IA32_PERFEVTSELx value (EN set); 0 when not
+                       supported */
+  bool supported;   /* false: print <not supported> */
+  bool user;        /* USR: counts user code (CPL 3) */
+  bool kernel;      /* OS: counts kernel code (CPL 0), which this engine
+                       never runs */
+  bool modelled;    /* counted by the modelled micro-architecture (an
+                       estimate, printed as such), not exactly */
+  enum stat_hw hw;  /* which generic hardware event it is, if one */
+  unsigned precise; /* perf's precise level from :p, :pp, :ppp or :P
+                       (0 to 3; above 0 only where the profile has PEBS):
+                       record samples with PEBS, stat ignores it */
 };
 
 /* The libpfm4 PMU table name for a profile ("skl" for skylake), or NULL
@@ -105,6 +121,43 @@ int stat_events_setup(const spmu_profile *p, char *why, size_t whylen);
 int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
                        const char *spec, struct stat_event *out, char *why,
                        size_t whylen);
+
+/* ---- softpmu list: every name stat_event_resolve() takes ---------------*/
+
+/* The groups of the names, as perf list groups its events. */
+enum stat_list_group {
+  STAT_LIST_HARDWARE, /* perf's generic hardware events */
+  STAT_LIST_CACHE,    /* perf's generic cache events */
+  STAT_LIST_SOFTWARE, /* perf's software events: never produced here */
+  STAT_LIST_INTEL,    /* the profile's Intel names: perf's names of the
+                         fixed counters' events, then libpfm4's table in
+                         perf's spelling */
+  STAT_LIST_NGROUPS
+};
+
+/* One name, as stat_event_resolve() resolved it. */
+struct stat_list_item {
+  enum stat_list_group group;
+  const char *name; /* as stat takes it */
+  const char *desc; /* what it counts (libpfm4's, or the SDM's words), or
+                       NULL */
+  const struct stat_event *ev; /* its resolution (ev->supported,
+                                  ev->modelled) */
+  bool needs_model;            /* a modelled event stat refuses with `model`
+                                  STAT_MODEL_NONE: it needs --model */
+};
+
+typedef void stat_list_fn(void *opaque, const struct stat_list_item *item);
+
+/* Call fn for every event name stat_event_resolve() takes on profile p
+ * (without modifiers; the raw forms are syntax, not names), group by group,
+ * each with its resolution under `model`; a modelled event refused for
+ * want of a model (STAT_MODEL_NONE) comes with needs_model set and the
+ * resolution --no-model gives. Names it refuses otherwise are not passed:
+ * what fn sees is what stat takes. 0, or -1 with the reason in why (a
+ * NetBurst profile; libpfm4 set up for another profile). */
+int stat_events_list(const spmu_profile *p, enum stat_model_use model,
+                     stat_list_fn *fn, void *opaque, char *why, size_t whylen);
 
 /* The next event of an -e list ("instructions,cpu/event=0xc4,umask=2/u"),
  * split at commas outside cpu/.../, into buf. Advances *list past it and

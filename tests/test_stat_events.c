@@ -170,9 +170,75 @@ static void test_modifiers_usr_os_18_2_1_1(void **state)
   assert_int_equal(sel("instructions:uk"), UOE | 0xc0);
   assert_int_equal(sel("instructions:ku"), UOE | 0xc0);
   assert_int_equal(sel("BR_INST_RETIRED:NEAR_CALL:u"), U_E | 0x02c4);
-  assert_error("instructions:p",
-               "event 'instructions:p' is not known for skylake; did you "
+  assert_error("instructions:x",
+               "event 'instructions:x' is not known for skylake; did you "
                "mean instructions?");
+}
+
+/* perf's other modifiers, as perf reads them (perf-list(1)): :h counts
+ * the hypervisor, which does not run here, so as :u; :H (host only)
+ * changes nothing, :G (guest only) alone counts at no level: OS alone,
+ * since the plugin needs USR or OS (SDM Vol. 3B 18.2.1.1) and no code
+ * runs at CPL 0 here. */
+static void test_modifiers_h_g_h_18_2_1_1(void **state)
+{
+  (void)state;
+  assert_int_equal(sel("instructions:h"), U_E | 0xc0);
+  assert_int_equal(sel("instructions:kh"), UOE | 0xc0);
+  assert_int_equal(sel("instructions:H"), UOE | 0xc0);
+  assert_int_equal(sel("instructions:uH"), U_E | 0xc0);
+  assert_int_equal(sel("instructions:GH"), UOE | 0xc0);
+  assert_int_equal(sel("instructions:G"), _KE | 0xc0);
+  assert_false(ok("instructions:G").user);
+  assert_false(ok("instructions:G").kernel);
+  assert_int_equal(sel("cpu/event=0xc0/G"), _KE | 0xc0);
+  assert_error("instructions:uu", "event 'instructions:uu' is not known for "
+                                  "skylake; did you mean instructions?");
+}
+
+/* :p, :pp, :ppp and :P: the precise level; Skylake has PEBS (SDM Vol. 3B
+ * 18.4.4), so P is level 3. The event select is the same: stat counts,
+ * record samples with PEBS. */
+static void test_modifiers_precise_18_4_4(void **state)
+{
+  (void)state;
+  assert_int_equal(ok("instructions").precise, 0);
+  assert_int_equal(ok("instructions:p").precise, 1);
+  assert_int_equal(ok("instructions:pp").precise, 2);
+  assert_int_equal(ok("instructions:ppp").precise, 3);
+  assert_int_equal(ok("instructions:P").precise, 3);
+  assert_int_equal(ok("cycles:upp").precise, 2);
+  assert_int_equal(sel("instructions:upp"), U_E | 0xc0);
+  assert_int_equal(sel("br_inst_retired.near_call:ppp"), UOE | 0x02c4);
+  assert_int_equal(ok("BR_INST_RETIRED:NEAR_CALL:kpp").precise, 2);
+  assert_int_equal(ok("r00c0:pu").precise, 1);
+  assert_int_equal(ok("cpu/event=0xc0/pp").precise, 2);
+  assert_int_equal(ok("cpu/event=0xc0/:ppu").precise, 2);
+  assert_error("instructions:pppp", "event 'instructions:pppp' is not known "
+                                    "for skylake; did you mean instructions?");
+}
+
+/* perf's spelling of the fixed counters' events (its JSON event lists,
+ * SDM Vol. 3B Table 18-2), in Linux's pseudo-encodings, as the
+ * architectural event each counter counts: INST_RETIRED.ANY exact as
+ * C0H/00H, CPU_CLK_UNHALTED.THREAD modelled as 3CH/00H, REF_TSC modelled
+ * as fixed counter 2's 00H/03H. libpfm4's Skylake table has none of them. */
+static void test_perf_fixed_names_table_18_2(void **state)
+{
+  (void)state;
+  assert_int_equal(xsel("inst_retired.any"), UOE | 0xc0);
+  assert_int_equal(xsel("INST_RETIRED.ANY:u"), U_E | 0xc0);
+  assert_int_equal(xsel("inst_retired.any_p"), UOE | 0xc0);
+  assert_int_equal(msel("cpu_clk_unhalted.thread"), UOE | 0x3c);
+  assert_int_equal(msel("cpu_clk_unhalted.thread_p"), UOE | 0x3c);
+  assert_int_equal(msel("cpu_clk_unhalted.ref_tsc"), UOE | 0x0300);
+  assert_int_equal(msel("cpu_clk_unhalted.ref_xclk"), UOE | 0x013c);
+  assert_int_equal(msel("r200"), UOE | 0x3c);
+  assert_int_equal(xsel("r100"), UOE | 0xc0);
+  /* Their AnyThread variants (SDM Vol. 3B 18.2.3.1), not modelled. */
+  assert_unsupported("cpu_clk_unhalted.thread_any");
+  assert_unsupported("CPU_CLK_UNHALTED.THREAD_P_ANY:u");
+  assert_unsupported("cpu_clk_unhalted.ref_xclk_any");
 }
 
 /* perf's rNNN is the raw config: EVENT | UMASK << 8 | E, INV, CMASK in
@@ -216,7 +282,8 @@ static void test_pmu_form_figure_18_1(void **state)
                "'event=0x1c0': event takes a number from 0 to 0xff");
   assert_error("cpu/umask=1/", "cpu/...: no event= given");
   assert_error("cpu/event=0xc0", "cpu/...: the closing '/' is missing");
-  assert_error("cpu/event=0xc0/x", "'x': unknown modifier (u, k or uk)");
+  assert_error("cpu/event=0xc0/x",
+               "'x': unknown modifier (u, k, h, G, H, p, pp, ppp or P)");
 }
 
 /* What neither the engine nor its model has (stalls, TLBs, offcore
@@ -431,6 +498,12 @@ static void test_icelake_names(void **state)
   assert_string_equal(stat_events_pfm_pmu(&prof), "icl");
   assert_int_equal(sel("INST_RETIRED:ANY"), UOE | 0xc0);
   assert_int_equal(sel("inst_retired.any"), UOE | 0xc0);
+  /* AnyThread is deprecated from Ice Lake (CPUID.0AH:EDX[15]), and perf's
+   * lists have no _ANY names there. */
+  assert_error("cpu_clk_unhalted.thread_any",
+               "event 'cpu_clk_unhalted.thread_any' is not known for icelake; "
+               "did you mean cpu_clk_unhalted.thread_p or "
+               "cpu_clk_unhalted.thread?");
   /* COND is umask 11H there: not a line the plugin produces; its
    * umask 01H line means COND_TAKEN on Ice Lake. */
   assert_unsupported("BR_INST_RETIRED:COND");
@@ -498,6 +571,23 @@ static void test_sapphirerapids_modelled(void **state)
   assert_int_equal(msel("MEM_LOAD_RETIRED:L2_MISS"), UOE | 0x10d1);
 }
 
+/* perf's Sapphire Rapids names of the fixed counters (SDM Vol. 3B Table
+ * 18-2): INST_RETIRED.ANY is fixed counter 0's 00H/01H there, where
+ * libpfm4's INST_RETIRED:ANY is C0H/01H (not a line of the plugin);
+ * CPU_CLK_UNHALTED.THREAD 00H/02H is fixed counter 1's cycles. */
+static void test_sapphirerapids_fixed_names_table_18_2(void **state)
+{
+  (void)state;
+  assert_int_equal(xsel("inst_retired.any"), UOE | 0xc0);
+  assert_unsupported("INST_RETIRED:ANY");
+  assert_int_equal(msel("cpu_clk_unhalted.thread"), UOE | 0x3c);
+  assert_int_equal(msel("CPU_CLK_UNHALTED:THREAD"), UOE | 0x3c);
+  assert_int_equal(msel("cpu_clk_unhalted.ref_tsc"), UOE | 0x0300);
+  assert_int_equal(msel("cpu_clk_unhalted.ref_tsc_p"), UOE | 0x013c);
+  assert_unsupported("topdown.slots");
+  assert_int_equal(ok("instructions:pp").precise, 2);
+}
+
 /* Core Duo (perfmon v1): the architectural events, but no fixed counter
  * 2 for ref-cycles' 00H/03H (SDM Vol. 3B 18.2.2: fixed counters come with
  * version 2) and no L1D.REPLACEMENT; perf has no L1-dcache-load-misses
@@ -510,6 +600,70 @@ static void test_core_duo_modelled(void **state)
   assert_unsupported("ref-cycles");
   assert_unsupported("r0151");
   assert_unsupported("L1-dcache-load-misses");
+}
+
+/* Core Duo has no PEBS (SDM Vol. 3B 18.4.4: from Core 2) and no fixed
+ * counters: a precise level is refused, :P is level 0, and perf's names
+ * of the fixed counters' events are unknown. */
+static void test_core_duo_no_pebs_18_4_4(void **state)
+{
+  (void)state;
+  assert_error("instructions:pp",
+               "instructions:pp: core-duo has no PEBS (SDM Vol. 3B 18.4.4), "
+               "so no precise level: leave out :p (or write :P, the highest "
+               "the profile has)");
+  assert_int_equal(ok("instructions:P").precise, 0);
+  assert_int_equal(ok("instructions:uP").evtsel, U_E | 0xc0);
+  assert_error("inst_retired.any",
+               "event 'inst_retired.any' is not known for core-duo");
+}
+
+/* ---- softpmu list ----------------------------------------------------*/
+
+struct list_seen {
+  unsigned n, groups[STAT_LIST_NGROUPS];
+  unsigned inst_retired_any; /* times perf's fixed-counter name came */
+  bool near_call_desc;       /* br_inst_retired.near_call, described */
+};
+
+/* Each listed name resolves to what the list says: the list is the
+ * resolver's. */
+static void list_check(void *opaque, const struct stat_list_item *it)
+{
+  struct list_seen *seen = opaque;
+  struct stat_event e = ok(it->name);
+
+  assert_false(it->needs_model);
+  assert_int_equal(e.supported, it->ev->supported);
+  assert_int_equal(e.modelled, it->ev->modelled);
+  assert_int_equal(e.evtsel, it->ev->evtsel);
+  seen->n++;
+  seen->groups[it->group]++;
+  if (strcmp(it->name, "inst_retired.any") == 0) {
+    seen->inst_retired_any++;
+    assert_true(e.supported && !e.modelled);
+  }
+  if (strcmp(it->name, "br_inst_retired.near_call") == 0)
+    seen->near_call_desc = it->desc != NULL && it->desc[0] != '\0';
+}
+
+/* softpmu list's names: every group, perf's fixed-counter names once (not
+ * again from libpfm4's table, which has INST_RETIRED:ANY on Ice Lake),
+ * libpfm4's descriptions. */
+static void test_list_is_the_resolver(void **state)
+{
+  struct list_seen seen = {0};
+  char why[256];
+  unsigned g;
+
+  (void)state;
+  assert_int_equal(
+      stat_events_list(&prof, model, list_check, &seen, why, sizeof why), 0);
+  for (g = 0; g < STAT_LIST_NGROUPS; g++)
+    assert_true(seen.groups[g] > 0);
+  assert_int_equal(seen.inst_retired_any, 1);
+  assert_true(seen.near_call_desc);
+  assert_true(seen.n > 200);
 }
 
 /* ---- core2 and nehalem --------------------------------------------------*/
@@ -586,6 +740,9 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_perf_spelling_equals_libpfm),
       cmocka_unit_test(test_generic_names_table_18_1),
       cmocka_unit_test(test_modifiers_usr_os_18_2_1_1),
+      cmocka_unit_test(test_modifiers_h_g_h_18_2_1_1),
+      cmocka_unit_test(test_modifiers_precise_18_4_4),
+      cmocka_unit_test(test_perf_fixed_names_table_18_2),
       cmocka_unit_test(test_raw_form_figure_18_1),
       cmocka_unit_test(test_pmu_form_figure_18_1),
       cmocka_unit_test(test_not_supported),
@@ -598,9 +755,11 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_environment_left_unchanged),
       cmocka_unit_test(test_custom_and_netburst_profiles),
       cmocka_unit_test(test_event_list_split),
+      cmocka_unit_test(test_list_is_the_resolver),
   };
   const struct CMUnitTest icelake[] = {
       cmocka_unit_test(test_icelake_names),
+      cmocka_unit_test(test_list_is_the_resolver),
       cmocka_unit_test(test_icelake_modelled),
   };
   const struct CMUnitTest sandybridge[] = {
@@ -611,9 +770,11 @@ int main(int argc, char **argv)
   };
   const struct CMUnitTest sapphirerapids[] = {
       cmocka_unit_test(test_sapphirerapids_modelled),
+      cmocka_unit_test(test_sapphirerapids_fixed_names_table_18_2),
   };
   const struct CMUnitTest core_duo[] = {
       cmocka_unit_test(test_core_duo_modelled),
+      cmocka_unit_test(test_core_duo_no_pebs_18_4_4),
   };
   const struct CMUnitTest core2[] = {
       cmocka_unit_test(test_core2_loads_stores),

@@ -255,6 +255,17 @@ if [ $have_perf = 1 ]; then
   has "perf report: foo" "$tmp/rep" "66.67% 2 prog prog [.] foo"
 fi
 
+# perf's :pp on an event is --precise (PEBS, SDM Vol. 3B 18.4.4): every
+# sampling counter is armed so, as perf evlist shows.
+run record --from "$tmp/two.bin" -c 500 \
+  -e instructions,br_inst_retired.near_call:upp -o "$tmp/twop.data"
+expect "record --from: :upp" 0 "" \
+  "[ softpmu record: wrote 6 samples to $tmp/twop.data ]"
+if [ $have_perf = 1 ]; then
+  perf evlist -v -i "$tmp/twop.data" >"$tmp/ev" 2>&1
+  has "perf evlist: :upp is precise_ip 3" "$tmp/ev" "br_inst_retired.near_call:upp: type: 4, size: 128, config: 0x2c4, { sample_period, sample_freq }: 500, sample_type: IP|TID|TIME|PERIOD|IDENTIFIER, exclude_kernel: 1, exclude_hv: 1, precise_ip: 3"
+fi
+
 # ---- bad input -----------------------------------------------------------
 run record -c 0 --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
@@ -278,6 +289,8 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "--precise without PEBS: exit status $rc, want 2"
 grep -q "^softpmu: record: --precise: core-duo has no PEBS" "$tmp/err" ||
   fail "--precise without PEBS: the message: $(cat "$tmp/err")"
+run record --cpu core-duo -e instructions:pp --from "$tmp/one.bin" -o "$tmp/x.data"
+expect ":pp without PEBS" 2 "" "softpmu: record: instructions:pp: core-duo has no PEBS (SDM Vol. 3B 18.4.4), so no precise level: leave out :p (or write :P, the highest the profile has)"
 run record -e br_inst_retired.near_cal --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "unknown event: exit status $rc, want 2"

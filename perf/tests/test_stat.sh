@@ -158,6 +158,26 @@ run stat --from "$tmp/res2"
 expect "--from a block of format version 2" 2 "" \
   "softpmu: stat: --from $tmp/res2: a results block of format version 2: this softpmu reads version 1"
 
+# perf's modifiers (:h is :u here, :H changes nothing, :pp and :P are
+# accepted and ignored when counting) and perf's names of the fixed
+# counters' events, each resolved to its architectural equivalent (SDM
+# Vol. 3B Table 18-2). :G alone counts no code here: no guest runs.
+run stat -x , -e inst_retired.any:u,cpu_clk_unhalted.thread:pp,cpu_clk_unhalted.ref_tsc:P,instructions:h,branches:H,cycles:Gk --from "$tmp/res"
+expect "perf's modifiers and fixed-counter names" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,inst_retired.any:u,0,100.00,,
+17006,,cpu_clk_unhalted.thread:pp,0,100.00,,,model
+8001,,cpu_clk_unhalted.ref_tsc:P,0,100.00,,,model
+1001,,instructions:h,0,100.00,,
+3000,,branches:H,0,100.00,,
+1200,,cycles:Gk,0,100.00,,,model"
+# A precise level needs PEBS (SDM Vol. 3B 18.4.4); :P is the highest the
+# profile has, none on Core Duo.
+run stat --cpu core-duo -x , -e instructions:pp --from "$tmp/res"
+expect ":pp without PEBS" 2 "" "softpmu: stat: instructions:pp: core-duo has no PEBS (SDM Vol. 3B 18.4.4), so no precise level: leave out :p (or write :P, the highest the profile has)"
+run stat --cpu core-duo -x , -e instructions:P --from "$tmp/res"
+expect ":P without PEBS" 0 "" "40000,,instructions:P,0,100.00,,"
+
 run stat --help
 expect_manual "stat --help"
 run record --help
