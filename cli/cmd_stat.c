@@ -387,7 +387,8 @@ static int stat_execute(struct stat_opts *o)
 
   session_plugin_args(&o->s, &a);
   a.multiplex = o->mux;
-  if ((rc = session_start(&o->s, &a)) == CLI_EXIT_OK) {
+  /* With no event to count, the program runs without the plugin. */
+  if ((rc = session_start(&o->s, counted ? &a : NULL)) == CLI_EXIT_OK) {
     while (run.argv[run.argc])
       run.argc++;
     stat_note_kernel_only(o);

@@ -71,8 +71,8 @@ static bool session_named(const char *name, const char *a, size_t len)
 }
 
 /* The option whose name is the first len characters of a, or NULL. */
-static const struct session_option *
-session_option(const struct session *s, const char *a, size_t len)
+static const struct session_option *session_option(const struct session *s,
+                                                   const char *a, size_t len)
 {
   const struct session_option *tables[] = {session_shared, s->cmd->options};
   const struct session_option *o;
@@ -215,8 +215,8 @@ int session_choose_model(struct session *s)
 {
   char why[256];
 
-  if (stat_model_choose(&s->model, &s->profile, s->model_spec, s->no_model,
-                        why, sizeof(why)) != 0)
+  if (stat_model_choose(&s->model, &s->profile, s->model_spec, s->no_model, why,
+                        sizeof(why)) != 0)
     return session_error(s, true, "%s", why);
   return 0;
 }
@@ -322,14 +322,14 @@ int session_start(struct session *s, struct spmu_plugin_args *a)
                          strerror(err));
   }
   close(fd);
-  snprintf(s->cmd->sampling ? a->record : a->out, SPMU_PLUGIN_ARGS_PATH_MAX,
-           "%s", s->tmp);
-  s->parg = spmu_plugin_args_option(s->plugin, a);
-  /* With no event to count, the program runs without the plugin. */
-  if (s->parg)
-    s->qargv = qemu_run_argv(&s->profile, s->qemu,
-                             a->nevents ? s->parg : NULL, s->prog,
-                             s->prog_argv);
+  if (a) {
+    snprintf(s->cmd->sampling ? a->record : a->out, SPMU_PLUGIN_ARGS_PATH_MAX,
+             "%s", s->tmp);
+    s->parg = spmu_plugin_args_option(s->plugin, a);
+  }
+  if (!a || s->parg)
+    s->qargv =
+        qemu_run_argv(&s->profile, s->qemu, s->parg, s->prog, s->prog_argv);
   if (!s->qargv)
     return session_error(s, false, "out of memory");
   return 0;

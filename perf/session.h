@@ -43,8 +43,8 @@
 
 struct spmu_plugin_args; /* protocol/args.h */
 
-#define SESSION_EXIT_USAGE 2 /* the commands' status for bad usage */
-#define SESSION_HELP (-1)    /* session_parse: -h or --help was given */
+#define SESSION_EXIT_USAGE 2  /* the commands' status for bad usage */
+#define SESSION_HELP (-1)     /* session_parse: -h or --help was given */
 #define SESSION_MAX_EVENTS 32 /* the plugin's limit (args.h) */
 #define SESSION_PATH_MAX 4096
 
@@ -103,11 +103,11 @@ struct session {
 
   /* The command line (session_parse); profile_name and out may be given
    * defaults before. */
-  const char *profile_name; /* --cpu */
-  const char *out;          /* -o */
-  const char *from;         /* --from */
-  const char *model_spec;   /* --model */
-  bool no_model;            /* --no-model */
+  const char *profile_name;                    /* --cpu */
+  const char *out;                             /* -o */
+  const char *from;                            /* --from */
+  const char *model_spec;                      /* --model */
+  bool no_model;                               /* --no-model */
   const char *event_lists[SESSION_MAX_EVENTS]; /* each -e */
   unsigned nlists;
   char **prog_argv; /* the program and its arguments, NULL-terminated */
@@ -119,8 +119,7 @@ struct session {
   unsigned nev;
 
   /* The run (session_find, _start, _run). */
-  char qemu[SESSION_PATH_MAX], plugin[SESSION_PATH_MAX],
-      prog[SESSION_PATH_MAX];
+  char qemu[SESSION_PATH_MAX], plugin[SESSION_PATH_MAX], prog[SESSION_PATH_MAX];
   char tmp[64]; /* the file the plugin writes; "" when there is none */
   char *parg;   /* qemu-x86_64's -plugin argument */
   char **qargv; /* its command line */
@@ -163,9 +162,9 @@ int session_find(struct session *s);
 void session_plugin_args(const struct session *s, struct spmu_plugin_args *a);
 
 /* Make the temporary file, put its path into a (out= or record=, as the
- * command counts or samples) and build the qemu-x86_64 command line, the
- * plugin loaded when a has an event. session_end undoes it, after a
- * failure too. */
+ * command counts or samples) and build the qemu-x86_64 command line with
+ * the plugin given a; a NULL: the program runs without the plugin.
+ * session_end undoes it, after a failure too. */
 int session_start(struct session *s, struct spmu_plugin_args *a);
 
 /* Run the program once, the temporary file emptied first; its status in
