@@ -29,6 +29,9 @@
 #include "stat_events.h"
 #include "stat_model.h"
 
+_Static_assert(PERF_DATA_MAX_EVENTS >= SESSION_MAX_EVENTS,
+               "each event of the session has its perf.data attr");
+
 #define REC_DEFAULT_EVENTS "instructions"
 /* A prime, so that the samples do not fall in step with a loop (perf
  * record's own default is a frequency, which has no meaning here). */
@@ -454,9 +457,10 @@ static const struct session_command record_session = {
 /* Options end at the program's name: record parses its own command line. */
 static int record_main(int argc, char **argv)
 {
-  struct rec_opts o = {.precise = false};
+  struct rec_opts o;
   int rc;
 
+  memset(&o, 0, sizeof(o));
   session_init(&o.s, &record_session, &o);
   o.s.profile_name = CLI_DEFAULT_PROFILE;
   o.s.out = REC_DEFAULT_OUTPUT;

@@ -31,6 +31,9 @@
 #include "stat_model.h"
 #include "stat_print.h"
 
+_Static_assert(SESSION_EXIT_USAGE == CLI_EXIT_USAGE,
+               "the session's exit status for bad usage is the command's");
+
 #define STAT_MAX_EVENTS SESSION_MAX_EVENTS /* the plugin's limit */
 #define STAT_MAX_RUNS 100000
 /* perf stat's default hardware events (tools/perf/builtin-stat.c,

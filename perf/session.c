@@ -13,6 +13,9 @@
 
 #include "args.h" /* protocol/: the plugin's arguments */
 
+_Static_assert(SESSION_MAX_EVENTS == SPMU_PLUGIN_ARGS_MAX_EVENTS,
+               "a session's events are the plugin's");
+
 /* Say a message through the command: SESSION_EXIT_USAGE. A message
  * longer than the buffer is formatted again in memory of its size, so
  * that nothing the user typed is cut. */

@@ -9,15 +9,16 @@
  *                          `--`, then the program and its arguments
  *   session_load_profile   --cpu: a preset of an architectural PMU
  *   session_choose_model   --model, --no-model (stat_model.h)
- *   session_add_events     each event of a list resolved (stat_events.h);
- *   session_add_given_events  those of every -e
+ *   session_add_events     each event of a list resolved (stat_events.h),
+ *   session_add_given_events  or of every -e list
  *   session_find           qemu-x86_64, the plugin and the program
  *                          (qemu_run.h: PATH, "#!" scripts)
  *   session_plugin_args    the plugin's arguments both commands give it
  *   session_start          the temporary file the plugin writes and the
  *                          qemu-x86_64 command line
- *   session_run            one run (signals: qemu_run_spawn)
- *   session_exit_status    the program's status, passed through
+ *   session_run            one run, Ctrl-C and Ctrl-\ left to the program
+ *   session_exit_status    the program's status passed through (128 + N,
+ *                          said, for one killed by signal N)
  *   session_end            the temporary file removed, on every path
  *
  * What differs stays with the command: its own options (through its
