@@ -89,10 +89,10 @@ static int parse(struct session *s, char **argv)
 
 static void test_shared_options(void **state)
 {
-  char *argv[] = {"test", "-e",      "a",          "-eb",  "--event=c",
-                  "--cpu", "icelake", "--cpu=core2", "-o",   "f",
-                  "--model", "part:x", "--no-model", "--from", "r",
-                  "--",     "-prog",  "arg",        NULL};
+  char *argv[] = {"test",    "-e",      "a",           "-eb",    "--event=c",
+                  "--cpu",   "icelake", "--cpu=core2", "-o",     "f",
+                  "--model", "part:x",  "--no-model",  "--from", "r",
+                  "--",      "-prog",   "arg",         NULL};
   struct session s;
 
   (void)state;
@@ -116,9 +116,9 @@ static void test_shared_options(void **state)
 
 static void test_own_options(void **state)
 {
-  char *argv[] = {"test",     "-c",      "5",  "-c7", "-j",    "--json",
-                  "--mux",    "--mux=9", "--graph", "lbr", "--graph",
-                  "prog",     NULL};
+  char *argv[] = {"test",    "-c",    "5",       "-c7",     "-j",
+                  "--json",  "--mux", "--mux=9", "--graph", "lbr",
+                  "--graph", "prog",  NULL};
   struct session s;
 
   (void)state;
@@ -211,8 +211,8 @@ static void test_long_message(void **state)
   arg[0] = arg[1] = '-';
   arg[sizeof(arg) - 1] = '\0';
   assert_int_equal(parse(&s, argv), SESSION_EXIT_USAGE);
-  assert_int_equal(strlen(heard.said), strlen("unknown option ''") +
-                                           strlen(arg));
+  assert_int_equal(strlen(heard.said),
+                   strlen("unknown option ''") + strlen(arg));
 }
 
 static void test_profile(void **state)
