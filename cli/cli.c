@@ -43,6 +43,16 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
   return CLI_EXIT_USAGE;
 }
 
+void cli_say(const void *cmd, bool usage, const char *msg)
+{
+  const struct cli_command *c = cmd;
+
+  if (usage)
+    cli_usage_error(c, "%s: %s", c->name, msg);
+  else
+    cli_error("%s: %s", c->name, msg);
+}
+
 void cli_nearest_report(const struct nearest *nb)
 {
   char text[4 * NEAREST_MAX * sizeof(nb->best[0].name)];

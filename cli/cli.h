@@ -89,6 +89,11 @@ struct cli_command {
   unsigned flags;          /* enum cli_flag accepted */
   int min_args, max_args;  /* positional arguments; max_args < 0: any */
   int (*run)(const struct cli_args *a);
+  /* A command that parses its own command line (stat, record, report:
+   * their options end at the program's name or are their own), given
+   * argv as typed, argv[0] its name, instead of cli_command_main and run.
+   * Returns the exit status. */
+  int (*main)(int argc, char **argv);
 };
 
 extern const struct cli_command cli_cmd_decode;
@@ -101,14 +106,6 @@ extern const struct cli_command cli_cmd_stat;
 extern const struct cli_command cli_cmd_record;
 extern const struct cli_command cli_cmd_report;
 extern const struct cli_command cli_cmd_list;
-
-/* softpmu stat parses its own options: they end at the program's name.
- * argv[0] is "stat". Returns the exit status. */
-int cli_stat_main(int argc, char **argv);
-/* softpmu record and softpmu report, likewise (argv[0] is the command's
- * name). */
-int cli_record_main(int argc, char **argv);
-int cli_report_main(int argc, char **argv);
 
 /* Parse options and arguments, handle --help, load the profile and run the
  * command. argv[0] is the command's name. Returns the exit status. */
@@ -126,6 +123,11 @@ void cli_error(const char *fmt, ...) CLI_PRINTF(1, 2);
  * CLI_EXIT_USAGE. */
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
     CLI_PRINTF(2, 3);
+
+/* A message of the profiler library (perf/session.h) for command cmd (a
+ * const struct cli_command *): "softpmu: NAME: msg", then the command's
+ * usage line when usage is true. */
+void cli_say(const void *cmd, bool usage, const char *msg);
 
 /* An option with its value attached, as perf (getopt) takes them: "-c1009"
  * (a short option and its value) or "--event=instructions" (a long one and

@@ -2,14 +2,16 @@
 /* softpmu record: run a program under qemu-x86_64 with the softpmu QEMU
  * plugin in record mode and write its samples as a perf.data file.
  *
- * The parts: parse the command line (record_parse_args), resolve each
- * event as stat does (stat_events.h) and describe it as perf record would
- * (record_describe), run the program (qemu_run.h) with the plugin writing
- * its sample stream (protocol/record.h) to a temporary file, then
- * convert the stream (record_stream.h). --from converts a stream written
- * by hand instead of running anything. */
-#define _GNU_SOURCE /* mkstemp */
-#include <errno.h>
+ * The run is the session's (perf/session.h: the options stat and record
+ * share, the profile, the model, resolving the events as stat does,
+ * finding and running the program, the exit status); what is record's
+ * own is here: its options (-c PERIOD, --precise, -g, -b, -j,
+ * --call-graph), which events can be sampled and how perf record
+ * describes each (record_perf_type), the branch stacks the profile's LBRs
+ * allow, the plugin's record-mode arguments, and converting the sample
+ * stream (protocol/record.h) the plugin wrote to a temporary file
+ * (record_stream.h). --from converts a stream written by hand instead of
+ * running anything. */
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -22,12 +24,14 @@
 #include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "perf_data.h"
-#include "qemu_run.h"
 #include "record_stream.h"
+#include "session.h"
 #include "stat_events.h"
 #include "stat_model.h"
 
-#define REC_DEFAULT_PROFILE CLI_DEFAULT_PROFILE
+_Static_assert(PERF_DATA_MAX_EVENTS >= SESSION_MAX_EVENTS,
+               "each event of the session has its perf.data attr");
+
 #define REC_DEFAULT_EVENTS "instructions"
 /* A prime, so that the samples do not fall in step with a loop (perf
  * record's own default is a frequency, which has no meaning here). */
@@ -35,22 +39,12 @@
 #define REC_DEFAULT_OUTPUT "perf.data"
 
 struct rec_opts {
-  const char *profile_name;
-  spmu_profile profile;
-  const char *out;
-  const char *from; /* --from STREAM */
-  const char *event_lists[PERF_DATA_MAX_EVENTS];
-  unsigned nlists;
+  struct session s; /* the options both commands take, the run */
   const char *period_arg;
-  struct stat_event ev[PERF_DATA_MAX_EVENTS];
   struct perf_data_desc desc;
   bool precise;
   uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
   bool lbr_callgraph;
-  char **prog_argv;
-  const char *model_spec; /* --model SPEC */
-  bool no_model;          /* --no-model */
-  struct stat_model model;
 };
 
 /* ---- events ----------------------------------------------------------- */
@@ -106,22 +100,13 @@ static void record_perf_type(const struct stat_event *e,
 
 static int record_check_branches(const struct rec_opts *o);
 
-static int record_add_event(struct rec_opts *o, const char *spec)
+/* A resolved event (the session's next): one the engine produces for
+ * user code, described as perf record would. */
+static int record_event(struct session *s, void *ctx, const char *spec)
 {
-  struct stat_event *e = &o->ev[o->desc.nev];
-  char why[512];
+  struct rec_opts *o = ctx;
+  const struct stat_event *e = &s->ev[s->nev];
 
-  if (o->desc.nev == PERF_DATA_MAX_EVENTS)
-    return cli_usage_error(&cli_cmd_record, "record: at most %d events",
-                           PERF_DATA_MAX_EVENTS);
-  if (stat_event_resolve(&o->profile, o->model.use, spec, e, why,
-                         sizeof(why)) != 0) {
-    cli_error("record: %s", why);
-    /* A part the model does not know: say so (stat_model.h). */
-    if (o->model.why[0] && spmu_profile_part_name(&o->profile))
-      cli_error("record: note: %s", o->model.why);
-    return CLI_EXIT_USAGE;
-  }
   if (!e->supported && e->modelled)
     return cli_usage_error(&cli_cmd_record,
                            "record: %s: a modelled event, and --no-model "
@@ -146,21 +131,6 @@ static int record_add_event(struct rec_opts *o, const char *spec)
   }
   record_perf_type(e, &o->desc.ev[o->desc.nev]);
   o->desc.nev++;
-  return CLI_EXIT_OK;
-}
-
-static int record_add_events(struct rec_opts *o, const char *list)
-{
-  char buf[sizeof(o->ev[0].name)];
-  int rc;
-
-  while (*list) {
-    if (!stat_event_next(&list, buf, sizeof(buf)))
-      return cli_usage_error(&cli_cmd_record,
-                             "record: event '%.40s...' is too long", list);
-    if ((rc = record_add_event(o, buf)) != CLI_EXIT_OK)
-      return rc;
-  }
   return CLI_EXIT_OK;
 }
 
@@ -227,7 +197,7 @@ static int record_branch_filter(struct rec_opts *o, const char *list)
  * Branch Records": CPUID.1CH:EBX[1] branch filtering, [2] call stack). */
 static int record_check_branches(const struct rec_opts *o)
 {
-  const spmu_profile *p = &o->profile;
+  const spmu_profile *p = &o->s.profile;
   uint64_t types =
       o->branch &
       ~(uint64_t)(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_PLM_ALL |
@@ -283,108 +253,54 @@ static int record_callgraph_mode(struct rec_opts *o, const char *mode)
 
 /* ---- the command line ---------------------------------------------------- */
 
-static bool record_is(const char *a, const char *s, const char *l)
-{
-  return (s && strcmp(a, s) == 0) || strcmp(a, l) == 0;
-}
+/* record's own options; the shared ones are the session's. */
+enum record_key {
+  REC_KEY_PERIOD = SESSION_KEY_COMMAND, /* -c N */
+  REC_KEY_FILTER,                       /* -j FILTER,... */
+  REC_KEY_CALL_GRAPH,                   /* -g, --call-graph [fp|lbr] */
+  REC_KEY_PRECISE,                      /* --precise */
+  REC_KEY_BRANCH_ANY,                   /* -b */
+};
 
-static bool record_takes_value(const char *a)
-{
-  return record_is(a, "-e", "--event") || record_is(a, "-c", "--count") ||
-         record_is(a, "-o", "--output") || record_is(a, NULL, "--cpu") ||
-         record_is(a, NULL, "--from") ||
-         record_is(a, "-j", "--branch-filter") || record_is(a, NULL, "--model");
-}
+/* --call-graph takes its mode as the next argument only when it is one
+ * (else the next argument is the program); dwarf is refused by name. */
+static const char *const record_call_graph_modes[] = {"fp", "lbr", "dwarf",
+                                                      NULL};
 
-static int record_value_option(struct rec_opts *o, const char *a,
-                               const char *val)
+static const struct session_option record_options[] = {
+    {"-c", "--count", SESSION_VALUE, REC_KEY_PERIOD, NULL},
+    {"-j", "--branch-filter", SESSION_VALUE, REC_KEY_FILTER, NULL},
+    {"-g", NULL, SESSION_FLAG, REC_KEY_CALL_GRAPH, NULL},
+    {NULL, "--call-graph", SESSION_OPTIONAL, REC_KEY_CALL_GRAPH,
+     record_call_graph_modes},
+    {NULL, "--precise", SESSION_FLAG, REC_KEY_PRECISE, NULL},
+    {"-b", "--branch-any", SESSION_FLAG, REC_KEY_BRANCH_ANY, NULL},
+    {NULL, NULL, SESSION_FLAG, 0, NULL},
+};
+
+static int record_option(struct session *s, void *ctx, int key, const char *val)
 {
-  if (record_is(a, NULL, "--cpu"))
-    o->profile_name = val;
-  else if (record_is(a, "-o", "--output"))
-    o->out = val;
-  else if (record_is(a, "-c", "--count"))
+  struct rec_opts *o = ctx;
+
+  (void)s;
+  switch (key) {
+  case REC_KEY_PERIOD:
     o->period_arg = val;
-  else if (record_is(a, NULL, "--from"))
-    o->from = val;
-  else if (record_is(a, "-j", "--branch-filter"))
+    return CLI_EXIT_OK;
+  case REC_KEY_FILTER:
     return record_branch_filter(o, val);
-  else if (record_is(a, NULL, "--model"))
-    o->model_spec = val;
-  else if (o->nlists < PERF_DATA_MAX_EVENTS)
-    o->event_lists[o->nlists++] = val;
-  else
-    return cli_usage_error(&cli_cmd_record, "record: at most %d events",
-                           PERF_DATA_MAX_EVENTS);
-  return CLI_EXIT_OK;
-}
-
-/* A flag option: 1 if a is one, 0 if not, -1 for --help. */
-static int record_flag(struct rec_opts *o, const char *a)
-{
-  if (record_is(a, "-h", "--help")) {
-    cli_command_manual(&cli_cmd_record);
-    return -1;
-  }
-  if (record_is(a, "-g", "--call-graph"))
+  case REC_KEY_CALL_GRAPH:
+    if (val)
+      return record_callgraph_mode(o, val);
     o->desc.callchain = true;
-  else if (record_is(a, NULL, "--precise"))
+    return CLI_EXIT_OK;
+  case REC_KEY_PRECISE:
     o->precise = true;
-  else if (record_is(a, "-b", "--branch-any"))
+    return CLI_EXIT_OK;
+  default: /* REC_KEY_BRANCH_ANY */
     o->branch |= PERF_SAMPLE_BRANCH_ANY;
-  else if (record_is(a, NULL, "--no-model"))
-    o->no_model = true;
-  else
-    return 0;
-  return 1;
-}
-
-static int record_parse_args(int argc, char **argv, struct rec_opts *o)
-{
-  const char *val;
-  char opt[32];
-  int i, rc;
-
-  for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-    const char *a = argv[i];
-
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    }
-    if (strncmp(a, "--call-graph=", 13) == 0 ||
-        (strcmp(a, "--call-graph") == 0 && i + 1 < argc &&
-         (strcmp(argv[i + 1], "fp") == 0 || strcmp(argv[i + 1], "lbr") == 0 ||
-          strcmp(argv[i + 1], "dwarf") == 0))) {
-      if ((rc = record_callgraph_mode(o, a[12] ? a + 13 : argv[++i])) !=
-          CLI_EXIT_OK)
-        return rc;
-      continue;
-    }
-    if ((rc = record_flag(o, a)) != 0) {
-      if (rc < 0)
-        return -1;
-      continue;
-    }
-    if (cli_attached_option(a, record_takes_value, opt, sizeof(opt), &val)) {
-      if ((rc = record_value_option(o, opt, val)) != CLI_EXIT_OK)
-        return rc;
-      continue;
-    }
-    if (!record_takes_value(a))
-      return cli_usage_error(&cli_cmd_record, "record: unknown option '%s'", a);
-    if (i + 1 >= argc)
-      return cli_usage_error(&cli_cmd_record, "record: %s needs a value", a);
-    if ((rc = record_value_option(o, a, argv[++i])) != CLI_EXIT_OK)
-      return rc;
+    return CLI_EXIT_OK;
   }
-  if (i >= argc && !o->from)
-    return cli_usage_error(&cli_cmd_record, "record: no program to run");
-  if (i < argc && o->from)
-    return cli_usage_error(&cli_cmd_record,
-                           "record: --from converts a stream: no program");
-  o->prog_argv = argv + i;
-  return CLI_EXIT_OK;
 }
 
 /* The period: 1 <= N < 2^width - 1, the counter being preset to -N in
@@ -392,7 +308,7 @@ static int record_parse_args(int argc, char **argv, struct rec_opts *o)
  * CPUID.0AH:EAX[23:16]). */
 static int record_set_period(struct rec_opts *o)
 {
-  unsigned w = o->profile.gp_width;
+  unsigned w = o->s.profile.gp_width;
   uint64_t max = (w >= 64 ? UINT64_MAX : (1ULL << w) - 1) - 1, n;
 
   o->desc.period = REC_DEFAULT_PERIOD;
@@ -402,36 +318,24 @@ static int record_set_period(struct rec_opts *o)
     return cli_usage_error(&cli_cmd_record,
                            "record: -c %s: the period is from 1 to %" PRIu64
                            " on %s, whose counters are %u bits wide",
-                           o->period_arg, max, o->profile.name, w);
+                           o->period_arg, max, o->s.profile.name, w);
   o->desc.period = n;
   return CLI_EXIT_OK;
 }
 
 static int record_setup(struct rec_opts *o)
 {
-  char why[256];
   unsigned l;
   int rc;
 
-  if (strpbrk(o->profile_name, "=, "))
-    return cli_usage_error(&cli_cmd_record,
-                           "record: --cpu %s: record takes a preset name, "
-                           "not a key=value profile",
-                           o->profile_name);
-  if (spmu_profile_parse(o->profile_name, &o->profile, why, sizeof(why)) != 0)
-    return cli_usage_error(&cli_cmd_record, "record: --cpu %s: %s",
-                           o->profile_name, why);
-  if (o->profile.features & SPMU_FEAT_NETBURST)
-    return cli_usage_error(&cli_cmd_record,
-                           "record: --cpu %s: a NetBurst PMU; record samples "
-                           "on architectural PMUs",
-                           o->profile_name);
+  if ((rc = session_load_profile(&o->s)) != CLI_EXIT_OK)
+    return rc;
   /* PEBS: SDM Vol. 3B 18.4.4; a part without it has no precise mode. */
-  if (o->precise && !(o->profile.features & SPMU_FEAT_PEBS))
+  if (o->precise && !(o->s.profile.features & SPMU_FEAT_PEBS))
     return cli_usage_error(&cli_cmd_record,
                            "record: --precise: %s has no PEBS (SDM Vol. 3B "
                            "18.4.4), so no precise sampling",
-                           o->profile.name);
+                           o->s.profile.name);
   if (o->lbr_callgraph && o->branch)
     return cli_usage_error(&cli_cmd_record,
                            "record: --call-graph lbr takes the branch stack "
@@ -444,16 +348,13 @@ static int record_setup(struct rec_opts *o)
     return rc;
   o->desc.branch_sample_type = o->branch;
   o->desc.branch_feature = o->branch && !o->lbr_callgraph;
-  if ((rc = record_set_period(o)) != CLI_EXIT_OK)
+  if ((rc = record_set_period(o)) != CLI_EXIT_OK ||
+      (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
-  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model, why,
-                        sizeof(why)) != 0)
-    return cli_usage_error(&cli_cmd_record, "record: %s", why);
-  if (o->nlists == 0)
-    o->event_lists[o->nlists++] = REC_DEFAULT_EVENTS;
-  for (l = 0; l < o->nlists; l++)
-    if ((rc = record_add_events(o, o->event_lists[l])) != CLI_EXIT_OK)
-      return rc;
+  if (o->s.nlists == 0)
+    o->s.event_lists[o->s.nlists++] = REC_DEFAULT_EVENTS;
+  if ((rc = session_add_given_events(&o->s)) != CLI_EXIT_OK)
+    return rc;
   /* PEBS arms every sampling counter (a :p on one event included). */
   for (l = 0; l < o->desc.nev; l++)
     o->desc.ev[l].precise = o->precise;
@@ -481,16 +382,16 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   uint64_t total = 0;
   unsigned i;
 
-  record_backup(o->out);
-  if (record_stream_convert(stream, &o->desc, o->out, &st, why, sizeof(why)) !=
-      0) {
+  record_backup(o->s.out);
+  if (record_stream_convert(stream, &o->desc, o->s.out, &st, why,
+                            sizeof(why)) != 0) {
     cli_error("record: %s", why);
     return CLI_EXIT_USAGE;
   }
   for (i = 0; i < o->desc.nev; i++)
     total += st.samples[i];
   fprintf(stderr, "[ softpmu record: wrote %" PRIu64 " samples to %s", total,
-          o->out);
+          o->s.out);
   if (st.lost)
     fprintf(stderr, ", %" PRIu64 " lost", st.lost);
   fprintf(stderr, " ]\n");
@@ -513,35 +414,21 @@ static void record_comm(const char *prog, char *comm, size_t len)
       *c = '_';
 }
 
-/* The plugin's arguments (protocol/args.h) in record mode. */
-static char *record_plugin_arg(const struct rec_opts *o, const char *plugin,
-                               const char *stream, const char *prog)
+/* The plugin's arguments (protocol/args.h) of record mode, beyond the
+ * session's. */
+static void record_plugin_args(const struct rec_opts *o,
+                               struct spmu_plugin_args *a)
 {
-  struct spmu_plugin_args a;
-  unsigned i;
-  bool modelled = false;
-
-  spmu_plugin_args_init(&a);
-  snprintf(a.profile, sizeof(a.profile), "%s", o->profile.name);
-  snprintf(a.record, sizeof(a.record), "%s", stream);
-  a.period = o->desc.period;
-  for (i = 0; i < o->desc.nev && i < SPMU_PLUGIN_ARGS_MAX_EVENTS; i++) {
-    a.event[a.nevents++] = o->ev[i].evtsel;
-    modelled |= o->ev[i].modelled;
-  }
-  a.callgraph = o->desc.callchain && !o->lbr_callgraph;
-  a.precise = o->precise;
-  record_comm(prog, a.comm, sizeof(a.comm));
+  a->period = o->desc.period;
+  a->callgraph = o->desc.callchain && !o->lbr_callgraph;
+  a->precise = o->precise;
+  record_comm(o->s.prog, a->comm, sizeof(a->comm));
   /* The privilege levels default to the event's (perf_event_open(2)):
    * user code only here. */
   if (o->branch)
-    a.branch =
+    a->branch =
         o->branch |
         (o->branch & PERF_SAMPLE_BRANCH_PLM_ALL ? 0 : PERF_SAMPLE_BRANCH_USER);
-  /* The model is loaded only for a modelled event, as stat does. */
-  if (modelled && o->model.use == STAT_MODEL_ON)
-    snprintf(a.model, sizeof(a.model), "%s", o->model.spec);
-  return spmu_plugin_args_option(plugin, &a);
 }
 
 /* An empty stream: the plugin said why on stderr. */
@@ -553,75 +440,59 @@ static void record_explain_empty(const char *stream)
     cli_error("record: the plugin wrote no samples (see the messages above)");
 }
 
-static int record_execute(const struct rec_opts *o, const char *qemu,
-                          const char *plugin, const char *prog)
+static int record_execute(struct rec_opts *o)
 {
-  char tmp[] = "/tmp/softpmu-record-XXXXXX";
-  int fd = mkstemp(tmp), rc;
-  char **qargv = NULL, *parg, why[8192];
-  struct qemu_child c;
+  struct spmu_plugin_args a;
+  int rc;
 
-  if (fd < 0) {
-    cli_error("record: cannot make a temporary file: %s", strerror(errno));
-    return CLI_EXIT_USAGE;
+  session_plugin_args(&o->s, &a);
+  record_plugin_args(o, &a);
+  if ((rc = session_start(&o->s, &a)) == CLI_EXIT_OK &&
+      (rc = session_run(&o->s)) == CLI_EXIT_OK) {
+    record_explain_empty(o->s.tmp);
+    if ((rc = record_convert(o, o->s.tmp)) == CLI_EXIT_OK)
+      rc = session_exit_status(&o->s);
   }
-  close(fd);
-  parg = record_plugin_arg(o, plugin, tmp, prog);
-  if (parg)
-    qargv = qemu_run_argv(&o->profile, qemu, parg, prog, o->prog_argv);
-  if (!qargv || !parg) {
-    cli_error("record: out of memory");
-    rc = CLI_EXIT_USAGE;
-    goto out;
-  }
-  rc = qemu_run_spawn(qargv, &c, why, sizeof why);
-  if (why[0])
-    cli_error("record: %s", why);
-  if (rc != 0) {
-    rc = CLI_EXIT_USAGE;
-    goto out;
-  }
-  record_explain_empty(tmp);
-  if ((rc = record_convert(o, tmp)) == CLI_EXIT_OK &&
-      (rc = qemu_run_exit_status(&c, why, sizeof why)) != 0 && why[0])
-    cli_error("record: %s", why);
-out:
-  unlink(tmp);
-  free(parg);
-  free(qargv);
+  session_end(&o->s);
   return rc;
 }
 
-int cli_record_main(int argc, char **argv)
-{
-  struct rec_opts o = {.profile_name = REC_DEFAULT_PROFILE,
-                       .out = REC_DEFAULT_OUTPUT};
-  char qemu[4096], plugin[4096], prog[4096], why[8192];
-  int rc = record_parse_args(argc, argv, &o);
+static const struct session_command record_session = {
+    .name = "record",
+    .sampling = true,
+    .options = record_options,
+    .option = record_option,
+    .event = record_event,
+    .say = cli_say,
+    .say_opaque = &cli_cmd_record,
+};
 
-  if (rc < 0)
-    return CLI_EXIT_OK; /* --help */
-  if (rc != CLI_EXIT_OK || (rc = record_setup(&o)) != CLI_EXIT_OK)
-    return rc;
-  if (o.from)
-    return record_convert(&o, o.from);
-  if (qemu_run_find_tools(qemu, sizeof(qemu), plugin, sizeof(plugin), why,
-                          sizeof why) != 0) {
-    cli_error("record: %s", why);
-    return CLI_EXIT_USAGE;
-  }
-  if ((rc = qemu_run_find_program(o.prog_argv[0], prog, sizeof(prog), why,
-                                  sizeof why)) != 0) {
-    cli_error("record: %s", why);
-    return rc;
-  }
-  return record_execute(&o, qemu, plugin, prog);
-}
-
-static int record_run_unused(const struct cli_args *a)
+/* Options end at the program's name: record parses its own command line. */
+static int record_main(int argc, char **argv)
 {
-  (void)a;
-  return CLI_EXIT_USAGE;
+  struct rec_opts o;
+  int rc;
+
+  memset(&o, 0, sizeof(o));
+  session_init(&o.s, &record_session, &o);
+  o.s.profile_name = CLI_DEFAULT_PROFILE;
+  o.s.out = REC_DEFAULT_OUTPUT;
+  if ((rc = session_parse(&o.s, argc, argv)) == SESSION_HELP) {
+    cli_command_manual(&cli_cmd_record);
+    return CLI_EXIT_OK;
+  }
+  if (rc != CLI_EXIT_OK)
+    return rc;
+  if (o.s.from && o.s.prog_argv[0])
+    return cli_usage_error(&cli_cmd_record,
+                           "record: --from converts a stream: no program");
+  if ((rc = record_setup(&o)) != CLI_EXIT_OK)
+    return rc;
+  if (o.s.from)
+    return record_convert(&o, o.s.from);
+  if ((rc = session_find(&o.s)) != CLI_EXIT_OK)
+    return rc;
+  return record_execute(&o);
 }
 
 /* clang-format off: the manual's text is laid out as it prints */
@@ -727,8 +598,6 @@ const struct cli_command cli_cmd_record = {
                 "    softpmu record -e cache-misses -c 1009 -- ./prog && "
                 "softpmu report\n",
     .flags = CLI_FLAG_OWN_CPU_OPTION,
-    .min_args = 0,
-    .max_args = -1,
-    .run = record_run_unused,
+    .main = record_main,
 };
 /* clang-format on */

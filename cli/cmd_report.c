@@ -558,7 +558,8 @@ static void report_free(struct report *r)
   perf_data_free(&r->f);
 }
 
-int cli_report_main(int argc, char **argv)
+/* report parses its own command line (cli_command.main). */
+static int report_main(int argc, char **argv)
 {
   struct report r;
   char why[512];
@@ -581,12 +582,6 @@ int cli_report_main(int argc, char **argv)
     report_print(&r);
   report_free(&r);
   return rc;
-}
-
-static int report_run_unused(const struct cli_args *a)
-{
-  (void)a;
-  return CLI_EXIT_USAGE;
 }
 
 /* clang-format off: the manual's text is laid out as it prints */
@@ -624,8 +619,6 @@ const struct cli_command cli_cmd_report = {
                 "    softpmu report -i prog.data --sort srcline\n"
                 "    softpmu report --folded | flamegraph.pl > prog.svg\n",
     .flags = CLI_FLAG_NO_PROFILE,
-    .min_args = 0,
-    .max_args = -1,
-    .run = report_run_unused,
+    .main = report_main,
 };
 /* clang-format on */

@@ -3,14 +3,14 @@
  * plugin (frontends/qemu) and print the counts of its events in perf
  * stat's layouts.
  *
- * The parts: parse the command line (stat_parse_*), choose the modelled
- * micro-architecture (stat_model.h), resolve each event (stat_events.h),
- * find qemu, the plugin and the program and run them -r times
- * (qemu_run.h), read the plugin's results file after each run
- * (stat_read_results, protocol/results.h) and print (stat_print.h). The
- * plugin's arguments are protocol/args.h's. --from FILE prints a
- * results file instead of running anything. */
-#define _GNU_SOURCE /* mkstemp */
+ * The run is the session's (perf/session.h: the options stat and record
+ * share, the profile, the model, the events, finding and running the
+ * program, the exit status); what is stat's own is here: its options
+ * (-x, -j, -r, --multiplex, -v, the deprecated -c PROFILE), the default
+ * events, running -r times and reading the plugin's results file after
+ * each run (stat_read_results, protocol/results.h), printing
+ * (stat_print.h). --from FILE prints a results file instead of running
+ * anything. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -21,20 +21,21 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "cli_dirs.h"
-#include "qemu_run.h"
 #include "results.h" /* protocol/: its results file */
+#include "session.h"
 #include "stat_events.h"
 #include "stat_model.h"
 #include "stat_print.h"
 
-#define STAT_MAX_EVENTS 32 /* the plugin's limit */
+_Static_assert(SESSION_EXIT_USAGE == CLI_EXIT_USAGE,
+               "the session's exit status for bad usage is the command's");
+
+#define STAT_MAX_EVENTS SESSION_MAX_EVENTS /* the plugin's limit */
 #define STAT_MAX_RUNS 100000
-#define STAT_DEFAULT_PROFILE CLI_DEFAULT_PROFILE
 /* perf stat's default hardware events (tools/perf/builtin-stat.c,
  * default_attrs0 and default_attrs1: cycles, instructions, branches,
  * branch-misses) and the last-level cache references and misses. perf's
@@ -44,25 +45,14 @@
   "cycles,instructions,branches,branch-misses,cache-references,cache-misses"
 
 struct stat_opts {
-  const char *profile_name;
-  spmu_profile profile;
-  const char *out;
-  const char *event_lists[STAT_MAX_EVENTS];
-  unsigned nlists;
-  struct stat_event ev[STAT_MAX_EVENTS];
+  struct session s;           /* the options both commands take, the run */
   int index[STAT_MAX_EVENTS]; /* among the plugin's event= arguments */
   struct stat_result res[STAT_MAX_EVENTS];
-  unsigned nev;
   unsigned runs; /* -r N */
   struct stat_print_opts print;
-  char **prog_argv;       /* the program and its arguments */
-  bool execve;            /* a process called execve (not counted after it) */
-  uint64_t mux;           /* --multiplex: slices of this many instructions */
-  const char *model_spec; /* --model SPEC */
-  bool no_model;          /* --no-model */
-  bool verbose;           /* -v: the model's parameters */
-  const char *from;       /* --from FILE: a results file to print */
-  struct stat_model model;
+  bool execve;  /* a process called execve (not counted after it) */
+  uint64_t mux; /* --multiplex: slices of this many instructions */
+  bool verbose; /* -v: the model's parameters */
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -77,49 +67,20 @@ struct stat_count {
 
 /* ---- events ----------------------------------------------------------- */
 
-static int stat_add_event(struct stat_opts *o, enum stat_model_use use,
-                          const char *spec)
+/* A resolved event (the session's next) among the results. */
+static int stat_event(struct session *s, void *ctx, const char *spec)
 {
-  char why[512];
-  struct stat_event *e;
+  struct stat_opts *o = ctx;
+  const struct stat_event *e = &s->ev[s->nev];
 
-  if (o->nev == STAT_MAX_EVENTS)
-    return cli_usage_error(&cli_cmd_stat, "stat: at most %d events",
-                           STAT_MAX_EVENTS);
-  e = &o->ev[o->nev];
-  if (stat_event_resolve(&o->profile, use, spec, e, why, sizeof(why)) != 0) {
-    cli_error("stat: %s", why);
-    /* A part the model does not know: say so (stat_model.h). */
-    if (o->model.why[0] && spmu_profile_part_name(&o->profile))
-      cli_error("stat: note: %s", o->model.why);
-    return CLI_EXIT_USAGE;
-  }
-  o->res[o->nev] = (struct stat_result){.name = e->name,
+  (void)spec;
+  o->res[s->nev] = (struct stat_result){.name = e->name,
                                         .supported = e->supported,
                                         .pcnt_running = 100.0,
                                         .modelled = e->modelled,
                                         .hw = e->hw,
                                         .user = e->user,
                                         .kernel = e->kernel};
-  o->nev++;
-  return CLI_EXIT_OK;
-}
-
-static int stat_add_events(struct stat_opts *o, enum stat_model_use use,
-                           const char *list)
-{
-  char buf[sizeof(o->ev[0].name)];
-  int rc;
-
-  while (*list) {
-    if (!stat_event_next(&list, buf, sizeof(buf)))
-      return cli_usage_error(&cli_cmd_stat,
-                             "stat: event '%.40s...' is too "
-                             "long",
-                             list);
-    if ((rc = stat_add_event(o, use, buf)) != CLI_EXIT_OK)
-      return rc;
-  }
   return CLI_EXIT_OK;
 }
 
@@ -127,16 +88,16 @@ static int stat_add_events(struct stat_opts *o, enum stat_model_use use,
  * are <not supported>, said once. */
 static int stat_add_default_events(struct stat_opts *o)
 {
-  enum stat_model_use use = o->model.use;
+  enum stat_model_use use = o->s.model.use;
 
   if (use == STAT_MODEL_NONE) {
     cli_error("stat: note: no modelled micro-architecture (%s): cycles, "
               "branch-misses and the cache events are <not supported>; "
               "choose one with --model",
-              o->model.why);
+              o->s.model.why);
     use = STAT_MODEL_OFF;
   }
-  return stat_add_events(o, use, STAT_DEFAULT_EVENTS);
+  return session_add_events(&o->s, use, STAT_DEFAULT_EVENTS);
 }
 
 /* The engine runs user code only (qemu-user): an event counting kernel
@@ -145,29 +106,36 @@ static void stat_note_kernel_only(const struct stat_opts *o)
 {
   unsigned i;
 
-  for (i = 0; i < o->nev; i++)
-    if (o->ev[i].supported && o->ev[i].kernel && !o->ev[i].user) {
+  for (i = 0; i < o->s.nev; i++)
+    if (o->s.ev[i].supported && o->s.ev[i].kernel && !o->s.ev[i].user) {
       cli_error("stat: note: %s counts kernel code only, which "
                 "qemu-x86_64 does not run: it counts 0",
-                o->ev[i].name);
+                o->s.ev[i].name);
       return;
     }
 }
 
 /* ---- the command line ---------------------------------------------------- */
 
-static int stat_option_value(int argc, char **argv, int *i, const char **val)
-{
-  if (*i + 1 >= argc)
-    return cli_usage_error(&cli_cmd_stat, "stat: %s needs a value", argv[*i]);
-  *val = argv[++*i];
-  return CLI_EXIT_OK;
-}
+/* stat's own options; the shared ones are the session's. */
+enum stat_key {
+  STAT_KEY_CPU_C = SESSION_KEY_COMMAND, /* -c PROFILE: deprecated */
+  STAT_KEY_SEPARATOR,                   /* -x SEP */
+  STAT_KEY_JSON,                        /* -j */
+  STAT_KEY_REPEAT,                      /* -r N */
+  STAT_KEY_MULTIPLEX,                   /* --multiplex[=N] */
+  STAT_KEY_VERBOSE,                     /* -v */
+};
 
-static bool stat_is(const char *a, const char *s, const char *l)
-{
-  return strcmp(a, s) == 0 || strcmp(a, l) == 0;
-}
+static const struct session_option stat_options[] = {
+    {"-c", NULL, SESSION_VALUE, STAT_KEY_CPU_C, NULL},
+    {"-x", "--field-separator", SESSION_VALUE, STAT_KEY_SEPARATOR, NULL},
+    {"-j", "--json", SESSION_FLAG, STAT_KEY_JSON, NULL},
+    {"-r", "--repeat", SESSION_VALUE, STAT_KEY_REPEAT, NULL},
+    {NULL, "--multiplex", SESSION_OPTIONAL, STAT_KEY_MULTIPLEX, NULL},
+    {"-v", "--verbose", SESSION_FLAG, STAT_KEY_VERBOSE, NULL},
+    {NULL, NULL, SESSION_FLAG, 0, NULL},
+};
 
 static int stat_set_runs(struct stat_opts *o, const char *val)
 {
@@ -178,36 +146,6 @@ static int stat_set_runs(struct stat_opts *o, const char *val)
                            "stat: -r %s: a number of runs from 1 to %d", val,
                            STAT_MAX_RUNS);
   o->runs = (unsigned)n;
-  return CLI_EXIT_OK;
-}
-
-/* An option that takes a value: a usage error for an unknown one. */
-static int stat_value_option(struct stat_opts *o, const char *a,
-                             const char *val)
-{
-  if (strcmp(a, "--cpu") == 0)
-    o->profile_name = val;
-  else if (strcmp(a, "-c") == 0) { /* deprecated: -c is record's period */
-    cli_warn_deprecated_c("stat");
-    o->profile_name = val;
-  } else if (stat_is(a, "-o", "--output"))
-    o->out = val;
-  else if (stat_is(a, "-x", "--field-separator")) {
-    if (!*val)
-      return cli_usage_error(&cli_cmd_stat, "stat: -x: an empty separator");
-    o->print.format = STAT_FMT_CSV;
-    o->print.sep = val;
-  } else if (stat_is(a, "-r", "--repeat"))
-    return stat_set_runs(o, val);
-  else if (strcmp(a, "--model") == 0)
-    o->model_spec = val;
-  else if (strcmp(a, "--from") == 0)
-    o->from = val;
-  else if (o->nlists < STAT_MAX_EVENTS)
-    o->event_lists[o->nlists++] = val;
-  else
-    return cli_usage_error(&cli_cmd_stat, "stat: at most %d events",
-                           STAT_MAX_EVENTS);
   return CLI_EXIT_OK;
 }
 
@@ -230,134 +168,47 @@ static int stat_set_mux(struct stat_opts *o, const char *val)
   return CLI_EXIT_OK;
 }
 
-static bool stat_takes_value(const char *a)
+static int stat_option(struct session *s, void *ctx, int key, const char *val)
 {
-  return stat_is(a, "-c", "--cpu") || stat_is(a, "-e", "--event") ||
-         stat_is(a, "-o", "--output") ||
-         stat_is(a, "-x", "--field-separator") ||
-         stat_is(a, "-r", "--repeat") || strcmp(a, "--model") == 0 ||
-         strcmp(a, "--from") == 0;
-}
+  struct stat_opts *o = ctx;
 
-/* A flag option: true if a is one (set in o). */
-static bool stat_flag(struct stat_opts *o, const char *a)
-{
-  if (stat_is(a, "-j", "--json"))
+  switch (key) {
+  case STAT_KEY_CPU_C: /* -c is record's period */
+    cli_warn_deprecated_c("stat");
+    s->profile_name = val;
+    return CLI_EXIT_OK;
+  case STAT_KEY_SEPARATOR: /* -x, and --field-separator=, as perf takes them */
+    if (!*val)
+      return cli_usage_error(&cli_cmd_stat, "stat: -x: an empty separator");
+    o->print.format = STAT_FMT_CSV;
+    o->print.sep = val;
+    return CLI_EXIT_OK;
+  case STAT_KEY_JSON:
     o->print.format = STAT_FMT_JSON;
-  else if (stat_is(a, "-v", "--verbose"))
+    return CLI_EXIT_OK;
+  case STAT_KEY_REPEAT:
+    return stat_set_runs(o, val);
+  case STAT_KEY_MULTIPLEX:
+    return stat_set_mux(o, val);
+  default: /* STAT_KEY_VERBOSE */
     o->verbose = true;
-  else if (strcmp(a, "--no-model") == 0)
-    o->no_model = true;
-  else
-    return false;
-  return true;
-}
-
-static int stat_parse_args(int argc, char **argv, struct stat_opts *o)
-{
-  int i, rc;
-  const char *val = NULL;
-  char opt[32];
-
-  for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-    const char *a = argv[i];
-
-    if (strcmp(a, "--") == 0) {
-      i++;
-      break;
-    }
-    if (stat_is(a, "-h", "--help")) {
-      cli_command_manual(&cli_cmd_stat);
-      return -1;
-    }
-    if (stat_flag(o, a))
-      continue;
-    if (strncmp(a, "--multiplex", 11) == 0 && (!a[11] || a[11] == '=')) {
-      if ((rc = stat_set_mux(o, a[11] ? a + 12 : NULL)) != CLI_EXIT_OK)
-        return rc;
-      continue;
-    }
-    if (cli_attached_option(a, stat_takes_value, opt, sizeof(opt), &val)) {
-      /* -x, and --field-separator=, as perf takes them */
-      if ((rc = stat_value_option(o, opt, val)) != CLI_EXIT_OK)
-        return rc;
-      continue;
-    }
-    if (!stat_takes_value(a))
-      return cli_usage_error(&cli_cmd_stat, "stat: unknown option '%s'", a);
-    if ((rc = stat_option_value(argc, argv, &i, &val)) != CLI_EXIT_OK ||
-        (rc = stat_value_option(o, a, val)) != CLI_EXIT_OK)
-      return rc;
+    return CLI_EXIT_OK;
   }
-  if (i >= argc && !o->from)
-    return cli_usage_error(&cli_cmd_stat, "stat: no program to run");
-  o->prog_argv = argv + i;
-  return CLI_EXIT_OK;
 }
 
 static int stat_setup(struct stat_opts *o)
 {
-  char why[256];
-  unsigned l;
   int rc;
 
-  if (strpbrk(o->profile_name, "=, "))
-    return cli_usage_error(&cli_cmd_stat,
-                           "stat: --cpu %s: stat takes a preset name, not a "
-                           "key=value profile",
-                           o->profile_name);
-  if (spmu_profile_parse(o->profile_name, &o->profile, why, sizeof(why)) != 0)
-    return cli_usage_error(&cli_cmd_stat, "stat: --cpu %s: %s", o->profile_name,
-                           why);
-  if (o->profile.features & SPMU_FEAT_NETBURST)
-    return cli_usage_error(&cli_cmd_stat,
-                           "stat: --cpu %s: a NetBurst PMU; stat counts on "
-                           "architectural PMUs",
-                           o->profile_name);
-  if (stat_model_choose(&o->model, &o->profile, o->model_spec, o->no_model, why,
-                        sizeof(why)) != 0)
-    return cli_usage_error(&cli_cmd_stat, "stat: %s", why);
-  if (o->nlists == 0)
+  if ((rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
+      (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
+    return rc;
+  if (o->s.nlists == 0)
     return stat_add_default_events(o);
-  for (l = 0; l < o->nlists; l++)
-    if ((rc = stat_add_events(o, o->model.use, o->event_lists[l])) !=
-        CLI_EXIT_OK)
-      return rc;
-  return CLI_EXIT_OK;
+  return session_add_given_events(&o->s);
 }
 
-/* Does a counted event need the model? Only then is it loaded. */
-static bool stat_needs_model(const struct stat_opts *o)
-{
-  unsigned i;
-
-  for (i = 0; i < o->nev; i++)
-    if (o->ev[i].supported && o->ev[i].modelled)
-      return true;
-  return false;
-}
-
-/* ---- running ------------------------------------------------------------- */
-
-/* The plugin's arguments (protocol/args.h): the profile, the results
- * file, the events it counts, and the model only for a modelled event. */
-static char *stat_plugin_arg(const struct stat_opts *o, const char *plugin,
-                             const char *out)
-{
-  struct spmu_plugin_args a;
-  unsigned i;
-
-  spmu_plugin_args_init(&a);
-  snprintf(a.profile, sizeof(a.profile), "%s", o->profile.name);
-  snprintf(a.out, sizeof(a.out), "%s", out);
-  for (i = 0; i < o->nev && a.nevents < SPMU_PLUGIN_ARGS_MAX_EVENTS; i++)
-    if (o->index[i] >= 0)
-      a.event[a.nevents++] = o->ev[i].evtsel;
-  a.multiplex = o->mux;
-  if (stat_needs_model(o) && o->model.use == STAT_MODEL_ON)
-    snprintf(a.model, sizeof(a.model), "%s", o->model.spec);
-  return spmu_plugin_args_option(plugin, &a);
-}
+/* ---- the plugin's results ------------------------------------------------ */
 
 /* Number the events the plugin counts (its event= arguments, in order);
  * how many there are. */
@@ -366,12 +217,10 @@ static int stat_number_events(struct stat_opts *o)
   unsigned i;
   int next = 0;
 
-  for (i = 0; i < o->nev; i++)
-    o->index[i] = o->ev[i].supported ? next++ : -1;
+  for (i = 0; i < o->s.nev; i++)
+    o->index[i] = o->s.ev[i].supported ? next++ : -1;
   return next;
 }
-
-/* ---- the plugin's results ------------------------------------------------ */
 
 /* Sum the blocks of every process (protocol/results.h) by event index
  * into count: the number of blocks read, or -1 (errno set) when path
@@ -399,7 +248,7 @@ static int stat_read_results(const char *path, struct stat_opts *o,
       if (r.head.status == SPMU_RESULTS_STATUS_EXECVE)
         o->execve = true;
     } else if (r.kind == SPMU_RESULTS_EVENT)
-      for (i = 0; i < o->nev; i++)
+      for (i = 0; i < o->s.nev; i++)
         if (o->index[i] == (int)r.index) {
           count[i].n += r.ev.count;
           count[i].enabled += r.ev.enabled;
@@ -433,7 +282,7 @@ static void stat_add_run(struct stat_opts *o, struct stat_run *run,
   stat_stats_add(&run->elapsed, el);
   run->user_s = stat_seconds(&c->ru.ru_utime);
   run->sys_s = stat_seconds(&c->ru.ru_stime);
-  for (i = 0; i < o->nev; i++) {
+  for (i = 0; i < o->s.nev; i++) {
     const struct stat_count *k = &count[i];
     double share = k->enabled ? (double)k->running / (double)k->enabled : 1;
 
@@ -469,13 +318,13 @@ static void stat_describe_model(const struct stat_opts *o, struct stat_run *run,
 {
   unsigned i, n;
 
-  if (!stat_needs_model(o))
+  if (!session_needs_model(&o->s))
     return;
-  stat_model_summary(&o->model, summary, len);
+  stat_model_summary(&o->s.model, summary, len);
   run->model = summary;
   if (!o->verbose)
     return;
-  n = stat_model_details(&o->model, details);
+  n = stat_model_details(&o->s.model, details);
   for (i = 0; i < n; i++)
     lines[i] = details[i];
   run->model_details = lines;
@@ -486,21 +335,22 @@ static int stat_print_counts(const struct stat_opts *o,
                              const struct stat_run *counted)
 {
   FILE *f = stderr;
+  const char *out = o->s.out;
   struct stat_run run = *counted;
   char summary[512], details[STAT_MODEL_DETAILS][STAT_MODEL_SPEC_MAX];
   const char *lines[STAT_MODEL_DETAILS];
 
-  if (o->out && !(f = fopen(o->out, "w"))) {
-    cli_error("stat: %s: %s", o->out, strerror(errno));
+  if (out && !(f = fopen(out, "w"))) {
+    cli_error("stat: %s: %s", out, strerror(errno));
     return CLI_EXIT_USAGE;
   }
   if (o->execve)
     cli_error("stat: a process called execve: the program it started ran "
               "without the plugin and is not counted");
   stat_describe_model(o, &run, summary, sizeof(summary), details, lines);
-  stat_print(f, &o->print, &run, o->res, o->nev);
-  if (o->out && fclose(f) != 0) {
-    cli_error("stat: %s: %s", o->out, strerror(errno));
+  stat_print(f, &o->print, &run, o->res, o->s.nev);
+  if (out && fclose(f) != 0) {
+    cli_error("stat: %s: %s", out, strerror(errno));
     return CLI_EXIT_USAGE;
   }
   return CLI_EXIT_OK;
@@ -509,8 +359,7 @@ static int stat_print_counts(const struct stat_opts *o,
 /* ---- the command --------------------------------------------------------- */
 
 /* Run the program -r times, each run's counts into the results. */
-static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
-                     struct stat_run *run, struct qemu_child *c, int counted)
+static int stat_runs(struct stat_opts *o, struct stat_run *run, int counted)
 {
   struct stat_count count[STAT_MAX_EVENTS];
   char why[8192];
@@ -519,65 +368,38 @@ static int stat_runs(struct stat_opts *o, char **qargv, const char *tmp,
 
   for (r = 0; r < (o->runs ? o->runs : 1); r++) {
     memset(count, 0, sizeof(count));
-    if (truncate(tmp, 0) != 0 && errno != ENOENT) {
-      cli_error("stat: %s: %s", tmp, strerror(errno));
-      return CLI_EXIT_USAGE;
-    }
-    rc = qemu_run_spawn(qargv, c, why, sizeof why);
-    if (why[0])
-      cli_error("stat: %s", why);
-    if (rc != 0)
-      return CLI_EXIT_USAGE;
-    blocks = stat_read_results(tmp, o, count, why, sizeof why);
+    if ((rc = session_run(&o->s)) != CLI_EXIT_OK)
+      return rc;
+    blocks = stat_read_results(o->s.tmp, o, count, why, sizeof why);
     if (blocks == -2) {
       cli_error("stat: %s", why);
       return CLI_EXIT_USAGE;
     }
     if (blocks <= 0 && counted)
-      stat_explain_no_counts(c);
-    stat_add_run(o, run, c, count, blocks > 0);
+      stat_explain_no_counts(&o->s.child);
+    stat_add_run(o, run, &o->s.child, count, blocks > 0);
   }
   return CLI_EXIT_OK;
 }
 
-static int stat_execute(struct stat_opts *o, const char *qemu,
-                        const char *plugin, const char *prog)
+static int stat_execute(struct stat_opts *o)
 {
-  char tmp[] = "/tmp/softpmu-stat-XXXXXX";
-  int fd = mkstemp(tmp), rc, counted, argc = 0;
-  char **qargv = NULL, *parg, why[256];
-  struct qemu_child c;
-  struct stat_run run = {.runs = o->runs};
+  struct spmu_plugin_args a;
+  struct stat_run run = {.runs = o->runs, .argv = o->s.prog_argv};
+  int rc, counted = stat_number_events(o);
 
-  if (fd < 0) {
-    cli_error("stat: cannot make a temporary file: %s", strerror(errno));
-    return CLI_EXIT_USAGE;
+  session_plugin_args(&o->s, &a);
+  a.multiplex = o->mux;
+  /* With no event to count, the program runs without the plugin. */
+  if ((rc = session_start(&o->s, counted ? &a : NULL)) == CLI_EXIT_OK) {
+    while (run.argv[run.argc])
+      run.argc++;
+    stat_note_kernel_only(o);
+    if ((rc = stat_runs(o, &run, counted)) == CLI_EXIT_OK &&
+        (rc = stat_print_counts(o, &run)) == CLI_EXIT_OK)
+      rc = session_exit_status(&o->s);
   }
-  close(fd);
-  counted = stat_number_events(o);
-  parg = stat_plugin_arg(o, plugin, tmp);
-  if (parg)
-    qargv = qemu_run_argv(&o->profile, qemu, counted > 0 ? parg : NULL, prog,
-                          o->prog_argv);
-  if (!qargv || !parg) {
-    cli_error("stat: out of memory");
-    rc = CLI_EXIT_USAGE;
-    goto out;
-  }
-  while (o->prog_argv[argc])
-    argc++;
-  run.argc = argc;
-  run.argv = o->prog_argv;
-  stat_note_kernel_only(o);
-  if ((rc = stat_runs(o, qargv, tmp, &run, &c, counted)) != CLI_EXIT_OK)
-    goto out;
-  if ((rc = stat_print_counts(o, &run)) == CLI_EXIT_OK &&
-      (rc = qemu_run_exit_status(&c, why, sizeof why)) != 0 && why[0])
-    cli_error("stat: %s", why);
-out:
-  unlink(tmp);
-  free(parg);
-  free(qargv);
+  session_end(&o->s);
   return rc;
 }
 
@@ -588,58 +410,58 @@ static int stat_print_file(struct stat_opts *o)
 {
   struct stat_count count[STAT_MAX_EVENTS];
   struct qemu_child c;
-  struct stat_run run = {.runs = 1, .argv = o->prog_argv};
+  struct stat_run run = {.runs = 1, .argv = o->s.prog_argv};
+  const char *from = o->s.from;
   char why[256];
   int blocks;
 
   memset(count, 0, sizeof(count));
   memset(&c, 0, sizeof(c));
   stat_number_events(o);
-  while (o->prog_argv[run.argc])
+  while (run.argv[run.argc])
     run.argc++;
-  blocks = stat_read_results(o->from, o, count, why, sizeof(why));
+  blocks = stat_read_results(from, o, count, why, sizeof(why));
   if (blocks == -2) {
-    cli_error("stat: --from %s: %s", o->from, why);
+    cli_error("stat: --from %s: %s", from, why);
     return CLI_EXIT_USAGE;
   }
   if (blocks < 0) {
-    cli_error("stat: --from %s: %s", o->from, strerror(errno));
+    cli_error("stat: --from %s: %s", from, strerror(errno));
     return CLI_EXIT_USAGE;
   }
   stat_add_run(o, &run, &c, count, blocks > 0);
   return stat_print_counts(o, &run);
 }
 
-int cli_stat_main(int argc, char **argv)
-{
-  struct stat_opts o = {.profile_name = STAT_DEFAULT_PROFILE,
-                        .print = {.format = STAT_FMT_STD, .big_num = true}};
-  char qemu[4096], plugin[4096], prog[4096], why[8192];
-  int rc = stat_parse_args(argc, argv, &o);
+static const struct session_command stat_session = {
+    .name = "stat",
+    .sampling = false,
+    .options = stat_options,
+    .option = stat_option,
+    .event = stat_event,
+    .say = cli_say,
+    .say_opaque = &cli_cmd_stat,
+};
 
-  if (rc < 0)
-    return CLI_EXIT_OK; /* --help */
+/* Options end at the program's name: stat parses its own command line. */
+static int stat_main(int argc, char **argv)
+{
+  struct stat_opts o = {.print = {.format = STAT_FMT_STD, .big_num = true}};
+  int rc;
+
+  session_init(&o.s, &stat_session, &o);
+  o.s.profile_name = CLI_DEFAULT_PROFILE;
+  if ((rc = session_parse(&o.s, argc, argv)) == SESSION_HELP) {
+    cli_command_manual(&cli_cmd_stat);
+    return CLI_EXIT_OK;
+  }
   if (rc != CLI_EXIT_OK || (rc = stat_setup(&o)) != CLI_EXIT_OK)
     return rc;
-  if (o.from)
+  if (o.s.from)
     return stat_print_file(&o);
-  if (qemu_run_find_tools(qemu, sizeof(qemu), plugin, sizeof(plugin), why,
-                          sizeof why) != 0) {
-    cli_error("stat: %s", why);
-    return CLI_EXIT_USAGE;
-  }
-  if ((rc = qemu_run_find_program(o.prog_argv[0], prog, sizeof(prog), why,
-                                  sizeof why)) != 0) {
-    cli_error("stat: %s", why);
+  if ((rc = session_find(&o.s)) != CLI_EXIT_OK)
     return rc;
-  }
-  return stat_execute(&o, qemu, plugin, prog);
-}
-
-static int stat_run_unused(const struct cli_args *a)
-{
-  (void)a;
-  return CLI_EXIT_USAGE;
+  return stat_execute(&o);
 }
 
 /* clang-format off: the manual's text is laid out as it prints */
@@ -773,8 +595,8 @@ const struct cli_command cli_cmd_stat = {
                 "cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64 \\\n"
                 "        -e l1d.replacement,longest_lat_cache.miss -- ./prog\n",
     .flags = CLI_FLAG_OWN_CPU_OPTION,
+    .main = stat_main,
     .min_args = 0,
     .max_args = -1,
-    .run = stat_run_unused,
 };
 /* clang-format on */

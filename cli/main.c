@@ -182,12 +182,8 @@ static int dispatch(int argc, char **argv)
   cmd = find_command(argv[1]);
   if (!cmd)
     return unknown_command(argv[1]);
-  if (cmd == &cli_cmd_stat) /* options end at the program's name */
-    return cli_stat_main(argc - 1, argv + 1);
-  if (cmd == &cli_cmd_record)
-    return cli_record_main(argc - 1, argv + 1);
-  if (cmd == &cli_cmd_report)
-    return cli_report_main(argc - 1, argv + 1);
+  if (cmd->main) /* it parses its own command line */
+    return cmd->main(argc - 1, argv + 1);
   return cli_command_main(cmd, argc - 1, argv + 1);
 }
 

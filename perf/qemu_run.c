@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Running a program under qemu-x86_64 with softpmu's QEMU plugin: what
- * softpmu stat and softpmu record share (qemu_run.h). */
+/* Running a program under qemu-x86_64 with softpmu's QEMU plugin
+ * (qemu_run.h). */
 #define _GNU_SOURCE /* strsignal, pipe2 */
 #include "qemu_run.h"
 

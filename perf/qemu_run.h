@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Running a program under qemu-x86_64 with softpmu's QEMU plugin: what
- * softpmu stat and softpmu record share. Finding qemu-x86_64, the plugin
- * and the program as a shell would; QEMU's -cpu model for a profile;
- * spawning the run and reporting its exit status as a shell does.
+/* Running a program under qemu-x86_64 with softpmu's QEMU plugin, the
+ * process side of a run of softpmu stat or record (session.h calls it).
+ * Finding qemu-x86_64, the plugin and the program as a shell would; QEMU's
+ * -cpu model for a profile; spawning the run and reporting its exit
+ * status as a shell does.
  *
  * Nothing is printed here: a function with something to say (an error,
  * or a note such as the signal that killed the program) writes it into
- * why, which it sets to "" otherwise, and the command prints it. */
+ * why, which it sets to "" otherwise, and the session passes it on. */
 #ifndef SOFTPMU_QEMU_RUN_H
 #define SOFTPMU_QEMU_RUN_H
 

@@ -50,29 +50,6 @@ int stat_model_choose(struct stat_model *m, const spmu_profile *p,
   return 0;
 }
 
-int stat_model_plugin_arg(const struct stat_model *m, char *buf, size_t len)
-{
-  size_t n = 0;
-  const char *c;
-
-  if (len == 0)
-    return -1;
-  buf[0] = '\0';
-  if (m->use != STAT_MODEL_ON)
-    return 0;
-  n = (size_t)snprintf(buf, len, ",model=");
-  /* QEMU's option syntax: a doubled comma is one comma of the value. */
-  for (c = m->spec; *c && n + 2 < len; c++) {
-    if (*c == ',')
-      buf[n++] = ',';
-    buf[n++] = *c;
-  }
-  if (*c)
-    return -1;
-  buf[n] = '\0';
-  return (int)n;
-}
-
 /* size as perf and the optimization manual write it: 32K, 8M, 1920K. */
 static void size_text(uint32_t size, char *buf, size_t len)
 {

@@ -10,11 +10,10 @@
  *                  part:NAME; a profile without one has no model, and a
  *                  modelled event is then an error (stat_events.h).
  *
- * The plugin gets the specification as its argument model=SPEC, commas
- * doubled (QEMU's option syntax, which splits -plugin arguments at single
- * commas). The description says which model produced the counts: one line
- * (stat_model_summary) and, for --verbose, every geometry and timing
- * parameter (stat_model_details). */
+ * The plugin gets the specification as its argument model=SPEC
+ * (protocol/args.h writes it, commas doubled). The description says which model
+ * produced the counts: one line (stat_model_summary) and, for --verbose, every
+ * geometry and timing parameter (stat_model_details). */
 #ifndef SOFTPMU_STAT_MODEL_H
 #define SOFTPMU_STAT_MODEL_H
 
@@ -41,10 +40,6 @@ struct stat_model {
  * a SPEC it refuses; --model with --no-model). */
 int stat_model_choose(struct stat_model *m, const spmu_profile *p,
                       const char *given, bool off, char *why, size_t whylen);
-
-/* ",model=SPEC" for the plugin's argument string (commas doubled), or ""
- * when no model runs. The length written, or -1 when it does not fit. */
-int stat_model_plugin_arg(const struct stat_model *m, char *buf, size_t len);
 
 /* One line: the specification and its essentials, e.g. "part:skylake (L1I
  * 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B

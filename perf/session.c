@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: MIT */
+/* One run of softpmu stat or softpmu record, from the command line to the
+ * program's exit status (session.h). */
+#define _GNU_SOURCE /* mkstemp */
+#include "session.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h" /* protocol/: the plugin's arguments */
+
+_Static_assert(SESSION_MAX_EVENTS == SPMU_PLUGIN_ARGS_MAX_EVENTS,
+               "a session's events are the plugin's");
+
+/* Say a message through the command: SESSION_EXIT_USAGE. A message
+ * longer than the buffer is formatted again in memory of its size, so
+ * that nothing the user typed is cut. */
+static int session_error(const struct session *s, bool usage, const char *fmt,
+                         ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int session_error(const struct session *s, bool usage, const char *fmt,
+                         ...)
+{
+  char buf[1024], *big = NULL;
+  va_list ap;
+  int n;
+
+  va_start(ap, fmt);
+  n = vsnprintf(buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  if (n >= (int)sizeof(buf) && (big = malloc((size_t)n + 1)) != NULL) {
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  s->cmd->say(s->cmd->say_opaque, usage, big ? big : buf);
+  free(big);
+  return SESSION_EXIT_USAGE;
+}
+
+void session_init(struct session *s, const struct session_command *cmd,
+                  void *ctx)
+{
+  memset(s, 0, sizeof(*s));
+  s->cmd = cmd;
+  s->ctx = ctx;
+}
+
+/* ---- the command line ---------------------------------------------------- */
+
+/* The options every command over the session takes. */
+static const struct session_option session_shared[] = {
+    {"-h", "--help", SESSION_FLAG, SESSION_KEY_HELP, NULL},
+    {"-e", "--event", SESSION_VALUE, SESSION_KEY_EVENT, NULL},
+    {NULL, "--cpu", SESSION_VALUE, SESSION_KEY_CPU, NULL},
+    {"-o", "--output", SESSION_VALUE, SESSION_KEY_OUTPUT, NULL},
+    {NULL, "--model", SESSION_VALUE, SESSION_KEY_MODEL, NULL},
+    {NULL, "--no-model", SESSION_FLAG, SESSION_KEY_NO_MODEL, NULL},
+    {NULL, "--from", SESSION_VALUE, SESSION_KEY_FROM, NULL},
+    {NULL, NULL, SESSION_FLAG, 0, NULL},
+};
+
+static bool session_named(const char *name, const char *a, size_t len)
+{
+  return name && strlen(name) == len && strncmp(name, a, len) == 0;
+}
+
+/* The option whose name is the first len characters of a, or NULL. */
+static const struct session_option *session_option(const struct session *s,
+                                                   const char *a, size_t len)
+{
+  const struct session_option *tables[] = {session_shared, s->cmd->options};
+  const struct session_option *o;
+  size_t t;
+
+  for (t = 0; t < 2; t++)
+    for (o = tables[t]; o->short_name || o->long_name; o++)
+      if (session_named(o->short_name, a, len) ||
+          session_named(o->long_name, a, len))
+        return o;
+  return NULL;
+}
+
+static bool session_listed(const char *const *values, const char *a)
+{
+  for (; values && *values; values++)
+    if (strcmp(*values, a) == 0)
+      return true;
+  return false;
+}
+
+/* A shared option, or the command's (its callback). */
+static int session_set(struct session *s, const struct session_option *o,
+                       const char *val)
+{
+  switch (o->key) {
+  case SESSION_KEY_HELP:
+    return SESSION_HELP;
+  case SESSION_KEY_EVENT:
+    if (s->nlists == SESSION_MAX_EVENTS)
+      return session_error(s, true, "at most %d events", SESSION_MAX_EVENTS);
+    s->event_lists[s->nlists++] = val;
+    return 0;
+  case SESSION_KEY_CPU:
+    s->profile_name = val;
+    return 0;
+  case SESSION_KEY_OUTPUT:
+    s->out = val;
+    return 0;
+  case SESSION_KEY_MODEL:
+    s->model_spec = val;
+    return 0;
+  case SESSION_KEY_NO_MODEL:
+    s->no_model = true;
+    return 0;
+  case SESSION_KEY_FROM:
+    s->from = val;
+    return 0;
+  default:
+    return s->cmd->option(s, s->ctx, o->key, val);
+  }
+}
+
+/* An option with its value attached, as perf (getopt) takes them: "-c1009"
+ * (a short option that takes a value, and the value) or "--event=X" (a
+ * long one, '=' and the value). NULL when a is not one. */
+static const struct session_option *
+session_attached(const struct session *s, const char *a, const char **val)
+{
+  const struct session_option *o;
+  const char *eq = strchr(a, '=');
+
+  if (a[1] != '-' && a[1] && a[2]) {
+    o = session_option(s, a, 2);
+    *val = a + 2;
+    return o && o->arg == SESSION_VALUE ? o : NULL;
+  }
+  if (a[1] == '-' && eq) {
+    o = session_option(s, a, (size_t)(eq - a));
+    *val = eq + 1;
+    return o && o->arg != SESSION_FLAG ? o : NULL;
+  }
+  return NULL;
+}
+
+/* The option at argv[*i], and its value (which may be the next
+ * argument: *i then moves past it). */
+static int session_parse_option(struct session *s, int argc, char **argv,
+                                int *i)
+{
+  const char *a = argv[*i], *val = NULL;
+  const struct session_option *o = session_option(s, a, strlen(a));
+
+  if (!o) {
+    o = session_attached(s, a, &val);
+    if (!o)
+      return session_error(s, true, "unknown option '%s'", a);
+  } else if (o->arg == SESSION_VALUE) {
+    if (*i + 1 >= argc)
+      return session_error(s, true, "%s needs a value", a);
+    val = argv[++*i];
+  } else if (o->arg == SESSION_OPTIONAL && *i + 1 < argc &&
+             session_listed(o->next_values, argv[*i + 1]))
+    val = argv[++*i];
+  return session_set(s, o, val);
+}
+
+int session_parse(struct session *s, int argc, char **argv)
+{
+  int i, rc;
+
+  for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+    if (strcmp(argv[i], "--") == 0) {
+      i++;
+      break;
+    }
+    if ((rc = session_parse_option(s, argc, argv, &i)) != 0)
+      return rc;
+  }
+  if (i >= argc && !s->from)
+    return session_error(s, true, "no program to run");
+  s->prog_argv = argv + i;
+  return 0;
+}
+
+/* ---- the profile, the model, the events ---------------------------------- */
+
+int session_load_profile(struct session *s)
+{
+  const char *name = s->profile_name;
+  char why[256];
+
+  if (strpbrk(name, "=, "))
+    return session_error(s, true,
+                         "--cpu %s: %s takes a preset name, not a key=value "
+                         "profile",
+                         name, s->cmd->name);
+  if (spmu_profile_parse(name, &s->profile, why, sizeof(why)) != 0)
+    return session_error(s, true, "--cpu %s: %s", name, why);
+  if (s->profile.features & SPMU_FEAT_NETBURST)
+    return session_error(s, true,
+                         "--cpu %s: a NetBurst PMU; %s %s on architectural "
+                         "PMUs",
+                         name, s->cmd->name,
+                         s->cmd->sampling ? "samples" : "counts");
+  return 0;
+}
+
+int session_choose_model(struct session *s)
+{
+  char why[256];
+
+  if (stat_model_choose(&s->model, &s->profile, s->model_spec, s->no_model, why,
+                        sizeof(why)) != 0)
+    return session_error(s, true, "%s", why);
+  return 0;
+}
+
+static int session_add_event(struct session *s, enum stat_model_use use,
+                             const char *spec)
+{
+  char why[512];
+  int rc;
+
+  if (s->nev == SESSION_MAX_EVENTS)
+    return session_error(s, true, "at most %d events", SESSION_MAX_EVENTS);
+  if (stat_event_resolve(&s->profile, use, spec, &s->ev[s->nev], why,
+                         sizeof(why)) != 0) {
+    session_error(s, false, "%s", why);
+    /* A part the model does not know: say so (stat_model.h). */
+    if (s->model.why[0] && spmu_profile_part_name(&s->profile))
+      session_error(s, false, "note: %s", s->model.why);
+    return SESSION_EXIT_USAGE;
+  }
+  if ((rc = s->cmd->event(s, s->ctx, spec)) != 0)
+    return rc;
+  s->nev++;
+  return 0;
+}
+
+int session_add_events(struct session *s, enum stat_model_use use,
+                       const char *list)
+{
+  char buf[sizeof(s->ev[0].name)];
+  int rc;
+
+  while (*list) {
+    if (!stat_event_next(&list, buf, sizeof(buf)))
+      return session_error(s, true, "event '%.40s...' is too long", list);
+    if ((rc = session_add_event(s, use, buf)) != 0)
+      return rc;
+  }
+  return 0;
+}
+
+int session_add_given_events(struct session *s)
+{
+  unsigned l;
+  int rc;
+
+  for (l = 0; l < s->nlists; l++)
+    if ((rc = session_add_events(s, s->model.use, s->event_lists[l])) != 0)
+      return rc;
+  return 0;
+}
+
+bool session_needs_model(const struct session *s)
+{
+  unsigned i;
+
+  for (i = 0; i < s->nev; i++)
+    if (s->ev[i].supported && s->ev[i].modelled)
+      return true;
+  return false;
+}
+
+/* ---- running ------------------------------------------------------------- */
+
+int session_find(struct session *s)
+{
+  char why[8192];
+  int rc;
+
+  if (qemu_run_find_tools(s->qemu, sizeof(s->qemu), s->plugin,
+                          sizeof(s->plugin), why, sizeof(why)) != 0)
+    return session_error(s, false, "%s", why);
+  rc = qemu_run_find_program(s->prog_argv[0], s->prog, sizeof(s->prog), why,
+                             sizeof(why));
+  if (rc != 0)
+    session_error(s, false, "%s", why);
+  return rc;
+}
+
+void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
+{
+  unsigned i;
+
+  spmu_plugin_args_init(a);
+  snprintf(a->profile, sizeof(a->profile), "%s", s->profile.name);
+  for (i = 0; i < s->nev && a->nevents < SPMU_PLUGIN_ARGS_MAX_EVENTS; i++)
+    if (s->ev[i].supported)
+      a->event[a->nevents++] = s->ev[i].evtsel;
+  /* The model is loaded only for a modelled event. */
+  if (session_needs_model(s) && s->model.use == STAT_MODEL_ON)
+    snprintf(a->model, sizeof(a->model), "%s", s->model.spec);
+}
+
+int session_start(struct session *s, struct spmu_plugin_args *a)
+{
+  int fd, err;
+
+  snprintf(s->tmp, sizeof(s->tmp), "/tmp/softpmu-%s-XXXXXX", s->cmd->name);
+  if ((fd = mkstemp(s->tmp)) < 0) {
+    err = errno;
+    s->tmp[0] = '\0';
+    return session_error(s, false, "cannot make a temporary file: %s",
+                         strerror(err));
+  }
+  close(fd);
+  if (a) {
+    snprintf(s->cmd->sampling ? a->record : a->out, SPMU_PLUGIN_ARGS_PATH_MAX,
+             "%s", s->tmp);
+    s->parg = spmu_plugin_args_option(s->plugin, a);
+  }
+  if (!a || s->parg)
+    s->qargv =
+        qemu_run_argv(&s->profile, s->qemu, s->parg, s->prog, s->prog_argv);
+  if (!s->qargv)
+    return session_error(s, false, "out of memory");
+  return 0;
+}
+
+int session_run(struct session *s)
+{
+  char why[8192];
+  int rc;
+
+  if (truncate(s->tmp, 0) != 0 && errno != ENOENT)
+    return session_error(s, false, "%s: %s", s->tmp, strerror(errno));
+  rc = qemu_run_spawn(s->qargv, &s->child, why, sizeof(why));
+  if (why[0])
+    session_error(s, false, "%s", why);
+  return rc != 0 ? SESSION_EXIT_USAGE : 0;
+}
+
+int session_exit_status(const struct session *s)
+{
+  char why[256];
+  int rc = qemu_run_exit_status(&s->child, why, sizeof(why));
+
+  if (rc != 0 && why[0])
+    session_error(s, false, "%s", why);
+  return rc;
+}
+
+void session_end(struct session *s)
+{
+  if (s->tmp[0])
+    unlink(s->tmp);
+  s->tmp[0] = '\0';
+  free(s->parg);
+  free(s->qargv);
+  s->parg = NULL;
+  s->qargv = NULL;
+}

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/* One run of softpmu stat or record (perf/session.h), without running
+ * anything: the command line as perf's getopt takes it (attached values,
+ * `--`, an option's value taken only when it is one), the shared options
+ * against a command's own, the messages said through the command, the
+ * profile's checks, and the temporary file made and removed. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "args.h" /* protocol/: the plugin's arguments */
+#include "session.h"
+
+enum { K_PERIOD = SESSION_KEY_COMMAND, K_JSON, K_MUX, K_GRAPH };
+
+static const char *const graph_modes[] = {"fp", "lbr", NULL};
+
+static const struct session_option test_options[] = {
+    {"-c", NULL, SESSION_VALUE, K_PERIOD, NULL},
+    {"-j", "--json", SESSION_FLAG, K_JSON, NULL},
+    {NULL, "--mux", SESSION_OPTIONAL, K_MUX, NULL},
+    {NULL, "--graph", SESSION_OPTIONAL, K_GRAPH, graph_modes},
+    {NULL, NULL, SESSION_FLAG, 0, NULL},
+};
+
+/* What the command was told: its options and the messages. */
+struct heard {
+  int key[8];
+  const char *val[8];
+  unsigned n;
+  char said[4096];
+  bool usage;
+  unsigned nsaid;
+};
+
+static int test_option(struct session *s, void *ctx, int key, const char *val)
+{
+  struct heard *h = ctx;
+
+  (void)s;
+  h->key[h->n] = key;
+  h->val[h->n++] = val;
+  return 0;
+}
+
+static int test_event(struct session *s, void *ctx, const char *spec)
+{
+  (void)s;
+  (void)ctx;
+  (void)spec;
+  return 0;
+}
+
+static void test_say(const void *opaque, bool usage, const char *msg)
+{
+  struct heard *h = (struct heard *)opaque;
+
+  snprintf(h->said, sizeof(h->said), "%s", msg);
+  h->usage = usage;
+  h->nsaid++;
+}
+
+static struct heard heard;
+
+static const struct session_command test_cmd = {
+    .name = "test",
+    .sampling = false,
+    .options = test_options,
+    .option = test_option,
+    .event = test_event,
+    .say = test_say,
+    .say_opaque = &heard,
+};
+
+static int parse(struct session *s, char **argv)
+{
+  int argc = 0;
+
+  while (argv[argc])
+    argc++;
+  memset(&heard, 0, sizeof(heard));
+  session_init(s, &test_cmd, &heard);
+  s->profile_name = "skylake";
+  return session_parse(s, argc, argv);
+}
+
+static void test_shared_options(void **state)
+{
+  char *argv[] = {"test",    "-e",      "a",           "-eb",    "--event=c",
+                  "--cpu",   "icelake", "--cpu=core2", "-o",     "f",
+                  "--model", "part:x",  "--no-model",  "--from", "r",
+                  "--",      "-prog",   "arg",         NULL};
+  struct session s;
+
+  (void)state;
+  assert_int_equal(parse(&s, argv), 0);
+  assert_int_equal(s.nlists, 3);
+  assert_string_equal(s.event_lists[0], "a");
+  assert_string_equal(s.event_lists[1], "b");
+  assert_string_equal(s.event_lists[2], "c");
+  assert_string_equal(s.profile_name, "core2");
+  assert_string_equal(s.out, "f");
+  assert_string_equal(s.model_spec, "part:x");
+  assert_true(s.no_model);
+  assert_string_equal(s.from, "r");
+  /* After `--`, a name starting with '-' is the program's. */
+  assert_string_equal(s.prog_argv[0], "-prog");
+  assert_string_equal(s.prog_argv[1], "arg");
+  assert_null(s.prog_argv[2]);
+  assert_int_equal(heard.n, 0);
+  assert_int_equal(heard.nsaid, 0);
+}
+
+static void test_own_options(void **state)
+{
+  char *argv[] = {"test",    "-c",    "5",       "-c7",     "-j",
+                  "--json",  "--mux", "--mux=9", "--graph", "lbr",
+                  "--graph", "prog",  NULL};
+  struct session s;
+
+  (void)state;
+  assert_int_equal(parse(&s, argv), 0);
+  assert_int_equal(heard.n, 8);
+  assert_int_equal(heard.key[0], K_PERIOD);
+  assert_string_equal(heard.val[0], "5");
+  assert_string_equal(heard.val[1], "7");
+  assert_int_equal(heard.key[2], K_JSON);
+  assert_null(heard.val[2]);
+  assert_int_equal(heard.key[3], K_JSON);
+  /* An optional value: attached, or the next argument if it is one. */
+  assert_null(heard.val[4]);
+  assert_string_equal(heard.val[5], "9");
+  assert_string_equal(heard.val[6], "lbr");
+  assert_int_equal(heard.key[7], K_GRAPH);
+  assert_null(heard.val[7]);
+  assert_string_equal(s.prog_argv[0], "prog");
+}
+
+/* Each refusal: the message said, as a usage error. */
+static void assert_refused(char **argv, const char *msg)
+{
+  struct session s;
+
+  assert_int_equal(parse(&s, argv), SESSION_EXIT_USAGE);
+  assert_int_equal(heard.nsaid, 1);
+  assert_true(heard.usage);
+  assert_string_equal(heard.said, msg);
+}
+
+static void test_refused(void **state)
+{
+  char *flag_attached[] = {"test", "-jx", "prog", NULL};
+  char *long_flag_value[] = {"test", "--json=1", "prog", NULL};
+  char *dash[] = {"test", "-", NULL};
+  char *unknown[] = {"test", "--bogus", "--help", NULL};
+  char *no_value[] = {"test", "-e", NULL};
+  char *no_program[] = {"test", "-e", "x", NULL};
+  char *after[] = {"test", "--", NULL};
+
+  (void)state;
+  assert_refused(flag_attached, "unknown option '-jx'");
+  assert_refused(long_flag_value, "unknown option '--json=1'");
+  assert_refused(dash, "unknown option '-'");
+  assert_refused(unknown, "unknown option '--bogus'");
+  assert_refused(no_value, "-e needs a value");
+  assert_refused(no_program, "no program to run");
+  assert_refused(after, "no program to run");
+}
+
+static void test_help_and_from(void **state)
+{
+  char *help[] = {"test", "-c", "1", "-h", "--bogus", NULL};
+  char *from[] = {"test", "--from", "file", NULL};
+  struct session s;
+
+  (void)state;
+  assert_int_equal(parse(&s, help), SESSION_HELP);
+  assert_int_equal(heard.n, 1);
+  assert_int_equal(heard.nsaid, 0);
+  assert_int_equal(parse(&s, from), 0);
+  assert_null(s.prog_argv[0]);
+}
+
+static void test_event_lists_limit(void **state)
+{
+  char *argv[2 * SESSION_MAX_EVENTS + 4];
+  int i, n = 0;
+
+  (void)state;
+  argv[n++] = "test";
+  for (i = 0; i <= SESSION_MAX_EVENTS; i++) {
+    argv[n++] = "-e";
+    argv[n++] = "instructions";
+  }
+  argv[n++] = "prog";
+  argv[n] = NULL;
+  assert_refused(argv, "at most 32 events");
+}
+
+/* A message longer than the session's buffer is said whole. */
+static void test_long_message(void **state)
+{
+  char arg[2000], *argv[] = {"test", arg, NULL};
+  struct session s;
+
+  (void)state;
+  memset(arg, 'x', sizeof(arg) - 1);
+  arg[0] = arg[1] = '-';
+  arg[sizeof(arg) - 1] = '\0';
+  assert_int_equal(parse(&s, argv), SESSION_EXIT_USAGE);
+  assert_int_equal(strlen(heard.said),
+                   strlen("unknown option ''") + strlen(arg));
+}
+
+static void test_profile(void **state)
+{
+  char *argv[] = {"test", "prog", NULL};
+  struct session s;
+
+  (void)state;
+  parse(&s, argv);
+  s.profile_name = "base=skylake,gp=8";
+  assert_int_equal(session_load_profile(&s), SESSION_EXIT_USAGE);
+  assert_string_equal(heard.said, "--cpu base=skylake,gp=8: test takes a "
+                                  "preset name, not a key=value profile");
+  s.profile_name = "pentium4";
+  assert_int_equal(session_load_profile(&s), SESSION_EXIT_USAGE);
+  assert_string_equal(heard.said, "--cpu pentium4: a NetBurst PMU; test "
+                                  "counts on architectural PMUs");
+  s.profile_name = "icelake";
+  assert_int_equal(session_load_profile(&s), 0);
+  assert_string_equal(s.profile.name, "icelake");
+}
+
+/* The temporary file is there while the run is set up, its path in the
+ * plugin's out= argument, and gone after session_end. */
+static void test_temporary_file(void **state)
+{
+  char *argv[] = {"test", "prog", NULL};
+  struct spmu_plugin_args a;
+  struct session s;
+  char tmp[sizeof(s.tmp)];
+
+  (void)state;
+  parse(&s, argv);
+  assert_int_equal(session_load_profile(&s), 0);
+  snprintf(s.qemu, sizeof(s.qemu), "/usr/bin/qemu-x86_64");
+  snprintf(s.plugin, sizeof(s.plugin), "/lib/plugin.so");
+  snprintf(s.prog, sizeof(s.prog), "/bin/prog");
+  session_plugin_args(&s, &a);
+  assert_int_equal(session_start(&s, &a), 0);
+  assert_memory_equal(s.tmp, "/tmp/softpmu-test-", 18);
+  assert_string_equal(a.out, s.tmp);
+  assert_int_equal(access(s.tmp, F_OK), 0);
+  assert_string_equal(s.qargv[0], "/usr/bin/qemu-x86_64");
+  assert_string_equal(s.qargv[3], "-plugin");
+  snprintf(tmp, sizeof(tmp), "%s", s.tmp);
+  session_end(&s);
+  assert_int_not_equal(access(tmp, F_OK), 0);
+  assert_null(s.qargv);
+  session_end(&s); /* twice: nothing left to undo */
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_shared_options),
+      cmocka_unit_test(test_own_options),
+      cmocka_unit_test(test_refused),
+      cmocka_unit_test(test_help_and_from),
+      cmocka_unit_test(test_event_lists_limit),
+      cmocka_unit_test(test_long_message),
+      cmocka_unit_test(test_profile),
+      cmocka_unit_test(test_temporary_file),
+  };
+
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
