@@ -29,10 +29,27 @@ struct perf_data_file_attr {
 };
 
 #define PERF_DATA_MAGIC "PERFILE2"
-#define PERF_DATA_FEAT_EVENT_DESC 12   /* HEADER_EVENT_DESC */
-#define PERF_DATA_FEAT_BRANCH_STACK 15 /* HEADER_BRANCH_STACK */
-#define PERF_DATA_NAME_ALIGN 64        /* perf pads header strings so */
-#define PERF_DATA_MAX_CHAIN 4096       /* a record's size is 16 bits */
+/* The header features (perf.data-file-format.txt, "Feature sections"). */
+#define PERF_DATA_FEAT_BUILD_ID 2
+#define PERF_DATA_FEAT_HOSTNAME 3
+#define PERF_DATA_FEAT_OSRELEASE 4
+#define PERF_DATA_FEAT_VERSION 5
+#define PERF_DATA_FEAT_ARCH 6
+#define PERF_DATA_FEAT_NRCPUS 7
+#define PERF_DATA_FEAT_CPUDESC 8
+#define PERF_DATA_FEAT_CPUID 9
+#define PERF_DATA_FEAT_TOTAL_MEM 10
+#define PERF_DATA_FEAT_CMDLINE 11
+#define PERF_DATA_FEAT_EVENT_DESC 12        /* HEADER_EVENT_DESC */
+#define PERF_DATA_FEAT_BRANCH_STACK 15      /* HEADER_BRANCH_STACK */
+#define PERF_DATA_RECORD_USER_TYPE_START 64 /* perf's own records from */
+#define PERF_DATA_RECORD_FINISHED_ROUND 68
+/* A build_id_event's misc: its size byte holds the build id's length. */
+#define PERF_DATA_MISC_BUILD_ID_SIZE (1u << 15)
+#define PERF_DATA_BUILD_ID_MAX 20
+#define PERF_DATA_HOST_PID (-1)  /* the host machine's build ids */
+#define PERF_DATA_NAME_ALIGN 64  /* perf pads header strings so */
+#define PERF_DATA_MAX_CHAIN 4096 /* a record's size is 16 bits */
 #define PERF_DATA_MAX_BRANCHES 64
 
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
@@ -51,12 +68,22 @@ uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* A file's build id, for HEADER_BUILD_ID. */
+struct perf_data_bid {
+  char *path;
+  unsigned char id[PERF_DATA_BUILD_ID_MAX];
+  uint8_t len;
+};
+
 struct perf_data_writer {
   FILE *f;
   struct perf_data_desc desc;
   uint64_t sample_type;
   uint64_t data_off;
   bool failed;
+  const struct perf_data_env *env;
+  struct perf_data_bid *bids;
+  size_t nbids, capbids;
 };
 
 static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
@@ -273,12 +300,208 @@ static void perf_data_event_desc(struct perf_data_writer *w)
   }
 }
 
+void perf_data_set_env(struct perf_data_writer *w,
+                       const struct perf_data_env *env)
+{
+  w->env = env;
+}
+
+int perf_data_build_id(struct perf_data_writer *w, const char *path,
+                       const unsigned char *id, size_t len)
+{
+  struct perf_data_bid *b;
+  size_t n = strlen(path) + 1;
+
+  if (len > PERF_DATA_BUILD_ID_MAX)
+    return -1;
+  if (w->nbids == w->capbids) {
+    size_t cap = w->capbids ? 2 * w->capbids : 8;
+    struct perf_data_bid *q = realloc(w->bids, cap * sizeof(*q));
+
+    if (!q)
+      return -1;
+    w->bids = q;
+    w->capbids = cap;
+  }
+  b = &w->bids[w->nbids];
+  memset(b, 0, sizeof(*b));
+  if (!(b->path = malloc(n)))
+    return -1;
+  memcpy(b->path, path, n);
+  memcpy(b->id, id, len);
+  b->len = (uint8_t)len;
+  w->nbids++;
+  return 0;
+}
+
+/* A perf_header_string: u32 length (the string's and its NUL, rounded up
+ * to a multiple of 64), then the string NUL-padded to it. */
+static void perf_data_put_string(struct perf_data_writer *w, const char *s)
+{
+  static const char zeros[PERF_DATA_NAME_ALIGN];
+  size_t n = strlen(s) + 1;
+  uint32_t len = (uint32_t)((n + PERF_DATA_NAME_ALIGN - 1) /
+                            PERF_DATA_NAME_ALIGN * PERF_DATA_NAME_ALIGN);
+
+  perf_data_put(w, &len, sizeof(len));
+  perf_data_put(w, s, n);
+  perf_data_put(w, zeros, len - n);
+}
+
+/* HEADER_BUILD_ID: per file a build_id_event (perf_event_header of type
+ * 0, misc PERF_RECORD_MISC_USER with the size flag; pid -1, the host;
+ * the id in 20 bytes, its length, 3 reserved bytes), then the path
+ * NUL-padded to a multiple of 64: 36 bytes and the path. */
+static void perf_data_build_ids(struct perf_data_writer *w)
+{
+  static const char zeros[PERF_DATA_NAME_ALIGN];
+  size_t i;
+
+  for (i = 0; i < w->nbids; i++) {
+    const struct perf_data_bid *b = &w->bids[i];
+    size_t n = strlen(b->path) + 1, len = (n + PERF_DATA_NAME_ALIGN - 1) /
+                                          PERF_DATA_NAME_ALIGN *
+                                          PERF_DATA_NAME_ALIGN;
+    struct perf_event_header h = {.type = 0,
+                                  .misc = PERF_RECORD_MISC_USER |
+                                          PERF_DATA_MISC_BUILD_ID_SIZE,
+                                  .size = (uint16_t)(36 + len)};
+    int32_t pid = PERF_DATA_HOST_PID;
+    unsigned char id[24] = {0};
+
+    memcpy(id, b->id, b->len);
+    id[20] = b->len;
+    perf_data_put(w, &h, sizeof(h));
+    perf_data_put(w, &pid, sizeof(pid));
+    perf_data_put(w, id, sizeof(id));
+    perf_data_put(w, b->path, n);
+    perf_data_put(w, zeros, len - n);
+  }
+}
+
+/* HEADER_CMDLINE: u32 nr, then nr perf_header_strings. */
+static void perf_data_cmdline(struct perf_data_writer *w)
+{
+  uint32_t nr = w->env->ncmdline;
+  unsigned i;
+
+  perf_data_put(w, &nr, sizeof(nr));
+  for (i = 0; i < nr; i++)
+    perf_data_put_string(w, w->env->cmdline[i]);
+}
+
+/* The string env gives feature bit, NULL if none. */
+static const char *perf_data_env_string(const struct perf_data_env *e,
+                                        unsigned bit)
+{
+  if (!e)
+    return NULL;
+  switch (bit) {
+  case PERF_DATA_FEAT_HOSTNAME:
+    return e->hostname;
+  case PERF_DATA_FEAT_OSRELEASE:
+    return e->osrelease;
+  case PERF_DATA_FEAT_VERSION:
+    return e->version;
+  case PERF_DATA_FEAT_ARCH:
+    return e->arch;
+  case PERF_DATA_FEAT_CPUDESC:
+    return e->cpudesc;
+  case PERF_DATA_FEAT_CPUID:
+    return e->cpuid;
+  default:
+    return NULL;
+  }
+}
+
+/* The feature bitmap's first word: the features this file has. */
+static uint64_t perf_data_features(const struct perf_data_writer *w)
+{
+  const struct perf_data_env *e = w->env;
+  uint64_t f = 1ULL << PERF_DATA_FEAT_EVENT_DESC;
+  unsigned bit;
+
+  if (w->nbids)
+    f |= 1ULL << PERF_DATA_FEAT_BUILD_ID;
+  for (bit = PERF_DATA_FEAT_HOSTNAME; bit <= PERF_DATA_FEAT_CPUID; bit++)
+    if (perf_data_env_string(e, bit))
+      f |= 1ULL << bit;
+  if (e && e->nr_cpus_online)
+    f |= 1ULL << PERF_DATA_FEAT_NRCPUS;
+  if (e && e->total_mem)
+    f |= 1ULL << PERF_DATA_FEAT_TOTAL_MEM;
+  if (e && e->ncmdline)
+    f |= 1ULL << PERF_DATA_FEAT_CMDLINE;
+  if (w->desc.branch_feature)
+    f |= 1ULL << PERF_DATA_FEAT_BRANCH_STACK;
+  return f;
+}
+
+/* The section of feature bit (BRANCH_STACK's is empty). */
+static void perf_data_feature(struct perf_data_writer *w, unsigned bit)
+{
+  const char *s = perf_data_env_string(w->env, bit);
+  uint32_t nrcpus[2];
+
+  if (s) {
+    perf_data_put_string(w, s);
+    return;
+  }
+  switch (bit) {
+  case PERF_DATA_FEAT_BUILD_ID:
+    perf_data_build_ids(w);
+    break;
+  case PERF_DATA_FEAT_NRCPUS:
+    nrcpus[0] = w->env->nr_cpus_avail;
+    nrcpus[1] = w->env->nr_cpus_online;
+    perf_data_put(w, nrcpus, sizeof(nrcpus));
+    break;
+  case PERF_DATA_FEAT_TOTAL_MEM:
+    perf_data_put(w, &w->env->total_mem, sizeof(w->env->total_mem));
+    break;
+  case PERF_DATA_FEAT_CMDLINE:
+    perf_data_cmdline(w);
+    break;
+  case PERF_DATA_FEAT_EVENT_DESC:
+    perf_data_event_desc(w);
+    break;
+  default:
+    break;
+  }
+}
+
+/* The feature sections after the data: their table (one entry per
+ * feature, in bit order), then each section in the same order; the
+ * table is written again once their sizes are known. */
+static void perf_data_put_features(struct perf_data_writer *w, uint64_t feat)
+{
+  struct perf_data_section sec[64];
+  long table = ftell(w->f), at = table;
+  unsigned bit, n = 0;
+
+  memset(sec, 0, sizeof(sec));
+  for (bit = 0; bit < 64; bit++)
+    n += (feat >> bit) & 1;
+  perf_data_put(w, sec, n * sizeof(sec[0]));
+  for (bit = 0, n = 0; bit < 64; bit++) {
+    if (!((feat >> bit) & 1))
+      continue;
+    sec[n].offset = (uint64_t)ftell(w->f);
+    perf_data_feature(w, bit);
+    at = ftell(w->f);
+    sec[n].size = (uint64_t)at - sec[n].offset;
+    n++;
+  }
+  if (table < 0 || at < 0 || fseek(w->f, table, SEEK_SET) != 0)
+    w->failed = true;
+  perf_data_put(w, sec, n * sizeof(sec[0]));
+}
+
 int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
 {
   struct perf_data_header h;
-  struct perf_data_section feat;
   long end = ftell(w->f);
-  unsigned nfeat;
+  size_t i;
   int rc = 0;
 
   memset(&h, 0, sizeof(h));
@@ -289,28 +512,8 @@ int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
   h.attrs.size = w->desc.nev * sizeof(struct perf_data_file_attr);
   h.data.offset = w->data_off;
   h.data.size = end > 0 ? (uint64_t)end - w->data_off : 0;
-  h.features[0] = 1ULL << PERF_DATA_FEAT_EVENT_DESC;
-  if (w->desc.branch_feature)
-    h.features[0] |= 1ULL << PERF_DATA_FEAT_BRANCH_STACK;
-  /* The feature sections follow the data: their table (one entry per
-   * feature, in bit order), then EVENT_DESC; BRANCH_STACK is empty. */
-  nfeat = w->desc.branch_feature ? 2 : 1;
-  feat.offset = h.data.offset + h.data.size + nfeat * sizeof(feat);
-  perf_data_put(w, &feat, sizeof(feat)); /* its size is known below */
-  if (nfeat == 2)
-    perf_data_put(w, &feat, sizeof(feat));
-  perf_data_event_desc(w);
-  end = ftell(w->f);
-  feat.size = end > 0 ? (uint64_t)end - feat.offset : 0;
-  if (end < 0 ||
-      fseek(w->f, (long)(feat.offset - nfeat * sizeof(feat)), SEEK_SET))
-    w->failed = true;
-  perf_data_put(w, &feat, sizeof(feat));
-  if (nfeat == 2) {
-    struct perf_data_section empty = {.offset = (uint64_t)end, .size = 0};
-
-    perf_data_put(w, &empty, sizeof(empty));
-  }
+  h.features[0] = perf_data_features(w);
+  perf_data_put_features(w, h.features[0]);
   if (fseek(w->f, 0, SEEK_SET) != 0)
     w->failed = true;
   perf_data_put(w, &h, sizeof(h));
@@ -319,6 +522,9 @@ int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
              strerror(errno ? errno : EIO));
     rc = -1;
   }
+  for (i = 0; i < w->nbids; i++)
+    free(w->bids[i].path);
+  free(w->bids);
   free(w);
   return rc;
 }
@@ -629,34 +835,153 @@ static int perf_data_fields(const struct perf_data_file *f,
   }
 }
 
-int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
-                   size_t whylen)
+/* The record at pos into *r: its size, or 0 (reason in why). */
+static uint16_t perf_data_decode(const struct perf_data_file *f, uint64_t pos,
+                                 struct perf_data_rec *r, char *why,
+                                 size_t whylen)
 {
   struct perf_event_header h;
 
   memset(r, 0, sizeof(*r));
-  if (f->pos >= f->data_end)
+  if (f->data_end - pos < sizeof(h)) {
+    snprintf(why, whylen, "a truncated record at offset %" PRIu64, pos);
     return 0;
-  if (f->data_end - f->pos < sizeof(h)) {
-    snprintf(why, whylen, "a truncated record at offset %" PRIu64, f->pos);
-    return -1;
   }
-  memcpy(&h, f->buf + f->pos, sizeof(h));
-  if (h.size < sizeof(h) || h.size > f->data_end - f->pos) {
+  memcpy(&h, f->buf + pos, sizeof(h));
+  if (h.size < sizeof(h) || h.size > f->data_end - pos) {
     snprintf(why, whylen, "a record of bad size %u at offset %" PRIu64,
-             (unsigned)h.size, f->pos);
-    return -1;
+             (unsigned)h.size, pos);
+    return 0;
   }
   r->type = h.type;
   r->misc = h.misc;
-  if (perf_data_fields(f, f->buf + f->pos + sizeof(h), h.size - sizeof(h), r) !=
+  if (perf_data_fields(f, f->buf + pos + sizeof(h), h.size - sizeof(h), r) !=
       0) {
     snprintf(why, whylen, "a malformed record (type %u) at offset %" PRIu64,
-             h.type, f->pos);
+             h.type, pos);
+    return 0;
+  }
+  return h.size;
+}
+
+int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
+                   size_t whylen)
+{
+  uint16_t n;
+
+  if (f->order) {
+    if (f->next >= f->norder)
+      return 0;
+    if (!perf_data_decode(f, f->order[f->next], r, why, whylen))
+      return -1;
+    f->next++;
+    return 1;
+  }
+  if (f->pos >= f->data_end)
+    return 0;
+  if (!(n = perf_data_decode(f, f->pos, r, why, whylen)))
+    return -1;
+  f->pos += n;
+  return 1;
+}
+
+/* ---- time order ---------------------------------------------------------- */
+
+/* A record held for sorting: its time, its offset. */
+struct perf_data_held {
+  uint64_t time, off;
+};
+
+static int perf_data_held_cmp(const void *a, const void *b)
+{
+  const struct perf_data_held *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The time of a record other than a sample: the sample_id fields after
+ * its own (attr.sample_id_all; <linux/perf_event.h>, struct sample_id),
+ * whose TIME is followed by ID, STREAM_ID, CPU and IDENTIFIER when the
+ * sample_type has them. 1 with *t, 0 when it has none. */
+static int perf_data_id_time(const struct perf_data_file *f,
+                             const struct perf_data_rec *r, uint64_t pos,
+                             uint16_t size, uint64_t *t)
+{
+  uint64_t st = f->ev[0].attr.sample_type, after = 0;
+
+  if (!(f->ev[0].attr.flags & PERF_DATA_ATTR_SAMPLE_ID_ALL) ||
+      r->type >= PERF_DATA_RECORD_USER_TYPE_START) /* perf's own */
+    return 0;
+  after += (st & PERF_SAMPLE_ID) ? 8 : 0;
+  after += (st & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
+  after += (st & PERF_SAMPLE_CPU) ? 8 : 0;
+  after += (st & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+  if (size < sizeof(struct perf_event_header) + after + 8)
+    return 0;
+  *t = perf_data_u64(f->buf + pos + size - after - 8);
+  return 1;
+}
+
+/* The time perf orders the record at pos by: 1 with *t, 0 for none. */
+static int perf_data_time_of(const struct perf_data_file *f,
+                             const struct perf_data_rec *r, uint64_t pos,
+                             uint16_t size, uint64_t *t)
+{
+  if (!f->nev || !(f->ev[0].attr.sample_type & PERF_SAMPLE_TIME))
+    return 0;
+  if (r->type == PERF_RECORD_SAMPLE) {
+    *t = r->time;
+    return 1;
+  }
+  return perf_data_id_time(f, r, pos, size, t);
+}
+
+/* Append the held records to the order, sorted; none held after. */
+static void perf_data_flush(struct perf_data_file *f,
+                            struct perf_data_held *held, size_t *nheld)
+{
+  size_t i;
+
+  qsort(held, *nheld, sizeof(*held), perf_data_held_cmp);
+  for (i = 0; i < *nheld; i++)
+    f->order[f->norder++] = held[i].off;
+  *nheld = 0;
+}
+
+int perf_data_sort(struct perf_data_file *f, char *why, size_t whylen)
+{
+  /* At most one record per 8 bytes of data (a header is 8). */
+  size_t cap = (size_t)((f->data_end - f->data_off) / 8) + 1, nheld = 0;
+  struct perf_data_held *held = malloc(cap * sizeof(*held));
+  struct perf_data_rec r;
+  uint64_t pos = f->data_off, t;
+  uint16_t n;
+
+  free(f->order);
+  f->norder = f->next = 0;
+  f->order = malloc(cap * sizeof(*f->order));
+  if (!held || !f->order) {
+    free(held);
+    snprintf(why, whylen, "out of memory");
     return -1;
   }
-  f->pos += h.size;
-  return 1;
+  for (; pos < f->data_end; pos += n) {
+    if (!(n = perf_data_decode(f, pos, &r, why, whylen))) {
+      free(held);
+      return -1;
+    }
+    if (r.type == PERF_DATA_RECORD_FINISHED_ROUND)
+      perf_data_flush(f, held, &nheld);
+    else if (perf_data_time_of(f, &r, pos, n, &t))
+      held[nheld++] = (struct perf_data_held){t, pos};
+    else
+      f->order[f->norder++] = pos;
+  }
+  perf_data_flush(f, held, &nheld);
+  free(held);
+  return 0;
 }
 
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i)
@@ -676,5 +1001,7 @@ struct perf_data_branch perf_data_branch_at(const struct perf_data_rec *r,
 void perf_data_free(struct perf_data_file *f)
 {
   free(f->buf);
+  free(f->order);
   f->buf = NULL;
+  f->order = NULL;
 }
