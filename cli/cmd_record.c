@@ -22,6 +22,7 @@
 #include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "perf_data.h"
+#include "perf_env.h"
 #include "qemu_run.h"
 #include "record_stream.h"
 #include "stat_events.h"
@@ -51,6 +52,8 @@ struct rec_opts {
   const char *model_spec; /* --model SPEC */
   bool no_model;          /* --no-model */
   struct stat_model model;
+  int argc; /* the command line, for perf.data's HEADER_CMDLINE */
+  char **argv;
 };
 
 /* ---- events ----------------------------------------------------------- */
@@ -467,13 +470,21 @@ static void record_backup(const char *out)
 static int record_convert(const struct rec_opts *o, const char *stream)
 {
   struct record_stream_stats st;
+  struct perf_env_buf env;
   char why[512];
   uint64_t total = 0;
   unsigned i;
+  int rc;
 
   record_backup(o->out);
-  if (record_stream_convert(stream, &o->desc, o->out, &st, why, sizeof(why)) !=
-      0) {
+  if (perf_env_fill(&env, &o->profile, o->argc, o->argv) != 0) {
+    cli_error("record: out of memory");
+    return CLI_EXIT_USAGE;
+  }
+  rc = record_stream_convert(stream, &o->desc, &env.env, o->out, &st, why,
+                             sizeof(why));
+  perf_env_free(&env);
+  if (rc != 0) {
     cli_error("record: %s", why);
     return CLI_EXIT_USAGE;
   }
@@ -589,6 +600,8 @@ int cli_record_main(int argc, char **argv)
   char qemu[4096], plugin[4096], prog[4096], why[8192];
   int rc = record_parse_args(argc, argv, &o);
 
+  o.argc = argc;
+  o.argv = argv;
   if (rc < 0)
     return CLI_EXIT_OK; /* --help */
   if (rc != CLI_EXIT_OK || (rc = record_setup(&o)) != CLI_EXIT_OK)

@@ -77,8 +77,15 @@ expect "record --from: one event, call chains" 0 "" \
 
 # Option values attached, as perf takes them: the same file.
 run record --from="$tmp/one.bin" -g -c$P --output="$tmp/attached.data"
+# upto_data FILE: its header, attrs and data section (the header features
+# follow: HEADER_CMDLINE, the command line as typed, differs here).
+upto_data() {
+  head -c "$(od -An -t u8 -j 40 -N 16 "$1" | awk '{ print $1 + $2 }')" "$1"
+}
+upto_data "$tmp/one.data" >"$tmp/one.head"
+upto_data "$tmp/attached.data" >"$tmp/attached.head"
 checks=$((checks + 1))
-cmp -s "$tmp/one.data" "$tmp/attached.data" ||
+cmp -s "$tmp/one.head" "$tmp/attached.head" ||
   fail "record: -cN, --from=, --output= differ from their separate forms"
 
 # Recording again keeps the previous file as FILE.old, as perf record does.
@@ -130,7 +137,34 @@ expect "report --folded" 0 "_start;main 1
 _start;main;foo 1
 _start;main;foo;bar 4" ""
 
+# cpuid_of PROFILE: perf's x86 CPUID header string of the profile (its
+# CPUID leaf 01H EAX as softpmu cpuid prints it; SDM Vol. 2A, CPUID,
+# "Version Information": the family, with the extended family when 0FH;
+# the model, with the extended model above it for families 06H and 0FH).
+cpuid_of() {
+  eax=$("$SOFTPMU" cpuid --cpu "$1" | awk '$1 == "CPUID.01H" { print $3 }')
+  fam=$(((eax >> 8) & 15)) model=$(((eax >> 4) & 15))
+  [ $fam = 15 ] && fam=$((fam + ((eax >> 20) & 255)))
+  { [ $fam = 6 ] || [ $fam -ge 15 ]; } && model=$((model + (((eax >> 16) & 15) << 4)))
+  echo "GenuineIntel,$fam,$model,$((eax & 15))"
+}
+
 if [ $have_perf = 1 ]; then
+  # The header features perf record writes: the build id of each file a
+  # sample touches (HEADER_BUILD_ID), the modelled processor's CPUID and
+  # the command line, softpmu's own path first.
+  BID=$(readelf -n "$tmp/prog" | awk '/Build ID:/ { print $3 }')
+  [ -n "$BID" ] || fail "test_record_prog.S: the linker gave it no build id"
+  perf buildid-list -i "$tmp/one.data" >"$tmp/bids" 2>/dev/null
+  has "buildid-list: the program's build id" "$tmp/bids" "$BID $tmp/prog"
+  perf report -i "$tmp/one.data" --header-only >"$tmp/hdr" 2>/dev/null
+  has "report --header-only: the cpuid" "$tmp/hdr" \
+    "# cpuid : $(cpuid_of skylake)"
+  has "report --header-only: the cmdline" "$tmp/hdr" \
+    "# cmdline : $(readlink -f "$SOFTPMU") record --from $tmp/one.bin -g -c $P -o $tmp/one.data"
+  has "report --header-only: the version" "$tmp/hdr" \
+    "# perf version : softpmu $("$SOFTPMU" --version | awk '{ print $NF }')"
+
   # perf script: every sample with its thread, time (instructions retired
   # by the thread, shown as ns), period and call chain (PERF_CONTEXT_USER,
   # the ip, the return addresses), the child's and the second thread's
