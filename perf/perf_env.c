@@ -79,11 +79,9 @@ int perf_env_fill(struct perf_env_buf *b, const spmu_profile *p, int argc,
 
   memset(b, 0, sizeof(*b));
   perf_env_host(b);
-  snprintf(b->version, sizeof(b->version), "softpmu %s",
-           spmu_version_string());
+  snprintf(b->version, sizeof(b->version), "softpmu %s", spmu_version_string());
   b->env.version = b->version;
-  snprintf(b->cpudesc, sizeof(b->cpudesc), "%s (modelled by softpmu)",
-           p->name);
+  snprintf(b->cpudesc, sizeof(b->cpudesc), "%s (modelled by softpmu)", p->name);
   b->env.cpudesc = b->cpudesc;
   perf_env_cpuid(p, b->cpuid, sizeof(b->cpuid));
   b->env.cpuid = b->cpuid;
