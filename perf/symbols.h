@@ -5,7 +5,9 @@
  *
  * An address in a mapping (start, pgoff, file) is first a file offset
  * (ip - start + pgoff), then the address the ELF file gives that offset
- * in the PT_LOAD segment holding it: the address its symbols use. */
+ * in the PT_LOAD segment holding it: the address its symbols use.
+ * softpmu record reads a file's build id here too (libelf), for
+ * perf.data's HEADER_BUILD_ID. */
 #ifndef SOFTPMU_SYMBOLS_H
 #define SOFTPMU_SYMBOLS_H
 
