@@ -482,6 +482,28 @@ record_branches() {
   "$CC" -nostdlib -static -DN=2000 -o "$tmp/bk" "$QT/branchkinds.S" &&
     "$CC" -nostdlib -static -DN=1000 -o "$tmp/cc" "$QT/callchain.S" ||
     fail "branchkinds.S or callchain.S does not assemble"
+  # Branch stacks into a file mapping no sample's IP falls in (a page of
+  # the program mapped a second time, test_record_far.S, called 1000
+  # times; the 8 samples all in its loop): the plugin names that mapping
+  # (MMAP) too, so perf resolves both ends of every branch.
+  "$CC" -nostdlib -static -o "$tmp/far" "$SRC/test_record_far.S" ||
+    fail "test_record_far.S does not assemble"
+  run record -b -c 1000 -o "$tmp/far.data" -- "$tmp/far"
+  expect "record -b: calls into a second mapping" 0 "" \
+    "[ softpmu record: wrote 8 samples to $tmp/far.data ]"
+  checks=$((checks + 1))
+  [ "$(perf script -i "$tmp/far.data" --show-mmap-events 2>/dev/null |
+    grep -c "PERF_RECORD_MMAP .* $tmp/far\$")" = 2 ] ||
+    fail "record -b: the second mapping has no MMAP record"
+  checks=$((checks + 1))
+  [ "$(perf script -i "$tmp/far.data" -F ip,sym 2>/dev/null |
+    awk '{ print $2 }' | sort -u)" = loop ] ||
+    fail "record -b: a sample outside the loop of test_record_far.S"
+  perf script -i "$tmp/far.data" -F brstacksym >"$tmp/script" 2>/dev/null
+  checks=$((checks + 1))
+  grep -q 'loop+0x0/far+0x0/' "$tmp/script" && grep -q 'far+0x0/loop+0x2/' "$tmp/script" &&
+    ! grep -q unknown "$tmp/script" ||
+    fail "record -b: the branches into the second mapping are not resolved: $(head -c 300 "$tmp/script")"
   bsym() { printf '%d' "0x$(nm "$tmp/bk" | awk -v s="$1" '$3 == s { print $1 }')"; }
   # want_br KINDS [pairs|types]: perf script -F ip,sym,brstack at period
   # 1009 (kinds: C near relative call, R return, I indirect call, J
