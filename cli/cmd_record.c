@@ -24,6 +24,7 @@
 #include "args.h" /* protocol/: the plugin's arguments */
 #include "cli.h"
 #include "perf_data.h"
+#include "perf_env.h"
 #include "record_stream.h"
 #include "session.h"
 #include "stat_events.h"
@@ -45,6 +46,8 @@ struct rec_opts {
   bool precise;
   uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
   bool lbr_callgraph;
+  int argc; /* the command line, for perf.data's HEADER_CMDLINE */
+  char **argv;
 };
 
 /* ---- events ----------------------------------------------------------- */
@@ -378,13 +381,21 @@ static void record_backup(const char *out)
 static int record_convert(const struct rec_opts *o, const char *stream)
 {
   struct record_stream_stats st;
+  struct perf_env_buf env;
   char why[512];
   uint64_t total = 0;
   unsigned i;
+  int rc;
 
   record_backup(o->s.out);
-  if (record_stream_convert(stream, &o->desc, o->s.out, &st, why,
-                            sizeof(why)) != 0) {
+  if (perf_env_fill(&env, &o->s.profile, o->argc, o->argv) != 0) {
+    cli_error("record: out of memory");
+    return CLI_EXIT_USAGE;
+  }
+  rc = record_stream_convert(stream, &o->desc, &env.env, o->s.out, &st, why,
+                             sizeof(why));
+  perf_env_free(&env);
+  if (rc != 0) {
     cli_error("record: %s", why);
     return CLI_EXIT_USAGE;
   }
@@ -474,6 +485,8 @@ static int record_main(int argc, char **argv)
   int rc;
 
   memset(&o, 0, sizeof(o));
+  o.argc = argc;
+  o.argv = argv;
   session_init(&o.s, &record_session, &o);
   o.s.profile_name = CLI_DEFAULT_PROFILE;
   o.s.out = REC_DEFAULT_OUTPUT;

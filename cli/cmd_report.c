@@ -4,7 +4,8 @@
  * the hottest symbols or source lines, as perf report --stdio does, or
  * the call stacks folded one a line for flame-graph tools.
  *
- * The parts: read the file (perf_data.h); follow COMM, MMAP and FORK
+ * The parts: read the file (perf_data.h), in perf's time order
+ * (perf_data_sort); follow COMM, MMAP and FORK
  * records as perf does, so each sample's process has its name and
  * mappings (report_task_*); resolve each sample's addresses through the
  * mapped files (symbols.h); add it to a table keyed by what is sorted on
@@ -574,6 +575,11 @@ static int report_main(int argc, char **argv)
     perf_data_free(&r.f);
     return CLI_EXIT_USAGE;
   }
+  if (perf_data_sort(&r.f, why, sizeof(why)) != 0) {
+    cli_error("report: %s: %s", r.o.input, why);
+    perf_data_free(&r.f);
+    return CLI_EXIT_USAGE;
+  }
   if (!(r.sym = symbols_new())) {
     cli_error("report: out of memory");
     rc = CLI_EXIT_USAGE;
@@ -596,7 +602,11 @@ const struct cli_command cli_cmd_report = {
         "    with the share of the event count each has, hottest first, as\n"
         "    perf report --stdio does. Addresses are resolved through the\n"
         "    files the MMAP records name, their symbol tables and DWARF line\n"
-        "    tables (separate debug files included), with elfutils.\n",
+        "    tables (separate debug files included), with elfutils.\n"
+        "    The records are read in time order, as perf report reads them:\n"
+        "    those without a time (COMM, MMAP, ...) as they come, the\n"
+        "    samples sorted by their time (PERF_SAMPLE_TIME), in each\n"
+        "    round (PERF_RECORD_FINISHED_ROUND) and at the end.\n",
     .options =
         "    -i, --input FILE\n"
         "        The file to read. Default: perf.data.\n\n"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* perf.data: writing and reading (perf_data.h). */
 #include "perf_data.h"
+#include "perf_header.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,9 +13,6 @@ _Static_assert(sizeof(struct perf_data_attr) == PERF_DATA_ATTR_SIZE,
                "perf_event_attr is PERF_ATTR_SIZE_VER7 bytes");
 
 /* The file header (perf.data-file-format.txt, "perf_header"). */
-struct perf_data_section {
-  uint64_t offset, size;
-};
 struct perf_data_header {
   char magic[8]; /* "PERFILE2" */
   uint64_t size; /* of this header */
@@ -29,10 +27,9 @@ struct perf_data_file_attr {
 };
 
 #define PERF_DATA_MAGIC "PERFILE2"
-#define PERF_DATA_FEAT_EVENT_DESC 12   /* HEADER_EVENT_DESC */
-#define PERF_DATA_FEAT_BRANCH_STACK 15 /* HEADER_BRANCH_STACK */
-#define PERF_DATA_NAME_ALIGN 64        /* perf pads header strings so */
-#define PERF_DATA_MAX_CHAIN 4096       /* a record's size is 16 bits */
+#define PERF_DATA_RECORD_USER_TYPE_START 64 /* perf's own records from */
+#define PERF_DATA_RECORD_FINISHED_ROUND 68
+#define PERF_DATA_MAX_CHAIN 4096 /* a record's size is 16 bits */
 #define PERF_DATA_MAX_BRANCHES 64
 
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
@@ -51,16 +48,8 @@ uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 
 /* ---- writing ------------------------------------------------------------- */
 
-struct perf_data_writer {
-  FILE *f;
-  struct perf_data_desc desc;
-  uint64_t sample_type;
-  uint64_t data_off;
-  bool failed;
-};
-
-static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
-                                               unsigned i)
+struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
+                                        unsigned i)
 {
   const struct perf_data_event *e = &d->ev[i];
   struct perf_data_attr a;
@@ -82,7 +71,7 @@ static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
   return a;
 }
 
-static void perf_data_put(struct perf_data_writer *w, const void *p, size_t n)
+void perf_data_put(struct perf_data_writer *w, const void *p, size_t n)
 {
   if (!w->failed && fwrite(p, 1, n, w->f) != n)
     w->failed = true;
@@ -245,40 +234,10 @@ int perf_data_lost(struct perf_data_writer *w, uint64_t count)
                           NULL);
 }
 
-/* HEADER_EVENT_DESC: nr, attr size, then per event its attr, its number
- * of ids, its name (a perf_header_string: u32 length, then the name
- * NUL-padded to that length) and its ids. */
-static void perf_data_event_desc(struct perf_data_writer *w)
-{
-  uint32_t hdr[2] = {w->desc.nev, PERF_DATA_ATTR_SIZE};
-  unsigned i;
-
-  perf_data_put(w, hdr, sizeof(hdr));
-  for (i = 0; i < w->desc.nev; i++) {
-    struct perf_data_attr a = perf_data_attr_of(&w->desc, i);
-    char name[PERF_DATA_NAME_MAX + PERF_DATA_NAME_ALIGN] = {0};
-    size_t len = strlen(w->desc.ev[i].name) + 1;
-    uint32_t nr_ids = 1, slen;
-    uint64_t id = i + 1;
-
-    len = (len + PERF_DATA_NAME_ALIGN - 1) / PERF_DATA_NAME_ALIGN *
-          PERF_DATA_NAME_ALIGN;
-    slen = (uint32_t)len;
-    memcpy(name, w->desc.ev[i].name, strlen(w->desc.ev[i].name));
-    perf_data_put(w, &a, sizeof(a));
-    perf_data_put(w, &nr_ids, sizeof(nr_ids));
-    perf_data_put(w, &slen, sizeof(slen));
-    perf_data_put(w, name, len);
-    perf_data_put(w, &id, sizeof(id));
-  }
-}
-
 int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
 {
   struct perf_data_header h;
-  struct perf_data_section feat;
   long end = ftell(w->f);
-  unsigned nfeat;
   int rc = 0;
 
   memset(&h, 0, sizeof(h));
@@ -289,28 +248,8 @@ int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
   h.attrs.size = w->desc.nev * sizeof(struct perf_data_file_attr);
   h.data.offset = w->data_off;
   h.data.size = end > 0 ? (uint64_t)end - w->data_off : 0;
-  h.features[0] = 1ULL << PERF_DATA_FEAT_EVENT_DESC;
-  if (w->desc.branch_feature)
-    h.features[0] |= 1ULL << PERF_DATA_FEAT_BRANCH_STACK;
-  /* The feature sections follow the data: their table (one entry per
-   * feature, in bit order), then EVENT_DESC; BRANCH_STACK is empty. */
-  nfeat = w->desc.branch_feature ? 2 : 1;
-  feat.offset = h.data.offset + h.data.size + nfeat * sizeof(feat);
-  perf_data_put(w, &feat, sizeof(feat)); /* its size is known below */
-  if (nfeat == 2)
-    perf_data_put(w, &feat, sizeof(feat));
-  perf_data_event_desc(w);
-  end = ftell(w->f);
-  feat.size = end > 0 ? (uint64_t)end - feat.offset : 0;
-  if (end < 0 ||
-      fseek(w->f, (long)(feat.offset - nfeat * sizeof(feat)), SEEK_SET))
-    w->failed = true;
-  perf_data_put(w, &feat, sizeof(feat));
-  if (nfeat == 2) {
-    struct perf_data_section empty = {.offset = (uint64_t)end, .size = 0};
-
-    perf_data_put(w, &empty, sizeof(empty));
-  }
+  h.features[0] = perf_header_features(w);
+  perf_header_write(w, h.features[0]);
   if (fseek(w->f, 0, SEEK_SET) != 0)
     w->failed = true;
   perf_data_put(w, &h, sizeof(h));
@@ -319,6 +258,7 @@ int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen)
              strerror(errno ? errno : EIO));
     rc = -1;
   }
+  perf_header_free(w);
   free(w);
   return rc;
 }
@@ -629,34 +569,153 @@ static int perf_data_fields(const struct perf_data_file *f,
   }
 }
 
-int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
-                   size_t whylen)
+/* The record at pos into *r: its size, or 0 (reason in why). */
+static uint16_t perf_data_decode(const struct perf_data_file *f, uint64_t pos,
+                                 struct perf_data_rec *r, char *why,
+                                 size_t whylen)
 {
   struct perf_event_header h;
 
   memset(r, 0, sizeof(*r));
-  if (f->pos >= f->data_end)
+  if (f->data_end - pos < sizeof(h)) {
+    snprintf(why, whylen, "a truncated record at offset %" PRIu64, pos);
     return 0;
-  if (f->data_end - f->pos < sizeof(h)) {
-    snprintf(why, whylen, "a truncated record at offset %" PRIu64, f->pos);
-    return -1;
   }
-  memcpy(&h, f->buf + f->pos, sizeof(h));
-  if (h.size < sizeof(h) || h.size > f->data_end - f->pos) {
+  memcpy(&h, f->buf + pos, sizeof(h));
+  if (h.size < sizeof(h) || h.size > f->data_end - pos) {
     snprintf(why, whylen, "a record of bad size %u at offset %" PRIu64,
-             (unsigned)h.size, f->pos);
-    return -1;
+             (unsigned)h.size, pos);
+    return 0;
   }
   r->type = h.type;
   r->misc = h.misc;
-  if (perf_data_fields(f, f->buf + f->pos + sizeof(h), h.size - sizeof(h), r) !=
+  if (perf_data_fields(f, f->buf + pos + sizeof(h), h.size - sizeof(h), r) !=
       0) {
     snprintf(why, whylen, "a malformed record (type %u) at offset %" PRIu64,
-             h.type, f->pos);
+             h.type, pos);
+    return 0;
+  }
+  return h.size;
+}
+
+int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
+                   size_t whylen)
+{
+  uint16_t n;
+
+  if (f->order) {
+    if (f->next >= f->norder)
+      return 0;
+    if (!perf_data_decode(f, f->order[f->next], r, why, whylen))
+      return -1;
+    f->next++;
+    return 1;
+  }
+  if (f->pos >= f->data_end)
+    return 0;
+  if (!(n = perf_data_decode(f, f->pos, r, why, whylen)))
+    return -1;
+  f->pos += n;
+  return 1;
+}
+
+/* ---- time order ---------------------------------------------------------- */
+
+/* A record held for sorting: its time, its offset. */
+struct perf_data_held {
+  uint64_t time, off;
+};
+
+static int perf_data_held_cmp(const void *a, const void *b)
+{
+  const struct perf_data_held *x = a, *y = b;
+
+  if (x->time != y->time)
+    return x->time < y->time ? -1 : 1;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The time of a record other than a sample: the sample_id fields after
+ * its own (attr.sample_id_all; <linux/perf_event.h>, struct sample_id),
+ * whose TIME is followed by ID, STREAM_ID, CPU and IDENTIFIER when the
+ * sample_type has them. 1 with *t, 0 when it has none. */
+static int perf_data_id_time(const struct perf_data_file *f,
+                             const struct perf_data_rec *r, uint64_t pos,
+                             uint16_t size, uint64_t *t)
+{
+  uint64_t st = f->ev[0].attr.sample_type, after = 0;
+
+  if (!(f->ev[0].attr.flags & PERF_DATA_ATTR_SAMPLE_ID_ALL) ||
+      r->type >= PERF_DATA_RECORD_USER_TYPE_START) /* perf's own */
+    return 0;
+  after += (st & PERF_SAMPLE_ID) ? 8 : 0;
+  after += (st & PERF_SAMPLE_STREAM_ID) ? 8 : 0;
+  after += (st & PERF_SAMPLE_CPU) ? 8 : 0;
+  after += (st & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+  if (size < sizeof(struct perf_event_header) + after + 8)
+    return 0;
+  *t = perf_data_u64(f->buf + pos + size - after - 8);
+  return 1;
+}
+
+/* The time perf orders the record at pos by: 1 with *t, 0 for none. */
+static int perf_data_time_of(const struct perf_data_file *f,
+                             const struct perf_data_rec *r, uint64_t pos,
+                             uint16_t size, uint64_t *t)
+{
+  if (!f->nev || !(f->ev[0].attr.sample_type & PERF_SAMPLE_TIME))
+    return 0;
+  if (r->type == PERF_RECORD_SAMPLE) {
+    *t = r->time;
+    return 1;
+  }
+  return perf_data_id_time(f, r, pos, size, t);
+}
+
+/* Append the held records to the order, sorted; none held after. */
+static void perf_data_flush(struct perf_data_file *f,
+                            struct perf_data_held *held, size_t *nheld)
+{
+  size_t i;
+
+  qsort(held, *nheld, sizeof(*held), perf_data_held_cmp);
+  for (i = 0; i < *nheld; i++)
+    f->order[f->norder++] = held[i].off;
+  *nheld = 0;
+}
+
+int perf_data_sort(struct perf_data_file *f, char *why, size_t whylen)
+{
+  /* At most one record per 8 bytes of data (a header is 8). */
+  size_t cap = (size_t)((f->data_end - f->data_off) / 8) + 1, nheld = 0;
+  struct perf_data_held *held = malloc(cap * sizeof(*held));
+  struct perf_data_rec r;
+  uint64_t pos = f->data_off, t;
+  uint16_t n;
+
+  free(f->order);
+  f->norder = f->next = 0;
+  f->order = malloc(cap * sizeof(*f->order));
+  if (!held || !f->order) {
+    free(held);
+    snprintf(why, whylen, "out of memory");
     return -1;
   }
-  f->pos += h.size;
-  return 1;
+  for (; pos < f->data_end; pos += n) {
+    if (!(n = perf_data_decode(f, pos, &r, why, whylen))) {
+      free(held);
+      return -1;
+    }
+    if (r.type == PERF_DATA_RECORD_FINISHED_ROUND)
+      perf_data_flush(f, held, &nheld);
+    else if (perf_data_time_of(f, &r, pos, n, &t))
+      held[nheld++] = (struct perf_data_held){t, pos};
+    else
+      f->order[f->norder++] = pos;
+  }
+  perf_data_flush(f, held, &nheld);
+  free(held);
+  return 0;
 }
 
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i)
@@ -676,5 +735,7 @@ struct perf_data_branch perf_data_branch_at(const struct perf_data_rec *r,
 void perf_data_free(struct perf_data_file *f)
 {
   free(f->buf);
+  free(f->order);
   f->buf = NULL;
+  f->order = NULL;
 }

@@ -12,10 +12,19 @@
  *   the ids: one u64 per event (its index + 1);
  *   the data section: the records (COMM, MMAP, FORK, EXIT, SAMPLE,
  *     LOST_SAMPLES), each a perf_event_header then its fields;
- *   the feature sections: HEADER_EVENT_DESC (each event's attr, name and
- *     ids), so the tools print the event names as given; HEADER_BRANCH_STACK
- *     (empty) when the samples carry branch stacks taken as perf record -b
- *     or -j takes them, which makes perf report show branches by default.
+ *   the feature sections, a table of (offset, size) in feature-bit order,
+ *     then each section in the same order, as perf record writes them
+ *     (tools/perf/util/header.c's layouts): HEADER_BUILD_ID (2: one
+ *     build_id_event per file given to perf_data_build_id), HEADER_HOSTNAME
+ *     (3), _OSRELEASE (4), _VERSION (5), _ARCH (6), _NRCPUS (7: u32
+ *     available, u32 online), _CPUDESC (8), _CPUID (9), _TOTAL_MEM (10: u64
+ *     kB), _CMDLINE (11: u32 nr, then nr strings), each when the env given to
+ *     perf_data_set_env has it; HEADER_EVENT_DESC (12: each event's attr,
+ *     name and ids), so the tools print the event names as given; and
+ *     HEADER_BRANCH_STACK (15, empty) when the samples carry branch stacks
+ *     taken as perf record -b or -j takes them, which makes perf report show
+ *     branches by default. A string is a perf_header_string: u32 length,
+ *     then the string NUL-padded to that length, a multiple of 64.
  * Branch stacks (PERF_SAMPLE_BRANCH_STACK, attr.branch_sample_type): after
  *   the call chain, u64 nr, u64 hw_idx when branch_sample_type has
  *   PERF_SAMPLE_BRANCH_HW_INDEX, then nr perf_branch_entry (from, to, a u64
@@ -25,7 +34,8 @@
  * other records as they come in the file and orders the samples by time.
  *
  * perf_data_open/..._close write a file; perf_data_load reads one into
- * memory and perf_data_next walks its records (softpmu report). */
+ * memory and perf_data_next walks its records (softpmu report), in file
+ * order, or after perf_data_sort in the order perf delivers them. */
 #ifndef SOFTPMU_PERF_DATA_H
 #define SOFTPMU_PERF_DATA_H
 
@@ -108,6 +118,23 @@ uint64_t perf_data_sample_type(const struct perf_data_desc *desc);
 
 struct perf_data_writer;
 
+/* What the header features state of the recording (each NULL or 0: that
+ * feature is not written). The host's facts (hostname etc.) and the
+ * modelled processor's (cpudesc, cpuid) are the caller's to find
+ * (perf_env.h); the writer stays deterministic. */
+struct perf_data_env {
+  const char *hostname;  /* HEADER_HOSTNAME: uname -n */
+  const char *osrelease; /* HEADER_OSRELEASE: uname -r */
+  const char *version;   /* HEADER_VERSION: the recording tool's */
+  const char *arch;      /* HEADER_ARCH: uname -m */
+  uint32_t nr_cpus_avail, nr_cpus_online; /* HEADER_NRCPUS (online != 0) */
+  const char *cpudesc;                    /* HEADER_CPUDESC */
+  const char *cpuid;  /* HEADER_CPUID: "GenuineIntel,6,85,4" on x86 */
+  uint64_t total_mem; /* HEADER_TOTAL_MEM, kB (/proc/meminfo MemTotal) */
+  unsigned ncmdline;  /* HEADER_CMDLINE: the command's path, then */
+  const char *const *cmdline; /* its arguments (the command's name first) */
+};
+
 /* Create path and write its attrs: the writer, or NULL with the reason in
  * why. */
 struct perf_data_writer *perf_data_open(const char *path,
@@ -133,6 +160,14 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
                      const struct perf_data_branches *br);
 /* PERF_RECORD_LOST_SAMPLES: count samples were lost. */
 int perf_data_lost(struct perf_data_writer *w, uint64_t count);
+/* The header features env states; env and its strings must live until
+ * perf_data_close (NULL: none but EVENT_DESC and BRANCH_STACK). */
+void perf_data_set_env(struct perf_data_writer *w,
+                       const struct perf_data_env *env);
+/* Add path's build id (len bytes, at most 20) to HEADER_BUILD_ID, in the
+ * order added: 0, or -1 (out of memory, or len too long). */
+int perf_data_build_id(struct perf_data_writer *w, const char *path,
+                       const unsigned char *id, size_t len);
 /* Write the feature sections and the header, close: 0, or -1 with the
  * reason in why. Frees w either way. */
 int perf_data_close(struct perf_data_writer *w, char *why, size_t whylen);
@@ -153,6 +188,8 @@ struct perf_data_file {
   struct perf_data_file_event ev[PERF_DATA_MAX_EVENTS];
   uint64_t data_off, data_end; /* the data section */
   uint64_t pos;                /* of the next record */
+  uint64_t *order;             /* perf_data_sort's: the records' offsets */
+  size_t norder, next;         /* in delivery order; the next one's index */
 };
 
 /* One record, decoded. */
@@ -182,6 +219,14 @@ int perf_data_load(const char *path, struct perf_data_file *f, char *why,
  * malformed one. */
 int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
                    size_t whylen);
+/* Deliver the records as perf report does (perf.data-file-format.txt,
+ * "Ordering"): one without a time (any but a SAMPLE, unless the attr has
+ * sample_id_all) as it comes; those with one (PERF_SAMPLE_TIME) held and
+ * delivered sorted by time (in file order among equal times) at each
+ * PERF_RECORD_FINISHED_ROUND and at the end. perf_data_next then walks
+ * that order from the first record: 0, or -1 with the reason in why (a
+ * malformed record, out of memory). */
+int perf_data_sort(struct perf_data_file *f, char *why, size_t whylen);
 /* Entry i of a sample's call chain. */
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i);
 /* Entry i of a sample's branch stack. */

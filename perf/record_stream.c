@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "record.h"
+#include "symbols.h"
 
 #define RS_MAX_RECORD (1u << 20) /* no stream record is larger */
 
@@ -21,11 +22,14 @@ struct rs_process {
   char comm[SPMU_REC_COMM_LEN];
 };
 
-/* The MMAP records already written (the plugin repeats equal ones). */
+/* The MMAP records already written (the plugin repeats equal ones);
+ * hit: an address of a sample, its call chain or its branch stack is in
+ * it. */
 struct rs_mmap {
   uint32_t pid;
   uint64_t start, len, pgoff;
   char *path;
+  bool hit;
 };
 
 struct rs_state {
@@ -115,7 +119,7 @@ static int rs_mmap(struct rs_state *s, const unsigned char *b, size_t n)
   if (n < sizeof(r) + 1 || !memchr(path, 0, n - sizeof(r)))
     return rs_fail(s, "an MMAP record without a NUL-terminated path");
   memcpy(&r, b, sizeof(r));
-  m = (struct rs_mmap){r.pid, r.start, r.len, r.pgoff, (char *)path};
+  m = (struct rs_mmap){r.pid, r.start, r.len, r.pgoff, (char *)path, false};
   if (rs_mmap_seen(s, &m))
     return 0;
   if (!rs_grow((void **)&s->maps, &s->capmaps, s->nmaps, sizeof(*s->maps)) ||
@@ -183,6 +187,44 @@ static int rs_branches(struct rs_state *s, const unsigned char *b, size_t n,
   return 0;
 }
 
+/* Mark the mapping that holds addr in process pid (the latest: a new
+ * mapping replaces what was there), or in its parent's, whose mappings
+ * a forked child has (perf's thread__fork). */
+static void rs_hit(struct rs_state *s, uint32_t pid, uint64_t addr)
+{
+  const struct rs_process *p;
+  unsigned depth;
+  size_t i;
+
+  for (depth = 0; depth < 64 && pid != 0; depth++) {
+    for (i = s->nmaps; i-- > 0;)
+      if (s->maps[i].pid == pid && addr >= s->maps[i].start &&
+          addr - s->maps[i].start < s->maps[i].len) {
+        s->maps[i].hit = true;
+        return;
+      }
+    p = rs_find(s, pid);
+    pid = p ? p->ppid : 0;
+  }
+}
+
+/* Every address a sample touches: its ip, its call chain, both ends of
+ * each branch. */
+static void rs_hits(struct rs_state *s, const struct spmu_rec_sample *r,
+                    const uint64_t *chain, uint32_t nr,
+                    const struct perf_data_branches *br)
+{
+  uint64_t i;
+
+  rs_hit(s, r->pid, r->ip);
+  for (i = 0; i < nr; i++)
+    rs_hit(s, r->pid, chain[i]);
+  for (i = 0; i < br->nr; i++) {
+    rs_hit(s, r->pid, br->e[i].from);
+    rs_hit(s, r->pid, br->e[i].to);
+  }
+}
+
 static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
 {
   struct spmu_rec_sample r;
@@ -211,6 +253,7 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
                   n - sizeof(r) - 8 * (size_t)r.nr, &br, e) != 0)
     return -1;
   s->st->samples[r.event]++;
+  rs_hits(s, &r, chain, nr, &br);
   return perf_data_sample(s->w, r.event, r.pid, r.tid, r.time, r.ip, r.period,
                           chain, nr, br.nr ? &br : NULL);
 }
@@ -294,9 +337,33 @@ static int rs_convert_all(struct rs_state *s, FILE *in)
   return rc;
 }
 
+/* HEADER_BUILD_ID: the build id of each file a sample touched, once,
+ * in the order of their MMAP records (perf record writes the build ids
+ * of the files with hits). */
+static int rs_build_ids(struct rs_state *s)
+{
+  unsigned char id[32];
+  size_t i, j, n;
+
+  for (i = 0; i < s->nmaps; i++) {
+    if (!s->maps[i].hit)
+      continue;
+    for (j = 0; j < i; j++)
+      if (s->maps[j].hit && strcmp(s->maps[j].path, s->maps[i].path) == 0)
+        break;
+    if (j < i || !(n = symbols_build_id(s->maps[i].path, id, sizeof(id))) ||
+        n > 20)
+      continue;
+    if (perf_data_build_id(s->w, s->maps[i].path, id, n) != 0)
+      return rs_fail(s, "more files than memory holds");
+  }
+  return 0;
+}
+
 int record_stream_convert(const char *path, const struct perf_data_desc *desc,
-                          const char *out, struct record_stream_stats *st,
-                          char *why, size_t whylen)
+                          const struct perf_data_env *env, const char *out,
+                          struct record_stream_stats *st, char *why,
+                          size_t whylen)
 {
   struct rs_state s = {.desc = desc, .st = st, .why = why, .whylen = whylen};
   FILE *in = fopen(path, "rb");
@@ -315,7 +382,10 @@ int record_stream_convert(const char *path, const struct perf_data_desc *desc,
     fclose(in);
     return -1;
   }
+  perf_data_set_env(s.w, env);
   rc = rs_convert_all(&s, in);
+  if (rc == 0)
+    rc = rs_build_ids(&s);
   fclose(in);
   if (perf_data_close(s.w, cwhy, sizeof(cwhy)) != 0 && rc == 0) {
     snprintf(why, whylen, "%s", cwhy);

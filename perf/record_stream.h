@@ -13,7 +13,9 @@
  *            the return addresses innermost first;
  *   EXIT     EXIT;
  *   LOST     LOST_SAMPLES.
- * Records of other types are skipped, as the stream's readers must. */
+ * Records of other types are skipped, as the stream's readers must. The
+ * header's HEADER_BUILD_ID gives the build id (symbols_build_id) of each
+ * mapped file that a sample's ip, call chain or branch stack touches. */
 #ifndef SOFTPMU_RECORD_STREAM_H
 #define SOFTPMU_RECORD_STREAM_H
 
@@ -30,11 +32,13 @@ struct record_stream_stats {
 };
 
 /* Convert the stream in path to a perf.data file out, described by desc
- * (one event per event= argument the plugin was given, in order): 0, or
+ * (one event per event= argument the plugin was given, in order), with
+ * the header features env states (NULL: none but the events'): 0, or
  * -1 with the reason in why (a malformed or truncated stream, a sample of
  * an event desc does not have, the output not writable). */
 int record_stream_convert(const char *path, const struct perf_data_desc *desc,
-                          const char *out, struct record_stream_stats *st,
-                          char *why, size_t whylen);
+                          const struct perf_data_env *env, const char *out,
+                          struct record_stream_stats *st, char *why,
+                          size_t whylen);
 
 #endif

@@ -167,3 +167,49 @@ bool symbols_resolve(struct symbols *s, const char *path, uint64_t start,
     out->file = dwfl_lineinfo(line, NULL, &out->line, NULL, NULL, NULL);
   return true;
 }
+
+/* NT_GNU_BUILD_ID in the notes of the segment ph. */
+static size_t symbols_note_build_id(Elf *elf, const GElf_Phdr *ph,
+                                    unsigned char *id, size_t cap)
+{
+  Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph->p_offset, ph->p_filesz,
+                                     ELF_T_NHDR);
+  GElf_Nhdr nh;
+  size_t off = 0, next, name, desc;
+
+  while (d && (next = gelf_getnote(d, off, &nh, &name, &desc)) > 0) {
+    if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == sizeof(ELF_NOTE_GNU) &&
+        memcmp((const char *)d->d_buf + name, ELF_NOTE_GNU,
+               sizeof(ELF_NOTE_GNU)) == 0) {
+      size_t n = nh.n_descsz < cap ? nh.n_descsz : cap;
+
+      memcpy(id, (const char *)d->d_buf + desc, n);
+      return nh.n_descsz <= cap ? nh.n_descsz : 0;
+    }
+    off = next;
+  }
+  return 0;
+}
+
+size_t symbols_build_id(const char *path, unsigned char *id, size_t cap)
+{
+  int fd;
+  Elf *elf;
+  size_t n = 0, nph = 0, i;
+
+  elf_version(EV_CURRENT);
+  if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+    return 0;
+  elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+  if (elf && elf_getphdrnum(elf, &nph) == 0)
+    for (i = 0; i < nph && n == 0; i++) {
+      GElf_Phdr ph;
+
+      if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_NOTE)
+        n = symbols_note_build_id(elf, &ph, id, cap);
+    }
+  if (elf)
+    elf_end(elf);
+  close(fd);
+  return n;
+}

@@ -5,11 +5,14 @@
  *
  * An address in a mapping (start, pgoff, file) is first a file offset
  * (ip - start + pgoff), then the address the ELF file gives that offset
- * in the PT_LOAD segment holding it: the address its symbols use. */
+ * in the PT_LOAD segment holding it: the address its symbols use.
+ * softpmu record reads a file's build id here too (libelf), for
+ * perf.data's HEADER_BUILD_ID. */
 #ifndef SOFTPMU_SYMBOLS_H
 #define SOFTPMU_SYMBOLS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct symbols;
@@ -29,5 +32,10 @@ void symbols_free(struct symbols *s);
  * cannot be read as ELF or no segment holds the address. */
 bool symbols_resolve(struct symbols *s, const char *path, uint64_t start,
                      uint64_t pgoff, uint64_t ip, struct sym_info *out);
+
+/* The build id of the ELF file at path (its NT_GNU_BUILD_ID note, in a
+ * PT_NOTE segment, as the linker writes it): its length, at most cap
+ * bytes copied to id; 0 when the file has none or cannot be read. */
+size_t symbols_build_id(const char *path, unsigned char *id, size_t cap);
 
 #endif

@@ -3,7 +3,8 @@
  * against the layout perf.data-file-format.txt (Linux, tools/perf/
  * Documentation) and <linux/perf_event.h> give, then read back: the file
  * header and its sections, one attr per event, each record's fields, the
- * call chain in perf's convention, HEADER_EVENT_DESC's names. */
+ * call chain in perf's convention, HEADER_EVENT_DESC's names; the other
+ * header features perf record writes; perf's time order on reading. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "helpers.h"
@@ -314,6 +315,245 @@ static void one_event_sample_type(void **state)
                                                   PERF_SAMPLE_PERIOD);
 }
 
+static uint32_t u32_at(const unsigned char *b, size_t off)
+{
+  uint32_t v;
+
+  memcpy(&v, b + off, 4);
+  return v;
+}
+
+/* A perf_header_string at off: u32 len (the string and its NUL rounded up
+ * to 64), then the string NUL-padded to len. */
+static void assert_header_string(const unsigned char *b, size_t off,
+                                 const char *want)
+{
+  size_t i, n = strlen(want);
+
+  assert_int_equal(u32_at(b, off), 64);
+  assert_memory_equal(b + off + 4, want, n);
+  for (i = n; i < 64; i++)
+    assert_int_equal(b[off + 4 + i], 0);
+}
+
+/* The header features perf record writes (tools/perf/util/header.c's
+ * layouts, in feature-bit order after the data): the table of (offset,
+ * size); HEADER_BUILD_ID (2), one build_id_event: perf_event_header type
+ * 0, misc PERF_RECORD_MISC_USER | the build-id-size flag (bit 15), size;
+ * pid -1 (the host); the id in 20 bytes, its length, 3 zero bytes; the
+ * path NUL-padded to 64. HOSTNAME (3), OSRELEASE (4), VERSION (5), ARCH
+ * (6): perf_header_strings. NRCPUS (7): u32 available, u32 online.
+ * CPUDESC (8), CPUID (9): strings. TOTAL_MEM (10): u64 kB. CMDLINE (11):
+ * u32 nr, nr strings. EVENT_DESC (12) last. */
+static void header_features_as_perf_writes_them(void **state)
+{
+  static const char *const argv[] = {"/usr/bin/softpmu", "record", "-g",
+                                     "./prog"};
+  const struct perf_data_env env = {.hostname = "host",
+                                    .osrelease = "6.1.0-13-amd64",
+                                    .version = "softpmu 0.1.0",
+                                    .arch = "x86_64",
+                                    .nr_cpus_avail = 4,
+                                    .nr_cpus_online = 2,
+                                    .cpudesc = "skylake (modelled by softpmu)",
+                                    .cpuid = "GenuineIntel,6,85,4",
+                                    .total_mem = 16384,
+                                    .ncmdline = 4,
+                                    .cmdline = argv};
+  /* BUILD_ID, 4 strings, NRCPUS, 2 strings, TOTAL_MEM, CMDLINE,
+   * EVENT_DESC (8 + attr 128 + nr_ids 4 + "instructions" 4 + 64 + id). */
+  const uint64_t size[11] = {36 + 64, 68, 68, 68,         68, 8,
+                             68,      68, 8,  4 + 4 * 68, 216};
+  struct perf_data_desc d = two_events();
+  unsigned char id[20], *b;
+  struct perf_data_writer *w;
+  char why[256];
+  size_t len, off, table, i;
+
+  (void)state;
+  d.nev = 1;
+  d.callchain = false;
+  for (i = 0; i < sizeof(id); i++)
+    id[i] = (unsigned char)(i + 1);
+  w = perf_data_open(path, &d, why, sizeof(why));
+  assert_non_null(w);
+  perf_data_set_env(w, &env);
+  assert_int_equal(perf_data_build_id(w, "/bin/prog", id, sizeof(id)), 0);
+  assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
+  b = slurp(&len);
+  assert_int_equal(u64_at(b, 72), 0x1ffc); /* bits 2 to 12 */
+  /* The header, one attr and its ids section, its id; no records. */
+  table = u64_at(b, 40) + u64_at(b, 48);
+  assert_int_equal(table, 104 + 144 + 8);
+  off = table + 11 * 16;
+  for (i = 0; i < 11; i++) {
+    assert_int_equal(u64_at(b, table + 16 * i), off);
+    assert_int_equal(u64_at(b, table + 16 * i + 8), size[i]);
+    off += size[i];
+  }
+  assert_int_equal(off, len);
+  off = table + 11 * 16;
+  assert_int_equal(u32_at(b, off), 0); /* type */
+  assert_int_equal(u32_at(b, off + 4),
+                   2 | 1u << 15 | 100u << 16);       /* misc, size */
+  assert_int_equal(u32_at(b, off + 8), 0xffffffffu); /* pid -1 */
+  assert_memory_equal(b + off + 12, id, 20);
+  assert_int_equal(b[off + 32], 20);
+  assert_int_equal(b[off + 33] | b[off + 34] | b[off + 35], 0);
+  assert_string_equal((const char *)b + off + 36, "/bin/prog");
+  for (i = strlen("/bin/prog"); i < 64; i++)
+    assert_int_equal(b[off + 36 + i], 0);
+  off += size[0];
+  assert_header_string(b, off, "host");
+  assert_header_string(b, off += 68, "6.1.0-13-amd64");
+  assert_header_string(b, off += 68, "softpmu 0.1.0");
+  assert_header_string(b, off += 68, "x86_64");
+  off += 68;
+  assert_int_equal(u32_at(b, off), 4);
+  assert_int_equal(u32_at(b, off + 4), 2);
+  assert_header_string(b, off += 8, "skylake (modelled by softpmu)");
+  assert_header_string(b, off += 68, "GenuineIntel,6,85,4");
+  off += 68;
+  assert_int_equal(u64_at(b, off), 16384);
+  off += 8;
+  assert_int_equal(u32_at(b, off), 4);
+  for (i = 0; i < 4; i++)
+    assert_header_string(b, off + 4 + 68 * i, argv[i]);
+  off += size[9];
+  assert_int_equal(u32_at(b, off), 1); /* EVENT_DESC: one event */
+  assert_int_equal(u32_at(b, off + 4), 128);
+  free(b);
+}
+
+/* Without an env or build ids: EVENT_DESC alone, as before. */
+static void no_env_no_host_features(void **state)
+{
+  struct perf_data_desc d = two_events();
+  size_t len;
+  unsigned char *b;
+
+  (void)state;
+  write_file(&d);
+  b = slurp(&len);
+  assert_int_equal(u64_at(b, 72), 1ULL << 12);
+  free(b);
+}
+
+/* A record into buf at *n: header, then body (len bytes). */
+static void put_rec(unsigned char *buf, size_t *n, uint32_t type,
+                    const void *body, size_t len)
+{
+  struct perf_event_header h = {type, 0, (uint16_t)(8 + len)};
+
+  memcpy(buf + *n, &h, 8);
+  memcpy(buf + *n + 8, body, len);
+  *n += 8 + len;
+}
+
+/* perf_data_sort, as perf delivers records (perf.data-file-format.txt,
+ * "Ordering"): with sample_id_all a COMM's or LOST's time is its
+ * sample_id's (pid/tid, then time, after its own fields); timed records
+ * are held and delivered sorted at each FINISHED_ROUND (68) and at the
+ * end; one without a time (perf's own types, 64 up) as it comes. */
+static void sorted_by_time_per_round(void **state)
+{
+  const uint64_t pidtid = 1 | 1ULL << 32;
+  const uint64_t comm_a[4] = {pidtid, 'a', pidtid, 45},
+                 comm_b[4] = {pidtid, 'b', pidtid, 35};
+  const uint64_t s50[4] = {0x1000, pidtid, 50, 7},
+                 s40[4] = {0x1001, pidtid, 40, 7},
+                 s30[4] = {0x1002, pidtid, 30, 7};
+  const uint64_t lost[4] = {9, 2, pidtid, 1}, untimed = 0;
+  /* Round 1 sorted; then the untimed record, round 2 sorted. */
+  const uint32_t want_type[7] = {
+      PERF_RECORD_SAMPLE, PERF_RECORD_COMM,   PERF_RECORD_SAMPLE, 70,
+      PERF_RECORD_LOST,   PERF_RECORD_SAMPLE, PERF_RECORD_COMM};
+  const uint64_t want_ip[7] = {0x1001, 0, 0x1000, 0, 0, 0x1002, 0};
+  const char *want_comm[7] = {NULL, "a", NULL, NULL, NULL, NULL, "b"};
+  unsigned char *buf = calloc(1, 1024);
+  struct perf_data_file f;
+  struct perf_data_rec r;
+  char why[256];
+  size_t n = 0;
+  unsigned i;
+
+  (void)state;
+  assert_non_null(buf);
+  put_rec(buf, &n, PERF_RECORD_COMM, comm_a, sizeof(comm_a));
+  put_rec(buf, &n, PERF_RECORD_SAMPLE, s50, sizeof(s50));
+  put_rec(buf, &n, PERF_RECORD_SAMPLE, s40, sizeof(s40));
+  put_rec(buf, &n, 68, NULL, 0);
+  put_rec(buf, &n, PERF_RECORD_COMM, comm_b, sizeof(comm_b));
+  put_rec(buf, &n, PERF_RECORD_SAMPLE, s30, sizeof(s30));
+  put_rec(buf, &n, PERF_RECORD_LOST, lost, sizeof(lost));
+  put_rec(buf, &n, 70, &untimed, sizeof(untimed));
+  memset(&f, 0, sizeof(f));
+  f.buf = buf;
+  f.len = f.data_end = n;
+  f.nev = 1;
+  f.ev[0].attr.sample_type =
+      PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+  f.ev[0].attr.flags = PERF_DATA_ATTR_SAMPLE_ID_ALL;
+  assert_int_equal(perf_data_sort(&f, why, sizeof(why)), 0);
+  for (i = 0; i < 7; i++) {
+    assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 1);
+    assert_int_equal(r.type, want_type[i]);
+    if (want_ip[i])
+      assert_int_equal(r.ip, want_ip[i]);
+    if (want_comm[i])
+      assert_string_equal(r.str, want_comm[i]);
+  }
+  assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 0);
+  perf_data_free(&f);
+}
+
+/* softpmu record's own files (no sample_id_all): every record but the
+ * samples as it comes, then the samples by time. */
+static void own_files_samples_last_by_time(void **state)
+{
+  struct perf_data_desc d = two_events();
+  const uint32_t want[8] = {PERF_RECORD_COMM,   PERF_RECORD_MMAP,
+                            PERF_RECORD_FORK,   PERF_RECORD_LOST_SAMPLES,
+                            PERF_RECORD_EXIT,   PERF_RECORD_SAMPLE,
+                            PERF_RECORD_SAMPLE, PERF_RECORD_SAMPLE};
+  const uint64_t times[3] = {9, 3, 5}, want_time[3] = {3, 5, 9};
+  struct perf_data_writer *w;
+  struct perf_data_file f;
+  struct perf_data_rec r;
+  char why[256];
+  unsigned i;
+
+  (void)state;
+  w = perf_data_open(path, &d, why, sizeof(why));
+  assert_non_null(w);
+  assert_int_equal(perf_data_comm(w, 10, 10, "prog"), 0);
+  assert_int_equal(
+      perf_data_sample(w, 0, 10, 10, times[0], 0x401000, 1009, NULL, 0, NULL),
+      0);
+  assert_int_equal(
+      perf_data_mmap(w, 10, 10, 0x401000, 0x1000, 0x1000, "/bin/prog"), 0);
+  assert_int_equal(perf_data_task(w, false, 10, 10, 11, 10, 5), 0);
+  assert_int_equal(
+      perf_data_sample(w, 0, 10, 11, times[1], 0x401001, 1009, NULL, 0, NULL),
+      0);
+  assert_int_equal(perf_data_lost(w, 3), 0);
+  assert_int_equal(
+      perf_data_sample(w, 1, 10, 10, times[2], 0x401002, 1009, NULL, 0, NULL),
+      0);
+  assert_int_equal(perf_data_task(w, true, 10, 10, 11, 10, 900), 0);
+  assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
+  assert_int_equal(perf_data_load(path, &f, why, sizeof(why)), 0);
+  assert_int_equal(perf_data_sort(&f, why, sizeof(why)), 0);
+  for (i = 0; i < 8; i++) {
+    assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 1);
+    assert_int_equal(r.type, want[i]);
+    if (i >= 5)
+      assert_int_equal(r.time, want_time[i - 5]);
+  }
+  assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 0);
+  perf_data_free(&f);
+}
+
 /* Not a perf.data file; a data section past the end of the file. */
 static void bad_files_refused(void **state)
 {
@@ -352,6 +592,12 @@ int main(void)
       cmocka_unit_test_setup_teardown(branch_stack_as_perf_lays_it_out, setup,
                                       teardown),
       cmocka_unit_test(one_event_sample_type),
+      cmocka_unit_test_setup_teardown(header_features_as_perf_writes_them,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(no_env_no_host_features, setup, teardown),
+      cmocka_unit_test(sorted_by_time_per_round),
+      cmocka_unit_test_setup_teardown(own_files_samples_last_by_time, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(bad_files_refused, setup, teardown),
   };
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Record mode: what the PMIs sampled, written as the stream of record.h.
  * With branch stacks, a sample carries the stack lbr.c read at its PMI.
+ * Each file mapping an address of a sample falls in (its IP, its call
+ * chain, either end of a branch) is written (MMAP) before the sample.
  *
  * A sample's IP is the instruction whose retirement made the counter
  * overflow (the model takes one clock per instruction in that block); its
@@ -148,11 +150,37 @@ static void map_ip(struct spmu_qemu_stream *rec, uint32_t tid, uint64_t ip)
 
 /* ---- samples ---------------------------------------------------------- */
 
+/* The branch stack a sample carries, read before its record is reserved
+ * so that the files its branches' ends are in get their MMAP first. */
+union brstack_buf {
+  struct spmu_rec_brstack s;
+  unsigned char b[sizeof(struct spmu_rec_brstack) +
+                  SPMU_REC_BRSTACK_MAX * sizeof(struct spmu_rec_branch)];
+};
+
+/* Take v's branch stack into out and write the mappings of both ends of
+ * each branch: its size in bytes (0: no branch stack). */
+static size_t map_branches(struct spmu_qemu_stream *rec, struct vcpu *v,
+                           union brstack_buf *out)
+{
+  size_t br = v->cfg->branch ? spmu_qemu_lbr_size(v) : 0, i;
+
+  if (br == 0 || br > sizeof(*out))
+    return 0;
+  spmu_qemu_lbr_put(v, &out->s);
+  for (i = 0; i < out->s.nr; i++) {
+    map_ip(rec, (uint32_t)v->tid, out->s.entries[i].from);
+    map_ip(rec, (uint32_t)v->tid, out->s.entries[i].to);
+  }
+  return br;
+}
+
 void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
 {
   struct spmu_qemu_stream *rec = v->stream;
-  size_t nr = v->cfg->callgraph ? v->depth : 0, i, br = 0;
+  size_t nr = v->cfg->callgraph ? v->depth : 0, i, br;
   struct spmu_rec_sample *s;
+  union brstack_buf brs;
 
   if (!rec)
     return;
@@ -162,8 +190,7 @@ void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
   map_ip(rec, (uint32_t)v->tid, ip);
   for (i = 0; i < nr; i++)
     map_ip(rec, (uint32_t)v->tid, v->stack[v->depth - 1 - i]);
-  if (v->cfg->branch)
-    br = spmu_qemu_lbr_size(v);
+  br = map_branches(rec, v, &brs);
   s = reserve(rec, SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t) + br);
   s->pid = (uint32_t)getpid();
   s->tid = (uint32_t)v->tid;
@@ -175,7 +202,7 @@ void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
   for (i = 0; i < nr; i++)
     s->chain[i] = v->stack[v->depth - 1 - i];
   if (br)
-    spmu_qemu_lbr_put(v, (struct spmu_rec_brstack *)(s->chain + nr));
+    memcpy(s->chain + nr, brs.b, br);
   pthread_mutex_unlock(&rec->lock);
 }
 

@@ -77,8 +77,15 @@ expect "record --from: one event, call chains" 0 "" \
 
 # Option values attached, as perf takes them: the same file.
 run record --from="$tmp/one.bin" -g -c$P --output="$tmp/attached.data"
+# upto_data FILE: its header, attrs and data section (the header features
+# follow: HEADER_CMDLINE, the command line as typed, differs here).
+upto_data() {
+  head -c "$(od -An -t u8 -j 40 -N 16 "$1" | awk '{ print $1 + $2 }')" "$1"
+}
+upto_data "$tmp/one.data" >"$tmp/one.head"
+upto_data "$tmp/attached.data" >"$tmp/attached.head"
 checks=$((checks + 1))
-cmp -s "$tmp/one.data" "$tmp/attached.data" ||
+cmp -s "$tmp/one.head" "$tmp/attached.head" ||
   fail "record: -cN, --from=, --output= differ from their separate forms"
 
 # Recording again keeps the previous file as FILE.old, as perf record does.
@@ -130,7 +137,34 @@ expect "report --folded" 0 "_start;main 1
 _start;main;foo 1
 _start;main;foo;bar 4" ""
 
+# cpuid_of PROFILE: perf's x86 CPUID header string of the profile (its
+# CPUID leaf 01H EAX as softpmu cpuid prints it; SDM Vol. 2A, CPUID,
+# "Version Information": the family, with the extended family when 0FH;
+# the model, with the extended model above it for families 06H and 0FH).
+cpuid_of() {
+  eax=$("$SOFTPMU" cpuid --cpu "$1" | awk '$1 == "CPUID.01H" { print $3 }')
+  fam=$(((eax >> 8) & 15)) model=$(((eax >> 4) & 15))
+  [ $fam = 15 ] && fam=$((fam + ((eax >> 20) & 255)))
+  { [ $fam = 6 ] || [ $fam -ge 15 ]; } && model=$((model + (((eax >> 16) & 15) << 4)))
+  echo "GenuineIntel,$fam,$model,$((eax & 15))"
+}
+
 if [ $have_perf = 1 ]; then
+  # The header features perf record writes: the build id of each file a
+  # sample touches (HEADER_BUILD_ID), the modelled processor's CPUID and
+  # the command line, softpmu's own path first.
+  BID=$(readelf -n "$tmp/prog" | awk '/Build ID:/ { print $3 }')
+  [ -n "$BID" ] || fail "test_record_prog.S: the linker gave it no build id"
+  perf buildid-list -i "$tmp/one.data" >"$tmp/bids" 2>/dev/null
+  has "buildid-list: the program's build id" "$tmp/bids" "$BID $tmp/prog"
+  perf report -i "$tmp/one.data" --header-only >"$tmp/hdr" 2>/dev/null
+  has "report --header-only: the cpuid" "$tmp/hdr" \
+    "# cpuid : $(cpuid_of skylake)"
+  has "report --header-only: the cmdline" "$tmp/hdr" \
+    "# cmdline : $(readlink -f "$SOFTPMU") record --from $tmp/one.bin -g -c $P -o $tmp/one.data"
+  has "report --header-only: the version" "$tmp/hdr" \
+    "# perf version : softpmu $("$SOFTPMU" --version | awk '{ print $NF }')"
+
   # perf script: every sample with its thread, time (instructions retired
   # by the thread, shown as ns), period and call chain (PERF_CONTEXT_USER,
   # the ip, the return addresses), the child's and the second thread's
@@ -461,6 +495,28 @@ record_branches() {
   "$CC" -nostdlib -static -DN=2000 -o "$tmp/bk" "$QT/branchkinds.S" &&
     "$CC" -nostdlib -static -DN=1000 -o "$tmp/cc" "$QT/callchain.S" ||
     fail "branchkinds.S or callchain.S does not assemble"
+  # Branch stacks into a file mapping no sample's IP falls in (a page of
+  # the program mapped a second time, test_record_far.S, called 1000
+  # times; the 8 samples all in its loop): the plugin names that mapping
+  # (MMAP) too, so perf resolves both ends of every branch.
+  "$CC" -nostdlib -static -o "$tmp/far" "$SRC/test_record_far.S" ||
+    fail "test_record_far.S does not assemble"
+  run record -b -c 1000 -o "$tmp/far.data" -- "$tmp/far"
+  expect "record -b: calls into a second mapping" 0 "" \
+    "[ softpmu record: wrote 8 samples to $tmp/far.data ]"
+  checks=$((checks + 1))
+  [ "$(perf script -i "$tmp/far.data" --show-mmap-events 2>/dev/null |
+    grep -c "PERF_RECORD_MMAP .* $tmp/far\$")" = 2 ] ||
+    fail "record -b: the second mapping has no MMAP record"
+  checks=$((checks + 1))
+  [ "$(perf script -i "$tmp/far.data" -F ip,sym 2>/dev/null |
+    awk '{ print $2 }' | sort -u)" = loop ] ||
+    fail "record -b: a sample outside the loop of test_record_far.S"
+  perf script -i "$tmp/far.data" -F brstacksym >"$tmp/script" 2>/dev/null
+  checks=$((checks + 1))
+  grep -q 'loop+0x0/far+0x0/' "$tmp/script" && grep -q 'far+0x0/loop+0x2/' "$tmp/script" &&
+    ! grep -q unknown "$tmp/script" ||
+    fail "record -b: the branches into the second mapping are not resolved: $(head -c 300 "$tmp/script")"
   bsym() { printf '%d' "0x$(nm "$tmp/bk" | awk -v s="$1" '$3 == s { print $1 }')"; }
   # want_br KINDS [pairs|types]: perf script -F ip,sym,brstack at period
   # 1009 (kinds: C near relative call, R return, I indirect call, J
