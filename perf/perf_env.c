@@ -14,11 +14,11 @@
 
 void perf_env_cpuid(const spmu_profile *p, char *buf, size_t len)
 {
-  uint32_t r[4] = {0, 0, 0, 0};
+  /* The modelled processor's signature (profile.h): the model's leaf
+   * 01H leaves EAX to the host's CPU model. */
+  uint32_t r[1] = {spmu_profile_signature(p)};
   unsigned family, model, stepping;
 
-  if (spmu_profile_cpuid(p, 0x1, 0, r) != SPMU_OK)
-    r[0] = 0;
   /* SDM Vol. 2A, CPUID, "Version Information": the family is EAX[11:8],
    * plus the extended family EAX[27:20] when it is 0FH; the model EAX[7:4],
    * with the extended model EAX[19:16] above it for families 06H and 0FH. */

@@ -54,6 +54,38 @@ static void test_every_preset_parses_and_validates(void **state)
   }
 }
 
+/* profile.h, spmu_profile_signature: each preset states the CPUID.01H:EAX
+ * of the part it models (SDM Vol. 2A CPUID "Version Information"; SDM
+ * Vol. 4 Table 2-1 for the family 06H DisplayModels); a custom profile
+ * states none. */
+static void test_presets_state_their_signature(void **state)
+{
+  static const struct {
+    const char *name;
+    uint32_t eax;
+  } want[] = {
+      {"core-duo", 0x6E8},  {"core2", 0x6F6},
+      {"nehalem", 0x106A5}, {"sandybridge", 0x206A7},
+      {"haswell", 0x306C3}, {"skylake", 0x506E3},
+      {"icelake", 0x706E5}, {"sapphirerapids", 0x806F8},
+      {"pentium4", 0xF29},  {"pentium4-noht", 0xF29},
+  };
+  spmu_profile p;
+  char why[256];
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    assert_int_equal(spmu_profile_parse(want[i].name, &p, why, sizeof why),
+                     SPMU_OK);
+    assert_int_equal(spmu_profile_signature(&p), want[i].eax);
+  }
+  assert_int_equal(spmu_profile_parse("base=skylake,gp=8", &p, why, sizeof why),
+                   SPMU_OK);
+  assert_int_equal(spmu_profile_signature(&p), 0);
+  assert_int_equal(spmu_profile_signature(NULL), 0);
+}
+
 /* profile.h, spmu_profile_event_table: each architectural preset names
  * libpfm4's table of its generation; a custom profile names none, whatever
  * its base, and NetBurst's table is not named. */
@@ -949,6 +981,7 @@ int main(void)
       cmocka_unit_test(test_every_preset_parses_and_validates),
       cmocka_unit_test(test_presets_match_sdm_generations),
       cmocka_unit_test(test_presets_name_their_event_table),
+      cmocka_unit_test(test_presets_state_their_signature),
       cmocka_unit_test(test_cpuid_0a_decodes_back_to_profile),
       cmocka_unit_test(test_cpuid_0a_custom_profiles),
       cmocka_unit_test(test_cpuid_01_pmu_bits_per_features),

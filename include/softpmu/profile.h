@@ -157,6 +157,14 @@ SPMU_API const char *spmu_profile_part_name(const spmu_profile *p);
  * its base) and for the NetBurst presets. */
 SPMU_API const char *spmu_profile_event_table(const spmu_profile *p);
 
+/* The CPUID.01H:EAX signature (family, model, stepping) of the processor
+ * the preset p models (by p's name, exactly), for a host or a tool that
+ * says which processor was modelled: 0x506E3 for skylake (family 06H,
+ * model 5EH, stepping 3). 0 for a profile that is no preset. The model
+ * itself never reports it: leaf 01H's EAX belongs to the host's CPU
+ * model (spmu_profile_cpuid). */
+SPMU_API uint32_t spmu_profile_signature(const spmu_profile *p);
+
 /* The named presets, in a stable order; NULL past the end. */
 SPMU_API const char *spmu_profile_preset_name(unsigned index);
 

@@ -52,6 +52,7 @@
 struct preset {
   spmu_profile pmu;
   const char *event_table; /* spmu_profile_event_table */
+  uint32_t signature;      /* spmu_profile_signature: CPUID.01H:EAX */
 };
 
 /* Not formatted: tables, one entry a line. */
@@ -60,17 +61,17 @@ static const struct preset presets[] = {
   {.pmu = {.name = "core-duo", .version = 1, .gp = 2, .gp_width = 40,
            .events_len = 7, .threads = 1,
            .features = SPMU_FEAT_DS | SPMU_FEAT_BTS},
-   .event_table = "coreduo"},
+   .event_table = "coreduo", .signature = 0x000006E8},
   {.pmu = {.name = "core2", .version = 2, .gp = 2, .gp_width = 40,
            .events_len = 7, .fixed_mask = 0x7, .fixed_width = 40,
            .threads = 1, .features = CORE_DS, .perf_capabilities = 0xC1,
            .lbr_depth = 4},
-   .event_table = "core"},
+   .event_table = "core", .signature = 0x000006F6},
   {.pmu = {.name = "nehalem", .version = 3, .gp = 4, .gp_width = 48,
            .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
            .threads = 2, .features = CORE_DS | SPMU_FEAT_UNCORE_PMI,
            .perf_capabilities = 0x1C3, .lbr_depth = 16},
-   .event_table = "nhm"},
+   .event_table = "nhm", .signature = 0x000106A5},
   {.pmu = {.name = "sandybridge", .version = 3, .gp = 4, .gp_width = 48,
            .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
            .threads = 2,
@@ -78,14 +79,14 @@ static const struct preset presets[] = {
                        SPMU_FEAT_PRECISE_STORE,
            .perf_capabilities = 0x31C3, .lbr_depth = 16,
            .part = SPMU_PART_SANDYBRIDGE},
-   .event_table = "snb"},
+   .event_table = "snb", .signature = 0x000206A7},
   {.pmu = {.name = "haswell", .version = 3, .gp = 4, .gp_width = 48,
            .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
            .threads = 2,
            .features = CORE_DS | SPMU_FEAT_UNCORE_PMI | SPMU_FEAT_RTM,
            .perf_capabilities = 0x32C4, .lbr_depth = 16,
            .part = SPMU_PART_HASWELL},
-   .event_table = "hsw"},
+   .event_table = "hsw", .signature = 0x000306C3},
   {.pmu = {.name = "skylake", .version = 4, .gp = 4, .gp_width = 48,
            .events_len = 7, .fixed_mask = 0x7, .fixed_width = 48,
            .threads = 2,
@@ -93,7 +94,7 @@ static const struct preset presets[] = {
                        SPMU_FEAT_PT | SPMU_FEAT_SGX,
            .perf_capabilities = 0x33C5, .lbr_depth = 32,
            .part = SPMU_PART_SKYLAKE},
-   .event_table = "skl"},
+   .event_table = "skl", .signature = 0x000506E3},
   {.pmu = {.name = "icelake", .version = 5, .gp = 8, .gp_width = 48,
            .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48,
            .threads = 2,
@@ -102,7 +103,7 @@ static const struct preset presets[] = {
                        SPMU_FEAT_ANY_DEPRECATED,
            .perf_capabilities = 0xF4C5, .lbr_depth = 32,
            .part = SPMU_PART_ICELAKE},
-   .event_table = "icl"},
+   .event_table = "icl", .signature = 0x000706E5},
   {.pmu = {.name = "sapphirerapids", .version = 5, .gp = 8, .gp_width = 48,
            .events_len = 8, .fixed_mask = 0xF, .fixed_width = 48,
            .threads = 2,
@@ -112,14 +113,16 @@ static const struct preset presets[] = {
            .perf_capabilities = 0x1F4C5,
            .lbr_leaf_1c = {LBR_1C_EAX_ALL, LBR_1C_EBX_ALL, LBR_1C_ECX_ALL},
            .part = SPMU_PART_SAPPHIRERAPIDS},
-   .event_table = "spr"},
+   .event_table = "spr", .signature = 0x000806F8},
   /* NetBurst (SDM 18.15-18.16): no architectural perfmon (CPUID.0AH all
    * zero); family 0FH model 2 with Hyper-Threading (the two logical
    * processors share the PMU), which has MSR_IQ_ESCR0/1 (models 1-2,
    * Table 18-63) and extended cascading (0F_02, 18.15.5.7); DS with BTS and
    * PEBS, no DTES64 and no DS-CPL (32-bit DS layout outside IA-32e mode). */
-  {.pmu = {.name = "pentium4", .threads = 2, .features = NETBURST_DS}},
-  {.pmu = {.name = "pentium4-noht", .threads = 1, .features = NETBURST_DS}},
+  {.pmu = {.name = "pentium4", .threads = 2, .features = NETBURST_DS},
+   .signature = 0x00000F29},
+  {.pmu = {.name = "pentium4-noht", .threads = 1, .features = NETBURST_DS},
+   .signature = 0x00000F29},
 };
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
@@ -186,6 +189,25 @@ const char *spmu_profile_event_table(const spmu_profile *p)
     if (strncmp(p->name, presets[i].pmu.name, sizeof p->name) == 0)
       return presets[i].event_table;
   return NULL;
+}
+
+/* The signatures are those of the parts the presets model, as their
+ * CPUID.01H:EAX reports them (SDM Vol. 2A, CPUID, "Version Information":
+ * stepping [3:0], model [7:4], family [11:8], extended model [19:16];
+ * the family 06H DisplayModels of SDM Vol. 4, Table 2-1): Core Duo
+ * (Yonah, 06_0EH), Core 2 (Merom, 06_0FH), Nehalem (06_1AH), Sandy Bridge
+ * (06_2AH), Haswell (06_3CH), Skylake client (06_5EH), Ice Lake client
+ * (06_7EH), Sapphire Rapids (06_8FH), Pentium 4 (family 0FH, model 2;
+ * SDM 18.15). The steppings are those of shipped parts; the profile's PMU
+ * does not depend on them. */
+uint32_t spmu_profile_signature(const spmu_profile *p)
+{
+  size_t i;
+
+  for (i = 0; p && i < NPRESETS; i++)
+    if (strncmp(p->name, presets[i].pmu.name, sizeof p->name) == 0)
+      return presets[i].signature;
+  return 0;
 }
 
 const char *spmu_profile_preset_name(unsigned index)
