@@ -578,7 +578,11 @@ const struct cli_command cli_cmd_stat = {
         "        Run nothing: print the counts of a results file the plugin\n"
         "        wrote (its format: " CLI_DOCDIR "/qemu-plugin.md)\n"
         "        for the events given, in order; PROG, if given, names the\n"
-        "        command in the header. No time is measured.\n",
+        "        command in the header. No time is measured.\n\n"
+        "    -a, -p PID, -t TID, -C CPUS, -G CGROUP\n"
+        "        perf's targets, refused with the reason (status 2): the\n"
+        "        program runs under qemu-x86_64, in user mode, so there is no\n"
+        "        system, other process or thread, CPU or cgroup to count.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"

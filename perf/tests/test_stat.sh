@@ -178,6 +178,28 @@ expect ":pp without PEBS" 2 "" "softpmu: stat: instructions:pp: core-duo has no 
 run stat --cpu core-duo -x , -e instructions:P --from "$tmp/res"
 expect ":P without PEBS" 0 "" "40000,,instructions:P,0,100.00,,"
 
+# perf's target options cannot apply: the program runs under qemu-x86_64,
+# in user mode, so there is no system, other process or thread, CPU or
+# cgroup to count. One sentence, status 2, for stat and record alike, the
+# option's value attached or not.
+for opt in "-a" "--all-cpus" "-p 1" "-p1" "--pid=1" "-t 1" "--tid 1" \
+  "-C 0" "-G grp" "--cgroup=grp"; do
+  # shellcheck disable=SC2086 # the option and its value, split
+  run stat $opt -- ./prog
+  case $opt in
+  -a | --all-cpus) what="-a" none="there is no system to count" ;;
+  -p* | --pid*) what="-p" none="there is no other process to count" ;;
+  -t* | --tid*) what="-t" none="there is no other thread to count" ;;
+  -C*) what="-C" none="there are no CPUs to choose" ;;
+  *) what="-G" none="there is no cgroup to count" ;;
+  esac
+  expect "stat $opt refused" 2 "" "softpmu: stat: $what: the program runs under qemu-x86_64, in user mode: $none, only the program stat starts (its threads and forked children)"
+done
+run record -p 1 -- ./prog
+expect "record -p refused" 2 "" "softpmu: record: -p: the program runs under qemu-x86_64, in user mode: there is no other process to count, only the program record starts (its threads and forked children)"
+run record -a -- ./prog
+expect "record -a refused" 2 "" "softpmu: record: -a: the program runs under qemu-x86_64, in user mode: there is no system to count, only the program record starts (its threads and forked children)"
+
 run stat --help
 expect_manual "stat --help"
 run record --help
