@@ -50,9 +50,11 @@ struct stat_opts {
   struct stat_result res[STAT_MAX_EVENTS];
   unsigned runs; /* -r N */
   struct stat_print_opts print;
-  bool execve;  /* a process called execve (not counted after it) */
-  uint64_t mux; /* --multiplex: slices of this many instructions */
-  bool verbose; /* -v: the model's parameters */
+  bool execve;       /* a process called execve (not counted after it) */
+  uint64_t mux;      /* --multiplex: slices of this many instructions */
+  bool verbose;      /* -v: the model's parameters */
+  bool all_user;     /* --all-user: every event :u */
+  unsigned detailed; /* -d, -dd, -ddd: perf's detailed sets */
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -71,9 +73,11 @@ struct stat_count {
 static int stat_event(struct session *s, void *ctx, const char *spec)
 {
   struct stat_opts *o = ctx;
-  const struct stat_event *e = &s->ev[s->nev];
+  struct stat_event *e = &s->ev[s->nev];
 
   (void)spec;
+  if (o->all_user)
+    stat_event_user_only(e);
   o->res[s->nev] = (struct stat_result){.name = e->name,
                                         .supported = e->supported,
                                         .pcnt_running = 100.0,
@@ -125,6 +129,12 @@ enum stat_key {
   STAT_KEY_REPEAT,                      /* -r N */
   STAT_KEY_MULTIPLEX,                   /* --multiplex[=N] */
   STAT_KEY_VERBOSE,                     /* -v */
+  STAT_KEY_BIG_NUM,                     /* -B, --big-num */
+  STAT_KEY_NO_BIG_NUM,                  /* --no-big-num */
+  STAT_KEY_ALL_USER,                    /* --all-user */
+  STAT_KEY_DETAILED,                    /* -d (repeatable), -dd, -ddd */
+  STAT_KEY_DETAILED2,
+  STAT_KEY_DETAILED3,
 };
 
 static const struct session_option stat_options[] = {
@@ -134,6 +144,12 @@ static const struct session_option stat_options[] = {
     {"-r", "--repeat", SESSION_VALUE, STAT_KEY_REPEAT, NULL},
     {NULL, "--multiplex", SESSION_OPTIONAL, STAT_KEY_MULTIPLEX, NULL},
     {"-v", "--verbose", SESSION_FLAG, STAT_KEY_VERBOSE, NULL},
+    {"-B", "--big-num", SESSION_FLAG, STAT_KEY_BIG_NUM, NULL},
+    {NULL, "--no-big-num", SESSION_FLAG, STAT_KEY_NO_BIG_NUM, NULL},
+    {NULL, "--all-user", SESSION_FLAG, STAT_KEY_ALL_USER, NULL},
+    {"-d", "--detailed", SESSION_FLAG, STAT_KEY_DETAILED, NULL},
+    {"-dd", NULL, SESSION_FLAG, STAT_KEY_DETAILED2, NULL},
+    {"-ddd", NULL, SESSION_FLAG, STAT_KEY_DETAILED3, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -168,6 +184,27 @@ static int stat_set_mux(struct stat_opts *o, const char *val)
   return CLI_EXIT_OK;
 }
 
+/* perf stat's everyday flags: digit grouping, --all-user, -d. */
+static int stat_flag(struct stat_opts *o, int key)
+{
+  switch (key) {
+  case STAT_KEY_BIG_NUM:
+  case STAT_KEY_NO_BIG_NUM:
+    o->print.big_num = key == STAT_KEY_BIG_NUM;
+    break;
+  case STAT_KEY_ALL_USER:
+    o->all_user = true;
+    break;
+  case STAT_KEY_DETAILED:
+    o->detailed += o->detailed < 3;
+    break;
+  default: /* -dd, -ddd: as perf's getopt takes -d twice or three times */
+    o->detailed = key == STAT_KEY_DETAILED2 ? 2 : 3;
+    break;
+  }
+  return CLI_EXIT_OK;
+}
+
 static int stat_option(struct session *s, void *ctx, int key, const char *val)
 {
   struct stat_opts *o = ctx;
@@ -190,10 +227,40 @@ static int stat_option(struct session *s, void *ctx, int key, const char *val)
     return stat_set_runs(o, val);
   case STAT_KEY_MULTIPLEX:
     return stat_set_mux(o, val);
-  default: /* STAT_KEY_VERBOSE */
+  case STAT_KEY_VERBOSE:
     o->verbose = true;
     return CLI_EXIT_OK;
+  default:
+    return stat_flag(o, key);
   }
+}
+
+/* -d, -dd, -ddd: perf stat 6.1's detailed sets (tools/perf/
+ * builtin-stat.c, detailed_attrs, very_detailed_attrs and
+ * very_very_detailed_attrs), appended to the events given or the default
+ * ones, as perf appends them. Those the engine does not produce (LLC,
+ * TLBs, the instruction cache, prefetches) print <not supported>; without
+ * a model L1-dcache-load-misses does too. */
+static const char *const stat_detailed_sets[] = {
+    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+    "iTLB-loads,iTLB-load-misses",
+    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+static int stat_add_detailed_events(struct stat_opts *o)
+{
+  enum stat_model_use use = o->s.model.use;
+  unsigned d;
+  int rc;
+
+  if (use == STAT_MODEL_NONE)
+    use = STAT_MODEL_OFF;
+  for (d = 0; d < o->detailed; d++)
+    if ((rc = session_add_events(&o->s, use, stat_detailed_sets[d])) !=
+        CLI_EXIT_OK)
+      return rc;
+  return CLI_EXIT_OK;
 }
 
 static int stat_setup(struct stat_opts *o)
@@ -203,9 +270,9 @@ static int stat_setup(struct stat_opts *o)
   if ((rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
       (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
-  if (o->s.nlists == 0)
-    return stat_add_default_events(o);
-  return session_add_given_events(&o->s);
+  rc = o->s.nlists == 0 ? stat_add_default_events(o)
+                        : session_add_given_events(&o->s);
+  return rc != CLI_EXIT_OK ? rc : stat_add_detailed_events(o);
 }
 
 /* ---- the plugin's results ------------------------------------------------ */
@@ -471,6 +538,7 @@ const struct cli_command cli_cmd_stat = {
     .synopsis =
         "[--cpu PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
         "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
+        "             [-d[d[d]]] [--all-user] [--no-big-num | -B]\n"
         "             [--] PROG [ARGS...]\n"
         "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
@@ -566,6 +634,21 @@ const struct cli_command cli_cmd_stat = {
         "        The exit status is the last run's.\n\n"
         "    -o, --output FILE\n"
         "        Write the counts to FILE instead of standard error.\n\n"
+        "    -d, --detailed (-dd, -ddd: more)\n"
+        "        Append perf's detailed events to those counted, as perf\n"
+        "        does: -d L1-dcache-loads (exact), L1-dcache-load-misses\n"
+        "        (modelled; perf's metric, of all L1-dcache accesses),\n"
+        "        LLC-loads, LLC-load-misses; -dd the instruction cache's and\n"
+        "        TLBs' loads and misses; -ddd the L1 data cache's prefetches.\n"
+        "        Those the engine does not produce print <not supported>.\n\n"
+        "    --all-user\n"
+        "        Count every event in user code only, as if each had :u\n"
+        "        (:k too); the names print as given, as perf prints them.\n"
+        "        Under qemu-user only user code runs, so this changes only\n"
+        "        events given :k (0 without it).\n\n"
+        "    --no-big-num, -B, --big-num\n"
+        "        Print counts without (or with, the default) their digits\n"
+        "        grouped by thousands; the last one given counts.\n\n"
         "    --multiplex[=N]\n"
         "        One PMU per thread, time-sliced among the events when they\n"
         "        outnumber its counters, as perf does: groups of events take\n"

@@ -177,7 +177,7 @@ static const struct {
     {"branches", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES, STAT_LIST_HARDWARE},
     {"branch-instructions", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES,
      STAT_LIST_HARDWARE},
-    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_L1D_LOADS, STAT_LIST_CACHE},
     {"L1-dcache-stores", GEN_LINE, L_STORES, STAT_HW_NONE, STAT_LIST_CACHE},
     {"cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
     {"cpu-cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
@@ -189,7 +189,8 @@ static const struct {
      STAT_LIST_HARDWARE},
     {"branch-misses", GEN_CONFIG, 0x00c5, STAT_HW_BRANCH_MISSES,
      STAT_LIST_HARDWARE},
-    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_L1D_LOAD_MISSES,
+     STAT_LIST_CACHE},
     {"stalled-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
     {"idle-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
     {"stalled-cycles-backend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
@@ -200,7 +201,12 @@ static const struct {
     {"LLC-store-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"dTLB-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"dTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"iTLB-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"iTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-icache-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-icache-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-prefetches", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-prefetch-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"branch-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"branch-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"task-clock", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
@@ -692,6 +698,16 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
                 (out->user ? SPMU_EVTSEL_USR : 0) |
                 (out->kernel || !out->user ? SPMU_EVTSEL_OS : 0);
   return true;
+}
+
+void stat_event_user_only(struct stat_event *e)
+{
+  if (!e->user && !e->kernel)
+    return;
+  e->user = true;
+  e->kernel = false;
+  if (e->supported)
+    e->evtsel = (e->evtsel & ~SPMU_EVTSEL_OS) | SPMU_EVTSEL_USR;
 }
 
 static int unknown_event(const spmu_profile *p, const char *base, char *why,

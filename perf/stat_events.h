@@ -70,8 +70,9 @@ enum stat_model_use {
                      modelled event is an error saying what would work */
 };
 
-/* perf's generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE)
- * that perf stat derives its metrics from ("insn per cycle", "of all
+/* perf's generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE,
+ * and the L1 data cache's of PERF_TYPE_HW_CACHE) that perf stat derives
+ * its metrics from ("insn per cycle", "of all
  * branches", "of all cache refs"); STAT_HW_NONE for every other event. */
 enum stat_hw {
   STAT_HW_NONE,
@@ -80,7 +81,9 @@ enum stat_hw {
   STAT_HW_BRANCHES,
   STAT_HW_BRANCH_MISSES,
   STAT_HW_CACHE_REFS,
-  STAT_HW_CACHE_MISSES
+  STAT_HW_CACHE_MISSES,
+  STAT_HW_L1D_LOADS,      /* L1-dcache-loads (PERF_TYPE_HW_CACHE) */
+  STAT_HW_L1D_LOAD_MISSES /* L1-dcache-load-misses */
 };
 
 /* One resolved -e event. */
@@ -121,6 +124,12 @@ int stat_events_setup(const spmu_profile *p, char *why, size_t whylen);
 int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
                        const char *spec, struct stat_event *out, char *why,
                        size_t whylen);
+
+/* perf stat's --all-user on a resolved event: it counts user code only
+ * (USR set, OS clear: SDM Vol. 3B 18.2.1.1), whatever its modifiers said,
+ * its name unchanged, as perf prints it. An event counting at no level
+ * (:G alone: no guest runs here) is left counting nothing. */
+void stat_event_user_only(struct stat_event *e);
 
 /* ---- softpmu list: every name stat_event_resolve() takes ---------------*/
 

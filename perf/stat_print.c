@@ -126,6 +126,8 @@ static const struct {
      "of all branches"},
     {STAT_HW_CACHE_MISSES, STAT_HW_CACHE_REFS, 100.0, FMT_PCT_WIDE,
      "of all cache refs"},
+    {STAT_HW_L1D_LOAD_MISSES, STAT_HW_L1D_LOADS, 100.0, FMT_PCT,
+     "of all L1-dcache accesses"},
 };
 
 /* The metric of res[i], when it has one: its base event counted with the

@@ -16,7 +16,9 @@
  * perf's metrics, derived as perf stat 6.1 derives them from its generic
  * hardware events counted with the same modifiers: "insn per cycle"
  * (instructions / cycles), "of all branches" (branch-misses / branches, a
- * percentage), "of all cache refs" (cache-misses / cache-references).
+ * percentage), "of all cache refs" (cache-misses / cache-references),
+ * "of all L1-dcache accesses" (L1-dcache-load-misses / L1-dcache-loads,
+ * a percentage).
  * perf's time-based metrics (GHz, M/sec) need task-clock, which this
  * engine does not have: none.
  *

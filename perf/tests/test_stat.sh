@@ -178,6 +178,97 @@ expect ":pp without PEBS" 2 "" "softpmu: stat: instructions:pp: core-duo has no 
 run stat --cpu core-duo -x , -e instructions:P --from "$tmp/res"
 expect ":P without PEBS" 0 "" "40000,,instructions:P,0,100.00,,"
 
+# -d, -dd, -ddd: perf stat 6.1's detailed sets appended to the default
+# set (or to the events given), as perf appends them: L1-dcache-loads
+# (exact: loads retired) and L1-dcache-load-misses (modelled) count, with
+# perf's metric of them (250 / 5000 = 5.00% of all L1-dcache accesses);
+# LLC, TLB, instruction-cache and prefetch events are <not supported>.
+cat "$tmp/res" >"$tmp/resd"
+sed -i '/^end$/d' "$tmp/resd"
+printf 'event 6 5000 17006 17006\nevent 7 250 17006 17006\nend\n' >>"$tmp/resd"
+run stat -d --from "$tmp/resd" -- ./prog
+expect "-d" 0 "" "
+ Performance counter stats for './prog':
+
+            40,000      cycles (model)                                                     
+            17,006      instructions                     #    0.43  insn per cycle (model) 
+             8,001      branches                                                           
+             1,001      branch-misses (model)            #   12.51% of all branches (model)
+             3,000      cache-references (model)                                           
+             1,200      cache-misses (model)             #   40.000 % of all cache refs (model)
+             5,000      L1-dcache-loads                                                    
+               250      L1-dcache-load-misses (model)    #    5.00% of all L1-dcache accesses (model)
+   <not supported>      LLC-loads                                                   
+   <not supported>      LLC-load-misses                                             
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+for dd in "-dd" "-d -d" "--detailed -d"; do
+  # shellcheck disable=SC2086 # one -d or two
+  run stat -x , -e instructions $dd --from "$tmp/res"
+  expect "stat $dd" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,instructions,0,100.00,,
+17006,,L1-dcache-loads,0,100.00,,
+8001,,L1-dcache-load-misses,0,100.00,47.05,of all L1-dcache accesses (model),model
+<not supported>,,LLC-loads,0,100.00,,
+<not supported>,,LLC-load-misses,0,100.00,,
+<not supported>,,L1-icache-loads,0,100.00,,
+<not supported>,,L1-icache-load-misses,0,100.00,,
+<not supported>,,dTLB-loads,0,100.00,,
+<not supported>,,dTLB-load-misses,0,100.00,,
+<not supported>,,iTLB-loads,0,100.00,,
+<not supported>,,iTLB-load-misses,0,100.00,,"
+done
+run stat -x , -e instructions -ddd --no-model --from "$tmp/res"
+expect "stat -ddd" 0 "" "\
+40000,,instructions,0,100.00,,
+17006,,L1-dcache-loads,0,100.00,,
+<not supported>,,L1-dcache-load-misses,0,100.00,,
+<not supported>,,LLC-loads,0,100.00,,
+<not supported>,,LLC-load-misses,0,100.00,,
+<not supported>,,L1-icache-loads,0,100.00,,
+<not supported>,,L1-icache-load-misses,0,100.00,,
+<not supported>,,dTLB-loads,0,100.00,,
+<not supported>,,dTLB-load-misses,0,100.00,,
+<not supported>,,iTLB-loads,0,100.00,,
+<not supported>,,iTLB-load-misses,0,100.00,,
+<not supported>,,L1-dcache-prefetches,0,100.00,,
+<not supported>,,L1-dcache-prefetch-misses,0,100.00,,"
+
+# --no-big-num: no digit grouping, as perf; -B (--big-num) puts it back,
+# the last one given counting.
+run stat --no-big-num -e instructions,branches --from "$tmp/res" -- ./prog
+expect "--no-big-num" 0 "" "
+ Performance counter stats for './prog':
+
+             40000      instructions                                                       
+             17006      branches                                                           
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat --no-big-num -B -e instructions --from "$tmp/res"
+checks=$((checks + 1))
+grep -q '^            40,000      instructions  *$' "$tmp/err" ||
+  fail "--no-big-num -B: $(cat "$tmp/err")"
+
+# --all-user: the names as given (perf prints them so); the counts are
+# the plugin's (frontends/qemu/tests/test_stat.sh runs it).
+run stat --all-user -x , -e instructions:k,branches --from "$tmp/res"
+expect "--all-user" 0 "" "\
+40000,,instructions:k,0,100.00,,
+17006,,branches,0,100.00,,"
+
 # perf's target options cannot apply: the program runs under qemu-x86_64,
 # in user mode, so there is no system, other process or thread, CPU or
 # cgroup to count. One sentence, status 2, for stat and record alike, the

@@ -186,6 +186,15 @@ grep -q '^                 0      instructions:k  *$' "$tmp/err" ||
 [ "$(grep -c 'counts kernel code only' "$tmp/err")" = 1 ] ||
   fail "instructions:k: one note"
 
+# --all-user: every event counts user code only (USR set, OS clear: SDM
+# Vol. 3B 18.2.1.1), :k too, its name as given, as perf prints it; no note.
+run stat --no-model --all-user -x , -e instructions:k,instructions -- "$tmp/pagecross"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && grep -q '^4005,,instructions:k,' "$tmp/err" &&
+  grep -q '^4005,,instructions,' "$tmp/err" &&
+  ! grep -q 'counts kernel code only' "$tmp/err" ||
+  fail "--all-user: $(cat "$tmp/err")"
+
 # -x SEP: value, unit, event, run time, percentage running (perf-stat(1)).
 run stat --no-model -x , -e r02c4,cycles -- "$tmp/branches"
 checks=$((checks + 1))
