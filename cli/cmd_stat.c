@@ -50,11 +50,15 @@ struct stat_opts {
   struct stat_result res[STAT_MAX_EVENTS];
   unsigned runs; /* -r N */
   struct stat_print_opts print;
-  bool execve;       /* a process called execve (not counted after it) */
-  uint64_t mux;      /* --multiplex: slices of this many instructions */
-  bool verbose;      /* -v: the model's parameters */
-  bool all_user;     /* --all-user: every event :u */
-  unsigned detailed; /* -d, -dd, -ddd: perf's detailed sets */
+  bool execve;              /* a process called execve (not counted after it) */
+  uint64_t mux;             /* --multiplex: slices of this many instructions */
+  bool verbose;             /* -v: the model's parameters */
+  bool all_user;            /* --all-user: every event :u */
+  unsigned detailed;        /* -d, -dd, -ddd: perf's detailed sets */
+  bool per_thread;          /* --per-thread: each process's counts */
+  struct stat_result *view; /* --per-thread: what is printed, nview */
+  size_t nview;
+  char comm[16]; /* --per-thread: the processes' command */
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -135,6 +139,8 @@ enum stat_key {
   STAT_KEY_DETAILED,                    /* -d (repeatable), -dd, -ddd */
   STAT_KEY_DETAILED2,
   STAT_KEY_DETAILED3,
+  STAT_KEY_NO_AGGR,   /* -A, --no-aggr */
+  STAT_KEY_PER_THREAD /* --per-thread */
 };
 
 static const struct session_option stat_options[] = {
@@ -150,6 +156,8 @@ static const struct session_option stat_options[] = {
     {"-d", "--detailed", SESSION_FLAG, STAT_KEY_DETAILED, NULL},
     {"-dd", NULL, SESSION_FLAG, STAT_KEY_DETAILED2, NULL},
     {"-ddd", NULL, SESSION_FLAG, STAT_KEY_DETAILED3, NULL},
+    {"-A", "--no-aggr", SESSION_FLAG, STAT_KEY_NO_AGGR, NULL},
+    {NULL, "--per-thread", SESSION_FLAG, STAT_KEY_PER_THREAD, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -184,7 +192,8 @@ static int stat_set_mux(struct stat_opts *o, const char *val)
   return CLI_EXIT_OK;
 }
 
-/* perf stat's everyday flags: digit grouping, --all-user, -d. */
+/* perf stat's everyday flags: digit grouping, --all-user, -d, -A,
+ * --per-thread. */
 static int stat_flag(struct stat_opts *o, int key)
 {
   switch (key) {
@@ -197,6 +206,12 @@ static int stat_flag(struct stat_opts *o, int key)
     break;
   case STAT_KEY_DETAILED:
     o->detailed += o->detailed < 3;
+    break;
+  case STAT_KEY_NO_AGGR:
+    o->print.aggr = STAT_AGGR_CPU;
+    break;
+  case STAT_KEY_PER_THREAD:
+    o->per_thread = true;
     break;
   default: /* -dd, -ddd: as perf's getopt takes -d twice or three times */
     o->detailed = key == STAT_KEY_DETAILED2 ? 2 : 3;
@@ -263,11 +278,32 @@ static int stat_add_detailed_events(struct stat_opts *o)
   return CLI_EXIT_OK;
 }
 
+/* -A and --per-thread: what each means here, and what does not go with
+ * them. */
+static int stat_check_aggr(struct stat_opts *o)
+{
+  if (o->per_thread && o->print.aggr == STAT_AGGR_CPU)
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: -A and --per-thread: one or the other");
+  if (o->per_thread && o->runs > 1)
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: --per-thread and -r: each run's processes "
+                           "are new ones, whose counts cannot be averaged");
+  if (o->per_thread)
+    o->print.aggr = STAT_AGGR_THREAD;
+  if (o->print.aggr == STAT_AGGR_CPU)
+    cli_error("stat: note: -A: one modelled CPU, CPU0: each thread of the "
+              "program counts on a PMU of its own, and their counts are "
+              "summed as on one CPU");
+  return CLI_EXIT_OK;
+}
+
 static int stat_setup(struct stat_opts *o)
 {
   int rc;
 
-  if ((rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
+  if ((rc = stat_check_aggr(o)) != CLI_EXIT_OK ||
+      (rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
       (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
   rc = o->s.nlists == 0 ? stat_add_default_events(o)
@@ -374,6 +410,134 @@ static void stat_explain_no_counts(const struct qemu_child *r)
     cli_error("stat: the plugin wrote no counts (see the messages above)");
 }
 
+/* ---- --per-thread: each process's counts --------------------------------- */
+
+/* One process's block of the results file (protocol/results.h): the
+ * plugin writes one per process, its threads summed, so --per-thread
+ * prints each process. */
+struct stat_proc {
+  long pid;
+  struct stat_count count[STAT_MAX_EVENTS];
+};
+
+/* Each process's block of path, in file order, into *procs (allocated;
+ * the caller frees it): how many, or -1. */
+static long stat_read_procs(const char *path, const struct stat_opts *o,
+                            struct stat_proc **procs)
+{
+  FILE *f = fopen(path, "r");
+  char line[256], why[256];
+  long n = 0, cap = 0;
+  struct stat_proc *p = NULL, *grown;
+
+  *procs = NULL;
+  if (!f)
+    return -1;
+  while (fgets(line, sizeof(line), f)) {
+    struct spmu_results_line r;
+    unsigned i;
+
+    if (spmu_results_parse_line(line, &r, why, sizeof why) != 0)
+      break;
+    if (r.kind == SPMU_RESULTS_HEAD) {
+      if (n == cap) {
+        cap = cap ? 2 * cap : 4;
+        if (!(grown = realloc(p, (size_t)cap * sizeof(*p))))
+          break;
+        p = grown;
+      }
+      memset(&p[n], 0, sizeof(p[n]));
+      p[n++].pid = r.head.pid;
+    } else if (r.kind == SPMU_RESULTS_EVENT && n > 0)
+      for (i = 0; i < o->s.nev; i++)
+        if (o->index[i] == (int)r.index) {
+          p[n - 1].count[i].n += r.ev.count;
+          p[n - 1].count[i].enabled += r.ev.enabled;
+          p[n - 1].count[i].running += r.ev.running;
+        }
+  }
+  fclose(f);
+  *procs = p;
+  return n;
+}
+
+/* The process's command as the kernel names it (TASK_COMM_LEN: 15
+ * characters): PROG's last path component; "?" when none is named. */
+static void stat_comm(const struct stat_opts *o, char *comm, size_t len)
+{
+  const char *prog = o->s.prog_argv[0], *slash;
+
+  if (!prog) {
+    snprintf(comm, len, "?");
+    return;
+  }
+  slash = strrchr(prog, '/');
+  snprintf(comm, len, "%.15s", slash ? slash + 1 : prog);
+}
+
+/* Event i's result in process p: scaled by enabled / running when
+ * multiplexed, as stat_add_run does for the sum. */
+static struct stat_result stat_proc_result(const struct stat_opts *o,
+                                           const struct stat_proc *p,
+                                           unsigned i, double elapsed)
+{
+  const struct stat_count *k = &p->count[i];
+  double share = k->enabled ? (double)k->running / (double)k->enabled : 1;
+  struct stat_result r = o->res[i];
+
+  memset(&r.count, 0, sizeof(r.count));
+  r.aggr_id = p->pid;
+  if (o->index[i] < 0 || (k->enabled && !k->running))
+    return r;
+  stat_stats_add(&r.count, (double)k->n / share);
+  r.run_ns = (uint64_t)(elapsed * share * 1e9);
+  r.pcnt_running = 100.0 * share;
+  return r;
+}
+
+/* Each event's lines, one per process, the largest count first, as perf
+ * sorts threads (tools/perf/util/stat-display.c, sort_aggr_thread); equal
+ * counts in the file's order. */
+static void stat_sort_procs(struct stat_result *r, size_t n)
+{
+  size_t i, j;
+
+  for (i = 1; i < n; i++) {
+    struct stat_result t = r[i];
+
+    for (j = i; j > 0 && t.count.mean > r[j - 1].count.mean; j--)
+      r[j] = r[j - 1];
+    r[j] = t;
+  }
+}
+
+/* --per-thread: o->view, each event's count in each process of the
+ * results file at path (one run). */
+static int stat_per_process(struct stat_opts *o, const char *path,
+                            double elapsed)
+{
+  struct stat_proc *procs;
+  long n = stat_read_procs(path, o, &procs), p;
+  unsigned i;
+
+  stat_comm(o, o->comm, sizeof o->comm);
+  if (n <= 0 || !(o->view = calloc((size_t)n * o->s.nev, sizeof(*o->view)))) {
+    free(procs);
+    return n < 0 ? -1 : 0;
+  }
+  for (i = 0; i < o->s.nev; i++) {
+    for (p = 0; p < n; p++) {
+      o->view[o->nview + (size_t)p] =
+          stat_proc_result(o, &procs[p], i, elapsed);
+      o->view[o->nview + (size_t)p].comm = o->comm;
+    }
+    stat_sort_procs(&o->view[o->nview], (size_t)n);
+    o->nview += (size_t)n;
+  }
+  free(procs);
+  return 0;
+}
+
 /* ---- printing ------------------------------------------------------------ */
 
 /* Which model produced the modelled counts (when one did), and with
@@ -415,7 +579,8 @@ static int stat_print_counts(const struct stat_opts *o,
     cli_error("stat: a process called execve: the program it started ran "
               "without the plugin and is not counted");
   stat_describe_model(o, &run, summary, sizeof(summary), details, lines);
-  stat_print(f, &o->print, &run, o->res, o->s.nev);
+  stat_print(f, &o->print, &run, o->view ? o->view : o->res,
+             o->view ? o->nview : o->s.nev);
   if (out && fclose(f) != 0) {
     cli_error("stat: %s: %s", out, strerror(errno));
     return CLI_EXIT_USAGE;
@@ -445,6 +610,8 @@ static int stat_runs(struct stat_opts *o, struct stat_run *run, int counted)
     if (blocks <= 0 && counted)
       stat_explain_no_counts(&o->s.child);
     stat_add_run(o, run, &o->s.child, count, blocks > 0);
+    if (o->per_thread && blocks > 0)
+      stat_per_process(o, o->s.tmp, stat_elapsed(&o->s.child));
   }
   return CLI_EXIT_OK;
 }
@@ -497,6 +664,8 @@ static int stat_print_file(struct stat_opts *o)
     return CLI_EXIT_USAGE;
   }
   stat_add_run(o, &run, &c, count, blocks > 0);
+  if (o->per_thread && blocks > 0)
+    stat_per_process(o, from, 0.0);
   return stat_print_counts(o, &run);
 }
 
@@ -525,10 +694,11 @@ static int stat_main(int argc, char **argv)
   if (rc != CLI_EXIT_OK || (rc = stat_setup(&o)) != CLI_EXIT_OK)
     return rc;
   if (o.s.from)
-    return stat_print_file(&o);
-  if ((rc = session_find(&o.s)) != CLI_EXIT_OK)
-    return rc;
-  return stat_execute(&o);
+    rc = stat_print_file(&o);
+  else if ((rc = session_find(&o.s)) == CLI_EXIT_OK)
+    rc = stat_execute(&o);
+  free(o.view);
+  return rc;
 }
 
 /* clang-format off: the manual's text is laid out as it prints */
@@ -539,6 +709,7 @@ const struct cli_command cli_cmd_stat = {
         "[--cpu PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
         "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
         "             [-d[d[d]]] [--all-user] [--no-big-num | -B]\n"
+        "             [-A | --per-thread]\n"
         "             [--] PROG [ARGS...]\n"
         "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
@@ -646,6 +817,19 @@ const struct cli_command cli_cmd_stat = {
         "        (:k too); the names print as given, as perf prints them.\n"
         "        Under qemu-user only user code runs, so this changes only\n"
         "        events given :k (0 without it).\n\n"
+        "    -A, --no-aggr\n"
+        "        Print each line as perf prints one CPU's counts (CPU0 "
+        "first).\n"
+        "        There is one modelled CPU: each thread of the program counts\n"
+        "        on a PMU of its own and their counts are summed, so the\n"
+        "        counts are those without -A; a note says so.\n\n"
+        "    --per-thread\n"
+        "        Each process's counts, as perf prints a thread's (COMM-PID\n"
+        "        first; each event's largest count first; metrics within\n"
+        "        one process). The plugin sums the threads of a process, so\n"
+        "        the lines are per process: the program and each forked\n"
+        "        child. COMM is PROG's name (15 characters). Not with -r\n"
+        "        (each run's processes are new ones) nor with -A.\n\n"
         "    --no-big-num, -B, --big-num\n"
         "        Print counts without (or with, the default) their digits\n"
         "        grouped by thousands; the last one given counts.\n\n"

@@ -146,7 +146,7 @@ static bool metric_of(const struct stat_result *res, size_t n, size_t i,
       const struct stat_result *b = &res[j];
 
       if (b->hw != metrics[k].base || no_value(b) || b->user != res[i].user ||
-          b->kernel != res[i].kernel)
+          b->kernel != res[i].kernel || b->aggr_id != res[i].aggr_id)
         continue;
       m->v = b->count.mean != 0.0
                  ? metrics[k].scale * res[i].count.mean / b->count.mean
@@ -171,6 +171,30 @@ static void event_text(const struct stat_result *r, char *buf, size_t len)
 {
   snprintf(buf, len, "%s%s", r->name,
            r->modelled && !no_value(r) ? MODEL_MARK : "");
+}
+
+/* ---- whose count: -A, --per-thread ---------------------------------------*/
+
+/* perf's aggr_printout: the CPU or the thread a line counts, first. */
+static void aggr_prefix(FILE *f, const struct stat_print_opts *o,
+                        const struct stat_result *r)
+{
+  const char *sep = o->format == STAT_FMT_CSV ? o->sep : " ";
+
+  if (o->aggr == STAT_AGGR_CPU) {
+    if (o->format == STAT_FMT_JSON)
+      fprintf(f, "\"cpu\" : \"%ld\", ", r->aggr_id);
+    else
+      fprintf(f, "CPU%*ld%s", o->format == STAT_FMT_CSV ? 0 : -7, r->aggr_id,
+              sep);
+  } else if (o->aggr == STAT_AGGR_THREAD) {
+    if (o->format == STAT_FMT_JSON)
+      fprintf(f, "\"thread\" : \"%s-%ld\", ", r->comm, r->aggr_id);
+    else if (o->format == STAT_FMT_CSV)
+      fprintf(f, "%s-%ld%s", r->comm, r->aggr_id, sep);
+    else
+      fprintf(f, "%16s-%-8ld%s", r->comm, r->aggr_id, sep);
+  }
 }
 
 /* ---- the default layout --------------------------------------------------*/
@@ -344,17 +368,20 @@ static void json_string(FILE *f, const char *s)
 
 /* perf 6.1 prints "metric-unit" : "(null)" for a counter without a
  * metric; this prints the empty string, as it does for <not supported>. */
-static void json_line(FILE *f, const struct stat_run *run,
-                      const struct stat_result *res, size_t n, size_t i)
+static void json_line(FILE *f, const struct stat_print_opts *o,
+                      const struct stat_run *run, const struct stat_result *res,
+                      size_t n, size_t i)
 {
   const struct stat_result *r = &res[i];
   struct metric m = {0.0, FMT_RATIO, NULL, false};
   char unit[64] = "";
 
+  fputc('{', f);
+  aggr_prefix(f, o, r);
   if (!no_value(r))
-    fprintf(f, "{\"counter-value\" : \"%f\", ", r->count.mean);
+    fprintf(f, "\"counter-value\" : \"%f\", ", r->count.mean);
   else
-    fprintf(f, "{\"counter-value\" : \"%s\", ", no_value(r));
+    fprintf(f, "\"counter-value\" : \"%s\", ", no_value(r));
   fputs("\"unit\" : \"\", \"event\" : ", f);
   json_string(f, r->name);
   if (repeated(run))
@@ -400,20 +427,24 @@ void stat_print(FILE *f, const struct stat_print_opts *o,
   switch (o->format) {
   case STAT_FMT_CSV:
     csv_model(f, run);
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+      aggr_prefix(f, o, &res[i]);
       csv_line(f, o->sep, run, res, n, i);
+    }
     return;
   case STAT_FMT_JSON:
     json_model(f, run);
     for (i = 0; i < n; i++)
-      json_line(f, run, res, n, i);
+      json_line(f, o, run, res, n, i);
     return;
   case STAT_FMT_STD:
     break;
   }
   std_header(f, run);
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
+    aggr_prefix(f, o, &res[i]);
     std_line(f, o, run, res, n, i);
+  }
   std_model(f, run);
   std_footer(f, run);
 }

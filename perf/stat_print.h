@@ -72,6 +72,10 @@ struct stat_result {
   enum stat_hw hw;         /* perf's generic event, for its metrics */
   bool user, kernel;       /* its modifiers: metrics pair events of the
                               same modifiers, as perf's */
+  long aggr_id;            /* the CPU (STAT_AGGR_CPU) or process id
+                              (STAT_AGGR_THREAD) it counted: metrics pair
+                              events of the same one */
+  const char *comm;        /* STAT_AGGR_THREAD: the process's command */
 };
 
 /* The measured command. */
@@ -89,10 +93,21 @@ struct stat_run {
 
 enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
 
+/* How counts are split, as perf's aggregation modes print them
+ * (tools/perf/util/stat-display.c, aggr_printout): each line first says
+ * whose count it is. */
+enum stat_aggr {
+  STAT_AGGR_GLOBAL, /* summed: no prefix */
+  STAT_AGGR_CPU,    /* -A: "CPU%-7d " (CSV "CPU0,", JSON "cpu" : "0") */
+  STAT_AGGR_THREAD  /* --per-thread: "%16s-%-8d " comm and id (CSV
+                       "comm-id,", JSON "thread" : "comm-id") */
+};
+
 struct stat_print_opts {
   enum stat_format format;
   const char *sep; /* -x SEP (STAT_FMT_CSV) */
   bool big_num;    /* STAT_FMT_STD: group digits by thousands with ',' */
+  enum stat_aggr aggr;
 };
 
 /* Print the results of run in the layout of o to f. */

@@ -269,6 +269,83 @@ expect "--all-user" 0 "" "\
 40000,,instructions:k,0,100.00,,
 17006,,branches,0,100.00,,"
 
+# --per-thread: the plugin writes one block per process, its threads
+# summed (protocol/results.h), so each process's counts, prefixed as perf
+# prefixes a thread's ("%16s-%-8d": the command, as the kernel names it,
+# and the pid), each event's largest first, perf's metrics within one
+# process (17006 / 40000 = 0.43, 10000 / 50000 = 0.20).
+cat >"$tmp/procs" <<'EOF2'
+softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+event 0 40000 17006 17006
+event 1 17006 17006 17006
+end
+softpmu-qemu 1 pid=101 threads=2 status=0 counting=inline
+event 0 50000 20000 20000
+event 1 10000 20000 20000
+end
+EOF2
+run stat --per-thread -e cycles,instructions,dTLB-loads --from "$tmp/procs" -- ./prog a
+expect "--per-thread" 0 "" "
+ Performance counter stats for './prog a':
+
+            prog-101                  50,000      cycles (model)                                                     
+            prog-100                  40,000      cycles (model)                                                     
+            prog-100                  17,006      instructions                     #    0.43  insn per cycle (model) 
+            prog-101                  10,000      instructions                     #    0.20  insn per cycle (model) 
+            prog-100         <not supported>      dTLB-loads                                                  
+            prog-101         <not supported>      dTLB-loads                                                  
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat --per-thread -x , -e instructions --from "$tmp/procs" -- /usr/bin/a-very-long-command-name
+expect "--per-thread -x ," 0 "" "\
+a-very-long-com-101,50000,,instructions,0,100.00,,
+a-very-long-com-100,40000,,instructions,0,100.00,,"
+run stat --per-thread -j -e instructions --from "$tmp/procs" -- ./prog
+expect "--per-thread -j" 0 "" "\
+{\"thread\" : \"prog-101\", \"counter-value\" : \"50000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}
+{\"thread\" : \"prog-100\", \"counter-value\" : \"40000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
+run stat --per-thread -r 2 -- ./prog
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: --per-thread and -r: each run's processes are new ones, whose counts cannot be averaged" ||
+  fail "--per-thread -r 2: status $rc, $(cat "$tmp/err")"
+run stat --per-thread -A -- ./prog
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -A and --per-thread: one or the other" ||
+  fail "--per-thread -A: status $rc, $(cat "$tmp/err")"
+
+# -A: one modelled CPU, CPU0, in perf's layout of a CPU's counts
+# ("CPU%-7d"); the counts are the sums, said once.
+run stat -A -e cycles,instructions --from "$tmp/procs" -- ./prog
+expect "-A" 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
+
+ Performance counter stats for './prog':
+
+CPU0                   90,000      cycles (model)                                                     
+CPU0                   27,006      instructions                     #    0.30  insn per cycle (model) 
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat --no-aggr -x , -e instructions,dTLB-loads --from "$tmp/procs"
+expect "-A -x ," 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
+CPU0,90000,,instructions,0,100.00,,
+CPU0,<not supported>,,dTLB-loads,0,100.00,,"
+run stat -A -j -e instructions --from "$tmp/procs"
+expect "-A -j" 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
+{\"cpu\" : \"0\", \"counter-value\" : \"90000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
+
 # perf's target options cannot apply: the program runs under qemu-x86_64,
 # in user mode, so there is no system, other process or thread, CPU or
 # cgroup to count. One sentence, status 2, for stat and record alike, the
