@@ -28,6 +28,7 @@
 #include "results.h" /* protocol/: its results file */
 #include "session.h"
 #include "stat_events.h"
+#include "stat_metrics.h"
 #include "stat_model.h"
 #include "stat_print.h"
 
@@ -59,6 +60,8 @@ struct stat_opts {
   struct stat_result *view; /* --per-thread: what is printed, nview */
   size_t nview;
   char comm[16]; /* --per-thread: the processes' command */
+  const char *metric_lists[STAT_MAX_EVENTS]; /* each -M */
+  unsigned nmetric_lists;
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -88,7 +91,8 @@ static int stat_event(struct session *s, void *ctx, const char *spec)
                                         .modelled = e->modelled,
                                         .hw = e->hw,
                                         .user = e->user,
-                                        .kernel = e->kernel};
+                                        .kernel = e->kernel,
+                                        .event = s->nev};
   return CLI_EXIT_OK;
 }
 
@@ -139,8 +143,9 @@ enum stat_key {
   STAT_KEY_DETAILED,                    /* -d (repeatable), -dd, -ddd */
   STAT_KEY_DETAILED2,
   STAT_KEY_DETAILED3,
-  STAT_KEY_NO_AGGR,   /* -A, --no-aggr */
-  STAT_KEY_PER_THREAD /* --per-thread */
+  STAT_KEY_NO_AGGR,    /* -A, --no-aggr */
+  STAT_KEY_PER_THREAD, /* --per-thread */
+  STAT_KEY_METRICS     /* -M, --metrics */
 };
 
 static const struct session_option stat_options[] = {
@@ -158,6 +163,7 @@ static const struct session_option stat_options[] = {
     {"-ddd", NULL, SESSION_FLAG, STAT_KEY_DETAILED3, NULL},
     {"-A", "--no-aggr", SESSION_FLAG, STAT_KEY_NO_AGGR, NULL},
     {NULL, "--per-thread", SESSION_FLAG, STAT_KEY_PER_THREAD, NULL},
+    {"-M", "--metrics", SESSION_VALUE, STAT_KEY_METRICS, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -245,6 +251,12 @@ static int stat_option(struct session *s, void *ctx, int key, const char *val)
   case STAT_KEY_VERBOSE:
     o->verbose = true;
     return CLI_EXIT_OK;
+  case STAT_KEY_METRICS:
+    if (o->nmetric_lists == STAT_MAX_EVENTS)
+      return cli_usage_error(&cli_cmd_stat, "stat: at most %d -M lists",
+                             STAT_MAX_EVENTS);
+    o->metric_lists[o->nmetric_lists++] = val;
+    return CLI_EXIT_OK;
   default:
     return stat_flag(o, key);
   }
@@ -298,6 +310,50 @@ static int stat_check_aggr(struct stat_opts *o)
   return CLI_EXIT_OK;
 }
 
+/* One metric of -M: its two events, the first line carrying it. */
+static int stat_add_metric(struct stat_opts *o, const char *name)
+{
+  const struct stat_metric *m = stat_metric_find(name);
+  unsigned first = o->s.nev;
+  char events[128], names[256];
+  int rc;
+
+  if (!m) {
+    stat_metric_names(names, sizeof names);
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: -M %s: not a metric of the events this "
+                           "engine produces; those are %s",
+                           name, names);
+  }
+  snprintf(events, sizeof events, "%s,%s", m->num, m->den);
+  if ((rc = session_add_events(&o->s, o->s.model.use, events)) != CLI_EXIT_OK)
+    return rc;
+  o->res[first].metric = m->name;
+  o->res[first].metric_den = first + 1;
+  o->res[first].metric_scale = m->scale;
+  return CLI_EXIT_OK;
+}
+
+/* -M, --metrics: each list's metrics, in order (stat_metrics.h). */
+static int stat_add_metrics(struct stat_opts *o)
+{
+  char name[64];
+  const char *list;
+  unsigned l;
+  int rc;
+
+  for (l = 0; l < o->nmetric_lists; l++)
+    for (list = o->metric_lists[l]; *list;) {
+      size_t n = strcspn(list, ",");
+
+      snprintf(name, sizeof name, "%.*s", (int)n, list);
+      list += n + (list[n] == ',');
+      if (n && (rc = stat_add_metric(o, name)) != CLI_EXIT_OK)
+        return rc;
+    }
+  return CLI_EXIT_OK;
+}
+
 static int stat_setup(struct stat_opts *o)
 {
   int rc;
@@ -306,8 +362,13 @@ static int stat_setup(struct stat_opts *o)
       (rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
       (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
-  rc = o->s.nlists == 0 ? stat_add_default_events(o)
-                        : session_add_given_events(&o->s);
+  /* perf counts the default events only when neither -e nor -M is
+   * given. */
+  rc = o->s.nlists == 0 && o->nmetric_lists == 0
+           ? stat_add_default_events(o)
+           : session_add_given_events(&o->s);
+  if (rc == CLI_EXIT_OK)
+    rc = stat_add_metrics(o);
   return rc != CLI_EXIT_OK ? rc : stat_add_detailed_events(o);
 }
 
@@ -709,7 +770,7 @@ const struct cli_command cli_cmd_stat = {
         "[--cpu PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
         "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
         "             [-d[d[d]]] [--all-user] [--no-big-num | -B]\n"
-        "             [-A | --per-thread]\n"
+        "             [-A | --per-thread] [-M METRIC,...]\n"
         "             [--] PROG [ARGS...]\n"
         "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
@@ -830,6 +891,14 @@ const struct cli_command cli_cmd_stat = {
         "        the lines are per process: the program and each forked\n"
         "        child. COMM is PROG's name (15 characters). Not with -r\n"
         "        (each run's processes are new ones) nor with -A.\n\n"
+        "    -M, --metrics METRIC[,METRIC...]\n"
+        "        perf's Intel metrics that are one event this engine produces\n"
+        "        over another: IPC, CPI, IpBranch, IpCall, IpMispredict,\n"
+        "        BpTkBranch, L1MPKI, L2MPKI, L3MPKI (the last three where the\n"
+        "        profile has MEM_LOAD_RETIRED: Skylake on). Each counts its\n"
+        "        two events, spelt as perf's metric spells them, and prints\n"
+        "        the metric on the first one's line, as perf. Without -e,\n"
+        "        only these events are counted (repeatable).\n\n"
         "    --no-big-num, -B, --big-num\n"
         "        Print counts without (or with, the default) their digits\n"
         "        grouped by thousands; the last one given counts.\n\n"

@@ -82,9 +82,10 @@ static void count_text(double v, bool group, char *buf, size_t len)
 
 /* perf's formats of its metrics' values. */
 enum metric_fmt {
-  FMT_RATIO,   /* "%7.2f " */
-  FMT_PCT,     /* "%7.2f%%" */
-  FMT_PCT_WIDE /* "%8.3f %%" */
+  FMT_RATIO,    /* "%7.2f " */
+  FMT_PCT,      /* "%7.2f%%" */
+  FMT_PCT_WIDE, /* "%8.3f %%" */
+  FMT_EXPR      /* "%8.2f": a metric of -M */
 };
 
 /* A metric of an event: its value in perf's format and its unit. */
@@ -108,6 +109,9 @@ static void metric_text(const struct metric *m, char *buf, size_t len)
   case FMT_PCT_WIDE:
     snprintf(buf, len, "%8.3f %%", m->v);
     return;
+  case FMT_EXPR:
+    snprintf(buf, len, "%8.2f", m->v);
+    return;
   }
   buf[0] = '\0';
 }
@@ -130,8 +134,33 @@ static const struct {
      "of all L1-dcache accesses"},
 };
 
-/* The metric of res[i], when it has one: its base event counted with the
- * same modifiers (perf pairs the counts of one context). */
+/* -M's metric on res[i]: its count over its denominator's, in the same
+ * CPU or process. */
+static bool metric_expr_of(const struct stat_result *res, size_t n, size_t i,
+                           struct metric *m)
+{
+  size_t j;
+
+  for (j = 0; j < n; j++) {
+    const struct stat_result *b = &res[j];
+
+    if (b->event != res[i].metric_den || b->aggr_id != res[i].aggr_id ||
+        no_value(b))
+      continue;
+    m->v = b->count.mean != 0.0
+               ? res[i].metric_scale * res[i].count.mean / b->count.mean
+               : 0.0;
+    m->fmt = FMT_EXPR;
+    m->unit = res[i].metric;
+    m->modelled = res[i].modelled || b->modelled;
+    return true;
+  }
+  return false;
+}
+
+/* The metric of res[i], when it has one: -M's, else its base event
+ * counted with the same modifiers (perf pairs the counts of one
+ * context). */
 static bool metric_of(const struct stat_result *res, size_t n, size_t i,
                       struct metric *m)
 {
@@ -139,6 +168,8 @@ static bool metric_of(const struct stat_result *res, size_t n, size_t i,
 
   if (no_value(&res[i]))
     return false;
+  if (res[i].metric)
+    return metric_expr_of(res, n, i, m);
   for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
     if (res[i].hw != metrics[k].hw || res[i].hw == STAT_HW_NONE)
       continue;

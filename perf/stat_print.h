@@ -18,7 +18,9 @@
  * (instructions / cycles), "of all branches" (branch-misses / branches, a
  * percentage), "of all cache refs" (cache-misses / cache-references),
  * "of all L1-dcache accesses" (L1-dcache-load-misses / L1-dcache-loads,
- * a percentage).
+ * a percentage). A metric of -M (stat_metrics.h) prints as perf prints a
+ * metric expression without a unit (stat-shadow.c, generic_metric):
+ * "%8.2f" and the metric's name.
  * perf's time-based metrics (GHz, M/sec) need task-clock, which this
  * engine does not have: none.
  *
@@ -76,6 +78,12 @@ struct stat_result {
                               (STAT_AGGR_THREAD) it counted: metrics pair
                               events of the same one */
   const char *comm;        /* STAT_AGGR_THREAD: the process's command */
+  unsigned event;          /* which event it is, for -M's pairing */
+  const char *metric;      /* -M: the metric on this line (stat_metrics.h:
+                              this count over that of event metric_den,
+                              times metric_scale), or NULL */
+  unsigned metric_den;
+  double metric_scale;
 };
 
 /* The measured command. */

@@ -346,6 +346,40 @@ run stat -A -j -e instructions --from "$tmp/procs"
 expect "-A -j" 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
 {\"cpu\" : \"0\", \"counter-value\" : \"90000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
 
+# -M: perf's metrics that are one produced event over another, counted
+# with their two events as perf's metric expressions spell them, the
+# metric on the first one's line ("%8.2f" and its name), marked when a
+# modelled count goes into it: IPC = 40000 / 17006, IpBranch = 8001 /
+# 1001; CPI, and L1MPKI = 1000 x 8001 / 1001, from two -M.
+run stat -M IPC,IpBranch --from "$tmp/res" -- ./prog
+expect "-M IPC,IpBranch" 0 "" "
+ Performance counter stats for './prog':
+
+            40,000      INST_RETIRED.ANY                 #     2.35 IPC (model)            
+            17,006      CPU_CLK_UNHALTED.THREAD (model)                                    
+             8,001      INST_RETIRED.ANY                 #     7.99 IpBranch               
+             1,001      BR_INST_RETIRED.ALL_BRANCHES                                       
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat -x , -M cpi -M L1MPKI --from "$tmp/res"
+expect "-M cpi -M L1MPKI" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,CPU_CLK_UNHALTED.THREAD,0,100.00,2.35,CPI (model),model
+17006,,INST_RETIRED.ANY,0,100.00,,
+8001,,MEM_LOAD_RETIRED.L1_MISS,0,100.00,7993.01,L1MPKI (model),model
+1001,,INST_RETIRED.ANY,0,100.00,,"
+run stat -M tma_frontend_bound --from "$tmp/res"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -M tma_frontend_bound: not a metric of the events this engine produces; those are IPC, CPI, IpBranch, IpCall, IpMispredict, BpTkBranch, L1MPKI, L2MPKI, L3MPKI" ||
+  fail "-M refused: status $rc, $(cat "$tmp/err")"
+
 # perf's target options cannot apply: the program runs under qemu-x86_64,
 # in user mode, so there is no system, other process or thread, CPU or
 # cgroup to count. One sentence, status 2, for stat and record alike, the
