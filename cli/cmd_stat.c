@@ -62,6 +62,8 @@ struct stat_opts {
   char comm[16]; /* --per-thread: the processes' command */
   const char *metric_lists[STAT_MAX_EVENTS]; /* each -M */
   unsigned nmetric_lists;
+  unsigned group[STAT_MAX_EVENTS]; /* {a,b}: its group (from 1), or 0 */
+  unsigned ngroups;
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -310,6 +312,113 @@ static int stat_check_aggr(struct stat_opts *o)
   return CLI_EXIT_OK;
 }
 
+/* ---- event groups: {a,b}, {a,b}:u -----------------------------------------
+ */
+
+/* One member of group g with the group's modifiers mods: a member
+ * without its own takes them ("cycles" in {cycles}:u is cycles:u, as perf
+ * names it); one with its own keeps its name and counts at the levels
+ * both allow (stat_event_restrict). */
+static int stat_add_member(struct stat_opts *o, const char *member,
+                           const char *mods, unsigned g)
+{
+  char spec[sizeof(o->s.ev[0].name) + 24]; /* the member, ':', mods */
+  struct stat_event *e;
+  bool user, kernel;
+  unsigned i = o->s.nev;
+  int rc;
+
+  if (*mods && !stat_event_modifier_levels(mods, &user, &kernel))
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: {...}:%s: not perf's modifiers", mods);
+  if (*mods && !stat_event_has_modifiers(member))
+    snprintf(spec, sizeof spec, "%s:%s", member, mods);
+  else
+    snprintf(spec, sizeof spec, "%s", member);
+  if ((rc = session_add_events(&o->s, o->s.model.use, spec)) != CLI_EXIT_OK)
+    return rc;
+  e = &o->s.ev[i];
+  if (*mods && stat_event_has_modifiers(member)) {
+    stat_event_restrict(e, user, kernel);
+    if (o->all_user)
+      stat_event_user_only(e);
+    o->res[i].user = e->user;
+    o->res[i].kernel = e->kernel;
+  }
+  o->group[i] = g;
+  return CLI_EXIT_OK;
+}
+
+static int stat_add_group(struct stat_opts *o, const char *members,
+                          const char *mods)
+{
+  char member[sizeof(o->s.ev[0].name)];
+  unsigned g = ++o->ngroups;
+  int rc;
+
+  while (*members) {
+    if (!stat_event_next(&members, member, sizeof member))
+      return cli_usage_error(&cli_cmd_stat,
+                             "stat: event '%.40s...' is too "
+                             "long",
+                             members);
+    if ((rc = stat_add_member(o, member, mods, g)) != CLI_EXIT_OK)
+      return rc;
+  }
+  return CLI_EXIT_OK;
+}
+
+/* Each -e list, perf's groups in it parsed: as session_add_given_events,
+ * with {a,b} and {a,b}:MODS. */
+static int stat_add_given_events(struct stat_opts *o)
+{
+  char buf[1024], mods[16];
+  const char *list;
+  unsigned l;
+  int rc = CLI_EXIT_OK;
+
+  for (l = 0; l < o->s.nlists && rc == CLI_EXIT_OK; l++)
+    for (list = o->s.event_lists[l]; rc == CLI_EXIT_OK;) {
+      const char *at = list;
+
+      switch (stat_event_item(&list, buf, sizeof buf, mods, sizeof mods)) {
+      case STAT_ITEM_END:
+        break;
+      case STAT_ITEM_EVENT:
+        rc = session_add_events(&o->s, o->s.model.use, buf);
+        continue;
+      case STAT_ITEM_GROUP:
+        rc = stat_add_group(o, buf, mods);
+        continue;
+      case STAT_ITEM_BAD:
+        rc = cli_usage_error(&cli_cmd_stat,
+                             "stat: -e %.60s: a group is {EVENT,...} or "
+                             "{EVENT,...}:MODIFIERS",
+                             at);
+        continue;
+      }
+      break;
+    }
+  return rc;
+}
+
+/* The plugin's grouped= bits (protocol/args.h): among the events it
+ * counts, each one in the same group as the one before it. */
+static uint64_t stat_grouped_bits(const struct stat_opts *o)
+{
+  uint64_t bits = 0;
+  unsigned i, prev = 0;
+
+  for (i = 0; i < o->s.nev; i++) {
+    if (o->index[i] < 0)
+      continue;
+    if (o->group[i] && o->group[i] == prev && o->index[i] < 64)
+      bits |= UINT64_C(1) << o->index[i];
+    prev = o->group[i];
+  }
+  return bits;
+}
+
 /* One metric of -M: its two events, the first line carrying it. */
 static int stat_add_metric(struct stat_opts *o, const char *name)
 {
@@ -364,9 +473,8 @@ static int stat_setup(struct stat_opts *o)
     return rc;
   /* perf counts the default events only when neither -e nor -M is
    * given. */
-  rc = o->s.nlists == 0 && o->nmetric_lists == 0
-           ? stat_add_default_events(o)
-           : session_add_given_events(&o->s);
+  rc = o->s.nlists == 0 && o->nmetric_lists == 0 ? stat_add_default_events(o)
+                                                 : stat_add_given_events(o);
   if (rc == CLI_EXIT_OK)
     rc = stat_add_metrics(o);
   return rc != CLI_EXIT_OK ? rc : stat_add_detailed_events(o);
@@ -685,6 +793,8 @@ static int stat_execute(struct stat_opts *o)
 
   session_plugin_args(&o->s, &a);
   a.multiplex = o->mux;
+  if (o->mux)
+    a.grouped = stat_grouped_bits(o);
   /* With no event to count, the program runs without the plugin. */
   if ((rc = session_start(&o->s, counted ? &a : NULL)) == CLI_EXIT_OK) {
     while (run.argv[run.argc])
@@ -831,7 +941,12 @@ const struct cli_command cli_cmd_stat = {
         "        CPUID. -c PROFILE, its former spelling, still works with a\n"
         "        warning (deprecated: -c is record's period, as in perf).\n\n"
         "    -e, --event EVENT[,EVENT...]\n"
-        "        The events to count (repeatable).\n\n"
+        "        The events to count (repeatable). perf's groups,\n"
+        "        {EVENT,...} and {EVENT,...}:MODIFIERS, print each member on\n"
+        "        its line, as perf; a member without modifiers takes the\n"
+        "        group's (cycles in {cycles,instructions}:u is cycles:u), one\n"
+        "        with its own counts where both allow. With --multiplex a\n"
+        "        group is scheduled whole, in the same slices.\n\n"
         "    --model SPEC\n"
         "        The modelled micro-architecture: part:NAME (sandybridge,\n"
         "        haswell, skylake, icelake, sapphirerapids) or\n"

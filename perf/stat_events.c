@@ -700,6 +700,17 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
   return true;
 }
 
+void stat_event_restrict(struct stat_event *e, bool user, bool kernel)
+{
+  e->user = e->user && user;
+  e->kernel = e->kernel && kernel;
+  if (!e->supported)
+    return;
+  e->evtsel &= ~(SPMU_EVTSEL_USR | SPMU_EVTSEL_OS);
+  e->evtsel |= (e->user ? SPMU_EVTSEL_USR : 0) |
+               (e->kernel || !e->user ? SPMU_EVTSEL_OS : 0);
+}
+
 void stat_event_user_only(struct stat_event *e)
 {
   if (!e->user && !e->kernel)
@@ -978,5 +989,56 @@ bool stat_event_next(const char **list, char *buf, size_t len)
   memcpy(buf, s, n);
   buf[n] = '\0';
   *list = *end == ',' ? end + 1 : end;
+  return true;
+}
+
+enum stat_item stat_event_item(const char **list, char *buf, size_t len,
+                               char *mods, size_t mlen)
+{
+  const char *s = *list, *close, *end;
+  size_t n, m;
+
+  mods[0] = '\0';
+  if (*s == '\0')
+    return STAT_ITEM_END;
+  if (*s != '{')
+    return stat_event_next(list, buf, len) ? STAT_ITEM_EVENT : STAT_ITEM_BAD;
+  if (!(close = strchr(s, '}')))
+    return STAT_ITEM_BAD;
+  n = (size_t)(close - s - 1);
+  end = close + 1 + strcspn(close + 1, ",");
+  m = close[1] == ':' ? (size_t)(end - close - 2) : 0;
+  if (n >= len || m >= mlen || (close[1] != ':' && end != close + 1))
+    return STAT_ITEM_BAD;
+  memcpy(buf, s + 1, n);
+  buf[n] = '\0';
+  memcpy(mods, close + 2, m);
+  mods[m] = '\0';
+  *list = *end == ',' ? end + 1 : end;
+  return STAT_ITEM_GROUP;
+}
+
+bool stat_event_has_modifiers(const char *spec)
+{
+  const char *last = strrchr(spec, '/'), *colon = strrchr(spec, ':');
+  struct stat_event e;
+
+  if (last && strncmp(spec, "cpu/", 4) == 0 && last[1] != '\0')
+    return true;
+  /* "BR_INST_RETIRED:NEAR_CALL" is libpfm4's name, not a modifier. */
+  memset(&e, 0, sizeof(e));
+  return colon != NULL && parse_modifiers(colon + 1, &e);
+}
+
+bool stat_event_modifier_levels(const char *mods, bool *user, bool *kernel)
+{
+  struct stat_event e;
+
+  memset(&e, 0, sizeof(e));
+  e.user = e.kernel = true;
+  if (!parse_modifiers(mods, &e))
+    return false;
+  *user = e.user;
+  *kernel = e.kernel;
   return true;
 }

@@ -174,4 +174,32 @@ int stat_events_list(const spmu_profile *p, enum stat_model_use model,
  * buf (then buf holds "" and *list points at the event). */
 bool stat_event_next(const char **list, char *buf, size_t len);
 
+/* One item of an -e list: an event, or perf's event group "{a,b,...}"
+ * with the group's modifiers after it ("{a,b}:u"). */
+enum stat_item {
+  STAT_ITEM_END,   /* the list is done */
+  STAT_ITEM_EVENT, /* one event, in buf (as stat_event_next) */
+  STAT_ITEM_GROUP, /* a group: its members in buf, ","-separated, its
+                      modifiers (without ':') in mods, "" for none */
+  STAT_ITEM_BAD    /* a '{' without its '}', or too long for buf */
+};
+
+/* The next item of *list, advancing past it and its comma. */
+enum stat_item stat_event_item(const char **list, char *buf, size_t len,
+                               char *mods, size_t mlen);
+
+/* Does an event string carry perf's modifiers (":u", "/u" after
+ * cpu/.../)? */
+bool stat_event_has_modifiers(const char *spec);
+
+/* A member of a group given modifiers: perf ORs the group's exclusions
+ * into the member's (tools/perf/util/parse-events.c), so it counts at
+ * the levels both allow (USR, OS: SDM Vol. 3B 18.2.1.1); none left, it
+ * counts nothing here (OS alone, as :G). */
+void stat_event_restrict(struct stat_event *e, bool user, bool kernel);
+
+/* The levels a modifier string ("u", "kpp", "G") counts at: false when it
+ * is not one. */
+bool stat_event_modifier_levels(const char *mods, bool *user, bool *kernel);
+
 #endif

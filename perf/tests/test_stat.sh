@@ -380,6 +380,31 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -M tma_frontend_bound: not a metric of the events this engine produces; those are IPC, CPI, IpBranch, IpCall, IpMispredict, BpTkBranch, L1MPKI, L2MPKI, L3MPKI" ||
   fail "-M refused: status $rc, $(cat "$tmp/err")"
 
+# Event groups, {a,b} and {a,b}:MODS, printed as perf prints a group's
+# members (each its own line): a member without modifiers takes the
+# group's and is named so (cycles:u); one with its own keeps its name and
+# counts where both allow (instructions:k in {...}:u: nowhere, perf ORs
+# the exclusions); perf's metrics pair the members.
+run stat -x , -e '{cycles,instructions}:u,branches' -e '{instructions:k,r00c4}:u' -e '{r01c4}' --from "$tmp/res"
+expect "event groups" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,cycles:u,0,100.00,,,model
+17006,,instructions:u,0,100.00,0.43,insn per cycle (model)
+8001,,branches,0,100.00,,
+1001,,instructions:k,0,100.00,,
+3000,,r00c4:u,0,100.00,,
+1200,,r01c4,0,100.00,,"
+for bad in '{cycles,instructions' '{cycles}x'; do
+  run stat -e "$bad" --from "$tmp/res"
+  checks=$((checks + 1))
+  [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qxF "softpmu: stat: -e $bad: a group is {EVENT,...} or {EVENT,...}:MODIFIERS" ||
+    fail "group $bad refused: status $rc, $(cat "$tmp/err")"
+done
+run stat -e '{cycles}:zz' --from "$tmp/res"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qxF "softpmu: stat: {...}:zz: not perf's modifiers" ||
+  fail "group modifiers refused: status $rc, $(cat "$tmp/err")"
+
 # perf's target options cannot apply: the program runs under qemu-x86_64,
 # in user mode, so there is no system, other process or thread, CPU or
 # cgroup to count. One sentence, status 2, for stat and record alike, the
