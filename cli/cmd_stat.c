@@ -272,8 +272,8 @@ static int stat_option(struct session *s, void *ctx, int key, const char *val)
  * a model L1-dcache-load-misses does too. */
 static const char *const stat_detailed_sets[] = {
     "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
-    "L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
-    "iTLB-loads,iTLB-load-misses",
+    ("L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+     "iTLB-loads,iTLB-load-misses"),
     "L1-dcache-prefetches,L1-dcache-prefetch-misses",
 };
 
