@@ -516,6 +516,51 @@ static void test_event_list_split(void **state)
   assert_false(stat_event_next(&list, buf, sizeof buf));
 }
 
+/* perf's groups in an -e list: "{a,b}:MODS" as one item, its members and
+ * modifiers apart; a member's own modifiers told from libpfm4's colons;
+ * the levels of a member restricted to the group's (perf ORs the
+ * exclusions; SDM Vol. 3B 18.2.1.1 USR, OS). */
+static void test_event_groups(void **state)
+{
+  const char *list = "{cycles,cpu/event=0xc4,umask=2/}:u,branches,{r00c0}";
+  char buf[64], mods[8];
+  struct stat_event e;
+  bool u, k;
+
+  (void)state;
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_GROUP);
+  assert_string_equal(buf, "cycles,cpu/event=0xc4,umask=2/");
+  assert_string_equal(mods, "u");
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_EVENT);
+  assert_string_equal(buf, "branches");
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_GROUP);
+  assert_string_equal(buf, "r00c0");
+  assert_string_equal(mods, "");
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_END);
+  list = "{cycles,branches";
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_BAD);
+  assert_true(stat_event_has_modifiers("cycles:u"));
+  assert_true(stat_event_has_modifiers("cpu/event=0xc4/k"));
+  assert_false(stat_event_has_modifiers("BR_INST_RETIRED:NEAR_CALL"));
+  assert_false(stat_event_has_modifiers("cpu/event=0xc4/"));
+  assert_true(stat_event_modifier_levels("u", &u, &k));
+  assert_true(u);
+  assert_false(k);
+  assert_false(stat_event_modifier_levels("zz", &u, &k));
+  e = ok("instructions:k");
+  stat_event_restrict(&e, true, false);
+  assert_false(e.user || e.kernel);
+  assert_int_equal(e.evtsel, ok("instructions:G").evtsel);
+  e = ok("instructions");
+  stat_event_restrict(&e, true, false);
+  assert_int_equal(e.evtsel, ok("instructions:u").evtsel);
+}
+
 /* ---- icelake ------------------------------------------------------------*/
 
 /* Ice Lake: BR_INST_RETIRED.COND is umask 11H; libpfm4's INST_RETIRED:ANY
@@ -785,6 +830,7 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_custom_and_netburst_profiles),
       cmocka_unit_test(test_event_list_split),
       cmocka_unit_test(test_all_user_18_2_1_1),
+      cmocka_unit_test(test_event_groups),
       cmocka_unit_test(test_list_is_the_resolver),
   };
   const struct CMUnitTest icelake[] = {
