@@ -308,15 +308,19 @@ static void wait_child(pid_t pid, int report_fd, char **qargv,
   sigaction(SIGQUIT, &old_quit, NULL);
 }
 
+/* The signals a command cleans up after (qemu_run_blocked). */
+static const int qemu_run_signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+#define QEMU_RUN_NSIGNALS                                                      \
+  (sizeof(qemu_run_signals) / sizeof(qemu_run_signals[0]))
+
 static void qemu_run_block_signals(sigset_t *old)
 {
   sigset_t set;
+  size_t i;
 
   sigemptyset(&set);
-  sigaddset(&set, SIGHUP);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGPIPE);
-  sigaddset(&set, SIGTERM);
+  for (i = 0; i < QEMU_RUN_NSIGNALS; i++)
+    sigaddset(&set, qemu_run_signals[i]);
   sigprocmask(SIG_BLOCK, &set, old);
 }
 
@@ -327,6 +331,22 @@ void qemu_run_blocked(void (*fn)(void *opaque), void *opaque)
   qemu_run_block_signals(&old);
   fn(opaque);
   sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* In the child, before its mask is restored: a handler the command
+ * caught a signal with is reset, as exec would reset it, so that a signal
+ * before the exec does not run the command's cleanup in the child; one
+ * ignored stays ignored (nohup). */
+static void qemu_run_reset_handlers(void)
+{
+  struct sigaction cur, dfl = {.sa_handler = SIG_DFL};
+  size_t i;
+
+  sigemptyset(&dfl.sa_mask);
+  for (i = 0; i < QEMU_RUN_NSIGNALS; i++)
+    if (sigaction(qemu_run_signals[i], NULL, &cur) == 0 &&
+        cur.sa_handler != SIG_IGN && cur.sa_handler != SIG_DFL)
+      sigaction(qemu_run_signals[i], &dfl, NULL);
 }
 
 static void qemu_run_tell(qemu_run_watch *watch, void *opaque, pid_t pid)
@@ -360,6 +380,7 @@ int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
     return -1;
   }
   if (pid == 0) {
+    qemu_run_reset_handlers();
     sigprocmask(SIG_SETMASK, &old, NULL);
     close(report[0]);
     run_child(qargv, report[1]);
