@@ -406,6 +406,51 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "no qemu-x86_64: exit status $rc, want 2"
 grep -q 'apt-get install qemu-user' "$tmp/err" ||
   fail "no qemu-x86_64: the message names apt-get install qemu-user"
+# An -o FILE that cannot be written is found before the program runs
+# (status 2, not run); one that can is created then, an existing file
+# kept as FILE.old first, as perf record does. (The stand-in qemu notes
+# that it ran.)
+printf '#!/bin/sh\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
+rm -f "$tmp/ran"
+RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
+  "$SOFTPMU" record -o "$tmp/no-dir/x.data" -- /bin/true >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect "record -o not writable" 2 "" \
+  "softpmu: record: -o $tmp/no-dir/x.data: No such file or directory"
+checks=$((checks + 1))
+[ ! -e "$tmp/ran" ] || fail "record -o not writable: the program ran"
+echo old >"$tmp/keep.data"
+mkdir -p "$tmp/tmpdir"
+(NAP=30 RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
+  TMPDIR="$tmp/tmpdir" exec "$SOFTPMU" record -o "$tmp/keep.data" -- /bin/true \
+  >"$tmp/out" 2>"$tmp/err") &
+pid=$!
+i=0
+while [ ! -s "$tmp/ran" ] && [ $i -lt 100 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+checks=$((checks + 1))
+[ "$(cat "$tmp/keep.data.old" 2>/dev/null)" = old ] && [ -e "$tmp/keep.data" ] ||
+  fail "record -o: FILE.old kept and FILE created before the program runs"
+[ -n "$(ls -A "$tmp/tmpdir")" ] || fail "record: no temporary file in TMPDIR"
+# Killed by SIGTERM: the temporary stream removed, the program stopped,
+# the status the signal's (128 + 15).
+kill -s TERM $pid
+wait $pid
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 143 ] || fail "record, SIGTERM: exit status $rc, want 143"
+[ -z "$(ls -A "$tmp/tmpdir")" ] ||
+  fail "record, SIGTERM: left in TMPDIR: $(ls -A "$tmp/tmpdir")"
+! kill -0 "$(cat "$tmp/ran")" 2>/dev/null ||
+  fail "record, SIGTERM: the program still runs"
+# -e '' names no event: refused.
+run record -e '' --from "$tmp/one.bin" -o "$tmp/empty.data"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qxF \
+  "softpmu: record: -e '': an empty event list" ||
+  fail "record -e '': status $rc, $(cat "$tmp/err")"
 run record
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "no program: exit status $rc, want 2"
