@@ -626,8 +626,8 @@ static uint64_t sext(uint64_t v, unsigned bits)
 
 /* One model-specific entry by the record format (17.4.8.1, Table 17-8;
  * 17.12.1 MSR_LBR_INFO_x): format 3 FROM bit 63 MISPRED, address 62:0;
- * format 4 and 5 bits 63:61 MISPRED, IN_TX, TSX_ABORT, address 60:0;
- * format 5 takes the flags and the cycle count from LBR_INFO. Formats 0-2
+ * format 4 bits 63:61 MISPRED, IN_TX, TSX_ABORT, address 60:0; format 5
+ * a 64-bit FROM, the flags and the cycle count in LBR_INFO. Formats 0-2
  * have no flags. */
 static struct spmu_rec_branch decode_legacy(unsigned fmt, uint64_t from,
                                             uint64_t to, uint64_t info)
@@ -635,7 +635,7 @@ static struct spmu_rec_branch decode_legacy(unsigned fmt, uint64_t from,
   struct spmu_rec_branch e = {.from = from, .to = to};
   uint64_t flags = from;
 
-  if (fmt >= 4)
+  if (fmt == 4)
     e.from = sext(from, 61);
   else if (fmt == 3)
     e.from = sext(from, 63);
