@@ -402,6 +402,24 @@ for case in "skylake 32 0 1 1 skylake 4 250 16" \
       fail "model branch stacks, $1 period $P (${run#* }): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
   done
 done
+# The same in call-stack mode (17.9), where a return right after its call
+# in the ring cancels it: the cycles still run from the return, the last
+# LBR update. recurse.S's stacks (and data, whose cold lines cost the
+# memory latency) at every 53rd instruction must be those of a run that
+# feeds every branch at its block (period 1), with either ring.
+for prof in skylake sapphirerapids; do
+  for run in "1 $PLUGIN" "53 $PLUGIN" "53 $PLUGIN7"; do
+    P=${run%% *}
+    rm -f "$tmp/rec"
+    qemu-x86_64 -plugin "${run#* },profile=$prof,record=$tmp/rec,event=5300c0,period=$P,branch=801,model=part:skylake" \
+      "$tmp/recurse" >"$tmp/out" 2>"$tmp/err" || fail "recurse with the model on $prof: $(cat "$tmp/err")"
+    "$DUMP" "$tmp/rec" | awk '$1 == "sample" { t = $4 } $1 == "brstack" && t % 53 == 0' >"$tmp/got"
+    [ "$P" = 1 ] && mv "$tmp/got" "$tmp/want" && continue
+    checks=$((checks + 1))
+    [ -s "$tmp/want" ] && grep -q '/2/[1-9]' "$tmp/want" && cmp -s "$tmp/want" "$tmp/got" ||
+      fail "call stack with the model on $prof (${run#* }): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+done
 # What branch= refuses: a profile without LBRs (Core Duo), LBR_SELECT's
 # filters on Core 2 (no MSR_LBR_SELECT, 17.5), call-stack mode before
 # Haswell (EN_CALLSTACK, 17.9), PEBS with it.
