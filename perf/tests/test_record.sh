@@ -628,6 +628,28 @@ record_branches() {
   checks=$((checks + 1))
   grep -q "^# Samples: 15 " "$tmp/rep" && grep -q "(iter:2 avg_cycles:0)" "$tmp/rep" ||
     fail "branch stacks: perf report --branch-history: $(head -20 "$tmp/rep")"
+  # With the model loaded (a modelled event sampled, here cycles), each
+  # entry carries the model's MISPRED and cycle count (MSR_LBR_INFO_x,
+  # SDM Vol. 3B 17.12.1): alt.S's first branch, the JNZ at alt after 5
+  # instructions, is a mispredict (gshare's counters start weakly not
+  # taken) after ceil(5 / 4) + 250 (the cold fetch, from memory) + 16
+  # (the mispredict) cycles of part:skylake's timing model (uarch/README.md,
+  # "Timing"), as perf script and perf report --branch-history show it.
+  "$CC" -nostdlib -static -DN=301 -DPERIOD=4 -o "$tmp/alt" "$QT/alt.S" ||
+    fail "alt.S does not assemble"
+  asym() { nm "$tmp/alt" | awk -v s="$1" '$3 == s { print $1 }' | sed 's/^0*//'; }
+  run record -e cycles -c 50 -b -o "$tmp/alt.data" -- "$tmp/alt"
+  expect "branch stacks from the model: record -e cycles -b" 0 "" \
+    "[ softpmu record: wrote 15 samples to $tmp/alt.data ]"
+  perf script -i "$tmp/alt.data" -F brstack 2>/dev/null | tr ' ' '\n' >"$tmp/entries"
+  checks=$((checks + 1))
+  grep -qx "0x$(asym alt)/0x$(asym skip)/M/-/-/268/" "$tmp/entries" &&
+    grep -q "/P/-/-/[0-9]*/\$" "$tmp/entries" ||
+    fail "branch stacks from the model: perf script -F brstack: $(sort -u "$tmp/entries" | head -5)"
+  perf report -i "$tmp/alt.data" --stdio --branch-history >"$tmp/rep" 2>&1
+  checks=$((checks + 1))
+  grep -q "alt .*(cycles:268)" "$tmp/rep" && grep -q "(predicted:0.0%)" "$tmp/rep" ||
+    fail "branch stacks from the model: perf report --branch-history: $(head -40 "$tmp/rep")"
   # --call-graph lbr (LBR call-stack mode, SDM Vol. 3B 17.9; IA32_LBR_CTL.
   # CALL_STACK on Sapphire Rapids): perf stitches the chain from the
   # branch stack; it must be the shadow stack's (-g) on callchain.S,
