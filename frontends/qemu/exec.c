@@ -54,7 +54,8 @@ struct spmu_qemu_exec {
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
 };
 
-/* ---- vectors -------------------------------------------------------------- */
+/* ---- vectors --------------------------------------------------------------
+ */
 
 static bool vec_push(struct vec *v, char *s)
 {
@@ -104,7 +105,8 @@ void spmu_qemu_exec_free(struct spmu_qemu_exec *x)
   free(x);
 }
 
-/* ---- guest memory ---------------------------------------------------------- */
+/* ---- guest memory ----------------------------------------------------------
+ */
 
 /* n bytes at guest address addr (a host address here): false where
  * nothing is mapped, as the kernel's copy would fault (EFAULT). */
@@ -206,18 +208,19 @@ static enum spmu_qemu_exec_way check_file(const char *path, unsigned depth,
 /* The first bytes of an executable path, n of them: an ELF x86-64
  * program, a script (its interpreter checked as the kernel checks it), or
  * something the kernel would refuse. */
-static enum spmu_qemu_exec_way check_header(const char *path, char *h,
-                                            size_t n, unsigned depth,
-                                            struct target *t, char *why,
-                                            size_t len)
+static enum spmu_qemu_exec_way check_header(const char *path, char *h, size_t n,
+                                            unsigned depth, struct target *t,
+                                            char *why, size_t len)
 {
   struct target inner;
   unsigned machine;
 
   if (n >= 2 && h[0] == '#' && h[1] == '!') {
     if (depth > 0) {
-      snprintf(why, len, "%s: a script run as the interpreter of another "
-               "is not followed", path);
+      snprintf(why, len,
+               "%s: a script run as the interpreter of another "
+               "is not followed",
+               path);
       return SPMU_QEMU_EXEC_NATIVE;
     }
     if (!parse_shebang(h, t))
@@ -255,8 +258,10 @@ static enum spmu_qemu_exec_way check_file(const char *path, unsigned depth,
   if (depth == 0 && !(vfs.f_flag & ST_NOSUID) &&
       ((st.st_mode & S_ISUID) ||
        (st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))) {
-    snprintf(why, len, "%s is set-user-ID or set-group-ID: under QEMU it "
-             "would lose its privileges, so it is not followed", path);
+    snprintf(why, len,
+             "%s is set-user-ID or set-group-ID: under QEMU it "
+             "would lose its privileges, so it is not followed",
+             path);
     return SPMU_QEMU_EXEC_NATIVE;
   }
   if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
@@ -276,8 +281,8 @@ static enum spmu_qemu_exec_way check_file(const char *path, unsigned depth,
 static bool takes_value(const char *opt)
 {
   static const char *const with[] = {
-      "g", "L", "s", "cpu", "E", "U", "0", "r", "B", "R", "d", "dfilter",
-      "D", "p", "seed", "trace", "plugin"};
+      "g", "L", "s",       "cpu", "E", "U",    "0",     "r",     "B",
+      "R", "d", "dfilter", "D",   "p", "seed", "trace", "plugin"};
   size_t i;
 
   for (i = 0; i < sizeof(with) / sizeof(with[0]); i++)
@@ -421,11 +426,11 @@ static bool take_environment(struct spmu_qemu_exec *x, const struct vec *env)
     return false;
   if (guest)
     return push_copy(x, &x->argv, "-E") && push_copy(x, &x->argv, guest);
-  return push_copy(x, &x->argv, "-U") &&
-         push_copy(x, &x->argv, "LD_PRELOAD");
+  return push_copy(x, &x->argv, "-U") && push_copy(x, &x->argv, "LD_PRELOAD");
 }
 
-/* ---- the call -------------------------------------------------------------- */
+/* ---- the call --------------------------------------------------------------
+ */
 
 /* The program, argv[0] and the rest: an ELF program under -0 ARGV0, a
  * script as the kernel runs it (interpreter, its argument, the script's
@@ -466,7 +471,8 @@ static const char *call_path(struct spmu_qemu_exec *x,
   *fault = !path;
   if (path && at &&
       (c->a[4] != 0 || (path[0] != '/' && (int)c->a[0] != AT_FDCWD))) {
-    snprintf(why, len, "execveat on a file descriptor or with flags is not "
+    snprintf(why, len,
+             "execveat on a file descriptor or with flags is not "
              "followed");
     return NULL;
   }
@@ -514,7 +520,8 @@ spmu_qemu_exec_prepare(const struct spmu_qemu_config *cfg,
   if (!x)
     snprintf(why, len, "out of memory");
   else if (!guest_is_host(probe))
-    snprintf(why, len, "guest addresses are not host addresses here "
+    snprintf(why, len,
+             "guest addresses are not host addresses here "
              "(QEMU's guest_base is not 0)");
   else if (!(path = call_path(x, call, &pargv, &penv, &fault, why, len)))
     way = fault || !why[0] ? SPMU_QEMU_EXEC_FAILS : SPMU_QEMU_EXEC_NATIVE;
