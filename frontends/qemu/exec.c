@@ -396,10 +396,11 @@ static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
 
 /* ---- the environment ----------------------------------------------------- */
 
-/* The new qemu-x86_64's environment is the execve's, but for LD_PRELOAD:
- * when this one has the plugin preloaded (softpmu stat's kill hook), so
- * does the new one, and the program gets the execve's LD_PRELOAD, or none,
- * through -E or -U. */
+/* The new qemu-x86_64's environment is the execve's, in reverse order
+ * (QEMU 7.2 hands its environment to the program last variable first), but
+ * for LD_PRELOAD: when this one has the plugin preloaded (softpmu stat's
+ * kill hook), so does the new one, and the program gets the execve's
+ * LD_PRELOAD, or none, through -E or -U. */
 static bool take_environment(struct spmu_qemu_exec *x, const struct vec *env)
 {
   const char *host = getenv("LD_PRELOAD"), *guest = NULL;
@@ -407,10 +408,9 @@ static bool take_environment(struct spmu_qemu_exec *x, const struct vec *env)
   size_t i;
   bool ok = true;
 
-  for (i = 0; i < env->n && ok; i++) {
+  for (i = env->n; i-- > 0 && ok;) {
     if (host && strncmp(env->v[i], "LD_PRELOAD=", 11) == 0) {
-      if (!guest)
-        guest = env->v[i];
+      guest = env->v[i]; /* the first one, as getenv finds it */
       continue;
     }
     ok = vec_push(&x->envp, env->v[i]);
