@@ -168,6 +168,16 @@ b=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1 }' "$tmp/err")
 checks=$((checks + 1))
 [ "$((b - a))" = $((2 * M * 2)) ] ||
   fail "sh -c PROG: $b - $a instructions, want $((2 * M * 2)) (PROG's own)"
+# With a guest_base (qemu's -B), guest addresses are not host addresses:
+# no execve is followed, and the plugin says why.
+rm -f "$tmp/res"
+qemu-x86_64 -B 0x100000000 -plugin "$PLUGIN,event=4300c0,out=$tmp/res" \
+  /bin/sh -c "$tmp/loopa" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 0 ] && grep -q "guest_base is not 0" "$tmp/err" &&
+  grep -q "status=execve " "$tmp/res" ||
+  fail "qemu -B: the execve is not refused clearly: $(cat "$tmp/err" "$tmp/res")"
 # A program the plugin does not follow (setuid): it runs, uncounted, and
 # stat says so.
 cp "$tmp/loopa" "$tmp/loopsuid"
