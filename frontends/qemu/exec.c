@@ -518,7 +518,7 @@ spmu_qemu_exec_prepare(const struct spmu_qemu_config *cfg,
   why[0] = '\0';
   *out = NULL;
   if (!x)
-    snprintf(why, len, "out of memory");
+    snprintf(why, len, "cannot find qemu-x86_64 (/proc/self/exe)");
   else if (!guest_is_host(probe))
     snprintf(why, len,
              "guest addresses are not host addresses here "
