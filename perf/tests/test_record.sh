@@ -692,6 +692,39 @@ _start" && cmp -s "$tmp/cg.rep" "$tmp/cl.rep" ||
 }
 record_end_to_end
 
+# An execve the plugin follows (frontends/qemu/exec.c): execve.S, 2N + 6
+# instructions to its execve, starts loop.S, 2M + 4 of its own, in the
+# same process. The counter starts again at the exec, so 19 samples of
+# execve.S (at _start) then 39 of loop.S (at back), by comm, pid and
+# symbol; the COMM record of the exec; softpmu report the same.
+record_exec() {
+  [ -n "$PLUGIN" ] && command -v qemu-x86_64 >/dev/null 2>&1 || return
+  QT=$SRC/../../frontends/qemu/tests
+  "$CC" -nostdlib -static -DN=200000 -o "$tmp/bigloop" "$QT/loop.S" &&
+    "$CC" -nostdlib -static -DN=100000 "-DPATH=\"$tmp/bigloop\"" \
+      -o "$tmp/execve" "$QT/execve.S" ||
+    fail "loop.S or execve.S does not assemble"
+  run record -c 10007 -o "$tmp/exec.data" -- "$tmp/execve"
+  expect "record through an execve" 0 "" \
+    "[ softpmu record: wrote 58 samples to $tmp/exec.data ]"
+  run report -i "$tmp/exec.data"
+  has "report through an execve" "$tmp/out" "67.24% 39 bigloop bigloop [.] back"
+  has "report through an execve" "$tmp/out" "32.76% 19 execve execve [.] _start"
+  [ $have_perf = 1 ] || return
+  perf script -i "$tmp/exec.data" -F comm,pid,ip,sym 2>/dev/null |
+    awk '{ print $1, $4 }' | sort | uniq -c >"$tmp/script"
+  has "perf script through an execve" "$tmp/script" "39 bigloop back"
+  has "perf script through an execve" "$tmp/script" "19 execve _start"
+  checks=$((checks + 1))
+  [ "$(perf script -i "$tmp/exec.data" -F pid 2>/dev/null | sort -u |
+    wc -l)" = 1 ] || fail "perf script through an execve: not one pid"
+  checks=$((checks + 1))
+  perf script -i "$tmp/exec.data" --show-task-events 2>/dev/null |
+    grep -q "PERF_RECORD_COMM exec: bigloop:" ||
+    fail "perf script through an execve: no COMM exec record"
+}
+record_exec
+
 finish_rc=0
 finish || finish_rc=1
 [ $finish_rc = 0 ] && [ $have_perf = 0 ] && exit 77
