@@ -12,6 +12,8 @@
  * stream (protocol/record.h) the plugin wrote to a temporary file
  * (record_stream.h). --from converts a stream written by hand instead of
  * running anything. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -22,6 +24,7 @@
 #include <unistd.h>
 
 #include "args.h" /* protocol/: the plugin's arguments */
+#include "cleanup.h"
 #include "cli.h"
 #include "perf_data.h"
 #include "perf_env.h"
@@ -378,6 +381,22 @@ static void record_backup(const char *out)
     rename(out, old);
 }
 
+/* The output, checked before the program runs as perf record opens it
+ * then: a file already there kept as FILE.old, FILE created, so that one
+ * that cannot be written costs no run. */
+static int record_open_output(const struct rec_opts *o)
+{
+  int fd;
+
+  record_backup(o->s.out);
+  if ((fd = open(o->s.out, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) {
+    cli_error("record: -o %s: %s", o->s.out, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  close(fd);
+  return CLI_EXIT_OK;
+}
+
 static int record_convert(const struct rec_opts *o, const char *stream)
 {
   struct record_stream_stats st;
@@ -387,7 +406,6 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   unsigned i;
   int rc;
 
-  record_backup(o->s.out);
   if (perf_env_fill(&env, &o->s.profile, o->argc, o->argv) != 0) {
     cli_error("record: out of memory");
     return CLI_EXIT_USAGE;
@@ -474,6 +492,7 @@ static const struct session_command record_session = {
     .options = record_options,
     .option = record_option,
     .event = record_event,
+    .guard = cli_cleanup_guard,
     .say = cli_say,
     .say_opaque = &cli_cmd_record,
 };
@@ -501,9 +520,12 @@ static int record_main(int argc, char **argv)
                            "record: --from converts a stream: no program");
   if ((rc = record_setup(&o)) != CLI_EXIT_OK)
     return rc;
-  if (o.s.from)
+  if (o.s.from) {
+    record_backup(o.s.out);
     return record_convert(&o, o.s.from);
-  if ((rc = session_find(&o.s)) != CLI_EXIT_OK)
+  }
+  if ((rc = session_find(&o.s)) != CLI_EXIT_OK ||
+      (rc = record_open_output(&o)) != CLI_EXIT_OK)
     return rc;
   return record_execute(&o);
 }
@@ -568,10 +590,17 @@ const struct cli_command cli_cmd_record = {
         "        3B 17.4.8), programmed and read at each PMI as a driver "
         "does:\n"
         "        the last 4 to 32 taken branches, most recent first, for perf\n"
-        "        script -F brstack and perf report --branch-history. Every\n"
-        "        branch is marked predicted (no branch predictor is "
-        "modelled).\n"
-        "        Profiles with LBRs (not core-duo).\n\n"
+        "        script -F brstack and perf report --branch-history. With\n"
+        "        the modelled micro-architecture (loaded when a modelled\n"
+        "        event is sampled, e.g. -e cycles -b, as perf record -b on\n"
+        "        cycles) each entry carries its branch predictor's mispredict\n"
+        "        flag (M or P) and its timing model's cycles since the\n"
+        "        previous entry, where the LBR format has them (MISPRED from\n"
+        "        format 3, cycles in MSR_LBR_INFO_x of format 5 and in\n"
+        "        architectural LBRs: SDM Vol. 3B 17.12.1). Without it flags\n"
+        "        and cycles are not modelled: every branch is marked\n"
+        "        predicted, with 0 cycles. Profiles with LBRs (not "
+        "core-duo).\n\n"
         "    -j, --branch-filter FILTER[,FILTER...]\n"
         "        As -b, the branches of these kinds only (perf's names): any,\n"
         "        any_call, any_ret, ind_call, ind_jmp, call, cond, "
@@ -582,7 +611,9 @@ const struct cli_command cli_cmd_record = {
         "        IND_CALL, RET), which perf script -F brstack prints.\n\n"
         "    -o, --output FILE\n"
         "        The perf.data file to write. Default: perf.data. A file\n"
-        "        already there is kept as FILE.old, as perf record does.\n\n"
+        "        already there is kept as FILE.old, as perf record does.\n"
+        "        FILE is created before PROG runs: if it cannot be, PROG is\n"
+        "        not run (exit status 2).\n\n"
         "    --cpu PROFILE\n"
         "        The processor to model, a preset name (as softpmu stat\n"
         "        --cpu). Default: " CLI_DEFAULT_PROFILE
@@ -590,7 +621,8 @@ const struct cli_command cli_cmd_record = {
         "    --model SPEC, --no-model\n"
         "        The modelled micro-architecture, as for softpmu stat\n"
         "        (default: the profile's part); loaded only when a modelled\n"
-        "        event is sampled.\n\n"
+        "        event is sampled (its predictor and timing then also give\n"
+        "        the branch stacks' flags and cycles).\n\n"
         "    --from STREAM\n"
         "        Run nothing: convert a sample stream the plugin wrote\n"
         "        (qemu-x86_64 -plugin libsoftpmu-qemu.so,record=STREAM,...)\n"
@@ -601,10 +633,14 @@ const struct cli_command cli_cmd_record = {
         "        system, other process or thread, CPU or cgroup to count.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
-        "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
-        "    usage (an unknown event, a bad period, --precise without PEBS)\n"
-        "    or when qemu-x86_64 or the plugin is missing or the stream is\n"
-        "    malformed.\n",
+        "    127 when PROG is not found, 126 when it cannot be run (a\n"
+        "    directory included); 2 for bad usage (an unknown event, an\n"
+        "    empty event list, a bad period, --precise without PEBS, an -o\n"
+        "    FILE that cannot be written) or when qemu-x86_64 or the plugin\n"
+        "    is missing or the stream is malformed. Killed by SIGHUP,\n"
+        "    SIGINT, SIGPIPE or SIGTERM, record removes its temporary file,\n"
+        "    passes the signal to PROG and waits for it, then dies of the\n"
+        "    signal.\n",
     .examples = "    softpmu record -- ./prog\n"
                 "    softpmu record -b -c 10007 -- ./prog && perf report "
                 "--branch-history\n"

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "args.h" /* protocol/: the plugin's arguments */
+#include "cleanup.h"
 #include "cli.h"
 #include "cli_dirs.h"
 #include "results.h" /* protocol/: its results file */
@@ -64,6 +65,7 @@ struct stat_opts {
   unsigned nmetric_lists;
   unsigned group[STAT_MAX_EVENTS]; /* {a,b}: its group (from 1), or 0 */
   unsigned ngroups;
+  FILE *outf; /* -o FILE, opened before the program runs */
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -377,8 +379,13 @@ static int stat_add_given_events(struct stat_opts *o)
   unsigned l;
   int rc = CLI_EXIT_OK;
 
-  for (l = 0; l < o->s.nlists && rc == CLI_EXIT_OK; l++)
-    for (list = o->s.event_lists[l]; rc == CLI_EXIT_OK;) {
+  for (l = 0; l < o->s.nlists && rc == CLI_EXIT_OK; l++) {
+    list = o->s.event_lists[l];
+    /* -e '' or -e ,: no event named, as session_add_given_events says. */
+    if (list[strspn(list, ",")] == '\0')
+      return cli_usage_error(&cli_cmd_stat,
+                             "stat: -e '%s': an empty event list", list);
+    while (rc == CLI_EXIT_OK) {
       const char *at = list;
 
       switch (stat_event_item(&list, buf, sizeof buf, mods, sizeof mods)) {
@@ -391,14 +398,18 @@ static int stat_add_given_events(struct stat_opts *o)
         rc = stat_add_group(o, buf, mods);
         continue;
       case STAT_ITEM_BAD:
-        rc = cli_usage_error(&cli_cmd_stat,
-                             "stat: -e %.60s: a group is {EVENT,...} or "
-                             "{EVENT,...}:MODIFIERS",
-                             at);
+        rc = *at != '{'
+                 ? cli_usage_error(&cli_cmd_stat,
+                                   "stat: event '%.40s...' is too long", at)
+                 : cli_usage_error(&cli_cmd_stat,
+                                   "stat: -e %.60s: a group is "
+                                   "{EVENT,...} or {EVENT,...}:MODIFIERS",
+                                   at);
         continue;
       }
       break;
     }
+  }
   return rc;
 }
 
@@ -731,26 +742,51 @@ static void stat_describe_model(const struct stat_opts *o, struct stat_run *run,
   run->nmodel_details = n;
 }
 
-static int stat_print_counts(const struct stat_opts *o,
+/* -o FILE, opened (created, emptied) before the program runs, as perf
+ * stat opens it, so that a file that cannot be written costs no run; its
+ * first line says when, as perf's does ("# started on" and ctime(3)'s
+ * date, then a blank line), in every layout. */
+static int stat_open_output(struct stat_opts *o)
+{
+  const char *out = o->s.out;
+  char date[64];
+  time_t now = time(NULL);
+  const struct tm *tm;
+
+  if (!out)
+    return CLI_EXIT_OK;
+  if (!(o->outf = fopen(out, "w"))) {
+    cli_error("stat: -o %s: %s", out, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  /* ctime(3)'s layout: "Sat Nov 28 08:00:00 2026". */
+  if ((tm = localtime(&now)) &&
+      strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", tm))
+    fprintf(o->outf, "# started on %s\n\n", date);
+  return CLI_EXIT_OK;
+}
+
+static int stat_print_counts(struct stat_opts *o,
                              const struct stat_run *counted)
 {
-  FILE *f = stderr;
+  FILE *f = o->outf ? o->outf : stderr;
   const char *out = o->s.out;
   struct stat_run run = *counted;
   char summary[512], details[STAT_MODEL_DETAILS][STAT_MODEL_SPEC_MAX];
   const char *lines[STAT_MODEL_DETAILS];
+  int rc;
 
-  if (out && !(f = fopen(out, "w"))) {
-    cli_error("stat: %s: %s", out, strerror(errno));
-    return CLI_EXIT_USAGE;
-  }
   if (o->execve)
     cli_error("stat: a process called execve: the program it started ran "
               "without the plugin and is not counted");
   stat_describe_model(o, &run, summary, sizeof(summary), details, lines);
   stat_print(f, &o->print, &run, o->view ? o->view : o->res,
              o->view ? o->nview : o->s.nev);
-  if (out && fclose(f) != 0) {
+  if (!o->outf)
+    return CLI_EXIT_OK;
+  rc = fclose(o->outf);
+  o->outf = NULL;
+  if (rc != 0) {
     cli_error("stat: %s: %s", out, strerror(errno));
     return CLI_EXIT_USAGE;
   }
@@ -805,6 +841,8 @@ static int stat_execute(struct stat_opts *o)
       rc = session_exit_status(&o->s);
   }
   session_end(&o->s);
+  if (o->outf)
+    fclose(o->outf);
   return rc;
 }
 
@@ -825,13 +863,14 @@ static int stat_print_file(struct stat_opts *o)
   stat_number_events(o);
   while (run.argv[run.argc])
     run.argc++;
-  blocks = stat_read_results(from, o, count, why, sizeof(why));
-  if (blocks == -2) {
-    cli_error("stat: --from %s: %s", from, why);
+  if (stat_open_output(o) != CLI_EXIT_OK)
     return CLI_EXIT_USAGE;
-  }
+  blocks = stat_read_results(from, o, count, why, sizeof(why));
   if (blocks < 0) {
-    cli_error("stat: --from %s: %s", from, strerror(errno));
+    cli_error("stat: --from %s: %s", from,
+              blocks == -2 ? why : strerror(errno));
+    if (o->outf)
+      fclose(o->outf);
     return CLI_EXIT_USAGE;
   }
   stat_add_run(o, &run, &c, count, blocks > 0);
@@ -846,6 +885,7 @@ static const struct session_command stat_session = {
     .options = stat_options,
     .option = stat_option,
     .event = stat_event,
+    .guard = cli_cleanup_guard,
     .say = cli_say,
     .say_opaque = &cli_cmd_stat,
 };
@@ -866,7 +906,8 @@ static int stat_main(int argc, char **argv)
     return rc;
   if (o.s.from)
     rc = stat_print_file(&o);
-  else if ((rc = session_find(&o.s)) == CLI_EXIT_OK)
+  else if ((rc = session_find(&o.s)) == CLI_EXIT_OK &&
+           (rc = stat_open_output(&o)) == CLI_EXIT_OK)
     rc = stat_execute(&o);
   free(o.view);
   return rc;
@@ -891,9 +932,10 @@ const struct cli_command cli_cmd_stat = {
         "(default " CLI_DEFAULT_PROFILE "),\n"
         "    programmed as a driver programs hardware; then prints the counts\n"
         "    in perf stat's layout on standard error. Forked children are\n"
-        "    counted and added in; a program started by execve runs outside\n"
-        "    the plugin and is not. The program's input, output and exit\n"
-        "    status pass through.\n"
+        "    counted and added in, and so is a program started by execve,\n"
+        "    which runs under QEMU and the plugin too (not a set-user-ID\n"
+        "    one: stat says when a program ran uncounted). The program's\n"
+        "    input, output and exit status pass through.\n"
         "\n"
         "    Two kinds of count. Exact, the same on every run: instructions\n"
         "    retired, branch instructions retired (all, conditional, near\n"
@@ -980,7 +1022,11 @@ const struct cli_command cli_cmd_stat = {
         "        (the standard error of the mean, as a percentage), as perf.\n"
         "        The exit status is the last run's.\n\n"
         "    -o, --output FILE\n"
-        "        Write the counts to FILE instead of standard error.\n\n"
+        "        Write the counts to FILE instead of standard error, after a\n"
+        "        first line saying when stat started ('# started on' and the\n"
+        "        date, then a blank line), as perf stat does. FILE is created\n"
+        "        before PROG runs: if it cannot be, PROG is not run (exit\n"
+        "        status 2).\n\n"
         "    -d, --detailed (-dd, -ddd: more)\n"
         "        Append perf's detailed events to those counted, as perf\n"
         "        does: -d L1-dcache-loads (exact), L1-dcache-load-misses\n"
@@ -1036,10 +1082,14 @@ const struct cli_command cli_cmd_stat = {
         "        system, other process or thread, CPU or cgroup to count.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
-        "    127 when PROG is not found, 126 when it cannot be run; 2 for bad\n"
-        "    usage (an unknown event, a model specification refused, a\n"
-        "    modelled event without a model) or when qemu-x86_64 or the\n"
-        "    plugin is missing.\n",
+        "    127 when PROG is not found, 126 when it cannot be run (a\n"
+        "    directory included); 2 for bad usage (an unknown event, an\n"
+        "    empty event list, a model specification refused, a modelled\n"
+        "    event without a model, an -o FILE that cannot be written) or\n"
+        "    when qemu-x86_64 or the plugin is missing. Killed by SIGHUP,\n"
+        "    SIGINT, SIGPIPE or SIGTERM, stat removes its temporary file,\n"
+        "    passes the signal to PROG and waits for it, then dies of the\n"
+        "    signal.\n",
     .examples = "    softpmu stat -- ./prog arg\n"
                 "    softpmu stat -e instructions:u,br_inst_retired.near_call "
                 "-- /bin/true\n"

@@ -93,7 +93,8 @@ for p in $presets; do
   checks=$((checks + 1))
   "$SOFTPMU" stat --cpu "$p" -x , -e "$list" -o "$tmp/got.csv" -- "$tmp/loop" ||
     fail "$p: stat -e $list failed"
-  awk -F, '{ print $3 "," $1 }' "$tmp/got.csv" >"$tmp/got"
+  # (-o FILE starts with "# started on DATE" and a blank line, as perf's.)
+  awk -F, '!/^#/ && NF > 1 { print $3 "," $1 }' "$tmp/got.csv" >"$tmp/got"
   same "$tmp/got" "$(cat "$tmp/want")" || fail "$p: the loop's counts (above)"
 done
 finish

@@ -146,6 +146,23 @@ int perf_data_comm(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
   return perf_data_record(w, PERF_RECORD_COMM, 0, f, sizeof(f), comm);
 }
 
+int perf_data_comm_exec(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
+                        const char *comm)
+{
+  uint32_t f[2] = {pid, tid};
+  uint64_t none = 0;
+
+  /* A round ends first: a reader that orders samples by time in rounds
+   * (softpmu report) resolves those before the exec with the old
+   * program's name and mappings. perf, with sample_id_all clear, reads
+   * the file in order and ignores the round. */
+  if (perf_data_record(w, PERF_DATA_RECORD_FINISHED_ROUND, 0, &none, 0, NULL) !=
+      0)
+    return -1;
+  return perf_data_record(w, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, f,
+                          sizeof(f), comm);
+}
+
 int perf_data_mmap(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
                    uint64_t start, uint64_t len, uint64_t pgoff,
                    const char *path)

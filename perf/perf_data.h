@@ -144,6 +144,11 @@ struct perf_data_writer *perf_data_open(const char *path,
  * perf_data_close). */
 int perf_data_comm(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
                    const char *comm);
+/* COMM with PERF_RECORD_MISC_COMM_EXEC: pid's thread tid ran execve;
+ * after a FINISHED_ROUND, so that the samples before it are delivered
+ * before it by a reader ordering them in rounds. */
+int perf_data_comm_exec(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
+                        const char *comm);
 int perf_data_mmap(struct perf_data_writer *w, uint32_t pid, uint32_t tid,
                    uint64_t start, uint64_t len, uint64_t pgoff,
                    const char *path);

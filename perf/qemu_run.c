@@ -46,11 +46,18 @@ bool qemu_run_search_path(const char *name, char *buf, size_t len)
 int qemu_run_find_program(const char *prog, char *buf, size_t len, char *why,
                           size_t whylen)
 {
+  struct stat st;
+
   why[0] = '\0';
   if (strchr(prog, '/')) {
     if (access(prog, F_OK) != 0) {
       snprintf(why, whylen, "%s: %s", prog, strerror(errno));
       return QEMU_RUN_EXIT_NOT_FOUND;
+    }
+    /* As a shell says it (bash: "PROG: Is a directory", status 126). */
+    if (stat(prog, &st) == 0 && S_ISDIR(st.st_mode)) {
+      snprintf(why, whylen, "%s: %s", prog, strerror(EISDIR));
+      return QEMU_RUN_EXIT_NOT_EXEC;
     }
     if (!qemu_run_is_exec(prog)) {
       snprintf(why, whylen, "%s: not an executable file", prog);
@@ -301,10 +308,59 @@ static void wait_child(pid_t pid, int report_fd, char **qargv,
   sigaction(SIGQUIT, &old_quit, NULL);
 }
 
-int qemu_run_spawn(char **qargv, struct qemu_child *r, char *why, size_t whylen)
+/* The signals a command cleans up after (qemu_run_blocked). */
+static const int qemu_run_signals[] = {SIGHUP, SIGINT, SIGPIPE, SIGTERM};
+#define QEMU_RUN_NSIGNALS                                                      \
+  (sizeof(qemu_run_signals) / sizeof(qemu_run_signals[0]))
+
+static void qemu_run_block_signals(sigset_t *old)
+{
+  sigset_t set;
+  size_t i;
+
+  sigemptyset(&set);
+  for (i = 0; i < QEMU_RUN_NSIGNALS; i++)
+    sigaddset(&set, qemu_run_signals[i]);
+  sigprocmask(SIG_BLOCK, &set, old);
+}
+
+void qemu_run_blocked(void (*fn)(void *opaque), void *opaque)
+{
+  sigset_t old;
+
+  qemu_run_block_signals(&old);
+  fn(opaque);
+  sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* In the child, before its mask is restored: a handler the command
+ * caught a signal with is reset, as exec would reset it, so that a signal
+ * before the exec does not run the command's cleanup in the child; one
+ * ignored stays ignored (nohup). */
+static void qemu_run_reset_handlers(void)
+{
+  struct sigaction cur, dfl = {.sa_handler = SIG_DFL};
+  size_t i;
+
+  sigemptyset(&dfl.sa_mask);
+  for (i = 0; i < QEMU_RUN_NSIGNALS; i++)
+    if (sigaction(qemu_run_signals[i], NULL, &cur) == 0 &&
+        cur.sa_handler != SIG_IGN && cur.sa_handler != SIG_DFL)
+      sigaction(qemu_run_signals[i], &dfl, NULL);
+}
+
+static void qemu_run_tell(qemu_run_watch *watch, void *opaque, pid_t pid)
+{
+  if (watch)
+    watch(opaque, pid);
+}
+
+int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
+                   struct qemu_child *r, char *why, size_t whylen)
 {
   int report[2];
   pid_t pid;
+  sigset_t old;
 
   why[0] = '\0';
   clock_gettime(CLOCK_MONOTONIC, &r->t0);
@@ -312,20 +368,31 @@ int qemu_run_spawn(char **qargv, struct qemu_child *r, char *why, size_t whylen)
     snprintf(why, whylen, "pipe: %s", strerror(errno));
     return -1;
   }
+  /* Blocked from the fork until the watcher knows the child, so that a
+   * signal's handler never misses it; the child gets the mask back. */
+  qemu_run_block_signals(&old);
   pid = fork();
   if (pid < 0) {
     snprintf(why, whylen, "fork: %s", strerror(errno));
+    sigprocmask(SIG_SETMASK, &old, NULL);
     close(report[0]);
     close(report[1]);
     return -1;
   }
   if (pid == 0) {
+    qemu_run_reset_handlers();
+    sigprocmask(SIG_SETMASK, &old, NULL);
     close(report[0]);
     run_child(qargv, report[1]);
   }
+  qemu_run_tell(watch, opaque, pid);
+  sigprocmask(SIG_SETMASK, &old, NULL);
   close(report[1]);
   wait_child(pid, report[0], qargv, r, why, whylen);
   close(report[0]);
+  qemu_run_block_signals(&old);
+  qemu_run_tell(watch, opaque, 0);
+  sigprocmask(SIG_SETMASK, &old, NULL);
   clock_gettime(CLOCK_MONOTONIC, &r->t1);
   return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <softpmu/profile.h>
@@ -54,14 +55,23 @@ const char *qemu_run_model(const spmu_profile *p);
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv);
 
-/* Run qargv and wait for it, the plugin of its -plugin argument preloaded
- * into qemu-x86_64 (LD_PRELOAD), so that the counts are written when a
- * signal kills the program; Ctrl-C and Ctrl-\ go to the program, as
- * with perf. 0 when it ran: why is "", or says why qemu-x86_64 could not
- * be executed (its status is then QEMU_RUN_EXIT_NOT_EXEC, as a shell's);
- * -1 when it could not be started (why says). */
-int qemu_run_spawn(char **qargv, struct qemu_child *r, char *why,
-                   size_t whylen);
+/* Call fn(opaque) with the signals a command cleans up after blocked
+ * (SIGHUP, SIGINT, SIGPIPE, SIGTERM: session.h, guard), so that their
+ * handler never sees half of what fn changes. */
+void qemu_run_blocked(void (*fn)(void *opaque), void *opaque);
+
+/* Told of the child: its pid once forked, 0 once reaped; called with
+ * qemu_run_blocked's signals blocked. */
+typedef void qemu_run_watch(void *opaque, pid_t pid);
+
+/* Run qargv and wait for it, watch (if not NULL) told of the child, the plugin
+ * of its -plugin argument preloaded into qemu-x86_64 (LD_PRELOAD), so that the
+ * counts are written when a signal kills the program; Ctrl-C and Ctrl-\ go to
+ * the program, as with perf. 0 when it ran: why is "", or says why qemu-x86_64
+ * could not be executed (its status is then QEMU_RUN_EXIT_NOT_EXEC, as a
+ * shell's); -1 when it could not be started (why says). */
+int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
+                   struct qemu_child *r, char *why, size_t whylen);
 
 /* The program's exit status as a shell reports it (128 + N when killed
  * by signal N, which why then says). */

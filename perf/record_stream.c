@@ -76,6 +76,21 @@ static const struct rs_process *rs_find(const struct rs_state *s, uint32_t pid)
   return NULL;
 }
 
+/* A program pid started by an execve the plugin followed: the same
+ * process (its parent unchanged), a new name; perf record's COMM with
+ * PERF_RECORD_MISC_COMM_EXEC. */
+static int rs_exec(struct rs_state *s, const struct spmu_rec_process *r)
+{
+  size_t i;
+
+  for (i = s->nproc; i-- > 0;)
+    if (s->proc[i].pid == r->pid) {
+      memcpy(s->proc[i].comm, r->comm, sizeof(s->proc[i].comm));
+      return perf_data_comm_exec(s->w, r->pid, r->pid, s->proc[i].comm);
+    }
+  return rs_fail(s, "an exec's PROCESS record for a pid it never started");
+}
+
 static int rs_process(struct rs_state *s, const unsigned char *b, size_t n)
 {
   struct spmu_rec_process r;
@@ -84,6 +99,8 @@ static int rs_process(struct rs_state *s, const unsigned char *b, size_t n)
 
   if (spmu_rec_process_read(b, n, &r, what, sizeof(what)) != 0)
     return rs_fail(s, what); /* short, or of another format version */
+  if (r.flags & SPMU_REC_PROCESS_EXEC)
+    return rs_exec(s, &r);
   if (!rs_grow((void **)&s->proc, &s->capproc, s->nproc, sizeof(*s->proc)))
     return rs_fail(s, "more processes than memory holds");
   p = &s->proc[s->nproc++];

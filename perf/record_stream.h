@@ -4,7 +4,9 @@
  *
  * Each stream record becomes what perf record would have written for it:
  *   PROCESS  COMM of its main thread (and FORK from its parent when it is
- *            a forked child);
+ *            a forked child); with SPMU_REC_PROCESS_EXEC, a program an
+ *            execve started in a process already seen: COMM with
+ *            PERF_RECORD_MISC_COMM_EXEC, after a FINISHED_ROUND;
  *   MMAP     MMAP (the first of equal ones: the plugin repeats them);
  *   THREAD   FORK from the process and COMM with the process's name, for
  *            a thread other than the main one;

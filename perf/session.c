@@ -274,9 +274,15 @@ int session_add_given_events(struct session *s)
   unsigned l;
   int rc;
 
-  for (l = 0; l < s->nlists; l++)
-    if ((rc = session_add_events(s, s->model.use, s->event_lists[l])) != 0)
+  for (l = 0; l < s->nlists; l++) {
+    const char *list = s->event_lists[l];
+
+    /* -e '' or -e ,: no event named, which would print an empty table. */
+    if (list[strspn(list, ",")] == '\0')
+      return session_error(s, true, "-e '%s': an empty event list", list);
+    if ((rc = session_add_events(s, s->model.use, list)) != 0)
       return rc;
+  }
   return 0;
 }
 
@@ -321,18 +327,63 @@ void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
     snprintf(a->model, sizeof(a->model), "%s", s->model.spec);
 }
 
+/* Tell the command's guard what a signal must clean up. */
+static void session_guard(const struct session *s, pid_t child)
+{
+  if (s->cmd->guard)
+    s->cmd->guard(s->tmp[0] ? s->tmp : NULL, child);
+}
+
+static void session_watch(void *opaque, pid_t child)
+{
+  session_guard(opaque, child);
+}
+
+/* mkstemp, and the guard told of the file before a signal can come. */
+struct session_mkstemp {
+  struct session *s;
+  int fd, err;
+};
+
+static void session_mkstemp_guarded(void *opaque)
+{
+  struct session_mkstemp *m = opaque;
+
+  if ((m->fd = mkstemp(m->s->tmp)) < 0) {
+    m->err = errno;
+    m->s->tmp[0] = '\0';
+  } else
+    session_guard(m->s, 0);
+}
+
+/* The temporary file, in $TMPDIR as mkstemp(3)'s callers take it, else
+ * /tmp. */
+static int session_make_tmp(struct session *s)
+{
+  const char *dir = getenv("TMPDIR");
+  struct session_mkstemp m = {.s = s};
+
+  if (!dir || !*dir)
+    dir = "/tmp";
+  if (snprintf(s->tmp, sizeof(s->tmp), "%s/softpmu-%s-XXXXXX", dir,
+               s->cmd->name) >= (int)sizeof(s->tmp)) {
+    s->tmp[0] = '\0';
+    return session_error(s, false, "TMPDIR %s: too long a path", dir);
+  }
+  qemu_run_blocked(session_mkstemp_guarded, &m);
+  if (m.fd < 0)
+    return session_error(s, false, "cannot make a temporary file in %s: %s",
+                         dir, strerror(m.err));
+  close(m.fd);
+  return 0;
+}
+
 int session_start(struct session *s, struct spmu_plugin_args *a)
 {
-  int fd, err;
+  int rc;
 
-  snprintf(s->tmp, sizeof(s->tmp), "/tmp/softpmu-%s-XXXXXX", s->cmd->name);
-  if ((fd = mkstemp(s->tmp)) < 0) {
-    err = errno;
-    s->tmp[0] = '\0';
-    return session_error(s, false, "cannot make a temporary file: %s",
-                         strerror(err));
-  }
-  close(fd);
+  if ((rc = session_make_tmp(s)) != 0)
+    return rc;
   if (a) {
     snprintf(s->cmd->sampling ? a->record : a->out, SPMU_PLUGIN_ARGS_PATH_MAX,
              "%s", s->tmp);
@@ -353,7 +404,7 @@ int session_run(struct session *s)
 
   if (truncate(s->tmp, 0) != 0 && errno != ENOENT)
     return session_error(s, false, "%s: %s", s->tmp, strerror(errno));
-  rc = qemu_run_spawn(s->qargv, &s->child, why, sizeof(why));
+  rc = qemu_run_spawn(s->qargv, session_watch, s, &s->child, why, sizeof(why));
   if (why[0])
     session_error(s, false, "%s", why);
   return rc != 0 ? SESSION_EXIT_USAGE : 0;
@@ -369,11 +420,20 @@ int session_exit_status(const struct session *s)
   return rc;
 }
 
-void session_end(struct session *s)
+/* The temporary file removed, and the guard told. */
+static void session_unlink_guarded(void *opaque)
 {
+  struct session *s = opaque;
+
   if (s->tmp[0])
     unlink(s->tmp);
   s->tmp[0] = '\0';
+  session_guard(s, 0);
+}
+
+void session_end(struct session *s)
+{
+  qemu_run_blocked(session_unlink_guarded, s);
   free(s->parg);
   free(s->qargv);
   s->parg = NULL;

@@ -16,12 +16,15 @@
  *   session_find           qemu-x86_64, the plugin and the program
  *                          (qemu_run.h: PATH, "#!" scripts)
  *   session_plugin_args    the plugin's arguments both commands give it
- *   session_start          the temporary file the plugin writes and the
- *                          qemu-x86_64 command line
+ *   session_start          the temporary file the plugin writes (in
+ *                          $TMPDIR, else /tmp) and the qemu-x86_64
+ *                          command line
  *   session_run            one run, Ctrl-C and Ctrl-\ left to the program
  *   session_exit_status    the program's status passed through (128 + N,
  *                          said, for one killed by signal N)
  *   session_end            the temporary file removed, on every path
+ *                          (the command's guard callback is told of it
+ *                          and of the child, for a signal's handler)
  *
  * What differs stays with the command: its own options (through its
  * option callback), what it makes of each event (its event callback), the
@@ -37,6 +40,7 @@
 #define SOFTPMU_SESSION_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include <softpmu/profile.h>
 
@@ -96,6 +100,11 @@ struct session_command {
   /* A resolved event, s->ev[s->nev] (spec as the user wrote it): an exit
    * status; on 0 the session counts it in. */
   int (*event)(struct session *s, void *ctx, const char *spec);
+  /* Told what a signal that kills the command must clean up (optional):
+   * the temporary file (NULL once removed) and the running child (0 when
+   * none); called with qemu_run_blocked's signals blocked, so that
+   * a handler never sees half of a change. */
+  void (*guard)(const char *tmp, pid_t child);
   /* Say msg: an error or a note (usage: the usage line follows). */
   void (*say)(const void *opaque, bool usage, const char *msg);
   const void *say_opaque;
@@ -124,10 +133,11 @@ struct session {
 
   /* The run (session_find, _start, _run). */
   char qemu[SESSION_PATH_MAX], plugin[SESSION_PATH_MAX], prog[SESSION_PATH_MAX];
-  char tmp[64]; /* the file the plugin writes; "" when there is none */
-  char *parg;   /* qemu-x86_64's -plugin argument */
-  char **qargv; /* its command line */
-  struct qemu_child child; /* the last run */
+  char tmp[SESSION_PATH_MAX]; /* the file the plugin writes, in $TMPDIR
+                                 (else /tmp); "" when there is none */
+  char *parg;                 /* qemu-x86_64's -plugin argument */
+  char **qargv;               /* its command line */
+  struct qemu_child child;    /* the last run */
 };
 
 /* perf's target options (-a, -p PID, -t TID, -C CPUS, -G CGROUP), which

@@ -8,7 +8,9 @@
  *   the metric column of 35: " # ", the value in the metric's format,
  *   " ", the unit left-aligned in what is left of the 35; 35 blanks for a
  *   counter without a metric; a <not supported> line has 28.
- *   -r N appends "  ( +- %5.2f%% )"; a time-sliced counter "  (%.2f%%)".
+ *   -r N appends "  ( +- %5.2f%% )", in one column: after the widest
+ *   line's metric column (a modelled mark can widen one); a time-sliced
+ *   counter "  (%.2f%%)".
  */
 #include "stat_print.h"
 
@@ -24,6 +26,7 @@
 #define NOT_COUNTED "<not counted>"
 #define METRIC_LEN 35
 #define MODEL_MARK " (model)"
+#define STD_LINE_MAX 512 /* a counted line up to its metric column */
 
 void stat_stats_add(struct stat_stats *s, double x)
 {
@@ -243,42 +246,79 @@ static void std_header(FILE *f, const struct stat_run *run)
   fputs(":\n\n", f);
 }
 
-/* The metric column: perf's print_metric_std. */
-static void std_metric(FILE *f, const struct metric *m)
+/* The metric column: perf's print_metric_std, appended to buf. */
+static void std_metric(char *buf, size_t len, const struct metric *m)
 {
   char unit[64], value[64];
+  size_t at = strlen(buf);
   int n;
 
-  metric_unit(m, unit, sizeof unit);
   metric_text(m, value, sizeof value);
-  n = fprintf(f, " # ");
-  n += fprintf(f, "%s", value);
-  fprintf(f, " %-*s", METRIC_LEN - n - 1, unit);
+  metric_unit(m, unit, sizeof unit);
+  n = (int)strlen(" # ") + (int)strlen(value);
+  snprintf(buf + at, len - at, " # %s %-*s", value, METRIC_LEN - n - 1, unit);
 }
 
-static void std_line(FILE *f, const struct stat_print_opts *o,
-                     const struct stat_run *run, const struct stat_result *res,
-                     size_t n, size_t i)
+/* A counted line up to the end of its metric column, into buf; its
+ * width. */
+static int std_counts(char *buf, size_t len, const struct stat_print_opts *o,
+                      const struct stat_result *res, size_t n, size_t i)
 {
   const struct stat_result *r = &res[i];
   char value[64], event[128];
+  size_t at;
   struct metric m;
+
+  count_text(r->count.mean, o->big_num, value, sizeof value);
+  event_text(r, event, sizeof event);
+  snprintf(buf, len, "%*s %-*s %-*s", COUNT_WIDTH, value, UNIT_WIDTH, "",
+           EVENT_WIDTH, event);
+  if (metric_of(res, n, i, &m))
+    std_metric(buf, len, &m);
+  else {
+    at = strlen(buf);
+    snprintf(buf + at, len - at, "%*s", METRIC_BLANKS, "");
+  }
+  return (int)strlen(buf);
+}
+
+/* With -r, the column where the spread starts: the widest counted line's
+ * end, so that a modelled line whose mark widens its event or metric
+ * column does not push its spread out of line (perf prints the variance
+ * after the metric column, whose width every line shares). */
+static int std_spread_column(const struct stat_print_opts *o,
+                             const struct stat_result *res, size_t n)
+{
+  char line[STD_LINE_MAX];
+  int w, col = 0;
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    if (!no_value(&res[i]) &&
+        (w = std_counts(line, sizeof line, o, res, n, i)) > col)
+      col = w;
+  return col;
+}
+
+/* One event's line; with -r its spread at column spread_col. */
+static void std_line(FILE *f, const struct stat_print_opts *o,
+                     const struct stat_run *run, const struct stat_result *res,
+                     size_t n, size_t i, int spread_col)
+{
+  const struct stat_result *r = &res[i];
+  char line[STD_LINE_MAX];
+  int w;
 
   if (no_value(r)) {
     fprintf(f, "%*s %-*s %-*s%*s\n", COUNT_WIDTH, no_value(r), UNIT_WIDTH, "",
             EVENT_WIDTH, r->name, UNSUPPORTED_BLANKS, "");
     return;
   }
-  count_text(r->count.mean, o->big_num, value, sizeof value);
-  event_text(r, event, sizeof event);
-  fprintf(f, "%*s %-*s %-*s", COUNT_WIDTH, value, UNIT_WIDTH, "", EVENT_WIDTH,
-          event);
-  if (metric_of(res, n, i, &m))
-    std_metric(f, &m);
-  else
-    fprintf(f, "%*s", METRIC_BLANKS, "");
+  w = std_counts(line, sizeof line, o, res, n, i);
+  fputs(line, f);
   if (repeated(run))
-    fprintf(f, "  ( +- %5.2f%% )", stat_stats_rel_pct(&r->count));
+    fprintf(f, "%*s  ( +- %5.2f%% )", spread_col - w, "",
+            stat_stats_rel_pct(&r->count));
   if (r->pcnt_running < 100.0)
     fprintf(f, "  (%.2f%%)", r->pcnt_running);
   fputc('\n', f);
@@ -454,6 +494,7 @@ void stat_print(FILE *f, const struct stat_print_opts *o,
                 size_t n)
 {
   size_t i;
+  int col;
 
   switch (o->format) {
   case STAT_FMT_CSV:
@@ -472,9 +513,10 @@ void stat_print(FILE *f, const struct stat_print_opts *o,
     break;
   }
   std_header(f, run);
+  col = std_spread_column(o, res, n);
   for (i = 0; i < n; i++) {
     aggr_prefix(f, o, &res[i]);
-    std_line(f, o, run, res, n, i);
+    std_line(f, o, run, res, n, i, col);
   }
   std_model(f, run);
   std_footer(f, run);

@@ -48,6 +48,7 @@ static const struct key keys[] = {
     {"branch", HEX, FIELD(branch), false},
     {"model", TEXT, FIELD(model), false},
     {"count", COUNT, FIELD(count_callback), false},
+    {"exec", DEC, FIELD(exec_time), false},
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 

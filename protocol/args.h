@@ -35,6 +35,11 @@
  *   model=SPEC     the modelled micro-architecture (uarch/README.md)
  *   count=inline|callback  how blocks are counted where inline adds would
  *                  do (the tests compare the two); default inline
+ *   exec=N         the process is a program an execve started, followed by
+ *                  the plugin (frontends/qemu/exec.c); N, from 1, the
+ *                  instructions the thread that called execve had retired:
+ *                  the stream's times go on from there. Written by the
+ *                  plugin itself, never by the commands
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
  * event; period, callgraph, precise and branch only with record; multiplex
@@ -68,6 +73,7 @@ struct spmu_plugin_args {
   uint64_t branch;                        /* 0: no branch stacks */
   char model[SPMU_PLUGIN_ARGS_MODEL_MAX]; /* "": no model */
   bool count_callback;                    /* count=callback */
+  uint64_t exec_time;                     /* exec=N; 0: not exec'd */
 };
 
 /* Every key at its default: profile skylake, comm prog, the rest 0 or

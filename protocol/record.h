@@ -30,7 +30,8 @@
 
 enum spmu_rec_type {
   /* A process starts: its first record (a forked child's included, with
-   * ppid its parent). */
+   * ppid its parent; a program an execve started, which the plugin
+   * followed, with SPMU_REC_PROCESS_EXEC: the same pid, a new comm). */
   SPMU_REC_PROCESS = 1,
   /* An executable file mapping of the process, as /proc/self/maps lists
    * it (written at the process's start, after each new executable mapping
@@ -58,7 +59,13 @@ struct spmu_rec_process {
   uint32_t pid, ppid;           /* ppid 0: the program itself */
   char comm[SPMU_REC_COMM_LEN]; /* NUL-terminated */
   uint32_t version;             /* SPMU_REC_VERSION */
-  uint32_t pad;                 /* 0 */
+  uint32_t flags;               /* enum spmu_rec_process_flag; 0 before */
+};
+
+enum spmu_rec_process_flag {
+  /* The process is pid after an execve (its ppid is the one pid had):
+   * perf's COMM with PERF_RECORD_MISC_COMM_EXEC, no FORK. */
+  SPMU_REC_PROCESS_EXEC = 1,
 };
 
 /* The PROCESS record's size before it had its version. */

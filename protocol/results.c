@@ -24,6 +24,8 @@ static void status_text(int status, char *buf, size_t len)
     snprintf(buf, len, "%d", status);
   else if (status == SPMU_RESULTS_STATUS_EXECVE)
     snprintf(buf, len, "execve");
+  else if (status == SPMU_RESULTS_STATUS_EXEC)
+    snprintf(buf, len, "exec");
   else if (status <= SPMU_RESULTS_STATUS_SIGNAL(1))
     snprintf(buf, len, "signal:%d", SPMU_RESULTS_STATUS_SIGNAL(0) - status);
   else
@@ -75,6 +77,8 @@ static int parse_status(const char *s, size_t n)
   snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
   if (strcmp(buf, "execve") == 0)
     return SPMU_RESULTS_STATUS_EXECVE;
+  if (strcmp(buf, "exec") == 0)
+    return SPMU_RESULTS_STATUS_EXEC;
   if (strncmp(buf, "signal:", 7) == 0 && (v = strtol(buf + 7, &end, 10)) > 0 &&
       !*end && v < 256)
     return SPMU_RESULTS_STATUS_SIGNAL((int)v);

@@ -9,13 +9,15 @@
  *   event I COUNT ENABLED RUNNING      (one line per event= argument)
  *   end
  * 1 is the format's version (SPMU_RESULTS_VERSION), which a reader
- * checks. S is the exit status, "execve" (the block ends at an execve),
- * "signal:N" (killed by signal N) or "unknown"; C says how blocks were
- * counted: "inline", "callback" or "inline,callback" (inline until a
- * second thread started). COUNT is event I's count, ENABLED and RUNNING
- * the instructions retired while it was enabled and counting (equal
- * unless multiplexing), summed over the process's threads. A reader
- * ignores lines it does not know. Plain C, libc only. */
+ * checks. S is the exit status, "execve" (the block ends at an execve
+ * whose program runs without the plugin), "exec" (the block ends at an
+ * execve the plugin followed: the program it started writes the next
+ * block of this pid), "signal:N" (killed by signal N) or "unknown"; C says how
+ * blocks were counted: "inline", "callback" or "inline,callback" (inline until
+ * a second thread started). COUNT is event I's count, ENABLED and RUNNING the
+ * instructions retired while it was enabled and counting (equal unless
+ * multiplexing), summed over the process's threads. A reader ignores lines it
+ * does not know. Plain C, libc only. */
 #ifndef SOFTPMU_PROTOCOL_RESULTS_H
 #define SOFTPMU_PROTOCOL_RESULTS_H
 
@@ -27,7 +29,8 @@
 
 /* A block's status: >= 0 an exit status, else one of these. */
 #define SPMU_RESULTS_STATUS_UNKNOWN (-1)
-#define SPMU_RESULTS_STATUS_EXECVE (-2)
+#define SPMU_RESULTS_STATUS_EXECVE (-2) /* its program is not counted */
+#define SPMU_RESULTS_STATUS_EXEC (-3)   /* its program is, under the plugin */
 #define SPMU_RESULTS_STATUS_SIGNAL(sig) (-16 - (sig))
 
 enum spmu_results_counting {

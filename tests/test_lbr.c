@@ -275,8 +275,7 @@ static void test_17_12_1_lbr_info_format5(void **state)
   assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
   assert_int_equal(rd(lp, MSR_LBR_INFO(1)),
                    BIT(63) | BIT(62) | BIT(61) | 0x123);
-  assert_int_equal(rd(lp, MSR_LBR_FROM(1)),
-                   BIT(63) | BIT(62) | BIT(61) | 0x401000);
+  assert_int_equal(rd(lp, MSR_LBR_FROM(1)), 0x401000);
   br.cycles = 0x12345;
   br.predicted = 1;
   br.flags = SPMU_BRANCH_CYCLES;
@@ -286,6 +285,48 @@ static void test_17_12_1_lbr_info_format5(void **state)
   br.flags = 0;
   assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
   assert_int_equal(rd(lp, MSR_LBR_INFO(3)), 0);
+}
+
+/* SDM 17.12 (format 5, Skylake and Ice Lake): FROM_IP has TO_IP's layout,
+ * the address sign-extended through bit 63, with no MISPRED / IN_TX /
+ * TSX_ABORT in bits 63:61 (those are MSR_LBR_INFO_x's only): a
+ * mispredicted branch in a transaction from a high address reads its
+ * plain address, the flags in LBR_INFO; the catalogue has no such fields
+ * and a WRMSR takes a canonical address only. */
+static void test_17_12_format5_from_ip_holds_no_flags(void **state)
+{
+  static const char *const presets[] = {"skylake", "icelake"};
+  spmu_branch br = {.from = UINT64_C(0xffff800000001000),
+                    .to = 0x2000,
+                    .predicted = 0,
+                    .type = SPMU_BR_JCC,
+                    .flags = SPMU_BRANCH_TSX_ABORT};
+  spmu_clock clk = {.cpl = 3, .flags = SPMU_CLK_IN_TX, .branch = &br};
+  spmu_profile p;
+  uint64_t v;
+  unsigned i;
+
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    use(presets[i]);
+    assert_int_equal(spmu_profile_parse(presets[i], &p, NULL, 0), SPMU_OK);
+    WR(MSR_DEBUGCTL, DBG_LBR);
+    assert_true(spmu_deliver(lp, &clk, 1, NULL) >= 0);
+    assert_int_equal(rd(lp, MSR_LBR_FROM(1)), UINT64_C(0xffff800000001000));
+    assert_int_equal(rd(lp, MSR_LBR_INFO(1)), BIT(63) | BIT(62) | BIT(61));
+    assert_int_equal(
+        spmu_msr_field_decode(&p, MSR_LBR_FROM(0), "MISPRED", BIT(63), &v),
+        SPMU_ENOENT);
+    assert_int_equal(spmu_msr_field_decode(&p, MSR_LBR_FROM(0), "FROM_IP",
+                                           UINT64_C(0xffff800000001000), &v),
+                     SPMU_OK);
+    assert_int_equal(v, UINT64_C(0xffff800000001000));
+    assert_int_equal(gp(MSR_LBR_FROM(0), UINT64_C(0xffff800000004000)), 0);
+    assert_int_equal(gp(MSR_LBR_FROM(0), UINT64_C(0x7fff800000004000)),
+                     SPMU_GP);
+    /* Call-stack mode stays (17.9: formats 4 and up). */
+    assert_int_equal(gp(MSR_LBR_SELECT, SPMU_LBR_SELECT_EN_CALLSTACK), 0);
+  }
 }
 
 /* SDM 17.7.2 Table 17-11: each LBR_SELECT type bit keeps its kind of
@@ -486,11 +527,18 @@ static void test_17_4_8_reserved_bits_and_addresses_gp(void **state)
   assert_int_equal(gp(MSR_LBR_INFO(0), BIT(16)), SPMU_GP);
   assert_int_equal(gp(MSR_LBR_INFO(0), BIT(60)), SPMU_GP);
   assert_int_equal(gp(MSR_LBR_INFO(0), 0xe00000000000ffff), SPMU_OK);
+  /* Format 5: a canonical address in bits 63:0 (17.12). */
+  assert_int_equal(gp(MSR_LBR_FROM(0), 0x0000800000000000), SPMU_GP);
+  assert_int_equal(gp(MSR_LBR_FROM(0), 0xffff800000000000), SPMU_OK);
+  assert_int_equal(gp(MSR_LBR_FROM(0), 0x1fff800000000000), SPMU_GP);
+  assert_int_equal(gp(MSR_LBR_FROM(0), 0xe000000000401000), SPMU_GP);
+  assert_int_equal(gp(MSR_LBR_TO(0), 0x0001000000000000), SPMU_GP);
+  assert_int_equal(rd(lp, MSR_LBR_TO(0)), 0);
+  /* Format 4: the address in bits 60:0 below the flags (17.9). */
+  use("haswell");
   assert_int_equal(gp(MSR_LBR_FROM(0), 0x0000800000000000), SPMU_GP);
   assert_int_equal(gp(MSR_LBR_FROM(0), 0x1fff800000000000), SPMU_OK);
   assert_int_equal(gp(MSR_LBR_FROM(0), 0xe000000000401000), SPMU_OK);
-  assert_int_equal(gp(MSR_LBR_TO(0), 0x0001000000000000), SPMU_GP);
-  assert_int_equal(rd(lp, MSR_LBR_TO(0)), 0);
   use("nehalem");
   assert_int_equal(gp(MSR_LBR_SELECT, BIT(9)), SPMU_GP);
   assert_int_equal(gp(MSR_LBR_TOS, 16), SPMU_GP);
@@ -829,8 +877,8 @@ static void test_17_4_8_3_ler_last_branch_before_exception(void **state)
   event_at(0x4010, UINT64_C(0xffff800000009000), 3, 1);
   assert_int_equal(rd(lp, MSR_LER_FROM), UINT64_C(0xffff800000003000));
   assert_int_equal(rd(lp, MSR_LER_TO), 0x4000);
-  /* The stack's FROM_IP has the address in bits 60:0 (17.9). */
-  assert_int_equal(rd(lp, MSR_LBR_FROM(2)), UINT64_C(0x1fff800000003000));
+  /* The stack's FROM_IP has TO_IP's layout in format 5 (17.12). */
+  assert_int_equal(rd(lp, MSR_LBR_FROM(2)), UINT64_C(0xffff800000003000));
   assert_int_equal(rd(lp, MSR_LBR_TOS), 3);
   assert_int_equal(rd(lp, MSR_LBR_TO(3)), UINT64_C(0xffff800000009000));
   event_at(0x5000, 0x6000, 0, 1);
@@ -969,6 +1017,8 @@ int main(void)
       cmocka_unit_test_teardown(test_17_4_8_1_format1_no_flags, teardown),
       cmocka_unit_test_teardown(test_17_9_format4_tsx_flags, teardown),
       cmocka_unit_test_teardown(test_17_12_1_lbr_info_format5, teardown),
+      cmocka_unit_test_teardown(test_17_12_format5_from_ip_holds_no_flags,
+                                teardown),
       cmocka_unit_test_teardown(test_17_7_2_lbr_select_each_type_bit, teardown),
       cmocka_unit_test_teardown(test_17_7_2_lbr_select_cpl, teardown),
       cmocka_unit_test_teardown(test_unknown_branch_type_only_unfiltered,

@@ -446,7 +446,8 @@ static void put_rec(unsigned char *buf, size_t *n, uint32_t type,
   struct perf_event_header h = {type, 0, (uint16_t)(8 + len)};
 
   memcpy(buf + *n, &h, 8);
-  memcpy(buf + *n + 8, body, len);
+  if (len) /* a record may have no body (FINISHED_ROUND) */
+    memcpy(buf + *n + 8, body, len);
   *n += 8 + len;
 }
 

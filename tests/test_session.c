@@ -3,7 +3,8 @@
  * anything: the command line as perf's getopt takes it (attached values,
  * `--`, an option's value taken only when it is one), the shared options
  * against a command's own, the messages said through the command, the
- * profile's checks, and the temporary file made and removed. */
+ * profile's checks, an empty event list refused, and the temporary file
+ * made and removed, the command's guard told of it and of the child. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "helpers.h"
@@ -65,12 +66,29 @@ static void test_say(const void *opaque, bool usage, const char *msg)
 
 static struct heard heard;
 
+/* What the guard was last told: the temporary file and the child. */
+static struct {
+  char tmp[SESSION_PATH_MAX];
+  pid_t child, seen; /* seen: the last child other than 0 */
+  int calls;
+} guarded;
+
+static void test_guard(const char *tmp, pid_t child)
+{
+  snprintf(guarded.tmp, sizeof(guarded.tmp), "%s", tmp ? tmp : "");
+  guarded.child = child;
+  if (child)
+    guarded.seen = child;
+  guarded.calls++;
+}
+
 static const struct session_command test_cmd = {
     .name = "test",
     .sampling = false,
     .options = test_options,
     .option = test_option,
     .event = test_event,
+    .guard = test_guard,
     .say = test_say,
     .say_opaque = &heard,
 };
@@ -186,7 +204,7 @@ static void test_help_and_from(void **state)
 
 static void test_event_lists_limit(void **state)
 {
-  char *argv[2 * SESSION_MAX_EVENTS + 4];
+  char *argv[2 * (SESSION_MAX_EVENTS + 1) + 4]; /* -e x, one too many */
   int i, n = 0;
 
   (void)state;
@@ -235,16 +253,41 @@ static void test_profile(void **state)
   assert_string_equal(s.profile.name, "icelake");
 }
 
-/* The temporary file is there while the run is set up, its path in the
- * plugin's out= argument, and gone after session_end. */
+/* -e '' and -e , name no event: refused (an empty table otherwise). */
+static void test_empty_event_list(void **state)
+{
+  char *empty[] = {"test", "-e", "", "prog", NULL};
+  char *commas[] = {"test", "-e", "instructions", "-e", ",,", "prog", NULL};
+  struct session s;
+
+  (void)state;
+  assert_int_equal(parse(&s, empty), 0);
+  assert_int_equal(session_load_profile(&s), 0);
+  assert_int_equal(session_add_given_events(&s), SESSION_EXIT_USAGE);
+  assert_true(heard.usage);
+  assert_string_equal(heard.said, "-e '': an empty event list");
+  assert_int_equal(parse(&s, commas), 0);
+  assert_int_equal(session_load_profile(&s), 0);
+  assert_int_equal(session_add_given_events(&s), SESSION_EXIT_USAGE);
+  assert_string_equal(heard.said, "-e ',,': an empty event list");
+  assert_int_equal(s.nev, 1);
+}
+
+/* The temporary file is made in $TMPDIR (else /tmp), its path in the
+ * plugin's out= argument and told to the guard (what a signal's handler
+ * removes), and gone after session_end, the guard told so. */
 static void test_temporary_file(void **state)
 {
   char *argv[] = {"test", "prog", NULL};
   struct spmu_plugin_args a;
   struct session s;
-  char tmp[sizeof(s.tmp)];
+  char tmp[sizeof(s.tmp)], dir[] = "/tmp/softpmu-test-dir-XXXXXX", want[64];
 
   (void)state;
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(setenv("TMPDIR", dir, 1), 0);
+  snprintf(want, sizeof(want), "%s/softpmu-test-", dir);
+  memset(&guarded, 0, sizeof(guarded));
   parse(&s, argv);
   assert_int_equal(session_load_profile(&s), 0);
   snprintf(s.qemu, sizeof(s.qemu), "/usr/bin/qemu-x86_64");
@@ -252,16 +295,45 @@ static void test_temporary_file(void **state)
   snprintf(s.prog, sizeof(s.prog), "/bin/prog");
   session_plugin_args(&s, &a);
   assert_int_equal(session_start(&s, &a), 0);
-  assert_memory_equal(s.tmp, "/tmp/softpmu-test-", 18);
+  assert_memory_equal(s.tmp, want, strlen(want));
   assert_string_equal(a.out, s.tmp);
   assert_int_equal(access(s.tmp, F_OK), 0);
+  assert_string_equal(guarded.tmp, s.tmp);
+  assert_int_equal(guarded.child, 0);
   assert_string_equal(s.qargv[0], "/usr/bin/qemu-x86_64");
   assert_string_equal(s.qargv[3], "-plugin");
   snprintf(tmp, sizeof(tmp), "%s", s.tmp);
   session_end(&s);
   assert_int_not_equal(access(tmp, F_OK), 0);
+  assert_string_equal(guarded.tmp, "");
   assert_null(s.qargv);
   session_end(&s); /* twice: nothing left to undo */
+  assert_int_equal(rmdir(dir), 0);
+  assert_int_equal(unsetenv("TMPDIR"), 0);
+}
+
+/* A run: the guard is told of the child while it runs, and of none once
+ * it is reaped. */
+static void test_guard_told_of_child(void **state)
+{
+  char *argv[] = {"test", "prog", NULL};
+  struct session s;
+
+  (void)state;
+  memset(&guarded, 0, sizeof(guarded));
+  parse(&s, argv);
+  assert_int_equal(session_load_profile(&s), 0);
+  snprintf(s.qemu, sizeof(s.qemu), "/bin/true");
+  snprintf(s.prog, sizeof(s.prog), "/bin/true");
+  assert_int_equal(session_start(&s, NULL), 0);
+  assert_int_equal(session_run(&s), 0);
+  /* tmp made, child forked, child reaped. */
+  assert_int_equal(guarded.calls, 3);
+  assert_true(guarded.seen > 0);
+  assert_int_equal(guarded.child, 0);
+  assert_string_equal(guarded.tmp, s.tmp);
+  assert_int_equal(session_exit_status(&s), 0);
+  session_end(&s);
 }
 
 int main(void)
@@ -274,7 +346,9 @@ int main(void)
       cmocka_unit_test(test_event_lists_limit),
       cmocka_unit_test(test_long_message),
       cmocka_unit_test(test_profile),
+      cmocka_unit_test(test_empty_event_list),
       cmocka_unit_test(test_temporary_file),
+      cmocka_unit_test(test_guard_told_of_child),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

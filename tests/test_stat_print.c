@@ -340,6 +340,46 @@ static void test_modelled_default_layout(void **state)
                  "\n\n");
 }
 
+/* -r N with modelled lines: the spread in one column, after the widest
+ * line's metric column, which a " (model)" mark widens ("40.000 % of all
+ * cache refs (model)" overflows perf's 35; perf prints the variance
+ * after the metric column every line shares). */
+static void test_repeat_spread_modelled_aligned(void **state)
+{
+  struct stat_print_opts o = {.format = STAT_FMT_STD, .big_num = true};
+  struct stat_run run;
+  struct stat_result res[6];
+  const char *line, *mark;
+  char *got;
+  long col = -1;
+  int i, lines = 0;
+
+  (void)state;
+  default_set(&run, res);
+  run.runs = 2;
+  for (i = 0; i < 6; i++)
+    stat_stats_add(&res[i].count, res[i].count.mean);
+  got = print(&o, &run, res, 6);
+  for (line = got; (mark = strstr(line, "( +- ")) != NULL;
+       line = strchr(mark, '\n') + 1) {
+    const char *start = mark;
+
+    while (start > got && start[-1] != '\n')
+      start--;
+    if (strncmp(mark - strlen("elapsed  "), "elapsed  ", 9) == 0)
+      break; /* the elapsed time's spread: the footer */
+    if (col < 0)
+      col = mark - start;
+    assert_int_equal(mark - start, col);
+    lines++;
+  }
+  assert_int_equal(lines, 6);
+  /* The widest line, cache-misses', ends its metric column at 95. */
+  assert_int_equal(col, 95 + 2);
+  assert_non_null(strstr(got, "             8,001      branches    "));
+  free(got);
+}
+
 /* -x SEP: perf's fields keep their places; a modelled line has one more,
  * "model"; the metric value without blanks or '%' and its unit; the model
  * in a "# model:" line first, and with --verbose its parameters. */
@@ -448,6 +488,7 @@ int main(void)
       cmocka_unit_test(test_json_objects),
       cmocka_unit_test(test_stats_standard_error),
       cmocka_unit_test(test_modelled_default_layout),
+      cmocka_unit_test(test_repeat_spread_modelled_aligned),
       cmocka_unit_test(test_modelled_csv),
       cmocka_unit_test(test_modelled_json),
       cmocka_unit_test(test_metric_pairs),

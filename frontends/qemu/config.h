@@ -64,6 +64,9 @@ struct spmu_qemu_config {
   bool inline_start;
   struct spmu_qemu_pebs_regs pebs;
   struct spmu_qemu_lbr_regs lbr;
+  /* The arguments as given: an execve the plugin follows (exec.c) hands
+   * them on, its exec=N and comm= changed. */
+  struct spmu_plugin_args args;
 };
 
 /* Event sel as the agent claims it, preset to -period in record mode. */

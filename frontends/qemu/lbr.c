@@ -43,6 +43,8 @@
  *     clears it), and below `depth` calls that slot (the deepest entry)
  *     is already clear, so the pair leaves the LBRs as they were. The
  *     plugin counts the calls on the stack (k, at most depth) to know.
+ * With the modelled micro-architecture (model.c), each branch kept carries
+ * its predictor's MISPRED and its timing model's cycles (see outcome).
  * Far transfers are not fed: under qemu-user a SYSCALL or INT n goes to
  * a kernel QEMU does not run (a far branch ending in ring 0, which the
  * user-mode filter drops, 17.7.2 CPL_EQ_0), and the return from it is not
@@ -66,6 +68,7 @@
 #include <softpmu/regs.h>
 
 #include "insn.h"
+#include "model.h"
 #include "record.h"
 #include "vcpu.h"
 
@@ -111,7 +114,10 @@ _Static_assert(SPMU_QEMU_LBR_RING > SPMU_REC_BRSTACK_MAX,
 struct ring_br {
   uint64_t from, to;
   uint8_t type;
-  uint8_t cancels; /* a call a return right after it cancels */
+  uint8_t cancels;   /* a call a return right after it cancels */
+  uint8_t predicted; /* spmu_branch's, from the model (see outcome) */
+  uint8_t timed;     /* cycles is the model's */
+  uint32_t cycles;
 };
 
 struct spmu_qemu_lbr {
@@ -120,6 +126,7 @@ struct spmu_qemu_lbr {
   unsigned n;       /* branches in the ring not yet fed */
   uint64_t dropped; /* branches overwritten before they were fed */
   unsigned k;       /* call-stack mode: calls on the stack, at most depth */
+  uint64_t cyc;     /* with the model: its core cycles at the last record */
   /* With TYPE_SAVE: the branch type of each recorded branch site, by its
    * address (open addressing, key 0 empty), as Linux decodes the
    * instruction at FROM for model-specific LBRs. */
@@ -398,6 +405,32 @@ static void count_call_stack(struct spmu_qemu_lbr *l, uint8_t type,
     l->k += l->k < depth;
 }
 
+/* What the LBR entry of a branch the filter keeps says beyond its ends
+ * (the block's, just ended: model.c). With the modelled micro-architecture
+ * (model=SPEC): MISPRED from its branch predictor, and the cycle count,
+ * "the elapsed core clocks since last update to the LBR stack" (SDM Vol.
+ * 3B 17.12.1 MSR_LBR_INFO_x.CYC_CNT; IA32_LBR_x_INFO.CYC_CNT with
+ * CYC_CNT_VALID), from its timing model's core cycles: since the previous
+ * branch kept, or since the thread began. The LBR format decides which of
+ * them an entry holds (src/lbr/lbr.c). Without the model nothing is
+ * predicted: every branch is given as predicted, with no cycle count. */
+static void outcome(struct vcpu *v, uint8_t type, spmu_branch *b)
+{
+  struct spmu_qemu_lbr *l = v->lbr;
+  uint64_t now, d;
+  bool misp;
+
+  b->predicted = 1;
+  if (!l || !(v->cfg->lbr.kept >> type & 1) ||
+      !spmu_qemu_model_branch(v, &misp, &now))
+    return;
+  d = now - l->cyc;
+  l->cyc = now;
+  b->predicted = !misp;
+  b->flags |= SPMU_BRANCH_CYCLES;
+  b->cycles = d > UINT32_MAX ? UINT32_MAX : (uint32_t)d;
+}
+
 const spmu_branch *spmu_qemu_lbr_branch(struct vcpu *v, const struct tb *p,
                                         unsigned var, uint64_t next,
                                         spmu_branch *out)
@@ -410,12 +443,9 @@ const spmu_branch *spmu_qemu_lbr_branch(struct vcpu *v, const struct tb *p,
   /* Fed now, not through the ring: counted on the stack as it goes. */
   if (lb->callstack && v->lbr && (lb->kept >> type & 1))
     count_call_stack(v->lbr, type, lb->depth);
-  /* No branch predictor is modelled: every branch is given as predicted
-   * (MISPRED 0); no cycle count (SPMU_BRANCH_CYCLES clear). */
-  *out = (spmu_branch){.from = p->insn_vaddr[p->ninsns - 1],
-                       .to = next,
-                       .predicted = 1,
-                       .type = type};
+  *out = (spmu_branch){
+      .from = p->insn_vaddr[p->ninsns - 1], .to = next, .type = type};
+  outcome(v, type, out);
   return out;
 }
 
@@ -448,10 +478,13 @@ void spmu_qemu_lbr_replay(struct vcpu *v)
   }
   at = (l->next + SPMU_QEMU_LBR_RING - l->n) % SPMU_QEMU_LBR_RING;
   for (i = 0; i < l->n; i++, at = (at + 1) % SPMU_QEMU_LBR_RING) {
-    spmu_branch b = {.from = l->ring[at].from,
-                     .to = l->ring[at].to,
-                     .predicted = 1,
-                     .type = l->ring[at].type};
+    const struct ring_br *r = &l->ring[at];
+    spmu_branch b = {.from = r->from,
+                     .to = r->to,
+                     .predicted = r->predicted,
+                     .type = r->type,
+                     .flags = r->timed ? SPMU_BRANCH_CYCLES : 0,
+                     .cycles = r->cycles};
     feed(v, &b, i == 0 ? l->dropped + 1 : 1);
   }
   l->n = 0;
@@ -576,10 +609,14 @@ void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
   struct spmu_qemu_lbr *l = v->lbr;
   uint8_t type = type_of(p->last_kind);
   struct ring_br *r;
+  spmu_branch b = {.type = type};
 
   if (!(lb->kept >> type & 1) || (type == SPMU_BR_JCC && !(var & VAR_TAKEN)) ||
       !l)
     return;
+  /* A return that cancels its call still updated the LBRs: its cycles
+   * count. */
+  outcome(v, type, &b);
   if (lb->callstack && callstack_cancels(l, type, lb->depth))
     return;
   if (l->n == SPMU_QEMU_LBR_RING) {
@@ -595,6 +632,9 @@ void spmu_qemu_lbr_note(struct vcpu *v, const struct tb *p, unsigned var,
   r->to = next;
   r->type = type;
   r->cancels = 0;
+  r->predicted = b.predicted;
+  r->timed = (b.flags & SPMU_BRANCH_CYCLES) != 0;
+  r->cycles = b.cycles;
   if ((v->cfg->branch & B_TYPE_SAVE) && !site_put(l, r->from, type))
     v->failed = true;
   if (lb->callstack && type != SPMU_BR_NEAR_RET) {
@@ -626,8 +666,8 @@ static uint64_t sext(uint64_t v, unsigned bits)
 
 /* One model-specific entry by the record format (17.4.8.1, Table 17-8;
  * 17.12.1 MSR_LBR_INFO_x): format 3 FROM bit 63 MISPRED, address 62:0;
- * format 4 and 5 bits 63:61 MISPRED, IN_TX, TSX_ABORT, address 60:0;
- * format 5 takes the flags and the cycle count from LBR_INFO. Formats 0-2
+ * format 4 bits 63:61 MISPRED, IN_TX, TSX_ABORT, address 60:0; format 5
+ * a 64-bit FROM, the flags and the cycle count in LBR_INFO. Formats 0-2
  * have no flags. */
 static struct spmu_rec_branch decode_legacy(unsigned fmt, uint64_t from,
                                             uint64_t to, uint64_t info)
@@ -635,7 +675,7 @@ static struct spmu_rec_branch decode_legacy(unsigned fmt, uint64_t from,
   struct spmu_rec_branch e = {.from = from, .to = to};
   uint64_t flags = from;
 
-  if (fmt >= 4)
+  if (fmt == 4)
     e.from = sext(from, 61);
   else if (fmt == 3)
     e.from = sext(from, 63);

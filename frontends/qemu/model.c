@@ -114,6 +114,7 @@ struct spmu_qemu_model {
   spmu_uarch_counts *log;
   bool log_ok;  /* the block fitted in the log */
   bool use_log; /* count.c delivers the block per instruction */
+  bool misp;    /* the predictor mispredicted the last block's branch */
 };
 
 bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
@@ -444,33 +445,35 @@ static void last_branch(struct spmu_qemu_model *m, const struct tb *next)
   const struct spmu_qemu_mtb *b = m->cur;
   uint64_t pc = b->e[b->n - 1].vaddr, ft = b->fallthrough;
   uint64_t to = next ? next->vaddr : ft;
+  int misp = 0;
 
   switch (b->last_kind) {
   case K_COND:
     if (next)
-      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_COND, to != ft, to);
+      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_COND, to != ft, to);
     break;
   case K_JMP:
-    spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_JUMP, 1, to);
+    misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_JUMP, 1, to);
     break;
   case K_CALL:
-    spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_CALL, 1, to);
+    misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_CALL, 1, to);
     break;
   case K_JMP_IND:
     if (next)
-      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_JUMP, 1, to);
+      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_JUMP, 1, to);
     break;
   case K_CALL_IND:
     if (next)
-      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_CALL, 1, to);
+      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_CALL, 1, to);
     break;
   case K_RET:
     if (next)
-      spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_RET, 1, to);
+      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_RET, 1, to);
     break;
   default:
     break;
   }
+  m->misp = misp != 0;
 }
 
 /* The end of a block ending at a REP string instruction (cachegrind):
@@ -500,7 +503,10 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   struct spmu_qemu_model *m = v->model;
   uint32_t n;
 
-  if (!m || !p->model || m->cur != p->model)
+  if (!m)
+    return;
+  m->misp = false;
+  if (!p->model || m->cur != p->model)
     return;
   n = m->cur->n;
   if (n == 0)
@@ -519,6 +525,21 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   } else {
     spmu_uarch_retire(m->u, n - (m->cont ? 1u : 0u));
   }
+}
+
+/* The branch of the block spmu_qemu_model_end just ended, for its LBR
+ * entry (lbr.c): whether the predictor mispredicted it, and the timing
+ * model's core cycles once the block retired. False without a model. */
+bool spmu_qemu_model_branch(const struct vcpu *v, bool *misp, uint64_t *cycles)
+{
+  const struct spmu_qemu_model *m = v->model;
+  uint64_t ref;
+
+  if (!m)
+    return false;
+  *misp = m->misp;
+  spmu_uarch_cycles(m->u, m->live, cycles, &ref);
+  return true;
 }
 
 /* In a fork's child: the counts not yet delivered were the parent's. */

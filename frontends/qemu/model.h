@@ -42,6 +42,10 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont);
 void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
                          const struct tb *next);
 
+/* The branch of the block just ended (lbr.c): mispredicted, and the
+ * timing model's core cycles after it; false without a model. */
+bool spmu_qemu_model_branch(const struct vcpu *v, bool *misp, uint64_t *cycles);
+
 /* count.c's budget, deliveries and forks (model.c says each). */
 uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge);
 void spmu_qemu_model_near(struct vcpu *v, bool near);

@@ -9,6 +9,8 @@
  *   plugin.c    this file: the install, QEMU's callbacks of threads,
  *               translations, system calls and exit, fork, execve and a
  *               fatal signal, the results file
+ *   exec.c      an execve followed: the new program under qemu and the
+ *               plugin again
  *   setup.c     the configuration (config.h) from the arguments
  *   threads.c   the registry of the process's guest threads, their totals
  *   cores.c     a thread's model cores, programmed through the agent
@@ -38,6 +40,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -51,6 +54,7 @@
 #include "config.h"
 #include "cores.h"
 #include "count.h"
+#include "exec.h"
 #include "fail.h"
 #include "inline.h"
 #include "model.h"
@@ -83,7 +87,8 @@ struct plugin {
   bool inline_mode;                /* counting inline (inline.c) now */
   bool failed;                     /* a block or a thread could not be set up */
   bool signal_written;
-  int fork_tid; /* the host thread that forks */
+  int fork_tid;                      /* the host thread that forks */
+  struct spmu_qemu_exec_probe probe; /* the first instruction translated */
 };
 
 static struct plugin *root;
@@ -124,6 +129,23 @@ static bool failed(const struct plugin *p)
 
 /* ---- translations ------------------------------------------------------ */
 
+/* A guest address and the bytes QEMU read there (exec.c's check that
+ * guest addresses are host addresses). */
+static void take_probe(struct spmu_qemu_exec_probe *probe,
+                       const struct qemu_plugin_tb *qtb)
+{
+  const struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(qtb, 0);
+  size_t n = insn ? qemu_plugin_insn_size(insn) : 0;
+
+  if (n > sizeof(probe->bytes))
+    n = sizeof(probe->bytes);
+  if (n) {
+    probe->vaddr = qemu_plugin_insn_vaddr(insn);
+    memcpy(probe->bytes, qemu_plugin_insn_data(insn), n);
+    probe->n = n;
+  }
+}
+
 /* Each block is described once, when QEMU translates it; it is then
  * counted by inline adds (inline.c) or by a callback per execution
  * (count.c). */
@@ -138,6 +160,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     t->vcpus = spmu_qemu_threads_table(p->threads);
     pthread_mutex_lock(&p->lock);
     ok = spmu_qemu_register_tb(p->blocks, t);
+    if (!p->probe.n)
+      take_probe(&p->probe, qtb);
     pthread_mutex_unlock(&p->lock);
   }
   if (!ok) {
@@ -216,20 +240,62 @@ static void on_vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu_index)
   pthread_mutex_unlock(&p->lock);
 }
 
-/* execve: qemu-user hands the new program to the kernel, which runs it
- * without QEMU, so nothing after it is counted. The counts up to it (the
- * execve instruction included) are written now; should the execve fail,
- * counting goes on from 0 into the block written at exit. */
-static void write_block_before_execve(struct plugin *p)
+/* An execve about to succeed: the counts up to it (the execve instruction
+ * included) are written now, with status (exec: the plugin follows it;
+ * execve: the program runs without QEMU, uncounted). Should it fail after
+ * all, counting goes on from 0 into the block written at exit. The
+ * instructions the calling thread has retired (its records' time). */
+static uint64_t write_block_before_execve(struct plugin *p, int status,
+                                          unsigned vcpu_index)
 {
+  struct vcpu *v;
+  uint64_t time = p->cfg.args.exec_time;
+
   pthread_mutex_lock(&p->lock);
   spmu_qemu_threads_collect(p->threads, true);
-  p->status = SPMU_RESULTS_STATUS_EXECVE;
+  v = spmu_qemu_vcpu_at(spmu_qemu_threads_table(p->threads), vcpu_index);
+  if (v)
+    time += v->insns;
+  p->status = status;
   write_results(p);
   spmu_qemu_threads_clear_totals(p->threads);
   p->status = SPMU_RESULTS_STATUS_UNKNOWN;
   pthread_mutex_unlock(&p->lock);
   spmu_qemu_stream_flush(p->stream);
+  return time;
+}
+
+/* execve and execveat (exec.c): left to fail natively when they would;
+ * else followed, the process replaced by qemu-x86_64 running the new
+ * program under this plugin; else (a setuid program...) run natively,
+ * uncounted, with the reason said. */
+static void on_execve(struct plugin *p, unsigned vcpu_index,
+                      const struct spmu_qemu_exec_call *call)
+{
+  struct spmu_qemu_exec_probe probe;
+  struct spmu_qemu_exec *x;
+  char why[PATH_MAX + 256];
+  uint64_t time;
+
+  pthread_mutex_lock(&p->lock);
+  probe = p->probe;
+  pthread_mutex_unlock(&p->lock);
+  switch (spmu_qemu_exec_prepare(&p->cfg, &probe, call, &x, why, sizeof(why))) {
+  case SPMU_QEMU_EXEC_FAILS:
+    return;
+  case SPMU_QEMU_EXEC_NATIVE:
+    spmu_qemu_fail("execve: %s; the program runs without the plugin", why);
+    write_block_before_execve(p, SPMU_RESULTS_STATUS_EXECVE, vcpu_index);
+    return;
+  case SPMU_QEMU_EXEC_FOLLOW:
+    break;
+  }
+  time = write_block_before_execve(p, SPMU_RESULTS_STATUS_EXEC, vcpu_index);
+  spmu_qemu_exec_run(x, time, why, sizeof(why));
+  spmu_qemu_exec_free(x);
+  /* qemu-x86_64 could not be executed: the execve runs natively. */
+  spmu_qemu_fail("execve: %s; the program runs without the plugin", why);
+  write_block_before_execve(p, SPMU_RESULTS_STATUS_EXECVE, vcpu_index);
 }
 
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
@@ -237,12 +303,13 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
                        uint64_t a8)
 {
-  (void)id, (void)vcpu_index, (void)a2, (void)a3, (void)a4, (void)a5;
-  (void)a6, (void)a7, (void)a8;
+  struct spmu_qemu_exec_call call = {num, {a1, a2, a3, a4, a5}};
+
+  (void)id, (void)a6, (void)a7, (void)a8;
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
-    write_block_before_execve(root);
+    on_execve(root, vcpu_index, &call);
 }
 
 static void on_exit_process(qemu_plugin_id_t id, void *udata)

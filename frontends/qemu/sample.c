@@ -39,6 +39,10 @@ struct spmu_qemu_stream {
   bool started; /* the PROCESS record is out */
   bool failed;  /* a write failed (said then) */
   uint32_t ppid;
+  /* Added to every time: after an execve the plugin followed, the
+   * instructions the thread had retired before it (exec=N). */
+  uint64_t time0;
+  bool exec; /* the PROCESS record says so: a followed execve's program */
   /* Executable mappings already written: [start, end). */
   struct {
     uint64_t start, end;
@@ -89,6 +93,8 @@ static void put_process(struct spmu_qemu_stream *rec)
   struct spmu_rec_process *p = reserve(rec, SPMU_REC_PROCESS, sizeof(*p));
 
   spmu_rec_process_fill(p, (uint32_t)getpid(), rec->ppid, rec->cfg->comm);
+  if (rec->exec)
+    p->flags |= SPMU_REC_PROCESS_EXEC;
 }
 
 /* ---- mappings --------------------------------------------------------- */
@@ -194,7 +200,7 @@ void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
   s = reserve(rec, SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t) + br);
   s->pid = (uint32_t)getpid();
   s->tid = (uint32_t)v->tid;
-  s->time = v->insns;
+  s->time = rec->time0 + v->insns;
   s->ip = ip;
   s->period = v->cfg->period;
   s->event = event;
@@ -263,7 +269,7 @@ void spmu_qemu_thread_start(struct vcpu *v)
   t = reserve(rec, SPMU_REC_THREAD, sizeof(*t));
   t->pid = (uint32_t)getpid();
   t->tid = (uint32_t)v->tid;
-  t->time = v->insns + v->sum[0][L_INST];
+  t->time = rec->time0 + v->insns + v->sum[0][L_INST];
   pthread_mutex_unlock(&rec->lock);
 }
 
@@ -278,7 +284,7 @@ void spmu_qemu_thread_exit(struct vcpu *v)
   e = reserve(rec, SPMU_REC_EXIT, sizeof(*e));
   e->pid = (uint32_t)getpid();
   e->tid = (uint32_t)v->tid;
-  e->time = v->insns + v->sum[0][L_INST];
+  e->time = rec->time0 + v->insns + v->sum[0][L_INST];
   pthread_mutex_unlock(&rec->lock);
 }
 
@@ -318,6 +324,8 @@ spmu_qemu_stream_open(const struct spmu_qemu_config *cfg, char *why, size_t len)
     return NULL;
   }
   rec->cfg = cfg;
+  rec->time0 = cfg->args.exec_time;
+  rec->exec = cfg->args.exec_time != 0;
   return rec;
 }
 
@@ -347,6 +355,7 @@ void spmu_qemu_stream_fork_child(struct spmu_qemu_stream *rec)
   rec->started = false;
   rec->ppid = (uint32_t)getppid();
   rec->nmaps = 0;
+  rec->exec = false;
   pthread_mutex_init(&rec->lock, NULL);
 }
 

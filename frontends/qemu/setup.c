@@ -155,6 +155,7 @@ bool spmu_qemu_setup(struct spmu_qemu_config *cfg, int argc, char **argv)
   }
   if (!take_args(cfg, &a))
     return false;
+  cfg->args = a;
   if (cfg->precise &&
       !spmu_qemu_pebs_setup(&cfg->profile, &cfg->pebs, why, sizeof(why))) {
     spmu_qemu_fail("%s", why);

@@ -406,6 +406,51 @@ checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "no qemu-x86_64: exit status $rc, want 2"
 grep -q 'apt-get install qemu-user' "$tmp/err" ||
   fail "no qemu-x86_64: the message names apt-get install qemu-user"
+# An -o FILE that cannot be written is found before the program runs
+# (status 2, not run); one that can is created then, an existing file
+# kept as FILE.old first, as perf record does. (The stand-in qemu notes
+# that it ran.)
+printf '#!/bin/sh\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
+rm -f "$tmp/ran"
+RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
+  "$SOFTPMU" record -o "$tmp/no-dir/x.data" -- /bin/true >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect "record -o not writable" 2 "" \
+  "softpmu: record: -o $tmp/no-dir/x.data: No such file or directory"
+checks=$((checks + 1))
+[ ! -e "$tmp/ran" ] || fail "record -o not writable: the program ran"
+echo old >"$tmp/keep.data"
+mkdir -p "$tmp/tmpdir"
+(NAP=30 RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
+  TMPDIR="$tmp/tmpdir" exec "$SOFTPMU" record -o "$tmp/keep.data" -- /bin/true \
+  >"$tmp/out" 2>"$tmp/err") &
+pid=$!
+i=0
+while [ ! -s "$tmp/ran" ] && [ $i -lt 100 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+checks=$((checks + 1))
+[ "$(cat "$tmp/keep.data.old" 2>/dev/null)" = old ] && [ -e "$tmp/keep.data" ] ||
+  fail "record -o: FILE.old kept and FILE created before the program runs"
+[ -n "$(ls -A "$tmp/tmpdir")" ] || fail "record: no temporary file in TMPDIR"
+# Killed by SIGTERM: the temporary stream removed, the program stopped,
+# the status the signal's (128 + 15).
+kill -s TERM $pid
+wait $pid
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 143 ] || fail "record, SIGTERM: exit status $rc, want 143"
+[ -z "$(ls -A "$tmp/tmpdir")" ] ||
+  fail "record, SIGTERM: left in TMPDIR: $(ls -A "$tmp/tmpdir")"
+! kill -0 "$(cat "$tmp/ran")" 2>/dev/null ||
+  fail "record, SIGTERM: the program still runs"
+# -e '' names no event: refused.
+run record -e '' --from "$tmp/one.bin" -o "$tmp/empty.data"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qxF \
+  "softpmu: record: -e '': an empty event list" ||
+  fail "record -e '': status $rc, $(cat "$tmp/err")"
 run record
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "no program: exit status $rc, want 2"
@@ -583,6 +628,28 @@ record_branches() {
   checks=$((checks + 1))
   grep -q "^# Samples: 15 " "$tmp/rep" && grep -q "(iter:2 avg_cycles:0)" "$tmp/rep" ||
     fail "branch stacks: perf report --branch-history: $(head -20 "$tmp/rep")"
+  # With the model loaded (a modelled event sampled, here cycles), each
+  # entry carries the model's MISPRED and cycle count (MSR_LBR_INFO_x,
+  # SDM Vol. 3B 17.12.1): alt.S's first branch, the JNZ at alt after 5
+  # instructions, is a mispredict (gshare's counters start weakly not
+  # taken) after ceil(5 / 4) + 250 (the cold fetch, from memory) + 16
+  # (the mispredict) cycles of part:skylake's timing model (uarch/README.md,
+  # "Timing"), as perf script and perf report --branch-history show it.
+  "$CC" -nostdlib -static -DN=301 -DPERIOD=4 -o "$tmp/alt" "$QT/alt.S" ||
+    fail "alt.S does not assemble"
+  asym() { nm "$tmp/alt" | awk -v s="$1" '$3 == s { print $1 }' | sed 's/^0*//'; }
+  run record -e cycles -c 50 -b -o "$tmp/alt.data" -- "$tmp/alt"
+  expect "branch stacks from the model: record -e cycles -b" 0 "" \
+    "[ softpmu record: wrote 15 samples to $tmp/alt.data ]"
+  perf script -i "$tmp/alt.data" -F brstack 2>/dev/null | tr ' ' '\n' >"$tmp/entries"
+  checks=$((checks + 1))
+  grep -qx "0x$(asym alt)/0x$(asym skip)/M/-/-/268/" "$tmp/entries" &&
+    grep -q "/P/-/-/[0-9]*/\$" "$tmp/entries" ||
+    fail "branch stacks from the model: perf script -F brstack: $(sort -u "$tmp/entries" | head -5)"
+  perf report -i "$tmp/alt.data" --stdio --branch-history >"$tmp/rep" 2>&1
+  checks=$((checks + 1))
+  grep -q "alt .*(cycles:268)" "$tmp/rep" && grep -q "(predicted:0.0%)" "$tmp/rep" ||
+    fail "branch stacks from the model: perf report --branch-history: $(head -40 "$tmp/rep")"
   # --call-graph lbr (LBR call-stack mode, SDM Vol. 3B 17.9; IA32_LBR_CTL.
   # CALL_STACK on Sapphire Rapids): perf stitches the chain from the
   # branch stack; it must be the shadow stack's (-g) on callchain.S,
@@ -624,6 +691,39 @@ _start" && cmp -s "$tmp/cg.rep" "$tmp/cl.rep" ||
   done
 }
 record_end_to_end
+
+# An execve the plugin follows (frontends/qemu/exec.c): execve.S, 2N + 6
+# instructions to its execve, starts loop.S, 2M + 4 of its own, in the
+# same process. The counter starts again at the exec, so 19 samples of
+# execve.S (at _start) then 39 of loop.S (at back), by comm, pid and
+# symbol; the COMM record of the exec; softpmu report the same.
+record_exec() {
+  [ -n "$PLUGIN" ] && command -v qemu-x86_64 >/dev/null 2>&1 || return
+  QT=$SRC/../../frontends/qemu/tests
+  "$CC" -nostdlib -static -DN=200000 -o "$tmp/bigloop" "$QT/loop.S" &&
+    "$CC" -nostdlib -static -DN=100000 "-DPATH=\"$tmp/bigloop\"" \
+      -o "$tmp/execve" "$QT/execve.S" ||
+    fail "loop.S or execve.S does not assemble"
+  run record -c 10007 -o "$tmp/exec.data" -- "$tmp/execve"
+  expect "record through an execve" 0 "" \
+    "[ softpmu record: wrote 58 samples to $tmp/exec.data ]"
+  run report -i "$tmp/exec.data"
+  has "report through an execve" "$tmp/out" "67.24% 39 bigloop bigloop [.] back"
+  has "report through an execve" "$tmp/out" "32.76% 19 execve execve [.] _start"
+  [ $have_perf = 1 ] || return
+  perf script -i "$tmp/exec.data" -F comm,pid,ip,sym 2>/dev/null |
+    awk '{ print $1, $4 }' | sort | uniq -c >"$tmp/script"
+  has "perf script through an execve" "$tmp/script" "39 bigloop back"
+  has "perf script through an execve" "$tmp/script" "19 execve _start"
+  checks=$((checks + 1))
+  [ "$(perf script -i "$tmp/exec.data" -F pid 2>/dev/null | sort -u |
+    wc -l)" = 1 ] || fail "perf script through an execve: not one pid"
+  checks=$((checks + 1))
+  perf script -i "$tmp/exec.data" --show-task-events 2>/dev/null |
+    grep -q "PERF_RECORD_COMM exec: bigloop:" ||
+    fail "perf script through an execve: no COMM exec record"
+}
+record_exec
 
 finish_rc=0
 finish || finish_rc=1

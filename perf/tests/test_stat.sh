@@ -427,6 +427,88 @@ expect "record -p refused" 2 "" "softpmu: record: -p: the program runs under qem
 run record -a -- ./prog
 expect "record -a refused" 2 "" "softpmu: record: -a: the program runs under qemu-x86_64, in user mode: there is no system to count, only the program record starts (its threads and forked children)"
 
+# An empty event list (-e '', -e ,) would print an empty table: refused.
+for list in '' ','; do
+  run stat -e "$list" --from "$tmp/res"
+  checks=$((checks + 1))
+  [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qxF \
+    "softpmu: stat: -e '$list': an empty event list" ||
+    fail "-e '$list': status $rc, $(cat "$tmp/err")"
+done
+
+# -o FILE starts as perf stat's does: "# started on" and ctime(3)'s date,
+# then a blank line; then the layout stat prints on standard error.
+started='^# started on [A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 1-3][0-9] [0-2][0-9]:[0-5][0-9]:[0-6][0-9] [0-9][0-9][0-9][0-9]$'
+for layout in "" "-x ," "-j"; do
+  # shellcheck disable=SC2086 # the layout's options, split
+  run stat $layout -e instructions,cycles --from "$tmp/res"
+  cp "$tmp/err" "$tmp/want-o"
+  # shellcheck disable=SC2086
+  run stat $layout -e instructions,cycles -o "$tmp/o" --from "$tmp/res"
+  checks=$((checks + 1))
+  { [ "$rc" = 0 ] && [ ! -s "$tmp/err" ] &&
+    head -n 1 "$tmp/o" | grep -q "$started" &&
+    [ -z "$(sed -n 2p "$tmp/o")" ] &&
+    tail -n +3 "$tmp/o" | cmp -s - "$tmp/want-o"; } ||
+    fail "-o with '$layout': # started on, a blank line, the layout: $(cat "$tmp/o")"
+done
+
+# Running a program, with a stand-in qemu-x86_64 that notes its pid in
+# $RAN and sleeps (the plugin: any readable file; the program is looked
+# up first).
+mkdir -p "$tmp/bin" "$tmp/tmpdir"
+printf '#!/bin/sh\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
+chmod +x "$tmp/bin/qemu-x86_64"
+standin() {
+  RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/res" \
+    TMPDIR="$tmp/tmpdir" "$SOFTPMU" "$@" >"$tmp/out" 2>"$tmp/err"
+}
+
+# An -o FILE that cannot be written is found before the program runs:
+# status 2, the program not run.
+rm -f "$tmp/ran"
+standin stat -o "$tmp/no-dir/o" -- /bin/true
+rc=$?
+expect "-o FILE not writable" 2 "" \
+  "softpmu: stat: -o $tmp/no-dir/o: No such file or directory"
+checks=$((checks + 1))
+[ ! -e "$tmp/ran" ] || fail "-o FILE not writable: the program ran"
+
+# A directory as the program: "Is a directory", 126, as a shell says.
+standin stat -- "$tmp/bin"
+rc=$?
+expect "a directory as the program" 126 "" \
+  "softpmu: stat: $tmp/bin: Is a directory"
+
+# Killed by SIGTERM or SIGHUP while the program runs: the temporary file
+# is removed, the program gets the signal and is waited for, and stat
+# dies of the signal (128 + N).
+for sig in TERM:15 HUP:1; do
+  n=${sig#*:} sig=${sig%:*}
+  rm -f "$tmp/ran"
+  (NAP=30 RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/res" \
+    TMPDIR="$tmp/tmpdir" exec "$SOFTPMU" stat -e instructions -- /bin/true \
+    >"$tmp/out" 2>"$tmp/err") &
+  pid=$!
+  i=0
+  while [ ! -s "$tmp/ran" ] && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+  checks=$((checks + 1))
+  [ -n "$(ls -A "$tmp/tmpdir")" ] || fail "SIG$sig: no temporary file in TMPDIR"
+  kill -s $sig $pid
+  wait $pid
+  rc=$?
+  checks=$((checks + 1))
+  want=$((128 + n))
+  [ "$rc" = "$want" ] || fail "SIG$sig: exit status $rc, want $want"
+  [ -z "$(ls -A "$tmp/tmpdir")" ] ||
+    fail "SIG$sig: left in TMPDIR: $(ls -A "$tmp/tmpdir")"
+  ! kill -0 "$(cat "$tmp/ran")" 2>/dev/null ||
+    fail "SIG$sig: the program still runs"
+done
+
 run stat --help
 expect_manual "stat --help"
 run record --help

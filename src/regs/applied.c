@@ -31,10 +31,16 @@ static uint64_t lbr_caps(const spmu_profile *p)
   c |= p->lbr_depth == 4 ? CAP(LBR_CORE2) : CAP(LBR_NHM);
   if (p->lbr_depth == 32)
     c |= CAP(LBR_32);
-  if (fmt >= 3)
+  /* The flags in FROM_IP[63:61]: MISPRED from format 3 (Table 17-8),
+   * IN_TX and TSX_ABORT in format 4 (17.9). Format 5 (Skylake, 17.12)
+   * simplifies FROM_IP to TO_IP's layout, a sign-extended address in bits
+   * 63:0, and has the flags in MSR_LBR_INFO_x only (17.12.1). */
+  if (fmt == 3 || fmt == 4)
     c |= CAP(LBR_FLAGS);
-  if (fmt >= 4)
+  if (fmt == 4)
     c |= CAP(LBR_FMT4);
+  if (fmt >= 4)
+    c |= CAP(LBR_CALLSTACK);
   if (fmt == 5)
     c |= CAP(LBR_INFO);
   return c;
@@ -154,13 +160,14 @@ const char *spmu_cap_text(unsigned bit)
       [SPMU_CAP_LBR_CORE2] = "the Core 2 LBR stack (lbr_depth=4)",
       [SPMU_CAP_LBR_NHM] = "LBR stack of 16 or 32 (Nehalem and later)",
       [SPMU_CAP_LBR_32] = "LBR stack of 32",
-      [SPMU_CAP_LBR_FLAGS] = "LBR format 3+",
-      [SPMU_CAP_LBR_FMT4] = "LBR format 4+",
+      [SPMU_CAP_LBR_FLAGS] = "LBR formats 3-4",
+      [SPMU_CAP_LBR_FMT4] = "LBR format 4",
       [SPMU_CAP_LBR_INFO] = "LBR format 5",
       [SPMU_CAP_ARCH_LBR] = "architectural LBRs",
       [SPMU_CAP_ALBR_CPL] = "arch LBR CPL filtering (CPUID.1CH:EBX[0])",
       [SPMU_CAP_ALBR_FILTER] = "arch LBR branch filtering (CPUID.1CH:EBX[1])",
       [SPMU_CAP_ALBR_STACK] = "arch LBR call-stack mode (CPUID.1CH:EBX[2])",
+      [SPMU_CAP_LBR_CALLSTACK] = "LBR format 4+",
   };
   return bit < sizeof(text) / sizeof(text[0]) && text[bit] ? text[bit] : NULL;
 }

@@ -216,8 +216,9 @@ static const struct spmu_field_def ds_area_fields[] = {
 /* MSR_LASTBRANCH_x_FROM_IP — SDM 17.4.8.1 (formats of
  * IA32_PERF_CAPABILITIES[5:0]), 17.7.1 Table 17-8 (format 3: MISPRED in bit
  * 63, bits 62:0 the address sign-extended from bit 47), 17.9 (format 4:
- * IN_TX 62, TSX_ABORT 61, bits 60:0 the address); format 5 keeps format
- * 4's flags beside MSR_LBR_INFO_x (Linux). Formats 1-2: 64 address bits. */
+ * IN_TX 62, TSX_ABORT 61, bits 60:0 the address). Formats 1-2 and 5: 64
+ * address bits (format 5, 17.12: FROM_IP as TO_IP, the flags in
+ * MSR_LBR_INFO_x only). */
 static const struct spmu_field_def lbr_from_fields[] = {
   FRX("FROM_IP", 0, 64, 0, CAP(LBR_FLAGS),
       "branch source linear address (64 bits)"),
@@ -283,7 +284,7 @@ static const struct spmu_field_def lbr_select_fields[] = {
   F("NEAR_IND_JMP", 6, 1, 0, "do not record near indirect jumps"),
   F("NEAR_REL_JMP", 7, 1, 0, "do not record near relative jumps"),
   F("FAR_BRANCH", 8, 1, 0, "do not record far branches"),
-  F("EN_CALLSTACK", 9, 1, CAP(LBR_FMT4),
+  F("EN_CALLSTACK", 9, 1, CAP(LBR_CALLSTACK),
     "call-stack mode: calls push, returns pop"),
 };
 

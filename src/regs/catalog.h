@@ -64,14 +64,17 @@ enum spmu_cap_bit {
   SPMU_CAP_LBR_NHM,        /* the Nehalem-and-later layout: 16 or 32 entries
                               at 680H / 6C0H, MSR_LBR_SELECT (17.7) */
   SPMU_CAP_LBR_32,         /* 32 entries (17.12) */
-  SPMU_CAP_LBR_FLAGS,      /* LBR format 3+: MISPRED in FROM_IP[63] */
-  SPMU_CAP_LBR_FMT4,       /* LBR format 4+: IN_TX / TSX_ABORT in
-                              FROM_IP[62:61]; call-stack mode (17.9) */
+  SPMU_CAP_LBR_FLAGS,      /* LBR formats 3-4: MISPRED in FROM_IP[63] */
+  SPMU_CAP_LBR_FMT4,       /* LBR format 4: IN_TX / TSX_ABORT in
+                              FROM_IP[62:61] (format 5 has them in
+                              MSR_LBR_INFO_x only, 17.12.1) */
   SPMU_CAP_LBR_INFO,       /* LBR format 5: MSR_LBR_INFO_x (17.12) */
   SPMU_CAP_ARCH_LBR,       /* architectural LBRs (CPUID.07H:EDX[19]) */
   SPMU_CAP_ALBR_CPL,       /* CPUID.1CH:EBX[0]: CPL filtering */
   SPMU_CAP_ALBR_FILTER,    /* CPUID.1CH:EBX[1]: branch filtering */
   SPMU_CAP_ALBR_STACK,     /* CPUID.1CH:EBX[2]: call-stack mode */
+  SPMU_CAP_LBR_CALLSTACK,  /* LBR format 4+: MSR_LBR_SELECT.EN_CALLSTACK
+                              (17.9) */
 };
 #define CAP(x) (UINT64_C(1) << SPMU_CAP_##x)
 

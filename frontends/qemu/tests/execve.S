@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* N iterations of a 2-instruction loop, then execve(PATH, {PATH, NULL},
- * {NULL}): the program executed is not counted; everything up to the
- * execve instruction is. */
+ * {NULL}): everything up to the execve instruction is counted, and the
+ * program executed is counted by its own (the plugin follows the execve).
+ * Should the execve fail, the program exits with its errno (ENOENT: 2). */
         .globl _start
         .text
 _start:
@@ -13,8 +14,9 @@ _start:
         lea     envp(%rip), %rdx
         mov     $59, %eax              /* execve */
         syscall
-        mov     $60, %eax              /* reached only if execve failed */
-        mov     $99, %edi
+        mov     %eax, %edi             /* reached only if execve failed: */
+        neg     %edi                   /* exit(-rax), the errno */
+        mov     $60, %eax
         syscall
 
         .data

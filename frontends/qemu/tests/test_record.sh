@@ -160,7 +160,7 @@ awk '$1 == "process" { pid[++n] = $2; ppid[n] = $3 }
 # model-specific stack is read whole from MSR_LASTBRANCH_TOS down (hw_idx
 # = TOS = records mod DEPTH, 17.4.8.1), empty entries as 0, an
 # architectural one from entry 0 to the first empty entry (hw_idx all
-# ones). Flags: PREDICTED (2; no branch predictor is modelled) where the
+# ones). Flags: PREDICTED (2; no model=, so no branch predictor) where the
 # format has a MISPRED bit (format 3 and up, architectural LBRs), none on
 # Core 2 (format 1). Kinds: C near relative call, R near return, I near
 # indirect call, J near indirect jump, j near relative jump, c Jcc.
@@ -316,6 +316,108 @@ for case in "skylake 32 0" "haswell 16 0" "sapphirerapids 32 1"; do
     }' >"$tmp/want"
     [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" ||
       fail "recursion in call-stack mode on $1, period $P ($pl): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+done
+# Branch stacks from the modelled micro-architecture (model=SPEC, lbr.c):
+# each entry's MISPRED is the model's branch predictor's and its cycle
+# count the timing model's core cycles since the previous entry (SDM Vol.
+# 3B 17.12.1 MSR_LBR_INFO_x.CYC_CNT; IA32_LBR_x_INFO.CYC_CNT), each where
+# the LBR format has it: MISPRED from format 3 (Table 17-8; in LBR_INFO
+# from format 5) and in architectural LBRs, cycles in format 5 and timed
+# architectural LBRs (CPUID.1CH:ECX[1]), else 0; Core 2 (format 1) has no
+# flags. alt.S's taken branches are known by construction; the same run
+# samples BR_MISP_RETIRED.ALL_BRANCHES (the model's branch-misses) with
+# period 1, so its samples give the time of every mispredict: an entry is
+# M exactly when a mispredict sample falls at its branch (the others fall
+# at not-taken branches, which the LBRs do not record). The timing model
+# (uarch/README.md, "Timing") gives, at instruction T, ceil(T / WIDTH) +
+# MEM (the one cold fetch: the program is one cache line, served by
+# memory) + PENALTY per mispredict up to T; an entry's cycles are its
+# difference with the entry before. The instruction event's period makes
+# the branches reach the LBRs both one block at a time near the samples
+# and through the plugin's ring (PLUGIN7: a ring of 33).
+AN=300 APER=4
+"$CC" -nostdlib -static -DN=$AN -DPERIOD=$APER -o "$tmp/alt" "$SRC/alt.S" ||
+  fail "alt: does not assemble"
+asym() { printf '%d' "0x$(nm "$tmp/alt" | awk -v s="$1" '$3 == s { print $1 }')"; }
+# PROFILE DEPTH ARCH FLAGS TIMED PART WIDTH MEM PENALTY
+for case in "skylake 32 0 1 1 skylake 4 250 16" \
+  "icelake 32 0 1 1 icelake 5 250 16" "haswell 16 0 1 0 haswell 4 230 15" \
+  "nehalem 16 0 1 0 sandybridge 4 200 15" "core2 4 0 0 0 skylake 4 250 16" \
+  "sapphirerapids 32 1 1 1 sapphirerapids 6 300 17"; do
+  set -- $case
+  for run in "1 $PLUGIN" "13 $PLUGIN" "13 $PLUGIN7" "1009 $PLUGIN"; do
+    P=${run%% *}
+    checks=$((checks + 1))
+    rm -f "$tmp/rec"
+    qemu-x86_64 -plugin "${run#* },profile=$1,record=$tmp/rec,event=5300c0,event=5300c5,period=$P,branch=9,model=part:$6" \
+      "$tmp/alt" >"$tmp/out" 2>"$tmp/err" ||
+      fail "model branch stacks on $1: qemu-x86_64 failed: $(cat "$tmp/err")"
+    "$DUMP" "$tmp/rec" >"$tmp/rec.txt" || fail "model branch stacks on $1: malformed stream"
+    awk '$1 == "sample" { ev = $7; if (ev == 1 && P == 1) print $4 > MISP }
+      $1 == "brstack" && ev == 0' P=$P MISP="$tmp/misp" "$tmp/rec.txt" >"$tmp/got"
+    [ "$P" = 1 ] && cp "$tmp/misp" "$tmp/misp.$1"
+    awk -v P=$P -v D=$2 -v ARCH=$3 -v FLAGS=$4 -v TIMED=$5 -v W=$7 -v MEM=$8 \
+      -v PEN=$9 -v N=$AN -v PER=$APER -v ALT=$(asym alt) -v SKIP=$(asym skip) \
+      -v BACK=$(asym back) -v TOP=$(asym top) '
+    function cyc(T, c) { # the timing model at instruction T
+      while (nm < nmisp && misp[nm + 1] <= T) nm++
+      c = int((T + W - 1) / W) + MEM + PEN * nm
+      return c
+    }
+    function rec(f, o) {
+      n++; from[n] = f; to[n] = o; at[n] = t
+      mp[n] = (t in ismisp); c = cyc(t); cy[n] = c - last; last = c
+      nM += mp[n]
+    }
+    function fl(i) { return FLAGS ? (mp[i] ? 1 : 2) : 0 }
+    function sample(i, line, m) {
+      m = n < D ? n : D; line = ""
+      for (i = 0; i < m; i++)
+        line = line sprintf(" %x>%x/%x/%d", from[n - i], to[n - i], fl(n - i),
+          TIMED ? cy[n - i] : 0)
+      if (!ARCH) for (; m < D; m++) line = line sprintf(" 0>0/%x/0", FLAGS ? 2 : 0)
+      printf "brstack %s %d%s\n", ARCH ? "ffffffffffffffff" : sprintf("%x", n % D),
+        ARCH && n < D ? n : D, line
+    }
+    # One instruction; br 1: the taken JNZ at alt, 2: the one at back.
+    function insn(br) {
+      t++
+      if (br == 1) rec(ALT, SKIP)
+      if (br == 2) rec(BACK, TOP)
+      if (t % P == 0) sample()
+    }
+    { nmisp++; misp[nmisp] = $1; ismisp[$1] = 1 }
+    END {
+      insn(0); insn(0)
+      for (i = 1; i <= N; i++) {
+        insn(0); insn(0); insn(i % PER ? 1 : 0)
+        if (i % PER == 0) insn(0)
+        insn(0); insn(i < N ? 2 : 0)
+      }
+      insn(0); insn(0); insn(0)
+      if (!nM || nM == n) print "no mispredicted entry, or no other"
+    }' "$tmp/misp.$1" >"$tmp/want"
+    [ -s "$tmp/want" ] && cmp -s "$tmp/got" "$tmp/want" ||
+      fail "model branch stacks, $1 period $P (${run#* }): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
+  done
+done
+# The same in call-stack mode (17.9), where a return right after its call
+# in the ring cancels it: the cycles still run from the return, the last
+# LBR update. recurse.S's stacks (and data, whose cold lines cost the
+# memory latency) at every 53rd instruction must be those of a run that
+# feeds every branch at its block (period 1), with either ring.
+for prof in skylake sapphirerapids; do
+  for run in "1 $PLUGIN" "53 $PLUGIN" "53 $PLUGIN7"; do
+    P=${run%% *}
+    rm -f "$tmp/rec"
+    qemu-x86_64 -plugin "${run#* },profile=$prof,record=$tmp/rec,event=5300c0,period=$P,branch=801,model=part:skylake" \
+      "$tmp/recurse" >"$tmp/out" 2>"$tmp/err" || fail "recurse with the model on $prof: $(cat "$tmp/err")"
+    "$DUMP" "$tmp/rec" | awk '$1 == "sample" { t = $4 } $1 == "brstack" && t % 53 == 0' >"$tmp/got"
+    [ "$P" = 1 ] && mv "$tmp/got" "$tmp/want" && continue
+    checks=$((checks + 1))
+    [ -s "$tmp/want" ] && grep -q '/2/[1-9]' "$tmp/want" && cmp -s "$tmp/want" "$tmp/got" ||
+      fail "call stack with the model on $prof (${run#* }): $(diff "$tmp/want" "$tmp/got" | head -3 | cut -c1-300)"
   done
 done
 # What branch= refuses: a profile without LBRs (Core Duo), LBR_SELECT's

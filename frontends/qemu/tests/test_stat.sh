@@ -120,21 +120,78 @@ for ev in 4300c0:inline 4320c4:callback; do
     fail "event ${ev%:*}: counted by ${ev#*:}: $(cat "$tmp/r")"
 done
 
-# execve: counted up to the execve instruction; the program it starts runs
-# without QEMU. A failed execve goes on counting.
-N=1000
-build execve -DN=$N '-DPATH="/bin/true"'
-check execve "counted up to execve" $((1 + 2 * N + 5)) $((N + 1)) $N 0 0 \
-  $((N - 1)) 1 0 0
-grep -q "a process called execve" "$tmp/err" ||
-  fail "execve: stat says the program it started is not counted"
+# execve: followed (exec.c). The program execve.S starts runs under the
+# plugin too: the counts are execve.S's up to its execve instruction plus
+# the started program's own (loop.S, M iterations), in every event; no
+# warning. A failed execve (ENOENT) returns -ENOENT to the program (its
+# exit status 2) and counting goes on.
+N=1000 M=500
+build loop -DN=$M
+build execve -DN=$N "-DPATH=\"$tmp/loop\""
+check execve "execve followed: its program counted" \
+  $((1 + 2 * N + 5 + 2 * M + 4)) $((N + M + 2)) $((N + M)) 0 0 \
+  $((N + M - 2)) 2 0 0
+! grep -q "a process called execve\|softpmu-qemu" "$tmp/err" ||
+  fail "execve followed: stat warns: $(cat "$tmp/err")"
 build execve -DN=$N '-DPATH="/nonexistent"'
 run stat -e instructions -- "$tmp/execve"
 checks=$((checks + 1))
-[ "$rc" = 99 ] || fail "failed execve: exit status $rc, want 99"
+[ "$rc" = 2 ] || fail "failed execve: exit status $rc, want 2 (ENOENT)"
 got=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1 }' "$tmp/err")
-[ "$got" = $((1 + 2 * N + 8)) ] ||
-  fail "failed execve: $got instructions, want $((1 + 2 * N + 8)) (each once)"
+[ "$got" = $((1 + 2 * N + 9)) ] ||
+  fail "failed execve: $got instructions, want $((1 + 2 * N + 9)) (each once)"
+! grep -q "a process called execve\|softpmu-qemu" "$tmp/err" ||
+  fail "failed execve: stat warns"
+
+# Through a shell: sh -c PROG is sh up to its execve, then PROG's own
+# count, in a block of the same pid (status=exec, then the exit status);
+# sh -c 'PROG; PROG' forks for each, and each child's exec is followed.
+# stat's total through sh differs between two programs by exactly their
+# own counts' difference.
+build loop -DN=$M
+cp "$tmp/loop" "$tmp/loopa"
+build loop -DN=$((M * 3))
+cp "$tmp/loop" "$tmp/loopb"
+rm -f "$tmp/res"
+qemu-x86_64 -plugin "$PLUGIN,event=4300c0,out=$tmp/res" /bin/sh -c \
+  "$tmp/loopa; $tmp/loopa" >"$tmp/out" 2>"$tmp/err"
+checks=$((checks + 1))
+got=$(awk '/^softpmu-qemu/ { st = $5 } /^event 0/ && st == "status=0" &&
+  $3 == '$((2 * M + 4))' { n++ } END { print n + 0 }' "$tmp/res")
+[ "$got" = 2 ] || fail "sh -c 'PROG; PROG': PROG counted $got times, want 2: $(cat "$tmp/res" "$tmp/err")"
+got=$(grep -c 'status=exec ' "$tmp/res")
+[ "$got" = 2 ] || fail "sh -c 'PROG; PROG': $got blocks end at an exec, want 2"
+run stat -e instructions -- sh -c "$tmp/loopa"
+a=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1 }' "$tmp/err")
+run stat -e instructions -- sh -c "$tmp/loopb"
+b=$(awk '$2 == "instructions" { gsub(",", "", $1); print $1 }' "$tmp/err")
+checks=$((checks + 1))
+[ "$((b - a))" = $((2 * M * 2)) ] ||
+  fail "sh -c PROG: $b - $a instructions, want $((2 * M * 2)) (PROG's own)"
+# With a guest_base (qemu's -B), guest addresses are not host addresses:
+# no execve is followed, and the plugin says why.
+rm -f "$tmp/res"
+qemu-x86_64 -B 0x100000000 -plugin "$PLUGIN,event=4300c0,out=$tmp/res" \
+  /bin/sh -c "$tmp/loopa" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+checks=$((checks + 1))
+[ "$rc" = 0 ] && grep -q "guest_base is not 0" "$tmp/err" &&
+  grep -q "status=execve " "$tmp/res" ||
+  fail "qemu -B: the execve is not refused clearly: $(cat "$tmp/err" "$tmp/res")"
+# A program the plugin does not follow (setuid): it runs, uncounted, and
+# stat says so.
+cp "$tmp/loopa" "$tmp/loopsuid"
+chmod u+s "$tmp/loopsuid"
+if [ -u "$tmp/loopsuid" ] && ! findmnt -n -o OPTIONS -T "$tmp" 2>/dev/null |
+  grep -q nosuid; then
+  run stat -e instructions -- sh -c "$tmp/loopsuid"
+  checks=$((checks + 1))
+  [ "$rc" = 0 ] || fail "setuid program: exit status $rc"
+  grep -q "set-user-ID" "$tmp/err" ||
+    fail "setuid program: the plugin does not say why it is not followed"
+  grep -q "a process called execve" "$tmp/err" ||
+    fail "setuid program: stat does not say it is not counted"
+fi
 
 # The exit status and the streams pass through; stat's own failures.
 run stat -- sh -c 'echo out; echo err >&2; exit 3'
