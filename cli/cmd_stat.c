@@ -607,7 +607,7 @@ static long stat_read_procs(const char *path, const struct stat_opts *o,
 {
   FILE *f = fopen(path, "r");
   char line[256], why[256];
-  long n = 0, cap = 0;
+  long n = 0, cap = 0, cur = -1; /* the block's process */
   struct stat_proc *p = NULL, *grown;
 
   *procs = NULL;
@@ -620,6 +620,12 @@ static long stat_read_procs(const char *path, const struct stat_opts *o,
     if (spmu_results_parse_line(line, &r, why, sizeof why) != 0)
       break;
     if (r.kind == SPMU_RESULTS_HEAD) {
+      /* A pid's blocks before and after an execve the plugin followed
+       * (status "exec") are one process. */
+      for (cur = 0; cur < n && p[cur].pid != r.head.pid; cur++)
+        ;
+      if (cur < n)
+        continue;
       if (n == cap) {
         cap = cap ? 2 * cap : 4;
         if (!(grown = realloc(p, (size_t)cap * sizeof(*p))))
@@ -628,12 +634,12 @@ static long stat_read_procs(const char *path, const struct stat_opts *o,
       }
       memset(&p[n], 0, sizeof(p[n]));
       p[n++].pid = r.head.pid;
-    } else if (r.kind == SPMU_RESULTS_EVENT && n > 0)
+    } else if (r.kind == SPMU_RESULTS_EVENT && cur >= 0 && cur < n)
       for (i = 0; i < o->s.nev; i++)
         if (o->index[i] == (int)r.index) {
-          p[n - 1].count[i].n += r.ev.count;
-          p[n - 1].count[i].enabled += r.ev.enabled;
-          p[n - 1].count[i].running += r.ev.running;
+          p[cur].count[i].n += r.ev.count;
+          p[cur].count[i].enabled += r.ev.enabled;
+          p[cur].count[i].running += r.ev.running;
         }
   }
   fclose(f);
@@ -1049,9 +1055,10 @@ const struct cli_command cli_cmd_stat = {
         "        Each process's counts, as perf prints a thread's (COMM-PID\n"
         "        first; each event's largest count first; metrics within\n"
         "        one process). The plugin sums the threads of a process, so\n"
-        "        the lines are per process: the program and each forked\n"
-        "        child. COMM is PROG's name (15 characters). Not with -r\n"
-        "        (each run's processes are new ones) nor with -A.\n\n"
+        "        the lines are per process (pid): the program and each\n"
+        "        forked child, before and after an execve. COMM is PROG's\n"
+        "        name (15 characters; the results name no process). Not with\n"
+        "        -r (each run's processes are new ones) nor with -A.\n\n"
         "    -M, --metrics METRIC[,METRIC...]\n"
         "        perf's Intel metrics that are one event this engine produces\n"
         "        over another: IPC, CPI, IpBranch, IpCall, IpMispredict,\n"

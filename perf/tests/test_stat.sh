@@ -311,6 +311,23 @@ run stat --per-thread -j -e instructions --from "$tmp/procs" -- ./prog
 expect "--per-thread -j" 0 "" "\
 {\"thread\" : \"prog-101\", \"counter-value\" : \"50000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}
 {\"thread\" : \"prog-100\", \"counter-value\" : \"40000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
+# A pid's blocks before and after an execve the plugin followed (status
+# exec) are one process: 40000 + 5 instructions.
+cat >"$tmp/procx" <<'EOF2'
+softpmu-qemu 1 pid=100 threads=1 status=exec counting=inline
+event 0 40000 17006 17006
+end
+softpmu-qemu 1 pid=101 threads=1 status=0 counting=inline
+event 0 7 7 7
+end
+softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+event 0 5 5 5
+end
+EOF2
+run stat --per-thread -x , -e instructions --from "$tmp/procx" -- sh
+expect "--per-thread, one process across its execve" 0 "" "\
+sh-100,40005,,instructions,0,100.00,,
+sh-101,7,,instructions,0,100.00,,"
 run stat --per-thread -r 2 -- ./prog
 checks=$((checks + 1))
 [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: --per-thread and -r: each run's processes are new ones, whose counts cannot be averaged" ||
