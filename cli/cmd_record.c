@@ -626,7 +626,11 @@ const struct cli_command cli_cmd_record = {
         "    --from STREAM\n"
         "        Run nothing: convert a sample stream the plugin wrote\n"
         "        (qemu-x86_64 -plugin libsoftpmu-qemu.so,record=STREAM,...)\n"
-        "        with the events and period it was given.\n",
+        "        with the events and period it was given.\n\n"
+        "    -a, -p PID, -t TID, -C CPUS, -G CGROUP\n"
+        "        perf's targets, refused with the reason (status 2): the\n"
+        "        program runs under qemu-x86_64, in user mode, so there is no\n"
+        "        system, other process or thread, CPU or cgroup to count.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run (a\n"

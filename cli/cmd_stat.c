@@ -29,6 +29,7 @@
 #include "results.h" /* protocol/: its results file */
 #include "session.h"
 #include "stat_events.h"
+#include "stat_metrics.h"
 #include "stat_model.h"
 #include "stat_print.h"
 
@@ -51,10 +52,20 @@ struct stat_opts {
   struct stat_result res[STAT_MAX_EVENTS];
   unsigned runs; /* -r N */
   struct stat_print_opts print;
-  bool execve;  /* a process called execve (not counted after it) */
-  uint64_t mux; /* --multiplex: slices of this many instructions */
-  bool verbose; /* -v: the model's parameters */
-  FILE *outf;   /* -o FILE, opened before the program runs */
+  bool execve;              /* a process called execve (not counted after it) */
+  uint64_t mux;             /* --multiplex: slices of this many instructions */
+  bool verbose;             /* -v: the model's parameters */
+  bool all_user;            /* --all-user: every event :u */
+  unsigned detailed;        /* -d, -dd, -ddd: perf's detailed sets */
+  bool per_thread;          /* --per-thread: each process's counts */
+  struct stat_result *view; /* --per-thread: what is printed, nview */
+  size_t nview;
+  char comm[16]; /* --per-thread: the processes' command */
+  const char *metric_lists[STAT_MAX_EVENTS]; /* each -M */
+  unsigned nmetric_lists;
+  unsigned group[STAT_MAX_EVENTS]; /* {a,b}: its group (from 1), or 0 */
+  unsigned ngroups;
+  FILE *outf; /* -o FILE, opened before the program runs */
 };
 
 /* One run's counts of one event, summed over the processes: the count and
@@ -73,16 +84,19 @@ struct stat_count {
 static int stat_event(struct session *s, void *ctx, const char *spec)
 {
   struct stat_opts *o = ctx;
-  const struct stat_event *e = &s->ev[s->nev];
+  struct stat_event *e = &s->ev[s->nev];
 
   (void)spec;
+  if (o->all_user)
+    stat_event_user_only(e);
   o->res[s->nev] = (struct stat_result){.name = e->name,
                                         .supported = e->supported,
                                         .pcnt_running = 100.0,
                                         .modelled = e->modelled,
                                         .hw = e->hw,
                                         .user = e->user,
-                                        .kernel = e->kernel};
+                                        .kernel = e->kernel,
+                                        .event = s->nev};
   return CLI_EXIT_OK;
 }
 
@@ -127,6 +141,15 @@ enum stat_key {
   STAT_KEY_REPEAT,                      /* -r N */
   STAT_KEY_MULTIPLEX,                   /* --multiplex[=N] */
   STAT_KEY_VERBOSE,                     /* -v */
+  STAT_KEY_BIG_NUM,                     /* -B, --big-num */
+  STAT_KEY_NO_BIG_NUM,                  /* --no-big-num */
+  STAT_KEY_ALL_USER,                    /* --all-user */
+  STAT_KEY_DETAILED,                    /* -d (repeatable), -dd, -ddd */
+  STAT_KEY_DETAILED2,
+  STAT_KEY_DETAILED3,
+  STAT_KEY_NO_AGGR,    /* -A, --no-aggr */
+  STAT_KEY_PER_THREAD, /* --per-thread */
+  STAT_KEY_METRICS     /* -M, --metrics */
 };
 
 static const struct session_option stat_options[] = {
@@ -136,6 +159,15 @@ static const struct session_option stat_options[] = {
     {"-r", "--repeat", SESSION_VALUE, STAT_KEY_REPEAT, NULL},
     {NULL, "--multiplex", SESSION_OPTIONAL, STAT_KEY_MULTIPLEX, NULL},
     {"-v", "--verbose", SESSION_FLAG, STAT_KEY_VERBOSE, NULL},
+    {"-B", "--big-num", SESSION_FLAG, STAT_KEY_BIG_NUM, NULL},
+    {NULL, "--no-big-num", SESSION_FLAG, STAT_KEY_NO_BIG_NUM, NULL},
+    {NULL, "--all-user", SESSION_FLAG, STAT_KEY_ALL_USER, NULL},
+    {"-d", "--detailed", SESSION_FLAG, STAT_KEY_DETAILED, NULL},
+    {"-dd", NULL, SESSION_FLAG, STAT_KEY_DETAILED2, NULL},
+    {"-ddd", NULL, SESSION_FLAG, STAT_KEY_DETAILED3, NULL},
+    {"-A", "--no-aggr", SESSION_FLAG, STAT_KEY_NO_AGGR, NULL},
+    {NULL, "--per-thread", SESSION_FLAG, STAT_KEY_PER_THREAD, NULL},
+    {"-M", "--metrics", SESSION_VALUE, STAT_KEY_METRICS, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -170,6 +202,34 @@ static int stat_set_mux(struct stat_opts *o, const char *val)
   return CLI_EXIT_OK;
 }
 
+/* perf stat's everyday flags: digit grouping, --all-user, -d, -A,
+ * --per-thread. */
+static int stat_flag(struct stat_opts *o, int key)
+{
+  switch (key) {
+  case STAT_KEY_BIG_NUM:
+  case STAT_KEY_NO_BIG_NUM:
+    o->print.big_num = key == STAT_KEY_BIG_NUM;
+    break;
+  case STAT_KEY_ALL_USER:
+    o->all_user = true;
+    break;
+  case STAT_KEY_DETAILED:
+    o->detailed += o->detailed < 3;
+    break;
+  case STAT_KEY_NO_AGGR:
+    o->print.aggr = STAT_AGGR_CPU;
+    break;
+  case STAT_KEY_PER_THREAD:
+    o->per_thread = true;
+    break;
+  default: /* -dd, -ddd: as perf's getopt takes -d twice or three times */
+    o->detailed = key == STAT_KEY_DETAILED2 ? 2 : 3;
+    break;
+  }
+  return CLI_EXIT_OK;
+}
+
 static int stat_option(struct session *s, void *ctx, int key, const char *val)
 {
   struct stat_opts *o = ctx;
@@ -192,22 +252,243 @@ static int stat_option(struct session *s, void *ctx, int key, const char *val)
     return stat_set_runs(o, val);
   case STAT_KEY_MULTIPLEX:
     return stat_set_mux(o, val);
-  default: /* STAT_KEY_VERBOSE */
+  case STAT_KEY_VERBOSE:
     o->verbose = true;
     return CLI_EXIT_OK;
+  case STAT_KEY_METRICS:
+    if (o->nmetric_lists == STAT_MAX_EVENTS)
+      return cli_usage_error(&cli_cmd_stat, "stat: at most %d -M lists",
+                             STAT_MAX_EVENTS);
+    o->metric_lists[o->nmetric_lists++] = val;
+    return CLI_EXIT_OK;
+  default:
+    return stat_flag(o, key);
   }
+}
+
+/* -d, -dd, -ddd: perf stat 6.1's detailed sets (tools/perf/
+ * builtin-stat.c, detailed_attrs, very_detailed_attrs and
+ * very_very_detailed_attrs), appended to the events given or the default
+ * ones, as perf appends them. Those the engine does not produce (LLC,
+ * TLBs, the instruction cache, prefetches) print <not supported>; without
+ * a model L1-dcache-load-misses does too. */
+static const char *const stat_detailed_sets[] = {
+    "L1-dcache-loads,L1-dcache-load-misses,LLC-loads,LLC-load-misses",
+    ("L1-icache-loads,L1-icache-load-misses,dTLB-loads,dTLB-load-misses,"
+     "iTLB-loads,iTLB-load-misses"),
+    "L1-dcache-prefetches,L1-dcache-prefetch-misses",
+};
+
+static int stat_add_detailed_events(struct stat_opts *o)
+{
+  enum stat_model_use use = o->s.model.use;
+  unsigned d;
+  int rc;
+
+  if (use == STAT_MODEL_NONE)
+    use = STAT_MODEL_OFF;
+  for (d = 0; d < o->detailed; d++)
+    if ((rc = session_add_events(&o->s, use, stat_detailed_sets[d])) !=
+        CLI_EXIT_OK)
+      return rc;
+  return CLI_EXIT_OK;
+}
+
+/* -A and --per-thread: what each means here, and what does not go with
+ * them. */
+static int stat_check_aggr(struct stat_opts *o)
+{
+  if (o->per_thread && o->print.aggr == STAT_AGGR_CPU)
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: -A and --per-thread: one or the other");
+  if (o->per_thread && o->runs > 1)
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: --per-thread and -r: each run's processes "
+                           "are new ones, whose counts cannot be averaged");
+  if (o->per_thread)
+    o->print.aggr = STAT_AGGR_THREAD;
+  if (o->print.aggr == STAT_AGGR_CPU)
+    cli_error("stat: note: -A: one modelled CPU, CPU0: each thread of the "
+              "program counts on a PMU of its own, and their counts are "
+              "summed as on one CPU");
+  return CLI_EXIT_OK;
+}
+
+/* ---- event groups: {a,b}, {a,b}:u -----------------------------------------
+ */
+
+/* One member of group g with the group's modifiers mods: a member
+ * without its own takes them ("cycles" in {cycles}:u is cycles:u, as perf
+ * names it); one with its own keeps its name and counts at the levels
+ * both allow (stat_event_restrict). */
+static int stat_add_member(struct stat_opts *o, const char *member,
+                           const char *mods, unsigned g)
+{
+  char spec[sizeof(o->s.ev[0].name) + 24]; /* the member, ':', mods */
+  struct stat_event *e;
+  bool user, kernel;
+  unsigned i = o->s.nev;
+  int rc;
+
+  if (*mods && !stat_event_modifier_levels(mods, &user, &kernel))
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: {...}:%s: not perf's modifiers", mods);
+  if (*mods && !stat_event_has_modifiers(member))
+    snprintf(spec, sizeof spec, "%s:%s", member, mods);
+  else
+    snprintf(spec, sizeof spec, "%s", member);
+  if ((rc = session_add_events(&o->s, o->s.model.use, spec)) != CLI_EXIT_OK)
+    return rc;
+  e = &o->s.ev[i];
+  if (*mods && stat_event_has_modifiers(member)) {
+    stat_event_restrict(e, user, kernel);
+    if (o->all_user)
+      stat_event_user_only(e);
+    o->res[i].user = e->user;
+    o->res[i].kernel = e->kernel;
+  }
+  o->group[i] = g;
+  return CLI_EXIT_OK;
+}
+
+static int stat_add_group(struct stat_opts *o, const char *members,
+                          const char *mods)
+{
+  char member[sizeof(o->s.ev[0].name)];
+  unsigned g = ++o->ngroups;
+  int rc;
+
+  while (*members) {
+    if (!stat_event_next(&members, member, sizeof member))
+      return cli_usage_error(&cli_cmd_stat,
+                             "stat: event '%.40s...' is too "
+                             "long",
+                             members);
+    if ((rc = stat_add_member(o, member, mods, g)) != CLI_EXIT_OK)
+      return rc;
+  }
+  return CLI_EXIT_OK;
+}
+
+/* Each -e list, perf's groups in it parsed: as session_add_given_events,
+ * with {a,b} and {a,b}:MODS. */
+static int stat_add_given_events(struct stat_opts *o)
+{
+  char buf[1024], mods[16];
+  const char *list;
+  unsigned l;
+  int rc = CLI_EXIT_OK;
+
+  for (l = 0; l < o->s.nlists && rc == CLI_EXIT_OK; l++) {
+    list = o->s.event_lists[l];
+    /* -e '' or -e ,: no event named, as session_add_given_events says. */
+    if (list[strspn(list, ",")] == '\0')
+      return cli_usage_error(&cli_cmd_stat,
+                             "stat: -e '%s': an empty event list", list);
+    while (rc == CLI_EXIT_OK) {
+      const char *at = list;
+
+      switch (stat_event_item(&list, buf, sizeof buf, mods, sizeof mods)) {
+      case STAT_ITEM_END:
+        break;
+      case STAT_ITEM_EVENT:
+        rc = session_add_events(&o->s, o->s.model.use, buf);
+        continue;
+      case STAT_ITEM_GROUP:
+        rc = stat_add_group(o, buf, mods);
+        continue;
+      case STAT_ITEM_BAD:
+        rc = *at != '{'
+                 ? cli_usage_error(&cli_cmd_stat,
+                                   "stat: event '%.40s...' is too long", at)
+                 : cli_usage_error(&cli_cmd_stat,
+                                   "stat: -e %.60s: a group is "
+                                   "{EVENT,...} or {EVENT,...}:MODIFIERS",
+                                   at);
+        continue;
+      }
+      break;
+    }
+  }
+  return rc;
+}
+
+/* The plugin's grouped= bits (protocol/args.h): among the events it
+ * counts, each one in the same group as the one before it. */
+static uint64_t stat_grouped_bits(const struct stat_opts *o)
+{
+  uint64_t bits = 0;
+  unsigned i, prev = 0;
+
+  for (i = 0; i < o->s.nev; i++) {
+    if (o->index[i] < 0)
+      continue;
+    if (o->group[i] && o->group[i] == prev && o->index[i] < 64)
+      bits |= UINT64_C(1) << o->index[i];
+    prev = o->group[i];
+  }
+  return bits;
+}
+
+/* One metric of -M: its two events, the first line carrying it. */
+static int stat_add_metric(struct stat_opts *o, const char *name)
+{
+  const struct stat_metric *m = stat_metric_find(name);
+  unsigned first = o->s.nev;
+  char events[128], names[256];
+  int rc;
+
+  if (!m) {
+    stat_metric_names(names, sizeof names);
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: -M %s: not a metric of the events this "
+                           "engine produces; those are %s",
+                           name, names);
+  }
+  snprintf(events, sizeof events, "%s,%s", m->num, m->den);
+  if ((rc = session_add_events(&o->s, o->s.model.use, events)) != CLI_EXIT_OK)
+    return rc;
+  o->res[first].metric = m->name;
+  o->res[first].metric_den = first + 1;
+  o->res[first].metric_scale = m->scale;
+  return CLI_EXIT_OK;
+}
+
+/* -M, --metrics: each list's metrics, in order (stat_metrics.h). */
+static int stat_add_metrics(struct stat_opts *o)
+{
+  char name[64];
+  const char *list;
+  unsigned l;
+  int rc;
+
+  for (l = 0; l < o->nmetric_lists; l++)
+    for (list = o->metric_lists[l]; *list;) {
+      size_t n = strcspn(list, ",");
+
+      snprintf(name, sizeof name, "%.*s", (int)n, list);
+      list += n + (list[n] == ',');
+      if (n && (rc = stat_add_metric(o, name)) != CLI_EXIT_OK)
+        return rc;
+    }
+  return CLI_EXIT_OK;
 }
 
 static int stat_setup(struct stat_opts *o)
 {
   int rc;
 
-  if ((rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
+  if ((rc = stat_check_aggr(o)) != CLI_EXIT_OK ||
+      (rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
       (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
-  if (o->s.nlists == 0)
-    return stat_add_default_events(o);
-  return session_add_given_events(&o->s);
+  /* perf counts the default events only when neither -e nor -M is
+   * given. */
+  rc = o->s.nlists == 0 && o->nmetric_lists == 0 ? stat_add_default_events(o)
+                                                 : stat_add_given_events(o);
+  if (rc == CLI_EXIT_OK)
+    rc = stat_add_metrics(o);
+  return rc != CLI_EXIT_OK ? rc : stat_add_detailed_events(o);
 }
 
 /* ---- the plugin's results ------------------------------------------------ */
@@ -309,6 +590,140 @@ static void stat_explain_no_counts(const struct qemu_child *r)
     cli_error("stat: the plugin wrote no counts (see the messages above)");
 }
 
+/* ---- --per-thread: each process's counts --------------------------------- */
+
+/* One process's block of the results file (protocol/results.h): the
+ * plugin writes one per process, its threads summed, so --per-thread
+ * prints each process. */
+struct stat_proc {
+  long pid;
+  struct stat_count count[STAT_MAX_EVENTS];
+};
+
+/* Each process's block of path, in file order, into *procs (allocated;
+ * the caller frees it): how many, or -1. */
+static long stat_read_procs(const char *path, const struct stat_opts *o,
+                            struct stat_proc **procs)
+{
+  FILE *f = fopen(path, "r");
+  char line[256], why[256];
+  long n = 0, cap = 0, cur = -1; /* the block's process */
+  struct stat_proc *p = NULL, *grown;
+
+  *procs = NULL;
+  if (!f)
+    return -1;
+  while (fgets(line, sizeof(line), f)) {
+    struct spmu_results_line r;
+    unsigned i;
+
+    if (spmu_results_parse_line(line, &r, why, sizeof why) != 0)
+      break;
+    if (r.kind == SPMU_RESULTS_HEAD) {
+      /* A pid's blocks before and after an execve the plugin followed
+       * (status "exec") are one process. */
+      for (cur = 0; cur < n && p[cur].pid != r.head.pid; cur++)
+        ;
+      if (cur < n)
+        continue;
+      if (n == cap) {
+        cap = cap ? 2 * cap : 4;
+        if (!(grown = realloc(p, (size_t)cap * sizeof(*p))))
+          break;
+        p = grown;
+      }
+      memset(&p[n], 0, sizeof(p[n]));
+      p[n++].pid = r.head.pid;
+    } else if (r.kind == SPMU_RESULTS_EVENT && cur >= 0 && cur < n)
+      for (i = 0; i < o->s.nev; i++)
+        if (o->index[i] == (int)r.index) {
+          p[cur].count[i].n += r.ev.count;
+          p[cur].count[i].enabled += r.ev.enabled;
+          p[cur].count[i].running += r.ev.running;
+        }
+  }
+  fclose(f);
+  *procs = p;
+  return n;
+}
+
+/* The process's command as the kernel names it (TASK_COMM_LEN: 15
+ * characters): PROG's last path component; "?" when none is named. */
+static void stat_comm(const struct stat_opts *o, char *comm, size_t len)
+{
+  const char *prog = o->s.prog_argv[0], *slash;
+
+  if (!prog) {
+    snprintf(comm, len, "?");
+    return;
+  }
+  slash = strrchr(prog, '/');
+  snprintf(comm, len, "%.15s", slash ? slash + 1 : prog);
+}
+
+/* Event i's result in process p: scaled by enabled / running when
+ * multiplexed, as stat_add_run does for the sum. */
+static struct stat_result stat_proc_result(const struct stat_opts *o,
+                                           const struct stat_proc *p,
+                                           unsigned i, double elapsed)
+{
+  const struct stat_count *k = &p->count[i];
+  double share = k->enabled ? (double)k->running / (double)k->enabled : 1;
+  struct stat_result r = o->res[i];
+
+  memset(&r.count, 0, sizeof(r.count));
+  r.aggr_id = p->pid;
+  if (o->index[i] < 0 || (k->enabled && !k->running))
+    return r;
+  stat_stats_add(&r.count, (double)k->n / share);
+  r.run_ns = (uint64_t)(elapsed * share * 1e9);
+  r.pcnt_running = 100.0 * share;
+  return r;
+}
+
+/* Each event's lines, one per process, the largest count first, as perf
+ * sorts threads (tools/perf/util/stat-display.c, sort_aggr_thread); equal
+ * counts in the file's order. */
+static void stat_sort_procs(struct stat_result *r, size_t n)
+{
+  size_t i, j;
+
+  for (i = 1; i < n; i++) {
+    struct stat_result t = r[i];
+
+    for (j = i; j > 0 && t.count.mean > r[j - 1].count.mean; j--)
+      r[j] = r[j - 1];
+    r[j] = t;
+  }
+}
+
+/* --per-thread: o->view, each event's count in each process of the
+ * results file at path (one run). */
+static int stat_per_process(struct stat_opts *o, const char *path,
+                            double elapsed)
+{
+  struct stat_proc *procs;
+  long n = stat_read_procs(path, o, &procs), p;
+  unsigned i;
+
+  stat_comm(o, o->comm, sizeof o->comm);
+  if (n <= 0 || !(o->view = calloc((size_t)n * o->s.nev, sizeof(*o->view)))) {
+    free(procs);
+    return n < 0 ? -1 : 0;
+  }
+  for (i = 0; i < o->s.nev; i++) {
+    for (p = 0; p < n; p++) {
+      o->view[o->nview + (size_t)p] =
+          stat_proc_result(o, &procs[p], i, elapsed);
+      o->view[o->nview + (size_t)p].comm = o->comm;
+    }
+    stat_sort_procs(&o->view[o->nview], (size_t)n);
+    o->nview += (size_t)n;
+  }
+  free(procs);
+  return 0;
+}
+
 /* ---- printing ------------------------------------------------------------ */
 
 /* Which model produced the modelled counts (when one did), and with
@@ -371,7 +786,8 @@ static int stat_print_counts(struct stat_opts *o,
     cli_error("stat: a process called execve: the program it started ran "
               "without the plugin and is not counted");
   stat_describe_model(o, &run, summary, sizeof(summary), details, lines);
-  stat_print(f, &o->print, &run, o->res, o->s.nev);
+  stat_print(f, &o->print, &run, o->view ? o->view : o->res,
+             o->view ? o->nview : o->s.nev);
   if (!o->outf)
     return CLI_EXIT_OK;
   rc = fclose(o->outf);
@@ -405,6 +821,8 @@ static int stat_runs(struct stat_opts *o, struct stat_run *run, int counted)
     if (blocks <= 0 && counted)
       stat_explain_no_counts(&o->s.child);
     stat_add_run(o, run, &o->s.child, count, blocks > 0);
+    if (o->per_thread && blocks > 0)
+      stat_per_process(o, o->s.tmp, stat_elapsed(&o->s.child));
   }
   return CLI_EXIT_OK;
 }
@@ -417,6 +835,8 @@ static int stat_execute(struct stat_opts *o)
 
   session_plugin_args(&o->s, &a);
   a.multiplex = o->mux;
+  if (o->mux)
+    a.grouped = stat_grouped_bits(o);
   /* With no event to count, the program runs without the plugin. */
   if ((rc = session_start(&o->s, counted ? &a : NULL)) == CLI_EXIT_OK) {
     while (run.argv[run.argc])
@@ -460,6 +880,8 @@ static int stat_print_file(struct stat_opts *o)
     return CLI_EXIT_USAGE;
   }
   stat_add_run(o, &run, &c, count, blocks > 0);
+  if (o->per_thread && blocks > 0)
+    stat_per_process(o, from, 0.0);
   return stat_print_counts(o, &run);
 }
 
@@ -489,11 +911,12 @@ static int stat_main(int argc, char **argv)
   if (rc != CLI_EXIT_OK || (rc = stat_setup(&o)) != CLI_EXIT_OK)
     return rc;
   if (o.s.from)
-    return stat_print_file(&o);
-  if ((rc = session_find(&o.s)) != CLI_EXIT_OK ||
-      (rc = stat_open_output(&o)) != CLI_EXIT_OK)
-    return rc;
-  return stat_execute(&o);
+    rc = stat_print_file(&o);
+  else if ((rc = session_find(&o.s)) == CLI_EXIT_OK &&
+           (rc = stat_open_output(&o)) == CLI_EXIT_OK)
+    rc = stat_execute(&o);
+  free(o.view);
+  return rc;
 }
 
 /* clang-format off: the manual's text is laid out as it prints */
@@ -503,6 +926,8 @@ const struct cli_command cli_cmd_stat = {
     .synopsis =
         "[--cpu PROFILE] [-e EVENT,...] [-x SEP | -j] [-r N] [-o FILE]\n"
         "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
+        "             [-d[d[d]]] [--all-user] [--no-big-num | -B]\n"
+        "             [-A | --per-thread] [-M METRIC,...]\n"
         "             [--] PROG [ARGS...]\n"
         "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
@@ -564,7 +989,12 @@ const struct cli_command cli_cmd_stat = {
         "        CPUID. -c PROFILE, its former spelling, still works with a\n"
         "        warning (deprecated: -c is record's period, as in perf).\n\n"
         "    -e, --event EVENT[,EVENT...]\n"
-        "        The events to count (repeatable).\n\n"
+        "        The events to count (repeatable). perf's groups,\n"
+        "        {EVENT,...} and {EVENT,...}:MODIFIERS, print each member on\n"
+        "        its line, as perf; a member without modifiers takes the\n"
+        "        group's (cycles in {cycles,instructions}:u is cycles:u), one\n"
+        "        with its own counts where both allow. With --multiplex a\n"
+        "        group is scheduled whole, in the same slices.\n\n"
         "    --model SPEC\n"
         "        The modelled micro-architecture: part:NAME (sandybridge,\n"
         "        haswell, skylake, icelake, sapphirerapids) or\n"
@@ -603,6 +1033,43 @@ const struct cli_command cli_cmd_stat = {
         "        date, then a blank line), as perf stat does. FILE is created\n"
         "        before PROG runs: if it cannot be, PROG is not run (exit\n"
         "        status 2).\n\n"
+        "    -d, --detailed (-dd, -ddd: more)\n"
+        "        Append perf's detailed events to those counted, as perf\n"
+        "        does: -d L1-dcache-loads (exact), L1-dcache-load-misses\n"
+        "        (modelled; perf's metric, of all L1-dcache accesses),\n"
+        "        LLC-loads, LLC-load-misses; -dd the instruction cache's and\n"
+        "        TLBs' loads and misses; -ddd the L1 data cache's prefetches.\n"
+        "        Those the engine does not produce print <not supported>.\n\n"
+        "    --all-user\n"
+        "        Count every event in user code only, as if each had :u\n"
+        "        (:k too); the names print as given, as perf prints them.\n"
+        "        Under qemu-user only user code runs, so this changes only\n"
+        "        events given :k (0 without it).\n\n"
+        "    -A, --no-aggr\n"
+        "        Print each line as perf prints one CPU's counts (CPU0 "
+        "first).\n"
+        "        There is one modelled CPU: each thread of the program counts\n"
+        "        on a PMU of its own and their counts are summed, so the\n"
+        "        counts are those without -A; a note says so.\n\n"
+        "    --per-thread\n"
+        "        Each process's counts, as perf prints a thread's (COMM-PID\n"
+        "        first; each event's largest count first; metrics within\n"
+        "        one process). The plugin sums the threads of a process, so\n"
+        "        the lines are per process (pid): the program and each\n"
+        "        forked child, before and after an execve. COMM is PROG's\n"
+        "        name (15 characters; the results name no process). Not with\n"
+        "        -r (each run's processes are new ones) nor with -A.\n\n"
+        "    -M, --metrics METRIC[,METRIC...]\n"
+        "        perf's Intel metrics that are one event this engine produces\n"
+        "        over another: IPC, CPI, IpBranch, IpCall, IpMispredict,\n"
+        "        BpTkBranch, L1MPKI, L2MPKI, L3MPKI (the last three where the\n"
+        "        profile has MEM_LOAD_RETIRED: Skylake on). Each counts its\n"
+        "        two events, spelt as perf's metric spells them, and prints\n"
+        "        the metric on the first one's line, as perf. Without -e,\n"
+        "        only these events are counted (repeatable).\n\n"
+        "    --no-big-num, -B, --big-num\n"
+        "        Print counts without (or with, the default) their digits\n"
+        "        grouped by thousands; the last one given counts.\n\n"
         "    --multiplex[=N]\n"
         "        One PMU per thread, time-sliced among the events when they\n"
         "        outnumber its counters, as perf does: groups of events take\n"
@@ -615,7 +1082,11 @@ const struct cli_command cli_cmd_stat = {
         "        Run nothing: print the counts of a results file the plugin\n"
         "        wrote (its format: " CLI_DOCDIR "/qemu-plugin.md)\n"
         "        for the events given, in order; PROG, if given, names the\n"
-        "        command in the header. No time is measured.\n",
+        "        command in the header. No time is measured.\n\n"
+        "    -a, -p PID, -t TID, -C CPUS, -G CGROUP\n"
+        "        perf's targets, refused with the reason (status 2): the\n"
+        "        program runs under qemu-x86_64, in user mode, so there is no\n"
+        "        system, other process or thread, CPU or cgroup to count.\n",
     .exit_status =
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run (a\n"

@@ -77,11 +77,12 @@ static bool session_named(const char *name, const char *a, size_t len)
 static const struct session_option *session_option(const struct session *s,
                                                    const char *a, size_t len)
 {
-  const struct session_option *tables[] = {session_shared, s->cmd->options};
+  const struct session_option *tables[] = {session_shared, s->cmd->options,
+                                           session_target_options};
   const struct session_option *o;
   size_t t;
 
-  for (t = 0; t < 2; t++)
+  for (t = 0; t < 3; t++)
     for (o = tables[t]; o->short_name || o->long_name; o++)
       if (session_named(o->short_name, a, len) ||
           session_named(o->long_name, a, len))
@@ -124,6 +125,13 @@ static int session_set(struct session *s, const struct session_option *o,
   case SESSION_KEY_FROM:
     s->from = val;
     return 0;
+  case SESSION_KEY_TARGET:
+    return session_error(s, false,
+                         "%s: the program runs under qemu-x86_64, in user "
+                         "mode: %s, only the program %s starts (its threads "
+                         "and forked children)",
+                         o->short_name, session_target_none_of(o),
+                         s->cmd->name);
   default:
     return s->cmd->option(s, s->ctx, o->key, val);
   }

@@ -5,8 +5,10 @@
  *   session_init           the command's descriptor and context
  *   session_parse          the options (its own and the shared ones:
  *                          -h, -e, --cpu, -o, --model, --no-model,
- *                          --from), attached values (-eX, --event=X),
- *                          `--`, then the program and its arguments
+ *                          --from; perf's -a, -p, -t, -C, -G refused
+ *                          with the reason), attached values (-eX,
+ *                          --event=X), `--`, then the program and its
+ *                          arguments
  *   session_load_profile   --cpu: a preset of an architectural PMU
  *   session_choose_model   --model, --no-model (stat_model.h)
  *   session_add_events     each event of a list resolved (stat_events.h),
@@ -72,6 +74,7 @@ enum session_key {
   SESSION_KEY_MODEL,    /* --model SPEC */
   SESSION_KEY_NO_MODEL, /* --no-model */
   SESSION_KEY_FROM,     /* --from FILE: run nothing */
+  SESSION_KEY_TARGET,   /* -a, -p, -t, -C, -G: refused (session_target.c) */
   SESSION_KEY_COMMAND = 64
 };
 
@@ -136,6 +139,14 @@ struct session {
   char **qargv;               /* its command line */
   struct qemu_child child;    /* the last run */
 };
+
+/* perf's target options (-a, -p PID, -t TID, -C CPUS, -G CGROUP), which
+ * every command over the session refuses: there is no system, other
+ * process, CPU or cgroup to count under qemu-user. */
+extern const struct session_option session_target_options[];
+
+/* What there is none of here, for the reason of refusing o. */
+const char *session_target_none_of(const struct session_option *o);
 
 void session_init(struct session *s, const struct session_command *cmd,
                   void *ctx);

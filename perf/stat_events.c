@@ -177,7 +177,7 @@ static const struct {
     {"branches", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES, STAT_LIST_HARDWARE},
     {"branch-instructions", GEN_LINE, L_BR_ALL, STAT_HW_BRANCHES,
      STAT_LIST_HARDWARE},
-    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-loads", GEN_LINE, L_LOADS, STAT_HW_L1D_LOADS, STAT_LIST_CACHE},
     {"L1-dcache-stores", GEN_LINE, L_STORES, STAT_HW_NONE, STAT_LIST_CACHE},
     {"cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
     {"cpu-cycles", GEN_CONFIG, 0x003c, STAT_HW_CYCLES, STAT_LIST_HARDWARE},
@@ -189,7 +189,8 @@ static const struct {
      STAT_LIST_HARDWARE},
     {"branch-misses", GEN_CONFIG, 0x00c5, STAT_HW_BRANCH_MISSES,
      STAT_LIST_HARDWARE},
-    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-load-misses", GEN_L1D_MISSES, 0, STAT_HW_L1D_LOAD_MISSES,
+     STAT_LIST_CACHE},
     {"stalled-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
     {"idle-cycles-frontend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
     {"stalled-cycles-backend", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_HARDWARE},
@@ -200,7 +201,12 @@ static const struct {
     {"LLC-store-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"dTLB-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"dTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"iTLB-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"iTLB-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-icache-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-icache-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-prefetches", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
+    {"L1-dcache-prefetch-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"branch-loads", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"branch-load-misses", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_CACHE},
     {"task-clock", GEN_NONE, 0, STAT_HW_NONE, STAT_LIST_SOFTWARE},
@@ -694,6 +700,27 @@ static bool config_to_evtsel(uint64_t config, struct stat_event *out, char *why,
   return true;
 }
 
+void stat_event_restrict(struct stat_event *e, bool user, bool kernel)
+{
+  e->user = e->user && user;
+  e->kernel = e->kernel && kernel;
+  if (!e->supported)
+    return;
+  e->evtsel &= ~(SPMU_EVTSEL_USR | SPMU_EVTSEL_OS);
+  e->evtsel |= (e->user ? SPMU_EVTSEL_USR : 0) |
+               (e->kernel || !e->user ? SPMU_EVTSEL_OS : 0);
+}
+
+void stat_event_user_only(struct stat_event *e)
+{
+  if (!e->user && !e->kernel)
+    return;
+  e->user = true;
+  e->kernel = false;
+  if (e->supported)
+    e->evtsel = (e->evtsel & ~SPMU_EVTSEL_OS) | SPMU_EVTSEL_USR;
+}
+
 static int unknown_event(const spmu_profile *p, const char *base, char *why,
                          size_t whylen)
 {
@@ -962,5 +989,56 @@ bool stat_event_next(const char **list, char *buf, size_t len)
   memcpy(buf, s, n);
   buf[n] = '\0';
   *list = *end == ',' ? end + 1 : end;
+  return true;
+}
+
+enum stat_item stat_event_item(const char **list, char *buf, size_t len,
+                               char *mods, size_t mlen)
+{
+  const char *s = *list, *close, *end;
+  size_t n, m;
+
+  mods[0] = '\0';
+  if (*s == '\0')
+    return STAT_ITEM_END;
+  if (*s != '{')
+    return stat_event_next(list, buf, len) ? STAT_ITEM_EVENT : STAT_ITEM_BAD;
+  if (!(close = strchr(s, '}')))
+    return STAT_ITEM_BAD;
+  n = (size_t)(close - s - 1);
+  end = close + 1 + strcspn(close + 1, ",");
+  m = close[1] == ':' ? (size_t)(end - close - 2) : 0;
+  if (n >= len || m >= mlen || (close[1] != ':' && end != close + 1))
+    return STAT_ITEM_BAD;
+  memcpy(buf, s + 1, n);
+  buf[n] = '\0';
+  memcpy(mods, close + 2, m);
+  mods[m] = '\0';
+  *list = *end == ',' ? end + 1 : end;
+  return STAT_ITEM_GROUP;
+}
+
+bool stat_event_has_modifiers(const char *spec)
+{
+  const char *last = strrchr(spec, '/'), *colon = strrchr(spec, ':');
+  struct stat_event e;
+
+  if (last && strncmp(spec, "cpu/", 4) == 0 && last[1] != '\0')
+    return true;
+  /* "BR_INST_RETIRED:NEAR_CALL" is libpfm4's name, not a modifier. */
+  memset(&e, 0, sizeof(e));
+  return colon != NULL && parse_modifiers(colon + 1, &e);
+}
+
+bool stat_event_modifier_levels(const char *mods, bool *user, bool *kernel)
+{
+  struct stat_event e;
+
+  memset(&e, 0, sizeof(e));
+  e.user = e.kernel = true;
+  if (!parse_modifiers(mods, &e))
+    return false;
+  *user = e.user;
+  *kernel = e.kernel;
   return true;
 }

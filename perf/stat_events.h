@@ -70,8 +70,9 @@ enum stat_model_use {
                      modelled event is an error saying what would work */
 };
 
-/* perf's generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE)
- * that perf stat derives its metrics from ("insn per cycle", "of all
+/* perf's generic hardware events (perf_event_open(2), PERF_TYPE_HARDWARE,
+ * and the L1 data cache's of PERF_TYPE_HW_CACHE) that perf stat derives
+ * its metrics from ("insn per cycle", "of all
  * branches", "of all cache refs"); STAT_HW_NONE for every other event. */
 enum stat_hw {
   STAT_HW_NONE,
@@ -80,7 +81,9 @@ enum stat_hw {
   STAT_HW_BRANCHES,
   STAT_HW_BRANCH_MISSES,
   STAT_HW_CACHE_REFS,
-  STAT_HW_CACHE_MISSES
+  STAT_HW_CACHE_MISSES,
+  STAT_HW_L1D_LOADS,      /* L1-dcache-loads (PERF_TYPE_HW_CACHE) */
+  STAT_HW_L1D_LOAD_MISSES /* L1-dcache-load-misses */
 };
 
 /* One resolved -e event. */
@@ -121,6 +124,12 @@ int stat_events_setup(const spmu_profile *p, char *why, size_t whylen);
 int stat_event_resolve(const spmu_profile *p, enum stat_model_use model,
                        const char *spec, struct stat_event *out, char *why,
                        size_t whylen);
+
+/* perf stat's --all-user on a resolved event: it counts user code only
+ * (USR set, OS clear: SDM Vol. 3B 18.2.1.1), whatever its modifiers said,
+ * its name unchanged, as perf prints it. An event counting at no level
+ * (:G alone: no guest runs here) is left counting nothing. */
+void stat_event_user_only(struct stat_event *e);
 
 /* ---- softpmu list: every name stat_event_resolve() takes ---------------*/
 
@@ -164,5 +173,33 @@ int stat_events_list(const spmu_profile *p, enum stat_model_use model,
  * its comma. false at the end of the list, or when an event does not fit
  * buf (then buf holds "" and *list points at the event). */
 bool stat_event_next(const char **list, char *buf, size_t len);
+
+/* One item of an -e list: an event, or perf's event group "{a,b,...}"
+ * with the group's modifiers after it ("{a,b}:u"). */
+enum stat_item {
+  STAT_ITEM_END,   /* the list is done */
+  STAT_ITEM_EVENT, /* one event, in buf (as stat_event_next) */
+  STAT_ITEM_GROUP, /* a group: its members in buf, ","-separated, its
+                      modifiers (without ':') in mods, "" for none */
+  STAT_ITEM_BAD    /* a '{' without its '}', or too long for buf */
+};
+
+/* The next item of *list, advancing past it and its comma. */
+enum stat_item stat_event_item(const char **list, char *buf, size_t len,
+                               char *mods, size_t mlen);
+
+/* Does an event string carry perf's modifiers (":u", "/u" after
+ * cpu/.../)? */
+bool stat_event_has_modifiers(const char *spec);
+
+/* A member of a group given modifiers: perf ORs the group's exclusions
+ * into the member's (tools/perf/util/parse-events.c), so it counts at
+ * the levels both allow (USR, OS: SDM Vol. 3B 18.2.1.1); none left, it
+ * counts nothing here (OS alone, as :G). */
+void stat_event_restrict(struct stat_event *e, bool user, bool kernel);
+
+/* The levels a modifier string ("u", "kpp", "G") counts at: false when it
+ * is not one. */
+bool stat_event_modifier_levels(const char *mods, bool *user, bool *kernel);
 
 #endif

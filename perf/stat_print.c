@@ -85,9 +85,10 @@ static void count_text(double v, bool group, char *buf, size_t len)
 
 /* perf's formats of its metrics' values. */
 enum metric_fmt {
-  FMT_RATIO,   /* "%7.2f " */
-  FMT_PCT,     /* "%7.2f%%" */
-  FMT_PCT_WIDE /* "%8.3f %%" */
+  FMT_RATIO,    /* "%7.2f " */
+  FMT_PCT,      /* "%7.2f%%" */
+  FMT_PCT_WIDE, /* "%8.3f %%" */
+  FMT_EXPR      /* "%8.2f": a metric of -M */
 };
 
 /* A metric of an event: its value in perf's format and its unit. */
@@ -111,6 +112,9 @@ static void metric_text(const struct metric *m, char *buf, size_t len)
   case FMT_PCT_WIDE:
     snprintf(buf, len, "%8.3f %%", m->v);
     return;
+  case FMT_EXPR:
+    snprintf(buf, len, "%8.2f", m->v);
+    return;
   }
   buf[0] = '\0';
 }
@@ -129,10 +133,37 @@ static const struct {
      "of all branches"},
     {STAT_HW_CACHE_MISSES, STAT_HW_CACHE_REFS, 100.0, FMT_PCT_WIDE,
      "of all cache refs"},
+    {STAT_HW_L1D_LOAD_MISSES, STAT_HW_L1D_LOADS, 100.0, FMT_PCT,
+     "of all L1-dcache accesses"},
 };
 
-/* The metric of res[i], when it has one: its base event counted with the
- * same modifiers (perf pairs the counts of one context). */
+/* -M's metric on res[i]: its count over its denominator's, in the same
+ * CPU or process. */
+static bool metric_expr_of(const struct stat_result *res, size_t n, size_t i,
+                           struct metric *m)
+{
+  size_t j;
+
+  for (j = 0; j < n; j++) {
+    const struct stat_result *b = &res[j];
+
+    if (b->event != res[i].metric_den || b->aggr_id != res[i].aggr_id ||
+        no_value(b))
+      continue;
+    m->v = b->count.mean != 0.0
+               ? res[i].metric_scale * res[i].count.mean / b->count.mean
+               : 0.0;
+    m->fmt = FMT_EXPR;
+    m->unit = res[i].metric;
+    m->modelled = res[i].modelled || b->modelled;
+    return true;
+  }
+  return false;
+}
+
+/* The metric of res[i], when it has one: -M's, else its base event
+ * counted with the same modifiers (perf pairs the counts of one
+ * context). */
 static bool metric_of(const struct stat_result *res, size_t n, size_t i,
                       struct metric *m)
 {
@@ -140,6 +171,8 @@ static bool metric_of(const struct stat_result *res, size_t n, size_t i,
 
   if (no_value(&res[i]))
     return false;
+  if (res[i].metric)
+    return metric_expr_of(res, n, i, m);
   for (k = 0; k < sizeof(metrics) / sizeof(metrics[0]); k++) {
     if (res[i].hw != metrics[k].hw || res[i].hw == STAT_HW_NONE)
       continue;
@@ -147,7 +180,7 @@ static bool metric_of(const struct stat_result *res, size_t n, size_t i,
       const struct stat_result *b = &res[j];
 
       if (b->hw != metrics[k].base || no_value(b) || b->user != res[i].user ||
-          b->kernel != res[i].kernel)
+          b->kernel != res[i].kernel || b->aggr_id != res[i].aggr_id)
         continue;
       m->v = b->count.mean != 0.0
                  ? metrics[k].scale * res[i].count.mean / b->count.mean
@@ -172,6 +205,30 @@ static void event_text(const struct stat_result *r, char *buf, size_t len)
 {
   snprintf(buf, len, "%s%s", r->name,
            r->modelled && !no_value(r) ? MODEL_MARK : "");
+}
+
+/* ---- whose count: -A, --per-thread ---------------------------------------*/
+
+/* perf's aggr_printout: the CPU or the thread a line counts, first. */
+static void aggr_prefix(FILE *f, const struct stat_print_opts *o,
+                        const struct stat_result *r)
+{
+  const char *sep = o->format == STAT_FMT_CSV ? o->sep : " ";
+
+  if (o->aggr == STAT_AGGR_CPU) {
+    if (o->format == STAT_FMT_JSON)
+      fprintf(f, "\"cpu\" : \"%ld\", ", r->aggr_id);
+    else
+      fprintf(f, "CPU%*ld%s", o->format == STAT_FMT_CSV ? 0 : -7, r->aggr_id,
+              sep);
+  } else if (o->aggr == STAT_AGGR_THREAD) {
+    if (o->format == STAT_FMT_JSON)
+      fprintf(f, "\"thread\" : \"%s-%ld\", ", r->comm, r->aggr_id);
+    else if (o->format == STAT_FMT_CSV)
+      fprintf(f, "%s-%ld%s", r->comm, r->aggr_id, sep);
+    else
+      fprintf(f, "%16s-%-8ld%s", r->comm, r->aggr_id, sep);
+  }
 }
 
 /* ---- the default layout --------------------------------------------------*/
@@ -382,17 +439,20 @@ static void json_string(FILE *f, const char *s)
 
 /* perf 6.1 prints "metric-unit" : "(null)" for a counter without a
  * metric; this prints the empty string, as it does for <not supported>. */
-static void json_line(FILE *f, const struct stat_run *run,
-                      const struct stat_result *res, size_t n, size_t i)
+static void json_line(FILE *f, const struct stat_print_opts *o,
+                      const struct stat_run *run, const struct stat_result *res,
+                      size_t n, size_t i)
 {
   const struct stat_result *r = &res[i];
   struct metric m = {0.0, FMT_RATIO, NULL, false};
   char unit[64] = "";
 
+  fputc('{', f);
+  aggr_prefix(f, o, r);
   if (!no_value(r))
-    fprintf(f, "{\"counter-value\" : \"%f\", ", r->count.mean);
+    fprintf(f, "\"counter-value\" : \"%f\", ", r->count.mean);
   else
-    fprintf(f, "{\"counter-value\" : \"%s\", ", no_value(r));
+    fprintf(f, "\"counter-value\" : \"%s\", ", no_value(r));
   fputs("\"unit\" : \"\", \"event\" : ", f);
   json_string(f, r->name);
   if (repeated(run))
@@ -439,21 +499,25 @@ void stat_print(FILE *f, const struct stat_print_opts *o,
   switch (o->format) {
   case STAT_FMT_CSV:
     csv_model(f, run);
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
+      aggr_prefix(f, o, &res[i]);
       csv_line(f, o->sep, run, res, n, i);
+    }
     return;
   case STAT_FMT_JSON:
     json_model(f, run);
     for (i = 0; i < n; i++)
-      json_line(f, run, res, n, i);
+      json_line(f, o, run, res, n, i);
     return;
   case STAT_FMT_STD:
     break;
   }
   std_header(f, run);
   col = std_spread_column(o, res, n);
-  for (i = 0; i < n; i++)
+  for (i = 0; i < n; i++) {
+    aggr_prefix(f, o, &res[i]);
     std_line(f, o, run, res, n, i, col);
+  }
   std_model(f, run);
   std_footer(f, run);
 }

@@ -16,7 +16,11 @@
  * perf's metrics, derived as perf stat 6.1 derives them from its generic
  * hardware events counted with the same modifiers: "insn per cycle"
  * (instructions / cycles), "of all branches" (branch-misses / branches, a
- * percentage), "of all cache refs" (cache-misses / cache-references).
+ * percentage), "of all cache refs" (cache-misses / cache-references),
+ * "of all L1-dcache accesses" (L1-dcache-load-misses / L1-dcache-loads,
+ * a percentage). A metric of -M (stat_metrics.h) prints as perf prints a
+ * metric expression without a unit (stat-shadow.c, generic_metric):
+ * "%8.2f" and the metric's name.
  * perf's time-based metrics (GHz, M/sec) need task-clock, which this
  * engine does not have: none.
  *
@@ -70,6 +74,16 @@ struct stat_result {
   enum stat_hw hw;         /* perf's generic event, for its metrics */
   bool user, kernel;       /* its modifiers: metrics pair events of the
                               same modifiers, as perf's */
+  long aggr_id;            /* the CPU (STAT_AGGR_CPU) or process id
+                              (STAT_AGGR_THREAD) it counted: metrics pair
+                              events of the same one */
+  const char *comm;        /* STAT_AGGR_THREAD: the process's command */
+  unsigned event;          /* which event it is, for -M's pairing */
+  const char *metric;      /* -M: the metric on this line (stat_metrics.h:
+                              this count over that of event metric_den,
+                              times metric_scale), or NULL */
+  unsigned metric_den;
+  double metric_scale;
 };
 
 /* The measured command. */
@@ -87,10 +101,21 @@ struct stat_run {
 
 enum stat_format { STAT_FMT_STD, STAT_FMT_CSV, STAT_FMT_JSON };
 
+/* How counts are split, as perf's aggregation modes print them
+ * (tools/perf/util/stat-display.c, aggr_printout): each line first says
+ * whose count it is. */
+enum stat_aggr {
+  STAT_AGGR_GLOBAL, /* summed: no prefix */
+  STAT_AGGR_CPU,    /* -A: "CPU%-7d " (CSV "CPU0,", JSON "cpu" : "0") */
+  STAT_AGGR_THREAD  /* --per-thread: "%16s-%-8d " comm and id (CSV
+                       "comm-id,", JSON "thread" : "comm-id") */
+};
+
 struct stat_print_opts {
   enum stat_format format;
   const char *sep; /* -x SEP (STAT_FMT_CSV) */
   bool big_num;    /* STAT_FMT_STD: group digits by thousands with ',' */
+  enum stat_aggr aggr;
 };
 
 /* Print the results of run in the layout of o to f. */

@@ -23,6 +23,9 @@
  *                  most SPMU_PLUGIN_ARGS_MAX_EVENTS
  *   multiplex=N    counting: one PMU per thread, time-sliced every N
  *                  retired instructions
+ *   grouped=HEX    with multiplex: bit I set when event I is in the same
+ *                  group as event I - 1 (perf's {a,b}): a group is
+ *                  scheduled together, in one slice
  *   callgraph=0|1  record mode: each sample's call chain
  *   precise=0|1    record mode: sample through PEBS
  *   comm=NAME      record mode: the process name of SPMU_REC_PROCESS
@@ -40,8 +43,9 @@
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
  * event; period, callgraph, precise and branch only with record; multiplex
- * only without); what a value means (a profile, a model, the bits of an
- * event select) is the plugin's to check. Plain C, libc only. */
+ * only without; grouped only with multiplex); what a value means (a profile, a
+ * model, the bits of an event select) is the plugin's to check. Plain C, libc
+ * only. */
 #ifndef SOFTPMU_PROTOCOL_ARGS_H
 #define SOFTPMU_PROTOCOL_ARGS_H
 
@@ -63,6 +67,7 @@ struct spmu_plugin_args {
   unsigned nevents;
   uint64_t event[SPMU_PLUGIN_ARGS_MAX_EVENTS];
   uint64_t multiplex; /* 0: off */
+  uint64_t grouped;   /* bit i: event i is grouped with event i - 1 */
   bool callgraph, precise;
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
   uint64_t branch;                        /* 0: no branch stacks */

@@ -79,14 +79,16 @@ static void test_args_stat_round_trip(void **state)
   a.event[a.nevents++] = 0x4300c0;
   a.event[a.nevents++] = 0x4320c4;
   a.multiplex = 4000000;
+  a.grouped = 0x2; /* {event 0, event 1} */
   snprintf(a.model, sizeof(a.model),
            "cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64");
   n = spmu_plugin_args_build(&a, s, sizeof(s));
   assert_int_equal(n, strlen(s));
-  assert_string_equal(s, "profile=skylake,out=/tmp/softpmu-stat-AbC123,"
-                         "event=4300c0,event=4320c4,multiplex=4000000,"
-                         "model=cachegrind:I1=32768,,8,,64:D1=32768,,8,,64:"
-                         "LL=8388608,,16,,64");
+  assert_string_equal(
+      s, "profile=skylake,out=/tmp/softpmu-stat-AbC123,"
+         "event=4300c0,event=4320c4,multiplex=4000000,"
+         "grouped=2,model=cachegrind:I1=32768,,8,,64:D1=32768,,8,,64:"
+         "LL=8388608,,16,,64");
   round_trip(&a);
 }
 
@@ -171,11 +173,12 @@ static void test_args_refusals(void **state)
   refused((const char *[]){"out=o", "event=4300c0", "colour=blue"}, 3,
           "unknown argument 'colour=blue' (profile=NAME, out=PATH, event=HEX, "
           "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
-          "branch=HEX, multiplex=N, model=SPEC, count=inline|callback)");
+          "branch=HEX, multiplex=N, grouped=HEX, model=SPEC, "
+          "count=inline|callback)");
   refused((const char *[]){"out=o", "event=4300c0", "count=sometimes"}, 3,
           "unknown argument 'count=sometimes' (profile=NAME, out=PATH, "
           "event=HEX, record=PATH, period=N, callgraph=0|1, precise=0|1, "
-          "comm=NAME, branch=HEX, multiplex=N, model=SPEC, "
+          "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, model=SPEC, "
           "count=inline|callback)");
   refused((const char *[]){"out=", "event=4300c0"}, 2,
           "out=: empty or too long a path");
@@ -204,6 +207,8 @@ static void test_args_refusals(void **state)
   refused(
       (const char *[]){"record=r", "event=4300c0", "period=5", "multiplex=10"},
       4, "multiplex=N counts; it does not go with record=PATH");
+  refused((const char *[]){"out=o", "event=4300c0", "grouped=2"}, 3,
+          "grouped=HEX goes with multiplex=N");
 }
 
 /* At most SPMU_PLUGIN_ARGS_MAX_EVENTS events. */

@@ -188,6 +188,31 @@ static void test_refused(void **state)
   assert_refused(after, "no program to run");
 }
 
+/* perf's target options (-a, -p, -t, -C, -G) are refused with the
+ * reason, not as unknown options, their values attached or not; the
+ * message says nothing of usage. */
+static void test_targets_refused(void **state)
+{
+  char *pid[] = {"test", "-p1234", "prog", NULL};
+  char *all[] = {"test", "--all-cpus", "prog", NULL};
+  char *cgroup[] = {"test", "-G", "grp", "prog", NULL};
+  struct session s;
+
+  (void)state;
+  assert_int_equal(parse(&s, pid), SESSION_EXIT_USAGE);
+  assert_int_equal(heard.nsaid, 1);
+  assert_false(heard.usage);
+  assert_non_null(strstr(heard.said, "-p: the program runs under "
+                                     "qemu-x86_64, in user mode: there is no "
+                                     "other process to count"));
+  assert_int_equal(parse(&s, all), SESSION_EXIT_USAGE);
+  assert_non_null(strstr(heard.said, "-a: the program runs under qemu-x86_64, "
+                                     "in user mode: there is no system"));
+  assert_int_equal(parse(&s, cgroup), SESSION_EXIT_USAGE);
+  assert_non_null(strstr(heard.said, "-G: the program runs under qemu-x86_64, "
+                                     "in user mode: there is no cgroup"));
+}
+
 static void test_help_and_from(void **state)
 {
   char *help[] = {"test", "-c", "1", "-h", "--bogus", NULL};
@@ -342,6 +367,7 @@ int main(void)
       cmocka_unit_test(test_shared_options),
       cmocka_unit_test(test_own_options),
       cmocka_unit_test(test_refused),
+      cmocka_unit_test(test_targets_refused),
       cmocka_unit_test(test_help_and_from),
       cmocka_unit_test(test_event_lists_limit),
       cmocka_unit_test(test_long_message),

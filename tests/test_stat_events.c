@@ -338,6 +338,35 @@ static void test_modelled_generic_names_table_18_1(void **state)
   assert_int_equal(ok("r00c0").hw, STAT_HW_NONE);
 }
 
+/* perf stat's --all-user: USR set and OS clear (SDM Vol. 3B 18.2.1.1)
+ * whatever the modifiers said, the name unchanged; :G alone (no level)
+ * stays at no level; L1-dcache-loads and -load-misses are perf's pair for
+ * "of all L1-dcache accesses". */
+static void test_all_user_18_2_1_1(void **state)
+{
+  const char *specs[] = {"instructions", "instructions:k", "instructions:u",
+                         "cycles:uk", "r00c4:k"};
+  struct stat_event e;
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+    e = ok(specs[i]);
+    stat_event_user_only(&e);
+    assert_true(e.user);
+    assert_false(e.kernel);
+    assert_int_equal(e.evtsel & UOE, U_E);
+    assert_int_equal(e.evtsel & ~UOE, ok(specs[i]).evtsel & ~UOE);
+    assert_string_equal(e.name, specs[i]);
+  }
+  e = ok("instructions:G");
+  stat_event_user_only(&e);
+  assert_int_equal(e.evtsel, ok("instructions:G").evtsel);
+  assert_false(e.user);
+  assert_int_equal(ok("L1-dcache-loads").hw, STAT_HW_L1D_LOADS);
+  assert_int_equal(ok("L1-dcache-load-misses").hw, STAT_HW_L1D_LOAD_MISSES);
+}
+
 /* Skylake's names of the modelled lines (SDM Vol. 3B Table 19-3), in
  * every spelling. */
 static void test_modelled_skylake_names_table_19_3(void **state)
@@ -485,6 +514,51 @@ static void test_event_list_split(void **state)
   assert_true(stat_event_next(&list, buf, sizeof buf));
   assert_string_equal(buf, "r00c0:k");
   assert_false(stat_event_next(&list, buf, sizeof buf));
+}
+
+/* perf's groups in an -e list: "{a,b}:MODS" as one item, its members and
+ * modifiers apart; a member's own modifiers told from libpfm4's colons;
+ * the levels of a member restricted to the group's (perf ORs the
+ * exclusions; SDM Vol. 3B 18.2.1.1 USR, OS). */
+static void test_event_groups(void **state)
+{
+  const char *list = "{cycles,cpu/event=0xc4,umask=2/}:u,branches,{r00c0}";
+  char buf[64], mods[8];
+  struct stat_event e;
+  bool u, k;
+
+  (void)state;
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_GROUP);
+  assert_string_equal(buf, "cycles,cpu/event=0xc4,umask=2/");
+  assert_string_equal(mods, "u");
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_EVENT);
+  assert_string_equal(buf, "branches");
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_GROUP);
+  assert_string_equal(buf, "r00c0");
+  assert_string_equal(mods, "");
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_END);
+  list = "{cycles,branches";
+  assert_int_equal(stat_event_item(&list, buf, sizeof buf, mods, sizeof mods),
+                   STAT_ITEM_BAD);
+  assert_true(stat_event_has_modifiers("cycles:u"));
+  assert_true(stat_event_has_modifiers("cpu/event=0xc4/k"));
+  assert_false(stat_event_has_modifiers("BR_INST_RETIRED:NEAR_CALL"));
+  assert_false(stat_event_has_modifiers("cpu/event=0xc4/"));
+  assert_true(stat_event_modifier_levels("u", &u, &k));
+  assert_true(u);
+  assert_false(k);
+  assert_false(stat_event_modifier_levels("zz", &u, &k));
+  e = ok("instructions:k");
+  stat_event_restrict(&e, true, false);
+  assert_false(e.user || e.kernel);
+  assert_int_equal(e.evtsel, ok("instructions:G").evtsel);
+  e = ok("instructions");
+  stat_event_restrict(&e, true, false);
+  assert_int_equal(e.evtsel, ok("instructions:u").evtsel);
 }
 
 /* ---- icelake ------------------------------------------------------------*/
@@ -755,6 +829,8 @@ int main(int argc, char **argv)
       cmocka_unit_test(test_environment_left_unchanged),
       cmocka_unit_test(test_custom_and_netburst_profiles),
       cmocka_unit_test(test_event_list_split),
+      cmocka_unit_test(test_all_user_18_2_1_1),
+      cmocka_unit_test(test_event_groups),
       cmocka_unit_test(test_list_is_the_resolver),
   };
   const struct CMUnitTest icelake[] = {

@@ -4,7 +4,8 @@
  * many model PMUs as the events need.
  *
  * The events are split into groups, in order, each as many as one PMU's
- * counters take (the agent's claims, SDM Vol. 3B 18.2.4.3); the thread
+ * counters take (the agent's claims, SDM Vol. 3B 18.2.4.3), never
+ * splitting the events of one perf group (grouped=, {a,b}); the thread
  * runs each group for a slice of N instructions it retires, in turn. At
  * the end of a slice the counters are read and released and the next
  * group is claimed and started (GLOBAL_CTRL last, SDM 18.2.4.1). Time is
@@ -46,26 +47,59 @@ static int start_group(struct vcpu *v, unsigned grp)
   return rc;
 }
 
-/* Split the events into groups that one PMU holds, then start the first.
- * v has one model core. */
-int spmu_qemu_mux_plan(struct vcpu *v, char *why, size_t len)
+/* The end of the perf group event i starts: the events after it with
+ * their grouped= bit set. */
+static unsigned unit_end(const struct vcpu *v, unsigned i)
 {
-  unsigned i, grp = 0, in_group = 0;
+  unsigned end = i + 1;
+
+  while (end < v->cfg->nevents && end < 64 && (v->cfg->grouped >> end & 1))
+    end++;
+  return end;
+}
+
+/* Claim events i to end - 1 (one perf group) into group grp. */
+static int claim_unit(struct vcpu *v, unsigned i, unsigned end, unsigned grp)
+{
   int rc = 0;
 
-  for (i = 0; i < v->cfg->nevents && rc == 0; i++) {
+  for (; i < end && rc == 0; i++) {
     rc = claim(v, i);
+    v->group_of[i] = grp;
+  }
+  return rc;
+}
+
+/* Split the events into groups that one PMU holds, each perf group whole
+ * in one, then start the first. v has one model core. */
+int spmu_qemu_mux_plan(struct vcpu *v, char *why, size_t len)
+{
+  unsigned i = 0, end = 0, grp = 0, in_group = 0;
+  int rc = 0;
+
+  while (i < v->cfg->nevents) {
+    end = unit_end(v, i);
+    rc = claim_unit(v, i, end, grp);
     if (rc == SPMU_EBUSY && in_group > 0) {
       rc = spmu_agent_release_all(v->agents[0]);
       grp++;
       in_group = 0;
       if (rc == 0)
-        rc = claim(v, i);
+        rc = claim_unit(v, i, end, grp);
     }
-    v->group_of[i] = grp;
-    in_group++;
+    if (rc != 0)
+      break;
+    in_group += end - i;
+    i = end;
   }
   v->ngroups = grp + 1;
+  if (rc == SPMU_EBUSY && end - i > 1) {
+    snprintf(why, len,
+             "multiplex: a group of %u events does not fit one PMU's "
+             "counters",
+             end - i);
+    return rc;
+  }
   if (rc == 0)
     rc = spmu_agent_release_all(v->agents[0]);
   if (rc == 0)

@@ -71,6 +71,7 @@ static bool take_args(struct spmu_qemu_config *cfg,
   cfg->callgraph = a->callgraph;
   cfg->precise = a->precise;
   cfg->mux = a->multiplex;
+  cfg->grouped = a->grouped;
   cfg->branch = a->branch;
   return true;
 }

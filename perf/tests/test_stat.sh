@@ -178,6 +178,272 @@ expect ":pp without PEBS" 2 "" "softpmu: stat: instructions:pp: core-duo has no 
 run stat --cpu core-duo -x , -e instructions:P --from "$tmp/res"
 expect ":P without PEBS" 0 "" "40000,,instructions:P,0,100.00,,"
 
+# -d, -dd, -ddd: perf stat 6.1's detailed sets appended to the default
+# set (or to the events given), as perf appends them: L1-dcache-loads
+# (exact: loads retired) and L1-dcache-load-misses (modelled) count, with
+# perf's metric of them (250 / 5000 = 5.00% of all L1-dcache accesses);
+# LLC, TLB, instruction-cache and prefetch events are <not supported>.
+cat "$tmp/res" >"$tmp/resd"
+sed -i '/^end$/d' "$tmp/resd"
+printf 'event 6 5000 17006 17006\nevent 7 250 17006 17006\nend\n' >>"$tmp/resd"
+run stat -d --from "$tmp/resd" -- ./prog
+expect "-d" 0 "" "
+ Performance counter stats for './prog':
+
+            40,000      cycles (model)                                                     
+            17,006      instructions                     #    0.43  insn per cycle (model) 
+             8,001      branches                                                           
+             1,001      branch-misses (model)            #   12.51% of all branches (model)
+             3,000      cache-references (model)                                           
+             1,200      cache-misses (model)             #   40.000 % of all cache refs (model)
+             5,000      L1-dcache-loads                                                    
+               250      L1-dcache-load-misses (model)    #    5.00% of all L1-dcache accesses (model)
+   <not supported>      LLC-loads                                                   
+   <not supported>      LLC-load-misses                                             
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+for dd in "-dd" "-d -d" "--detailed -d"; do
+  # shellcheck disable=SC2086 # one -d or two
+  run stat -x , -e instructions $dd --from "$tmp/res"
+  expect "stat $dd" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,instructions,0,100.00,,
+17006,,L1-dcache-loads,0,100.00,,
+8001,,L1-dcache-load-misses,0,100.00,47.05,of all L1-dcache accesses (model),model
+<not supported>,,LLC-loads,0,100.00,,
+<not supported>,,LLC-load-misses,0,100.00,,
+<not supported>,,L1-icache-loads,0,100.00,,
+<not supported>,,L1-icache-load-misses,0,100.00,,
+<not supported>,,dTLB-loads,0,100.00,,
+<not supported>,,dTLB-load-misses,0,100.00,,
+<not supported>,,iTLB-loads,0,100.00,,
+<not supported>,,iTLB-load-misses,0,100.00,,"
+done
+run stat -x , -e instructions -ddd --no-model --from "$tmp/res"
+expect "stat -ddd" 0 "" "\
+40000,,instructions,0,100.00,,
+17006,,L1-dcache-loads,0,100.00,,
+<not supported>,,L1-dcache-load-misses,0,100.00,,
+<not supported>,,LLC-loads,0,100.00,,
+<not supported>,,LLC-load-misses,0,100.00,,
+<not supported>,,L1-icache-loads,0,100.00,,
+<not supported>,,L1-icache-load-misses,0,100.00,,
+<not supported>,,dTLB-loads,0,100.00,,
+<not supported>,,dTLB-load-misses,0,100.00,,
+<not supported>,,iTLB-loads,0,100.00,,
+<not supported>,,iTLB-load-misses,0,100.00,,
+<not supported>,,L1-dcache-prefetches,0,100.00,,
+<not supported>,,L1-dcache-prefetch-misses,0,100.00,,"
+
+# --no-big-num: no digit grouping, as perf; -B (--big-num) puts it back,
+# the last one given counting.
+run stat --no-big-num -e instructions,branches --from "$tmp/res" -- ./prog
+expect "--no-big-num" 0 "" "
+ Performance counter stats for './prog':
+
+             40000      instructions                                                       
+             17006      branches                                                           
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat --no-big-num -B -e instructions --from "$tmp/res"
+checks=$((checks + 1))
+grep -q '^            40,000      instructions  *$' "$tmp/err" ||
+  fail "--no-big-num -B: $(cat "$tmp/err")"
+
+# --all-user: the names as given (perf prints them so); the counts are
+# the plugin's (frontends/qemu/tests/test_stat.sh runs it).
+run stat --all-user -x , -e instructions:k,branches --from "$tmp/res"
+expect "--all-user" 0 "" "\
+40000,,instructions:k,0,100.00,,
+17006,,branches,0,100.00,,"
+
+# --per-thread: the plugin writes one block per process, its threads
+# summed (protocol/results.h), so each process's counts, prefixed as perf
+# prefixes a thread's ("%16s-%-8d": the command, as the kernel names it,
+# and the pid), each event's largest first, perf's metrics within one
+# process (17006 / 40000 = 0.43, 10000 / 50000 = 0.20).
+cat >"$tmp/procs" <<'EOF2'
+softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+event 0 40000 17006 17006
+event 1 17006 17006 17006
+end
+softpmu-qemu 1 pid=101 threads=2 status=0 counting=inline
+event 0 50000 20000 20000
+event 1 10000 20000 20000
+end
+EOF2
+run stat --per-thread -e cycles,instructions,dTLB-loads --from "$tmp/procs" -- ./prog a
+expect "--per-thread" 0 "" "
+ Performance counter stats for './prog a':
+
+            prog-101                  50,000      cycles (model)                                                     
+            prog-100                  40,000      cycles (model)                                                     
+            prog-100                  17,006      instructions                     #    0.43  insn per cycle (model) 
+            prog-101                  10,000      instructions                     #    0.20  insn per cycle (model) 
+            prog-100         <not supported>      dTLB-loads                                                  
+            prog-101         <not supported>      dTLB-loads                                                  
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat --per-thread -x , -e instructions --from "$tmp/procs" -- /usr/bin/a-very-long-command-name
+expect "--per-thread -x ," 0 "" "\
+a-very-long-com-101,50000,,instructions,0,100.00,,
+a-very-long-com-100,40000,,instructions,0,100.00,,"
+run stat --per-thread -j -e instructions --from "$tmp/procs" -- ./prog
+expect "--per-thread -j" 0 "" "\
+{\"thread\" : \"prog-101\", \"counter-value\" : \"50000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}
+{\"thread\" : \"prog-100\", \"counter-value\" : \"40000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
+# A pid's blocks before and after an execve the plugin followed (status
+# exec) are one process: 40000 + 5 instructions.
+cat >"$tmp/procx" <<'EOF2'
+softpmu-qemu 1 pid=100 threads=1 status=exec counting=inline
+event 0 40000 17006 17006
+end
+softpmu-qemu 1 pid=101 threads=1 status=0 counting=inline
+event 0 7 7 7
+end
+softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+event 0 5 5 5
+end
+EOF2
+run stat --per-thread -x , -e instructions --from "$tmp/procx" -- sh
+expect "--per-thread, one process across its execve" 0 "" "\
+sh-100,40005,,instructions,0,100.00,,
+sh-101,7,,instructions,0,100.00,,"
+run stat --per-thread -r 2 -- ./prog
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: --per-thread and -r: each run's processes are new ones, whose counts cannot be averaged" ||
+  fail "--per-thread -r 2: status $rc, $(cat "$tmp/err")"
+run stat --per-thread -A -- ./prog
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -A and --per-thread: one or the other" ||
+  fail "--per-thread -A: status $rc, $(cat "$tmp/err")"
+
+# -A: one modelled CPU, CPU0, in perf's layout of a CPU's counts
+# ("CPU%-7d"); the counts are the sums, said once.
+run stat -A -e cycles,instructions --from "$tmp/procs" -- ./prog
+expect "-A" 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
+
+ Performance counter stats for './prog':
+
+CPU0                   90,000      cycles (model)                                                     
+CPU0                   27,006      instructions                     #    0.30  insn per cycle (model) 
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat --no-aggr -x , -e instructions,dTLB-loads --from "$tmp/procs"
+expect "-A -x ," 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
+CPU0,90000,,instructions,0,100.00,,
+CPU0,<not supported>,,dTLB-loads,0,100.00,,"
+run stat -A -j -e instructions --from "$tmp/procs"
+expect "-A -j" 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
+{\"cpu\" : \"0\", \"counter-value\" : \"90000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 0, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
+
+# -M: perf's metrics that are one produced event over another, counted
+# with their two events as perf's metric expressions spell them, the
+# metric on the first one's line ("%8.2f" and its name), marked when a
+# modelled count goes into it: IPC = 40000 / 17006, IpBranch = 8001 /
+# 1001; CPI, and L1MPKI = 1000 x 8001 / 1001, from two -M.
+run stat -M IPC,IpBranch --from "$tmp/res" -- ./prog
+expect "-M IPC,IpBranch" 0 "" "
+ Performance counter stats for './prog':
+
+            40,000      INST_RETIRED.ANY                 #     2.35 IPC (model)            
+            17,006      CPU_CLK_UNHALTED.THREAD (model)                                    
+             8,001      INST_RETIRED.ANY                 #     7.99 IpBranch               
+             1,001      BR_INST_RETIRED.ALL_BRANCHES                                       
+
+ model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+
+       0.000000000 seconds time elapsed
+
+       0.000000000 seconds user
+       0.000000000 seconds sys
+
+"
+run stat -x , -M cpi -M L1MPKI --from "$tmp/res"
+expect "-M cpi -M L1MPKI" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,CPU_CLK_UNHALTED.THREAD,0,100.00,2.35,CPI (model),model
+17006,,INST_RETIRED.ANY,0,100.00,,
+8001,,MEM_LOAD_RETIRED.L1_MISS,0,100.00,7993.01,L1MPKI (model),model
+1001,,INST_RETIRED.ANY,0,100.00,,"
+run stat -M tma_frontend_bound --from "$tmp/res"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -M tma_frontend_bound: not a metric of the events this engine produces; those are IPC, CPI, IpBranch, IpCall, IpMispredict, BpTkBranch, L1MPKI, L2MPKI, L3MPKI" ||
+  fail "-M refused: status $rc, $(cat "$tmp/err")"
+
+# Event groups, {a,b} and {a,b}:MODS, printed as perf prints a group's
+# members (each its own line): a member without modifiers takes the
+# group's and is named so (cycles:u); one with its own keeps its name and
+# counts where both allow (instructions:k in {...}:u: nowhere, perf ORs
+# the exclusions); perf's metrics pair the members.
+run stat -x , -e '{cycles,instructions}:u,branches' -e '{instructions:k,r00c4}:u' -e '{r01c4}' --from "$tmp/res"
+expect "event groups" 0 "" "\
+# model: part:skylake (L1I 32K 8-way, L1D 32K 8-way, L2 256K 4-way, LLC 8M 16-way inclusive, 64 B lines; gshare 2^16, BTB 4096, RSB 16; 4 wide, +12/+42/+250 cycles to L2/LLC/memory, +16 a mispredict)
+40000,,cycles:u,0,100.00,,,model
+17006,,instructions:u,0,100.00,0.43,insn per cycle (model)
+8001,,branches,0,100.00,,
+1001,,instructions:k,0,100.00,,
+3000,,r00c4:u,0,100.00,,
+1200,,r01c4,0,100.00,,"
+for bad in '{cycles,instructions' '{cycles}x'; do
+  run stat -e "$bad" --from "$tmp/res"
+  checks=$((checks + 1))
+  [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qxF "softpmu: stat: -e $bad: a group is {EVENT,...} or {EVENT,...}:MODIFIERS" ||
+    fail "group $bad refused: status $rc, $(cat "$tmp/err")"
+done
+run stat -e '{cycles}:zz' --from "$tmp/res"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qxF "softpmu: stat: {...}:zz: not perf's modifiers" ||
+  fail "group modifiers refused: status $rc, $(cat "$tmp/err")"
+
+# perf's target options cannot apply: the program runs under qemu-x86_64,
+# in user mode, so there is no system, other process or thread, CPU or
+# cgroup to count. One sentence, status 2, for stat and record alike, the
+# option's value attached or not.
+for opt in "-a" "--all-cpus" "-p 1" "-p1" "--pid=1" "-t 1" "--tid 1" \
+  "-C 0" "-G grp" "--cgroup=grp"; do
+  # shellcheck disable=SC2086 # the option and its value, split
+  run stat $opt -- ./prog
+  case $opt in
+  -a | --all-cpus) what="-a" none="there is no system to count" ;;
+  -p* | --pid*) what="-p" none="there is no other process to count" ;;
+  -t* | --tid*) what="-t" none="there is no other thread to count" ;;
+  -C*) what="-C" none="there are no CPUs to choose" ;;
+  *) what="-G" none="there is no cgroup to count" ;;
+  esac
+  expect "stat $opt refused" 2 "" "softpmu: stat: $what: the program runs under qemu-x86_64, in user mode: $none, only the program stat starts (its threads and forked children)"
+done
+run record -p 1 -- ./prog
+expect "record -p refused" 2 "" "softpmu: record: -p: the program runs under qemu-x86_64, in user mode: there is no other process to count, only the program record starts (its threads and forked children)"
+run record -a -- ./prog
+expect "record -a refused" 2 "" "softpmu: record: -a: the program runs under qemu-x86_64, in user mode: there is no system to count, only the program record starts (its threads and forked children)"
+
 # An empty event list (-e '', -e ,) would print an empty table: refused.
 for list in '' ','; do
   run stat -e "$list" --from "$tmp/res"

@@ -243,6 +243,15 @@ grep -q '^                 0      instructions:k  *$' "$tmp/err" ||
 [ "$(grep -c 'counts kernel code only' "$tmp/err")" = 1 ] ||
   fail "instructions:k: one note"
 
+# --all-user: every event counts user code only (USR set, OS clear: SDM
+# Vol. 3B 18.2.1.1), :k too, its name as given, as perf prints it; no note.
+run stat --no-model --all-user -x , -e instructions:k,instructions -- "$tmp/pagecross"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && grep -q '^4005,,instructions:k,' "$tmp/err" &&
+  grep -q '^4005,,instructions,' "$tmp/err" &&
+  ! grep -q 'counts kernel code only' "$tmp/err" ||
+  fail "--all-user: $(cat "$tmp/err")"
+
 # -x SEP: value, unit, event, run time, percentage running (perf-stat(1)).
 run stat --no-model -x , -e r02c4,cycles -- "$tmp/branches"
 checks=$((checks + 1))
@@ -348,6 +357,28 @@ awk '$1 == "event" { if ($4 != 17006) bad = 1; run[$2] = $5 }
   END { if (bad || run[0] != run[4] || run[5] != run[8] ||
             run[0] + run[5] != 17006 || run[0] == 17006) exit 1 }' \
   "$tmp/mux1" || fail "multiplex: times enabled and running: $(cat "$tmp/mux1")"
+
+# grouped=: a perf group ({a,b}) is scheduled whole, in one slice. Events
+# 3, 4 and 5 in one group (bits 4 and 5): the fixed counter and events 1
+# and 2, then the group with event 6 (four GP counters), then events 7 and
+# 8: three groups of the time, the grouped events always together.
+rm -f "$tmp/muxg"
+qemu-x86_64 -plugin "$PLUGIN,out=$tmp/muxg,$MUX,grouped=30" "$tmp/branches" ||
+  fail "multiplex grouped: qemu-x86_64 failed"
+checks=$((checks + 1))
+awk '$1 == "event" { run[$2] = $5 }
+  END { if (run[0] != run[2] || run[3] != run[4] || run[4] != run[5] ||
+            run[5] != run[6] || run[7] != run[8] || run[7] == 0 ||
+            run[0] + run[3] + run[7] != 17006) exit 1 }' \
+  "$tmp/muxg" || fail "multiplex grouped: $(cat "$tmp/muxg")"
+# softpmu stat passes {a,b} on as grouped= with --multiplex: the members
+# run the same time.
+run stat --multiplex=1000 -x , -e 'r00c4,r01c4,{r02c4,r08c4,r20c4},r40c4,r81d0,r82d0' -- "$tmp/branches"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c ',r02c4,\|,r08c4,\|,r20c4,' "$tmp/err")" = 3 ] &&
+  [ "$(grep ',r02c4,\|,r08c4,\|,r20c4,' "$tmp/err" | cut -d, -f5 | sort -u | wc -l)" = 1 ] &&
+  [ "$(grep ',r00c4,\|,r02c4,' "$tmp/err" | cut -d, -f5 | sort -u | wc -l)" = 2 ] ||
+  fail "stat --multiplex with a group: $(cat "$tmp/err")"
 
 # The plugin refuses CMASK (bits 31:24) rather than count it per block.
 checks=$((checks + 1))
