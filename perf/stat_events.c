@@ -411,26 +411,40 @@ static int pfm_config(const char *name, uint64_t *config, bool *user,
  * description, or the event's for an event without umasks). */
 typedef void pfm_name_fn(void *ctx, const char *name, const char *desc);
 
+/* Attribute a of event idx into *ainfo, if it is a umask. */
+static bool pfm_umask(int idx, int a, pfm_event_attr_info_t *ainfo)
+{
+  memset(ainfo, 0, sizeof *ainfo);
+  ainfo->size = sizeof *ainfo;
+  return pfm_get_event_attr_info(idx, a, PFM_OS_NONE, ainfo) == PFM_SUCCESS &&
+         ainfo->type == PFM_ATTR_UMASK;
+}
+
+/* Hand fn the name (lower-cased in perf's spelling) and its description. */
+static void pfm_give_name(char *name, bool perf_style, const char *desc,
+                          pfm_name_fn *fn, void *ctx)
+{
+  char *c;
+
+  if (perf_style)
+    for (c = name; *c; c++)
+      *c = (char)tolower((unsigned char)*c);
+  fn(ctx, name, desc);
+}
+
 /* The umask-less event idx in perf's or libpfm4's spelling, if it is one. */
 static void pfm_bare_event(int idx, const pfm_event_info_t *einfo,
                            bool perf_style, pfm_name_fn *fn, void *ctx)
 {
   pfm_event_attr_info_t ainfo;
-  char name[96], *c;
+  char name[96];
   int a;
 
-  for (a = 0; a < einfo->nattrs; a++) {
-    memset(&ainfo, 0, sizeof ainfo);
-    ainfo.size = sizeof ainfo;
-    if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) == PFM_SUCCESS &&
-        ainfo.type == PFM_ATTR_UMASK)
+  for (a = 0; a < einfo->nattrs; a++)
+    if (pfm_umask(idx, a, &ainfo))
       return;
-  }
   snprintf(name, sizeof name, "%s", einfo->name);
-  if (perf_style)
-    for (c = name; *c; c++)
-      *c = (char)tolower((unsigned char)*c);
-  fn(ctx, name, einfo->desc);
+  pfm_give_name(name, perf_style, einfo->desc, fn, ctx);
 }
 
 /* Every EVENT:UMASK name of event idx, in perf's spelling when perf_style
@@ -439,21 +453,15 @@ static void pfm_event_names(int idx, const pfm_event_info_t *einfo,
                             bool perf_style, pfm_name_fn *fn, void *ctx)
 {
   pfm_event_attr_info_t ainfo;
-  char name[96], *c;
+  char name[96];
   int a;
 
   for (a = 0; a < einfo->nattrs; a++) {
-    memset(&ainfo, 0, sizeof ainfo);
-    ainfo.size = sizeof ainfo;
-    if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ainfo) != PFM_SUCCESS ||
-        ainfo.type != PFM_ATTR_UMASK)
+    if (!pfm_umask(idx, a, &ainfo))
       continue;
     snprintf(name, sizeof name, "%s%c%s", einfo->name, perf_style ? '.' : ':',
              ainfo.name);
-    if (perf_style)
-      for (c = name; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    fn(ctx, name, ainfo.desc);
+    pfm_give_name(name, perf_style, ainfo.desc, fn, ctx);
   }
 }
 
