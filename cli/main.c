@@ -8,6 +8,7 @@
 #include <softpmu/version.h>
 
 #include "cli.h"
+#include "cli_dirs.h"
 #include "man.h"
 
 static const struct cli_command *const commands[] = {
@@ -70,7 +71,7 @@ static void print_manual(FILE *out)
         "usr=1\n"
         "    softpmu cpuid --cpu icelake\n"
         "    softpmu msrs --cpu core2 --fields\n"
-        "    softpmu run examples/scripts/pmi_freeze_v4.pmu\n"
+        "    softpmu run " CLI_DOCDIR "/examples/scripts/pmi_freeze_v4.pmu\n"
         "    sudo softpmu show -C 0\n"
         "    softpmu stat -- ./prog\n"
         "    softpmu record -g -- ./prog && softpmu report\n"
