@@ -40,11 +40,15 @@ _Static_assert(PERF_DATA_MAX_EVENTS >= SESSION_MAX_EVENTS,
 /* A prime, so that the samples do not fall in step with a loop (perf
  * record's own default is a frequency, which has no meaning here). */
 #define REC_DEFAULT_PERIOD 100003
+/* -F's clock: a sample's time is its thread's retired instructions, shown
+ * as nanoseconds, so a second is 10^9 of them. */
+#define REC_NS_PER_SECOND 1000000000ULL
 #define REC_DEFAULT_OUTPUT "perf.data"
 
 struct rec_opts {
   struct session s; /* the options both commands take, the run */
   const char *period_arg;
+  const char *freq_arg; /* -F FREQ */
   struct perf_data_desc desc;
   bool precise;
   uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
@@ -104,6 +108,14 @@ static void record_perf_type(const struct stat_event *e,
     }
 }
 
+/* Whether e counts every retired instruction, the clock of -F: the
+ * architectural Instructions Retired event (C0H, umask 00H, no CMASK, INV
+ * or E: SDM Vol. 3B Table 18-1), as instructions and inst_retired.any. */
+static bool record_counts_instructions(const struct stat_event *e)
+{
+  return !e->modelled && (e->evtsel & STAT_EVTSEL_EVENT_BITS) == 0xc0;
+}
+
 static int record_check_branches(const struct rec_opts *o);
 
 /* A resolved event (the session's next): one the engine produces for
@@ -136,6 +148,7 @@ static int record_event(struct session *s, void *ctx, const char *spec)
       return CLI_EXIT_USAGE;
   }
   record_perf_type(e, &o->desc.ev[o->desc.nev]);
+  o->desc.ev[o->desc.nev].per_second = record_counts_instructions(e);
   o->desc.nev++;
   return CLI_EXIT_OK;
 }
@@ -262,6 +275,7 @@ static int record_callgraph_mode(struct rec_opts *o, const char *mode)
 /* record's own options; the shared ones are the session's. */
 enum record_key {
   REC_KEY_PERIOD = SESSION_KEY_COMMAND, /* -c N */
+  REC_KEY_FREQ,                         /* -F FREQ */
   REC_KEY_FILTER,                       /* -j FILTER,... */
   REC_KEY_CALL_GRAPH,                   /* -g, --call-graph [fp|lbr] */
   REC_KEY_PRECISE,                      /* --precise */
@@ -275,6 +289,7 @@ static const char *const record_call_graph_modes[] = {"fp", "lbr", "dwarf",
 
 static const struct session_option record_options[] = {
     {"-c", "--count", SESSION_VALUE, REC_KEY_PERIOD, NULL},
+    {"-F", "--freq", SESSION_VALUE, REC_KEY_FREQ, NULL},
     {"-j", "--branch-filter", SESSION_VALUE, REC_KEY_FILTER, NULL},
     {"-g", NULL, SESSION_FLAG, REC_KEY_CALL_GRAPH, NULL},
     {NULL, "--call-graph", SESSION_OPTIONAL, REC_KEY_CALL_GRAPH,
@@ -293,6 +308,9 @@ static int record_option(struct session *s, void *ctx, int key, const char *val)
   case REC_KEY_PERIOD:
     o->period_arg = val;
     return CLI_EXIT_OK;
+  case REC_KEY_FREQ:
+    o->freq_arg = val;
+    return CLI_EXIT_OK;
   case REC_KEY_FILTER:
     return record_branch_filter(o, val);
   case REC_KEY_CALL_GRAPH:
@@ -309,6 +327,35 @@ static int record_option(struct session *s, void *ctx, int key, const char *val)
   }
 }
 
+/* -F FREQ: samples per second on record's clock, where a second is 10^9
+ * retired instructions of the thread (REC_NS_PER_SECOND): a fixed period
+ * of round(10^9 / FREQ) events, for every event. perf's "max" (the
+ * kernel's perf_event_max_sample_rate) has no counterpart here. */
+static int record_freq_period(struct rec_opts *o, uint64_t *n)
+{
+  uint64_t f;
+
+  if (o->period_arg)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: cannot set frequency and period at the "
+                           "same time (-F and -c), as perf record refuses");
+  if (strcmp(o->freq_arg, "max") == 0)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -F max: perf's maximum is the kernel's "
+                           "sample rate limit, which the model has not; give "
+                           "a frequency from 1 to %llu",
+                           REC_NS_PER_SECOND);
+  if (!text_parse_u64(o->freq_arg, &f) || f == 0 || f > REC_NS_PER_SECOND)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -F %s: the frequency is from 1 to %llu "
+                           "samples per second (a second being 10^9 retired "
+                           "instructions)",
+                           o->freq_arg, REC_NS_PER_SECOND);
+  o->desc.freq = f;
+  *n = (REC_NS_PER_SECOND + f / 2) / f;
+  return CLI_EXIT_OK;
+}
+
 /* The period: 1 <= N < 2^width - 1, the counter being preset to -N in
  * its width (SDM Vol. 3B 18.2.1: GP counters are gp_width bits wide,
  * CPUID.0AH:EAX[23:16]). */
@@ -316,8 +363,20 @@ static int record_set_period(struct rec_opts *o)
 {
   unsigned w = o->s.profile.gp_width;
   uint64_t max = (w >= 64 ? UINT64_MAX : (1ULL << w) - 1) - 1, n;
+  int rc;
 
   o->desc.period = REC_DEFAULT_PERIOD;
+  if (o->freq_arg) {
+    if ((rc = record_freq_period(o, &n)) != CLI_EXIT_OK)
+      return rc;
+    if (n > max)
+      return cli_usage_error(&cli_cmd_record,
+                             "record: -F %s: a period of %" PRIu64
+                             " events, beyond %s's %u-bit counters",
+                             o->freq_arg, n, o->s.profile.name, w);
+    o->desc.period = n;
+    return CLI_EXIT_OK;
+  }
   if (!o->period_arg)
     return CLI_EXIT_OK;
   if (!text_parse_u64(o->period_arg, &n) || n == 0 || n > max)
