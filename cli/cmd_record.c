@@ -36,7 +36,13 @@
 _Static_assert(PERF_DATA_MAX_EVENTS >= SESSION_MAX_EVENTS,
                "each event of the session has its perf.data attr");
 
-#define REC_DEFAULT_EVENTS "instructions"
+/* perf record's default event is cycles:P. Here cycles is the modelled
+ * micro-architecture's, so it is the default when a model runs (the
+ * profile's part, or --model), plain: branch stacks with PEBS are not
+ * supported yet, and -b is as common as the default. Without a model
+ * (core-duo, core2, nehalem; --no-model), instructions, counted exactly. */
+#define REC_DEFAULT_MODELLED "cycles"
+#define REC_DEFAULT_EXACT "instructions"
 /* A prime, so that the samples do not fall in step with a loop (perf
  * record's own default is a frequency, which has no meaning here). */
 #define REC_DEFAULT_PERIOD 100003
@@ -417,7 +423,9 @@ static int record_setup(struct rec_opts *o)
       (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
   if (o->s.nlists == 0)
-    o->s.event_lists[o->s.nlists++] = REC_DEFAULT_EVENTS;
+    o->s.event_lists[o->s.nlists++] = o->s.model.use == STAT_MODEL_ON
+                                          ? REC_DEFAULT_MODELLED
+                                          : REC_DEFAULT_EXACT;
   if ((rc = session_add_given_events(&o->s)) != CLI_EXIT_OK)
     return rc;
   /* PEBS arms every sampling counter (a :p on one event included). */
@@ -593,8 +601,9 @@ static int record_main(int argc, char **argv)
 const struct cli_command cli_cmd_record = {
     .name = "record",
     .summary = "run a program and sample its events into perf.data",
-    .synopsis = "[-e EVENT,...] [-c PERIOD] [--precise] [-g] [-o FILE]\n"
-                "             [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
+    .synopsis = "[-e EVENT,...] [-c PERIOD | -F FREQ] [--precise] [-g]\n"
+                "             [-o FILE]"
+                " [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
                 "             [--cpu PROFILE] [--model SPEC | --no-model]\n"
                 "             [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
@@ -618,7 +627,10 @@ const struct cli_command cli_cmd_record = {
         "    micro-architecture (as softpmu stat), cycles, cache-misses,\n"
         "    branch-misses, L1D.REPLACEMENT, MEM_LOAD_RETIRED.*: a sample\n"
         "    of a modelled event is taken when the model's count overflows.\n"
-        "    Default: instructions.\n",
+        "    Default: cycles (perf's is cycles:P) when a model runs (the\n"
+        "    profile's part or --model), plain, not PEBS: branch stacks\n"
+        "    with PEBS are not supported yet; instructions without a model\n"
+        "    (core-duo, core2 and nehalem have no part; --no-model).\n",
     .options =
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to sample (repeatable); each its own counter.\n\n"
@@ -627,6 +639,16 @@ const struct cli_command cli_cmd_record = {
         "        W bits wide (48 on skylake). Default: 100003 (perf's default\n"
         "        is a frequency in samples per second, which means nothing\n"
         "        for a model whose clock is the instruction).\n\n"
+        "    -F, --freq FREQ\n"
+        "        Samples per second, a second being 10^9 retired\n"
+        "        instructions of the thread (a sample's time is its thread's\n"
+        "        retired instructions, shown as nanoseconds): a fixed period\n"
+        "        of round(10^9 / FREQ) events, FREQ from 1 to 10^9. On an\n"
+        "        event counting retired instructions that is FREQ samples a\n"
+        "        second, written as perf writes -F (freq, sample_freq); on\n"
+        "        any other event a sample every that many of its events,\n"
+        "        written as a period (perf's adaptive period is not\n"
+        "        modelled). Not with -c, as in perf; -F max is refused.\n\n"
         "    --precise\n"
         "        Sample through PEBS (SDM Vol. 3B 18.4.4): records land in\n"
         "        the DS buffer and are drained at its threshold, as a driver\n"
@@ -694,15 +716,16 @@ const struct cli_command cli_cmd_record = {
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run (a\n"
         "    directory included); 2 for bad usage (an unknown event, an\n"
-        "    empty event list, a bad period, --precise without PEBS, an -o\n"
-        "    FILE that cannot be written) or when qemu-x86_64 or the plugin\n"
-        "    is missing or the stream is malformed. Killed by SIGHUP,\n"
-        "    SIGINT, SIGPIPE or SIGTERM, record removes its temporary file,\n"
-        "    passes the signal to PROG and waits for it, then dies of the\n"
-        "    signal.\n",
+        "    empty event list, a bad period or frequency, -F with -c,\n"
+        "    --precise without PEBS, an -o FILE that cannot be written) or\n"
+        "    when qemu-x86_64 or the plugin is missing or the stream is\n"
+        "    malformed. Killed by SIGHUP, SIGINT, SIGPIPE or SIGTERM,\n"
+        "    record removes its temporary file, passes the signal to PROG\n"
+        "    and waits for it, then dies of the signal.\n",
     .examples = "    softpmu record -- ./prog\n"
                 "    softpmu record -b -c 10007 -- ./prog && perf report "
                 "--branch-history\n"
+                "    softpmu record -e instructions -F 10000 -- ./prog\n"
                 "    softpmu record -e br_inst_retired.near_call -c 1009 -g "
                 "-- ./prog\n"
                 "    softpmu record --precise -o prog.data -- ./prog && "
