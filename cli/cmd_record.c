@@ -44,7 +44,8 @@ _Static_assert(PERF_DATA_MAX_EVENTS >= SESSION_MAX_EVENTS,
 #define REC_DEFAULT_MODELLED "cycles"
 #define REC_DEFAULT_EXACT "instructions"
 /* A prime, so that the samples do not fall in step with a loop (perf
- * record's own default is a frequency, which has no meaning here). */
+ * record's own default is -F 4000, with a period the kernel adapts to
+ * reach that rate: not modelled here, see record_freq_period). */
 #define REC_DEFAULT_PERIOD 100003
 /* -F's clock: a sample's time is its thread's retired instructions, shown
  * as nanoseconds, so a second is 10^9 of them. */
@@ -637,8 +638,9 @@ const struct cli_command cli_cmd_record = {
         "    -c, --count PERIOD\n"
         "        Events between two samples, from 1 to 2^W - 2 for counters\n"
         "        W bits wide (48 on skylake). Default: 100003 (perf's default\n"
-        "        is a frequency in samples per second, which means nothing\n"
-        "        for a model whose clock is the instruction).\n\n"
+        "        is -F 4000, whose adaptive period is not modelled: see -F;\n"
+        "        a prime, so that the samples do not fall in step with a "
+        "loop).\n\n"
         "    -F, --freq FREQ\n"
         "        Samples per second, a second being 10^9 retired\n"
         "        instructions of the thread (a sample's time is its thread's\n"
