@@ -36,15 +36,26 @@
 _Static_assert(PERF_DATA_MAX_EVENTS >= SESSION_MAX_EVENTS,
                "each event of the session has its perf.data attr");
 
-#define REC_DEFAULT_EVENTS "instructions"
+/* perf record's default event is cycles:P. Here cycles is the modelled
+ * micro-architecture's, so it is the default when a model runs (the
+ * profile's part, or --model), plain: branch stacks with PEBS are not
+ * supported yet, and -b is as common as the default. Without a model
+ * (core-duo, core2, nehalem; --no-model), instructions, counted exactly. */
+#define REC_DEFAULT_MODELLED "cycles"
+#define REC_DEFAULT_EXACT "instructions"
 /* A prime, so that the samples do not fall in step with a loop (perf
- * record's own default is a frequency, which has no meaning here). */
+ * record's own default is -F 4000, with a period the kernel adapts to
+ * reach that rate: not modelled here, see record_freq_period). */
 #define REC_DEFAULT_PERIOD 100003
+/* -F's clock: a sample's time is its thread's retired instructions, shown
+ * as nanoseconds, so a second is 10^9 of them. */
+#define REC_NS_PER_SECOND 1000000000ULL
 #define REC_DEFAULT_OUTPUT "perf.data"
 
 struct rec_opts {
   struct session s; /* the options both commands take, the run */
   const char *period_arg;
+  const char *freq_arg; /* -F FREQ */
   struct perf_data_desc desc;
   bool precise;
   uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
@@ -104,6 +115,14 @@ static void record_perf_type(const struct stat_event *e,
     }
 }
 
+/* Whether e counts every retired instruction, the clock of -F: the
+ * architectural Instructions Retired event (C0H, umask 00H, no CMASK, INV
+ * or E: SDM Vol. 3B Table 18-1), as instructions and inst_retired.any. */
+static bool record_counts_instructions(const struct stat_event *e)
+{
+  return !e->modelled && (e->evtsel & STAT_EVTSEL_EVENT_BITS) == 0xc0;
+}
+
 static int record_check_branches(const struct rec_opts *o);
 
 /* A resolved event (the session's next): one the engine produces for
@@ -136,6 +155,7 @@ static int record_event(struct session *s, void *ctx, const char *spec)
       return CLI_EXIT_USAGE;
   }
   record_perf_type(e, &o->desc.ev[o->desc.nev]);
+  o->desc.ev[o->desc.nev].per_second = record_counts_instructions(e);
   o->desc.nev++;
   return CLI_EXIT_OK;
 }
@@ -262,6 +282,7 @@ static int record_callgraph_mode(struct rec_opts *o, const char *mode)
 /* record's own options; the shared ones are the session's. */
 enum record_key {
   REC_KEY_PERIOD = SESSION_KEY_COMMAND, /* -c N */
+  REC_KEY_FREQ,                         /* -F FREQ */
   REC_KEY_FILTER,                       /* -j FILTER,... */
   REC_KEY_CALL_GRAPH,                   /* -g, --call-graph [fp|lbr] */
   REC_KEY_PRECISE,                      /* --precise */
@@ -275,6 +296,7 @@ static const char *const record_call_graph_modes[] = {"fp", "lbr", "dwarf",
 
 static const struct session_option record_options[] = {
     {"-c", "--count", SESSION_VALUE, REC_KEY_PERIOD, NULL},
+    {"-F", "--freq", SESSION_VALUE, REC_KEY_FREQ, NULL},
     {"-j", "--branch-filter", SESSION_VALUE, REC_KEY_FILTER, NULL},
     {"-g", NULL, SESSION_FLAG, REC_KEY_CALL_GRAPH, NULL},
     {NULL, "--call-graph", SESSION_OPTIONAL, REC_KEY_CALL_GRAPH,
@@ -293,6 +315,9 @@ static int record_option(struct session *s, void *ctx, int key, const char *val)
   case REC_KEY_PERIOD:
     o->period_arg = val;
     return CLI_EXIT_OK;
+  case REC_KEY_FREQ:
+    o->freq_arg = val;
+    return CLI_EXIT_OK;
   case REC_KEY_FILTER:
     return record_branch_filter(o, val);
   case REC_KEY_CALL_GRAPH:
@@ -309,6 +334,35 @@ static int record_option(struct session *s, void *ctx, int key, const char *val)
   }
 }
 
+/* -F FREQ: samples per second on record's clock, where a second is 10^9
+ * retired instructions of the thread (REC_NS_PER_SECOND): a fixed period
+ * of round(10^9 / FREQ) events, for every event. perf's "max" (the
+ * kernel's perf_event_max_sample_rate) has no counterpart here. */
+static int record_freq_period(struct rec_opts *o, uint64_t *n)
+{
+  uint64_t f;
+
+  if (o->period_arg)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: cannot set frequency and period at the "
+                           "same time (-F and -c), as perf record refuses");
+  if (strcmp(o->freq_arg, "max") == 0)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -F max: perf's maximum is the kernel's "
+                           "sample rate limit, which the model has not; give "
+                           "a frequency from 1 to %llu",
+                           REC_NS_PER_SECOND);
+  if (!text_parse_u64(o->freq_arg, &f) || f == 0 || f > REC_NS_PER_SECOND)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -F %s: the frequency is from 1 to %llu "
+                           "samples per second (a second being 10^9 retired "
+                           "instructions)",
+                           o->freq_arg, REC_NS_PER_SECOND);
+  o->desc.freq = f;
+  *n = (REC_NS_PER_SECOND + f / 2) / f;
+  return CLI_EXIT_OK;
+}
+
 /* The period: 1 <= N < 2^width - 1, the counter being preset to -N in
  * its width (SDM Vol. 3B 18.2.1: GP counters are gp_width bits wide,
  * CPUID.0AH:EAX[23:16]). */
@@ -316,8 +370,20 @@ static int record_set_period(struct rec_opts *o)
 {
   unsigned w = o->s.profile.gp_width;
   uint64_t max = (w >= 64 ? UINT64_MAX : (1ULL << w) - 1) - 1, n;
+  int rc;
 
   o->desc.period = REC_DEFAULT_PERIOD;
+  if (o->freq_arg) {
+    if ((rc = record_freq_period(o, &n)) != CLI_EXIT_OK)
+      return rc;
+    if (n > max)
+      return cli_usage_error(&cli_cmd_record,
+                             "record: -F %s: a period of %" PRIu64
+                             " events, beyond %s's %u-bit counters",
+                             o->freq_arg, n, o->s.profile.name, w);
+    o->desc.period = n;
+    return CLI_EXIT_OK;
+  }
   if (!o->period_arg)
     return CLI_EXIT_OK;
   if (!text_parse_u64(o->period_arg, &n) || n == 0 || n > max)
@@ -358,7 +424,9 @@ static int record_setup(struct rec_opts *o)
       (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
   if (o->s.nlists == 0)
-    o->s.event_lists[o->s.nlists++] = REC_DEFAULT_EVENTS;
+    o->s.event_lists[o->s.nlists++] = o->s.model.use == STAT_MODEL_ON
+                                          ? REC_DEFAULT_MODELLED
+                                          : REC_DEFAULT_EXACT;
   if ((rc = session_add_given_events(&o->s)) != CLI_EXIT_OK)
     return rc;
   /* PEBS arms every sampling counter (a :p on one event included). */
@@ -534,8 +602,9 @@ static int record_main(int argc, char **argv)
 const struct cli_command cli_cmd_record = {
     .name = "record",
     .summary = "run a program and sample its events into perf.data",
-    .synopsis = "[-e EVENT,...] [-c PERIOD] [--precise] [-g] [-o FILE]\n"
-                "             [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
+    .synopsis = "[-e EVENT,...] [-c PERIOD | -F FREQ] [--precise] [-g]\n"
+                "             [-o FILE]"
+                " [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
                 "             [--cpu PROFILE] [--model SPEC | --no-model]\n"
                 "             [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
@@ -559,15 +628,29 @@ const struct cli_command cli_cmd_record = {
         "    micro-architecture (as softpmu stat), cycles, cache-misses,\n"
         "    branch-misses, L1D.REPLACEMENT, MEM_LOAD_RETIRED.*: a sample\n"
         "    of a modelled event is taken when the model's count overflows.\n"
-        "    Default: instructions.\n",
+        "    Default: cycles (perf's is cycles:P) when a model runs (the\n"
+        "    profile's part or --model), plain, not PEBS: branch stacks\n"
+        "    with PEBS are not supported yet; instructions without a model\n"
+        "    (core-duo, core2 and nehalem have no part; --no-model).\n",
     .options =
         "    -e, --event EVENT[,EVENT...]\n"
         "        The events to sample (repeatable); each its own counter.\n\n"
         "    -c, --count PERIOD\n"
         "        Events between two samples, from 1 to 2^W - 2 for counters\n"
         "        W bits wide (48 on skylake). Default: 100003 (perf's default\n"
-        "        is a frequency in samples per second, which means nothing\n"
-        "        for a model whose clock is the instruction).\n\n"
+        "        is -F 4000, whose adaptive period is not modelled: see -F;\n"
+        "        a prime, so that the samples do not fall in step with a "
+        "loop).\n\n"
+        "    -F, --freq FREQ\n"
+        "        Samples per second, a second being 10^9 retired\n"
+        "        instructions of the thread (a sample's time is its thread's\n"
+        "        retired instructions, shown as nanoseconds): a fixed period\n"
+        "        of round(10^9 / FREQ) events, FREQ from 1 to 10^9. On an\n"
+        "        event counting retired instructions that is FREQ samples a\n"
+        "        second, written as perf writes -F (freq, sample_freq); on\n"
+        "        any other event a sample every that many of its events,\n"
+        "        written as a period (perf's adaptive period is not\n"
+        "        modelled). Not with -c, as in perf; -F max is refused.\n\n"
         "    --precise\n"
         "        Sample through PEBS (SDM Vol. 3B 18.4.4): records land in\n"
         "        the DS buffer and are drained at its threshold, as a driver\n"
@@ -635,15 +718,16 @@ const struct cli_command cli_cmd_record = {
         "    The program's exit status (128 + N when killed by signal N);\n"
         "    127 when PROG is not found, 126 when it cannot be run (a\n"
         "    directory included); 2 for bad usage (an unknown event, an\n"
-        "    empty event list, a bad period, --precise without PEBS, an -o\n"
-        "    FILE that cannot be written) or when qemu-x86_64 or the plugin\n"
-        "    is missing or the stream is malformed. Killed by SIGHUP,\n"
-        "    SIGINT, SIGPIPE or SIGTERM, record removes its temporary file,\n"
-        "    passes the signal to PROG and waits for it, then dies of the\n"
-        "    signal.\n",
+        "    empty event list, a bad period or frequency, -F with -c,\n"
+        "    --precise without PEBS, an -o FILE that cannot be written) or\n"
+        "    when qemu-x86_64 or the plugin is missing or the stream is\n"
+        "    malformed. Killed by SIGHUP, SIGINT, SIGPIPE or SIGTERM,\n"
+        "    record removes its temporary file, passes the signal to PROG\n"
+        "    and waits for it, then dies of the signal.\n",
     .examples = "    softpmu record -- ./prog\n"
                 "    softpmu record -b -c 10007 -- ./prog && perf report "
                 "--branch-history\n"
+                "    softpmu record -e instructions -F 10000 -- ./prog\n"
                 "    softpmu record -e br_inst_retired.near_call -c 1009 -g "
                 "-- ./prog\n"
                 "    softpmu record --precise -o prog.data -- ./prog && "

@@ -67,6 +67,10 @@ struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
     a.flags |= PERF_DATA_ATTR_EXCLUDE_USER;
   if (e->precise)
     a.flags |= 3ULL << PERF_DATA_ATTR_PRECISE_SHIFT;
+  if (d->freq && e->per_second) {
+    a.flags |= PERF_DATA_ATTR_FREQ;
+    a.sample_period = d->freq; /* the union's sample_freq */
+  }
   memcpy(a.rest + PERF_DATA_ATTR_BRANCH_OFF, &d->branch_sample_type, 8);
   return a;
 }

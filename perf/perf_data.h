@@ -63,7 +63,8 @@ struct perf_data_attr {
 #define PERF_DATA_ATTR_EXCLUDE_USER (1ULL << 4)
 #define PERF_DATA_ATTR_EXCLUDE_KERNEL (1ULL << 5)
 #define PERF_DATA_ATTR_EXCLUDE_HV (1ULL << 6)
-#define PERF_DATA_ATTR_PRECISE_SHIFT 15 /* precise_ip, 2 bits */
+#define PERF_DATA_ATTR_FREQ (1ULL << 10) /* sample_freq, not _period */
+#define PERF_DATA_ATTR_PRECISE_SHIFT 15  /* precise_ip, 2 bits */
 #define PERF_DATA_ATTR_SAMPLE_ID_ALL (1ULL << 18)
 #define PERF_DATA_ATTR_BRANCH_OFF 24 /* branch_sample_type: rest[24] */
 
@@ -94,6 +95,8 @@ struct perf_data_event {
   uint64_t config;
   bool exclude_user; /* kernel code only (:k) */
   bool precise;      /* precise_ip = 3: the IP of the instruction itself */
+  bool per_second;   /* counts retired instructions, the samples' clock: a
+                        period from -F is then exactly desc.freq a second */
 };
 
 /* What the attrs say of every event: the same period and sample layout. */
@@ -101,6 +104,10 @@ struct perf_data_desc {
   unsigned nev;
   struct perf_data_event ev[PERF_DATA_MAX_EVENTS];
   uint64_t period;
+  /* -F: the frequency the period was derived from (0: none); written as
+   * perf writes -F (attr.freq, sample_freq) for the per_second events,
+   * the others keeping the period attr. */
+  uint64_t freq;
   bool callchain; /* PERF_SAMPLE_CALLCHAIN */
   /* PERF_SAMPLE_BRANCH_STACK with these attr.branch_sample_type bits
    * (0: none); branch_feature: HEADER_BRANCH_STACK (perf record -b, -j;

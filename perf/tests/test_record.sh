@@ -71,12 +71,12 @@ sample 4242 4242 4000 $(hex $((BAR + 2))) $P 0 $(hex $R_FOO) $(hex $R_MAIN) $(he
 lost 4242 4242 3
 exit 4242 4242 5000
 EOF2
-run record --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
+run record -e instructions --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
 expect "record --from: one event, call chains" 0 "" \
   "[ softpmu record: wrote 6 samples to $tmp/one.data, 3 lost ]"
 
 # Option values attached, as perf takes them: the same file.
-run record --from="$tmp/one.bin" -g -c$P --output="$tmp/attached.data"
+run record -e instructions --from="$tmp/one.bin" -g -c$P --output="$tmp/attached.data"
 # upto_data FILE: its header, attrs and data section (the header features
 # follow: HEADER_CMDLINE, the command line as typed, differs here).
 upto_data() {
@@ -90,7 +90,7 @@ cmp -s "$tmp/one.head" "$tmp/attached.head" ||
 
 # Recording again keeps the previous file as FILE.old, as perf record does.
 cp "$tmp/one.data" "$tmp/first.data"
-run record --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
+run record -e instructions --from "$tmp/one.bin" -g -c $P -o "$tmp/one.data"
 checks=$((checks + 1))
 cmp -s "$tmp/first.data" "$tmp/one.data.old" ||
   fail "record: the previous output is not kept as FILE.old"
@@ -151,7 +151,7 @@ if [ $have_perf = 1 ]; then
   has "report --header-only: the cpuid" "$tmp/hdr" \
     "# cpuid : GenuineIntel,6,94,3"
   has "report --header-only: the cmdline" "$tmp/hdr" \
-    "# cmdline : $(readlink -f "$SOFTPMU") record --from $tmp/one.bin -g -c $P -o $tmp/one.data"
+    "# cmdline : $(readlink -f "$SOFTPMU") record -e instructions --from $tmp/one.bin -g -c $P -o $tmp/one.data"
   has "report --header-only: the version" "$tmp/hdr" \
     "# perf version : softpmu $("$SOFTPMU" --version | awk '{ print $NF }')"
 
@@ -290,25 +290,59 @@ if [ $have_perf = 1 ]; then
   has "perf evlist: :upp is precise_ip 3" "$tmp/ev" "br_inst_retired.near_call:upp: type: 4, size: 128, config: 0x2c4, { sample_period, sample_freq }: 500, sample_type: IP|TID|TIME|PERIOD|IDENTIFIER, exclude_kernel: 1, exclude_hv: 1, precise_ip: 3"
 fi
 
+# ---- -F and the default event ---------------------------------------------
+# -F FREQ: a period of round(10^9 / FREQ) events, a second being 10^9
+# retired instructions (a sample's time). An event counting retired
+# instructions gets perf's -F attr (freq, sample_freq); any other event
+# the period attr, its rate not being FREQ.
+run record -e instructions,branches -F 2000000 --from "$tmp/two.bin" -o "$tmp/f.data"
+expect "record -F 2000000" 0 "" \
+  "[ softpmu record: wrote 6 samples to $tmp/f.data ]"
+if [ $have_perf = 1 ]; then
+  perf evlist -v -i "$tmp/f.data" >"$tmp/ev" 2>&1
+  has "perf evlist: -F on instructions" "$tmp/ev" "instructions: size: 128, config: 0x1, { sample_period, sample_freq }: 2000000, sample_type: IP|TID|TIME|PERIOD|IDENTIFIER, exclude_kernel: 1, exclude_hv: 1, freq: 1"
+  has "perf evlist: -F on branches: the period" "$tmp/ev" "branches: size: 128, config: 0x4, { sample_period, sample_freq }: 500, sample_type: IP|TID|TIME|PERIOD|IDENTIFIER, exclude_kernel: 1, exclude_hv: 1"
+fi
+# perf record refuses -F with -c; "max" is the kernel's limit; 0.
+for case in "-F 10 -c 5:cannot set frequency and period" \
+  "--freq=max:-F max:" "-F 0:from 1 to 1000000000" \
+  "-F 3000000000:from 1 to 1000000000"; do
+  run record -e instructions ${case%%:*} --from "$tmp/one.bin" -o "$tmp/x.data"
+  checks=$((checks + 1))
+  [ "$rc" = 2 ] && grep -q -- "${case#*:}" "$tmp/err" ||
+    fail "record ${case%%:*}: exit $rc, $(cat "$tmp/err")"
+done
+# No -e: perf's cycles where a model runs (skylake's part), as plain
+# cycles; instructions without one (core2, --no-model).
+if [ $have_perf = 1 ]; then
+  for case in ":cycles" "--cpu core2:instructions" "--no-model:instructions"; do
+    run record ${case%%:*} -c 1000 --from "$tmp/one.bin" -o "$tmp/dflt.data"
+    perf evlist -i "$tmp/dflt.data" >"$tmp/ev" 2>&1
+    checks=$((checks + 1))
+    [ "$rc" = 0 ] && same "$tmp/ev" "${case#*:}" ||
+      fail "record ${case%%:*}: default event: exit $rc, $(cat "$tmp/ev")"
+  done
+fi
+
 # ---- bad input -----------------------------------------------------------
-run record -c 0 --from "$tmp/one.bin" -o "$tmp/x.data"
+run record -e instructions -c 0 --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "-c 0: exit status $rc, want 2"
 grep -q "^softpmu: record: -c 0: the period is from 1 to 281474976710654 on skylake, whose counters are 48 bits wide$" \
   "$tmp/err" || fail "-c 0: the message: $(cat "$tmp/err")"
 # Preset to -N in 48 bits: 2^48 - 2 is the largest period.
-run record -c 281474976710655 --from "$tmp/one.bin" -o "$tmp/x.data"
+run record -e instructions -c 281474976710655 --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "-c 2^48-1: exit status $rc, want 2"
-run record -c 281474976710654 --from "$tmp/one.bin" -o "$tmp/x.data"
+run record -e instructions -c 281474976710654 --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
 [ "$rc" = 0 ] || fail "-c 2^48-2: exit status $rc, want 0"
 # Core Duo's counters are 40 bits wide.
-run record --cpu core-duo -c 1099511627775 --from "$tmp/one.bin" -o "$tmp/x.data"
+run record -e instructions --cpu core-duo -c 1099511627775 --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
 grep -q "the period is from 1 to 1099511627774 on core-duo, whose counters are 40 bits wide" \
   "$tmp/err" || fail "core-duo -c 2^40-1: $(cat "$tmp/err")"
-run record --cpu core-duo --precise --from "$tmp/one.bin" -o "$tmp/x.data"
+run record -e instructions --cpu core-duo --precise --from "$tmp/one.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "--precise without PEBS: exit status $rc, want 2"
 grep -q "^softpmu: record: --precise: core-duo has no PEBS" "$tmp/err" ||
@@ -344,30 +378,30 @@ checks=$((checks + 1))
 grep -q "^softpmu: record: --model part:nosuch: unknown part 'nosuch' (known: sandybridge\|^softpmu: record: --model part:nosuch: unknown part 'nosuch' (known: skylake" \
   "$tmp/err" || fail "--model part:nosuch: the message: $(cat "$tmp/err")"
 # A sample of an event the command line did not give.
-run record --from "$tmp/two.bin" -o "$tmp/x.data"
+run record -e instructions --from "$tmp/two.bin" -o "$tmp/x.data"
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "sample of event 1 with one event: exit status $rc"
 grep -q "a sample of event 1 at offset [0-9]*, but -e gave 1 event" \
   "$tmp/err" || fail "sample of event 1: the message: $(cat "$tmp/err")"
 # Malformed streams: a size not a multiple of 8, a record cut short.
 printf 'badsize\n' | stream bad
-run record --from "$tmp/bad.bin" -o "$tmp/x.data"
+run record -e instructions --from "$tmp/bad.bin" -o "$tmp/x.data"
 expect "stream: a bad size" 2 "" \
   "softpmu: record: the sample stream has a record of a bad size at offset 0"
 # (The PROCESS record as it was before it stated its version: 32 bytes.)
 printf 'process 1 0 p -\ntruncated\n' | stream trunc
-run record --from "$tmp/trunc.bin" -o "$tmp/x.data"
+run record -e instructions --from "$tmp/trunc.bin" -o "$tmp/x.data"
 expect "stream: a truncated record" 2 "" \
   "softpmu: record: the sample stream has a truncated record at offset 32"
 # The stream's format version (protocol/record.h, in its PROCESS records):
 # another one is refused.
 printf 'process 1 0 p 2\nthread 1 1 0\n' | stream v2
-run record --from "$tmp/v2.bin" -o "$tmp/x.data"
+run record -e instructions --from "$tmp/v2.bin" -o "$tmp/x.data"
 expect "stream: another format version" 2 "" \
   "softpmu: record: the sample stream has a PROCESS record of format version 2 (this softpmu reads version 1) at offset 0"
 # A recording without samples: an empty table, no stacks.
 printf 'process 5 0 idle\nthread 5 5 0\nexit 5 5 9\n' | stream none
-run record --from "$tmp/none.bin" -o "$tmp/none.data"
+run record -e instructions --from "$tmp/none.bin" -o "$tmp/none.data"
 expect "record: no samples" 0 "" \
   "[ softpmu record: wrote 0 samples to $tmp/none.data ]"
 run report -i "$tmp/none.data" --folded
@@ -394,12 +428,12 @@ checks=$((checks + 1))
 mkdir -p "$tmp/bin" && printf '#!/bin/sh\nexit 99\n' >"$tmp/bin/qemu-x86_64" &&
   chmod +x "$tmp/bin/qemu-x86_64"
 PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
-  "$SOFTPMU" record -o "$tmp/x.data" -- "$tmp/no-such-program" \
+  "$SOFTPMU" record -e instructions -o "$tmp/x.data" -- "$tmp/no-such-program" \
   >"$tmp/out" 2>"$tmp/err"
 rc=$?
 checks=$((checks + 1))
 [ "$rc" = 127 ] || fail "a missing program: exit status $rc, want 127"
-PATH=/nonexistent "$SOFTPMU" record -o "$tmp/x.data" -- /bin/true \
+PATH=/nonexistent "$SOFTPMU" record -e instructions -o "$tmp/x.data" -- /bin/true \
   >"$tmp/out" 2>"$tmp/err"
 rc=$?
 checks=$((checks + 1))
@@ -413,7 +447,7 @@ grep -q 'apt-get install qemu-user' "$tmp/err" ||
 printf '#!/bin/sh\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
 rm -f "$tmp/ran"
 RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
-  "$SOFTPMU" record -o "$tmp/no-dir/x.data" -- /bin/true >"$tmp/out" 2>"$tmp/err"
+  "$SOFTPMU" record -e instructions -o "$tmp/no-dir/x.data" -- /bin/true >"$tmp/out" 2>"$tmp/err"
 rc=$?
 expect "record -o not writable" 2 "" \
   "softpmu: record: -o $tmp/no-dir/x.data: No such file or directory"
@@ -422,7 +456,7 @@ checks=$((checks + 1))
 echo old >"$tmp/keep.data"
 mkdir -p "$tmp/tmpdir"
 (NAP=30 RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
-  TMPDIR="$tmp/tmpdir" exec "$SOFTPMU" record -o "$tmp/keep.data" -- /bin/true \
+  TMPDIR="$tmp/tmpdir" exec "$SOFTPMU" record -e instructions -o "$tmp/keep.data" -- /bin/true \
   >"$tmp/out" 2>"$tmp/err") &
 pid=$!
 i=0
@@ -478,7 +512,7 @@ record_end_to_end() {
     return
   fi
   export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
-  run record -c 1 -g -o "$tmp/e2e.data" -- "$tmp/prog"
+  run record -e instructions -c 1 -g -o "$tmp/e2e.data" -- "$tmp/prog"
   expect "end to end: record -c 1" 0 "" \
     "[ softpmu record: wrote 14 samples to $tmp/e2e.data ]"
   # The call stacks from the shadow stack, by symbol (the plugin's MMAP
@@ -489,19 +523,19 @@ _start;main 3
 _start;main;foo 3
 _start;main;foo;bar 3" ""
   # The program's output and exit status pass through.
-  run record -o "$tmp/e2e2.data" -- sh -c 'echo out; echo err >&2; exit 3'
+  run record -e instructions -o "$tmp/e2e2.data" -- sh -c 'echo out; echo err >&2; exit 3'
   checks=$((checks + 1))
   [ "$rc" = 3 ] || fail "end to end: exit status 3 passes through: got $rc"
   same "$tmp/out" "out" || fail "end to end: standard output passes through"
   grep -q '^err$' "$tmp/err" || fail "end to end: standard error passes through"
-  echo in | "$SOFTPMU" record -o "$tmp/e2e3.data" -- sh -c 'read x; echo "$x"' \
+  echo in | "$SOFTPMU" record -e instructions -o "$tmp/e2e3.data" -- sh -c 'read x; echo "$x"' \
     >"$tmp/out" 2>"$tmp/err"
   checks=$((checks + 1))
   same "$tmp/out" "in" || fail "end to end: standard input passes through"
   # A program killed by a signal: reported, with the shell's status.
   "$CC" -nostdlib -static -o "$tmp/signal" "$SRC/../../frontends/qemu/tests/signal.S" ||
     fail "signal.S does not assemble"
-  run record -c 1000 -o "$tmp/e2e4.data" -- "$tmp/signal"
+  run record -e instructions -c 1000 -o "$tmp/e2e4.data" -- "$tmp/signal"
   checks=$((checks + 1))
   [ "$rc" = 143 ] || fail "end to end: killed by SIGTERM: exit status $rc, want 143"
   grep -q "^softpmu: record: the program was killed by signal 15" "$tmp/err" ||
@@ -515,6 +549,17 @@ _start;main;foo;bar 3" ""
       $((R_START + 1)) $((R_START + 6)) $((R_START + 8)); do
       printf '%x\n' "$a"; done)" ||
       fail "end to end: the samples' IPs are not the instructions in order"
+    # -F 500000000: a sample every 2 instructions, at times 2, 4, ...
+    # (ns: one retired instruction each), each carrying its period.
+    run record -e instructions -F 500000000 -o "$tmp/e2ef.data" -- "$tmp/prog"
+    expect "end to end: record -F 500000000" 0 "" \
+      "[ softpmu record: wrote 7 samples to $tmp/e2ef.data ]"
+    perf script -i "$tmp/e2ef.data" --ns -F time,period >"$tmp/script" 2>/dev/null
+    checks=$((checks + 1))
+    norm "$tmp/script" >"$tmp/got"
+    same "$tmp/got" "$(for t in 2 4 6 8 10 12 14; do
+      printf '0.%09d: 2\n' "$t"; done)" ||
+      fail "end to end: -F: times and periods: $(cat "$tmp/got")"
     record_branches
   fi
 }
@@ -536,7 +581,7 @@ record_branches() {
   # (MMAP) too, so perf resolves both ends of every branch.
   "$CC" -nostdlib -static -o "$tmp/far" "$SRC/test_record_far.S" ||
     fail "test_record_far.S does not assemble"
-  run record -b -c 1000 -o "$tmp/far.data" -- "$tmp/far"
+  run record -e instructions -b -c 1000 -o "$tmp/far.data" -- "$tmp/far"
   expect "record -b: calls into a second mapping" 0 "" \
     "[ softpmu record: wrote 8 samples to $tmp/far.data ]"
   checks=$((checks + 1))
@@ -590,7 +635,7 @@ record_branches() {
     }'
   }
   for case in "-b:CRIJjc" "-j any_call,u:CI" "-j cond:c" "-j ind_jmp,ind_call:IJ"; do
-    run record ${case%%:*} -c 1009 -o "$tmp/br.data" -- "$tmp/bk"
+    run record -e instructions ${case%%:*} -c 1009 -o "$tmp/br.data" -- "$tmp/bk"
     expect "branch stacks: record ${case%%:*}" 0 "" \
       "[ softpmu record: wrote 15 samples to $tmp/br.data ]"
     perf script -i "$tmp/br.data" -F ip,sym,brstack 2>/dev/null |
@@ -604,7 +649,7 @@ record_branches() {
   # the instruction at FROM on Skylake's model-specific LBRs, from
   # IA32_LBR_x_INFO.BR_TYPE on Sapphire Rapids' architectural LBRs.
   for cpu in skylake sapphirerapids; do
-    run record --cpu $cpu -j any,u,save_type -c 1009 -o "$tmp/br.data" -- "$tmp/bk"
+    run record -e instructions --cpu $cpu -j any,u,save_type -c 1009 -o "$tmp/br.data" -- "$tmp/bk"
     expect "branch stacks: record --cpu $cpu -j any,u,save_type" 0 "" \
       "[ softpmu record: wrote 15 samples to $tmp/br.data ]"
     perf script -i "$tmp/br.data" -F ip,sym,brstack 2>/dev/null |
@@ -617,7 +662,7 @@ record_branches() {
   # perf report by branch (HEADER_BRANCH_STACK: perf's branch mode): the
   # 15 samples' 480 entries of -b by source and target symbol, counted
   # from the same arithmetic.
-  run record -b -c 1009 -o "$tmp/br.data" -- "$tmp/bk"
+  run record -e instructions -b -c 1009 -o "$tmp/br.data" -- "$tmp/bk"
   want_br CRIJjc pairs | sort >"$tmp/want.pairs"
   perf report -i "$tmp/br.data" --stdio -n --sort symbol_from,symbol_to \
     2>/dev/null | awk '$1 ~ /%$/ { print $2, $4, $6 }' | sort >"$tmp/got.pairs"
@@ -657,8 +702,8 @@ record_branches() {
   # (there the two differ by definition: a retired CALL is in the LBR,
   # the shadow stack counts it from the next instruction).
   for cpu in skylake sapphirerapids; do
-    run record --cpu $cpu -c 97 -g -o "$tmp/cg.data" -- "$tmp/cc"
-    run record --cpu $cpu -c 97 --call-graph lbr -o "$tmp/cl.data" -- "$tmp/cc"
+    run record -e instructions --cpu $cpu -c 97 -g -o "$tmp/cg.data" -- "$tmp/cc"
+    run record -e instructions --cpu $cpu -c 97 --call-graph lbr -o "$tmp/cl.data" -- "$tmp/cc"
     for f in cg cl; do
       perf report -i "$tmp/$f.data" --stdio --no-children 2>/dev/null |
         awk 'NF && !/^#/' | norm /dev/stdin >"$tmp/$f.rep"
@@ -684,7 +729,7 @@ _start" && cmp -s "$tmp/cg.rep" "$tmp/cl.rep" ||
     "--cpu sandybridge --call-graph lbr:no LBR call-stack mode" \
     "-j any,k:runs user code only" "-j u:no branch type" \
     "-b --call-graph=lbr:not both"; do
-    run record ${case%%:*} -o "$tmp/no.data" -- "$tmp/bk"
+    run record -e instructions ${case%%:*} -o "$tmp/no.data" -- "$tmp/bk"
     checks=$((checks + 1))
     [ "$rc" = 2 ] && grep -q "${case#*:}" "$tmp/err" ||
       fail "record ${case%%:*}: exit $rc, $(cat "$tmp/err")"
@@ -704,7 +749,7 @@ record_exec() {
     "$CC" -nostdlib -static -DN=100000 "-DPATH=\"$tmp/bigloop\"" \
       -o "$tmp/execve" "$QT/execve.S" ||
     fail "loop.S or execve.S does not assemble"
-  run record -c 10007 -o "$tmp/exec.data" -- "$tmp/execve"
+  run record -e instructions -c 10007 -o "$tmp/exec.data" -- "$tmp/execve"
   expect "record through an execve" 0 "" \
     "[ softpmu record: wrote 58 samples to $tmp/exec.data ]"
   run report -i "$tmp/exec.data"
