@@ -58,6 +58,7 @@ struct rec_opts {
   const char *freq_arg; /* -F FREQ */
   struct perf_data_desc desc;
   bool precise;
+  bool all_user;   /* --all-user: every event :u */
   uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
   bool lbr_callgraph;
   int argc; /* the command line, for perf.data's HEADER_CMDLINE */
@@ -130,8 +131,10 @@ static int record_check_branches(const struct rec_opts *o);
 static int record_event(struct session *s, void *ctx, const char *spec)
 {
   struct rec_opts *o = ctx;
-  const struct stat_event *e = &s->ev[s->nev];
+  struct stat_event *e = &s->ev[s->nev];
 
+  if (o->all_user) /* perf's --all-user: as if each event had :u */
+    stat_event_user_only(e);
   if (!e->supported && e->modelled)
     return cli_usage_error(&cli_cmd_record,
                            "record: %s: a modelled event, and --no-model "
@@ -287,6 +290,7 @@ enum record_key {
   REC_KEY_CALL_GRAPH,                   /* -g, --call-graph [fp|lbr] */
   REC_KEY_PRECISE,                      /* --precise */
   REC_KEY_BRANCH_ANY,                   /* -b */
+  REC_KEY_ALL_USER,                     /* --all-user */
 };
 
 /* --call-graph takes its mode as the next argument only when it is one
@@ -303,6 +307,7 @@ static const struct session_option record_options[] = {
      record_call_graph_modes},
     {NULL, "--precise", SESSION_FLAG, REC_KEY_PRECISE, NULL},
     {"-b", "--branch-any", SESSION_FLAG, REC_KEY_BRANCH_ANY, NULL},
+    {NULL, "--all-user", SESSION_FLAG, REC_KEY_ALL_USER, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -327,6 +332,9 @@ static int record_option(struct session *s, void *ctx, int key, const char *val)
     return CLI_EXIT_OK;
   case REC_KEY_PRECISE:
     o->precise = true;
+    return CLI_EXIT_OK;
+  case REC_KEY_ALL_USER:
+    o->all_user = true;
     return CLI_EXIT_OK;
   default: /* REC_KEY_BRANCH_ANY */
     o->branch |= PERF_SAMPLE_BRANCH_ANY;
@@ -605,7 +613,8 @@ const struct cli_command cli_cmd_record = {
     .synopsis = "[-e EVENT,...] [-c PERIOD | -F FREQ] [--precise] [-g]\n"
                 "             [-o FILE]"
                 " [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
-                "             [--cpu PROFILE] [--model SPEC | --no-model]\n"
+                "             [--cpu PROFILE] [--model SPEC | --no-model]"
+                " [--all-user]\n"
                 "             [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
                 " --from STREAM",
@@ -651,6 +660,12 @@ const struct cli_command cli_cmd_record = {
         "        any other event a sample every that many of its events,\n"
         "        written as a period (perf's adaptive period is not\n"
         "        modelled). Not with -c, as in perf; -F max is refused.\n\n"
+        "    --all-user\n"
+        "        Sample every event in user code only, as if each had :u\n"
+        "        (SDM Vol. 3B 18.2.1.1, USR): an event given :k alone, "
+        "refused\n"
+        "        without it, is then sampled. Under qemu-user only user code\n"
+        "        runs.\n\n"
         "    --precise\n"
         "        Sample through PEBS (SDM Vol. 3B 18.4.4): records land in\n"
         "        the DS buffer and are drained at its threshold, as a driver\n"

@@ -479,6 +479,15 @@ checks=$((checks + 1))
   fail "record, SIGTERM: left in TMPDIR: $(ls -A "$tmp/tmpdir")"
 ! kill -0 "$(cat "$tmp/ran")" 2>/dev/null ||
   fail "record, SIGTERM: the program still runs"
+# --all-user (perf's): every event :u, so an event given :k alone, refused
+# without it, is sampled, its attr counting user code only.
+run record -e instructions:k --from "$tmp/one.bin" -o "$tmp/k.data"
+checks=$((checks + 1))
+[ "$rc" = 2 ] || fail "record -e instructions:k: status $rc, want 2"
+run record --all-user -e instructions:k --from "$tmp/one.bin" -o "$tmp/k.data"
+checks=$((checks + 1))
+[ "$rc" = 0 ] || fail "record --all-user -e instructions:k: status $rc, $(cat "$tmp/err")"
+
 # -e '' names no event: refused.
 run record -e '' --from "$tmp/one.bin" -o "$tmp/empty.data"
 checks=$((checks + 1))
