@@ -63,8 +63,6 @@ struct stat_opts {
   char comm[16]; /* --per-thread: the processes' command */
   const char *metric_lists[STAT_MAX_EVENTS]; /* each -M */
   unsigned nmetric_lists;
-  unsigned group[STAT_MAX_EVENTS]; /* {a,b}: its group (from 1), or 0 */
-  unsigned ngroups;
   FILE *outf; /* -o FILE, opened before the program runs */
 };
 
@@ -314,105 +312,6 @@ static int stat_check_aggr(struct stat_opts *o)
   return CLI_EXIT_OK;
 }
 
-/* ---- event groups: {a,b}, {a,b}:u -----------------------------------------
- */
-
-/* One member of group g with the group's modifiers mods: a member
- * without its own takes them ("cycles" in {cycles}:u is cycles:u, as perf
- * names it); one with its own keeps its name and counts at the levels
- * both allow (stat_event_restrict). */
-static int stat_add_member(struct stat_opts *o, const char *member,
-                           const char *mods, unsigned g)
-{
-  char spec[sizeof(o->s.ev[0].name) + 24]; /* the member, ':', mods */
-  struct stat_event *e;
-  bool user, kernel;
-  unsigned i = o->s.nev;
-  int rc;
-
-  if (*mods && !stat_event_modifier_levels(mods, &user, &kernel))
-    return cli_usage_error(&cli_cmd_stat,
-                           "stat: {...}:%s: not perf's modifiers", mods);
-  if (*mods && !stat_event_has_modifiers(member))
-    snprintf(spec, sizeof spec, "%s:%s", member, mods);
-  else
-    snprintf(spec, sizeof spec, "%s", member);
-  if ((rc = session_add_events(&o->s, o->s.model.use, spec)) != CLI_EXIT_OK)
-    return rc;
-  e = &o->s.ev[i];
-  if (*mods && stat_event_has_modifiers(member)) {
-    stat_event_restrict(e, user, kernel);
-    if (o->all_user)
-      stat_event_user_only(e);
-    o->res[i].user = e->user;
-    o->res[i].kernel = e->kernel;
-  }
-  o->group[i] = g;
-  return CLI_EXIT_OK;
-}
-
-static int stat_add_group(struct stat_opts *o, const char *members,
-                          const char *mods)
-{
-  char member[sizeof(o->s.ev[0].name)];
-  unsigned g = ++o->ngroups;
-  int rc;
-
-  while (*members) {
-    if (!stat_event_next(&members, member, sizeof member))
-      return cli_usage_error(&cli_cmd_stat,
-                             "stat: event '%.40s...' is too "
-                             "long",
-                             members);
-    if ((rc = stat_add_member(o, member, mods, g)) != CLI_EXIT_OK)
-      return rc;
-  }
-  return CLI_EXIT_OK;
-}
-
-/* Each -e list, perf's groups in it parsed: as session_add_given_events,
- * with {a,b} and {a,b}:MODS. */
-static int stat_add_given_events(struct stat_opts *o)
-{
-  char buf[1024], mods[16];
-  const char *list;
-  unsigned l;
-  int rc = CLI_EXIT_OK;
-
-  for (l = 0; l < o->s.nlists && rc == CLI_EXIT_OK; l++) {
-    list = o->s.event_lists[l];
-    /* -e '' or -e ,: no event named, as session_add_given_events says. */
-    if (list[strspn(list, ",")] == '\0')
-      return cli_usage_error(&cli_cmd_stat,
-                             "stat: -e '%s': an empty event list", list);
-    while (rc == CLI_EXIT_OK) {
-      const char *at = list;
-
-      switch (stat_event_item(&list, buf, sizeof buf, mods, sizeof mods)) {
-      case STAT_ITEM_END:
-        break;
-      case STAT_ITEM_EVENT:
-        rc = session_add_events(&o->s, o->s.model.use, buf);
-        continue;
-      case STAT_ITEM_GROUP:
-        rc = stat_add_group(o, buf, mods);
-        continue;
-      case STAT_ITEM_BAD:
-        rc = *at != '{'
-                 ? cli_usage_error(&cli_cmd_stat,
-                                   "stat: event '%.40s...' is too long", at)
-                 : cli_usage_error(&cli_cmd_stat,
-                                   "stat: -e %.60s: a group is "
-                                   "{EVENT,...} or {EVENT,...}:MODIFIERS",
-                                   at);
-        continue;
-      }
-      break;
-    }
-  }
-  return rc;
-}
-
 /* The plugin's grouped= bits (protocol/args.h): among the events it
  * counts, each one in the same group as the one before it. */
 static uint64_t stat_grouped_bits(const struct stat_opts *o)
@@ -423,9 +322,9 @@ static uint64_t stat_grouped_bits(const struct stat_opts *o)
   for (i = 0; i < o->s.nev; i++) {
     if (o->index[i] < 0)
       continue;
-    if (o->group[i] && o->group[i] == prev && o->index[i] < 64)
+    if (o->s.group[i] && o->s.group[i] == prev && o->index[i] < 64)
       bits |= UINT64_C(1) << o->index[i];
-    prev = o->group[i];
+    prev = o->s.group[i];
   }
   return bits;
 }
@@ -484,8 +383,9 @@ static int stat_setup(struct stat_opts *o)
     return rc;
   /* perf counts the default events only when neither -e nor -M is
    * given. */
-  rc = o->s.nlists == 0 && o->nmetric_lists == 0 ? stat_add_default_events(o)
-                                                 : stat_add_given_events(o);
+  rc = o->s.nlists == 0 && o->nmetric_lists == 0
+           ? stat_add_default_events(o)
+           : session_add_given_events(&o->s);
   if (rc == CLI_EXIT_OK)
     rc = stat_add_metrics(o);
   return rc != CLI_EXIT_OK ? rc : stat_add_detailed_events(o);
@@ -888,6 +788,7 @@ static int stat_print_file(struct stat_opts *o)
 static const struct session_command stat_session = {
     .name = "stat",
     .sampling = false,
+    .groups = true,
     .options = stat_options,
     .option = stat_option,
     .event = stat_event,

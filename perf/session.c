@@ -232,8 +232,11 @@ int session_choose_model(struct session *s)
   return 0;
 }
 
+/* One event (spec): resolved, kept to the levels lv allows (user,
+ * kernel) when lv is not NULL, in group g (0: none), then handed to the
+ * command. */
 static int session_add_event(struct session *s, enum stat_model_use use,
-                             const char *spec)
+                             const char *spec, const bool *lv, unsigned g)
 {
   char why[512];
   int rc;
@@ -248,6 +251,9 @@ static int session_add_event(struct session *s, enum stat_model_use use,
       session_error(s, false, "note: %s", s->model.why);
     return SESSION_EXIT_USAGE;
   }
+  if (lv)
+    stat_event_restrict(&s->ev[s->nev], lv[0], lv[1]);
+  s->group[s->nev] = g;
   if ((rc = s->cmd->event(s, s->ctx, spec)) != 0)
     return rc;
   s->nev++;
@@ -263,10 +269,78 @@ int session_add_events(struct session *s, enum stat_model_use use,
   while (*list) {
     if (!stat_event_next(&list, buf, sizeof(buf)))
       return session_error(s, true, "event '%.40s...' is too long", list);
-    if ((rc = session_add_event(s, use, buf)) != 0)
+    if ((rc = session_add_event(s, use, buf, NULL, 0)) != 0)
       return rc;
   }
   return 0;
+}
+
+/* One member of group g with the group's modifiers mods: a member
+ * without its own takes them ("cycles" in {cycles}:u is cycles:u, as perf
+ * names it); one with its own keeps its name and counts at the levels
+ * both allow (stat_event_restrict). */
+static int session_add_member(struct session *s, const char *member,
+                              const char *mods, unsigned g)
+{
+  char spec[sizeof(s->ev[0].name) + 24]; /* the member, ':', mods */
+  bool lv[2];
+
+  if (*mods && !stat_event_modifier_levels(mods, &lv[0], &lv[1]))
+    return session_error(s, true, "{...}:%s: not perf's modifiers", mods);
+  if (*mods && stat_event_has_modifiers(member))
+    return session_add_event(s, s->model.use, member, lv, g);
+  if (*mods)
+    snprintf(spec, sizeof spec, "%s:%s", member, mods);
+  else
+    snprintf(spec, sizeof spec, "%s", member);
+  return session_add_event(s, s->model.use, spec, NULL, g);
+}
+
+static int session_add_group(struct session *s, const char *members,
+                             const char *mods)
+{
+  char member[sizeof(s->ev[0].name)];
+  unsigned g = ++s->ngroups;
+  int rc;
+
+  while (*members) {
+    if (!stat_event_next(&members, member, sizeof member))
+      return session_error(s, true, "event '%.40s...' is too long", members);
+    if ((rc = session_add_member(s, member, mods, g)) != 0)
+      return rc;
+  }
+  return 0;
+}
+
+/* One -e list with perf's groups in it: events, {a,b} and {a,b}:MODS. */
+static int session_add_grouped(struct session *s, const char *list)
+{
+  char buf[1024], mods[16];
+  int rc = 0;
+
+  while (rc == 0) {
+    const char *at = list;
+
+    switch (stat_event_item(&list, buf, sizeof buf, mods, sizeof mods)) {
+    case STAT_ITEM_END:
+      return 0;
+    case STAT_ITEM_EVENT:
+      rc = session_add_events(s, s->model.use, buf);
+      break;
+    case STAT_ITEM_GROUP:
+      rc = session_add_group(s, buf, mods);
+      break;
+    case STAT_ITEM_BAD:
+      rc = *at != '{'
+               ? session_error(s, true, "event '%.40s...' is too long", at)
+               : session_error(s, true,
+                               "-e %.60s: a group is {EVENT,...} "
+                               "or {EVENT,...}:MODIFIERS",
+                               at);
+      break;
+    }
+  }
+  return rc;
 }
 
 int session_add_given_events(struct session *s)
@@ -280,7 +354,9 @@ int session_add_given_events(struct session *s)
     /* -e '' or -e ,: no event named, which would print an empty table. */
     if (list[strspn(list, ",")] == '\0')
       return session_error(s, true, "-e '%s': an empty event list", list);
-    if ((rc = session_add_events(s, s->model.use, list)) != 0)
+    rc = s->cmd->groups ? session_add_grouped(s, list)
+                        : session_add_events(s, s->model.use, list);
+    if (rc != 0)
       return rc;
   }
   return 0;

@@ -92,6 +92,7 @@ struct session;
 struct session_command {
   const char *name; /* "stat": in messages and the temporary file's name */
   bool sampling;    /* the plugin records (record=) rather than counts */
+  bool groups;      /* -e takes perf's groups {a,b} and {a,b}:MODS */
   /* Its own options, ending with an entry of no names; searched after
    * the shared ones. */
   const struct session_option *options;
@@ -130,6 +131,8 @@ struct session {
   struct stat_model model;
   struct stat_event ev[SESSION_MAX_EVENTS];
   unsigned nev;
+  unsigned group[SESSION_MAX_EVENTS]; /* ev[i]'s group, 1..ngroups; 0: none */
+  unsigned ngroups;
 
   /* The run (session_find, _start, _run). */
   char qemu[SESSION_PATH_MAX], plugin[SESSION_PATH_MAX], prog[SESSION_PATH_MAX];
