@@ -82,3 +82,13 @@ finish() {
   printf '%d checks, %d failed\n' "$checks" "$failures"
   [ "$failures" -eq 0 ]
 }
+
+# wait_for FILE: until FILE is not empty, at most 10 s (a program under
+# test writes it once it runs).
+wait_for() {
+  i=0
+  while [ ! -s "$1" ] && [ $i -lt 100 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+}

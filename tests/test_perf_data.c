@@ -425,20 +425,6 @@ static void header_features_as_perf_writes_them(void **state)
   free(b);
 }
 
-/* Without an env or build ids: EVENT_DESC alone, as before. */
-static void no_env_no_host_features(void **state)
-{
-  struct perf_data_desc d = two_events();
-  size_t len;
-  unsigned char *b;
-
-  (void)state;
-  write_file(&d);
-  b = slurp(&len);
-  assert_int_equal(u64_at(b, 72), 1ULL << 12);
-  free(b);
-}
-
 /* A record into buf at *n: header, then body (len bytes). */
 static void put_rec(unsigned char *buf, size_t *n, uint32_t type,
                     const void *body, size_t len)
@@ -595,7 +581,6 @@ int main(void)
       cmocka_unit_test(one_event_sample_type),
       cmocka_unit_test_setup_teardown(header_features_as_perf_writes_them,
                                       setup, teardown),
-      cmocka_unit_test_setup_teardown(no_env_no_host_features, setup, teardown),
       cmocka_unit_test(sorted_by_time_per_round),
       cmocka_unit_test_setup_teardown(own_files_samples_last_by_time, setup,
                                       teardown),

@@ -459,11 +459,7 @@ mkdir -p "$tmp/tmpdir"
   TMPDIR="$tmp/tmpdir" exec "$SOFTPMU" record -e instructions -o "$tmp/keep.data" -- /bin/true \
   >"$tmp/out" 2>"$tmp/err") &
 pid=$!
-i=0
-while [ ! -s "$tmp/ran" ] && [ $i -lt 100 ]; do
-  sleep 0.1
-  i=$((i + 1))
-done
+wait_for "$tmp/ran"
 checks=$((checks + 1))
 [ "$(cat "$tmp/keep.data.old" 2>/dev/null)" = old ] && [ -e "$tmp/keep.data" ] ||
   fail "record -o: FILE.old kept and FILE created before the program runs"

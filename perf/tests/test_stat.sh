@@ -507,11 +507,7 @@ for sig in TERM:15 HUP:1; do
     TMPDIR="$tmp/tmpdir" exec "$SOFTPMU" stat -e instructions -- /bin/true \
     >"$tmp/out" 2>"$tmp/err") &
   pid=$!
-  i=0
-  while [ ! -s "$tmp/ran" ] && [ $i -lt 100 ]; do
-    sleep 0.1
-    i=$((i + 1))
-  done
+  wait_for "$tmp/ran"
   checks=$((checks + 1))
   [ -n "$(ls -A "$tmp/tmpdir")" ] || fail "SIG$sig: no temporary file in TMPDIR"
   kill -s $sig $pid
