@@ -16,19 +16,19 @@ void perf_env_cpuid(const spmu_profile *p, char *buf, size_t len)
 {
   /* The modelled processor's signature (profile.h): the model's leaf
    * 01H leaves EAX to the host's CPU model. */
-  uint32_t r[1] = {spmu_profile_signature(p)};
+  uint32_t eax = spmu_profile_signature(p);
   unsigned family, model, stepping;
 
   /* SDM Vol. 2A, CPUID, "Version Information": the family is EAX[11:8],
    * plus the extended family EAX[27:20] when it is 0FH; the model EAX[7:4],
    * with the extended model EAX[19:16] above it for families 06H and 0FH. */
-  stepping = r[0] & 0xf;
-  family = (r[0] >> 8) & 0xf;
-  model = (r[0] >> 4) & 0xf;
+  stepping = eax & 0xf;
+  family = (eax >> 8) & 0xf;
+  model = (eax >> 4) & 0xf;
   if (family == 0xf)
-    family += (r[0] >> 20) & 0xff;
+    family += (eax >> 20) & 0xff;
   if (family == 0x6 || family >= 0xf)
-    model += ((r[0] >> 16) & 0xf) << 4;
+    model += ((eax >> 16) & 0xf) << 4;
   /* Every processor softpmu models is Intel's (the SDM's). */
   snprintf(buf, len, "GenuineIntel,%u,%u,%u", family, model, stepping);
 }

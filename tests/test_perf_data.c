@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "perf_data.h"
+#include "perf_env.h"
 
 static char path[64];
 
@@ -566,6 +567,33 @@ static void bad_files_refused(void **state)
   perf_data_free(&f);
 }
 
+/* HEADER_CPUID, perf's x86 form "GenuineIntel,FAMILY,MODEL,STEPPING", from
+ * the modelled part's CPUID.01H:EAX (SDM Vol. 2A, CPUID, "Version
+ * Information"): the extended model above the model for families 06H and
+ * 0FH, the extended family added for family 0FH. */
+static void cpuid_header_of_the_modelled_part(void **state)
+{
+  static const struct {
+    const char *profile, *want;
+  } cases[] = {
+      {"skylake", "GenuineIntel,6,94,3"},
+      {"sapphirerapids", "GenuineIntel,6,143,8"},
+      {"core2", "GenuineIntel,6,15,6"},
+      {"pentium4", "GenuineIntel,15,2,9"},
+  };
+  spmu_profile p;
+  char why[256], buf[64];
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    assert_int_equal(spmu_profile_parse(cases[i].profile, &p, why, sizeof why),
+                     SPMU_OK);
+    perf_env_cpuid(&p, buf, sizeof buf);
+    assert_string_equal(buf, cases[i].want);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -585,6 +613,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(own_files_samples_last_by_time, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(bad_files_refused, setup, teardown),
+      cmocka_unit_test(cpuid_header_of_the_modelled_part),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);
