@@ -5,12 +5,14 @@
  * (QEMU's vCPU exit) or when the process writes its block. */
 #include "threads.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cores.h"
 #include "count.h"
 #include "inline.h"
+#include "interval.h"
 #include "model.h"
 #include "sample.h"
 #include "vcpu.h"
@@ -23,6 +25,9 @@ struct spmu_qemu_threads {
   uint64_t enabled[MAX_EVENTS], running[MAX_EVENTS]; /* their times */
   unsigned threads;                                  /* seen */
   bool failed; /* a thread gone had an incomplete count */
+  /* Each thread's counts and rows, as each ended or was collected. */
+  struct spmu_results_thread *rec;
+  size_t nrec, caprec;
 };
 
 struct spmu_qemu_threads *
@@ -45,6 +50,16 @@ static void forget(struct spmu_qemu_threads *r, unsigned idx)
   r->vcpus[idx] = NULL;
 }
 
+/* The threads' lines written, or the process gone: forgotten. */
+static void clear_records(struct spmu_qemu_threads *r)
+{
+  size_t t;
+
+  for (t = 0; t < r->nrec; t++)
+    free(r->rec[t].rows);
+  r->nrec = 0;
+}
+
 void spmu_qemu_threads_free(struct spmu_qemu_threads *r)
 {
   unsigned idx;
@@ -54,6 +69,8 @@ void spmu_qemu_threads_free(struct spmu_qemu_threads *r)
   for (idx = 0; idx < MAX_VCPUS; idx++)
     if (r->vcpus[idx])
       forget(r, idx);
+  clear_records(r);
+  free(r->rec);
   free(r);
 }
 
@@ -81,16 +98,47 @@ static void flush(struct spmu_qemu_threads *r, struct vcpu *v)
     spmu_qemu_inline_flush(r->inl, v);
 }
 
-/* A thread's counts and times into the process's. */
+/* Room for one more thread's line: NULL when out of memory. */
+static struct spmu_results_thread *new_record(struct spmu_qemu_threads *r)
+{
+  if (r->nrec == r->caprec) {
+    size_t cap = r->caprec ? 2 * r->caprec : 8;
+    void *grown = realloc(r->rec, cap * sizeof(*r->rec));
+
+    if (!grown)
+      return NULL;
+    r->rec = grown;
+    r->caprec = cap;
+  }
+  return memset(&r->rec[r->nrec++], 0, sizeof(*r->rec));
+}
+
+/* A thread's counts and times into the process's, and its own line
+ * (results.h: its id, clock, counts and rows) when it ran. */
 static void add_totals(struct spmu_qemu_threads *r, struct vcpu *v)
 {
+  struct spmu_results_thread *t = v->tid ? new_record(r) : NULL;
   unsigned i;
 
+  if (v->tid && !t)
+    r->failed = true;
   for (i = 0; i < r->cfg->nevents; i++) {
-    r->totals[i] += spmu_qemu_event_count(v, i);
-    r->enabled[i] += spmu_qemu_event_enabled(v);
-    r->running[i] += spmu_qemu_event_running(v, i);
+    struct spmu_results_event e = {.count = spmu_qemu_event_count(v, i),
+                                   .enabled = spmu_qemu_event_enabled(v),
+                                   .running = spmu_qemu_event_running(v, i)};
+
+    r->totals[i] += e.count;
+    r->enabled[i] += e.enabled;
+    r->running[i] += e.running;
+    if (t)
+      t->ev[i] = e;
   }
+  if (!t)
+    return;
+  t->tid = v->tid;
+  t->clock = r->cfg->args.exec_time + v->insns;
+  snprintf(t->comm, sizeof(t->comm), "%s", r->cfg->comm);
+  spmu_qemu_ival_rows(v, t);
 }
 
 void spmu_qemu_threads_retire(struct spmu_qemu_threads *r, unsigned index)
@@ -124,8 +172,10 @@ void spmu_qemu_threads_collect(struct spmu_qemu_threads *r, bool restart)
       continue;
     flush(r, v);
     add_totals(r, v);
-    if (restart)
+    if (restart) {
       spmu_qemu_rebase(v);
+      spmu_qemu_ival_restart(v);
+    }
   }
 }
 
@@ -134,6 +184,7 @@ void spmu_qemu_threads_clear_totals(struct spmu_qemu_threads *r)
   memset(r->totals, 0, sizeof(r->totals));
   memset(r->enabled, 0, sizeof(r->enabled));
   memset(r->running, 0, sizeof(r->running));
+  clear_records(r);
 }
 
 /* The forking thread in the child: a new thread (its first block says
@@ -150,6 +201,7 @@ static void start_child_counts(struct spmu_qemu_threads *r, struct vcpu *v)
   memset(v->base, 0, sizeof(v->base));
   memset(v->base_running, 0, sizeof(v->base_running));
   spmu_qemu_rebase(v);
+  spmu_qemu_ival_restart(v);
 }
 
 void spmu_qemu_threads_fork_child(struct spmu_qemu_threads *r, int fork_tid,
@@ -178,6 +230,8 @@ void spmu_qemu_threads_results(const struct spmu_qemu_threads *r,
 
   b->head.threads = r->threads;
   b->nevents = r->cfg->nevents;
+  b->nthreads = r->nrec;
+  b->thread = r->rec;
   for (i = 0; i < r->cfg->nevents; i++)
     b->ev[i] = (struct spmu_results_event){.count = r->totals[i],
                                            .enabled = r->enabled[i],

@@ -12,7 +12,7 @@ SOFTPMU=$1
 # The default set's counts: cycles 40000, instructions 17006, branches
 # 8001, branch-misses 1001, cache-references 3000, cache-misses 1200.
 cat >"$tmp/res" <<'EOF'
-softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline
 event 0 40000 17006 17006
 event 1 17006 17006 17006
 event 2 8001 17006 17006
@@ -153,10 +153,10 @@ checks=$((checks + 1))
 
 # The results format's version (protocol/results.h) is checked: a block of
 # another version is refused with the reason.
-sed 's/^softpmu-qemu 1 /softpmu-qemu 2 /' "$tmp/res" >"$tmp/res2"
-run stat --from "$tmp/res2"
-expect "--from a block of format version 2" 2 "" \
-  "softpmu: stat: --from $tmp/res2: a results block of format version 2: this softpmu reads version 1"
+sed 's/^softpmu-qemu 2 /softpmu-qemu 1 /' "$tmp/res" >"$tmp/res1"
+run stat --from "$tmp/res1"
+expect "--from a block of format version 1" 2 "" \
+  "softpmu: stat: --from $tmp/res1: a results block of format version 1: this softpmu reads version 2"
 
 # perf's modifiers (:h is :u here, :H changes nothing, :pp and :P are
 # accepted and ignored when counting) and perf's names of the fixed
@@ -275,11 +275,11 @@ expect "--all-user" 0 "" "\
 # and the pid), each event's largest first, perf's metrics within one
 # process (17006 / 40000 = 0.43, 10000 / 50000 = 0.20).
 cat >"$tmp/procs" <<'EOF2'
-softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline
 event 0 40000 17006 17006
 event 1 17006 17006 17006
 end
-softpmu-qemu 1 pid=101 threads=2 status=0 counting=inline
+softpmu-qemu 2 pid=101 threads=2 status=0 counting=inline
 event 0 50000 20000 20000
 event 1 10000 20000 20000
 end
@@ -314,13 +314,13 @@ expect "--per-thread -j" 0 "" "\
 # A pid's blocks before and after an execve the plugin followed (status
 # exec) are one process: 40000 + 5 instructions.
 cat >"$tmp/procx" <<'EOF2'
-softpmu-qemu 1 pid=100 threads=1 status=exec counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=exec counting=inline
 event 0 40000 17006 17006
 end
-softpmu-qemu 1 pid=101 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=101 threads=1 status=0 counting=inline
 event 0 7 7 7
 end
-softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline
 event 0 5 5 5
 end
 EOF2

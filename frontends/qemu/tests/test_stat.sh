@@ -107,7 +107,7 @@ checks=$((checks + 1))
 rm -f "$tmp/r"
 qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=4300c0" "$tmp/threads" ||
   fail "threads: qemu-x86_64 failed"
-grep -q "^softpmu-qemu 1 pid=[0-9]* threads=$((T + 1)) status=0 counting=inline,callback$" "$tmp/r" ||
+grep -q "^softpmu-qemu 2 pid=[0-9]* threads=$((T + 1)) status=0 counting=inline,callback$" "$tmp/r" ||
   fail "threads: the results block names $((T + 1)) threads, counted inline until the second"
 # One thread, no NEAR_TAKEN: inline adds from start to end; NEAR_TAKEN: a
 # callback per block.
@@ -116,7 +116,7 @@ for ev in 4300c0:inline 4320c4:callback; do
   rm -f "$tmp/r"
   qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=${ev%:*}" "$tmp/branches" ||
     fail "branches: qemu-x86_64 failed"
-  grep -q "^softpmu-qemu 1 pid=[0-9]* threads=1 status=0 counting=${ev#*:}$" "$tmp/r" ||
+  grep -q "^softpmu-qemu 2 pid=[0-9]* threads=1 status=0 counting=${ev#*:}$" "$tmp/r" ||
     fail "event ${ev%:*}: counted by ${ev#*:}: $(cat "$tmp/r")"
 done
 
