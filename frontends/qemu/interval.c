@@ -23,10 +23,10 @@
 #include "vcpu.h"
 
 struct spmu_qemu_ival {
-  uint64_t first;       /* the interval of row 0 */
-  size_t nrows, cap;    /* rows kept, and room */
-  struct spmu_results_event *rows;             /* [cap * nevents] */
-  struct spmu_results_event last[MAX_EVENTS];  /* at the last boundary */
+  uint64_t first;                             /* the interval of row 0 */
+  size_t nrows, cap;                          /* rows kept, and room */
+  struct spmu_results_event *rows;            /* [cap * nevents] */
+  struct spmu_results_event last[MAX_EVENTS]; /* at the last boundary */
 };
 
 /* The thread's clock at v->insns instructions delivered. */
