@@ -24,7 +24,8 @@ struct spmu_qemu_threads {
   uint64_t totals[MAX_EVENTS];                       /* threads already gone */
   uint64_t enabled[MAX_EVENTS], running[MAX_EVENTS]; /* their times */
   unsigned threads;                                  /* seen */
-  bool failed; /* a thread gone had an incomplete count */
+  struct vcpu *first; /* the thread that ran alone, while inline counted */
+  bool failed;        /* a thread gone had an incomplete count */
   /* Each thread's counts and rows, as each ended or was collected. */
   struct spmu_results_thread *rec;
   size_t nrec, caprec;
@@ -45,6 +46,8 @@ spmu_qemu_threads_new(const struct spmu_qemu_config *cfg,
 
 static void forget(struct spmu_qemu_threads *r, unsigned idx)
 {
+  if (r->first == r->vcpus[idx])
+    r->first = NULL;
   r->failed |= r->vcpus[idx]->failed;
   spmu_qemu_vcpu_free(r->vcpus[idx]);
   r->vcpus[idx] = NULL;
@@ -86,15 +89,19 @@ unsigned spmu_qemu_threads_add(struct spmu_qemu_threads *r, unsigned index,
     spmu_qemu_vcpu_free(v);
   else
     r->vcpus[index] = v;
+  if (r->threads == 0)
+    r->first = r->vcpus[index];
   return ++r->threads;
 }
 
 /* Everything v counted to its cores: its blocks by callback, then the
- * process's inline counts. */
+ * process's inline counts when they are v's: those of the thread that
+ * ran alone (the only one while blocks were counted inline), or of
+ * whichever thread is flushed once it is gone, so that none is lost. */
 static void flush(struct spmu_qemu_threads *r, struct vcpu *v)
 {
   spmu_qemu_flush_vcpu(v);
-  if (r->inl)
+  if (r->inl && (!r->first || r->first == v))
     spmu_qemu_inline_flush(r->inl, v);
 }
 
@@ -214,9 +221,11 @@ void spmu_qemu_threads_fork_child(struct spmu_qemu_threads *r, int fork_tid,
 
     if (!v)
       continue;
-    if (keep_all || v->host_tid == fork_tid)
+    if (keep_all || v->host_tid == fork_tid) {
       start_child_counts(r, v);
-    else
+      if (!r->first || !keep_all)
+        r->first = v;
+    } else
       forget(r, idx);
   }
   spmu_qemu_threads_clear_totals(r);
