@@ -2,16 +2,16 @@
 /* Intervals (interval=N): a thread's counts at every N instructions of
  * its clock.
  *
- * A thread's clock is record mode's sample time (sample.c): the
- * instructions it retired, a forked child's counted on from its parent
- * thread's, an exec'd program's from those of the thread that called
- * execve (exec=N). Row K holds the events that came while the clock was
- * in [(K-1)N, KN). A boundary falls at an exact instruction: the block
- * that reaches it goes to the model one instruction per clock, as a block
- * near an overflow does (count.c), and after the instruction that brings
- * the clock to KN the counters are read (the modelled lines too, from the
- * model's per-instruction counts: setup.c keeps them). Each row is what
- * the counters gained since the row before, so a thread's rows add up to
+ * A thread's clock is the instructions it retired (record mode's sample
+ * time, sample.c), a forked child's counted on from its parent thread's
+ * at the fork (the fork's SYSCALL included), an exec'd program's from
+ * those of the thread that called execve (exec=N). Row K holds the events that
+ * came while the clock was in [(K-1)N, KN). A boundary falls at an exact
+ * instruction: the block that reaches it goes to the model one instruction per
+ * clock, as a block near an overflow does (count.c), and after the instruction
+ * that brings the clock to KN the counters are read (the modelled lines too,
+ * from the model's per-instruction counts: setup.c keeps them). Each row is
+ * what the counters gained since the row before, so a thread's rows add up to
  * its counts exactly; the last row is what came after the last boundary,
  * partial. */
 #include "interval.h"
@@ -23,16 +23,22 @@
 #include "vcpu.h"
 
 struct spmu_qemu_ival {
-  uint64_t first;                             /* the interval of row 0 */
-  size_t nrows, cap;                          /* rows kept, and room */
-  struct spmu_results_event *rows;            /* [cap * nevents] */
+  uint64_t ahead;                  /* its clock at v->insns 0, beyond exec=N */
+  uint64_t first;                  /* the interval of row 0 */
+  size_t nrows, cap;               /* rows kept, and room */
+  struct spmu_results_event *rows; /* [cap * nevents] */
   struct spmu_results_event last[MAX_EVENTS]; /* at the last boundary */
 };
 
 /* The thread's clock at v->insns instructions delivered. */
 static uint64_t clock_of(const struct vcpu *v)
 {
-  return v->cfg->args.exec_time + v->insns;
+  return v->cfg->args.exec_time + v->insns + (v->ival ? v->ival->ahead : 0);
+}
+
+uint64_t spmu_qemu_ival_clock(const struct vcpu *v)
+{
+  return clock_of(v);
 }
 
 /* Each event's count and times since v's base, as cores.c reads them
@@ -64,7 +70,7 @@ static void start_rows(struct vcpu *v)
 
   iv->first = clock_of(v) / n + 1;
   iv->nrows = 0;
-  v->ival_at = iv->first * n - v->cfg->args.exec_time;
+  v->ival_at = iv->first * n - v->cfg->args.exec_time - iv->ahead;
   read_now(v, iv->last);
 }
 
@@ -140,10 +146,12 @@ void spmu_qemu_ival_tick(struct vcpu *v)
   }
 }
 
-void spmu_qemu_ival_restart(struct vcpu *v)
+void spmu_qemu_ival_restart(struct vcpu *v, uint64_t ahead)
 {
-  if (v->ival)
+  if (v->ival) {
+    v->ival->ahead += ahead;
     start_rows(v);
+  }
 }
 
 /* Has v anything after its last boundary: instructions, or events? */
@@ -151,7 +159,8 @@ static bool partial(const struct vcpu *v, const struct spmu_results_event *row)
 {
   unsigned i;
 
-  if (clock_of(v) + v->cfg->interval > v->ival_at + v->cfg->args.exec_time)
+  if (clock_of(v) + v->cfg->interval >
+      v->ival_at + v->cfg->args.exec_time + v->ival->ahead)
     return true;
   for (i = 0; i < v->cfg->nevents; i++)
     if (row[i].count || row[i].enabled || row[i].running)

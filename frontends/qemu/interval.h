@@ -28,9 +28,13 @@ static inline bool spmu_qemu_ival_due(uint64_t insns, uint64_t pending,
 }
 void spmu_qemu_ival_tick(struct vcpu *v);
 
+/* v's clock (interval.c says what it counts). */
+uint64_t spmu_qemu_ival_clock(const struct vcpu *v);
 /* v counts from 0 again (a fork's child, after an execve): its rows
- * start afresh at the interval its clock is in. */
-void spmu_qemu_ival_restart(struct vcpu *v);
+ * start afresh at the interval its clock is in; ahead: the instructions
+ * it retired that v->insns does not count (a fork's child: those its
+ * parent thread had not handed to the model at the fork). */
+void spmu_qemu_ival_restart(struct vcpu *v, uint64_t ahead);
 
 /* v's rows so far, the last one partial, into t (first, nrows, rows from
  * malloc, which the caller frees; none without intervals). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cores.h"
 #include "count.h"
@@ -120,14 +121,26 @@ static struct spmu_results_thread *new_record(struct spmu_qemu_threads *r)
   return memset(&r->rec[r->nrec++], 0, sizeof(*r->rec));
 }
 
+/* v's thread id: the one its first block read (count.c), or, for the
+ * thread that ran alone while blocks were counted inline (no callback
+ * read it), the process's: it is its first thread, or the one that
+ * forked it; 0 for a thread that never ran. */
+static long thread_id(const struct spmu_qemu_threads *r, const struct vcpu *v)
+{
+  if (v->tid)
+    return v->tid;
+  return r->inl && r->first == v ? (long)getpid() : 0;
+}
+
 /* A thread's counts and times into the process's, and its own line
  * (results.h: its id, clock, counts and rows) when it ran. */
 static void add_totals(struct spmu_qemu_threads *r, struct vcpu *v)
 {
-  struct spmu_results_thread *t = v->tid ? new_record(r) : NULL;
+  long tid = thread_id(r, v);
+  struct spmu_results_thread *t = tid ? new_record(r) : NULL;
   unsigned i;
 
-  if (v->tid && !t)
+  if (tid && !t)
     r->failed = true;
   for (i = 0; i < r->cfg->nevents; i++) {
     struct spmu_results_event e = {.count = spmu_qemu_event_count(v, i),
@@ -142,8 +155,8 @@ static void add_totals(struct spmu_qemu_threads *r, struct vcpu *v)
   }
   if (!t)
     return;
-  t->tid = v->tid;
-  t->clock = r->cfg->args.exec_time + v->insns;
+  t->tid = tid;
+  t->clock = spmu_qemu_ival_clock(v);
   snprintf(t->comm, sizeof(t->comm), "%s", r->cfg->comm);
   spmu_qemu_ival_rows(v, t);
 }
@@ -181,7 +194,7 @@ void spmu_qemu_threads_collect(struct spmu_qemu_threads *r, bool restart)
     add_totals(r, v);
     if (restart) {
       spmu_qemu_rebase(v);
-      spmu_qemu_ival_restart(v);
+      spmu_qemu_ival_restart(v, 0);
     }
   }
 }
@@ -195,9 +208,15 @@ void spmu_qemu_threads_clear_totals(struct spmu_qemu_threads *r)
 }
 
 /* The forking thread in the child: a new thread (its first block says
- * which), counting from 0. */
+ * which), counting from 0; its clock goes on from its parent thread's,
+ * the instructions not yet handed to the model included (the block of
+ * the fork, counted when the next one begins, and the sums). */
 static void start_child_counts(struct spmu_qemu_threads *r, struct vcpu *v)
 {
+  uint64_t ahead = v->sum[0][L_INST];
+
+  if (v->prev)
+    ahead += v->prev->vlines[v->prev_cont][0][L_INST];
   v->prev = NULL;
   v->prev_cont = 0;
   v->tid = 0;
@@ -208,7 +227,7 @@ static void start_child_counts(struct spmu_qemu_threads *r, struct vcpu *v)
   memset(v->base, 0, sizeof(v->base));
   memset(v->base_running, 0, sizeof(v->base_running));
   spmu_qemu_rebase(v);
-  spmu_qemu_ival_restart(v);
+  spmu_qemu_ival_restart(v, ahead);
 }
 
 void spmu_qemu_threads_fork_child(struct spmu_qemu_threads *r, int fork_tid,
