@@ -17,6 +17,7 @@
  *   inline.c    counting by QEMU's inline adds alone, while that is exact
  *   count.c     counting by a callback per block, handed to the model in
  *               bulk; per instruction in the block that reaches an overflow
+ *   interval.c  each thread's rows of intervals (interval=N)
  *   mux.c       multiplexing: one PMU time-sliced among the events
  *   pebs.c      record mode with PEBS: the DS area, the records' samples
  *   sample.c    record mode: the stream of protocol/record.h, the samples,
