@@ -454,6 +454,22 @@ rows_add_up() {
       delete te; delete rs; delete pe; delete sum }
     END { if (bad != "" || nt == 0) { print "bad:" bad; exit 1 } }' "$1"
 }
+# --per-thread: a forked child is a thread of its own (2P + 14
+# instructions in the parent, 2C + 6 in the child); the thread that
+# called execve and the program it started are one, named by the new
+# program, with both programs' instructions.
+build fork -DP=300 -DC=500
+run stat --per-thread -x , -e instructions -- "$tmp/fork"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(sed 's/-[0-9]*,/,/' "$tmp/err" | cut -d, -f1,2 | tr '\n' ' ')" = "fork,1006 fork,614 " ] ||
+  fail "--per-thread, fork: $(cat "$tmp/err")"
+N=1000 M=500
+build loop -DN=$M
+build execve -DN=$N "-DPATH=\"$tmp/loop\""
+run stat --per-thread -x , -e instructions -- "$tmp/execve"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(sed 's/-[0-9]*,/,/' "$tmp/err" | cut -d, -f1,2)" = "loop,$((1 + 2 * N + 5 + 2 * M + 4))" ] ||
+  fail "--per-thread, execve: $(cat "$tmp/err")"
 build fork -DP=300000 -DC=500000
 for args in "threads event=4300c0,event=4300c4" \
   "fork event=4300c0,event=4301c4" \
