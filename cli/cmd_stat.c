@@ -63,8 +63,9 @@ struct stat_opts {
   size_t nview;
   char comm[16];               /* PROG's name: the plugin's comm= */
   struct stat_thread *threads; /* --per-thread: each thread's counts */
-  uint64_t interval;           /* -I MSEC: MSEC; 0: none */
-  uint64_t interval_count;     /* --interval-count N: N; 0: every row */
+  long nthreads;
+  uint64_t interval;       /* -I MSEC: MSEC; 0: none */
+  uint64_t interval_count; /* --interval-count N: N; 0: every row */
   bool interval_count_given;
   struct stat_rows rows; /* -I: the run's rows of intervals */
   const char *metric_lists[STAT_MAX_EVENTS]; /* each -M */
@@ -331,8 +332,8 @@ static int stat_add_detailed_events(struct stat_opts *o)
 }
 
 /* -I and what does not go with it: -r (perf prints each run's
- * intervals, which cannot be averaged), --per-thread for now;
- * --interval-count needs it (perf's message). */
+ * intervals, which cannot be averaged); --interval-count needs it
+ * (perf's rule). */
 static int stat_check_interval(const struct stat_opts *o)
 {
   if (o->interval_count_given && !o->interval)
@@ -345,9 +346,6 @@ static int stat_check_interval(const struct stat_opts *o)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: -I and -r: each run's intervals are its "
                            "own, and cannot be averaged");
-  if (o->per_thread)
-    return cli_usage_error(&cli_cmd_stat,
-                           "stat: -I and --per-thread: not supported yet");
   return CLI_EXIT_OK;
 }
 
@@ -610,6 +608,9 @@ static int stat_per_thread(struct stat_opts *o, const char *path,
   long n = stat_results_threads(path, o->index, o->s.nev, &o->threads), t;
   unsigned i;
 
+  o->nthreads = n > 0 ? n : 0;
+  if (o->interval)
+    return n < 0 ? -1 : 0; /* each row's view is made as it is printed */
   if (n <= 0 || !(o->view = calloc((size_t)n * o->s.nev, sizeof(*o->view))))
     return n < 0 ? -1 : 0;
   for (i = 0; i < o->s.nev; i++) {
@@ -639,18 +640,71 @@ static uint64_t stat_row_end(const struct stat_rows *rows, size_t k,
   return k + 1 == rows->nrows && rows->clock < end ? rows->clock : end;
 }
 
+/* Event i's result in row k of rows: a row's counts are scaled by its
+ * own enabled / running when multiplexed, as perf scales an interval's;
+ * its run time is its instructions, as nanoseconds. */
+static struct stat_result stat_row_result(const struct stat_opts *o,
+                                          const struct stat_rows *rows,
+                                          size_t k, unsigned i)
+{
+  static const struct stat_count none;
+  const struct stat_count *c =
+      k < rows->nrows ? &rows->count[k * o->s.nev + i] : &none;
+
+  return stat_result_of(o, i, c, (double)c->enabled / 1e9);
+}
+
+/* Did thread t run in row k (an event enabled there)? */
+static bool stat_thread_in_row(const struct stat_opts *o,
+                               const struct stat_thread *t, size_t k)
+{
+  unsigned i;
+
+  for (i = 0; k < t->rows.nrows && i < o->s.nev; i++)
+    if (t->rows.count[k * o->s.nev + i].enabled)
+      return true;
+  return false;
+}
+
+/* Row k's results into res: each event's, or with --per-thread each
+ * event's in each thread that ran in the row (largest first, as
+ * perf); how many. */
+static size_t stat_row_view(const struct stat_opts *o, size_t k,
+                            struct stat_result *res)
+{
+  size_t n = 0, first;
+  unsigned i;
+  long t;
+
+  for (i = 0; i < o->s.nev; i++) {
+    if (!o->per_thread) {
+      res[n++] = stat_row_result(o, &o->rows, k, i);
+      continue;
+    }
+    for (first = n, t = 0; t < o->nthreads; t++) {
+      const struct stat_thread *th = &o->threads[t];
+
+      if (!stat_thread_in_row(o, th, k))
+        continue;
+      res[n] = stat_row_result(o, &th->rows, k, i);
+      res[n].aggr_id = th->tid;
+      res[n++].comm = th->comm[0] ? th->comm : o->comm;
+    }
+    stat_sort_threads(&res[first], n - first);
+  }
+  return n;
+}
+
 /* -I: each row of o->rows in turn, as perf prints an interval's counts
- * (the first --interval-count rows with it); a row's counts are scaled by
- * its own enabled / running when multiplexed, as perf scales an
- * interval's; its run time is its instructions, as nanoseconds. */
+ * (the first --interval-count rows with it). */
 static int stat_print_rows(struct stat_opts *o, FILE *f,
                            const struct stat_run *run)
 {
-  struct stat_result *res = calloc(o->s.nev ? o->s.nev : 1, sizeof(*res));
+  size_t per = o->per_thread ? (size_t)o->nthreads : 1;
+  struct stat_result *res = calloc(o->s.nev * per + 1, sizeof(*res));
   struct stat_print_opts po = o->print;
   uint64_t ns = o->interval * 1000000u;
   size_t k, n = o->rows.nrows;
-  unsigned i;
 
   if (!res)
     return -1;
@@ -658,14 +712,9 @@ static int stat_print_rows(struct stat_opts *o, FILE *f,
     n = (size_t)o->interval_count;
   po.interval = true;
   for (k = 0; k < n; k++) {
-    for (i = 0; i < o->s.nev; i++) {
-      const struct stat_count *c = &o->rows.count[k * o->s.nev + i];
-
-      res[i] = stat_result_of(o, i, c, (double)c->enabled / 1e9);
-    }
     po.time_ns = stat_row_end(&o->rows, k, ns);
     po.row = (unsigned)k;
-    stat_print(f, &po, run, res, o->s.nev);
+    stat_print(f, &po, run, res, stat_row_view(o, k, res));
   }
   free(res);
   return 0;
@@ -877,7 +926,7 @@ static int stat_main(int argc, char **argv)
            (rc = stat_open_output(&o)) == CLI_EXIT_OK)
     rc = stat_execute(&o);
   free(o.view);
-  free(o.threads);
+  stat_results_free_threads(o.threads, o.nthreads);
   free(o.rows.count);
   return rc;
 }
@@ -1035,9 +1084,10 @@ const struct cli_command cli_cmd_stat = {
         "        at the largest clock: the intervals add up to the counts\n"
         "        without -I. With --multiplex each interval is scaled by its\n"
         "        own enabled / running, as perf does. The intervals are\n"
-        "        printed when PROG has ended. 0: no interval. Not with -r\n"
-        "        nor, yet, with --per-thread; --interval-clear is refused\n"
-        "        (there is no screen to clear while PROG runs).\n\n"
+        "        printed when PROG has ended. 0: no interval. With\n"
+        "        --per-thread each interval's lines are each thread's that\n"
+        "        ran in it. Not with -r; --interval-clear is refused (there\n"
+        "        is no screen to clear while PROG runs).\n\n"
         "    --interval-count N\n"
         "        With -I: print the first N intervals only (PROG runs to its\n"
         "        end).\n\n"

@@ -28,6 +28,31 @@ static void add_event(struct stat_count *c, const int *index, unsigned nev,
       add_count(&c[i], &r->ev);
 }
 
+/* Room for rows up to row k (from 1) of nev events: -1 when out of
+ * memory. */
+static int grow_rows(struct stat_rows *rows, uint64_t k, unsigned nev)
+{
+  struct stat_count *grown;
+  size_t want = rows->cap ? rows->cap : 16;
+
+  if (k <= rows->nrows)
+    return 0;
+  if (k > SIZE_MAX / 2 / sizeof(*grown) / (nev ? nev : 1))
+    return -1;
+  while (want < k)
+    want *= 2;
+  if (want > rows->cap) {
+    if (!(grown = realloc(rows->count, want * nev * sizeof(*grown))))
+      return -1;
+    memset(grown + rows->cap * nev, 0,
+           (want - rows->cap) * nev * sizeof(*grown));
+    rows->count = grown;
+    rows->cap = want;
+  }
+  rows->nrows = (size_t)k;
+  return 0;
+}
+
 /* ---- threads ------------------------------------------------------------- */
 
 struct threads {
@@ -124,6 +149,10 @@ long stat_results_threads(const char *path, const int *index, unsigned nev,
       if (b.cur)
         add_event(b.cur->count, index, nev, &r);
       break;
+    case SPMU_RESULTS_ROW:
+      if (b.cur && r.row && (rc = grow_rows(&b.cur->rows, r.row, nev)) == 0)
+        add_event(&b.cur->rows.count[(r.row - 1) * nev], index, nev, &r);
+      break;
     default:
       break;
     }
@@ -132,7 +161,7 @@ long stat_results_threads(const char *path, const int *index, unsigned nev,
     rc = end_block(&ts, &b);
   fclose(f);
   if (rc != 0) {
-    free(ts.t);
+    stat_results_free_threads(ts.t, ts.n);
     errno = ENOMEM;
     return -1;
   }
@@ -140,31 +169,13 @@ long stat_results_threads(const char *path, const int *index, unsigned nev,
   return ts.n;
 }
 
-/* ---- rows of intervals --------------------------------------------------- */
-
-/* Room for rows up to row k (from 1) of nev events: -1 when out of
- * memory. */
-static int grow_rows(struct stat_rows *rows, uint64_t k, unsigned nev,
-                     size_t *cap)
+void stat_results_free_threads(struct stat_thread *t, long n)
 {
-  struct stat_count *grown;
-  size_t want = *cap ? *cap : 16;
+  long k;
 
-  if (k <= rows->nrows)
-    return 0;
-  if (k > SIZE_MAX / 2 / sizeof(*grown) / (nev ? nev : 1))
-    return -1;
-  while (want < k)
-    want *= 2;
-  if (want > *cap) {
-    if (!(grown = realloc(rows->count, want * nev * sizeof(*grown))))
-      return -1;
-    memset(grown + *cap * nev, 0, (want - *cap) * nev * sizeof(*grown));
-    rows->count = grown;
-    *cap = want;
-  }
-  rows->nrows = (size_t)k;
-  return 0;
+  for (k = 0; k < n; k++)
+    free(t[k].rows.count);
+  free(t);
 }
 
 int stat_results_rows(const char *path, const int *index, unsigned nev,
@@ -172,7 +183,6 @@ int stat_results_rows(const char *path, const int *index, unsigned nev,
 {
   FILE *f = fopen(path, "r");
   char line[256], why[256];
-  size_t cap = 0;
   int rc = 0;
 
   memset(rows, 0, sizeof(*rows));
@@ -187,7 +197,7 @@ int stat_results_rows(const char *path, const int *index, unsigned nev,
       rows->clock = r.clock;
     if (r.kind != SPMU_RESULTS_ROW || r.row == 0)
       continue;
-    if ((rc = grow_rows(rows, r.row, nev, &cap)) == 0)
+    if ((rc = grow_rows(rows, r.row, nev)) == 0)
       add_event(&rows->count[(r.row - 1) * nev], index, nev, &r);
   }
   fclose(f);

@@ -393,6 +393,23 @@ run stat -I 1 -j -e instructions --from "$tmp/ivres"
 expect "-I -j" 0 "" "\
 {\"interval\" : 0.001000000, \"counter-value\" : \"2000000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 2000000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}
 {\"interval\" : 0.001500000, \"counter-value\" : \"500000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 500000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
+# -I --per-thread: each thread's rows, in perf's per-thread interval
+# layout (COMM-TID after the time), each event's largest first within an
+# interval, a thread only in the intervals it ran in.
+run stat -I 1 --per-thread -e instructions,branches --from "$tmp/ivres" -- ./prog
+expect "-I --per-thread" 0 "" "\
+#           time             comm-pid                  counts unit events
+     0.001000000             prog-100               1,000,000      instructions                                                       
+     0.001000000           worker-101               1,000,000      instructions                                                       
+     0.001000000           worker-101                     800      branches                                                             (50.00%)
+     0.001000000             prog-100                     600      branches                                                             (50.00%)
+     0.001500000             prog-100                 500,000      instructions                                                       
+     0.001500000             prog-100                     400      branches                                                             (50.00%)"
+run stat -I 1 --per-thread -x , -e instructions --from "$tmp/ivres"
+expect "-I --per-thread -x ," 0 "" "\
+     0.001000000,prog-100,1000000,,instructions,1000000,100.00,,
+     0.001000000,worker-101,1000000,,instructions,1000000,100.00,,
+     0.001500000,prog-100,500000,,instructions,500000,100.00,,"
 # --interval-count N: the first N rows only, as perf stops printing.
 run stat -I 1 --interval-count 1 -x , -e instructions --from "$tmp/ivres"
 expect "-I --interval-count 1" 0 "" "\
@@ -424,10 +441,9 @@ checks=$((checks + 1))
 # What -I refuses, and how (exit status 2): a value that is not a number
 # of milliseconds (perf takes an unsigned int; -I 0 is no interval), -r
 # (each run's intervals are its own), --interval-count without -I (perf's
-# rule), --interval-clear (the rows are printed after the run), and
-# --per-thread, not yet.
+# rule), --interval-clear (the rows are printed after the run).
 for args in "-I x" "-I -5" "-I 4294967296" "-I 10 -r 2" "--interval-count 2" \
-  "--interval-clear -I 10" "-I 10 --per-thread" "-I 10 --interval-count y"; do
+  "--interval-clear -I 10" "-I 10 --interval-count y"; do
   # shellcheck disable=SC2086
   run stat $args -e instructions --from "$tmp/ivres"
   checks=$((checks + 1))

@@ -431,6 +431,10 @@ expect "-I 1, threads" 0 "" "\
      0.002000000,3000000,,instructions,3000000,100.00,,
      0.003000000,2000027,,instructions,2000027,100.00,,
      0.003000006,12,,instructions,12,100.00,,"
+run stat -I 1 --per-thread -x , -e instructions -- "$tmp/threads"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(cut -d, -f1,3 "$tmp/err" | sed 's/threads-[0-9]*,//' | tr '\n' ' ')" = "     0.001000000,1000000      0.001000000,1000000      0.001000000,1000000      0.002000000,1000000      0.002000000,1000000      0.002000000,1000000      0.003000000,1000000      0.003000000,1000000      0.003000000,27      0.003000006,6      0.003000006,6 " ] ||
+  fail "-I 1 --per-thread, threads: $(cat "$tmp/err")"
 run stat --per-thread -x , -e instructions -- "$tmp/threads"
 checks=$((checks + 1))
 [ "$rc" = 0 ] && [ "$(cut -d, -f2 "$tmp/err" | tr '\n' ' ')" = "3000006 3000006 2000027 " ] &&
