@@ -783,6 +783,9 @@ static int stat_print_counts(struct stat_opts *o,
               "without the plugin and is not counted");
   stat_describe_model(o, &run, summary, sizeof(summary), details, lines);
   if (o->interval) {
+    if (!o->rows.nrows)
+      cli_error("stat: -I: the results hold no intervals (no instruction "
+                "ran, or the plugin ran without interval=N)");
     if (stat_print_rows(o, f, &run) != 0)
       cli_error("stat: -I: out of memory");
   } else
@@ -830,6 +833,18 @@ static int stat_runs(struct stat_opts *o, struct stat_run *run, int counted)
   return CLI_EXIT_OK;
 }
 
+/* The plugin's comm=: PROG's name, its commas '_' (as record's; QEMU
+ * splits the plugin's arguments at commas). */
+static void stat_plugin_comm(const char *name, char *comm, size_t len)
+{
+  char *c;
+
+  snprintf(comm, len, "%s", name);
+  for (c = comm; *c; c++)
+    if (*c == ',')
+      *c = '_';
+}
+
 static int stat_execute(struct stat_opts *o)
 {
   struct spmu_plugin_args a;
@@ -839,7 +854,7 @@ static int stat_execute(struct stat_opts *o)
   session_plugin_args(&o->s, &a);
   a.multiplex = o->mux;
   a.interval = o->interval * 1000000u; /* 10^6 instructions a millisecond */
-  snprintf(a.comm, sizeof(a.comm), "%s", o->comm);
+  stat_plugin_comm(o->comm, a.comm, sizeof(a.comm));
   if (o->mux)
     a.grouped = stat_grouped_bits(o);
   /* With no event to count, the program runs without the plugin. */

@@ -454,6 +454,8 @@ run stat -I 10 -r 2 -e instructions --from "$tmp/ivres"
 checks=$((checks + 1))
 head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -I and -r: each run's intervals are its own, and cannot be averaged" ||
   fail "-I -r: $(cat "$tmp/err")"
+run stat -I 1 -x , -e instructions --from "$tmp/res"
+expect "-I, results without rows" 0 "" "softpmu: stat: -I: the results hold no intervals (no instruction ran, or the plugin ran without interval=N)"
 run stat -I 0 -x , -e instructions --from "$tmp/ivres"
 expect "-I 0: no interval" 0 "" "2500000,,instructions,0,100.00,,"
 
