@@ -55,10 +55,10 @@ struct spmu_qemu_config {
   /* Record mode (protocol/record.h). */
   uint64_t period;
   bool callgraph, precise;
-  uint64_t branch;   /* branch=: perf's branch_sample_type bits; 0: none */
-  uint64_t mux;      /* multiplex=N: slices of N instructions; 0: off */
-  uint64_t grouped;  /* grouped=: bit i, event i is in event i - 1's group */
-  uint64_t interval; /* interval=N: rows every N instructions; 0: none */
+  uint64_t branch;  /* branch=: perf's branch_sample_type bits; 0: none */
+  uint64_t mux;     /* multiplex=N: slices of N instructions; 0: off */
+  uint64_t grouped; /* grouped=: bit i, event i is in event i - 1's group */
+  uint64_t ival;    /* interval=N: rows every N instructions; 0: none */
   /* Inline counting (inline.c) from the start: no event needs what only
    * a callback per block sees, nothing is sampled, modelled or
    * multiplexed. */

@@ -174,7 +174,7 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     deliver_clock(v, lines,
                   NLINES + spmu_qemu_model_insn_lines(v, j, lines + NLINES), 1,
                   t->insn_vaddr[j], br);
-    if (cfg->interval)
+    if (cfg->ival)
       spmu_qemu_ival_tick(v);
   }
 }
@@ -320,7 +320,7 @@ static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
 
   if (cfg->model_sampled)
     c = spmu_qemu_model_charge(v, c);
-  if (__builtin_expect(cfg->interval != 0, 0) &&
+  if (__builtin_expect(cfg->ival != 0, 0) &&
       spmu_qemu_ival_due(v->insns, v->sum[0][L_INST], p->vlines[var][0][L_INST],
                          v->ival_at)) {
     count_boundary(v, p, var, next);

@@ -66,7 +66,7 @@ static void read_now(struct vcpu *v, struct spmu_results_event *now)
 static void start_rows(struct vcpu *v)
 {
   struct spmu_qemu_ival *iv = v->ival;
-  uint64_t n = v->cfg->interval;
+  uint64_t n = v->cfg->ival;
 
   iv->first = clock_of(v) / n + 1;
   iv->nrows = 0;
@@ -76,7 +76,7 @@ static void start_rows(struct vcpu *v)
 
 bool spmu_qemu_ival_attach(struct vcpu *v)
 {
-  if (!v->cfg->interval) {
+  if (!v->cfg->ival) {
     v->ival_at = UINT64_MAX;
     return true;
   }
@@ -142,7 +142,7 @@ void spmu_qemu_ival_tick(struct vcpu *v)
   while (v->insns >= v->ival_at) {
     if (!push_row(v, now))
       v->failed = true;
-    v->ival_at += v->cfg->interval;
+    v->ival_at += v->cfg->ival;
   }
 }
 
@@ -159,7 +159,7 @@ static bool partial(const struct vcpu *v, const struct spmu_results_event *row)
 {
   unsigned i;
 
-  if (clock_of(v) + v->cfg->interval >
+  if (clock_of(v) + v->cfg->ival >
       v->ival_at + v->cfg->args.exec_time + v->ival->ahead)
     return true;
   for (i = 0; i < v->cfg->nevents; i++)
