@@ -32,6 +32,7 @@
 #include "stat_metrics.h"
 #include "stat_model.h"
 #include "stat_print.h"
+#include "stat_results.h"
 
 _Static_assert(SESSION_EXIT_USAGE == CLI_EXIT_USAGE,
                "the session's exit status for bad usage is the command's");
@@ -57,19 +58,19 @@ struct stat_opts {
   bool verbose;             /* -v: the model's parameters */
   bool all_user;            /* --all-user: every event :u */
   unsigned detailed;        /* -d, -dd, -ddd: perf's detailed sets */
-  bool per_thread;          /* --per-thread: each process's counts */
+  bool per_thread;          /* --per-thread: each thread's counts */
   struct stat_result *view; /* --per-thread: what is printed, nview */
   size_t nview;
-  char comm[16]; /* --per-thread: the processes' command */
+  char comm[16];               /* PROG's name: the plugin's comm= */
+  struct stat_thread *threads; /* --per-thread: each thread's counts */
+  long nthreads;
+  uint64_t interval;       /* -I MSEC: MSEC; 0: none */
+  uint64_t interval_count; /* --interval-count N: N; 0: every row */
+  bool interval_count_given;
+  struct stat_rows rows; /* -I: the run's rows of intervals */
   const char *metric_lists[STAT_MAX_EVENTS]; /* each -M */
   unsigned nmetric_lists;
   FILE *outf; /* -o FILE, opened before the program runs */
-};
-
-/* One run's counts of one event, summed over the processes: the count and
- * its times enabled and running (in instructions retired). */
-struct stat_count {
-  uint64_t n, enabled, running;
 };
 
 /* --multiplex's default slice: 4,000,000 instructions retired, perf's 4 ms
@@ -145,9 +146,12 @@ enum stat_key {
   STAT_KEY_DETAILED,                    /* -d (repeatable), -dd, -ddd */
   STAT_KEY_DETAILED2,
   STAT_KEY_DETAILED3,
-  STAT_KEY_NO_AGGR,    /* -A, --no-aggr */
-  STAT_KEY_PER_THREAD, /* --per-thread */
-  STAT_KEY_METRICS     /* -M, --metrics */
+  STAT_KEY_NO_AGGR,        /* -A, --no-aggr */
+  STAT_KEY_PER_THREAD,     /* --per-thread */
+  STAT_KEY_METRICS,        /* -M, --metrics */
+  STAT_KEY_INTERVAL,       /* -I, --interval-print MSEC */
+  STAT_KEY_INTERVAL_COUNT, /* --interval-count N */
+  STAT_KEY_INTERVAL_CLEAR  /* --interval-clear: refused */
 };
 
 static const struct session_option stat_options[] = {
@@ -166,6 +170,9 @@ static const struct session_option stat_options[] = {
     {"-A", "--no-aggr", SESSION_FLAG, STAT_KEY_NO_AGGR, NULL},
     {NULL, "--per-thread", SESSION_FLAG, STAT_KEY_PER_THREAD, NULL},
     {"-M", "--metrics", SESSION_VALUE, STAT_KEY_METRICS, NULL},
+    {"-I", "--interval-print", SESSION_VALUE, STAT_KEY_INTERVAL, NULL},
+    {NULL, "--interval-count", SESSION_VALUE, STAT_KEY_INTERVAL_COUNT, NULL},
+    {NULL, "--interval-clear", SESSION_FLAG, STAT_KEY_INTERVAL_CLEAR, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -197,6 +204,29 @@ static int stat_set_mux(struct stat_opts *o, const char *val)
                            "stat: --multiplex=%s: a number of instructions "
                            "from 1 up",
                            val);
+  return CLI_EXIT_OK;
+}
+
+/* -I MSEC and --interval-count N: perf takes an unsigned int for each;
+ * -I 0 is no interval, as in perf. */
+static int stat_set_interval(struct stat_opts *o, int key, const char *val)
+{
+  uint64_t n;
+
+  if (!text_parse_u64(val, &n) || n > UINT32_MAX)
+    return cli_usage_error(&cli_cmd_stat,
+                           key == STAT_KEY_INTERVAL
+                               ? "stat: -I %s: a number of milliseconds "
+                                 "(0: no interval)"
+                               : "stat: --interval-count %s: a number of "
+                                 "intervals",
+                           val);
+  if (key == STAT_KEY_INTERVAL)
+    o->interval = n;
+  else {
+    o->interval_count = n;
+    o->interval_count_given = true;
+  }
   return CLI_EXIT_OK;
 }
 
@@ -253,6 +283,15 @@ static int stat_option(struct session *s, void *ctx, int key, const char *val)
   case STAT_KEY_VERBOSE:
     o->verbose = true;
     return CLI_EXIT_OK;
+  case STAT_KEY_INTERVAL:
+  case STAT_KEY_INTERVAL_COUNT:
+    return stat_set_interval(o, key, val);
+  case STAT_KEY_INTERVAL_CLEAR:
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: --interval-clear: the intervals are "
+                           "printed when the program has ended (their clock "
+                           "is its retired instructions), so there is no "
+                           "screen to clear between them");
   case STAT_KEY_METRICS:
     if (o->nmetric_lists == STAT_MAX_EVENTS)
       return cli_usage_error(&cli_cmd_stat, "stat: at most %d -M lists",
@@ -289,6 +328,24 @@ static int stat_add_detailed_events(struct stat_opts *o)
     if ((rc = session_add_events(&o->s, use, stat_detailed_sets[d])) !=
         CLI_EXIT_OK)
       return rc;
+  return CLI_EXIT_OK;
+}
+
+/* -I and what does not go with it: -r (perf prints each run's
+ * intervals, which cannot be averaged); --interval-count needs it
+ * (perf's rule). */
+static int stat_check_interval(const struct stat_opts *o)
+{
+  if (o->interval_count_given && !o->interval)
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: --interval-count goes with -I MSEC "
+                           "(interval-print)");
+  if (!o->interval)
+    return CLI_EXIT_OK;
+  if (o->runs > 1)
+    return cli_usage_error(&cli_cmd_stat,
+                           "stat: -I and -r: each run's intervals are its "
+                           "own, and cannot be averaged");
   return CLI_EXIT_OK;
 }
 
@@ -378,6 +435,7 @@ static int stat_setup(struct stat_opts *o)
   int rc;
 
   if ((rc = stat_check_aggr(o)) != CLI_EXIT_OK ||
+      (rc = stat_check_interval(o)) != CLI_EXIT_OK ||
       (rc = session_load_profile(&o->s)) != CLI_EXIT_OK ||
       (rc = session_choose_model(&o->s)) != CLI_EXIT_OK)
     return rc;
@@ -490,62 +548,7 @@ static void stat_explain_no_counts(const struct qemu_child *r)
     cli_error("stat: the plugin wrote no counts (see the messages above)");
 }
 
-/* ---- --per-thread: each process's counts --------------------------------- */
-
-/* One process's block of the results file (protocol/results.h): the
- * plugin writes one per process, its threads summed, so --per-thread
- * prints each process. */
-struct stat_proc {
-  long pid;
-  struct stat_count count[STAT_MAX_EVENTS];
-};
-
-/* Each process's block of path, in file order, into *procs (allocated;
- * the caller frees it): how many, or -1. */
-static long stat_read_procs(const char *path, const struct stat_opts *o,
-                            struct stat_proc **procs)
-{
-  FILE *f = fopen(path, "r");
-  char line[256], why[256];
-  long n = 0, cap = 0, cur = -1; /* the block's process */
-  struct stat_proc *p = NULL, *grown;
-
-  *procs = NULL;
-  if (!f)
-    return -1;
-  while (fgets(line, sizeof(line), f)) {
-    struct spmu_results_line r;
-    unsigned i;
-
-    if (spmu_results_parse_line(line, &r, why, sizeof why) != 0)
-      break;
-    if (r.kind == SPMU_RESULTS_HEAD) {
-      /* A pid's blocks before and after an execve the plugin followed
-       * (status "exec") are one process. */
-      for (cur = 0; cur < n && p[cur].pid != r.head.pid; cur++)
-        ;
-      if (cur < n)
-        continue;
-      if (n == cap) {
-        cap = cap ? 2 * cap : 4;
-        if (!(grown = realloc(p, (size_t)cap * sizeof(*p))))
-          break;
-        p = grown;
-      }
-      memset(&p[n], 0, sizeof(p[n]));
-      p[n++].pid = r.head.pid;
-    } else if (r.kind == SPMU_RESULTS_EVENT && cur >= 0 && cur < n)
-      for (i = 0; i < o->s.nev; i++)
-        if (o->index[i] == (int)r.index) {
-          p[cur].count[i].n += r.ev.count;
-          p[cur].count[i].enabled += r.ev.enabled;
-          p[cur].count[i].running += r.ev.running;
-        }
-  }
-  fclose(f);
-  *procs = p;
-  return n;
-}
+/* ---- --per-thread: each thread's counts --------------------------------- */
 
 /* The process's command as the kernel names it (TASK_COMM_LEN: 15
  * characters): PROG's last path component; "?" when none is named. */
@@ -561,30 +564,29 @@ static void stat_comm(const struct stat_opts *o, char *comm, size_t len)
   snprintf(comm, len, "%.15s", slash ? slash + 1 : prog);
 }
 
-/* Event i's result in process p: scaled by enabled / running when
- * multiplexed, as stat_add_run does for the sum. */
-static struct stat_result stat_proc_result(const struct stat_opts *o,
-                                           const struct stat_proc *p,
-                                           unsigned i, double elapsed)
+/* Event i's result from its count k, scaled by enabled / running when
+ * multiplexed, as stat_add_run does for the sum; run_s: the seconds its
+ * counter ran when it ran all the time. */
+static struct stat_result stat_result_of(const struct stat_opts *o, unsigned i,
+                                         const struct stat_count *k,
+                                         double run_s)
 {
-  const struct stat_count *k = &p->count[i];
   double share = k->enabled ? (double)k->running / (double)k->enabled : 1;
   struct stat_result r = o->res[i];
 
   memset(&r.count, 0, sizeof(r.count));
-  r.aggr_id = p->pid;
   if (o->index[i] < 0 || (k->enabled && !k->running))
     return r;
   stat_stats_add(&r.count, (double)k->n / share);
-  r.run_ns = (uint64_t)(elapsed * share * 1e9);
+  r.run_ns = (uint64_t)(run_s * share * 1e9);
   r.pcnt_running = 100.0 * share;
   return r;
 }
 
-/* Each event's lines, one per process, the largest count first, as perf
+/* Each event's lines, one per thread, the largest count first, as perf
  * sorts threads (tools/perf/util/stat-display.c, sort_aggr_thread); equal
  * counts in the file's order. */
-static void stat_sort_procs(struct stat_result *r, size_t n)
+static void stat_sort_threads(struct stat_result *r, size_t n)
 {
   size_t i, j;
 
@@ -597,30 +599,124 @@ static void stat_sort_procs(struct stat_result *r, size_t n)
   }
 }
 
-/* --per-thread: o->view, each event's count in each process of the
- * results file at path (one run). */
-static int stat_per_process(struct stat_opts *o, const char *path,
-                            double elapsed)
+/* --per-thread: o->view, each event's count in each thread of the results
+ * file at path (one run), named COMM-TID as perf names a thread; a block
+ * that names no thread is its process's, named by PROG and its pid. */
+static int stat_per_thread(struct stat_opts *o, const char *path,
+                           double elapsed)
 {
-  struct stat_proc *procs;
-  long n = stat_read_procs(path, o, &procs), p;
+  long n = stat_results_threads(path, o->index, o->s.nev, &o->threads), t;
   unsigned i;
 
-  stat_comm(o, o->comm, sizeof o->comm);
-  if (n <= 0 || !(o->view = calloc((size_t)n * o->s.nev, sizeof(*o->view)))) {
-    free(procs);
+  o->nthreads = n > 0 ? n : 0;
+  if (o->interval)
+    return n < 0 ? -1 : 0; /* each row's view is made as it is printed */
+  if (n <= 0 || !(o->view = calloc((size_t)n * o->s.nev, sizeof(*o->view))))
     return n < 0 ? -1 : 0;
-  }
   for (i = 0; i < o->s.nev; i++) {
-    for (p = 0; p < n; p++) {
-      o->view[o->nview + (size_t)p] =
-          stat_proc_result(o, &procs[p], i, elapsed);
-      o->view[o->nview + (size_t)p].comm = o->comm;
+    for (t = 0; t < n; t++) {
+      struct stat_result *r = &o->view[o->nview + (size_t)t];
+
+      *r = stat_result_of(o, i, &o->threads[t].count[i], elapsed);
+      r->aggr_id = o->threads[t].tid;
+      r->comm = o->threads[t].comm[0] ? o->threads[t].comm : o->comm;
     }
-    stat_sort_procs(&o->view[o->nview], (size_t)n);
+    stat_sort_threads(&o->view[o->nview], (size_t)n);
     o->nview += (size_t)n;
   }
-  free(procs);
+  return 0;
+}
+
+/* ---- -I: intervals ------------------------------------------------------- */
+
+/* The time at the end of row k (from 0) of rows of ns nanoseconds: the
+ * last ends at the largest clock, where the program (its longest thread)
+ * ended; the clock counts 10^9 instructions a second (docs/decisions.md). */
+static uint64_t stat_row_end(const struct stat_rows *rows, size_t k,
+                             uint64_t ns)
+{
+  uint64_t end = (uint64_t)(k + 1) * ns;
+
+  return k + 1 == rows->nrows && rows->clock < end ? rows->clock : end;
+}
+
+/* Event i's result in row k of rows: a row's counts are scaled by its
+ * own enabled / running when multiplexed, as perf scales an interval's;
+ * its run time is its instructions, as nanoseconds. */
+static struct stat_result stat_row_result(const struct stat_opts *o,
+                                          const struct stat_rows *rows,
+                                          size_t k, unsigned i)
+{
+  static const struct stat_count none;
+  const struct stat_count *c =
+      k < rows->nrows ? &rows->count[k * o->s.nev + i] : &none;
+
+  return stat_result_of(o, i, c, (double)c->enabled / 1e9);
+}
+
+/* Did thread t run in row k (an event enabled there)? */
+static bool stat_thread_in_row(const struct stat_opts *o,
+                               const struct stat_thread *t, size_t k)
+{
+  unsigned i;
+
+  for (i = 0; k < t->rows.nrows && i < o->s.nev; i++)
+    if (t->rows.count[k * o->s.nev + i].enabled)
+      return true;
+  return false;
+}
+
+/* Row k's results into res: each event's, or with --per-thread each
+ * event's in each thread that ran in the row (largest first, as
+ * perf); how many. */
+static size_t stat_row_view(const struct stat_opts *o, size_t k,
+                            struct stat_result *res)
+{
+  size_t n = 0, first;
+  unsigned i;
+  long t;
+
+  for (i = 0; i < o->s.nev; i++) {
+    if (!o->per_thread) {
+      res[n++] = stat_row_result(o, &o->rows, k, i);
+      continue;
+    }
+    for (first = n, t = 0; t < o->nthreads; t++) {
+      const struct stat_thread *th = &o->threads[t];
+
+      if (!stat_thread_in_row(o, th, k))
+        continue;
+      res[n] = stat_row_result(o, &th->rows, k, i);
+      res[n].aggr_id = th->tid;
+      res[n++].comm = th->comm[0] ? th->comm : o->comm;
+    }
+    stat_sort_threads(&res[first], n - first);
+  }
+  return n;
+}
+
+/* -I: each row of o->rows in turn, as perf prints an interval's counts
+ * (the first --interval-count rows with it). */
+static int stat_print_rows(struct stat_opts *o, FILE *f,
+                           const struct stat_run *run)
+{
+  size_t per = o->per_thread ? (size_t)o->nthreads : 1;
+  struct stat_result *res = calloc(o->s.nev * per + 1, sizeof(*res));
+  struct stat_print_opts po = o->print;
+  uint64_t ns = o->interval * 1000000u;
+  size_t k, n = o->rows.nrows;
+
+  if (!res)
+    return -1;
+  if (o->interval_count && o->interval_count < n)
+    n = (size_t)o->interval_count;
+  po.interval = true;
+  for (k = 0; k < n; k++) {
+    po.time_ns = stat_row_end(&o->rows, k, ns);
+    po.row = (unsigned)k;
+    stat_print(f, &po, run, res, stat_row_view(o, k, res));
+  }
+  free(res);
   return 0;
 }
 
@@ -686,8 +782,15 @@ static int stat_print_counts(struct stat_opts *o,
     cli_error("stat: a process called execve: the program it started ran "
               "without the plugin and is not counted");
   stat_describe_model(o, &run, summary, sizeof(summary), details, lines);
-  stat_print(f, &o->print, &run, o->view ? o->view : o->res,
-             o->view ? o->nview : o->s.nev);
+  if (o->interval) {
+    if (!o->rows.nrows)
+      cli_error("stat: -I: the results hold no intervals (no instruction "
+                "ran, or the plugin ran without interval=N)");
+    if (stat_print_rows(o, f, &run) != 0)
+      cli_error("stat: -I: out of memory");
+  } else
+    stat_print(f, &o->print, &run, o->view ? o->view : o->res,
+               o->view ? o->nview : o->s.nev);
   if (!o->outf)
     return CLI_EXIT_OK;
   rc = fclose(o->outf);
@@ -722,9 +825,24 @@ static int stat_runs(struct stat_opts *o, struct stat_run *run, int counted)
       stat_explain_no_counts(&o->s.child);
     stat_add_run(o, run, &o->s.child, count, blocks > 0);
     if (o->per_thread && blocks > 0)
-      stat_per_process(o, o->s.tmp, stat_elapsed(&o->s.child));
+      stat_per_thread(o, o->s.tmp, stat_elapsed(&o->s.child));
+    if (o->interval && blocks > 0 &&
+        stat_results_rows(o->s.tmp, o->index, o->s.nev, &o->rows) != 0)
+      cli_error("stat: -I: %s", strerror(errno));
   }
   return CLI_EXIT_OK;
+}
+
+/* The plugin's comm=: PROG's name, its commas '_' (as record's; QEMU
+ * splits the plugin's arguments at commas). */
+static void stat_plugin_comm(const char *name, char *comm, size_t len)
+{
+  char *c;
+
+  snprintf(comm, len, "%s", name);
+  for (c = comm; *c; c++)
+    if (*c == ',')
+      *c = '_';
 }
 
 static int stat_execute(struct stat_opts *o)
@@ -735,6 +853,8 @@ static int stat_execute(struct stat_opts *o)
 
   session_plugin_args(&o->s, &a);
   a.multiplex = o->mux;
+  a.interval = o->interval * 1000000u; /* 10^6 instructions a millisecond */
+  stat_plugin_comm(o->comm, a.comm, sizeof(a.comm));
   if (o->mux)
     a.grouped = stat_grouped_bits(o);
   /* With no event to count, the program runs without the plugin. */
@@ -781,7 +901,10 @@ static int stat_print_file(struct stat_opts *o)
   }
   stat_add_run(o, &run, &c, count, blocks > 0);
   if (o->per_thread && blocks > 0)
-    stat_per_process(o, from, 0.0);
+    stat_per_thread(o, from, 0.0);
+  if (o->interval && blocks > 0 &&
+      stat_results_rows(from, o->index, o->s.nev, &o->rows) != 0)
+    cli_error("stat: -I: %s", strerror(errno));
   return stat_print_counts(o, &run);
 }
 
@@ -811,12 +934,15 @@ static int stat_main(int argc, char **argv)
   }
   if (rc != CLI_EXIT_OK || (rc = stat_setup(&o)) != CLI_EXIT_OK)
     return rc;
+  stat_comm(&o, o.comm, sizeof o.comm);
   if (o.s.from)
     rc = stat_print_file(&o);
   else if ((rc = session_find(&o.s)) == CLI_EXIT_OK &&
            (rc = stat_open_output(&o)) == CLI_EXIT_OK)
     rc = stat_execute(&o);
   free(o.view);
+  stat_results_free_threads(o.threads, o.nthreads);
+  free(o.rows.count);
   return rc;
 }
 
@@ -829,6 +955,7 @@ const struct cli_command cli_cmd_stat = {
         "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
         "             [-d[d[d]]] [--all-user] [--no-big-num | -B]\n"
         "             [-A | --per-thread] [-M METRIC,...]\n"
+        "             [-I MSEC [--interval-count N]]\n"
         "             [--] PROG [ARGS...]\n"
         "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
@@ -953,13 +1080,32 @@ const struct cli_command cli_cmd_stat = {
         "        on a PMU of its own and their counts are summed, so the\n"
         "        counts are those without -A; a note says so.\n\n"
         "    --per-thread\n"
-        "        Each process's counts, as perf prints a thread's (COMM-PID\n"
-        "        first; each event's largest count first; metrics within\n"
-        "        one process). The plugin sums the threads of a process, so\n"
-        "        the lines are per process (pid): the program and each\n"
-        "        forked child, before and after an execve. COMM is PROG's\n"
-        "        name (15 characters; the results name no process). Not with\n"
-        "        -r (each run's processes are new ones) nor with -A.\n\n"
+        "        Each thread's counts, as perf prints them (COMM-TID first;\n"
+        "        each event's largest count first; metrics within one\n"
+        "        thread): every thread of the program, of each forked child\n"
+        "        and of each program an execve started (a thread before and\n"
+        "        after its execve is one line). COMM is the process's name,\n"
+        "        PROG's or the exec'd program's (15 characters). Not with -r\n"
+        "        (each run's threads are new ones) nor with -A.\n\n"
+        "    -I, --interval-print MSEC\n"
+        "        Print the counts of each interval of MSEC milliseconds, as\n"
+        "        perf stat -I does (the time at the interval's end first), on\n"
+        "        the instructions' clock: 10^9 instructions a thread retires\n"
+        "        are one second, so an interval is 10^6 x MSEC instructions\n"
+        "        of each thread's clock (a forked child's goes on from its\n"
+        "        parent's, an exec'd program's from the caller's), every\n"
+        "        thread summed. Each boundary falls at the exact instruction,\n"
+        "        modelled events included, and the last interval is partial,\n"
+        "        at the largest clock: the intervals add up to the counts\n"
+        "        without -I. With --multiplex each interval is scaled by its\n"
+        "        own enabled / running, as perf does. The intervals are\n"
+        "        printed when PROG has ended. 0: no interval. With\n"
+        "        --per-thread each interval's lines are each thread's that\n"
+        "        ran in it. Not with -r; --interval-clear is refused (there\n"
+        "        is no screen to clear while PROG runs).\n\n"
+        "    --interval-count N\n"
+        "        With -I: print the first N intervals only (PROG runs to its\n"
+        "        end).\n\n"
         "    -M, --metrics METRIC[,METRIC...]\n"
         "        perf's Intel metrics that are one event this engine produces\n"
         "        over another: IPC, CPI, IpBranch, IpCall, IpMispredict,\n"
@@ -1002,6 +1148,7 @@ const struct cli_command cli_cmd_stat = {
                 "    softpmu stat -e instructions:u,br_inst_retired.near_call "
                 "-- /bin/true\n"
                 "    softpmu stat -r 5 -x , -e r02c4 -o counts.csv -- ./prog\n"
+                "    softpmu stat -I 100 -e instructions,cycles -- ./prog\n"
                 "    softpmu stat -v -e cache-misses,L1-dcache-load-misses "
                 "-- ./prog\n"
                 "    softpmu stat --model "

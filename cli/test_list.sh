@@ -26,7 +26,7 @@ check_chunk() {
   model=
   grep -q ' with-model$' "$tmp/chunk" && model="--model part:skylake"
   {
-    echo "softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline"
+    echo "softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline"
     i=0
     n=$(grep -c -v ' unsupported$' "$tmp/chunk")
     while [ "$i" -lt "$n" ]; do

@@ -209,12 +209,28 @@ static void event_text(const struct stat_result *r, char *buf, size_t len)
 
 /* ---- whose count: -A, --per-thread ---------------------------------------*/
 
-/* perf's aggr_printout: the CPU or the thread a line counts, first. */
+/* -I: the interval's time, first (perf's print_interval). */
+static void time_prefix(FILE *f, const struct stat_print_opts *o)
+{
+  unsigned long s = (unsigned long)(o->time_ns / 1000000000u),
+                ns = (unsigned long)(o->time_ns % 1000000000u);
+
+  if (!o->interval)
+    return;
+  if (o->format == STAT_FMT_JSON)
+    fprintf(f, "\"interval\" : %lu.%09lu, ", s, ns);
+  else
+    fprintf(f, "%6lu.%09lu%s", s, ns, o->format == STAT_FMT_CSV ? o->sep : " ");
+}
+
+/* perf's aggr_printout: the CPU or the thread a line counts, first (after
+ * the time with -I). */
 static void aggr_prefix(FILE *f, const struct stat_print_opts *o,
                         const struct stat_result *r)
 {
   const char *sep = o->format == STAT_FMT_CSV ? o->sep : " ";
 
+  time_prefix(f, o);
   if (o->aggr == STAT_AGGR_CPU) {
     if (o->format == STAT_FMT_JSON)
       fprintf(f, "\"cpu\" : \"%ld\", ", r->aggr_id);
@@ -489,6 +505,47 @@ static void json_model(FILE *f, const struct stat_run *run)
   fputs("}\n", f);
 }
 
+/* -I in the default layout: perf's column header, every 25 intervals. */
+static void std_interval_header(FILE *f, const struct stat_print_opts *o)
+{
+  if (o->row % 25 != 0)
+    return;
+  fputs("#           time", f);
+  if (o->aggr == STAT_AGGR_THREAD)
+    fputs("             comm-pid                  counts", f);
+  else if (o->aggr == STAT_AGGR_CPU)
+    fputs(" CPU                    counts", f);
+  else
+    fputs("             counts", f);
+  fprintf(f, " %*s events\n", UNIT_WIDTH, "unit");
+}
+
+/* -I: one interval's lines. */
+static void print_interval(FILE *f, const struct stat_print_opts *o,
+                           const struct stat_run *run,
+                           const struct stat_result *res, size_t n)
+{
+  size_t i;
+
+  if (o->format == STAT_FMT_STD)
+    std_interval_header(f, o);
+  else if (o->row == 0 && o->format == STAT_FMT_CSV)
+    csv_model(f, run);
+  else if (o->row == 0)
+    json_model(f, run);
+  for (i = 0; i < n; i++) {
+    if (o->format == STAT_FMT_JSON) {
+      json_line(f, o, run, res, n, i);
+      continue;
+    }
+    aggr_prefix(f, o, &res[i]);
+    if (o->format == STAT_FMT_CSV)
+      csv_line(f, o->sep, run, res, n, i);
+    else
+      std_line(f, o, run, res, n, i, 0);
+  }
+}
+
 void stat_print(FILE *f, const struct stat_print_opts *o,
                 const struct stat_run *run, const struct stat_result *res,
                 size_t n)
@@ -496,6 +553,10 @@ void stat_print(FILE *f, const struct stat_print_opts *o,
   size_t i;
   int col;
 
+  if (o->interval) {
+    print_interval(f, o, run, res, n);
+    return;
+  }
   switch (o->format) {
   case STAT_FMT_CSV:
     csv_model(f, run);

@@ -116,6 +116,14 @@ struct stat_print_opts {
   const char *sep; /* -x SEP (STAT_FMT_CSV) */
   bool big_num;    /* STAT_FMT_STD: group digits by thousands with ',' */
   enum stat_aggr aggr;
+  /* -I: one interval's lines, each starting with the time at its end
+   * (perf's print_interval: "%6lu.%09lu" and the separator; JSON
+   * "interval" : first), without the header and footer of a run; the
+   * column header in STAT_FMT_STD before the 1st, 26th... (row 0, 25...),
+   * the model's line in the others before the first. */
+  bool interval;
+  uint64_t time_ns;
+  unsigned row;
 };
 
 /* Print the results of run in the layout of o to f. */

@@ -42,6 +42,7 @@ static const struct key keys[] = {
     {"event", EVENT, FIELD(event), false},
     {"multiplex", DEC, FIELD(multiplex), false},
     {"grouped", HEX, FIELD(grouped), false},
+    {"interval", DEC, FIELD(interval), false},
     {"callgraph", FLAG, FIELD(callgraph), false},
     {"precise", FLAG, FIELD(precise), false},
     {"comm", NAME, FIELD(comm), false},
@@ -325,6 +326,8 @@ static int check(const struct spmu_plugin_args *a, char *why, size_t len)
     msg = "branch= goes with record=PATH, without precise=1";
   else if (a->multiplex && a->record[0])
     msg = "multiplex=N counts; it does not go with record=PATH";
+  else if (a->interval && a->record[0])
+    msg = "interval=N counts; it does not go with record=PATH";
   else if (a->grouped && !a->multiplex)
     msg = "grouped=HEX goes with multiplex=N";
   if (msg)
@@ -347,7 +350,7 @@ int spmu_plugin_args_parse(struct spmu_plugin_args *a, int argc,
                "unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
                "record=PATH, period=N, callgraph=0|1, precise=0|1, "
                "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, "
-               "model=SPEC, count=inline|callback)",
+               "interval=N, model=SPEC, count=inline|callback)",
                argv[i]);
       return -1;
     }

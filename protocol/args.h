@@ -26,9 +26,12 @@
  *   grouped=HEX    with multiplex: bit I set when event I is in the same
  *                  group as event I - 1 (perf's {a,b}): a group is
  *                  scheduled together, in one slice
+ *   interval=N     counting: each thread's counts also at every N
+ *                  instructions of its clock (results.h, intervals)
  *   callgraph=0|1  record mode: each sample's call chain
  *   precise=0|1    record mode: sample through PEBS
- *   comm=NAME      record mode: the process name of SPMU_REC_PROCESS
+ *   comm=NAME      the process name: of SPMU_REC_PROCESS in record mode,
+ *                  of each thread's lines in the results
  *                  (default prog; longer names are cut to 15 characters)
  *   branch=HEX     record mode: a branch stack with each sample, the LBRs
  *                  programmed by perf_event_attr.branch_sample_type's bits
@@ -43,9 +46,9 @@
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
  * event; period, callgraph, precise and branch only with record; multiplex
- * only without; grouped only with multiplex); what a value means (a profile, a
- * model, the bits of an event select) is the plugin's to check. Plain C, libc
- * only. */
+ * and interval only without; grouped only with multiplex); what a value means
+ * (a profile, a model, the bits of an event select) is the plugin's to check.
+ * Plain C, libc only. */
 #ifndef SOFTPMU_PROTOCOL_ARGS_H
 #define SOFTPMU_PROTOCOL_ARGS_H
 
@@ -68,6 +71,7 @@ struct spmu_plugin_args {
   uint64_t event[SPMU_PLUGIN_ARGS_MAX_EVENTS];
   uint64_t multiplex; /* 0: off */
   uint64_t grouped;   /* bit i: event i is grouped with event i - 1 */
+  uint64_t interval;  /* instructions a row of intervals; 0: none */
   bool callgraph, precise;
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
   uint64_t branch;                        /* 0: no branch stacks */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The plugin's results file (results.h): a block written and its lines
  * read by the same words. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "results.h"
 
 #include <inttypes.h>
@@ -32,38 +33,93 @@ static void status_text(int status, char *buf, size_t len)
     snprintf(buf, len, "unknown");
 }
 
-/* What snprintf wrote at buf + n, the total kept below cap. */
-static size_t advance(size_t n, int wrote, size_t cap)
+static void put_event(FILE *f, const char *word,
+                      const struct spmu_results_event *e)
 {
-  n += wrote > 0 ? (size_t)wrote : 0;
-  return n < cap ? n : cap - 1;
+  fprintf(f, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", word, e->count,
+          e->enabled, e->running);
+}
+
+/* Thread t of a block of nevents events: its line, counts and rows. */
+static void put_thread(FILE *f, const struct spmu_results_thread *t,
+                       unsigned nevents)
+{
+  char word[64];
+  size_t r;
+  unsigned i;
+
+  fprintf(f, "thread %ld %" PRIu64 " %s\n", t->tid, t->clock, t->comm);
+  for (i = 0; i < nevents; i++) {
+    snprintf(word, sizeof(word), "tevent %u", i);
+    put_event(f, word, &t->ev[i]);
+  }
+  for (r = 0; r < t->nrows; r++)
+    for (i = 0; i < nevents; i++) {
+      snprintf(word, sizeof(word), "interval %" PRIu64 " %u",
+               t->first + (uint64_t)r, i);
+      put_event(f, word, &t->rows[r * nevents + i]);
+    }
+}
+
+static void put_block(FILE *f, const struct spmu_results_block *b)
+{
+  const struct spmu_results_head *h = &b->head;
+  unsigned nevents = b->nevents < SPMU_RESULTS_MAX_EVENTS
+                         ? b->nevents
+                         : SPMU_RESULTS_MAX_EVENTS;
+  char status[32], word[32];
+  size_t t;
+  unsigned i;
+
+  status_text(h->status, status, sizeof(status));
+  fprintf(f, HEAD "%d pid=%ld threads=%u status=%s counting=%s\n",
+          SPMU_RESULTS_VERSION, h->pid, h->threads, status,
+          counting_word[h->counting % NCOUNTING]);
+  for (i = 0; i < nevents; i++) {
+    snprintf(word, sizeof(word), "event %u", i);
+    put_event(f, word, &b->ev[i]);
+  }
+  for (t = 0; t < b->nthreads; t++)
+    put_thread(f, &b->thread[t], nevents);
+  fputs("end\n", f);
+}
+
+char *spmu_results_text(const struct spmu_results_block *b, size_t *len)
+{
+  char *buf = NULL;
+  size_t n = 0;
+  FILE *f = open_memstream(&buf, &n);
+
+  if (!f)
+    return NULL;
+  put_block(f, b);
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
+  }
+  *len = n;
+  return buf;
 }
 
 size_t spmu_results_format(const struct spmu_results_block *b, char *buf,
                            size_t cap)
 {
-  const struct spmu_results_head *h = &b->head;
-  char status[32];
   size_t n = 0;
-  unsigned i;
+  char *text;
 
   if (cap == 0)
     return 0;
-  status_text(h->status, status, sizeof(status));
-  n = advance(n,
-              snprintf(buf, cap,
-                       HEAD "%d pid=%ld threads=%u status=%s "
-                            "counting=%s\n",
-                       SPMU_RESULTS_VERSION, h->pid, h->threads, status,
-                       counting_word[h->counting % NCOUNTING]),
-              cap);
-  for (i = 0; i < b->nevents && i < SPMU_RESULTS_MAX_EVENTS; i++)
-    n = advance(n,
-                snprintf(buf + n, cap - n,
-                         "event %u %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", i,
-                         b->ev[i].count, b->ev[i].enabled, b->ev[i].running),
-                cap);
-  return advance(n, snprintf(buf + n, cap - n, "end\n"), cap);
+  text = spmu_results_text(b, &n);
+  if (!text) {
+    buf[0] = '\0';
+    return 0;
+  }
+  if (n >= cap)
+    n = cap - 1;
+  memcpy(buf, text, n);
+  buf[n] = '\0';
+  free(text);
+  return n;
 }
 
 /* ---- reading ------------------------------------------------------------- */
@@ -139,15 +195,43 @@ static int parse_head(const char *s, struct spmu_results_line *out, char *why,
   return 0;
 }
 
+/* "thread TID CLOCK COMM": COMM to the line's end. */
+static bool parse_thread(const char *line, struct spmu_results_line *out)
+{
+  int at = 0;
+  size_t n;
+
+  if (sscanf(line, "thread %ld %" SCNu64 " %n", &out->tid, &out->clock, &at) !=
+          2 ||
+      at == 0)
+    return false;
+  n = strcspn(line + at, "\n");
+  snprintf(out->comm, sizeof(out->comm), "%.*s", (int)n, line + at);
+  out->kind = SPMU_RESULTS_THREAD;
+  return true;
+}
+
 int spmu_results_parse_line(const char *line, struct spmu_results_line *out,
                             char *why, size_t len)
 {
+  struct spmu_results_event *e = &out->ev;
+
   memset(out, 0, sizeof(*out));
   if (strncmp(line, HEAD, sizeof(HEAD) - 1) == 0)
     return parse_head(line + sizeof(HEAD) - 1, out, why, len);
   if (sscanf(line, "event %u %" SCNu64 " %" SCNu64 " %" SCNu64, &out->index,
-             &out->ev.count, &out->ev.enabled, &out->ev.running) == 4)
+             &e->count, &e->enabled, &e->running) == 4)
     out->kind = SPMU_RESULTS_EVENT;
+  else if (sscanf(line, "tevent %u %" SCNu64 " %" SCNu64 " %" SCNu64,
+                  &out->index, &e->count, &e->enabled, &e->running) == 4)
+    out->kind = SPMU_RESULTS_TEVENT;
+  else if (sscanf(line,
+                  "interval %" SCNu64 " %u %" SCNu64 " %" SCNu64 " %" SCNu64,
+                  &out->row, &out->index, &e->count, &e->enabled,
+                  &e->running) == 5)
+    out->kind = SPMU_RESULTS_ROW;
+  else if (strncmp(line, "thread ", 7) == 0 && parse_thread(line, out))
+    ;
   else if (strcmp(line, "end\n") == 0 || strcmp(line, "end") == 0)
     out->kind = SPMU_RESULTS_END;
   return 0;

@@ -173,12 +173,14 @@ static void test_args_refusals(void **state)
   refused((const char *[]){"out=o", "event=4300c0", "colour=blue"}, 3,
           "unknown argument 'colour=blue' (profile=NAME, out=PATH, event=HEX, "
           "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
-          "branch=HEX, multiplex=N, grouped=HEX, model=SPEC, "
+          "branch=HEX, multiplex=N, grouped=HEX, interval=N, "
+          "model=SPEC, "
           "count=inline|callback)");
   refused((const char *[]){"out=o", "event=4300c0", "count=sometimes"}, 3,
           "unknown argument 'count=sometimes' (profile=NAME, out=PATH, "
           "event=HEX, record=PATH, period=N, callgraph=0|1, precise=0|1, "
-          "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, model=SPEC, "
+          "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, interval=N, "
+          "model=SPEC, "
           "count=inline|callback)");
   refused((const char *[]){"out=", "event=4300c0"}, 2,
           "out=: empty or too long a path");
@@ -288,12 +290,83 @@ static void test_results_block_text(void **state)
   (void)state;
   n = spmu_results_format(&b, text, sizeof(text));
   assert_int_equal(n, strlen(text));
-  assert_string_equal(text, "softpmu-qemu 1 pid=4242 threads=3 status=0 "
+  assert_string_equal(text, "softpmu-qemu 2 pid=4242 threads=3 status=0 "
                             "counting=inline,callback\n"
                             "event 0 17006 17006 17006\n"
                             "event 1 40000 17006 8503\n"
                             "end\n");
   results_round_trip(&b);
+}
+
+/* A block's threads (results.h): each one's line, its counts and its
+ * rows of intervals, in order, exactly; read back line by line. */
+static void test_results_threads_text(void **state)
+{
+  struct spmu_results_event rows[] = {
+      {10, 10, 10}, {4, 10, 10}, {3, 3, 3}, {1, 3, 3}};
+  struct spmu_results_thread t[] = {
+      {.tid = 4242,
+       .clock = 13,
+       .comm = "a prog",
+       .ev = {{13, 13, 13}, {5, 13, 13}},
+       .first = 1,
+       .nrows = 2,
+       .rows = rows},
+      {.tid = 4243, .clock = 7, .comm = "a prog", .ev = {{7, 7, 7}}}};
+  struct spmu_results_block b = {
+      .head = {.pid = 4242, .threads = 2, .counting = SPMU_RESULTS_CALLBACK},
+      .nevents = 2,
+      .ev = {{20, 20, 20}, {5, 20, 20}},
+      .nthreads = 2,
+      .thread = t};
+  const char *want = "softpmu-qemu 2 pid=4242 threads=2 status=0 "
+                     "counting=callback\n"
+                     "event 0 20 20 20\n"
+                     "event 1 5 20 20\n"
+                     "thread 4242 13 a prog\n"
+                     "tevent 0 13 13 13\n"
+                     "tevent 1 5 13 13\n"
+                     "interval 1 0 10 10 10\n"
+                     "interval 1 1 4 10 10\n"
+                     "interval 2 0 3 3 3\n"
+                     "interval 2 1 1 3 3\n"
+                     "thread 4243 7 a prog\n"
+                     "tevent 0 7 7 7\n"
+                     "tevent 1 0 0 0\n"
+                     "end\n";
+  char text[1024], why[64];
+  struct spmu_results_line r;
+  size_t len = 0;
+  char *heap = spmu_results_text(&b, &len);
+
+  (void)state;
+  assert_non_null(heap);
+  assert_string_equal(heap, want);
+  assert_int_equal(len, strlen(want));
+  free(heap);
+  assert_int_equal(spmu_results_format(&b, text, sizeof(text)), strlen(want));
+  assert_int_equal(spmu_results_format(&b, text, 8), 7); /* cut short */
+  assert_string_equal(text, "softpmu");
+  assert_int_equal(
+      spmu_results_parse_line("thread 4242 13 a prog\n", &r, why, sizeof(why)),
+      0);
+  assert_int_equal(r.kind, SPMU_RESULTS_THREAD);
+  assert_int_equal(r.tid, 4242);
+  assert_int_equal(r.clock, 13);
+  assert_string_equal(r.comm, "a prog");
+  assert_int_equal(
+      spmu_results_parse_line("tevent 1 5 13 12", &r, why, sizeof(why)), 0);
+  assert_int_equal(r.kind, SPMU_RESULTS_TEVENT);
+  assert_int_equal(r.index, 1);
+  assert_int_equal(r.ev.running, 12);
+  assert_int_equal(
+      spmu_results_parse_line("interval 2 1 1 3 2\n", &r, why, sizeof(why)), 0);
+  assert_int_equal(r.kind, SPMU_RESULTS_ROW);
+  assert_int_equal(r.row, 2);
+  assert_int_equal(r.index, 1);
+  assert_int_equal(r.ev.count, 1);
+  assert_int_equal(r.ev.enabled, 3);
+  assert_int_equal(r.ev.running, 2);
 }
 
 /* Every status and counting word goes through. */
@@ -322,12 +395,12 @@ static void test_results_version_checked(void **state)
   char why[256] = "";
 
   (void)state;
-  assert_int_equal(spmu_results_parse_line("softpmu-qemu 2 pid=1 threads=1 "
+  assert_int_equal(spmu_results_parse_line("softpmu-qemu 1 pid=1 threads=1 "
                                            "status=0 counting=inline\n",
                                            &r, why, sizeof(why)),
                    -1);
-  assert_string_equal(why, "a results block of format version 2: this "
-                           "softpmu reads version 1");
+  assert_string_equal(why, "a results block of format version 1: this "
+                           "softpmu reads version 2");
   assert_int_equal(
       spmu_results_parse_line("# a comment\n", &r, why, sizeof(why)), 0);
   assert_int_equal(r.kind, SPMU_RESULTS_OTHER);
@@ -385,6 +458,7 @@ int main(void)
       cmocka_unit_test(test_args_at_most_32_events),
       cmocka_unit_test(test_args_comm_cut),
       cmocka_unit_test(test_results_block_text),
+      cmocka_unit_test(test_results_threads_text),
       cmocka_unit_test(test_results_statuses),
       cmocka_unit_test(test_results_version_checked),
       cmocka_unit_test(test_record_process_version),

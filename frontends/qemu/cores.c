@@ -12,6 +12,7 @@
 #include <softpmu/error.h>
 
 #include "count.h"
+#include "interval.h"
 #include "lbr.h"
 #include "model.h"
 #include "mux.h"
@@ -148,6 +149,11 @@ struct vcpu *spmu_qemu_vcpu_new(const struct spmu_qemu_config *cfg,
     free(v);
     return NULL;
   }
+  if (!spmu_qemu_ival_attach(v)) {
+    snprintf(why, len, "out of memory");
+    spmu_qemu_vcpu_free(v);
+    return NULL;
+  }
   spmu_qemu_start_budget(v);
   return v;
 }
@@ -155,6 +161,7 @@ struct vcpu *spmu_qemu_vcpu_new(const struct spmu_qemu_config *cfg,
 void spmu_qemu_vcpu_free(struct vcpu *v)
 {
   free_cores(v);
+  spmu_qemu_ival_free(v);
   free(v->stack);
   free(v);
 }

@@ -23,6 +23,7 @@
 #include <softpmu/regs.h>
 
 #include "classify.h"
+#include "interval.h"
 #include "lbr.h"
 #include "model.h"
 #include "mux.h"
@@ -173,6 +174,8 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     deliver_clock(v, lines,
                   NLINES + spmu_qemu_model_insn_lines(v, j, lines + NLINES), 1,
                   t->insn_vaddr[j], br);
+    if (cfg->ival)
+      spmu_qemu_ival_tick(v);
   }
 }
 
@@ -298,6 +301,16 @@ static __attribute__((noinline)) void count_near_overflow(struct vcpu *v,
   spmu_qemu_start_budget(v);
 }
 
+/* The block that reaches an interval boundary (interval.c): one
+ * instruction at a time, as near an overflow, its slice counted after. */
+static __attribute__((noinline)) void
+count_boundary(struct vcpu *v, const struct tb *p, unsigned var, uint64_t next)
+{
+  count_near_overflow(v, p, var, next);
+  if (v->cfg->mux)
+    count_slice(v, p->vlines[var][0][L_INST]);
+}
+
 /* The block p, variant var: added to the sums while the budget lasts. */
 static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
                                uint64_t next)
@@ -307,6 +320,12 @@ static inline void count_block(struct vcpu *v, const struct tb *p, unsigned var,
 
   if (cfg->model_sampled)
     c = spmu_qemu_model_charge(v, c);
+  if (__builtin_expect(cfg->ival != 0, 0) &&
+      spmu_qemu_ival_due(v->insns, v->sum[0][L_INST], p->vlines[var][0][L_INST],
+                         v->ival_at)) {
+    count_boundary(v, p, var, next);
+    return;
+  }
   if (__builtin_expect(c < v->budget, 1)) {
     v->budget -= c;
     add_block(v, p, var);

@@ -17,6 +17,7 @@
  *   inline.c    counting by QEMU's inline adds alone, while that is exact
  *   count.c     counting by a callback per block, handed to the model in
  *               bulk; per instruction in the block that reaches an overflow
+ *   interval.c  each thread's rows of intervals (interval=N)
  *   mux.c       multiplexing: one PMU time-sliced among the events
  *   pebs.c      record mode with PEBS: the DS area, the records' samples
  *   sample.c    record mode: the stream of protocol/record.h, the samples,
@@ -106,19 +107,23 @@ static void write_results(struct plugin *p)
                .counting = !p->cfg.inline_start ? SPMU_RESULTS_CALLBACK
                            : p->inline_mode     ? SPMU_RESULTS_INLINE
                                             : SPMU_RESULTS_INLINE_CALLBACK}};
-  char buf[128 + MAX_EVENTS * 80];
-  size_t n;
+  char *buf;
+  size_t n = 0;
   int fd;
 
   if (!p->cfg.out[0])
     return;
   spmu_qemu_threads_results(p->threads, &b);
-  n = spmu_results_format(&b, buf, sizeof(buf));
+  if (!(buf = spmu_results_text(&b, &n))) {
+    spmu_qemu_fail("cannot write %s: out of memory", p->cfg.out);
+    return;
+  }
   fd = open(p->cfg.out, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0 || write(fd, buf, n) != (ssize_t)n)
     spmu_qemu_fail("cannot write %s: %s", p->cfg.out, strerror(errno));
   if (fd >= 0)
     close(fd);
+  free(buf);
 }
 
 static bool failed(const struct plugin *p)

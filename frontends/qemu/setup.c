@@ -72,6 +72,7 @@ static bool take_args(struct spmu_qemu_config *cfg,
   cfg->precise = a->precise;
   cfg->mux = a->multiplex;
   cfg->grouped = a->grouped;
+  cfg->ival = a->interval;
   cfg->branch = a->branch;
   return true;
 }
@@ -168,8 +169,13 @@ bool spmu_qemu_setup(struct spmu_qemu_config *cfg, int argc, char **argv)
   }
   if (!find_lines(cfg))
     return false;
-  /* The model needs the callback per block (model.c). */
+  /* An interval boundary needs the modelled counts at each instruction,
+   * as a sampled modelled event does (interval.c). */
+  if (cfg->ival && cfg->model)
+    cfg->model_sampled = true;
+  /* The model and intervals need the callback per block (model.c,
+   * interval.c). */
   cfg->inline_start = !a.count_callback && !cfg->record[0] && !cfg->mux &&
-                      !cfg->model && !taken_matters(cfg);
+                      !cfg->ival && !cfg->model && !taken_matters(cfg);
   return true;
 }

@@ -20,6 +20,7 @@
 #define MAX_CHAIN 127 /* call-chain entries kept per sample */
 
 struct spmu_qemu_stream;
+struct spmu_qemu_ival;
 
 struct vcpu {
   const struct spmu_qemu_config *cfg;
@@ -48,6 +49,8 @@ struct vcpu {
   size_t depth, stackcap;
   struct spmu_qemu_lbr *lbr;     /* branch stacks (lbr.c) */
   struct spmu_qemu_model *model; /* the thread's modelled uarch (model.c) */
+  struct spmu_qemu_ival *ival;   /* its rows of intervals (interval.c) */
+  uint64_t ival_at;              /* v->insns at its next interval boundary */
 };
 
 /* The thread QEMU runs as vCPU index, from the registry's table (a

@@ -12,7 +12,7 @@ SOFTPMU=$1
 # The default set's counts: cycles 40000, instructions 17006, branches
 # 8001, branch-misses 1001, cache-references 3000, cache-misses 1200.
 cat >"$tmp/res" <<'EOF'
-softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline
 event 0 40000 17006 17006
 event 1 17006 17006 17006
 event 2 8001 17006 17006
@@ -153,10 +153,10 @@ checks=$((checks + 1))
 
 # The results format's version (protocol/results.h) is checked: a block of
 # another version is refused with the reason.
-sed 's/^softpmu-qemu 1 /softpmu-qemu 2 /' "$tmp/res" >"$tmp/res2"
-run stat --from "$tmp/res2"
-expect "--from a block of format version 2" 2 "" \
-  "softpmu: stat: --from $tmp/res2: a results block of format version 2: this softpmu reads version 1"
+sed 's/^softpmu-qemu 2 /softpmu-qemu 1 /' "$tmp/res" >"$tmp/res1"
+run stat --from "$tmp/res1"
+expect "--from a block of format version 1" 2 "" \
+  "softpmu: stat: --from $tmp/res1: a results block of format version 1: this softpmu reads version 2"
 
 # perf's modifiers (:h is :u here, :H changes nothing, :pp and :P are
 # accepted and ignored when counting) and perf's names of the fixed
@@ -275,11 +275,11 @@ expect "--all-user" 0 "" "\
 # and the pid), each event's largest first, perf's metrics within one
 # process (17006 / 40000 = 0.43, 10000 / 50000 = 0.20).
 cat >"$tmp/procs" <<'EOF2'
-softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline
 event 0 40000 17006 17006
 event 1 17006 17006 17006
 end
-softpmu-qemu 1 pid=101 threads=2 status=0 counting=inline
+softpmu-qemu 2 pid=101 threads=2 status=0 counting=inline
 event 0 50000 20000 20000
 event 1 10000 20000 20000
 end
@@ -314,13 +314,13 @@ expect "--per-thread -j" 0 "" "\
 # A pid's blocks before and after an execve the plugin followed (status
 # exec) are one process: 40000 + 5 instructions.
 cat >"$tmp/procx" <<'EOF2'
-softpmu-qemu 1 pid=100 threads=1 status=exec counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=exec counting=inline
 event 0 40000 17006 17006
 end
-softpmu-qemu 1 pid=101 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=101 threads=1 status=0 counting=inline
 event 0 7 7 7
 end
-softpmu-qemu 1 pid=100 threads=1 status=0 counting=inline
+softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline
 event 0 5 5 5
 end
 EOF2
@@ -336,6 +336,128 @@ run stat --per-thread -A -- ./prog
 checks=$((checks + 1))
 [ "$rc" = 2 ] && head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -A and --per-thread: one or the other" ||
   fail "--per-thread -A: status $rc, $(cat "$tmp/err")"
+
+# --per-thread with the plugin's thread lines (protocol/results.h): each
+# thread by its COMM-TID, its own counts (the tevent lines), whose sum is
+# the process's; each event's largest first; a multiplexed thread's count
+# scaled by its own enabled / running (500 * 2 = 1,000, 400 * 2 = 800).
+cat >"$tmp/ivres" <<'EOF2'
+softpmu-qemu 2 pid=100 threads=2 status=0 counting=callback
+event 0 2500000 2500000 2500000
+event 1 900 2500000 1250000
+thread 100 1500000 prog
+tevent 0 1500000 1500000 1500000
+tevent 1 500 1500000 750000
+interval 1 0 1000000 1000000 1000000
+interval 1 1 300 1000000 500000
+interval 2 0 500000 500000 500000
+interval 2 1 200 500000 250000
+thread 101 1000000 worker
+tevent 0 1000000 1000000 1000000
+tevent 1 400 1000000 500000
+interval 1 0 1000000 1000000 1000000
+interval 1 1 400 1000000 500000
+end
+EOF2
+run stat --per-thread -x , -e instructions,branches --from "$tmp/ivres" -- ./prog
+expect "--per-thread: each thread" 0 "" "\
+prog-100,1500000,,instructions,0,100.00,,
+worker-101,1000000,,instructions,0,100.00,,
+prog-100,1000,,branches,0,50.00,,
+worker-101,800,,branches,0,50.00,,"
+
+# -I MSEC: the rows of intervals (interval K: the events while a thread's
+# clock, 10^6 instructions a millisecond, was in [(K-1)T, KT)), summed
+# over the threads, as perf stat -I prints an interval's counts: the time
+# at its end first ("%6lu.%09lu"), the last row ending at the largest
+# clock (1,500,000: 0.0015 s), the column header once in the default
+# layout; a row's multiplexed count scaled by its own enabled / running
+# (300 + 400 over half the time: 1,400), its run time its instructions
+# running. The rows add up to the counts exactly (2,500,000; 900 raw).
+run stat -I 1 -e instructions,branches --from "$tmp/ivres" -- ./prog
+expect "-I" 0 "" "\
+#           time             counts unit events
+     0.001000000          2,000,000      instructions                                                       
+     0.001000000              1,400      branches                                                             (50.00%)
+     0.001500000            500,000      instructions                                                       
+     0.001500000                400      branches                                                             (50.00%)"
+run stat -I 1 -x , -e instructions,branches,dTLB-loads --from "$tmp/ivres"
+expect "-I -x ," 0 "" "\
+     0.001000000,2000000,,instructions,2000000,100.00,,
+     0.001000000,1400,,branches,1000000,50.00,,
+     0.001000000,<not supported>,,dTLB-loads,0,100.00,,
+     0.001500000,500000,,instructions,500000,100.00,,
+     0.001500000,400,,branches,250000,50.00,,
+     0.001500000,<not supported>,,dTLB-loads,0,100.00,,"
+run stat -I 1 -j -e instructions --from "$tmp/ivres"
+expect "-I -j" 0 "" "\
+{\"interval\" : 0.001000000, \"counter-value\" : \"2000000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 2000000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}
+{\"interval\" : 0.001500000, \"counter-value\" : \"500000.000000\", \"unit\" : \"\", \"event\" : \"instructions\", \"event-runtime\" : 500000, \"pcnt-running\" : 100.00, \"metric-value\" : 0.000000, \"metric-unit\" : \"\"}"
+# -I --per-thread: each thread's rows, in perf's per-thread interval
+# layout (COMM-TID after the time), each event's largest first within an
+# interval, a thread only in the intervals it ran in.
+run stat -I 1 --per-thread -e instructions,branches --from "$tmp/ivres" -- ./prog
+expect "-I --per-thread" 0 "" "\
+#           time             comm-pid                  counts unit events
+     0.001000000             prog-100               1,000,000      instructions                                                       
+     0.001000000           worker-101               1,000,000      instructions                                                       
+     0.001000000           worker-101                     800      branches                                                             (50.00%)
+     0.001000000             prog-100                     600      branches                                                             (50.00%)
+     0.001500000             prog-100                 500,000      instructions                                                       
+     0.001500000             prog-100                     400      branches                                                             (50.00%)"
+run stat -I 1 --per-thread -x , -e instructions --from "$tmp/ivres"
+expect "-I --per-thread -x ," 0 "" "\
+     0.001000000,prog-100,1000000,,instructions,1000000,100.00,,
+     0.001000000,worker-101,1000000,,instructions,1000000,100.00,,
+     0.001500000,prog-100,500000,,instructions,500000,100.00,,"
+# --interval-count N: the first N rows only, as perf stops printing.
+run stat -I 1 --interval-count 1 -x , -e instructions --from "$tmp/ivres"
+expect "-I --interval-count 1" 0 "" "\
+     0.001000000,2000000,,instructions,2000000,100.00,,"
+# -A: perf's header and prefix of a CPU's interval lines.
+run stat -I 1 -A -e instructions --from "$tmp/ivres"
+expect "-I -A" 0 "" "softpmu: stat: note: -A: one modelled CPU, CPU0: each thread of the program counts on a PMU of its own, and their counts are summed as on one CPU
+#           time CPU                    counts unit events
+     0.001000000 CPU0                2,000,000      instructions                                                       
+     0.001500000 CPU0                  500,000      instructions                                                       "
+# perf prints its column header every 25 intervals: 26 rows, two headers.
+{
+  echo "softpmu-qemu 2 pid=7 threads=1 status=0 counting=callback"
+  echo "thread 7 26000000 prog"
+  k=1
+  while [ $k -le 26 ]; do
+    echo "interval $k 0 1000000 1000000 1000000"
+    k=$((k + 1))
+  done
+  echo end
+} >"$tmp/rows26"
+run stat -I 1 -e instructions --from "$tmp/rows26"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c '^#           time             counts unit events$' "$tmp/err")" = 2 ] &&
+  [ "$(sed -n 27p "$tmp/err")" = "#           time             counts unit events" ] &&
+  [ "$(grep -c '^     0.0[0-9][0-9]000000          1,000,000      instructions' "$tmp/err")" = 26 ] ||
+  fail "-I: the header every 25 rows: $(cat "$tmp/err")"
+
+# What -I refuses, and how (exit status 2): a value that is not a number
+# of milliseconds (perf takes an unsigned int; -I 0 is no interval), -r
+# (each run's intervals are its own), --interval-count without -I (perf's
+# rule), --interval-clear (the rows are printed after the run).
+for args in "-I x" "-I -5" "-I 4294967296" "-I 10 -r 2" "--interval-count 2" \
+  "--interval-clear -I 10" "-I 10 --interval-count y"; do
+  # shellcheck disable=SC2086
+  run stat $args -e instructions --from "$tmp/ivres"
+  checks=$((checks + 1))
+  [ "$rc" = 2 ] && grep -q "^softpmu: stat: " "$tmp/err" ||
+    fail "stat $args: status $rc, $(cat "$tmp/err")"
+done
+run stat -I 10 -r 2 -e instructions --from "$tmp/ivres"
+checks=$((checks + 1))
+head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -I and -r: each run's intervals are its own, and cannot be averaged" ||
+  fail "-I -r: $(cat "$tmp/err")"
+run stat -I 1 -x , -e instructions --from "$tmp/res"
+expect "-I, results without rows" 0 "" "softpmu: stat: -I: the results hold no intervals (no instruction ran, or the plugin ran without interval=N)"
+run stat -I 0 -x , -e instructions --from "$tmp/ivres"
+expect "-I 0: no interval" 0 "" "2500000,,instructions,0,100.00,,"
 
 # -A: one modelled CPU, CPU0, in perf's layout of a CPU's counts
 # ("CPU%-7d"); the counts are the sums, said once.

@@ -107,7 +107,7 @@ checks=$((checks + 1))
 rm -f "$tmp/r"
 qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=4300c0" "$tmp/threads" ||
   fail "threads: qemu-x86_64 failed"
-grep -q "^softpmu-qemu 1 pid=[0-9]* threads=$((T + 1)) status=0 counting=inline,callback$" "$tmp/r" ||
+grep -q "^softpmu-qemu 2 pid=[0-9]* threads=$((T + 1)) status=0 counting=inline,callback$" "$tmp/r" ||
   fail "threads: the results block names $((T + 1)) threads, counted inline until the second"
 # One thread, no NEAR_TAKEN: inline adds from start to end; NEAR_TAKEN: a
 # callback per block.
@@ -116,7 +116,7 @@ for ev in 4300c0:inline 4320c4:callback; do
   rm -f "$tmp/r"
   qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=${ev%:*}" "$tmp/branches" ||
     fail "branches: qemu-x86_64 failed"
-  grep -q "^softpmu-qemu 1 pid=[0-9]* threads=1 status=0 counting=${ev#*:}$" "$tmp/r" ||
+  grep -q "^softpmu-qemu 2 pid=[0-9]* threads=1 status=0 counting=${ev#*:}$" "$tmp/r" ||
     fail "event ${ev%:*}: counted by ${ev#*:}: $(cat "$tmp/r")"
 done
 
@@ -379,6 +379,111 @@ checks=$((checks + 1))
   [ "$(grep ',r02c4,\|,r08c4,\|,r20c4,' "$tmp/err" | cut -d, -f5 | sort -u | wc -l)" = 1 ] &&
   [ "$(grep ',r00c4,\|,r02c4,' "$tmp/err" | cut -d, -f5 | sort -u | wc -l)" = 2 ] ||
   fail "stat --multiplex with a group: $(cat "$tmp/err")"
+
+# -I MSEC (interval.c): each thread's rows of intervals, a boundary at
+# every 10^6 x MSEC instructions of its clock, at the exact instruction
+# (the block that reaches it goes to the model one instruction per clock),
+# summed over the threads. loop.S with N = 3,000,000: 6,000,004
+# instructions, its JNZ at instructions 2, 4, ..., 2N (taken but the last),
+# its SYSCALL (a far branch) the last: rows of 2,000,000 instructions, the
+# last partial, at 0.006000004 s. Also with the plugin that hands its sums
+# to the model every 7 blocks.
+N=3000000
+build loop -DN=$N
+for plugin in "$PLUGIN" "$PLUGIN7"; do
+  export SOFTPMU_QEMU_PLUGIN="$plugin"
+  run stat -I 2 -x , -e instructions,branches,r20c4 -- "$tmp/loop"
+  export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
+  expect "-I 2: exact rows ($(basename "$plugin"))" 0 "" "\
+     0.002000000,2000000,,instructions,2000000,100.00,,
+     0.002000000,999999,,branches,2000000,100.00,,
+     0.002000000,999999,,r20c4,2000000,100.00,,
+     0.004000000,2000000,,instructions,2000000,100.00,,
+     0.004000000,1000000,,branches,2000000,100.00,,
+     0.004000000,1000000,,r20c4,2000000,100.00,,
+     0.006000000,2000000,,instructions,2000000,100.00,,
+     0.006000000,1000000,,branches,2000000,100.00,,
+     0.006000000,1000000,,r20c4,2000000,100.00,,
+     0.006000004,4,,instructions,4,100.00,,
+     0.006000004,2,,branches,4,100.00,,
+     0.006000004,0,,r20c4,4,100.00,,"
+done
+# A modelled event splits at the same boundaries: its rows add up to the
+# count of a run without -I.
+run stat -x , -e cycles -- "$tmp/loop"
+want=$(awk -F, '$3 == "cycles" { print $1 }' "$tmp/err")
+run stat -I 1 -x , -e cycles -- "$tmp/loop"
+checks=$((checks + 1))
+got=$(awk -F, '$4 == "cycles" { n++; s += $2 } END { print n, s }' "$tmp/err")
+[ -n "$want" ] && [ "$got" = "7 $want" ] ||
+  fail "-I 1: the rows of cycles ($got) add up to the run's ($want)"
+
+# Threads: each its own clock, from 0. threads.S with T = 2 workers of
+# W = 1,500,000 iterations (3,000,006 instructions each) and M = 1,000,000
+# in the first thread (2,000,027): -I 1 rows of 1,000,000 of each thread,
+# the workers' last 6 in row 4; --per-thread each thread's own, which add
+# up to the total.
+T=2 M=1000000 W=1500000
+build threads -DT=$T -DM=$M -DW=$W
+run stat -I 1 -x , -e instructions -- "$tmp/threads"
+expect "-I 1, threads" 0 "" "\
+     0.001000000,3000000,,instructions,3000000,100.00,,
+     0.002000000,3000000,,instructions,3000000,100.00,,
+     0.003000000,2000027,,instructions,2000027,100.00,,
+     0.003000006,12,,instructions,12,100.00,,"
+run stat -I 1 --per-thread -x , -e instructions -- "$tmp/threads"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(cut -d, -f1,3 "$tmp/err" | sed 's/threads-[0-9]*,//' | tr '\n' ' ')" = "     0.001000000,1000000      0.001000000,1000000      0.001000000,1000000      0.002000000,1000000      0.002000000,1000000      0.002000000,1000000      0.003000000,1000000      0.003000000,1000000      0.003000000,27      0.003000006,6      0.003000006,6 " ] ||
+  fail "-I 1 --per-thread, threads: $(cat "$tmp/err")"
+run stat --per-thread -x , -e instructions -- "$tmp/threads"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(cut -d, -f2 "$tmp/err" | tr '\n' ' ')" = "3000006 3000006 2000027 " ] &&
+  [ "$(cut -d, -f1 "$tmp/err" | sed 's/-[0-9]*$//' | sort -u)" = threads ] &&
+  [ "$(cut -d, -f1 "$tmp/err" | sort -u | wc -l)" = 3 ] ||
+  fail "--per-thread, threads: $(cat "$tmp/err")"
+
+# The results file (protocol/results.h) says it all: each thread's rows add
+# up to its counts, enabled and running times too, and the threads' to
+# the process's, exactly; with a forked child, multiplexing, threads.
+rows_add_up() {
+  awk '$1 == "softpmu-qemu" { th = "" }
+    $1 == "event" { pe[$2] = $3 " " $4 " " $5; np++ }
+    $1 == "thread" { th = $2; nt++ }
+    $1 == "tevent" { te[th, $2] = $3 " " $4 " " $5
+      split(sum[$2], s, " "); sum[$2] = (s[1] + $3) " " (s[2] + $4) " " (s[3] + $5) }
+    $1 == "interval" { split(rs[th, $3], s, " ")
+      rs[th, $3] = (s[1] + $4) " " (s[2] + $5) " " (s[3] + $6) }
+    $1 == "end" { for (k in te) if (te[k] != rs[k]) bad = bad " thread " k
+      for (i in pe) if (pe[i] != sum[i]) bad = bad " event " i
+      delete te; delete rs; delete pe; delete sum }
+    END { if (bad != "" || nt == 0) { print "bad:" bad; exit 1 } }' "$1"
+}
+# --per-thread: a forked child is a thread of its own (2P + 14
+# instructions in the parent, 2C + 6 in the child); the thread that
+# called execve and the program it started are one, named by the new
+# program, with both programs' instructions.
+build fork -DP=300 -DC=500
+run stat --per-thread -x , -e instructions -- "$tmp/fork"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(sed 's/-[0-9]*,/,/' "$tmp/err" | cut -d, -f1,2 | tr '\n' ' ')" = "fork,1006 fork,614 " ] ||
+  fail "--per-thread, fork: $(cat "$tmp/err")"
+N=1000 M=500
+build loop -DN=$M
+build execve -DN=$N "-DPATH=\"$tmp/loop\""
+run stat --per-thread -x , -e instructions -- "$tmp/execve"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(sed 's/-[0-9]*,/,/' "$tmp/err" | cut -d, -f1,2)" = "loop,$((1 + 2 * N + 5 + 2 * M + 4))" ] ||
+  fail "--per-thread, execve: $(cat "$tmp/err")"
+build fork -DP=300000 -DC=500000
+for args in "threads event=4300c0,event=4300c4" \
+  "fork event=4300c0,event=4301c4" \
+  "branches event=4300c0,event=4300c4,event=4301c4,event=4302c4,event=4308c4,event=4320c4,event=4340c4,event=4381d0,event=4382d0,multiplex=1000"; do
+  rm -f "$tmp/iv"
+  qemu-x86_64 -plugin "$PLUGIN,out=$tmp/iv,${args#* },interval=5000" "$tmp/${args%% *}" ||
+    fail "interval=5000 ${args%% *}: qemu-x86_64 failed"
+  checks=$((checks + 1))
+  rows_add_up "$tmp/iv" || fail "interval=5000 ${args%% *}: the rows do not add up: $(cat "$tmp/iv")"
+done
 
 # The plugin refuses CMASK (bits 31:24) rather than count it per block.
 checks=$((checks + 1))
