@@ -108,7 +108,7 @@ static void record_perf_type(const struct stat_event *e,
   if (strchr(base, ':'))
     *strchr(base, ':') = '\0';
   pe->type = PERF_TYPE_RAW;
-  pe->config = e->evtsel & STAT_EVTSEL_EVENT_BITS;
+  pe->config = pe->raw_config = e->evtsel & STAT_EVTSEL_EVENT_BITS;
   for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
     if (text_ieq(base, generic[i].name)) {
       pe->type = generic[i].type;
@@ -403,6 +403,28 @@ static int record_set_period(struct rec_opts *o)
   return CLI_EXIT_OK;
 }
 
+/* perf's groups as perf record writes them: each event's leader, and
+ * for {a,b}:S (leader sampling) the events the leader's samples read. */
+static int record_groups(struct rec_opts *o)
+{
+  const struct session *s = &o->s;
+  unsigned i, j;
+
+  for (i = 0; i < s->nev; i++) {
+    if (!s->group[i])
+      continue;
+    for (j = 0; s->group[j] != s->group[i]; j++)
+      ;
+    o->desc.ev[i].group = j + 1;
+    o->desc.ev[i].sample_read = s->leader_sampled[s->group[i]];
+    if (o->desc.ev[i].sample_read && o->precise)
+      return cli_usage_error(&cli_cmd_record,
+                             "record: {...}:S with --precise (PEBS) is not "
+                             "supported yet");
+  }
+  return CLI_EXIT_OK;
+}
+
 static int record_setup(struct rec_opts *o)
 {
   unsigned l;
@@ -440,7 +462,7 @@ static int record_setup(struct rec_opts *o)
   /* PEBS arms every sampling counter (a :p on one event included). */
   for (l = 0; l < o->desc.nev; l++)
     o->desc.ev[l].precise = o->precise;
-  return CLI_EXIT_OK;
+  return record_groups(o);
 }
 
 /* ---- converting ---------------------------------------------------------- */
@@ -565,6 +587,8 @@ static int record_execute(struct rec_opts *o)
 static const struct session_command record_session = {
     .name = "record",
     .sampling = true,
+    .groups = true,
+    .sample_read = true,
     .options = record_options,
     .option = record_option,
     .event = record_event,
