@@ -546,9 +546,14 @@ static void record_comm(const char *prog, char *comm, size_t len)
 static void record_plugin_args(const struct rec_opts *o,
                                struct spmu_plugin_args *a)
 {
+  unsigned i;
+
   a->period = o->desc.period;
   a->callgraph = o->desc.callchain && !o->lbr_callgraph;
   a->precise = o->precise;
+  for (i = 0; i < o->desc.nev; i++)
+    if (o->desc.ev[i].sample_read && o->desc.ev[i].group != i + 1)
+      a->read |= 1ULL << i; /* {...}:S: read at the leader's samples */
   record_comm(o->s.prog, a->comm, sizeof(a->comm));
   /* The privilege levels default to the event's (perf_event_open(2)):
    * user code only here. */

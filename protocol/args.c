@@ -42,6 +42,7 @@ static const struct key keys[] = {
     {"event", EVENT, FIELD(event), false},
     {"multiplex", DEC, FIELD(multiplex), false},
     {"grouped", HEX, FIELD(grouped), false},
+    {"read", HEX, FIELD(read), false},
     {"callgraph", FLAG, FIELD(callgraph), false},
     {"precise", FLAG, FIELD(precise), false},
     {"comm", NAME, FIELD(comm), false},
@@ -327,6 +328,9 @@ static int check(const struct spmu_plugin_args *a, char *why, size_t len)
     msg = "multiplex=N counts; it does not go with record=PATH";
   else if (a->grouped && !a->multiplex)
     msg = "grouped=HEX goes with multiplex=N";
+  else if (a->read && (!a->record[0] || a->precise || (a->read & 1)))
+    msg = "read=HEX goes with record=PATH, without precise=1, and event 0 "
+          "leads its group";
   if (msg)
     snprintf(why, len, "%s", msg);
   return msg ? -1 : 0;
@@ -347,7 +351,7 @@ int spmu_plugin_args_parse(struct spmu_plugin_args *a, int argc,
                "unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
                "record=PATH, period=N, callgraph=0|1, precise=0|1, "
                "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, "
-               "model=SPEC, count=inline|callback)",
+               "read=HEX, model=SPEC, count=inline|callback)",
                argv[i]);
       return -1;
     }

@@ -26,6 +26,11 @@
  *   grouped=HEX    with multiplex: bit I set when event I is in the same
  *                  group as event I - 1 (perf's {a,b}): a group is
  *                  scheduled together, in one slice
+ *   read=HEX       record mode: bit I set when event I is counted, not
+ *                  sampled (its counter starts at 0, no PMI), and read at
+ *                  each sample of its leader, the nearest event before it
+ *                  without the bit (perf's leader sampling, {a,b}:S):
+ *                  protocol/record.h's SPMU_REC_READ
  *   callgraph=0|1  record mode: each sample's call chain
  *   precise=0|1    record mode: sample through PEBS
  *   comm=NAME      record mode: the process name of SPMU_REC_PROCESS
@@ -43,7 +48,8 @@
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
  * event; period, callgraph, precise and branch only with record; multiplex
- * only without; grouped only with multiplex); what a value means (a profile, a
+ * only without; grouped only with multiplex; read only with record, not
+ * with precise, and never on event 0); what a value means (a profile, a
  * model, the bits of an event select) is the plugin's to check. Plain C, libc
  * only. */
 #ifndef SOFTPMU_PROTOCOL_ARGS_H
@@ -68,6 +74,7 @@ struct spmu_plugin_args {
   uint64_t event[SPMU_PLUGIN_ARGS_MAX_EVENTS];
   uint64_t multiplex; /* 0: off */
   uint64_t grouped;   /* bit i: event i is grouped with event i - 1 */
+  uint64_t read;      /* bit i: event i is read at its leader's samples */
   bool callgraph, precise;
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
   uint64_t branch;                        /* 0: no branch stacks */

@@ -72,6 +72,7 @@ static bool take_args(struct spmu_qemu_config *cfg,
   cfg->precise = a->precise;
   cfg->mux = a->multiplex;
   cfg->grouped = a->grouped;
+  cfg->read = a->read;
   cfg->branch = a->branch;
   return true;
 }
