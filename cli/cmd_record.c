@@ -672,7 +672,13 @@ const struct cli_command cli_cmd_record = {
         "    (core-duo, core2 and nehalem have no part; --no-model).\n",
     .options =
         "    -e, --event EVENT[,EVENT...]\n"
-        "        The events to sample (repeatable); each its own counter.\n\n"
+        "        The events to sample (repeatable); each its own counter.\n"
+        "        perf's groups {a,b} and {a,b}:u are written as perf record\n"
+        "        writes them (perf evlist -g, perf report --group), each\n"
+        "        member sampling on its own; with :S ({a,b}:S, leader\n"
+        "        sampling) only the leader samples and each of its samples\n"
+        "        carries the group's counts, from which perf report and perf\n"
+        "        script take the members' (not with --precise).\n\n"
         "    -c, --count PERIOD\n"
         "        Events between two samples, from 1 to 2^W - 2 for counters\n"
         "        W bits wide (48 on skylake). Default: 100003 (perf's default\n"
