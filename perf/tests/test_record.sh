@@ -290,6 +290,57 @@ if [ $have_perf = 1 ]; then
   has "perf evlist: :upp is precise_ip 3" "$tmp/ev" "br_inst_retired.near_call:upp: type: 4, size: 128, config: 0x2c4, { sample_period, sample_freq }: 500, sample_type: IP|TID|TIME|PERIOD|IDENTIFIER, exclude_kernel: 1, exclude_hv: 1, precise_ip: 3"
 fi
 
+# ---- leader sampling: READ records, two threads ---------------------------
+# {instructions,branches}:S: the plugin writes each thread's branches
+# count (since the thread started) before each instructions sample; the
+# file carries each event's count over the recording (the leader's, its
+# periods summed; branches', every thread's growth summed), and perf
+# takes a member's sample as the growth since the previous read: 30 and
+# 40 in thread 77, 50 and 10 in thread 78 (its own count), none where it
+# did not grow (perf delivers no sample of period 0).
+stream group <<EOF2
+process 77 0 prog
+mmap 77 77 $(hex $MSTART) 0x1000 $(hex $PGOFF) $tmp/prog
+thread 77 77 0
+read 77 77 0 30
+sample 77 77 100 $(hex $BAR) 100 0
+thread 77 78 10
+read 77 78 0 50
+sample 77 78 150 $(hex $FOO) 100 0
+read 77 77 0 70
+sample 77 77 200 $(hex $BAR) 100 0
+read 77 78 0 60
+sample 77 78 250 $(hex $FOO) 100 0
+read 77 77 0 70
+sample 77 77 300 $(hex $MAIN) 100 0
+exit 77 78 400
+exit 77 77 400
+EOF2
+run record --from "$tmp/group.bin" -c 100 -e '{instructions,branches}:S' \
+  -o "$tmp/group.data"
+expect "record --from: {a,b}:S" 0 "" \
+  "[ softpmu record: wrote 5 samples to $tmp/group.data ]"
+run report -i "$tmp/group.data" --folded
+expect "report --folded after {a,b}:S: the leader's samples" 0 "bar 2
+foo 2
+main 1" ""
+if [ $have_perf = 1 ]; then
+  perf script -i "$tmp/group.data" -F tid,period,event,ip,sym >"$tmp/script" 2>/dev/null
+  norm "$tmp/script" >"$tmp/got"
+  checks=$((checks + 1))
+  B=$(printf %x $BAR) F=$(printf %x $FOO) M=$(printf %x $MAIN)
+  same "$tmp/got" "77 100 instructions: $B bar
+77 30 branches: $B bar
+78 100 instructions: $F foo
+78 50 branches: $F foo
+77 100 instructions: $B bar
+77 40 branches: $B bar
+78 100 instructions: $F foo
+78 10 branches: $F foo
+77 100 instructions: $M main" ||
+    fail "perf script after {a,b}:S from a stream: $(cat "$tmp/got")"
+fi
+
 # ---- -F and the default event ---------------------------------------------
 # -F FREQ: a period of round(10^9 / FREQ) events, a second being 10^9
 # retired instructions (a sample's time). An event counting retired
