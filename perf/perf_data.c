@@ -374,6 +374,14 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
   return perf_data_record(w, PERF_RECORD_SAMPLE, misc, f, n * 8, NULL);
 }
 
+int perf_data_round(struct perf_data_writer *w)
+{
+  uint64_t none = 0;
+
+  return perf_data_record(w, PERF_DATA_RECORD_FINISHED_ROUND, 0, &none, 0,
+                          NULL);
+}
+
 int perf_data_lost(struct perf_data_writer *w, uint64_t count)
 {
   return perf_data_record(w, PERF_RECORD_LOST_SAMPLES, 0, &count, sizeof(count),

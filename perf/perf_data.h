@@ -192,6 +192,9 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
  * first). */
 void perf_data_set_read(struct perf_data_writer *w, const uint64_t *values,
                         unsigned n);
+/* PERF_RECORD_FINISHED_ROUND: the end of a round of records (perf
+ * delivers the samples it holds up to the previous round's latest time). */
+int perf_data_round(struct perf_data_writer *w);
 /* PERF_RECORD_LOST_SAMPLES: count samples were lost. */
 int perf_data_lost(struct perf_data_writer *w, uint64_t count);
 /* The header features env states; env and its strings must live until

@@ -42,6 +42,12 @@ struct rs_reads {
   uint64_t count[PERF_DATA_MAX_EVENTS];
 };
 
+/* A thread's end, written after every sample (rs_exits). */
+struct rs_exit {
+  uint32_t pid, ppid, tid;
+  uint64_t time;
+};
+
 struct rs_state {
   struct perf_data_writer *w;
   const struct perf_data_desc *desc;
@@ -52,6 +58,8 @@ struct rs_state {
   size_t nmaps, capmaps;
   struct rs_reads *reads;
   size_t nreads, capreads;
+  struct rs_exit *exits;
+  size_t nexits, capexits;
   /* Each event's count over the recording, as READ gives it to perf: a
    * leader's, the sum of its periods; a member's, of its counts' growth
    * in every thread. */
@@ -390,7 +398,33 @@ static int rs_exit(struct rs_state *s, const unsigned char *b, size_t n)
   memcpy(&r, b, sizeof(r));
   p = rs_find(s, r.pid);
   ppid = r.tid != r.pid ? r.pid : p ? p->ppid : 0;
-  return perf_data_task(s->w, true, r.pid, ppid, r.tid, ppid, r.time);
+  if (!rs_grow((void **)&s->exits, &s->capexits, s->nexits, sizeof(*s->exits)))
+    return rs_fail(s, "more threads than memory holds");
+  s->exits[s->nexits++] = (struct rs_exit){r.pid, ppid, r.tid, r.time};
+  return 0;
+}
+
+/* The EXIT records, after every sample and two rounds. perf holds the
+ * samples to sort them by time until a round delivers them (they alone
+ * have a time: perf_data.h), while it handles an EXIT as it reads it; a
+ * tool that forgets a thread at its EXIT (perf buildid-list -H) would
+ * then find no mapping for its samples. The first round sets the time
+ * up to which the second delivers (perf.data-file-format.txt,
+ * FINISHED_ROUND): every sample. */
+static int rs_exits(struct rs_state *s)
+{
+  size_t i;
+
+  if (s->nexits == 0)
+    return 0;
+  if (perf_data_round(s->w) != 0 || perf_data_round(s->w) != 0)
+    return -1;
+  for (i = 0; i < s->nexits; i++)
+    if (perf_data_task(s->w, true, s->exits[i].pid, s->exits[i].ppid,
+                       s->exits[i].tid, s->exits[i].ppid,
+                       s->exits[i].time) != 0)
+      return -1;
+  return 0;
 }
 
 static int rs_lost(struct rs_state *s, const unsigned char *b, size_t n)
@@ -508,6 +542,8 @@ int record_stream_convert(const char *path, const struct perf_data_desc *desc,
   perf_data_set_env(s.w, env);
   rc = rs_convert_all(&s, in);
   if (rc == 0)
+    rc = rs_exits(&s);
+  if (rc == 0)
     rc = rs_build_ids(&s);
   fclose(in);
   if (perf_data_close(s.w, cwhy, sizeof(cwhy)) != 0 && rc == 0) {
@@ -519,5 +555,6 @@ int record_stream_convert(const char *path, const struct perf_data_desc *desc,
   free(s.maps);
   free(s.proc);
   free(s.reads);
+  free(s.exits);
   return rc;
 }

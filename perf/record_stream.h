@@ -13,7 +13,8 @@
  *   SAMPLE   SAMPLE: ip, pid/tid, time (instructions the thread retired),
  *            period, and with a call chain PERF_CONTEXT_USER, the ip, then
  *            the return addresses innermost first;
- *   EXIT     EXIT;
+ *   EXIT     EXIT, after every sample (two FINISHED_ROUNDs first), as a
+ *            tool that forgets a thread at its EXIT needs it;
  *   LOST     LOST_SAMPLES;
  *   READ     nothing of its own: the counts of a leader-sampled group
  *            ({a,b}:S), which the leader's next SAMPLE of the thread

@@ -605,6 +605,15 @@ _start;main;foo;bar 3" ""
       $((R_START + 1)) $((R_START + 6)) $((R_START + 8)); do
       printf '%x\n' "$a"; done)" ||
       fail "end to end: the samples' IPs are not the instructions in order"
+    # perf buildid-list -H: the files with samples, found by processing
+    # them: the program's, as HEADER_BUILD_ID has it (its EXIT comes after
+    # every sample, which perf holds to sort until a round ends, so the
+    # thread still has its mapping when they are delivered).
+    perf buildid-list -i "$tmp/e2e.data" >"$tmp/ids" 2>&1
+    perf buildid-list -H -i "$tmp/e2e.data" >"$tmp/got" 2>&1
+    checks=$((checks + 1))
+    grep -q " $tmp/prog\$" "$tmp/ids" && cmp -s "$tmp/ids" "$tmp/got" ||
+      fail "end to end: perf buildid-list -H: $(cat "$tmp/got") / without -H: $(cat "$tmp/ids")"
     # -F 500000000: a sample every 2 instructions, at times 2, 4, ...
     # (ns: one retired instruction each), each carrying its period.
     run record -e instructions -F 500000000 -o "$tmp/e2ef.data" -- "$tmp/prog"
