@@ -663,9 +663,16 @@ static int perf_data_sample_fields(const struct perf_data_file *f,
   else
     r->period = f->ev[0].attr.sample_period;
   if (st & PERF_SAMPLE_READ) {
-    rd = perf_data_read_size(f->ev[ev].attr.read_format, p + o, n - o);
+    uint64_t rf = f->ev[ev].attr.read_format;
+
+    rd = perf_data_read_size(rf, p + o, n - o);
     if (rd > n - o)
       return -1;
+    if ((rf & PERF_FORMAT_GROUP) && (rf & PERF_FORMAT_ID)) {
+      r->nread = perf_data_u64(p + o);
+      r->read_stride = 8 * (2 + !!(rf & PERF_FORMAT_LOST));
+      r->read = p + o + rd - r->nread * r->read_stride;
+    }
     o += rd;
   }
   if (st & PERF_SAMPLE_CALLCHAIN) {
@@ -798,6 +805,16 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
     return -1;
   f->pos += n;
   return 1;
+}
+
+void perf_data_read_at(const struct perf_data_file *f,
+                       const struct perf_data_rec *r, uint64_t i, unsigned *ev,
+                       uint64_t *value)
+{
+  const unsigned char *e = r->read + i * r->read_stride;
+
+  *value = perf_data_u64(e);
+  *ev = perf_data_event_of(f, perf_data_u64(e + 8));
 }
 
 /* ---- time order ---------------------------------------------------------- */

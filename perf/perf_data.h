@@ -245,7 +245,11 @@ struct perf_data_rec {
   uint64_t nr;
   const unsigned char *br; /* nbr branch entries (perf_data_branch_at) */
   uint64_t nbr, hw_idx;    /* hw_idx: all ones when not in the file */
-  uint64_t lost;           /* LOST, LOST_SAMPLES */
+  /* PERF_SAMPLE_READ with PERF_FORMAT_GROUP (leader sampling): nread
+   * values (perf_data_read_at); 0 without. */
+  const unsigned char *read;
+  uint64_t nread, read_stride;
+  uint64_t lost; /* LOST, LOST_SAMPLES */
 };
 
 /* Read path whole: 0, or -1 with the reason in why (not a perf.data file,
@@ -266,6 +270,11 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
 int perf_data_sort(struct perf_data_file *f, char *why, size_t whylen);
 /* Entry i of a sample's call chain. */
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i);
+/* Entry i of a sample's READ group: the event its id names (its index in
+ * perf_data_file.ev) and its value. */
+void perf_data_read_at(const struct perf_data_file *f,
+                       const struct perf_data_rec *r, uint64_t i, unsigned *ev,
+                       uint64_t *value);
 /* Entry i of a sample's branch stack. */
 struct perf_data_branch perf_data_branch_at(const struct perf_data_rec *r,
                                             uint64_t i);

@@ -324,6 +324,13 @@ run report -i "$tmp/group.data" --folded
 expect "report --folded after {a,b}:S: the leader's samples" 0 "bar 2
 foo 2
 main 1" ""
+# softpmu report takes the members' samples from the counts as perf does.
+run report -i "$tmp/group.data"
+has "report after {a,b}:S: the member's samples" "$tmp/out" \
+  "# Samples: 4 of event 'branches'"
+has "report after {a,b}:S: the member's count" "$tmp/out" "# Event count: 130"
+has "report after {a,b}:S: the member's rows" "$tmp/out" "53.85% 2 prog prog [.] bar"
+has "report after {a,b}:S: the member's rows" "$tmp/out" "46.15% 2 prog prog [.] foo"
 if [ $have_perf = 1 ]; then
   perf script -i "$tmp/group.data" -F tid,period,event,ip,sym >"$tmp/script" 2>/dev/null
   norm "$tmp/script" >"$tmp/got"
@@ -902,9 +909,12 @@ record_groups() {
   checks=$((checks + 1))
   same "$tmp/got" "100.00% 100.00% bk bk [.] r2" ||
     fail "record -e {a,b}:S: perf report --group: $(cat "$tmp/got")"
-  # softpmu report reads the leader's samples past their READ field.
+  # softpmu report takes the members' samples from the counts, as perf
+  # report does: 16 of branches, 873 + 15 * 875 of them.
   run report -i "$tmp/s.data"
   has "softpmu report after {a,b}:S" "$tmp/out" "100.00% 16 bk bk [.] r2"
+  has "softpmu report after {a,b}:S" "$tmp/out" "# Samples: 16 of event 'branches'"
+  has "softpmu report after {a,b}:S" "$tmp/out" "# Event count: 13998"
   # What record refuses: :S with PEBS.
   run record -e '{instructions,branches}:S' --precise -o "$tmp/no.data" -- "$tmp/bk"
   checks=$((checks + 1))
