@@ -115,7 +115,7 @@ uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 /* ---- writing ------------------------------------------------------------- */
 
 /* perf's tools take a hardware event whose config has bit 2 set
- * (branches, branch-misses) sampled at period 1 for a BTS event
+ * (branches, branch-misses, bus-cycles) sampled at period 1 for a BTS event
  * (tools/perf/util/event.c, is_bts_event) and print no branch stack for
  * it (perf script -F brstack shows nothing): with branch stacks such an
  * event is written as its raw encoding, the same event to the kernel. */

@@ -659,8 +659,8 @@ static void leader_sampled_group(void **state)
 }
 
 /* perf's tools take a hardware event with config bit 2 (branches,
- * branch-misses) at period 1 for BTS (is_bts_event) and print no branch
- * stack for it: with branch stacks it is written raw, at another period
+ * branch-misses, bus-cycles) at period 1 for BTS (is_bts_event) and print no
+ * branch stack for it: with branch stacks it is written raw, at another period
  * as perf writes it. */
 static void bts_lookalike_written_raw(void **state)
 {
