@@ -108,7 +108,7 @@ static void record_perf_type(const struct stat_event *e,
   if (strchr(base, ':'))
     *strchr(base, ':') = '\0';
   pe->type = PERF_TYPE_RAW;
-  pe->config = e->evtsel & STAT_EVTSEL_EVENT_BITS;
+  pe->config = pe->raw_config = e->evtsel & STAT_EVTSEL_EVENT_BITS;
   for (i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
     if (text_ieq(base, generic[i].name)) {
       pe->type = generic[i].type;
@@ -403,6 +403,28 @@ static int record_set_period(struct rec_opts *o)
   return CLI_EXIT_OK;
 }
 
+/* perf's groups as perf record writes them: each event's leader, and
+ * for {a,b}:S (leader sampling) the events the leader's samples read. */
+static int record_groups(struct rec_opts *o)
+{
+  const struct session *s = &o->s;
+  unsigned i, j;
+
+  for (i = 0; i < s->nev; i++) {
+    if (!s->group[i])
+      continue;
+    for (j = 0; s->group[j] != s->group[i]; j++)
+      ;
+    o->desc.ev[i].group = j + 1;
+    o->desc.ev[i].sample_read = s->leader_sampled[s->group[i]];
+    if (o->desc.ev[i].sample_read && o->precise)
+      return cli_usage_error(&cli_cmd_record,
+                             "record: {...}:S with --precise (PEBS) is not "
+                             "supported yet");
+  }
+  return CLI_EXIT_OK;
+}
+
 static int record_setup(struct rec_opts *o)
 {
   unsigned l;
@@ -440,7 +462,7 @@ static int record_setup(struct rec_opts *o)
   /* PEBS arms every sampling counter (a :p on one event included). */
   for (l = 0; l < o->desc.nev; l++)
     o->desc.ev[l].precise = o->precise;
-  return CLI_EXIT_OK;
+  return record_groups(o);
 }
 
 /* ---- converting ---------------------------------------------------------- */
@@ -524,9 +546,14 @@ static void record_comm(const char *prog, char *comm, size_t len)
 static void record_plugin_args(const struct rec_opts *o,
                                struct spmu_plugin_args *a)
 {
+  unsigned i;
+
   a->period = o->desc.period;
   a->callgraph = o->desc.callchain && !o->lbr_callgraph;
   a->precise = o->precise;
+  for (i = 0; i < o->desc.nev; i++)
+    if (o->desc.ev[i].sample_read && o->desc.ev[i].group != i + 1)
+      a->read |= 1ULL << i; /* {...}:S: read at the leader's samples */
   record_comm(o->s.prog, a->comm, sizeof(a->comm));
   /* The privilege levels default to the event's (perf_event_open(2)):
    * user code only here. */
@@ -565,6 +592,8 @@ static int record_execute(struct rec_opts *o)
 static const struct session_command record_session = {
     .name = "record",
     .sampling = true,
+    .groups = true,
+    .sample_read = true,
     .options = record_options,
     .option = record_option,
     .event = record_event,
@@ -643,7 +672,13 @@ const struct cli_command cli_cmd_record = {
         "    (core-duo, core2 and nehalem have no part; --no-model).\n",
     .options =
         "    -e, --event EVENT[,EVENT...]\n"
-        "        The events to sample (repeatable); each its own counter.\n\n"
+        "        The events to sample (repeatable); each its own counter.\n"
+        "        perf's groups {a,b} and {a,b}:u are written as perf record\n"
+        "        writes them (perf evlist -g, perf report --group), each\n"
+        "        member sampling on its own; with :S ({a,b}:S, leader\n"
+        "        sampling) only the leader samples and each of its samples\n"
+        "        carries the group's counts, from which perf report and perf\n"
+        "        script take the members' (not with --precise).\n\n"
         "    -c, --count PERIOD\n"
         "        Events between two samples, from 1 to 2^W - 2 for counters\n"
         "        W bits wide (48 on skylake). Default: 100003 (perf's default\n"

@@ -62,6 +62,7 @@ struct report {
   uint64_t samples[PERF_DATA_MAX_EVENTS], period[PERF_DATA_MAX_EVENTS];
   uint64_t lost;
   unsigned folded_ev;
+  uint64_t read_prev[PERF_DATA_MAX_EVENTS]; /* each event's last READ value */
 };
 
 static bool report_grow(void **p, size_t *cap, size_t n, size_t elem)
@@ -288,7 +289,35 @@ static void report_stack(struct report *r, const struct perf_data_rec *s,
   }
 }
 
+static int report_one_sample(struct report *r, const struct perf_data_rec *s);
+
+/* A leader sample with its group's counts (PERF_SAMPLE_READ, {a,b}:S):
+ * one sample of each event of the group whose count grew since the
+ * previous read, of that growth, as perf report takes them. */
+static int report_group_sample(struct report *r, const struct perf_data_rec *s)
+{
+  struct perf_data_rec one = *s;
+  uint64_t i, value;
+  unsigned ev;
+  int rc;
+
+  for (i = 0; i < s->nread; i++) {
+    perf_data_read_at(&r->f, s, i, &ev, &value);
+    one.ev = ev;
+    one.period = value - r->read_prev[ev];
+    r->read_prev[ev] = value;
+    if (one.period && (rc = report_one_sample(r, &one)) != 0)
+      return rc;
+  }
+  return 0;
+}
+
 static int report_sample(struct report *r, const struct perf_data_rec *s)
+{
+  return s->nread ? report_group_sample(r, s) : report_one_sample(r, s);
+}
+
+static int report_one_sample(struct report *r, const struct perf_data_rec *s)
 {
   char key[4096], frame[512];
   const char *dso, *comm = report_comm_of(r, s->tid);

@@ -23,6 +23,7 @@
 #define PERF_DATA_FEAT_CMDLINE 11
 #define PERF_DATA_FEAT_EVENT_DESC 12   /* HEADER_EVENT_DESC */
 #define PERF_DATA_FEAT_BRANCH_STACK 15 /* HEADER_BRANCH_STACK */
+#define PERF_DATA_FEAT_GROUP_DESC 17   /* HEADER_GROUP_DESC */
 #define PERF_DATA_NAME_ALIGN 64        /* perf pads header strings so */
 #define PERF_DATA_BUILD_ID_MAX 20
 
@@ -47,6 +48,8 @@ struct perf_data_writer {
   const struct perf_data_env *env;
   struct perf_data_bid *bids;
   size_t nbids, capbids;
+  uint64_t read[PERF_DATA_MAX_EVENTS]; /* perf_data_set_read's */
+  unsigned nread;
 };
 
 /* Append n bytes at p (a failure is kept in w->failed). */
@@ -85,6 +88,16 @@ struct perf_data_file_attr {
 #define PERF_DATA_MAX_CHAIN 4096 /* a record's size is 16 bits */
 #define PERF_DATA_MAX_BRANCHES 64
 
+uint64_t perf_data_event_sample_type(const struct perf_data_desc *desc,
+                                     unsigned ev)
+{
+  uint64_t t = perf_data_sample_type(desc);
+
+  if (ev < desc->nev && desc->ev[ev].sample_read)
+    t |= PERF_SAMPLE_READ;
+  return t;
+}
+
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 {
   uint64_t t =
@@ -101,6 +114,25 @@ uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
 
 /* ---- writing ------------------------------------------------------------- */
 
+/* perf's tools take a hardware event whose config has bit 2 set
+ * (branches, branch-misses, bus-cycles) sampled at period 1 for a BTS event
+ * (tools/perf/util/event.c, is_bts_event) and print no branch stack for
+ * it (perf script -F brstack shows nothing): with branch stacks such an
+ * event is written as its raw encoding, the same event to the kernel. */
+static bool perf_data_looks_bts(const struct perf_data_desc *d,
+                                const struct perf_data_event *e)
+{
+  return d->branch_sample_type && e->type == PERF_TYPE_HARDWARE &&
+         (e->config & PERF_COUNT_HW_BRANCH_INSTRUCTIONS) && d->period == 1 &&
+         !(d->freq && e->per_second);
+}
+
+/* Whether event i leads its group, or is in none. */
+static bool perf_data_leads(const struct perf_data_desc *d, unsigned i)
+{
+  return d->ev[i].group == 0 || d->ev[i].group == i + 1;
+}
+
 static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
                                                unsigned i)
 {
@@ -111,8 +143,17 @@ static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
   a.type = e->type;
   a.size = PERF_DATA_ATTR_SIZE;
   a.config = e->config;
+  if (perf_data_looks_bts(d, e)) {
+    a.type = PERF_TYPE_RAW;
+    a.config = e->raw_config;
+  }
   a.sample_period = d->period;
-  a.sample_type = perf_data_sample_type(d);
+  a.sample_type = perf_data_event_sample_type(d, i);
+  /* Leader sampling: the members count, read at the leader's samples. */
+  if (e->sample_read)
+    a.read_format = PERF_FORMAT_ID | PERF_FORMAT_GROUP;
+  if (e->sample_read && !perf_data_leads(d, i))
+    a.sample_period = 0;
   /* qemu-user runs user code only: nothing of the kernel or a hypervisor
    * is in the samples, which perf shows as the :u modifier. */
   a.flags = PERF_DATA_ATTR_EXCLUDE_KERNEL | PERF_DATA_ATTR_EXCLUDE_HV;
@@ -120,7 +161,7 @@ static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
     a.flags |= PERF_DATA_ATTR_EXCLUDE_USER;
   if (e->precise)
     a.flags |= 3ULL << PERF_DATA_ATTR_PRECISE_SHIFT;
-  if (d->freq && e->per_second) {
+  if (d->freq && e->per_second && a.sample_period) {
     a.flags |= PERF_DATA_ATTR_FREQ;
     a.sample_period = d->freq; /* the union's sample_freq */
   }
@@ -267,15 +308,44 @@ static size_t perf_data_put_branches(const struct perf_data_writer *w,
   return n;
 }
 
+void perf_data_set_read(struct perf_data_writer *w, const uint64_t *values,
+                        unsigned n)
+{
+  w->nread = n < PERF_DATA_MAX_EVENTS ? n : PERF_DATA_MAX_EVENTS;
+  memcpy(w->read, values, w->nread * sizeof(values[0]));
+}
+
+/* READ with PERF_FORMAT_ID | PERF_FORMAT_GROUP: nr, then each event of
+ * ev's group, value and id (perf_data_set_read's values; 0 for any not
+ * given). */
+static size_t perf_data_put_read(struct perf_data_writer *w, uint64_t *f,
+                                 unsigned ev)
+{
+  unsigned j, k = 0;
+  size_t n = 1;
+
+  for (j = 0; j < w->desc.nev; j++) {
+    if (w->desc.ev[j].group != w->desc.ev[ev].group)
+      continue;
+    f[n++] = k < w->nread ? w->read[k] : 0;
+    f[n++] = j + 1;
+    k++;
+  }
+  f[0] = k;
+  w->nread = 0;
+  return n;
+}
+
 /* The sample's fields in sample_type's order (<linux/perf_event.h>,
- * PERF_RECORD_SAMPLE): IDENTIFIER, IP, TID, TIME, PERIOD, CALLCHAIN,
- * BRANCH_STACK. */
+ * PERF_RECORD_SAMPLE): IDENTIFIER, IP, TID, TIME, PERIOD, READ,
+ * CALLCHAIN, BRANCH_STACK. */
 int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
                      uint32_t tid, uint64_t time, uint64_t ip, uint64_t period,
                      const uint64_t *chain, uint32_t nr,
                      const struct perf_data_branches *br)
 {
-  uint64_t f[10 + PERF_DATA_MAX_CHAIN + 3 * PERF_DATA_MAX_BRANCHES];
+  uint64_t f[11 + 2 * PERF_DATA_MAX_EVENTS + PERF_DATA_MAX_CHAIN +
+             3 * PERF_DATA_MAX_BRANCHES];
   size_t n = 0;
   uint32_t i;
   uint16_t misc = PERF_RECORD_MISC_USER;
@@ -286,6 +356,8 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
   f[n++] = (uint64_t)tid << 32 | pid; /* u32 pid, then u32 tid */
   f[n++] = time;
   f[n++] = period;
+  if (perf_data_event_sample_type(&w->desc, ev) & PERF_SAMPLE_READ)
+    n += perf_data_put_read(w, f + n, ev);
   if (w->sample_type & PERF_SAMPLE_CALLCHAIN) {
     if (nr > PERF_DATA_MAX_CHAIN - 2)
       nr = PERF_DATA_MAX_CHAIN - 2; /* the outermost calls are cut */
@@ -300,6 +372,14 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
   if (ev < w->desc.nev && w->desc.ev[ev].precise)
     misc |= PERF_RECORD_MISC_EXACT_IP;
   return perf_data_record(w, PERF_RECORD_SAMPLE, misc, f, n * 8, NULL);
+}
+
+int perf_data_round(struct perf_data_writer *w)
+{
+  uint64_t none = 0;
+
+  return perf_data_record(w, PERF_DATA_RECORD_FINISHED_ROUND, 0, &none, 0,
+                          NULL);
 }
 
 int perf_data_lost(struct perf_data_writer *w, uint64_t count)
@@ -501,11 +581,9 @@ int perf_data_load(const char *path, struct perf_data_file *f, char *why,
     return -1;
   }
   for (i = 0; i < f->nev; i++)
-    if (f->ev[i].attr.sample_type & (PERF_SAMPLE_READ | PERF_SAMPLE_RAW)) {
+    if (f->ev[i].attr.sample_type & PERF_SAMPLE_RAW) {
       snprintf(why, whylen,
-               "%s: samples with PERF_SAMPLE_READ or _RAW are not "
-               "read here",
-               path);
+               "%s: samples with PERF_SAMPLE_RAW are not read here", path);
       return -1;
     }
   f->data_off = f->pos = h.data.offset;
@@ -525,12 +603,30 @@ static unsigned perf_data_event_of(const struct perf_data_file *f, uint64_t id)
   return 0;
 }
 
+/* The bytes of a sample's READ field at p (n bytes left), stepped over:
+ * one value or, with PERF_FORMAT_GROUP, nr of them, each with the ids
+ * and times read_format asks for (<linux/perf_event.h>, read_format). */
+static size_t perf_data_read_size(uint64_t rf, const unsigned char *p, size_t n)
+{
+  uint64_t per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+  uint64_t times = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+                   !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+  uint64_t nr;
+
+  if (!(rf & PERF_FORMAT_GROUP))
+    return 8 * (per + times);
+  if (n < 8 || (nr = perf_data_u64(p)) > n / 8 / per)
+    return SIZE_MAX;
+  return 8 * (1 + times + nr * per);
+}
+
 static int perf_data_sample_fields(const struct perf_data_file *f,
                                    const unsigned char *p, size_t n,
                                    struct perf_data_rec *r)
 {
   uint64_t st = f->ev[0].attr.sample_type, id = 0;
-  size_t o = 0;
+  size_t o = 0, rd;
+  unsigned ev = 0;
 
 #define PD_TAKE(dst)                                                           \
   do {                                                                         \
@@ -541,8 +637,13 @@ static int perf_data_sample_fields(const struct perf_data_file *f,
   } while (0)
   uint64_t skip, pidtid = 0;
 
-  if (st & PERF_SAMPLE_IDENTIFIER)
+  /* The event's own sample_type, once the IDENTIFIER says which (only
+   * PERF_SAMPLE_READ differs between a file's events here). */
+  if (st & PERF_SAMPLE_IDENTIFIER) {
     PD_TAKE(id);
+    ev = f->nev > 1 ? perf_data_event_of(f, id) : 0;
+    st = f->ev[ev].attr.sample_type;
+  }
   if (st & PERF_SAMPLE_IP)
     PD_TAKE(r->ip);
   if (st & PERF_SAMPLE_TID)
@@ -561,6 +662,19 @@ static int perf_data_sample_fields(const struct perf_data_file *f,
     PD_TAKE(r->period);
   else
     r->period = f->ev[0].attr.sample_period;
+  if (st & PERF_SAMPLE_READ) {
+    uint64_t rf = f->ev[ev].attr.read_format;
+
+    rd = perf_data_read_size(rf, p + o, n - o);
+    if (rd > n - o)
+      return -1;
+    if ((rf & PERF_FORMAT_GROUP) && (rf & PERF_FORMAT_ID)) {
+      r->nread = perf_data_u64(p + o);
+      r->read_stride = 8 * (2 + !!(rf & PERF_FORMAT_LOST));
+      r->read = p + o + rd - r->nread * r->read_stride;
+    }
+    o += rd;
+  }
   if (st & PERF_SAMPLE_CALLCHAIN) {
     PD_TAKE(r->nr);
     if (r->nr > (n - o) / 8)
@@ -691,6 +805,16 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
     return -1;
   f->pos += n;
   return 1;
+}
+
+void perf_data_read_at(const struct perf_data_file *f,
+                       const struct perf_data_rec *r, uint64_t i, unsigned *ev,
+                       uint64_t *value)
+{
+  const unsigned char *e = r->read + i * r->read_stride;
+
+  *value = perf_data_u64(e);
+  *ev = perf_data_event_of(f, perf_data_u64(e + 8));
 }
 
 /* ---- time order ---------------------------------------------------------- */
@@ -963,6 +1087,48 @@ static const char *perf_data_env_string(const struct perf_data_env *e,
 }
 
 /* The feature bitmap's first word: the features this file has. */
+/* The members of the group event i leads (0: it leads none). */
+static uint32_t perf_data_members(const struct perf_data_desc *d, unsigned i)
+{
+  uint32_t n = 0;
+  unsigned j;
+
+  if (d->ev[i].group != i + 1)
+    return 0;
+  for (j = 0; j < d->nev; j++)
+    n += d->ev[j].group == i + 1;
+  return n;
+}
+
+/* The groups HEADER_GROUP_DESC lists: those of two events or more, as
+ * perf record writes it (a group of one is an event alone to perf). */
+static uint32_t perf_data_ngroups(const struct perf_data_desc *d)
+{
+  uint32_t n = 0;
+  unsigned i;
+
+  for (i = 0; i < d->nev; i++)
+    n += perf_data_members(d, i) > 1;
+  return n;
+}
+
+/* HEADER_GROUP_DESC: nr, then per group its name (perf's for a group
+ * given without one), its leader's index, its number of events. */
+static void perf_data_group_desc(struct perf_data_writer *w)
+{
+  uint32_t nr = perf_data_ngroups(&w->desc), m[2];
+  unsigned i;
+
+  perf_data_put(w, &nr, sizeof(nr));
+  for (i = 0; i < w->desc.nev; i++) {
+    if ((m[1] = perf_data_members(&w->desc, i)) < 2)
+      continue;
+    m[0] = i;
+    perf_data_put_string(w, "{anon_group}");
+    perf_data_put(w, m, sizeof(m));
+  }
+}
+
 static uint64_t perf_header_features(const struct perf_data_writer *w)
 {
   const struct perf_data_env *e = w->env;
@@ -982,6 +1148,8 @@ static uint64_t perf_header_features(const struct perf_data_writer *w)
     f |= 1ULL << PERF_DATA_FEAT_CMDLINE;
   if (w->desc.branch_feature)
     f |= 1ULL << PERF_DATA_FEAT_BRANCH_STACK;
+  if (perf_data_ngroups(&w->desc))
+    f |= 1ULL << PERF_DATA_FEAT_GROUP_DESC;
   return f;
 }
 
@@ -1012,6 +1180,9 @@ static void perf_data_feature(struct perf_data_writer *w, unsigned bit)
     break;
   case PERF_DATA_FEAT_EVENT_DESC:
     perf_data_event_desc(w);
+    break;
+  case PERF_DATA_FEAT_GROUP_DESC:
+    perf_data_group_desc(w);
     break;
   default:
     break;

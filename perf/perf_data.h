@@ -23,13 +23,21 @@
  *     name and ids), so the tools print the event names as given; and
  *     HEADER_BRANCH_STACK (15, empty) when the samples carry branch stacks
  *     taken as perf record -b or -j takes them, which makes perf report show
- *     branches by default. A string is a perf_header_string: u32 length,
- *     then the string NUL-padded to that length, a multiple of 64.
- * Branch stacks (PERF_SAMPLE_BRANCH_STACK, attr.branch_sample_type): after
- *   the call chain, u64 nr, u64 hw_idx when branch_sample_type has
- *   PERF_SAMPLE_BRANCH_HW_INDEX, then nr perf_branch_entry (from, to, a u64
- *   of flags: mispred bit 0, predicted 1, in_tx 2, abort 3, cycles 19:4,
- *   type 23:20), most recent first.
+ *     branches by default; HEADER_GROUP_DESC (17: u32 nr, then per group of
+ *     two events or more its name "{anon_group}", u32 leader index, u32
+ *     members) when -e had perf's groups, which is all that says which
+ *     events are grouped (perf evlist -g, perf report --group). A string is a
+ * perf_header_string: u32 length, then the string NUL-padded to that length, a
+ * multiple of 64. Branch stacks (PERF_SAMPLE_BRANCH_STACK,
+ * attr.branch_sample_type): after the call chain, u64 nr, u64 hw_idx when
+ * branch_sample_type has PERF_SAMPLE_BRANCH_HW_INDEX, then nr perf_branch_entry
+ * (from, to, a u64 of flags: mispred bit 0, predicted 1, in_tx 2, abort 3,
+ * cycles 19:4, type 23:20), most recent first. Leader sampling ({a,b}:S): every
+ * event of the group has PERF_SAMPLE_READ with read_format ID | GROUP, the
+ * members no period; the leader's samples carry, after the period, u64 nr then
+ * per event of the group (leader first) u64 value, u64 id: the event's count
+ * over the whole recording, from which perf takes each member's samples (a
+ *   member's period: its count since the leader's previous sample).
  * sample_id_all is clear: only samples carry a time, so perf delivers the
  * other records as they come in the file and orders the samples by time.
  *
@@ -55,7 +63,7 @@ struct perf_data_attr {
   uint64_t config;
   uint64_t sample_period;
   uint64_t sample_type;
-  uint64_t read_format;
+  uint64_t read_format; /* PERF_FORMAT_* */
   uint64_t flags;
   uint8_t rest[80];
 };
@@ -93,10 +101,15 @@ struct perf_data_event {
   char name[PERF_DATA_NAME_MAX]; /* as the user spelt it */
   uint32_t type;                 /* PERF_TYPE_HARDWARE, _HW_CACHE, _RAW */
   uint64_t config;
-  bool exclude_user; /* kernel code only (:k) */
-  bool precise;      /* precise_ip = 3: the IP of the instruction itself */
-  bool per_second;   /* counts retired instructions, the samples' clock: a
-                        period from -F is then exactly desc.freq a second */
+  uint64_t raw_config; /* the same event as PERF_TYPE_RAW's config */
+  bool exclude_user;   /* kernel code only (:k) */
+  bool precise;        /* precise_ip = 3: the IP of the instruction itself */
+  bool per_second;     /* counts retired instructions, the samples' clock: a
+                          period from -F is then exactly desc.freq a second */
+  /* perf's groups: 1 + the index of the event's group leader (the
+   * leader's own index for the leader); 0: in no group. */
+  unsigned group;
+  bool sample_read; /* in a group sampled by its leader only ({a,b}:S) */
 };
 
 /* What the attrs say of every event: the same period and sample layout. */
@@ -118,8 +131,11 @@ struct perf_data_desc {
 
 /* The sample_type of desc: IP, TID, TIME, PERIOD; CALLCHAIN with
  * callchain; BRANCH_STACK with branch_sample_type; IDENTIFIER when there
- * are several events. */
+ * are several events (and READ for an event of a leader-sampled group:
+ * perf_data_event_sample_type). */
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc);
+uint64_t perf_data_event_sample_type(const struct perf_data_desc *desc,
+                                     unsigned ev);
 
 /* ---- writing ------------------------------------------------------------- */
 
@@ -170,6 +186,15 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
                      uint32_t tid, uint64_t time, uint64_t ip, uint64_t period,
                      const uint64_t *chain, uint32_t nr,
                      const struct perf_data_branches *br);
+/* A leader-sampled group's next sample (perf_data_sample's, of the
+ * leader): before it, the group's counts over the recording so far,
+ * values[i] that of the group's i-th event in index order (the leader
+ * first). */
+void perf_data_set_read(struct perf_data_writer *w, const uint64_t *values,
+                        unsigned n);
+/* PERF_RECORD_FINISHED_ROUND: the end of a round of records (perf
+ * delivers the samples it holds up to the previous round's latest time). */
+int perf_data_round(struct perf_data_writer *w);
 /* PERF_RECORD_LOST_SAMPLES: count samples were lost. */
 int perf_data_lost(struct perf_data_writer *w, uint64_t count);
 /* The header features env states; env and its strings must live until
@@ -220,7 +245,11 @@ struct perf_data_rec {
   uint64_t nr;
   const unsigned char *br; /* nbr branch entries (perf_data_branch_at) */
   uint64_t nbr, hw_idx;    /* hw_idx: all ones when not in the file */
-  uint64_t lost;           /* LOST, LOST_SAMPLES */
+  /* PERF_SAMPLE_READ with PERF_FORMAT_GROUP (leader sampling): nread
+   * values (perf_data_read_at); 0 without. */
+  const unsigned char *read;
+  uint64_t nread, read_stride;
+  uint64_t lost; /* LOST, LOST_SAMPLES */
 };
 
 /* Read path whole: 0, or -1 with the reason in why (not a perf.data file,
@@ -241,6 +270,11 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
 int perf_data_sort(struct perf_data_file *f, char *why, size_t whylen);
 /* Entry i of a sample's call chain. */
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i);
+/* Entry i of a sample's READ group: the event its id names (its index in
+ * perf_data_file.ev) and its value. */
+void perf_data_read_at(const struct perf_data_file *f,
+                       const struct perf_data_rec *r, uint64_t i, unsigned *ev,
+                       uint64_t *value);
 /* Entry i of a sample's branch stack. */
 struct perf_data_branch perf_data_branch_at(const struct perf_data_rec *r,
                                             uint64_t i);

@@ -32,6 +32,22 @@ struct rs_mmap {
   bool hit;
 };
 
+/* Leader sampling (record.h's READ): a thread's counts of each event at
+ * its last READ, and the READ that waits for its sample. */
+struct rs_reads {
+  uint32_t pid, tid;
+  uint64_t last[PERF_DATA_MAX_EVENTS];
+  bool pending;
+  uint32_t event, nr;
+  uint64_t count[PERF_DATA_MAX_EVENTS];
+};
+
+/* A thread's end, written after every sample (rs_exits). */
+struct rs_exit {
+  uint32_t pid, ppid, tid;
+  uint64_t time;
+};
+
 struct rs_state {
   struct perf_data_writer *w;
   const struct perf_data_desc *desc;
@@ -40,6 +56,14 @@ struct rs_state {
   size_t nproc, capproc;
   struct rs_mmap *maps;
   size_t nmaps, capmaps;
+  struct rs_reads *reads;
+  size_t nreads, capreads;
+  struct rs_exit *exits;
+  size_t nexits, capexits;
+  /* Each event's count over the recording, as READ gives it to perf: a
+   * leader's, the sum of its periods; a member's, of its counts' growth
+   * in every thread. */
+  uint64_t total[PERF_DATA_MAX_EVENTS];
   uint64_t off; /* of the record being converted */
   char *why;
   size_t whylen;
@@ -146,6 +170,86 @@ static int rs_mmap(struct rs_state *s, const unsigned char *b, size_t n)
   return perf_data_mmap(s->w, r.pid, r.tid, r.start, r.len, r.pgoff, path);
 }
 
+/* The READ state of thread tid (created, counting from 0, when new). */
+static struct rs_reads *rs_reads_of(struct rs_state *s, uint32_t pid,
+                                    uint32_t tid)
+{
+  struct rs_reads *t;
+  size_t i;
+
+  for (i = 0; i < s->nreads; i++)
+    if (s->reads[i].tid == tid && s->reads[i].pid == pid)
+      return &s->reads[i];
+  if (!rs_grow((void **)&s->reads, &s->capreads, s->nreads, sizeof(*t)))
+    return NULL;
+  t = &s->reads[s->nreads++];
+  memset(t, 0, sizeof(*t));
+  t->pid = pid;
+  t->tid = tid;
+  return t;
+}
+
+/* A thread starts (again, in a program an execve started): its counts
+ * start from 0 (record.h, READ). */
+static void rs_reads_restart(struct rs_state *s, uint32_t pid, uint32_t tid)
+{
+  size_t i;
+
+  for (i = 0; i < s->nreads; i++)
+    if (s->reads[i].tid == tid && s->reads[i].pid == pid)
+      memset(s->reads[i].last, 0, sizeof(s->reads[i].last));
+}
+
+static int rs_read(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  struct spmu_rec_read r;
+  struct rs_reads *t;
+
+  if (n < sizeof(r))
+    return rs_fail(s, "a short READ record");
+  memcpy(&r, b, sizeof(r));
+  if (r.nr > (n - sizeof(r)) / 8 || r.event >= s->desc->nev ||
+      r.nr > s->desc->nev - 1 - r.event)
+    return rs_fail(s, "a READ record of events -e did not give");
+  if (!(t = rs_reads_of(s, r.pid, r.tid)))
+    return rs_fail(s, "more threads than memory holds");
+  t->pending = true;
+  t->event = r.event;
+  t->nr = r.nr;
+  memcpy(t->count, b + sizeof(r), 8 * (size_t)r.nr);
+  return 0;
+}
+
+/* A leader-sampled group's sample (event ev, of period): the counts of
+ * its group over the recording, for perf_data_set_read; each member's
+ * grown by what it counted in this thread since the thread's last READ
+ * (the READ that came before this sample). */
+static int rs_group_read(struct rs_state *s, const struct spmu_rec_sample *r)
+{
+  uint64_t values[PERF_DATA_MAX_EVENTS];
+  struct rs_reads *t = rs_reads_of(s, r->pid, r->tid);
+  unsigned j, n = 0, k = 0;
+
+  if (!t)
+    return rs_fail(s, "more threads than memory holds");
+  s->total[r->event] += r->period;
+  for (j = 0; j < s->desc->nev; j++) {
+    if (s->desc->ev[j].group != r->event + 1)
+      continue;
+    if (j != r->event) {
+      if (t->pending && t->event == r->event && k < t->nr) {
+        s->total[j] += t->count[k] - t->last[j];
+        t->last[j] = t->count[k];
+      }
+      k++;
+    }
+    values[n++] = s->total[j];
+  }
+  t->pending = false;
+  perf_data_set_read(s->w, values, n);
+  return 0;
+}
+
 static int rs_thread(struct rs_state *s, const unsigned char *b, size_t n)
 {
   struct spmu_rec_thread r;
@@ -155,6 +259,7 @@ static int rs_thread(struct rs_state *s, const unsigned char *b, size_t n)
     return rs_fail(s, "a short THREAD record");
   memcpy(&r, b, sizeof(r));
   s->st->threads++;
+  rs_reads_restart(s, r.pid, r.tid);
   if (r.tid == r.pid)
     return 0; /* the main thread: its COMM came with PROCESS */
   p = rs_find(s, r.pid);
@@ -263,6 +368,10 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
              r.event, s->off, s->desc->nev, s->desc->nev == 1 ? "" : "s");
     return -1;
   }
+  if (s->desc->ev[r.event].sample_read &&
+      s->desc->ev[r.event].group != r.event + 1)
+    return rs_fail(s, "a SAMPLE of an event its group's leader reads "
+                      "({...}:S)");
   nr = r.nr < 4096 ? r.nr : 4096;
   for (i = 0; i < nr; i++)
     memcpy(&chain[i], b + sizeof(r) + 8 * i, 8);
@@ -271,6 +380,9 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
     return -1;
   s->st->samples[r.event]++;
   rs_hits(s, &r, chain, nr, &br);
+  if (s->desc->ev[r.event].sample_read &&
+      s->desc->ev[r.event].group == r.event + 1 && rs_group_read(s, &r) != 0)
+    return -1;
   return perf_data_sample(s->w, r.event, r.pid, r.tid, r.time, r.ip, r.period,
                           chain, nr, br.nr ? &br : NULL);
 }
@@ -286,7 +398,33 @@ static int rs_exit(struct rs_state *s, const unsigned char *b, size_t n)
   memcpy(&r, b, sizeof(r));
   p = rs_find(s, r.pid);
   ppid = r.tid != r.pid ? r.pid : p ? p->ppid : 0;
-  return perf_data_task(s->w, true, r.pid, ppid, r.tid, ppid, r.time);
+  if (!rs_grow((void **)&s->exits, &s->capexits, s->nexits, sizeof(*s->exits)))
+    return rs_fail(s, "more threads than memory holds");
+  s->exits[s->nexits++] = (struct rs_exit){r.pid, ppid, r.tid, r.time};
+  return 0;
+}
+
+/* The EXIT records, after every sample and two rounds. perf holds the
+ * samples to sort them by time until a round delivers them (they alone
+ * have a time: perf_data.h), while it handles an EXIT as it reads it; a
+ * tool that forgets a thread at its EXIT (perf buildid-list -H) would
+ * then find no mapping for its samples. The first round sets the time
+ * up to which the second delivers (perf.data-file-format.txt,
+ * FINISHED_ROUND): every sample. */
+static int rs_exits(struct rs_state *s)
+{
+  size_t i;
+
+  if (s->nexits == 0)
+    return 0;
+  if (perf_data_round(s->w) != 0 || perf_data_round(s->w) != 0)
+    return -1;
+  for (i = 0; i < s->nexits; i++)
+    if (perf_data_task(s->w, true, s->exits[i].pid, s->exits[i].ppid,
+                       s->exits[i].tid, s->exits[i].ppid,
+                       s->exits[i].time) != 0)
+      return -1;
+  return 0;
 }
 
 static int rs_lost(struct rs_state *s, const unsigned char *b, size_t n)
@@ -316,6 +454,8 @@ static int rs_convert_one(struct rs_state *s, uint32_t type,
     return rs_exit(s, b, n);
   case SPMU_REC_LOST:
     return rs_lost(s, b, n);
+  case SPMU_REC_READ:
+    return rs_read(s, b, n);
   default:
     return 0; /* a type this reader does not know: skipped by size */
   }
@@ -402,6 +542,8 @@ int record_stream_convert(const char *path, const struct perf_data_desc *desc,
   perf_data_set_env(s.w, env);
   rc = rs_convert_all(&s, in);
   if (rc == 0)
+    rc = rs_exits(&s);
+  if (rc == 0)
     rc = rs_build_ids(&s);
   fclose(in);
   if (perf_data_close(s.w, cwhy, sizeof(cwhy)) != 0 && rc == 0) {
@@ -412,5 +554,7 @@ int record_stream_convert(const char *path, const struct perf_data_desc *desc,
     free(s.maps[i].path);
   free(s.maps);
   free(s.proc);
+  free(s.reads);
+  free(s.exits);
   return rc;
 }

@@ -13,8 +13,13 @@
  *   SAMPLE   SAMPLE: ip, pid/tid, time (instructions the thread retired),
  *            period, and with a call chain PERF_CONTEXT_USER, the ip, then
  *            the return addresses innermost first;
- *   EXIT     EXIT;
- *   LOST     LOST_SAMPLES.
+ *   EXIT     EXIT, after every sample (two FINISHED_ROUNDs first), as a
+ *            tool that forgets a thread at its EXIT needs it;
+ *   LOST     LOST_SAMPLES;
+ *   READ     nothing of its own: the counts of a leader-sampled group
+ *            ({a,b}:S), which the leader's next SAMPLE of the thread
+ *            carries (PERF_SAMPLE_READ) as each event's count over the
+ *            recording, every thread's growth added (perf_data.h).
  * Records of other types are skipped, as the stream's readers must. The
  * header's HEADER_BUILD_ID gives the build id (symbols_build_id) of each
  * mapped file that a sample's ip, call chain or branch stack touches. */

@@ -296,13 +296,32 @@ static int session_add_member(struct session *s, const char *member,
   return session_add_event(s, s->model.use, spec, NULL, g);
 }
 
-static int session_add_group(struct session *s, const char *members,
-                             const char *mods)
+/* perf's S among a group's modifiers (leader sampling, perf-list(1)),
+ * where the command takes it: kept in s->leader_sampled[g] and taken out
+ * of mods, the rest being the members' modifiers. */
+static void session_take_sample_read(struct session *s, char *mods, unsigned g)
+{
+  char *r = mods, *w = mods;
+
+  if (!s->cmd->sample_read)
+    return;
+  for (; *r; r++)
+    if (*r == 'S')
+      s->leader_sampled[g] = true;
+    else
+      *w++ = *r;
+  *w = '\0';
+}
+
+static int session_add_group(struct session *s, const char *members, char *mods)
 {
   char member[sizeof(s->ev[0].name)];
   unsigned g = ++s->ngroups;
   int rc;
 
+  if (g > SESSION_MAX_EVENTS)
+    return session_error(s, true, "at most %d events", SESSION_MAX_EVENTS);
+  session_take_sample_read(s, mods, g);
   while (*members) {
     if (!stat_event_next(&members, member, sizeof member))
       return session_error(s, true, "event '%.40s...' is too long", members);

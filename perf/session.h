@@ -93,6 +93,9 @@ struct session_command {
   const char *name; /* "stat": in messages and the temporary file's name */
   bool sampling;    /* the plugin records (record=) rather than counts */
   bool groups;      /* -e takes perf's groups {a,b} and {a,b}:MODS */
+  /* With groups: a group's modifiers may have perf's S, leader sampling
+   * ({a,b}:S: only a samples, reading b at each of its samples). */
+  bool sample_read;
   /* Its own options, ending with an entry of no names; searched after
    * the shared ones. */
   const struct session_option *options;
@@ -133,6 +136,7 @@ struct session {
   unsigned nev;
   unsigned group[SESSION_MAX_EVENTS]; /* ev[i]'s group, 1..ngroups; 0: none */
   unsigned ngroups;
+  bool leader_sampled[SESSION_MAX_EVENTS + 1]; /* group g had :S */
 
   /* The run (session_find, _start, _run). */
   char qemu[SESSION_PATH_MAX], plugin[SESSION_PATH_MAX], prog[SESSION_PATH_MAX];

@@ -43,6 +43,7 @@ static const struct key keys[] = {
     {"multiplex", DEC, FIELD(multiplex), false},
     {"grouped", HEX, FIELD(grouped), false},
     {"interval", DEC, FIELD(interval), false},
+    {"read", HEX, FIELD(read), false},
     {"callgraph", FLAG, FIELD(callgraph), false},
     {"precise", FLAG, FIELD(precise), false},
     {"comm", NAME, FIELD(comm), false},
@@ -330,6 +331,9 @@ static int check(const struct spmu_plugin_args *a, char *why, size_t len)
     msg = "interval=N counts; it does not go with record=PATH";
   else if (a->grouped && !a->multiplex)
     msg = "grouped=HEX goes with multiplex=N";
+  else if (a->read && (!a->record[0] || a->precise || (a->read & 1)))
+    msg = "read=HEX goes with record=PATH, without precise=1, and event 0 "
+          "leads its group";
   if (msg)
     snprintf(why, len, "%s", msg);
   return msg ? -1 : 0;
@@ -350,7 +354,7 @@ int spmu_plugin_args_parse(struct spmu_plugin_args *a, int argc,
                "unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
                "record=PATH, period=N, callgraph=0|1, precise=0|1, "
                "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, "
-               "interval=N, model=SPEC, count=inline|callback)",
+               "interval=N, read=HEX, model=SPEC, count=inline|callback)",
                argv[i]);
       return -1;
     }

@@ -28,6 +28,11 @@
  *                  scheduled together, in one slice
  *   interval=N     counting: each thread's counts also at every N
  *                  instructions of its clock (results.h, intervals)
+ *   read=HEX       record mode: bit I set when event I is counted, not
+ *                  sampled (its counter starts at 0, no PMI), and read at
+ *                  each sample of its leader, the nearest event before it
+ *                  without the bit (perf's leader sampling, {a,b}:S):
+ *                  protocol/record.h's SPMU_REC_READ
  *   callgraph=0|1  record mode: each sample's call chain
  *   precise=0|1    record mode: sample through PEBS
  *   comm=NAME      the process name: of SPMU_REC_PROCESS in record mode,
@@ -46,8 +51,9 @@
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
  * event; period, callgraph, precise and branch only with record; multiplex
- * and interval only without; grouped only with multiplex); what a value means
- * (a profile, a model, the bits of an event select) is the plugin's to check.
+ * and interval only without; grouped only with multiplex; read only with
+ * record, not with precise, and never on event 0); what a value means (a
+ * profile, a model, the bits of an event select) is the plugin's to check.
  * Plain C, libc only. */
 #ifndef SOFTPMU_PROTOCOL_ARGS_H
 #define SOFTPMU_PROTOCOL_ARGS_H
@@ -72,6 +78,7 @@ struct spmu_plugin_args {
   uint64_t multiplex; /* 0: off */
   uint64_t grouped;   /* bit i: event i is grouped with event i - 1 */
   uint64_t interval;  /* instructions a row of intervals; 0: none */
+  uint64_t read;      /* bit i: event i is read at its leader's samples */
   bool callgraph, precise;
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
   uint64_t branch;                        /* 0: no branch stacks */

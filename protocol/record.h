@@ -45,6 +45,10 @@ enum spmu_rec_type {
   SPMU_REC_EXIT = 5,
   /* Samples that were lost (count of them), e.g. a PEBS record dropped. */
   SPMU_REC_LOST = 6,
+  /* With read= (args.h): the counts of the events a sample's event
+   * leads, written just before that SAMPLE record (perf's leader
+   * sampling, {a,b}:S). */
+  SPMU_REC_READ = 7,
 };
 
 #define SPMU_REC_COMM_LEN 16
@@ -125,6 +129,18 @@ struct spmu_rec_brstack {
   uint64_t nr;     /* entries[] */
   uint64_t hw_idx; /* MSR_LASTBRANCH_TOS; all ones for architectural LBRs */
   struct spmu_rec_branch entries[];
+};
+
+struct spmu_rec_read {
+  struct spmu_rec_head head;
+  uint32_t pid, tid;
+  uint32_t event; /* the leader: the event of the SAMPLE that follows */
+  uint32_t nr;    /* count[]: the events after it that read= marks, in
+                     order, up to the next event it does not mark */
+  /* Each one's count in this thread since the thread started (a forked
+   * child: since the fork; a program an execve started: since the
+   * exec), as the model's counter holds it. */
+  uint64_t count[];
 };
 
 struct spmu_rec_exit {

@@ -594,6 +594,104 @@ static void cpuid_header_of_the_modelled_part(void **state)
   }
 }
 
+/* perf's leader sampling ({instructions,branches}:S, as perf record
+ * writes it): both attrs with PERF_SAMPLE_READ and read_format ID |
+ * GROUP, the member without a period; the leader's sample carries nr,
+ * then value and id of each event after its period
+ * (<linux/perf_event.h>); HEADER_GROUP_DESC (17) names the group:
+ * "{anon_group}", leader 0, 2 events. softpmu's reader steps over READ. */
+static void leader_sampled_group(void **state)
+{
+  struct perf_data_desc d = two_events();
+  const uint64_t values[2] = {1009, 873};
+  const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP |
+                      PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+                      PERF_SAMPLE_READ;
+  struct perf_data_writer *w;
+  struct perf_data_file f;
+  struct perf_data_rec r;
+  char why[256];
+  size_t len, off, feat;
+  unsigned char *b;
+
+  (void)state;
+  d.callchain = false;
+  d.ev[0].precise = d.ev[1].precise = false;
+  d.ev[0].group = d.ev[1].group = 1;
+  d.ev[0].sample_read = d.ev[1].sample_read = true;
+  w = perf_data_open(path, &d, why, sizeof(why));
+  assert_non_null(w);
+  perf_data_set_read(w, values, 2);
+  assert_int_equal(
+      perf_data_sample(w, 0, 10, 10, 5, 0x40101e, 1009, NULL, 0, NULL), 0);
+  assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
+  b = slurp(&len);
+  assert_int_equal(u64_at(b, 104 + 24), st);
+  assert_int_equal(u64_at(b, 104 + 32), PERF_FORMAT_ID | PERF_FORMAT_GROUP);
+  assert_int_equal(u64_at(b, 104 + 144 + 16), 0); /* the member's period */
+  assert_int_equal(u64_at(b, 104 + 144 + 24), st);
+  assert_int_equal(u64_at(b, 72), 1ULL << 12 | 1ULL << 17); /* features */
+  /* header, 2 attrs + ids, 2 ids; the sample's header; id, ip, pid/tid,
+   * time, period; then READ. */
+  off = 104 + 2 * 144 + 16 + 8 + 5 * 8;
+  assert_int_equal(u64_at(b, off), 2);
+  assert_int_equal(u64_at(b, off + 8), 1009);
+  assert_int_equal(u64_at(b, off + 16), 1);
+  assert_int_equal(u64_at(b, off + 24), 873);
+  assert_int_equal(u64_at(b, off + 32), 2);
+  /* The feature table after the data: EVENT_DESC's section, then
+   * GROUP_DESC's. */
+  feat = u64_at(b, 40) + u64_at(b, 48);
+  off = u64_at(b, feat + 16);
+  assert_int_equal(u64_at(b, feat + 24), 4 + 68 + 8);
+  assert_int_equal(u32_at(b, off), 1);
+  assert_header_string(b, off + 4, "{anon_group}");
+  assert_int_equal(u32_at(b, off + 72), 0);
+  assert_int_equal(u32_at(b, off + 76), 2);
+  free(b);
+  assert_int_equal(perf_data_load(path, &f, why, sizeof(why)), 0);
+  assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 1);
+  assert_int_equal(r.type, PERF_RECORD_SAMPLE);
+  assert_int_equal(r.ev, 0);
+  assert_int_equal(r.ip, 0x40101e);
+  assert_int_equal(r.period, 1009);
+  perf_data_free(&f);
+}
+
+/* perf's tools take a hardware event with config bit 2 (branches,
+ * branch-misses, bus-cycles) at period 1 for BTS (is_bts_event) and print no
+ * branch stack for it: with branch stacks it is written raw, at another period
+ * as perf writes it. */
+static void bts_lookalike_written_raw(void **state)
+{
+  struct perf_data_desc d = two_events();
+  struct perf_data_writer *w;
+  char why[256];
+  size_t len;
+  unsigned char *b;
+  uint64_t period;
+
+  (void)state;
+  d.nev = 1;
+  d.callchain = false;
+  d.ev[0].precise = false;
+  d.ev[0].config = PERF_COUNT_HW_BRANCH_MISSES;
+  d.ev[0].raw_config = 0xc5;
+  d.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+  for (period = 1; period <= 2; period++) {
+    d.period = period;
+    w = perf_data_open(path, &d, why, sizeof(why));
+    assert_non_null(w);
+    assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
+    b = slurp(&len);
+    assert_int_equal(u32_at(b, 104),
+                     period == 1 ? PERF_TYPE_RAW : PERF_TYPE_HARDWARE);
+    assert_int_equal(u64_at(b, 104 + 8),
+                     period == 1 ? 0xc5 : PERF_COUNT_HW_BRANCH_MISSES);
+    free(b);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -614,6 +712,9 @@ int main(void)
                                       teardown),
       cmocka_unit_test_setup_teardown(bad_files_refused, setup, teardown),
       cmocka_unit_test(cpuid_header_of_the_modelled_part),
+      cmocka_unit_test_setup_teardown(leader_sampled_group, setup, teardown),
+      cmocka_unit_test_setup_teardown(bts_lookalike_written_raw, setup,
+                                      teardown),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

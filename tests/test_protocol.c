@@ -112,8 +112,10 @@ static void test_args_record_round_trip(void **state)
   a.branch = 0x10009;
   snprintf(a.model, sizeof(a.model), "part:icelake");
   a.count_callback = true;
+  a.read = 0x6; /* {a,b,c}:S as events 0 to 2 */
   round_trip(&a);
   a.branch = 0;
+  a.read = 0;
   a.precise = true;
   round_trip(&a);
 }
@@ -173,15 +175,14 @@ static void test_args_refusals(void **state)
   refused((const char *[]){"out=o", "event=4300c0", "colour=blue"}, 3,
           "unknown argument 'colour=blue' (profile=NAME, out=PATH, event=HEX, "
           "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
-          "branch=HEX, multiplex=N, grouped=HEX, interval=N, "
+          "branch=HEX, multiplex=N, grouped=HEX, interval=N, read=HEX, "
           "model=SPEC, "
           "count=inline|callback)");
   refused((const char *[]){"out=o", "event=4300c0", "count=sometimes"}, 3,
           "unknown argument 'count=sometimes' (profile=NAME, out=PATH, "
           "event=HEX, record=PATH, period=N, callgraph=0|1, precise=0|1, "
           "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, interval=N, "
-          "model=SPEC, "
-          "count=inline|callback)");
+          "read=HEX, model=SPEC, count=inline|callback)");
   refused((const char *[]){"out=", "event=4300c0"}, 2,
           "out=: empty or too long a path");
   refused((const char *[]){"record=r", "event=4300c0", "period=0"}, 3,
@@ -211,6 +212,15 @@ static void test_args_refusals(void **state)
       4, "multiplex=N counts; it does not go with record=PATH");
   refused((const char *[]){"out=o", "event=4300c0", "grouped=2"}, 3,
           "grouped=HEX goes with multiplex=N");
+  /* Leader sampling: members read at their leader's samples, in record
+   * mode only, and event 0 has no leader before it. */
+  refused((const char *[]){"out=o", "event=4300c0", "event=4300c4", "read=2"},
+          4,
+          "read=HEX goes with record=PATH, without precise=1, and event 0 "
+          "leads its group");
+  refused((const char *[]){"record=r", "event=4300c0", "period=5", "read=1"}, 4,
+          "read=HEX goes with record=PATH, without precise=1, and event 0 "
+          "leads its group");
 }
 
 /* At most SPMU_PLUGIN_ARGS_MAX_EVENTS events. */

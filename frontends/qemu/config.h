@@ -59,6 +59,8 @@ struct spmu_qemu_config {
   uint64_t mux;     /* multiplex=N: slices of N instructions; 0: off */
   uint64_t grouped; /* grouped=: bit i, event i is in event i - 1's group */
   uint64_t ival;    /* interval=N: rows every N instructions; 0: none */
+  uint64_t read;    /* read=: bit i, event i counts, read at its leader's
+                       samples (sample.c) */
   /* Inline counting (inline.c) from the start: no event needs what only
    * a callback per block sees, nothing is sampled, modelled or
    * multiplexed. */

@@ -71,6 +71,9 @@ static int claim_event(struct vcpu *v, unsigned i, char *why, size_t len)
   unsigned k;
   int rc;
 
+  if (i < 64 && (cfg->read >> i & 1))
+    ev.period = 0; /* read at its leader's samples: it only counts */
+
   for (k = 0;; k++) {
     if (k == v->ncores && (rc = new_core(v, why, len)) != 0)
       return rc;

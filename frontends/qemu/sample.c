@@ -3,6 +3,8 @@
  * With branch stacks, a sample carries the stack lbr.c read at its PMI.
  * Each file mapping an address of a sample falls in (its IP, its call
  * chain, either end of a branch) is written (MMAP) before the sample.
+ * With read= (perf's leader sampling), a leader's sample is preceded by
+ * the counts of the events it reads (READ).
  *
  * A sample's IP is the instruction whose retirement made the counter
  * overflow (the model takes one clock per instruction in that block); its
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cores.h"
 #include "fail.h"
 #include "insn.h"
 #include "lbr.h"
@@ -181,6 +184,29 @@ static size_t map_branches(struct spmu_qemu_stream *rec, struct vcpu *v,
   return br;
 }
 
+/* With read= (leader sampling): the counts of the events event leads,
+ * just before its sample (rec->lock held). */
+static void put_read(struct spmu_qemu_stream *rec, struct vcpu *v,
+                     unsigned event)
+{
+  const struct spmu_qemu_config *cfg = v->cfg;
+  struct spmu_rec_read *r;
+  unsigned n = 0, i;
+
+  while (event + 1 + n < cfg->nevents && event + 1 + n < 64 &&
+         (cfg->read >> (event + 1 + n) & 1))
+    n++;
+  if (n == 0)
+    return;
+  r = reserve(rec, SPMU_REC_READ, sizeof(*r) + n * sizeof(r->count[0]));
+  r->pid = (uint32_t)getpid();
+  r->tid = (uint32_t)v->tid;
+  r->event = event;
+  r->nr = n;
+  for (i = 0; i < n; i++)
+    r->count[i] = spmu_qemu_event_count(v, event + 1 + i);
+}
+
 void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
 {
   struct spmu_qemu_stream *rec = v->stream;
@@ -197,6 +223,7 @@ void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
   for (i = 0; i < nr; i++)
     map_ip(rec, (uint32_t)v->tid, v->stack[v->depth - 1 - i]);
   br = map_branches(rec, v, &brs);
+  put_read(rec, v, event);
   s = reserve(rec, SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t) + br);
   s->pid = (uint32_t)getpid();
   s->tid = (uint32_t)v->tid;

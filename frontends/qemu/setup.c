@@ -73,6 +73,7 @@ static bool take_args(struct spmu_qemu_config *cfg,
   cfg->mux = a->multiplex;
   cfg->grouped = a->grouped;
   cfg->ival = a->interval;
+  cfg->read = a->read;
   cfg->branch = a->branch;
   return true;
 }

@@ -290,6 +290,64 @@ if [ $have_perf = 1 ]; then
   has "perf evlist: :upp is precise_ip 3" "$tmp/ev" "br_inst_retired.near_call:upp: type: 4, size: 128, config: 0x2c4, { sample_period, sample_freq }: 500, sample_type: IP|TID|TIME|PERIOD|IDENTIFIER, exclude_kernel: 1, exclude_hv: 1, precise_ip: 3"
 fi
 
+# ---- leader sampling: READ records, two threads ---------------------------
+# {instructions,branches}:S: the plugin writes each thread's branches
+# count (since the thread started) before each instructions sample; the
+# file carries each event's count over the recording (the leader's, its
+# periods summed; branches', every thread's growth summed), and perf
+# takes a member's sample as the growth since the previous read: 30 and
+# 40 in thread 77, 50 and 10 in thread 78 (its own count), none where it
+# did not grow (perf delivers no sample of period 0).
+stream group <<EOF2
+process 77 0 prog
+mmap 77 77 $(hex $MSTART) 0x1000 $(hex $PGOFF) $tmp/prog
+thread 77 77 0
+read 77 77 0 30
+sample 77 77 100 $(hex $BAR) 100 0
+thread 77 78 10
+read 77 78 0 50
+sample 77 78 150 $(hex $FOO) 100 0
+read 77 77 0 70
+sample 77 77 200 $(hex $BAR) 100 0
+read 77 78 0 60
+sample 77 78 250 $(hex $FOO) 100 0
+read 77 77 0 70
+sample 77 77 300 $(hex $MAIN) 100 0
+exit 77 78 400
+exit 77 77 400
+EOF2
+run record --from "$tmp/group.bin" -c 100 -e '{instructions,branches}:S' \
+  -o "$tmp/group.data"
+expect "record --from: {a,b}:S" 0 "" \
+  "[ softpmu record: wrote 5 samples to $tmp/group.data ]"
+run report -i "$tmp/group.data" --folded
+expect "report --folded after {a,b}:S: the leader's samples" 0 "bar 2
+foo 2
+main 1" ""
+# softpmu report takes the members' samples from the counts as perf does.
+run report -i "$tmp/group.data"
+has "report after {a,b}:S: the member's samples" "$tmp/out" \
+  "# Samples: 4 of event 'branches'"
+has "report after {a,b}:S: the member's count" "$tmp/out" "# Event count: 130"
+has "report after {a,b}:S: the member's rows" "$tmp/out" "53.85% 2 prog prog [.] bar"
+has "report after {a,b}:S: the member's rows" "$tmp/out" "46.15% 2 prog prog [.] foo"
+if [ $have_perf = 1 ]; then
+  perf script -i "$tmp/group.data" -F tid,period,event,ip,sym >"$tmp/script" 2>/dev/null
+  norm "$tmp/script" >"$tmp/got"
+  checks=$((checks + 1))
+  B=$(printf %x $BAR) F=$(printf %x $FOO) M=$(printf %x $MAIN)
+  same "$tmp/got" "77 100 instructions: $B bar
+77 30 branches: $B bar
+78 100 instructions: $F foo
+78 50 branches: $F foo
+77 100 instructions: $B bar
+77 40 branches: $B bar
+78 100 instructions: $F foo
+78 10 branches: $F foo
+77 100 instructions: $M main" ||
+    fail "perf script after {a,b}:S from a stream: $(cat "$tmp/got")"
+fi
+
 # ---- -F and the default event ---------------------------------------------
 # -F FREQ: a period of round(10^9 / FREQ) events, a second being 10^9
 # retired instructions (a sample's time). An event counting retired
@@ -554,6 +612,15 @@ _start;main;foo;bar 3" ""
       $((R_START + 1)) $((R_START + 6)) $((R_START + 8)); do
       printf '%x\n' "$a"; done)" ||
       fail "end to end: the samples' IPs are not the instructions in order"
+    # perf buildid-list -H: the files with samples, found by processing
+    # them: the program's, as HEADER_BUILD_ID has it (its EXIT comes after
+    # every sample, which perf holds to sort until a round ends, so the
+    # thread still has its mapping when they are delivered).
+    perf buildid-list -i "$tmp/e2e.data" >"$tmp/ids" 2>&1
+    perf buildid-list -H -i "$tmp/e2e.data" >"$tmp/got" 2>&1
+    checks=$((checks + 1))
+    grep -q " $tmp/prog\$" "$tmp/ids" && cmp -s "$tmp/ids" "$tmp/got" ||
+      fail "end to end: perf buildid-list -H: $(cat "$tmp/got") / without -H: $(cat "$tmp/ids")"
     # -F 500000000: a sample every 2 instructions, at times 2, 4, ...
     # (ns: one retired instruction each), each carrying its period.
     run record -e instructions -F 500000000 -o "$tmp/e2ef.data" -- "$tmp/prog"
@@ -566,6 +633,7 @@ _start;main;foo;bar 3" ""
       printf '0.%09d: 2\n' "$t"; done)" ||
       fail "end to end: -F: times and periods: $(cat "$tmp/got")"
     record_branches
+    record_groups
   fi
 }
 
@@ -700,6 +768,39 @@ record_branches() {
   checks=$((checks + 1))
   grep -q "alt .*(cycles:268)" "$tmp/rep" && grep -q "(predicted:0.0%)" "$tmp/rep" ||
     fail "branch stacks from the model: perf report --branch-history: $(head -40 "$tmp/rep")"
+  # A sample at every mispredict (-e branch-misses -c 1): 22 on alt.S,
+  # as softpmu stat counts them, each at the mispredicted JNZ whose
+  # retirement overflowed the counter, that branch first in its stack
+  # with M; the last, back's final JNZ, is not taken and so not in the
+  # LBRs (SDM Vol. 3B 17.4.8: taken branches): its first entry is the
+  # taken alt JNZ before it. perf's tools take a hardware branches or
+  # branch-misses event at period 1 for BTS and print no branch stack
+  # for it: record writes it raw (perf_data.c), and perf script prints
+  # every entry, 32 a sample.
+  run record -e branch-misses -c 1 -b -o "$tmp/bm.data" -- "$tmp/alt"
+  expect "branch stacks at every mispredict: record -e branch-misses -c 1 -b" 0 "" \
+    "[ softpmu record: wrote 22 samples to $tmp/bm.data ]"
+  A=$(asym alt) B=$(asym back) K=$(asym skip) T=$(asym top)
+  perf script -i "$tmp/bm.data" -F ip,brstack 2>/dev/null |
+    awk '{ split($2, e, "/"); print $1, e[1] "/" e[2] "/" e[3], NF - 1 }' >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" "$(for s in A B A B A B B A B A B A B B A B A B A B B; do
+    [ $s = A ] && echo "$A 0x$A/0x$K/M 32" || echo "$B 0x$B/0x$T/M 32"; done
+    echo "$B 0x$A/0x$K/P 32")" ||
+    fail "branch stacks at every mispredict: perf script -F ip,brstack: $(diff "$tmp/want" "$tmp/got" | head -5)"
+  perf script -i "$tmp/bm.data" -F brstack 2>/dev/null | head -n 1 | norm /dev/stdin >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" "0x$A/0x$K/M/-/-/268/$(i=1; while [ $i -le 31 ]; do
+    printf ' 0x0/0x0/P/-/-/0/'; i=$((i + 1)); done)" ||
+    fail "branch stacks at every mispredict: the first sample's stack: $(cat "$tmp/got")"
+  # The same on branches at period 1: every one of alt.S's 603 branches
+  # (softpmu stat's count) sampled, each sample's stack printed.
+  run record -e branches -c 1 -b -o "$tmp/bb.data" -- "$tmp/alt"
+  expect "branch stacks at every branch: record -e branches -c 1 -b" 0 "" \
+    "[ softpmu record: wrote 603 samples to $tmp/bb.data ]"
+  checks=$((checks + 1))
+  [ "$(perf script -i "$tmp/bb.data" -F brstack 2>/dev/null | awk 'NF == 32' | wc -l)" = 603 ] ||
+    fail "branch stacks at every branch: perf script -F brstack prints not every stack"
   # --call-graph lbr (LBR call-stack mode, SDM Vol. 3B 17.9; IA32_LBR_CTL.
   # CALL_STACK on Sapphire Rapids): perf stitches the chain from the
   # branch stack; it must be the shadow stack's (-g) on callchain.S,
@@ -740,6 +841,87 @@ _start" && cmp -s "$tmp/cg.rep" "$tmp/cl.rep" ||
       fail "record ${case%%:*}: exit $rc, $(cat "$tmp/err")"
   done
 }
+# perf's event groups in record, read back by perf as it reads perf
+# record's files: the group in HEADER_GROUP_DESC (perf evlist -g, perf
+# report --group), the samples of each event; with :S (leader sampling)
+# only the leader samples and perf takes each member's samples from the
+# counts PERF_SAMPLE_READ carries. branchkinds.S at N=2000 retires 16006
+# instructions, 3 then 8 per iteration of which 7 are branches (its
+# comment): at period 1000, 16 samples of instructions, 14 of branches
+# (14001 with the SYSCALL, a far branch: SDM Vol. 3B Table 19-3,
+# BR_INST_RETIRED.ALL_BRANCHES).
+record_groups() {
+  run record -e '{instructions,branches}' -c 1000 -o "$tmp/g.data" -- "$tmp/bk"
+  expect "record -e {instructions,branches}" 0 "" \
+    "[ softpmu record: wrote 30 samples to $tmp/g.data ]"
+  perf evlist -g -i "$tmp/g.data" >"$tmp/got" 2>&1
+  checks=$((checks + 1))
+  same "$tmp/got" "{instructions,branches}" ||
+    fail "record -e {a,b}: perf evlist -g: $(cat "$tmp/got")"
+  perf report -i "$tmp/g.data" --header-only 2>/dev/null | grep '^# group:' >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" "# group: {instructions,branches}" ||
+    fail "record -e {a,b}: HEADER_GROUP_DESC: $(cat "$tmp/got")"
+  perf script -i "$tmp/g.data" -F event 2>/dev/null | sort | uniq -c | norm /dev/stdin >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" "14 branches:
+16 instructions:" || fail "record -e {a,b}: perf script: $(cat "$tmp/got")"
+  # perf report --group: one row per symbol, a column per event (every
+  # instructions sample at r2, the 14 branches samples spread over the
+  # loop's 7 branches, 2 each).
+  perf report -i "$tmp/g.data" --group --stdio 2>/dev/null | awk 'NF && !/^#/' |
+    norm /dev/stdin | sort >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" "0.00% 14.29% bk bk [.] f
+0.00% 14.29% bk bk [.] g
+0.00% 14.29% bk bk [.] j
+0.00% 14.29% bk bk [.] jnz
+0.00% 14.29% bk bk [.] loop
+0.00% 14.29% bk bk [.] r1
+100.00% 14.29% bk bk [.] r2" || fail "record -e {a,b}: perf report --group: $(cat "$tmp/got")"
+  # The group's modifiers go to each member, as perf names them.
+  run record -e '{instructions,branches}:u' -c 1000 -o "$tmp/g.data" -- "$tmp/bk"
+  perf evlist -g -i "$tmp/g.data" >"$tmp/got" 2>&1
+  checks=$((checks + 1))
+  same "$tmp/got" "{instructions:u,branches:u}" ||
+    fail "record -e {a,b}:u: perf evlist -g: $(cat "$tmp/got")"
+  # Leader sampling: 16 samples of instructions, each carrying the
+  # branches counted since the one before: 873 in the first 1000
+  # instructions (3 before the loop, then 124 iterations and 5 branches
+  # of the next), then 875 in each 1000 (125 whole iterations).
+  run record -e '{instructions,branches}:S' -c 1000 -o "$tmp/s.data" -- "$tmp/bk"
+  expect "record -e {instructions,branches}:S" 0 "" \
+    "[ softpmu record: wrote 16 samples to $tmp/s.data ]"
+  perf evlist -g -i "$tmp/s.data" >"$tmp/got" 2>&1
+  checks=$((checks + 1))
+  same "$tmp/got" "{instructions,branches}" ||
+    fail "record -e {a,b}:S: perf evlist -g: $(cat "$tmp/got")"
+  perf evlist -v -i "$tmp/s.data" 2>/dev/null | grep -c 'sample_type: IP|TID|TIME|READ|PERIOD|IDENTIFIER, read_format: ID|GROUP' >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" 2 || fail "record -e {a,b}:S: the attrs: $(perf evlist -v -i "$tmp/s.data" 2>&1)"
+  perf script -i "$tmp/s.data" -F period,event 2>/dev/null | norm /dev/stdin >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" "$(i=1; while [ $i -le 16 ]; do
+    echo "1000 instructions:"; [ $i = 1 ] && echo "873 branches:" || echo "875 branches:"
+    i=$((i + 1)); done)" || fail "record -e {a,b}:S: perf script: $(head -6 "$tmp/got")"
+  perf report -i "$tmp/s.data" --group --stdio 2>/dev/null | awk 'NF && !/^#/' |
+    norm /dev/stdin >"$tmp/got"
+  checks=$((checks + 1))
+  same "$tmp/got" "100.00% 100.00% bk bk [.] r2" ||
+    fail "record -e {a,b}:S: perf report --group: $(cat "$tmp/got")"
+  # softpmu report takes the members' samples from the counts, as perf
+  # report does: 16 of branches, 873 + 15 * 875 of them.
+  run report -i "$tmp/s.data"
+  has "softpmu report after {a,b}:S" "$tmp/out" "100.00% 16 bk bk [.] r2"
+  has "softpmu report after {a,b}:S" "$tmp/out" "# Samples: 16 of event 'branches'"
+  has "softpmu report after {a,b}:S" "$tmp/out" "# Event count: 13998"
+  # What record refuses: :S with PEBS.
+  run record -e '{instructions,branches}:S' --precise -o "$tmp/no.data" -- "$tmp/bk"
+  checks=$((checks + 1))
+  [ "$rc" = 2 ] && grep -q "{...}:S with --precise" "$tmp/err" ||
+    fail "record {a,b}:S --precise: exit $rc, $(cat "$tmp/err")"
+}
+
 record_end_to_end
 
 # An execve the plugin follows (frontends/qemu/exec.c): execve.S, 2N + 6

@@ -10,6 +10,7 @@
  *   sample PID TID TIME IP PERIOD EVENT [RETURN-ADDRESS...]
  *   exit PID TID TIME
  *   lost PID TID COUNT
+ *   read PID TID EVENT COUNT...   the counts of the events EVENT leads
  *   unknown TYPE          a record of that type, 24 bytes
  *   badsize               a record whose size is not a multiple of 8
  *   truncated             a SAMPLE record cut short by the end of file */
@@ -116,6 +117,25 @@ static void lost(char **w)
   put(&r, sizeof(r));
 }
 
+static void read_rec(char **w, int nw)
+{
+  struct spmu_rec_read r;
+  int i;
+
+  r.head.type = SPMU_REC_READ;
+  r.nr = (uint32_t)(nw - 4);
+  r.head.size = (uint32_t)(sizeof(r) + 8 * r.nr);
+  r.pid = (uint32_t)num(w[1]);
+  r.tid = (uint32_t)num(w[2]);
+  r.event = (uint32_t)num(w[3]);
+  put(&r, sizeof(r));
+  for (i = 4; i < nw; i++) {
+    uint64_t c = num(w[i]);
+
+    put(&c, sizeof(c));
+  }
+}
+
 static void odd(char **w, int kind)
 {
   uint32_t r[6] = {kind ? 4 : (uint32_t)num(w[1]), kind ? 12 : 24};
@@ -139,6 +159,8 @@ static void line(char **w, int nw)
     sample((char *[]){"", "1", "1", "0", "0", "1", "0"}, 7, 16);
   else if (strcmp(w[0], "lost") == 0 && nw == 4)
     lost(w);
+  else if (strcmp(w[0], "read") == 0 && nw >= 5)
+    read_rec(w, nw);
   else if (strcmp(w[0], "unknown") == 0 && nw == 2)
     odd(w, 0);
   else if (strcmp(w[0], "badsize") == 0)
