@@ -283,6 +283,61 @@ else
   echo "avx.S -DZMM: skipped: qemu-x86_64 does not run AVX-512 (SIGILL)"
 fi
 
+# MEM_LOAD_RETIRED counts retired load instructions ("retired load
+# instructions with at least one uop that hit/missed", SDM Vol. 3B Chapter
+# 19, Table 19-3), one each by the deepest level its reads reached, so
+# that L1_HIT + L1_MISS = ALL_LOADS, L2_HIT + L2_MISS = L1_MISS and
+# L3_HIT + L3_MISS = L2_MISS exactly, whatever the accesses: a REP string
+# instruction's iterations, a load QEMU makes in pieces (across lines, a
+# ymm one), XSAVE's reads, a libc program's mix.
+LOADS="4381d0,$LD_L1_HIT,$LD_L1_MISS,$LD_L2_HIT,$LD_L2_MISS,$LD_L3_HIT,$LD_L3_MISS"
+# sums WHAT: the three sums of $got (counts of $LOADS) are ALL_LOADS.
+sums() {
+  what=$1
+  set -- $got
+  check "$what: L1_HIT + L1_MISS = ALL_LOADS" $(($2 + $3)) $1
+  check "$what: L2_HIT + L2_MISS = L1_MISS" $(($4 + $5)) $3
+  check "$what: L3_HIT + L3_MISS = L2_MISS" $(($6 + $7)) $5
+}
+# loads.S, N iterations of nine loads: walking (STRIDE 1024) the six at
+# ld_* read new lines (memory) and the three at hit_* hit; in place
+# (STRIDE 0) only the first iteration's six miss. Cachegrind's
+# configuration has no L2: L2_MISS is L1_MISS there.
+CGL="cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64"
+for c in "1024 part:skylake 300 600 0 600 0 600" "0 part:skylake 894 6 0 6 0 6" \
+  "1024 $CGL 300 600 0 600 0 600" "0 $CGL 894 6 0 6 0 6"; do
+  set -- $c
+  build loads -DN=100 -DL=256 -DSTRIDE=$1
+  counts $2 "$LOADS" "$tmp/loads"
+  check "loads.S STRIDE=$1 $2: ALL_LOADS L1_HIT L1_MISS L2_HIT L2_MISS L3_HIT L3_MISS" \
+    "$got" "900 $3 $4 $5 $6 $7 $8"
+  sums "loads.S STRIDE=$1 $2"
+done
+# The same counts per instruction, in record mode (a sample every
+# event): each load counted on its own address, a REP string instruction
+# once, when it stops repeating.
+build loads -DN=100 -DL=256 -DSTRIDE=1024
+for ev in "$LD_L3_MISS ld_movs ld_lods ld_cmps ld_cross ld_ymm ld_xsave" \
+  "$LD_L1_HIT hit_rep0 hit_fx hit_xs"; do
+  set -- $ev
+  sel=$1
+  shift
+  want=$(for s; do printf '%x 100\n' "$(sym loads $s)"; done | sort)
+  rm -f "$tmp/rec"
+  qemu-x86_64 -plugin "$PLUGIN,record=$tmp/rec,period=1,event=$sel,model=part:skylake" \
+    "$tmp/loads" 2>"$tmp/qerr" || fail "record $sel: $(cat "$tmp/qerr")"
+  got=$("$DUMP" "$tmp/rec" | awk '$1 == "sample" { n[$5]++ }
+    END { for (ip in n) print ip, n[ip] }' | sort)
+  check "loads.S record event=$sel: 100 samples on each of $*" "$got" "$want"
+done
+# A libc program, in both configurations: the sums hold exactly.
+for spec in part:skylake part:icelake "$CGL"; do
+  for prog in /bin/true "/bin/ls -l /"; do
+    counts "$spec" "$LOADS" $prog
+    sums "$prog ($spec)"
+  done
+done
+
 # loop.S under the part predictor (gshare, 2^16 counters at 1, weakly not
 # taken, 16 bits of history): the taken outcomes 0 to 16 see histories
 # 0, 1, 3, ... 0xffff, each a fresh counter, and are mispredicted; the
