@@ -30,7 +30,11 @@
  *     instruction (a read-modify-write such as ADD m, r) is one read;
  *   - each execution of a REP string instruction is one conditional
  *     branch at its address, taken when it iterates (RCX was not 0), not
- *     taken at the final check; returns are never mispredicted.
+ *     taken at the final check; returns are never mispredicted;
+ *   - an atomic read-modify-write of memory (XCHG m, LOCK ADD m, ...;
+ *     classify.c) is a conditional branch at its address, not taken:
+ *     VEX makes it a compare-and-swap whose failure exits to restart it,
+ *     and cachegrind counts that exit.
  * In the part configurations a REP string instruction is one fetch and no
  * branch (it retires once, SDM Vol. 2B, REP), and a read-modify-write is
  * a read and a write.
@@ -79,8 +83,11 @@ struct ment {
   uint8_t len;   /* its length */
   uint8_t same;  /* 1: within the previous one's L1I line */
   uint8_t merge; /* the widest access its pieces make (MERGE_DEFAULT) */
-  uint8_t load;  /* it loads (MEM_INST_RETIRED.ALL_LOADS counts it) */
+  uint8_t what;  /* ME_LOAD, ME_CAS */
 };
+
+#define ME_LOAD 1u /* it loads (MEM_INST_RETIRED.ALL_LOADS counts it) */
+#define ME_CAS 2u  /* cachegrind: a conditional branch too (classify.c) */
 
 /* What the model keeps of a translated block. */
 struct spmu_qemu_mtb {
@@ -88,7 +95,8 @@ struct spmu_qemu_mtb {
   uint32_t n;                /* instructions */
   uint32_t rep;              /* index of its REP string instruction, or n */
   uint32_t nsame;            /* instructions with same set */
-  uint32_t nloads;           /* instructions with load set */
+  uint32_t nloads;           /* instructions with ME_LOAD */
+  uint32_t ncas;             /* instructions with ME_CAS */
   uint8_t last_kind;         /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
   struct ment e[]; /* [n] */
@@ -343,7 +351,7 @@ static void loads_flush(struct spmu_qemu_model *m)
 static void loads_missed(struct spmu_qemu_model *m, uint32_t j,
                          spmu_uarch_level lvl)
 {
-  if (!m->cur->e[j].load)
+  if (!(m->cur->e[j].what & ME_LOAD))
     return;
   if (m->ld_j != j) {
     loads_flush(m);
@@ -357,7 +365,7 @@ static void loads_missed(struct spmu_qemu_model *m, uint32_t j,
 /* Instruction k retires alone (a block with a log). */
 static void loads_retire_one(struct spmu_qemu_model *m, uint32_t k)
 {
-  if (!m->cur->e[k].load)
+  if (!(m->cur->e[k].what & ME_LOAD))
     return;
   if (m->ld_j == k)
     loads_flush(m);
@@ -371,7 +379,7 @@ static void loads_retire_block(struct spmu_qemu_model *m, bool rep_on)
 {
   uint32_t last = m->cur->n - 1, loads = m->cur->nloads;
 
-  if (rep_on && m->cur->e[last].load)
+  if (rep_on && (m->cur->e[last].what & ME_LOAD))
     loads--;
   if (!(rep_on && m->ld_j == last))
     loads_flush(m);
@@ -432,8 +440,9 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 {
   if (m->fetched >= end)
     return;
-  if (!m->log && !(m->cg && end > m->cur->rep)) {
-    /* No counts kept per boundary and no REP iteration among them: only
+  if (!m->log && !(m->cg && (end > m->cur->rep || m->cur->ncas))) {
+    /* No counts kept per boundary and no REP iteration or atomic
+     * instruction among them (cachegrind's branches): only
      * the first boundary can hold a data access (none comes between
      * these fetches), so it is issued once and the fetches follow. */
     const struct ment *e = m->cur->e;
@@ -456,6 +465,13 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
       spmu_uarch_branch(m->u, m->cur->e[k].vaddr, m->cur->fallthrough,
                         SPMU_UARCH_BR_COND, 1, m->cur->e[k].vaddr);
       m->rep_iter = true;
+    }
+    if (m->cg && (m->cur->e[k].what & ME_CAS)) {
+      /* The restart of an atomic read-modify-write, never taken. */
+      uint64_t ft = m->cur->e[k].vaddr + m->cur->e[k].len;
+
+      spmu_uarch_branch(m->u, m->cur->e[k].vaddr, ft, SPMU_UARCH_BR_COND, 0,
+                        ft);
     }
   }
 }
@@ -692,9 +708,11 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
     e->len = (uint8_t)(end - t->insn_vaddr[j]);
     e->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
     e->merge = merge_limit(&t->insn[j]);
-    e->load = t->insn[j].load;
+    e->what = (uint8_t)((t->insn[j].load ? ME_LOAD : 0) |
+                        (t->insn[j].vex_cas ? ME_CAS : 0));
     b->nsame += e->same;
-    b->nloads += e->load;
+    b->nloads += t->insn[j].load;
+    b->ncas += t->insn[j].vex_cas;
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                      e);
