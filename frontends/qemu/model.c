@@ -329,7 +329,7 @@ uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
 
 /* ---- loads by level (MEM_LOAD_RETIRED) --------------------------------
  * One count per retired load instruction, at the deepest level any of its
- * reads reached: its pieces (a line-crossing access, an FXSAVE's pieces)
+ * reads reached: its pieces (a line-crossing access, an FXRSTOR's pieces)
  * and, for a REP string instruction, every iteration, since it retires
  * once (SDM Vol. 2B, REP), when it stops repeating. The accesses of one
  * instruction reach the model one after another, so only the one that
