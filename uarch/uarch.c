@@ -118,6 +118,24 @@ void spmu_uarch_retire(spmu_uarch *u, uint64_t n)
   u->n.instructions += n;
 }
 
+void spmu_uarch_load_retired(spmu_uarch *u, spmu_uarch_level lvl, uint64_t n)
+{
+  switch (lvl) {
+  case SPMU_UARCH_L1:
+    u->n.loads_l1 += n;
+    break;
+  case SPMU_UARCH_L2:
+    u->n.loads_l2 += n;
+    break;
+  case SPMU_UARCH_LLC:
+    u->n.loads_llc += n;
+    break;
+  case SPMU_UARCH_MEM:
+    u->n.loads_mem += n;
+    break;
+  }
+}
+
 void spmu_uarch_get_counts(const spmu_uarch *u, spmu_uarch_counts *out)
 {
   *out = u->n;

@@ -135,6 +135,12 @@ int spmu_uarch_branch(spmu_uarch *u, uint64_t pc, uint64_t next,
 /* n more retired instructions, for the timing model. */
 void spmu_uarch_retire(spmu_uarch *u, uint64_t n);
 
+/* n more retired load instructions whose data reads reached level lvl at
+ * deepest (SPMU_UARCH_L1 for one that read nothing): counted in loads_*
+ * only, for the front end that knows which instructions load and where
+ * each instruction's accesses begin and end. */
+void spmu_uarch_load_retired(spmu_uarch *u, spmu_uarch_level lvl, uint64_t n);
+
 typedef struct spmu_uarch_counts {
   /* Cachegrind's names, in both configurations: fetches (Ir), data reads
    * (Dr) and writes (Dw); their first-level misses (I1mr, D1mr, D1mw) and
@@ -160,8 +166,12 @@ typedef struct spmu_uarch_counts {
   /* Retired instructions (spmu_uarch_retire), the timing model's cycles. */
   uint64_t instructions, core_cycles, ref_cycles;
   /* Of the data reads (dr), those served by L2, the LLC and memory (the
-   * rest hit L1D): what MEM_LOAD_RETIRED counts by level. */
+   * rest hit L1D): accesses, each piece of an instruction on its own. */
   uint64_t dr_served_l2, dr_served_llc, dr_served_mem;
+  /* Retired load instructions (spmu_uarch_load_retired) by the deepest
+   * level any of their data reads reached: what MEM_LOAD_RETIRED counts
+   * by level, one per instruction (README.md, "Loads by level"). */
+  uint64_t loads_l1, loads_l2, loads_llc, loads_mem;
 } spmu_uarch_counts;
 
 void spmu_uarch_get_counts(const spmu_uarch *u, spmu_uarch_counts *out);

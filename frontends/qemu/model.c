@@ -30,7 +30,11 @@
  *     instruction (a read-modify-write such as ADD m, r) is one read;
  *   - each execution of a REP string instruction is one conditional
  *     branch at its address, taken when it iterates (RCX was not 0), not
- *     taken at the final check; returns are never mispredicted.
+ *     taken at the final check; returns are never mispredicted;
+ *   - an atomic read-modify-write of memory (XCHG m, LOCK ADD m, ...;
+ *     classify.c) is a conditional branch at its address, not taken:
+ *     VEX makes it a compare-and-swap whose failure exits to restart it,
+ *     and cachegrind counts that exit.
  * In the part configurations a REP string instruction is one fetch and no
  * branch (it retires once, SDM Vol. 2B, REP), and a read-modify-write is
  * a read and a write.
@@ -79,7 +83,11 @@ struct ment {
   uint8_t len;   /* its length */
   uint8_t same;  /* 1: within the previous one's L1I line */
   uint8_t merge; /* the widest access its pieces make (MERGE_DEFAULT) */
+  uint8_t what;  /* ME_LOAD, ME_CAS */
 };
+
+#define ME_LOAD 1u /* it loads (MEM_INST_RETIRED.ALL_LOADS counts it) */
+#define ME_CAS 2u  /* cachegrind: a conditional branch too (classify.c) */
 
 /* What the model keeps of a translated block. */
 struct spmu_qemu_mtb {
@@ -87,6 +95,8 @@ struct spmu_qemu_mtb {
   uint32_t n;                /* instructions */
   uint32_t rep;              /* index of its REP string instruction, or n */
   uint32_t nsame;            /* instructions with same set */
+  uint32_t nloads;           /* instructions with ME_LOAD */
+  uint32_t ncas;             /* instructions with ME_CAS */
   uint8_t last_kind;         /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
   struct ment e[]; /* [n] */
@@ -115,7 +125,16 @@ struct spmu_qemu_model {
   bool log_ok;  /* the block fitted in the log */
   bool use_log; /* count.c delivers the block per instruction */
   bool misp;    /* the predictor mispredicted the last block's branch */
+  /* MEM_LOAD_RETIRED, one per retired load instruction by its deepest
+   * read (loads_retire_block): the load instruction of the block whose
+   * reads missed L1D (ld_j, or LD_NONE), the deepest level they reached,
+   * and the block's load instructions already counted at a deeper level
+   * than L1. */
+  uint32_t ld_j, ld_missed;
+  spmu_uarch_level ld_lvl;
 };
+
+#define LD_NONE UINT32_MAX
 
 bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
                            size_t len)
@@ -161,6 +180,7 @@ bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
   }
   m->live = spmu_uarch_peek_counts(m->u);
   m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
+  m->ld_j = LD_NONE;
   v->model = m;
   return true;
 }
@@ -186,12 +206,15 @@ void spmu_qemu_model_free(struct vcpu *v)
  *   L1D.REPLACEMENT: lines L1D filled (cachegrind: D1mr + D1mw);
  *   BR_MISP_RETIRED.ALL_BRANCHES: mispredicted conditional, indirect and
  *     return branches; .CONDITIONAL: the conditional ones;
- *   MEM_LOAD_RETIRED.*: data reads by the level that served them. */
+ *   MEM_LOAD_RETIRED.*: retired load instructions, each by the deepest
+ *     level its reads reached (uarch/README.md, "Loads by level"); a miss
+ *     of one level is a hit or a miss of the next (SDM Vol. 3B Chapter
+ *     19, Table 19-3), so L1_HIT + L1_MISS is ALL_LOADS. */
 static void mline_values(const struct spmu_qemu_model *m,
                          const spmu_uarch_counts *n, uint64_t val[NMLINES])
 {
   uint64_t core, ref;
-  uint64_t l1_miss = n->dr_served_l2 + n->dr_served_llc + n->dr_served_mem;
+  uint64_t l1_miss = n->loads_l2 + n->loads_llc + n->loads_mem;
 
   spmu_uarch_cycles(m->u, n, &core, &ref);
   val[M_CYCLES] = core;
@@ -201,12 +224,12 @@ static void mline_values(const struct spmu_qemu_model *m,
   val[M_L1D_REPL] = n->l1d_misses;
   val[M_MISP_ALL] = n->bcm + n->bim + n->retm;
   val[M_MISP_COND] = n->bcm;
-  val[M_LD_L1_HIT] = n->dr - l1_miss;
+  val[M_LD_L1_HIT] = n->loads_l1;
   val[M_LD_L1_MISS] = l1_miss;
-  val[M_LD_L2_HIT] = n->dr_served_l2;
-  val[M_LD_L2_MISS] = n->dr_served_llc + n->dr_served_mem;
-  val[M_LD_L3_HIT] = n->dr_served_llc;
-  val[M_LD_L3_MISS] = n->dr_served_mem;
+  val[M_LD_L2_HIT] = n->loads_l2;
+  val[M_LD_L2_MISS] = n->loads_llc + n->loads_mem;
+  val[M_LD_L3_HIT] = n->loads_llc;
+  val[M_LD_L3_MISS] = n->loads_mem;
 }
 
 /* The lines from what was delivered up to the values of n (each at most
@@ -304,13 +327,76 @@ uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
   return charge;
 }
 
+/* ---- loads by level (MEM_LOAD_RETIRED) --------------------------------
+ * One count per retired load instruction, at the deepest level any of its
+ * reads reached: its pieces (a line-crossing access, an FXRSTOR's pieces)
+ * and, for a REP string instruction, every iteration, since it retires
+ * once (SDM Vol. 2B, REP), when it stops repeating. The accesses of one
+ * instruction reach the model one after another, so only the one that
+ * missed last is remembered. Without a log the block's loads that hit
+ * are counted at its end, all at once; with one, each at its boundary. */
+
+/* Count the remembered load instruction at its level. */
+static void loads_flush(struct spmu_qemu_model *m)
+{
+  if (m->ld_j != LD_NONE) {
+    spmu_uarch_load_retired(m->u, m->ld_lvl, 1);
+    m->ld_missed++;
+    m->ld_j = LD_NONE;
+  }
+}
+
+/* A read of instruction j of the block running missed L1D, served at
+ * lvl. */
+static void loads_missed(struct spmu_qemu_model *m, uint32_t j,
+                         spmu_uarch_level lvl)
+{
+  if (!(m->cur->e[j].what & ME_LOAD))
+    return;
+  if (m->ld_j != j) {
+    loads_flush(m);
+    m->ld_j = j;
+    m->ld_lvl = lvl;
+  } else if (lvl > m->ld_lvl) {
+    m->ld_lvl = lvl;
+  }
+}
+
+/* Instruction k retires alone (a block with a log). */
+static void loads_retire_one(struct spmu_qemu_model *m, uint32_t k)
+{
+  if (!(m->cur->e[k].what & ME_LOAD))
+    return;
+  if (m->ld_j == k)
+    loads_flush(m);
+  else
+    spmu_uarch_load_retired(m->u, SPMU_UARCH_L1, 1);
+}
+
+/* The block's instructions retire (a block without a log); rep_on: its
+ * REP string instruction, the last, goes on repeating in the next. */
+static void loads_retire_block(struct spmu_qemu_model *m, bool rep_on)
+{
+  uint32_t last = m->cur->n - 1, loads = m->cur->nloads;
+
+  if (rep_on && (m->cur->e[last].what & ME_LOAD))
+    loads--;
+  if (!(rep_on && m->ld_j == last))
+    loads_flush(m);
+  spmu_uarch_load_retired(m->u, SPMU_UARCH_L1, loads - m->ld_missed);
+}
+
 /* ---- feeding the model ------------------------------------------------ */
 
 static void issue_pending(struct spmu_qemu_model *m)
 {
   if (m->pend) {
+    spmu_uarch_level lvl;
+
     m->pend = false;
-    spmu_uarch_access(m->u, m->pend_addr, m->pend_len, m->pend_write, 0);
+    lvl = spmu_uarch_access(m->u, m->pend_addr, m->pend_len, m->pend_write, 0);
+    if (lvl != SPMU_UARCH_L1 && !m->pend_write)
+      loads_missed(m, m->pend_j, lvl);
   }
 }
 
@@ -343,6 +429,7 @@ static void boundary(struct spmu_qemu_model *m, uint32_t k)
   issue_pending(m);
   if (m->log && k > 0 && m->log_ok) {
     spmu_uarch_retire(m->u, retires(m, k - 1));
+    loads_retire_one(m, k - 1);
     m->log[k] = *m->live;
   }
 }
@@ -353,8 +440,9 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 {
   if (m->fetched >= end)
     return;
-  if (!m->log && !(m->cg && end > m->cur->rep)) {
-    /* No counts kept per boundary and no REP iteration among them: only
+  if (!m->log && !(m->cg && (end > m->cur->rep || m->cur->ncas))) {
+    /* No counts kept per boundary and no REP iteration or atomic
+     * instruction among them (cachegrind's branches): only
      * the first boundary can hold a data access (none comes between
      * these fetches), so it is issued once and the fetches follow. */
     const struct ment *e = m->cur->e;
@@ -377,6 +465,13 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
       spmu_uarch_branch(m->u, m->cur->e[k].vaddr, m->cur->fallthrough,
                         SPMU_UARCH_BR_COND, 1, m->cur->e[k].vaddr);
       m->rep_iter = true;
+    }
+    if (m->cg && (m->cur->e[k].what & ME_CAS)) {
+      /* The restart of an atomic read-modify-write, never taken. */
+      uint64_t ft = m->cur->e[k].vaddr + m->cur->e[k].len;
+
+      spmu_uarch_branch(m->u, m->cur->e[k].vaddr, ft, SPMU_UARCH_BR_COND, 0,
+                        ft);
     }
   }
 }
@@ -432,6 +527,9 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
   m->rep_iter = false;
   m->pend = false;
   m->use_log = false;
+  /* A REP string instruction repeating goes on as instruction 0. */
+  m->ld_j = m->cont && m->ld_j != LD_NONE ? 0 : LD_NONE;
+  m->ld_missed = 0;
   if (m->log) {
     m->log_ok = t->model->n <= MAX_TB_INSNS;
     m->log[0] = *m->live;
@@ -502,6 +600,7 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
 {
   struct spmu_qemu_model *m = v->model;
   uint32_t n;
+  bool rep_on;
 
   if (!m)
     return;
@@ -511,6 +610,8 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   n = m->cur->n;
   if (n == 0)
     return;
+  /* As count.c tells a repeat (VAR_CONT) from the block's start. */
+  rep_on = next && next->rep_first && next->vaddr == p->rep_addr;
   fetch_to(m, m->cg && m->cur->rep < n ? n - 1 : n);
   issue_pending(m);
   if (m->cg && m->cur->rep < n)
@@ -521,9 +622,12 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
     spmu_uarch_fetch_hits(m->u, m->cur->nsame);
   if (m->log && m->log_ok) {
     spmu_uarch_retire(m->u, retires(m, n - 1));
+    if (!rep_on)
+      loads_retire_one(m, n - 1);
     m->log[n] = *m->live;
   } else {
     spmu_uarch_retire(m->u, n - (m->cont ? 1u : 0u));
+    loads_retire_block(m, rep_on);
   }
 }
 
@@ -552,6 +656,7 @@ void spmu_qemu_model_fork_child(struct vcpu *v)
   mline_values(m, m->live, m->delivered);
   m->cur = NULL;
   m->pend = false;
+  m->ld_j = LD_NONE;
   m->use_log = false;
 }
 
@@ -603,7 +708,11 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
     e->len = (uint8_t)(end - t->insn_vaddr[j]);
     e->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
     e->merge = merge_limit(&t->insn[j]);
+    e->what = (uint8_t)((t->insn[j].load ? ME_LOAD : 0) |
+                        (t->insn[j].vex_cas ? ME_CAS : 0));
     b->nsame += e->same;
+    b->nloads += t->insn[j].load;
+    b->ncas += t->insn[j].vex_cas;
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                      e);

@@ -22,6 +22,7 @@ typedef uint32_t lanes __attribute__((vector_size(16)));
 typedef struct insn_class {
   uint8_t kind; /* enum insn_kind */
   uint8_t load, store;
+  uint8_t vex_cas;    /* an atomic read-modify-write (classify.c) */
   uint16_t mem_bytes; /* its widest memory operand's bytes, or 0 */
 } insn_class;
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# softpmu stat's instructions against valgrind's cachegrind Ir, on the
-# freestanding programs whose counts are known by construction. They are
+# softpmu stat's instructions against valgrind's cachegrind Ir
+# (--vex-guest-chase=no: each block translated as the program runs it, as
+# callgrind does), on the freestanding programs whose counts are known by
+# construction. They are
 # equal, but for one difference of definition: cachegrind counts every
 # iteration of a REP string instruction and the final check of RCX = 0,
 # L + 1 per run of L iterations, where the processor retires the
@@ -27,7 +29,7 @@ compare() {
   checks=$((checks + 1))
   "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
     fail "$name: does not assemble"
-  ir=$(valgrind --tool=cachegrind --cache-sim=no \
+  ir=$(valgrind --tool=cachegrind --cache-sim=no --vex-guest-chase=no \
     --cachegrind-out-file=/dev/null "$tmp/$name" 2>&1 |
     awk '/I *refs:/ { gsub(",", "", $NF); print $NF }')
   run stat -e instructions -- "$tmp/$name"
