@@ -97,6 +97,10 @@ typedef struct QSpmuState {
   QSpmuVcpu vcpu[SPMU_MAX_THREADS];
   uint32_t *msrs; /* the MSRs the model owns, ascending */
   size_t nmsrs;
+  /* The catalogue's MSRs the profile lacks, ascending: #GP, as on the
+   * modelled processor, where TCG would read 0 and drop writes. */
+  uint32_t *absent;
+  size_t nabsent;
   unsigned pmi_pending; /* logical processors (bit = index), under lock */
   bool any_thread;      /* an enabled counter has AnyThread (SDM 18.2.3) */
   uint8_t *blob;        /* migration: the model's snapshot */
@@ -791,6 +795,17 @@ static bool owned(uint32_t msr)
          bsearch(&msr, qs.msrs, qs.nmsrs, sizeof *qs.msrs, cmp_u32);
 }
 
+/* An MSR of the catalogue that the modelled processor does not have
+ * (spmu_msr_absent_list: another family's LBR stack, counters past the
+ * profile's, ...): RDMSR and WRMSR raise #GP(0) (SDM Vol. 2B RDMSR,
+ * WRMSR), as software probing a range by its #GP expects. */
+static void fault_absent(CPUX86State *env, uint32_t msr, uintptr_t ra)
+{
+  if (msr != MSR_MISC_ENABLE &&
+      bsearch(&msr, qs.absent, qs.nabsent, sizeof *qs.absent, cmp_u32))
+    raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
+}
+
 bool qspmu_active(void)
 {
   return qs.core != NULL;
@@ -833,7 +848,10 @@ bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra)
   bool any;
   int rc;
 
-  if (!v || !owned(msr))
+  if (!v)
+    return false;
+  fault_absent(env, msr, ra);
+  if (!owned(msr))
     return false;
   qemu_mutex_lock(&qs.lock);
   flush(v);
@@ -855,7 +873,10 @@ bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra)
   QSpmuVcpu *v = env_archcpu(env)->spmu;
   int rc;
 
-  if (!v || !owned(msr))
+  if (!v)
+    return false;
+  fault_absent(env, msr, ra);
+  if (!owned(msr))
     return false;
   qemu_mutex_lock(&qs.lock);
   flush(v);
@@ -1030,6 +1051,9 @@ static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
   qs.nmsrs = spmu_msr_list(&qs.prof, NULL, 0);
   qs.msrs = g_new(uint32_t, qs.nmsrs);
   spmu_msr_list(&qs.prof, qs.msrs, qs.nmsrs);
+  qs.nabsent = spmu_msr_absent_list(&qs.prof, NULL, 0);
+  qs.absent = g_new(uint32_t, qs.nabsent);
+  spmu_msr_absent_list(&qs.prof, qs.absent, qs.nabsent);
   qemu_mutex_init(&qs.lock);
   vmstate_register(NULL, 0, &vmstate_qspmu, &qs);
   qemu_register_reset(qspmu_reset, NULL);
