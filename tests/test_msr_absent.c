@@ -191,8 +191,8 @@ static void test_every_preset_faults_absent(void **state)
     }
     assert_int_equal(na + nm, nspan);
     assert_memory_equal(span, first, nspan * sizeof *span);
-    assert_null(bsearch(&(uint32_t){MSR_MISC_ENABLE}, a, na, sizeof *a,
-                        cmp_u32));
+    assert_null(
+        bsearch(&(uint32_t){MSR_MISC_ENABLE}, a, na, sizeof *a, cmp_u32));
     assert_int_equal(spmu_core_new(&p, &c), SPMU_OK);
     for (k = 0; k < na; k++) {
       assert_int_equal(spmu_rdmsr(spmu_core_lp(c, 0), a[k], &v), SPMU_GP);

@@ -1060,6 +1060,18 @@ static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
   return true;
 }
 
+/* CPUID leaf 00H EAX reaches every leaf the profile enumerates (1CH for
+ * architectural LBRs): QEMU answers a leaf above its maximum as the
+ * maximum (SDM Vol. 2A CPUID), and its automatic level stops at 0DH.
+ * Raised only: a higher maximum of the CPU model stays. */
+static void raise_max_leaf(X86CPU *cpu, QSpmuVcpu *v)
+{
+  uint32_t r[4];
+
+  if (spmu_cpuid(v->lp, 0, 0, r) == SPMU_OK && cpu->env.cpuid_level < r[0])
+    cpu->env.cpuid_level = r[0];
+}
+
 void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp)
 {
   unsigned idx = CPU(cpu)->cpu_index;
@@ -1082,4 +1094,5 @@ void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp)
   v->lp = spmu_core_lp(qs.core, idx);
   v->budget = -1;
   cpu->spmu = v;
+  raise_max_leaf(cpu, v);
 }
