@@ -128,6 +128,40 @@ static const struct {
     {"sapphirerapids", {0x8f}},
 };
 
+/* The architectural events, by their bit of CPUID.0AH:EBX (SDM Vol. 3B
+ * 18.2.1.2, Table 18-1; bit 7, Topdown Slots, with perfmon v5). */
+static const uint8_t arch_event[8][2] = {
+    {0x3c, 0x00}, {0xc0, 0x00}, {0x3c, 0x01}, {0x2e, 0x4f},
+    {0x2e, 0x41}, {0xc4, 0x00}, {0xc5, 0x00}, {0xa4, 0x01}};
+
+/* Whether some line of a block is (event, umask) `code`. */
+static bool produced(const uint8_t code[2])
+{
+  unsigned i;
+
+  for (i = 0; i < QN; i++)
+    if (code_of(i)[0] == code[0] && code_of(i)[1] == code[1])
+      return true;
+  return false;
+}
+
+/* The architectural events of p's CPUID.0AH:EBX vector (EAX[31:24] long)
+ * that no line of this engine counts: LLC references and misses, branch
+ * misses (no cache or predictor model is fed), the reference cycles of
+ * 3CH/01H, Topdown Slots. Advertised unavailable (EBX bit set, SDM
+ * 18.2.1.2), so that Linux and other guest software leave them alone
+ * instead of reading a count of 0 (docs/decisions.md). */
+static uint32_t unproduced_arch_events(const spmu_profile *p)
+{
+  uint32_t m = 0;
+  unsigned i;
+
+  for (i = 0; i < 8 && i < p->events_len; i++)
+    if (!produced(arch_event[i]))
+      m |= 1u << i;
+  return m;
+}
+
 static bool model_matches(const char *profile, unsigned family, unsigned model)
 {
   size_t i, j;
@@ -1042,6 +1076,7 @@ static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
     return false;
   }
   qs.prof.threads = (uint8_t)qs.ncpus;
+  qs.prof.events_unavailable |= unproduced_arch_events(&qs.prof);
   if (spmu_profile_validate(&qs.prof, why, sizeof why) != SPMU_OK ||
       spmu_core_new(&qs.prof, &qs.core) != SPMU_OK) {
     error_setg(errp, "softpmu=%s: %s", profile, why);

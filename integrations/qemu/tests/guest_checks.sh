@@ -49,6 +49,18 @@ br=$(sed -n 's/^\([0-9]*\),.*branches:u.*/\1/p' /tmp/stat)
 check "perf stat instructions:u of /loop" 20000004 "$ins"
 check "perf stat branches:u of /loop" 10000001 "$br"
 
+# The architectural events no line counts (LLC Reference / Misses, Branch
+# Misses Retired: no cache or predictor model in system mode) are
+# advertised unavailable in CPUID.0AH:EBX (SDM Vol. 3B 18.2.1.2, Table
+# 18-1), so perf says <not supported> rather than reading 0; cycles stay.
+perf stat -x, -e cache-references,cache-misses,branch-misses,cycles:u -o /tmp/stat9 /loop
+for e in cache-references cache-misses branch-misses; do
+  if grep -q "^<not supported>,[^,]*,$e," /tmp/stat9; then ok "$e: <not supported> (CPUID.0AH:EBX)"; else
+    no "$e not offered" "$(grep ",$e," /tmp/stat9)"; fi
+done
+check "perf stat cycles:u of /loop (one cycle per instruction)" 20000004 \
+  "$(sed -n 's/^\([0-9]*\),.*cycles:u.*/\1/p' /tmp/stat9)"
+
 # A page fault in the middle of a block: what did not retire is not counted.
 perf stat -x, -e instructions:u,branches:u,page-faults:u -o /tmp/stat3 /pagefault
 check "perf stat instructions:u of /pagefault (faults mid-block)" 1029 \
