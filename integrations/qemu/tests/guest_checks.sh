@@ -34,6 +34,15 @@ case $banner in
 *"${SOFTPMU_LBR:-32}-deep LBR"*) ok "kernel: ${SOFTPMU_LBR:-32}-deep LBR" ;;
 *) no "kernel LBR" "no '${SOFTPMU_LBR:-32}-deep LBR' in: $banner" ;;
 esac
+# Architectural LBRs (CPUID.07H:EDX[19], sapphirerapids) are described by
+# leaf 1CH, which the maximum basic leaf (leaf 00H EAX) must reach (SDM
+# Vol. 2A CPUID: a leaf above it reads as the maximum leaf).
+if grep -qw arch_lbr /proc/cpuinfo; then
+  case $banner in
+  *"Architectural LBR"*) ok "kernel: Architectural LBR (CPUID leaf 1CH read)" ;;
+  *) no "kernel Architectural LBR" "CPUID.07H:EDX[19] set, no 'Architectural LBR' in: $banner" ;;
+  esac
+fi
 if [ -d /sys/bus/event_source/devices/cpu ]; then ok "sysfs: event_source/devices/cpu"; else
   no "sysfs" "/sys/bus/event_source/devices/cpu missing"; fi
 
