@@ -57,6 +57,20 @@ static int absent(const char *spec, uint32_t addr)
   return in_a;
 }
 
+/* RDMSR of addr on a core of profile spec: SPMU_OK or SPMU_GP. */
+static int rdmsr_on(const char *spec, uint32_t addr)
+{
+  spmu_profile p = prof(spec);
+  spmu_core *c;
+  uint64_t v;
+  int rc;
+
+  assert_int_equal(spmu_core_new(&p, &c), SPMU_OK);
+  rc = spmu_rdmsr(spmu_core_lp(c, 0), addr, &v);
+  spmu_core_free(c);
+  return rc;
+}
+
 /* Core 2 (Vol. 4 "MSRs in Processors Based on Intel Core
  * Microarchitecture"): its 4-entry stack at 40H-43H / 60H-63H and
  * MSR_LASTBRANCH_TOS; no 680H stack, no MSR_LBR_SELECT, no LBR_INFO. */
@@ -73,6 +87,8 @@ static void test_core2_lbrs_at_40h(void **state)
   assert_int_equal(absent("core2", 0x1C8), 1); /* MSR_LBR_SELECT */
   assert_int_equal(absent("core2", LBR_INFO), 1);
   assert_int_equal(absent("core2", ALBR_CTL), 1);
+  assert_int_equal(rdmsr_on("core2", LBR_CORE2_FROM), SPMU_OK);
+  assert_int_equal(rdmsr_on("core2", LBR_NHM_FROM), SPMU_GP);
 }
 
 /* Skylake (Vol. 4, the 6th generation's table): 32 entries at 680H /
@@ -98,6 +114,8 @@ static void test_skylake_the_opposite(void **state)
   assert_int_equal(absent("skylake", ALBR_FROM), 1);
   assert_int_equal(absent("skylake", NB_BPU_COUNTER0), 1);
   assert_int_equal(absent("skylake", NB_BSU_ESCR0), 1);
+  assert_int_equal(rdmsr_on("skylake", LBR_CORE2_FROM), SPMU_GP);
+  assert_int_equal(rdmsr_on("skylake", LBR_NHM_FROM), SPMU_OK);
 }
 
 /* Nehalem (Vol. 4 "MSRs in Processors Based on Intel Microarchitecture
