@@ -290,9 +290,9 @@ static void test_cpuid_owned_masks(void **state)
   assert_int_equal(spmu_cpuid_owned(0x23, o), SPMU_ENOENT);
 }
 
-/* API contract (profile.h): leaves other than 01H, 07H, 0AH and 1CH are
- * not the profile's: SPMU_ENOENT, for the profile and for a logical
- * processor. */
+/* API contract (profile.h): leaves other than 00H, 01H, 04H, 07H, 0AH,
+ * 0DH and 1CH are not the profile's: SPMU_ENOENT, for the profile and for
+ * a logical processor. */
 static void test_cpuid_other_leaves_enoent(void **state)
 {
   spmu_profile p = parse_ok("skylake");
@@ -301,8 +301,45 @@ static void test_cpuid_other_leaves_enoent(void **state)
 
   (void)state;
   assert_int_equal(spmu_profile_cpuid(&p, 0x6, 0, r), SPMU_ENOENT);
-  assert_int_equal(spmu_profile_cpuid(&p, 0x0, 0, r), SPMU_ENOENT);
+  assert_int_equal(spmu_profile_cpuid(&p, 0x2, 0, r), SPMU_ENOENT);
   assert_int_equal(spmu_cpuid(spmu_core_lp(c, 1), 0x6, 0, r), SPMU_ENOENT);
+  spmu_core_free(c);
+}
+
+/* Leaf 00H EAX, the maximum basic leaf (SDM Vol. 2A CPUID: a leaf above it
+ * answers as the maximum does), reaches every leaf the profile
+ * enumerates: 1CH with architectural LBRs (Sapphire Rapids, CPUID.07H:
+ * EDX[19]), 0AH with a perfmon version (SDM 18.2.1), 04H with only a
+ * part's caches, 01H for NetBurst (SDM 18.15: no leaf 0AH). EBX/ECX/EDX
+ * (the vendor) are not the profile's; no bit of it is owned. */
+static void test_cpuid_leaf0_max_leaf(void **state)
+{
+  static const struct {
+    const char *spec;
+    uint32_t max;
+  } want[] = {{"sapphirerapids", 0x1C}, {"icelake", 0xA},  {"skylake", 0xA},
+              {"core2", 0xA},           {"core-duo", 0xA}, {"pentium4", 0x1},
+              {"version=0", 0x1}};
+  spmu_core *c = core_for("sapphirerapids");
+  uint32_t r[4], o[4];
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+    spmu_profile p = parse_ok(want[i].spec);
+    memset(r, 0xee, sizeof r);
+    assert_int_equal(spmu_profile_cpuid(&p, 0x0, 0, r), SPMU_OK);
+    assert_int_equal(r[0], want[i].max);
+    assert_int_equal(r[1], 0);
+    assert_int_equal(r[2], 0);
+    assert_int_equal(r[3], 0);
+  }
+  assert_int_equal(spmu_cpuid(spmu_core_lp(c, 0), 0x0, 0, r), SPMU_OK);
+  assert_int_equal(r[0], 0x1C);
+  /* the leaf it reaches is enumerated: 1CH's depth bitmap is not zero */
+  assert_int_equal(spmu_cpuid(spmu_core_lp(c, 0), 0x1C, 0, r), SPMU_OK);
+  assert_int_not_equal(r[0] & 0xff, 0);
+  assert_int_equal(spmu_cpuid_owned(0x0, o), SPMU_ENOENT);
   spmu_core_free(c);
 }
 
@@ -987,6 +1024,7 @@ int main(void)
       cmocka_unit_test(test_cpuid_01_pmu_bits_per_features),
       cmocka_unit_test(test_cpuid_owned_masks),
       cmocka_unit_test(test_cpuid_other_leaves_enoent),
+      cmocka_unit_test(test_cpuid_leaf0_max_leaf),
       cmocka_unit_test(test_version0_leaf_0a_all_zero),
       cmocka_unit_test(test_custom_from_base),
       cmocka_unit_test(test_custom_from_keys),

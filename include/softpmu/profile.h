@@ -210,7 +210,13 @@ SPMU_API int spmu_profile_validate(const spmu_profile *p, char *why,
  * SPMU_EINVAL; the output is always NUL-terminated when len > 0. */
 SPMU_API int spmu_profile_format(const spmu_profile *p, char *buf, size_t len);
 
-/* CPUID as this profile enumerates it, for leaves 01H (only the PMU bits:
+/* CPUID as this profile enumerates it, for leaves 00H (EAX only: the
+ * lowest maximum basic leaf that reaches every leaf below the profile
+ * enumerates: 1CH with architectural LBRs, 0AH with architectural
+ * performance monitoring, 04H with a part, else 01H; EBX, ECX, EDX 0: the
+ * vendor is the host's; no bits of leaf 00H are owned, spmu_cpuid_owned
+ * says SPMU_ENOENT: a host whose maximum is below EAX raises it to EAX,
+ * SDM Vol. 2A CPUID), 01H (only the PMU bits:
  * ECX[2] DTES64, ECX[4] DS-CPL, ECX[15] PDCM, EDX[21] DS), 04H (all of it,
  * for a profile with a part: the deterministic cache parameters, one
  * sub-leaf per cache, L1D, L1I, L2, L3, then type 0 "no more caches" for

@@ -166,6 +166,22 @@ SPMU_API int spmu_regview_field_encode(const spmu_regview *r, uint32_t addr,
 SPMU_API size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs,
                               size_t cap);
 
+/* Every MSR address the catalogue declares on some processor that profile p
+ * does not have, in ascending address order: counters and event selects
+ * past the profile's, the LBR layouts of other families (Core 2's at 40H /
+ * 60H on a Skylake, 680H-6FFH on a Core 2; SDM Vol. 4 Chapter 2, the MSR
+ * tables of each family), the NetBurst MSRs on the others and the others'
+ * on NetBurst, PEBS, DS and architectural-LBR MSRs a profile lacks. The
+ * modelled processor raises #GP(0) on RDMSR or WRMSR of any of them (SDM
+ * Vol. 2B RDMSR, WRMSR: "If the value in ECX specifies a reserved or
+ * unimplemented MSR address"), as spmu_rdmsr and spmu_wrmsr answer
+ * SPMU_GP: a host that keeps other MSRs itself and hands the model only
+ * spmu_msr_list's raises #GP for these. Disjoint from spmu_msr_list. Writes
+ * up to cap addresses and returns how many there are (cap 0 to count); 0 for
+ * an invalid profile. */
+SPMU_API size_t spmu_msr_absent_list(const spmu_profile *p, uint32_t *addrs,
+                                     size_t cap);
+
 /* Describe an MSR of the profile: SPMU_OK, or SPMU_ENOMSR if absent. */
 SPMU_API int spmu_msr_info_get(const spmu_profile *p, uint32_t addr,
                                spmu_msr_info *out);

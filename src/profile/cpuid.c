@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* CPUID leaves 01H (its PMU bits), 04H (the part's caches, parts.c) and
- * 0AH as a profile enumerates them, and a profile from those leaves: the
- * one place softpmu encodes and decodes them (SDM Vol. 2A CPUID, Table
- * 3-8, leaves 04H and 0AH; Tables 3-10 and 3-11, leaf 01H; Vol. 3B
- * 18.2.1-18.2.5). */
+/* CPUID leaves 00H (the maximum basic leaf), 01H (its PMU bits), 04H (the
+ * part's caches, parts.c) and 0AH as a profile enumerates them, and a profile
+ * from those leaves: the one place softpmu encodes and decodes them (SDM Vol.
+ * 2A CPUID, Table 3-8, leaves 04H and 0AH; Tables 3-10 and 3-11, leaf 01H; Vol.
+ * 3B 18.2.1-18.2.5). */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -143,6 +143,23 @@ static void leaf_0d(const spmu_profile *p, uint32_t subleaf, uint32_t regs[4])
   }
 }
 
+/* Leaf 00H EAX, the maximum input value for basic CPUID information (SDM
+ * Vol. 2A CPUID, Table 3-8): the highest leaf this file enumerates for p,
+ * so that software reaches it (a leaf above the maximum answers as the
+ * maximum leaf does): 1CH with architectural LBRs, 0AH with architectural
+ * performance monitoring (SDM 18.2: CPUID.0AH), 04H with a part's caches,
+ * else 01H. */
+static uint32_t max_basic_leaf(const spmu_profile *p)
+{
+  if (p->features & SPMU_FEAT_ARCH_LBR)
+    return 0x1C;
+  if (p->version >= 1)
+    return 0xA;
+  if (spmu_part_by_id(p->part))
+    return 0x4;
+  return 0x1;
+}
+
 int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
                        uint32_t regs[4])
 {
@@ -150,6 +167,10 @@ int spmu_profile_cpuid(const spmu_profile *p, uint32_t leaf, uint32_t subleaf,
     return SPMU_EINVAL;
   regs[0] = regs[1] = regs[2] = regs[3] = 0;
   switch (leaf) {
+  case 0x0:
+    /* Only EAX: the vendor string (EBX, EDX, ECX) is the host's. */
+    regs[EAX] = max_basic_leaf(p);
+    return SPMU_OK;
   case 0x1:
     /* SDM Vol. 2A CPUID, Table 3-10/3-11. */
     if (p->features & SPMU_FEAT_DTES64)

@@ -196,6 +196,23 @@ static uint32_t repeat_set(const struct spmu_applied *a, unsigned repeat,
   }
 }
 
+uint32_t spmu_def_span(const struct spmu_reg_def *d)
+{
+  switch (d->repeat) {
+  case SPMU_REP_GP:
+    return (uint32_t)spmu_width_mask(SPMU_MAX_GP);
+  case SPMU_REP_FIXED:
+    return (uint32_t)spmu_width_mask(SPMU_MAX_FIXED);
+  case SPMU_REP_COUNT:
+    return (uint32_t)spmu_width_mask(d->count);
+  case SPMU_REP_LBR:
+    /* 32: the deepest stack (SDM 17.12) and arch LBR depth modelled */
+    return UINT32_MAX;
+  default:
+    return 1;
+  }
+}
+
 uint32_t spmu_field_instances(const struct spmu_applied *a,
                               const struct spmu_field_def *f, unsigned reg_inst)
 {

@@ -73,6 +73,10 @@ void spmu_applied_init_base(struct spmu_applied *a, const spmu_profile *p);
 uint32_t spmu_def_instances(const struct spmu_applied *a,
                             const struct spmu_reg_def *d);
 
+/* The instances of def d that some profile can have (bit k = the MSR at
+ * d->addr + k): the catalogue's addresses of d, whatever the profile. */
+uint32_t spmu_def_span(const struct spmu_reg_def *d);
+
 /* Instance inst of def d in the profile of a: fills *m (masks, width,
  * reset); ORs the bits of its PEBS enable fields into *pebs_en unless
  * pebs_en is NULL. Needs the base only. */

@@ -163,6 +163,36 @@ static size_t msr_list(const struct scope *s, uint32_t *addrs, size_t cap)
   return n;
 }
 
+/* The addresses the catalogue declares on some profile that the scope's
+ * profile lacks, ascending (spmu_msr_absent_list). */
+static size_t msr_absent_list(const struct scope *s, uint32_t *addrs,
+                              size_t cap)
+{
+  uint64_t absent[(SPMU_MSR_SPAN + 63) / 64] = {0};
+  size_t n = 0, i;
+  uint32_t addr;
+
+  for (i = 0; i < spmu_catalog_len; i++) {
+    uint32_t set = spmu_def_span(&spmu_catalog[i]);
+    for (addr = spmu_catalog[i].addr; set; addr++, set >>= 1)
+      if (set & 1)
+        absent[addr / 64] |= BIT64(addr % 64);
+  }
+  for (i = 0; i < spmu_catalog_len; i++) {
+    uint32_t set = spmu_def_instances(s->a, &spmu_catalog[i]);
+    for (addr = spmu_catalog[i].addr; set; addr++, set >>= 1)
+      if (set & 1)
+        absent[addr / 64] &= ~BIT64(addr % 64);
+  }
+  for (addr = 0; addr < SPMU_MSR_SPAN; addr++)
+    if (absent[addr / 64] >> (addr % 64) & 1) {
+      if (addrs && n < cap)
+        addrs[n] = addr;
+      n++;
+    }
+  return n;
+}
+
 /* The MSR that owns the state of alias m: the lowest address holding a
  * present non-alias def with the same storage and instance; else m's. */
 static uint32_t alias_target(const struct scope *s, const struct spmu_msr_rt *m)
@@ -567,6 +597,14 @@ size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs, size_t cap)
   struct scope s;
 
   return apply_base(p, &a, &s) == SPMU_OK ? msr_list(&s, addrs, cap) : 0;
+}
+
+size_t spmu_msr_absent_list(const spmu_profile *p, uint32_t *addrs, size_t cap)
+{
+  struct spmu_applied a;
+  struct scope s;
+
+  return apply_base(p, &a, &s) == SPMU_OK ? msr_absent_list(&s, addrs, cap) : 0;
 }
 
 int spmu_msr_info_get(const spmu_profile *p, uint32_t addr, spmu_msr_info *out)

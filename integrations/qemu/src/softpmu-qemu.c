@@ -97,6 +97,10 @@ typedef struct QSpmuState {
   QSpmuVcpu vcpu[SPMU_MAX_THREADS];
   uint32_t *msrs; /* the MSRs the model owns, ascending */
   size_t nmsrs;
+  /* The catalogue's MSRs the profile lacks, ascending: #GP, as on the
+   * modelled processor, where TCG would read 0 and drop writes. */
+  uint32_t *absent;
+  size_t nabsent;
   unsigned pmi_pending; /* logical processors (bit = index), under lock */
   bool any_thread;      /* an enabled counter has AnyThread (SDM 18.2.3) */
   uint8_t *blob;        /* migration: the model's snapshot */
@@ -123,6 +127,40 @@ static const struct {
     {"icelake", {0x7d, 0x7e, 0x6a, 0x6c}},
     {"sapphirerapids", {0x8f}},
 };
+
+/* The architectural events, by their bit of CPUID.0AH:EBX (SDM Vol. 3B
+ * 18.2.1.2, Table 18-1; bit 7, Topdown Slots, with perfmon v5). */
+static const uint8_t arch_event[8][2] = {
+    {0x3c, 0x00}, {0xc0, 0x00}, {0x3c, 0x01}, {0x2e, 0x4f},
+    {0x2e, 0x41}, {0xc4, 0x00}, {0xc5, 0x00}, {0xa4, 0x01}};
+
+/* Whether some line of a block is (event, umask) `code`. */
+static bool produced(const uint8_t code[2])
+{
+  unsigned i;
+
+  for (i = 0; i < QN; i++)
+    if (code_of(i)[0] == code[0] && code_of(i)[1] == code[1])
+      return true;
+  return false;
+}
+
+/* The architectural events of p's CPUID.0AH:EBX vector (EAX[31:24] long)
+ * that no line of this engine counts: LLC references and misses, branch
+ * misses (no cache or predictor model is fed), the reference cycles of
+ * 3CH/01H, Topdown Slots. Advertised unavailable (EBX bit set, SDM
+ * 18.2.1.2), so that Linux and other guest software leave them alone
+ * instead of reading a count of 0 (docs/decisions.md). */
+static uint32_t unproduced_arch_events(const spmu_profile *p)
+{
+  uint32_t m = 0;
+  unsigned i;
+
+  for (i = 0; i < 8 && i < p->events_len; i++)
+    if (!produced(arch_event[i]))
+      m |= 1u << i;
+  return m;
+}
 
 static bool model_matches(const char *profile, unsigned family, unsigned model)
 {
@@ -791,6 +829,17 @@ static bool owned(uint32_t msr)
          bsearch(&msr, qs.msrs, qs.nmsrs, sizeof *qs.msrs, cmp_u32);
 }
 
+/* An MSR of the catalogue that the modelled processor does not have
+ * (spmu_msr_absent_list: another family's LBR stack, counters past the
+ * profile's, ...): RDMSR and WRMSR raise #GP(0) (SDM Vol. 2B RDMSR,
+ * WRMSR), as software probing a range by its #GP expects. */
+static void fault_absent(CPUX86State *env, uint32_t msr, uintptr_t ra)
+{
+  if (msr != MSR_MISC_ENABLE &&
+      bsearch(&msr, qs.absent, qs.nabsent, sizeof *qs.absent, cmp_u32))
+    raise_exception_err_ra(env, EXCP0D_GPF, 0, ra);
+}
+
 bool qspmu_active(void)
 {
   return qs.core != NULL;
@@ -833,7 +882,10 @@ bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra)
   bool any;
   int rc;
 
-  if (!v || !owned(msr))
+  if (!v)
+    return false;
+  fault_absent(env, msr, ra);
+  if (!owned(msr))
     return false;
   qemu_mutex_lock(&qs.lock);
   flush(v);
@@ -855,7 +907,10 @@ bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra)
   QSpmuVcpu *v = env_archcpu(env)->spmu;
   int rc;
 
-  if (!v || !owned(msr))
+  if (!v)
+    return false;
+  fault_absent(env, msr, ra);
+  if (!owned(msr))
     return false;
   qemu_mutex_lock(&qs.lock);
   flush(v);
@@ -1021,6 +1076,7 @@ static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
     return false;
   }
   qs.prof.threads = (uint8_t)qs.ncpus;
+  qs.prof.events_unavailable |= unproduced_arch_events(&qs.prof);
   if (spmu_profile_validate(&qs.prof, why, sizeof why) != SPMU_OK ||
       spmu_core_new(&qs.prof, &qs.core) != SPMU_OK) {
     error_setg(errp, "softpmu=%s: %s", profile, why);
@@ -1030,10 +1086,25 @@ static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
   qs.nmsrs = spmu_msr_list(&qs.prof, NULL, 0);
   qs.msrs = g_new(uint32_t, qs.nmsrs);
   spmu_msr_list(&qs.prof, qs.msrs, qs.nmsrs);
+  qs.nabsent = spmu_msr_absent_list(&qs.prof, NULL, 0);
+  qs.absent = g_new(uint32_t, qs.nabsent);
+  spmu_msr_absent_list(&qs.prof, qs.absent, qs.nabsent);
   qemu_mutex_init(&qs.lock);
   vmstate_register(NULL, 0, &vmstate_qspmu, &qs);
   qemu_register_reset(qspmu_reset, NULL);
   return true;
+}
+
+/* CPUID leaf 00H EAX reaches every leaf the profile enumerates (1CH for
+ * architectural LBRs): QEMU answers a leaf above its maximum as the
+ * maximum (SDM Vol. 2A CPUID), and its automatic level stops at 0DH.
+ * Raised only: a higher maximum of the CPU model stays. */
+static void raise_max_leaf(X86CPU *cpu, QSpmuVcpu *v)
+{
+  uint32_t r[4];
+
+  if (spmu_cpuid(v->lp, 0, 0, r) == SPMU_OK && cpu->env.cpuid_level < r[0])
+    cpu->env.cpuid_level = r[0];
 }
 
 void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp)
@@ -1058,4 +1129,5 @@ void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp)
   v->lp = spmu_core_lp(qs.core, idx);
   v->budget = -1;
   cpu->spmu = v;
+  raise_max_leaf(cpu, v);
 }

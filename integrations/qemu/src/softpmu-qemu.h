@@ -87,7 +87,8 @@ bool qspmu_active(void);
 void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
                  uint32_t regs[4]);
 /* WRMSR/RDMSR of an MSR the model owns: true when handled (a #GP is
- * raised through ra); false for the MSRs QEMU keeps. */
+ * raised through ra); false for the MSRs QEMU keeps. An MSR of softpmu's
+ * catalogue that the profile lacks raises #GP(0) through ra. */
 bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra);
 bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra);
 /* RDPMC: false when the machine has no softpmu. */

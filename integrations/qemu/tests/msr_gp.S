@@ -4,14 +4,20 @@
  * the kernel's msr driver (/dev/cpu/0/msr, the MSR number is the file
  * offset) turns into EIO; the emulator goes on. IA32_PERFEVTSEL3 (189H):
  * writing 0 succeeds (8 bytes written), writing 1 << 40 fails with EIO.
- * Exit status: 0 both as said, 1 the valid write failed, 2 the reserved
- * one did not fail with EIO, 3 the device did not open. */
+ * An MSR the modelled processor does not have is a #GP too (SDM Vol. 2B
+ * RDMSR, WRMSR), where QEMU's TCG reads 0: on a Skylake (SDM Vol. 4, its
+ * MSR table) the LBR stack is at 680H, and 40H (Core 2's
+ * MSR_LASTBRANCH_0_FROM_IP, SDM Vol. 3B 17.5) is absent: reading and
+ * writing 40H fail with EIO, reading 680H gives 8 bytes.
+ * Exit status: 0 all as said, 1 the valid write failed, 2 the reserved
+ * one did not fail with EIO, 3 the device did not open, 4 reading 40H did
+ * not fail with EIO, 5 writing 40H did not, 6 reading 680H failed. */
 	.globl _start
 	.text
 _start:
-	mov	$2, %eax		/* open("/dev/cpu/0/msr", O_WRONLY) */
+	mov	$2, %eax		/* open("/dev/cpu/0/msr", O_RDWR) */
 	lea	path(%rip), %rdi
-	mov	$1, %esi
+	mov	$2, %esi
 	xor	%edx, %edx
 	syscall
 	mov	$3, %edi
@@ -19,24 +25,44 @@ _start:
 	js	exit
 	mov	%rax, %r12
 	movq	$0, val(%rip)		/* pwrite64(fd, &val, 8, 0x189) */
-	call	wr
+	mov	$18, %r13d
+	mov	$0x189, %r14d
+	call	io
 	mov	$1, %edi
 	cmp	$8, %rax
 	jne	exit
 	movabs	$0x10000000000, %rax	/* bit 40 */
 	mov	%rax, val(%rip)
-	call	wr
+	call	io
 	mov	$2, %edi
 	cmp	$-5, %rax		/* -EIO */
+	jne	exit
+	mov	$17, %r13d		/* pread64(fd, &val, 8, 0x40) */
+	mov	$0x40, %r14d
+	call	io
+	mov	$4, %edi
+	cmp	$-5, %rax
+	jne	exit
+	movq	$0, val(%rip)		/* pwrite64(fd, &val, 8, 0x40) */
+	mov	$18, %r13d
+	call	io
+	mov	$5, %edi
+	cmp	$-5, %rax
+	jne	exit
+	mov	$17, %r13d		/* pread64(fd, &val, 8, 0x680) */
+	mov	$0x680, %r14d
+	call	io
+	mov	$6, %edi
+	cmp	$8, %rax
 	jne	exit
 	xor	%edi, %edi
 exit:	mov	$60, %eax
 	syscall
-wr:	mov	$18, %eax
+io:	mov	%r13d, %eax		/* r13: the syscall, r14: the MSR */
 	mov	%r12, %rdi
 	lea	val(%rip), %rsi
 	mov	$8, %edx
-	mov	$0x189, %r10d
+	mov	%r14, %r10
 	syscall
 	ret
 	.data
