@@ -195,9 +195,12 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
   free(b);
 }
 
+/* Fibonacci hashing: the top bits of the product, which every bit of
+ * vaddr reaches (its low bits alone cluster: blocks are close together). */
 static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
 {
-  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >>
+                      (64 - __builtin_ctzll(cap)));
 
   while (slot[i] && slot[i]->vaddr != vaddr)
     i = (i + 1) & (cap - 1);

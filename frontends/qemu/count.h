@@ -17,6 +17,10 @@ struct vcpu;
  * second for a block that is one REP string instruction. */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata);
 void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata);
+/* The same with cfg->eager: each block counted as it starts; the second
+ * for a block that starts with a REP string instruction. */
+void spmu_qemu_on_tb_exec_eager(unsigned int vcpu_index, void *udata);
+void spmu_qemu_on_rep_exec_eager(unsigned int vcpu_index, void *udata);
 
 /* Hand everything v counted by callback to its cores. */
 void spmu_qemu_flush_vcpu(struct vcpu *v);
@@ -24,6 +28,8 @@ void spmu_qemu_flush_vcpu(struct vcpu *v);
  * each (inline.c's counts). */
 void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
                        uint64_t execs);
+/* In a fork's child: v's sums not yet delivered dropped. */
+void spmu_qemu_drop_sums(struct vcpu *v);
 /* The events until a sampling counter of v may overflow, afresh. */
 void spmu_qemu_start_budget(struct vcpu *v);
 /* Block t's lines by variant and the budget each takes (at translation). */
