@@ -16,13 +16,19 @@
 #define PAGE_SIZE_X86 4096u
 #define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
 
+struct slot {
+  uint64_t vaddr;
+  struct tb *t; /* NULL: free */
+};
+
 struct spmu_qemu_blocks {
   ZydisDecoder dec;
   struct tb **tbs; /* by id */
   size_t ntbs, tbcap;
   /* By start address: an open-addressing table of the first block at
-   * each address (others follow through same_vaddr). */
-  struct tb **slot;
+   * each address (others follow through same_vaddr), with the address
+   * beside it, so that a probe reads no block. */
+  struct slot *slot;
   size_t cap, used;
 };
 
@@ -197,12 +203,12 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
 
 /* Fibonacci hashing: the top bits of the product, which every bit of
  * vaddr reaches (its low bits alone cluster: blocks are close together). */
-static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
+static size_t slot_of(const struct slot *slot, size_t cap, uint64_t vaddr)
 {
   size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >>
                       (64 - __builtin_ctzll(cap)));
 
-  while (slot[i] && slot[i]->vaddr != vaddr)
+  while (slot[i].t && slot[i].vaddr != vaddr)
     i = (i + 1) & (cap - 1);
   return i;
 }
@@ -210,13 +216,13 @@ static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
 static bool grow_at(struct spmu_qemu_blocks *b)
 {
   size_t cap = b->cap ? b->cap * 2 : 8192, i;
-  struct tb **slot = calloc(cap, sizeof(*slot));
+  struct slot *slot = calloc(cap, sizeof(*slot));
 
   if (!slot)
     return false;
   for (i = 0; i < b->cap; i++)
-    if (b->slot[i])
-      slot[slot_of(slot, cap, b->slot[i]->vaddr)] = b->slot[i];
+    if (b->slot[i].t)
+      slot[slot_of(slot, cap, b->slot[i].vaddr)] = b->slot[i];
   free(b->slot);
   b->slot = slot;
   b->cap = cap;
@@ -230,16 +236,16 @@ static bool index_tb(struct spmu_qemu_blocks *b, struct tb *t)
   if ((b->used + 1) * 2 > b->cap && !grow_at(b))
     return false;
   i = slot_of(b->slot, b->cap, t->vaddr);
-  if (!b->slot[i])
+  if (!b->slot[i].t)
     b->used++;
-  t->same_vaddr = b->slot[i];
-  b->slot[i] = t;
+  t->same_vaddr = b->slot[i].t;
+  b->slot[i] = (struct slot){.vaddr = t->vaddr, .t = t};
   return true;
 }
 
 struct tb *spmu_qemu_tbs_at(const struct spmu_qemu_blocks *b, uint64_t vaddr)
 {
-  return b->cap ? b->slot[slot_of(b->slot, b->cap, vaddr)] : NULL;
+  return b->cap ? b->slot[slot_of(b->slot, b->cap, vaddr)].t : NULL;
 }
 
 bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)

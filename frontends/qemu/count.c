@@ -508,12 +508,24 @@ count_at_limit(struct vcpu *v, const struct tb *t, unsigned var)
   deliver_sums(v);
 }
 
-/* Variant var (0 or VAR_CONT) of block t, taken from the slack. */
-static inline void count_eager(struct vcpu *v, const struct tb *t, unsigned var)
+/* Variant var (0 or VAR_CONT) of block t, taken from the slack; with
+ * one lane (the events count instructions alone), a scalar. */
+static inline void count_eager(struct vcpu *v, const struct tb *t, unsigned var,
+                               bool one_lane)
 {
-  slanes left = v->slack - t->eager[var >> 1];
+  slanes left;
   uint64_t sign[2];
 
+  if (one_lane) {
+    int32_t n = v->slack[0] - t->eager[var >> 1][0];
+
+    if (__builtin_expect(n < 0, 0))
+      count_at_limit(v, t, var);
+    else
+      v->slack[0] = n;
+    return;
+  }
+  left = v->slack - t->eager[var >> 1];
   memcpy(sign, &left, sizeof(sign));
   if (__builtin_expect((sign[0] | sign[1]) & UINT64_C(0x8000000080000000), 0))
     count_at_limit(v, t, var);
@@ -521,19 +533,19 @@ static inline void count_eager(struct vcpu *v, const struct tb *t, unsigned var)
     v->slack = left;
 }
 
-/* Block t starts on v, after p (NULL: v's first block since a flush). */
-static inline void follow(struct vcpu *v, const struct tb *p,
-                          const struct tb *t)
+/* v's first block since a flush: which thread runs it, then the block. */
+static __attribute__((noinline)) void first_eager(struct vcpu *v,
+                                                  const struct tb *t)
 {
-  if (__builtin_expect(!p, 0))
-    thread_first(v);
-  else if (v->cfg->callgraph)
-    spmu_qemu_stack_update(v, p, t->vaddr);
+  thread_first(v);
+  count_eager(v, t, 0, false);
 }
 
-void spmu_qemu_on_tb_exec_eager(unsigned int vcpu_index, void *udata)
+/* Block t starts on v (callgraph: the call stack follows the block
+ * before it). */
+static inline void exec_eager(unsigned int vcpu_index, const struct tb *t,
+                              bool callgraph, bool one_lane)
 {
-  const struct tb *t = udata;
   struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
   const struct tb *p;
 
@@ -541,13 +553,33 @@ void spmu_qemu_on_tb_exec_eager(unsigned int vcpu_index, void *udata)
     return;
   p = v->prev;
   v->prev = t;
-  follow(v, p, t);
-  count_eager(v, t, 0);
+  if (__builtin_expect(!p, 0)) {
+    first_eager(v, t);
+    return;
+  }
+  if (callgraph)
+    spmu_qemu_stack_update(v, p, t->vaddr);
+  count_eager(v, t, 0, one_lane);
+}
+
+static void on_exec_eager(unsigned int vcpu_index, void *udata)
+{
+  exec_eager(vcpu_index, udata, false, false);
+}
+
+static void on_exec_eager_one(unsigned int vcpu_index, void *udata)
+{
+  exec_eager(vcpu_index, udata, false, true);
+}
+
+static void on_exec_eager_cg(unsigned int vcpu_index, void *udata)
+{
+  exec_eager(vcpu_index, udata, true, false);
 }
 
 /* A block that starts with a REP string instruction: a repeat when the
  * block before it ended at that instruction (spmu_qemu_on_tb_exec). */
-void spmu_qemu_on_rep_exec_eager(unsigned int vcpu_index, void *udata)
+static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
   struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
@@ -559,8 +591,28 @@ void spmu_qemu_on_rep_exec_eager(unsigned int vcpu_index, void *udata)
   v->prev = t;
   if (p == t && t->ninsns == 1)
     return; /* a repeat of a lone REP: retires nothing, moves no stack */
-  follow(v, p, t);
-  count_eager(v, t, p && p->rep_addr == t->vaddr ? VAR_CONT : 0);
+  if (!p) {
+    first_eager(v, t);
+    return;
+  }
+  if (v->cfg->callgraph)
+    spmu_qemu_stack_update(v, p, t->vaddr);
+  count_eager(v, t, p->rep_addr == t->vaddr ? VAR_CONT : 0, false);
+}
+
+qemu_plugin_vcpu_udata_cb_t
+spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t)
+{
+  bool one_lane = cfg->lane_line[1] < 0;
+
+  if (!cfg->eager)
+    return t->rep_first && t->ninsns == 1 ? spmu_qemu_on_rep_exec
+                                          : spmu_qemu_on_tb_exec;
+  if (t->rep_first)
+    return on_rep_exec_eager;
+  if (cfg->callgraph)
+    return on_exec_eager_cg;
+  return one_lane ? on_exec_eager_one : on_exec_eager;
 }
 
 /* In a fork's child: the sums not delivered are the parent's. */

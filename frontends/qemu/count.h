@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "qemu_plugin_api.h"
 #include "tb.h"
 
 struct vcpu;
@@ -17,10 +18,10 @@ struct vcpu;
  * second for a block that is one REP string instruction. */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata);
 void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata);
-/* The same with cfg->eager: each block counted as it starts; the second
- * for a block that starts with a REP string instruction. */
-void spmu_qemu_on_tb_exec_eager(unsigned int vcpu_index, void *udata);
-void spmu_qemu_on_rep_exec_eager(unsigned int vcpu_index, void *udata);
+/* The callback of block t's executions: one of those two, or with
+ * cfg->eager one that counts each block as it starts. */
+qemu_plugin_vcpu_udata_cb_t
+spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t);
 
 /* Hand everything v counted by callback to its cores. */
 void spmu_qemu_flush_vcpu(struct vcpu *v);

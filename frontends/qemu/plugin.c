@@ -146,17 +146,6 @@ static void take_probe(struct spmu_qemu_exec_probe *probe,
   }
 }
 
-/* The callback of block t's executions (count.c). */
-static qemu_plugin_vcpu_udata_cb_t
-exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t)
-{
-  if (cfg->eager)
-    return t->rep_first ? spmu_qemu_on_rep_exec_eager
-                        : spmu_qemu_on_tb_exec_eager;
-  return t->rep_first && t->ninsns == 1 ? spmu_qemu_on_rep_exec
-                                        : spmu_qemu_on_tb_exec;
-}
-
 /* Each block is described once, when QEMU translates it; it is then
  * counted by inline adds (inline.c) or by a callback per execution
  * (count.c). */
@@ -187,8 +176,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     if (!spmu_qemu_inline_tb(p->inl, qtb, t))
       p->failed = true;
   } else {
-    qemu_plugin_register_vcpu_tb_exec_cb(qtb, exec_callback(&p->cfg, t),
-                                         QEMU_PLUGIN_CB_NO_REGS, t);
+    qemu_plugin_register_vcpu_tb_exec_cb(
+        qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
   }
 }
 
