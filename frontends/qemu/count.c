@@ -10,7 +10,10 @@
  * lines to the thread's sums and charges a budget: the least number of
  * events any sampling counter takes to overflow. While the budget lasts,
  * no counter overflows, so the sums go to the model as one clock when the
- * thread or the process ends, or when they grow large. */
+ * thread or the process ends, or when they grow large. With nothing
+ * modelled, multiplexed, PEBS or branch stacks the same is done with the
+ * lines events count packed into one vector, and without NEAR_TAKEN each
+ * block is counted as it starts ("counting by packed lanes", below). */
 #define _GNU_SOURCE /* gettid */
 #include "count.h"
 
@@ -229,7 +232,7 @@ static void charge_left(struct vcpu *v, const spmu_event_line lines[NLINES])
     if (v->left[l] != UINT64_MAX)
       v->left[l] =
           v->left[l] > lines[l].count ? v->left[l] - lines[l].count : 0;
-  if (v->cfg->eager)
+  if (v->cfg->packed)
     set_limits(v);
 }
 
@@ -240,7 +243,7 @@ static void deliver_sums(struct vcpu *v)
 {
   spmu_event_line lines[NLINES + NMLINES];
 
-  if (v->cfg->eager)
+  if (v->cfg->packed)
     take_slack(v);
   if (v->sum[0][L_INST] == 0 && !(v->cfg->model && spmu_qemu_model_pending(v)))
     return;
@@ -330,7 +333,7 @@ void spmu_qemu_start_budget(struct vcpu *v)
   if (cfg->record[0])
     for (i = 0; i < cfg->nevents; i++)
       budget_event(v, i, &pmu);
-  if (cfg->eager)
+  if (cfg->packed)
     set_limits(v);
 }
 
@@ -339,13 +342,12 @@ void spmu_qemu_start_budget(struct vcpu *v)
 void spmu_qemu_charge_tb(const struct spmu_qemu_config *cfg, struct tb *t)
 {
   unsigned var, i, l;
-  int32_t packed[2][LANES];
+  int32_t packed[NVARIANTS][LANES];
 
-  for (var = 0; var < 2; var++)
+  for (var = 0; var < NVARIANTS; var++)
     for (l = 0; l < LANES; l++)
-      packed[var][l] =
-          (int32_t)variant_count(t, var ? VAR_CONT : 0, cfg->lane_line[l]);
-  memcpy(t->eager, packed, sizeof(packed));
+      packed[var][l] = (int32_t)variant_count(t, var, cfg->lane_line[l]);
+  memcpy(t->packed, packed, sizeof(packed));
   for (var = 0; var < NVARIANTS; var++) {
     for (l = 0; l < NLINES; l++)
       t->vlines[var][l / LANES][l % LANES] =
@@ -460,18 +462,19 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
     spmu_qemu_model_begin(v, t, v->prev_cont);
 }
 
-/* ---- counting each block as it starts (cfg->eager) ----------------------
+/* ---- counting by packed lanes (cfg->packed) ------------------------------
  *
- * When no event counts taken branches, nothing is modelled, multiplexed,
- * PEBS or branch stacks, a block's lines do not depend on the block after
- * it: each block is counted by its own callback, before it runs, with no
- * look at the block before it but for a REP string instruction's repeats
- * and the call stack. Only the lines the events count are summed, one a
- * lane of a vector, as what each may still add (the slack): a block
- * takes its lines from the slack, and is looked at, its sums taken, only
- * when a lane would go below 0. The model sees the same clocks in the
- * same order as when each block is counted by the next one, and a PMI
- * the same instruction and call stack. */
+ * With nothing modelled, multiplexed, PEBS or branch stacks, only the
+ * lines the events count are summed, one a lane of a vector, as what each
+ * may still add (the slack): a block takes its lines from the slack, and
+ * is looked at, its sums taken, only when a lane would go below 0.
+ *
+ * When no event counts taken branches either (cfg->eager), a block's lines
+ * do not depend on the block after it: each block is counted by its own
+ * callback, before it runs, with no look at the block before it but for a
+ * REP string instruction's repeats and the call stack. The model sees the
+ * same clocks in the same order as when each block is counted by the next
+ * one, and a PMI the same instruction and call stack. */
 
 /* Would variant var of block t bring a sampling counter to overflow (its
  * line's sum to what the line has left)? */
@@ -490,17 +493,18 @@ static bool reaches_overflow(const struct vcpu *v, const struct tb *t,
 }
 
 /* The block whose lines a lane's slack cannot take: a sampling counter's
- * overflow, taken per instruction (the address after the block is not
- * known yet: only PEBS and branch stacks, not counted this way, need it),
- * or the sums' bound, after which they are delivered. */
+ * overflow, taken per instruction (next: the address the block went on
+ * to; 0 when counted as it starts: only PEBS and branch stacks, not
+ * counted this way, need it), or the sums' bound, after which they are
+ * delivered. */
 static __attribute__((noinline)) void
-count_at_limit(struct vcpu *v, const struct tb *t, unsigned var)
+count_at_limit(struct vcpu *v, const struct tb *t, unsigned var, uint64_t next)
 {
   unsigned k;
 
   take_slack(v);
   if (reaches_overflow(v, t, var)) {
-    count_near_overflow(v, t, var, 0);
+    count_near_overflow(v, t, var, next);
     return;
   }
   for (k = 0; k < NVECS; k++)
@@ -508,40 +512,43 @@ count_at_limit(struct vcpu *v, const struct tb *t, unsigned var)
   deliver_sums(v);
 }
 
-/* Variant var (0 or VAR_CONT) of block t, taken from the slack; with
- * one lane (the events count instructions alone), a scalar. */
-static inline void count_eager(struct vcpu *v, const struct tb *t, unsigned var,
-                               bool one_lane)
+/* Variant var of block t, taken from the slack; with one lane (the
+ * events count instructions alone), a scalar. */
+static inline void count_packed(struct vcpu *v, const struct tb *t,
+                                unsigned var, uint64_t next, bool one_lane)
 {
   slanes left;
   uint64_t sign[2];
 
   if (one_lane) {
-    int32_t n = v->slack[0] - t->eager[var >> 1][0];
+    int32_t n = v->slack[0] - t->packed[var][0];
 
     if (__builtin_expect(n < 0, 0))
-      count_at_limit(v, t, var);
+      count_at_limit(v, t, var, next);
     else
       v->slack[0] = n;
     return;
   }
-  left = v->slack - t->eager[var >> 1];
+  left = v->slack - t->packed[var];
   memcpy(sign, &left, sizeof(sign));
   if (__builtin_expect((sign[0] | sign[1]) & UINT64_C(0x8000000080000000), 0))
-    count_at_limit(v, t, var);
+    count_at_limit(v, t, var, next);
   else
     v->slack = left;
 }
 
-/* v's first block since a flush: which thread runs it, then the block. */
-static __attribute__((noinline)) void first_eager(struct vcpu *v,
+/* v's first block since a flush: which thread runs it, then (eager) the
+ * block. */
+static __attribute__((noinline)) void first_block(struct vcpu *v,
                                                   const struct tb *t)
 {
   thread_first(v);
-  count_eager(v, t, 0, false);
+  v->prev_cont = 0;
+  if (v->cfg->eager)
+    count_packed(v, t, 0, 0, false);
 }
 
-/* Block t starts on v (callgraph: the call stack follows the block
+/* Block t starts on v (eager; callgraph: the call stack follows the block
  * before it). */
 static inline void exec_eager(unsigned int vcpu_index, const struct tb *t,
                               bool callgraph, bool one_lane)
@@ -554,12 +561,12 @@ static inline void exec_eager(unsigned int vcpu_index, const struct tb *t,
   p = v->prev;
   v->prev = t;
   if (__builtin_expect(!p, 0)) {
-    first_eager(v, t);
+    first_block(v, t);
     return;
   }
   if (callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
-  count_eager(v, t, 0, one_lane);
+  count_packed(v, t, 0, 0, one_lane);
 }
 
 static void on_exec_eager(unsigned int vcpu_index, void *udata)
@@ -577,8 +584,8 @@ static void on_exec_eager_cg(unsigned int vcpu_index, void *udata)
   exec_eager(vcpu_index, udata, true, false);
 }
 
-/* A block that starts with a REP string instruction: a repeat when the
- * block before it ended at that instruction (spmu_qemu_on_tb_exec). */
+/* A block that starts with a REP string instruction (eager): a repeat
+ * when the block before it ended at that instruction. */
 static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
@@ -592,27 +599,64 @@ static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
   if (p == t && t->ninsns == 1)
     return; /* a repeat of a lone REP: retires nothing, moves no stack */
   if (!p) {
-    first_eager(v, t);
+    first_block(v, t);
     return;
   }
   if (v->cfg->callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
-  count_eager(v, t, p->rep_addr == t->vaddr ? VAR_CONT : 0, false);
+  count_packed(v, t, p->rep_addr == t->vaddr ? VAR_CONT : 0, 0, false);
+}
+
+/* Block t starts on v: the block before it counted, now that t tells
+ * whether its branch was taken (spmu_qemu_on_tb_exec, by packed lanes). */
+static void on_exec_packed(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+  const struct tb *p;
+
+  if (__builtin_expect(!v, 0))
+    return;
+  p = v->prev;
+  v->prev = t;
+  if (__builtin_expect(!p, 0)) {
+    first_block(v, t);
+    return;
+  }
+  count_packed(v, p,
+               v->prev_cont | (p->cond_last & (t->vaddr != p->fallthrough)),
+               t->vaddr, false);
+  if (v->cfg->callgraph)
+    spmu_qemu_stack_update(v, p, t->vaddr);
+  v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
+}
+
+/* A block that is one REP string instruction (spmu_qemu_on_rep_exec, by
+ * packed lanes). */
+static void on_rep_exec_packed(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+
+  if (v && v->prev == t && v->prev_cont)
+    return;
+  on_exec_packed(vcpu_index, udata);
 }
 
 qemu_plugin_vcpu_udata_cb_t
 spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t)
 {
-  bool one_lane = cfg->lane_line[1] < 0;
+  bool lone_rep = t->rep_first && t->ninsns == 1;
 
+  if (!cfg->packed)
+    return lone_rep ? spmu_qemu_on_rep_exec : spmu_qemu_on_tb_exec;
   if (!cfg->eager)
-    return t->rep_first && t->ninsns == 1 ? spmu_qemu_on_rep_exec
-                                          : spmu_qemu_on_tb_exec;
+    return lone_rep ? on_rep_exec_packed : on_exec_packed;
   if (t->rep_first)
     return on_rep_exec_eager;
   if (cfg->callgraph)
     return on_exec_eager_cg;
-  return one_lane ? on_exec_eager_one : on_exec_eager;
+  return cfg->lane_line[1] < 0 ? on_exec_eager_one : on_exec_eager;
 }
 
 /* In a fork's child: the sums not delivered are the parent's. */
@@ -641,7 +685,10 @@ void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
  * block is counted as it starts). */
 void spmu_qemu_flush_vcpu(struct vcpu *v)
 {
-  if (v->prev && !v->cfg->eager) {
+  if (v->prev && v->cfg->packed && !v->cfg->eager)
+    count_packed(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough,
+                 false);
+  else if (v->prev && !v->cfg->packed) {
     if (v->cfg->model)
       spmu_qemu_model_end(v, v->prev, NULL);
     count_block(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough);

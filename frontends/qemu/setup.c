@@ -195,7 +195,8 @@ bool spmu_qemu_setup(struct spmu_qemu_config *cfg, int argc, char **argv)
   /* The model needs the callback per block (model.c). */
   cfg->inline_start = !a.count_callback && !cfg->record[0] && !cfg->mux &&
                       !cfg->model && !taken_matters(cfg);
-  cfg->eager = pack_lanes(cfg) && !cfg->model && !cfg->mux && !cfg->precise &&
-               !cfg->branch && !taken_matters(cfg);
+  cfg->packed = pack_lanes(cfg) && !cfg->model && !cfg->mux && !cfg->precise &&
+                !cfg->branch;
+  cfg->eager = cfg->packed && !taken_matters(cfg);
   return true;
 }

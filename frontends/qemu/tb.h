@@ -18,8 +18,8 @@
 #define LANES 4
 #define NVECS ((NLINES + LANES - 1) / LANES)
 typedef uint32_t lanes __attribute__((vector_size(16)));
-/* Counting each block as it starts (count.c, cfg->eager): the lines
- * events count, one a lane (config.h's lane_line), as signed lanes. */
+/* Counting by packed lanes (count.c, cfg->packed): the lines events
+ * count, one a lane (config.h's lane_line), as signed lanes. */
 typedef int32_t slanes __attribute__((vector_size(16)));
 
 typedef struct insn_class {
@@ -37,16 +37,16 @@ struct tb {
    * a callback finds the thread that runs the block through it. */
   struct vcpu *const *vcpus;
   uint64_t vaddr;
-  slanes eager[2];      /* variants 0 and VAR_CONT in cfg->lane_line's lanes */
-  uint64_t fallthrough; /* the address after its last instruction */
-  uint64_t rep_addr;    /* its last instruction if a REP string one */
-  uint32_t id;          /* its index among the blocks (classify.c) */
-  uint8_t cond_last;    /* the last instruction is a conditional branch */
-  uint8_t rep_first;    /* the first instruction is a REP string one */
-  uint8_t last_kind;    /* enum insn_kind of the last instruction */
-  uint32_t total[NLINES];         /* not taken, not a continuation */
-  uint32_t first[NLINES];         /* what the first instruction contributes */
-  uint32_t charge[NVARIANTS];     /* the budget each variant takes (count.c) */
+  slanes packed[NVARIANTS];   /* each variant in cfg->lane_line's lanes */
+  uint64_t fallthrough;       /* the address after its last instruction */
+  uint64_t rep_addr;          /* its last instruction if a REP string one */
+  uint32_t id;                /* its index among the blocks (classify.c) */
+  uint8_t cond_last;          /* the last instruction is a conditional branch */
+  uint8_t rep_first;          /* the first instruction is a REP string one */
+  uint8_t last_kind;          /* enum insn_kind of the last instruction */
+  uint32_t total[NLINES];     /* not taken, not a continuation */
+  uint32_t first[NLINES];     /* what the first instruction contributes */
+  uint32_t charge[NVARIANTS]; /* the budget each variant takes (count.c) */
   lanes vlines[NVARIANTS][NVECS]; /* each variant's lines (count.c) */
   uint64_t *inline_count;         /* executions counted inline (inline.c) */
   uint64_t *inline_cont;          /* of them, repeats of its REP instruction */

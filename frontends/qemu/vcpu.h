@@ -31,7 +31,7 @@ struct vcpu {
   /* The events of each line until a sampling counter on it may
    * overflow, counted from the sums' last delivery (UINT64_MAX: none). */
   uint64_t left[NLINES];
-  /* Counting each block as it starts (count.c, cfg->eager): by lane,
+  /* Counting by packed lanes (count.c, cfg->packed): by lane,
    * what the lane's line may still add to the sums before a block must
    * be looked at (it may overflow a counter, or the sums reach their
    * bound), less one, now and when the sums were last delivered. */
