@@ -139,9 +139,7 @@ void spmu_qemu_free_tb(struct tb *t)
 {
   if (t) {
     spmu_qemu_model_free_tb(t);
-    free(t->insn_vaddr);
-    free(t->insn);
-    free(t);
+    free(t); /* its arrays with it (spmu_qemu_describe_tb) */
   }
 }
 
@@ -149,16 +147,15 @@ struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
-  struct tb *t = calloc(1, sizeof(*t));
+  /* One allocation: the block, then its instructions' addresses and
+   * classes (aligned as the struct is, uint64_t before insn_class). */
+  struct tb *t =
+      calloc(1, sizeof(*t) + n * (sizeof(*t->insn_vaddr) + sizeof(*t->insn)));
 
   if (!t)
     return NULL;
-  t->insn_vaddr = calloc(n ? n : 1, sizeof(*t->insn_vaddr));
-  t->insn = calloc(n ? n : 1, sizeof(*t->insn));
-  if (!t->insn_vaddr || !t->insn) {
-    spmu_qemu_free_tb(t);
-    return NULL;
-  }
+  t->insn_vaddr = (uint64_t *)(t + 1);
+  t->insn = (insn_class *)(t->insn_vaddr + n);
   t->vaddr = qemu_plugin_tb_vaddr(qtb);
   t->fallthrough = t->vaddr;
   t->rep_addr = UINT64_MAX;
