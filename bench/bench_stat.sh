@@ -1,10 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# softpmu stat's speed against what people use today, measured side by side
-# in one run (these machines are noisy: compare the ratios, not the times).
-# Two CPU-bound programs (bench/workloads: a branchy hash-table loop and a
-# call-heavy recursion, about 0.5 s native each), each timed best of
-# $REPS runs as:
+# softpmu stat's and record's speed against what people use today,
+# measured side by side in one run (these machines are noisy: compare the
+# ratios, not the times). Two CPU-bound programs of bench/workloads (a
+# branchy hash-table loop and a call-heavy recursion, about 0.5 s native
+# each) and three Debian programs (gzip -1 and xz -1 compressing 3 MB,
+# python3 running an empty loop: many short blocks, much translation),
+# each timed best of $REPS runs as:
 #   native; qemu-x86_64 alone (the engine's floor); softpmu stat with
 #   instructions, branches, loads and stores (counted by QEMU's inline
 #   adds); softpmu stat with NEAR_TAKEN (a callback per block); softpmu
@@ -13,6 +15,7 @@
 # Prints each time and its ratio to native and to qemu alone.
 #   bench/bench_stat.sh [SOFTPMU]   (default build/cli/softpmu)
 # or: cmake --build build --target bench-stat
+# WORKLOADS chooses among hash calls gzip xz python3 (default: all).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 softpmu=${1:-$here/../build/cli/softpmu}
@@ -31,17 +34,19 @@ row() { # LABEL SECONDS NATIVE QEMU
     printf "  %-52s %7.3f s  %6.2fx native  %6.2fx qemu\n", l, t, t / n, t / q }'
 }
 
-for w in ${WORKLOADS:-hash calls}; do
-  cc -O2 -o "$tmp/$w" "$here/workloads/$w.c"
-  echo "$w ($here/workloads/$w.c, cc -O2), best of $reps:"
-  native=$(best "$tmp/$w")
-  qemu=$(best qemu-x86_64 -cpu Skylake-Client "$tmp/$w")
-  stat=$(best "$softpmu" stat --cpu skylake -e instructions,branches,r81d0,r82d0 -- "$tmp/$w")
-  taken=$(best "$softpmu" stat --cpu skylake -e instructions,branches,br_inst_retired.near_taken -- "$tmp/$w")
-  rec=$(best "$softpmu" record -c 10007 -e instructions -o "$tmp/perf.data" -- "$tmp/$w")
+# bench TITLE PROGRAM [ARG...]: every configuration on one program.
+bench() {
+  title=$1
+  shift
+  echo "$title, best of $reps:"
+  native=$(best "$@")
+  qemu=$(best qemu-x86_64 -cpu Skylake-Client "$@")
+  stat=$(best "$softpmu" stat --cpu skylake -e instructions,branches,r81d0,r82d0 -- "$@")
+  taken=$(best "$softpmu" stat --cpu skylake -e instructions,branches,br_inst_retired.near_taken -- "$@")
+  rec=$(best "$softpmu" record -c 10007 -e instructions -o "$tmp/perf.data" -- "$@")
   cg=$(best valgrind --tool=cachegrind --cache-sim=no \
-    --cachegrind-out-file=/dev/null "$tmp/$w")
-  callg=$(best valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tmp/$w")
+    --cachegrind-out-file=/dev/null "$@")
+  callg=$(best valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@")
   row "native" "$native" "$native" "$qemu"
   row "qemu-x86_64 alone" "$qemu" "$native" "$qemu"
   row "softpmu stat (instructions,branches,loads,stores)" "$stat" "$native" "$qemu"
@@ -49,4 +54,32 @@ for w in ${WORKLOADS:-hash calls}; do
   row "softpmu record -c 10007 -e instructions" "$rec" "$native" "$qemu"
   row "valgrind cachegrind --cache-sim=no" "$cg" "$native" "$qemu"
   row "valgrind callgrind" "$callg" "$native" "$qemu"
+}
+
+# The Debian programs' input: 3 MB of a binary every run has (qemu's own),
+# the same bytes in every configuration.
+head -c 3000000 "$(command -v qemu-x86_64)" >"$tmp/input"
+python=/usr/bin/python3
+[ -x "$python" ] || python=$(command -v python3 || true)
+
+for w in ${WORKLOADS:-hash calls gzip xz python3}; do
+  case $w in
+  hash | calls)
+    cc -O2 -o "$tmp/$w" "$here/workloads/$w.c"
+    bench "$w ($here/workloads/$w.c, cc -O2)" "$tmp/$w"
+    ;;
+  gzip | xz)
+    p=$(command -v "$w") || { echo "bench_stat: $w not found, skipped" >&2; continue; }
+    bench "$w -1 -c, 3 MB ($p)" "$p" -1 -c "$tmp/input"
+    ;;
+  python3)
+    [ -n "$python" ] || { echo "bench_stat: python3 not found, skipped" >&2; continue; }
+    bench "python3, 300,000 empty loop iterations ($python)" \
+      "$python" -c 'for i in range(300000): pass'
+    ;;
+  *)
+    echo "bench_stat: unknown workload $w" >&2
+    exit 2
+    ;;
+  esac
 done

@@ -16,13 +16,19 @@
 #define PAGE_SIZE_X86 4096u
 #define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
 
+struct slot {
+  uint64_t vaddr;
+  struct tb *t; /* NULL: free */
+};
+
 struct spmu_qemu_blocks {
   ZydisDecoder dec;
   struct tb **tbs; /* by id */
   size_t ntbs, tbcap;
   /* By start address: an open-addressing table of the first block at
-   * each address (others follow through same_vaddr). */
-  struct tb **slot;
+   * each address (others follow through same_vaddr), with the address
+   * beside it, so that a probe reads no block. */
+  struct slot *slot;
   size_t cap, used;
 };
 
@@ -164,9 +170,7 @@ void spmu_qemu_free_tb(struct tb *t)
 {
   if (t) {
     spmu_qemu_model_free_tb(t);
-    free(t->insn_vaddr);
-    free(t->insn);
-    free(t);
+    free(t); /* its arrays with it (spmu_qemu_describe_tb) */
   }
 }
 
@@ -174,16 +178,15 @@ struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
-  struct tb *t = calloc(1, sizeof(*t));
+  /* One allocation: the block, then its instructions' addresses and
+   * classes (aligned as the struct is, uint64_t before insn_class). */
+  struct tb *t =
+      calloc(1, sizeof(*t) + n * (sizeof(*t->insn_vaddr) + sizeof(*t->insn)));
 
   if (!t)
     return NULL;
-  t->insn_vaddr = calloc(n ? n : 1, sizeof(*t->insn_vaddr));
-  t->insn = calloc(n ? n : 1, sizeof(*t->insn));
-  if (!t->insn_vaddr || !t->insn) {
-    spmu_qemu_free_tb(t);
-    return NULL;
-  }
+  t->insn_vaddr = (uint64_t *)(t + 1);
+  t->insn = (insn_class *)(t->insn_vaddr + n);
   t->vaddr = qemu_plugin_tb_vaddr(qtb);
   t->fallthrough = t->vaddr;
   t->rep_addr = UINT64_MAX;
@@ -226,11 +229,14 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
   free(b);
 }
 
-static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
+/* Fibonacci hashing: the top bits of the product, which every bit of
+ * vaddr reaches (its low bits alone cluster: blocks are close together). */
+static size_t slot_of(const struct slot *slot, size_t cap, uint64_t vaddr)
 {
-  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >>
+                      (64 - __builtin_ctzll(cap)));
 
-  while (slot[i] && slot[i]->vaddr != vaddr)
+  while (slot[i].t && slot[i].vaddr != vaddr)
     i = (i + 1) & (cap - 1);
   return i;
 }
@@ -238,13 +244,13 @@ static size_t slot_of(struct tb **slot, size_t cap, uint64_t vaddr)
 static bool grow_at(struct spmu_qemu_blocks *b)
 {
   size_t cap = b->cap ? b->cap * 2 : 8192, i;
-  struct tb **slot = calloc(cap, sizeof(*slot));
+  struct slot *slot = calloc(cap, sizeof(*slot));
 
   if (!slot)
     return false;
   for (i = 0; i < b->cap; i++)
-    if (b->slot[i])
-      slot[slot_of(slot, cap, b->slot[i]->vaddr)] = b->slot[i];
+    if (b->slot[i].t)
+      slot[slot_of(slot, cap, b->slot[i].vaddr)] = b->slot[i];
   free(b->slot);
   b->slot = slot;
   b->cap = cap;
@@ -258,16 +264,16 @@ static bool index_tb(struct spmu_qemu_blocks *b, struct tb *t)
   if ((b->used + 1) * 2 > b->cap && !grow_at(b))
     return false;
   i = slot_of(b->slot, b->cap, t->vaddr);
-  if (!b->slot[i])
+  if (!b->slot[i].t)
     b->used++;
-  t->same_vaddr = b->slot[i];
-  b->slot[i] = t;
+  t->same_vaddr = b->slot[i].t;
+  b->slot[i] = (struct slot){.vaddr = t->vaddr, .t = t};
   return true;
 }
 
 struct tb *spmu_qemu_tbs_at(const struct spmu_qemu_blocks *b, uint64_t vaddr)
 {
-  return b->cap ? b->slot[slot_of(b->slot, b->cap, vaddr)] : NULL;
+  return b->cap ? b->slot[slot_of(b->slot, b->cap, vaddr)].t : NULL;
 }
 
 bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)

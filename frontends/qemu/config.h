@@ -65,6 +65,14 @@ struct spmu_qemu_config {
    * a callback per block sees, nothing is sampled, modelled or
    * multiplexed. */
   bool inline_start;
+  /* Counting by callback sums only the lines events count, packed one a
+   * lane (count.c): nothing is modelled or multiplexed, no PEBS, no branch
+   * stacks, and the events count at most 4 lines, instructions included;
+   * lane_line gives them, L_INST first (-1: an unused lane). Each block
+   * is counted as it starts (eager) when no event counts taken branches,
+   * which only the next block tells. */
+  bool packed, eager;
+  int lane_line[4];
   struct spmu_qemu_pebs_regs pebs;
   struct spmu_qemu_lbr_regs lbr;
   /* The arguments as given: an execve the plugin follows (exec.c) hands

@@ -10,7 +10,10 @@
  * lines to the thread's sums and charges a budget: the least number of
  * events any sampling counter takes to overflow. While the budget lasts,
  * no counter overflows, so the sums go to the model as one clock when the
- * thread or the process ends, or when they grow large. */
+ * thread or the process ends, or when they grow large. With nothing
+ * modelled, multiplexed, PEBS or branch stacks the same is done with the
+ * lines events count packed into one vector, and without NEAR_TAKEN each
+ * block is counted as it starts ("counting by packed lanes", below). */
 #define _GNU_SOURCE /* gettid */
 #include "count.h"
 
@@ -179,6 +182,63 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
   }
 }
 
+_Static_assert(sizeof(((struct spmu_qemu_config *)0)->lane_line) ==
+                   LANES * sizeof(int),
+               "one line a lane");
+
+/* Counting each block as it starts: the slack of each lane, from left
+ * (the sums at 0). A lane's sum may reach neither the events its line's
+ * sampling counter takes to overflow nor, for instructions,
+ * SPMU_QEMU_COUNT_MAX; every line of a block is at most its instruction
+ * count, so no sum outgrows 31 bits. */
+static void set_limits(struct vcpu *v)
+{
+  int32_t slack[LANES];
+  unsigned k;
+
+  for (k = 0; k < LANES; k++) {
+    int l = v->cfg->lane_line[k];
+    uint64_t x = l < 0 ? UINT64_MAX : v->left[l];
+
+    if (l == L_INST && x > SPMU_QEMU_COUNT_MAX)
+      x = SPMU_QEMU_COUNT_MAX;
+    slack[k] = x < INT32_MAX ? (int32_t)x - 1 : INT32_MAX - 1;
+  }
+  memcpy(&v->slack, slack, sizeof(slack));
+  v->slack0 = v->slack;
+}
+
+/* What the blocks counted as they started added since the slack was set
+ * or last taken, into the sums. */
+static void take_slack(struct vcpu *v)
+{
+  int32_t now[LANES], then[LANES];
+  unsigned k;
+
+  memcpy(now, &v->slack, sizeof(now));
+  memcpy(then, &v->slack0, sizeof(then));
+  for (k = 0; k < LANES; k++) {
+    int l = v->cfg->lane_line[k];
+
+    if (l >= 0)
+      v->sum[l / LANES][l % LANES] += (uint32_t)(then[k] - now[k]);
+  }
+  v->slack0 = v->slack;
+}
+
+/* The sums delivered: what each line has left is counted from 0 again. */
+static void charge_left(struct vcpu *v, const spmu_event_line lines[NLINES])
+{
+  unsigned l;
+
+  for (l = 0; l < NLINES; l++)
+    if (v->left[l] != UINT64_MAX)
+      v->left[l] =
+          v->left[l] > lines[l].count ? v->left[l] - lines[l].count : 0;
+  if (v->cfg->packed)
+    set_limits(v);
+}
+
 /* Hand the lines accumulated since the last delivery to the model as one
  * clock: no counter can overflow within them (the budget says so), so one
  * clock with their sums counts exactly what one clock per block would. */
@@ -186,10 +246,13 @@ static void deliver_sums(struct vcpu *v)
 {
   spmu_event_line lines[NLINES + NMLINES];
 
+  if (v->cfg->packed)
+    take_slack(v);
   if (v->sum[0][L_INST] == 0 && !(v->cfg->model && spmu_qemu_model_pending(v)))
     return;
   lanes_to_lines(v->sum, lines);
   memset(v->sum, 0, sizeof(v->sum));
+  charge_left(v, lines);
   v->insns += lines[L_INST].count;
   deliver_clock(v, lines, NLINES + spmu_qemu_model_lines(v, lines + NLINES), 1,
                 0, NULL);
@@ -219,9 +282,48 @@ static bool armed(struct vcpu *v, unsigned i)
   return status >> v->counter_of[i] & 1;
 }
 
+/* Event i's counter takes left events more to overflow: the budget and
+ * the line's limit (from the sums' last delivery) are at most that. */
+static void note_left(struct vcpu *v, unsigned i, uint64_t left)
+{
+  int l = v->cfg->line_of[i];
+
+  if (left < v->budget)
+    v->budget = left;
+  if (l >= 0) {
+    left += v->sum[l / LANES][l % LANES];
+    if (left < v->left[l])
+      v->left[l] = left;
+  }
+}
+
+/* Event i's share of the budget (a sampling event on an exact line or,
+ * with the model, a modelled one). */
+static void budget_event(struct vcpu *v, unsigned i, spmu_agent_pmu *pmu)
+{
+  const struct spmu_qemu_config *cfg = v->cfg;
+  unsigned c = v->counter_of[i];
+  unsigned width;
+  uint64_t value = 0;
+
+  if ((cfg->line_of[i] < 0 && cfg->mline_of[i] < 0) ||
+      spmu_agent_pmu_get(v->agents[v->core_of[i]], pmu) != 0 ||
+      spmu_agent_read(v->agents[v->core_of[i]], c, &value) != 0)
+    return;
+  /* With PEBS, an overflowed counter is armed: the assist comes at its
+   * next event (SDM Vol. 3B 18.4.4), which must go alone. */
+  if (cfg->precise && armed(v, i)) {
+    v->budget = 1;
+    return;
+  }
+  width = c >= SPMU_COUNTER_FIXED(0) ? pmu->fixed_width : pmu->gp_width;
+  if (width < 64)
+    note_left(v, i, (UINT64_C(1) << width) - value);
+}
+
 /* The events each sampling counter takes to overflow: from its value to
  * 2^width (SDM Vol. 3B 18.2.1: a counter overflows when it wraps); the
- * budget is the least of them. */
+ * budget is the least of them, a line's limit the least of its events'. */
 void spmu_qemu_start_budget(struct vcpu *v)
 {
   const struct spmu_qemu_config *cfg = v->cfg;
@@ -229,27 +331,13 @@ void spmu_qemu_start_budget(struct vcpu *v)
   unsigned i;
 
   v->budget = UINT64_MAX;
-  if (!cfg->record[0])
-    return;
-  for (i = 0; i < cfg->nevents; i++) {
-    unsigned c = v->counter_of[i];
-    unsigned width;
-    uint64_t value = 0;
-
-    if ((cfg->line_of[i] < 0 && cfg->mline_of[i] < 0) ||
-        spmu_agent_pmu_get(v->agents[v->core_of[i]], &pmu) != 0 ||
-        spmu_agent_read(v->agents[v->core_of[i]], c, &value) != 0)
-      continue;
-    /* With PEBS, an overflowed counter is armed: the assist comes at its
-     * next event (SDM Vol. 3B 18.4.4), which must go alone. */
-    if (cfg->precise && armed(v, i)) {
-      v->budget = 1;
-      continue;
-    }
-    width = c >= SPMU_COUNTER_FIXED(0) ? pmu.fixed_width : pmu.gp_width;
-    if (width < 64 && (UINT64_C(1) << width) - value < v->budget)
-      v->budget = (UINT64_C(1) << width) - value;
-  }
+  for (i = 0; i < NLINES; i++)
+    v->left[i] = UINT64_MAX;
+  if (cfg->record[0])
+    for (i = 0; i < cfg->nevents; i++)
+      budget_event(v, i, &pmu);
+  if (cfg->packed)
+    set_limits(v);
 }
 
 /* The most that variant var of block t adds to any sampled event's line:
@@ -257,7 +345,12 @@ void spmu_qemu_start_budget(struct vcpu *v)
 void spmu_qemu_charge_tb(const struct spmu_qemu_config *cfg, struct tb *t)
 {
   unsigned var, i, l;
+  int32_t packed[NVARIANTS][LANES];
 
+  for (var = 0; var < NVARIANTS; var++)
+    for (l = 0; l < LANES; l++)
+      packed[var][l] = (int32_t)variant_count(t, var, cfg->lane_line[l]);
+  memcpy(t->packed, packed, sizeof(packed));
   for (var = 0; var < NVARIANTS; var++) {
     for (l = 0; l < NLINES; l++)
       t->vlines[var][l / LANES][l % LANES] =
@@ -388,6 +481,210 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
     spmu_qemu_model_begin(v, t, v->prev_cont);
 }
 
+/* ---- counting by packed lanes (cfg->packed) ------------------------------
+ *
+ * With nothing modelled, multiplexed, PEBS or branch stacks, only the
+ * lines the events count are summed, one a lane of a vector, as what each
+ * may still add (the slack): a block takes its lines from the slack, and
+ * is looked at, its sums taken, only when a lane would go below 0.
+ *
+ * When no event counts taken branches either (cfg->eager), a block's lines
+ * do not depend on the block after it: each block is counted by its own
+ * callback, before it runs, with no look at the block before it but for a
+ * REP string instruction's repeats and the call stack. The model sees the
+ * same clocks in the same order as when each block is counted by the next
+ * one, and a PMI the same instruction and call stack. */
+
+/* Would variant var of block t bring a sampling counter to overflow (its
+ * line's sum to what the line has left)? */
+static bool reaches_overflow(const struct vcpu *v, const struct tb *t,
+                             unsigned var)
+{
+  unsigned l;
+
+  for (l = 0; l < NLINES; l++)
+    if (v->left[l] != UINT64_MAX &&
+        (uint64_t)v->sum[l / LANES][l % LANES] +
+                t->vlines[var][l / LANES][l % LANES] >=
+            v->left[l])
+      return true;
+  return false;
+}
+
+/* The block whose lines a lane's slack cannot take: a sampling counter's
+ * overflow, taken per instruction (next: the address the block went on
+ * to; 0 when counted as it starts: only PEBS and branch stacks, not
+ * counted this way, need it), or the sums' bound, after which they are
+ * delivered. */
+static __attribute__((noinline)) void
+count_at_limit(struct vcpu *v, const struct tb *t, unsigned var, uint64_t next)
+{
+  unsigned k;
+
+  take_slack(v);
+  if (reaches_overflow(v, t, var)) {
+    count_near_overflow(v, t, var, next);
+    return;
+  }
+  for (k = 0; k < NVECS; k++)
+    v->sum[k] += t->vlines[var][k];
+  deliver_sums(v);
+}
+
+/* Variant var of block t, taken from the slack; with one lane (the
+ * events count instructions alone), a scalar. */
+static inline void count_packed(struct vcpu *v, const struct tb *t,
+                                unsigned var, uint64_t next, bool one_lane)
+{
+  slanes left;
+  uint64_t sign[2];
+
+  if (one_lane) {
+    int32_t n = v->slack[0] - t->packed[var][0];
+
+    if (__builtin_expect(n < 0, 0))
+      count_at_limit(v, t, var, next);
+    else
+      v->slack[0] = n;
+    return;
+  }
+  left = v->slack - t->packed[var];
+  memcpy(sign, &left, sizeof(sign));
+  if (__builtin_expect((sign[0] | sign[1]) & UINT64_C(0x8000000080000000), 0))
+    count_at_limit(v, t, var, next);
+  else
+    v->slack = left;
+}
+
+/* v's first block since a flush: which thread runs it, then (eager) the
+ * block. */
+static __attribute__((noinline)) void first_block(struct vcpu *v,
+                                                  const struct tb *t)
+{
+  thread_first(v);
+  v->prev_cont = 0;
+  if (v->cfg->eager)
+    count_packed(v, t, 0, 0, false);
+}
+
+/* Block t starts on v (eager; callgraph: the call stack follows the block
+ * before it). */
+static inline void exec_eager(unsigned int vcpu_index, const struct tb *t,
+                              bool callgraph, bool one_lane)
+{
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+  const struct tb *p;
+
+  if (__builtin_expect(!v, 0))
+    return;
+  p = v->prev;
+  v->prev = t;
+  if (__builtin_expect(!p, 0)) {
+    first_block(v, t);
+    return;
+  }
+  if (callgraph)
+    spmu_qemu_stack_update(v, p, t->vaddr);
+  count_packed(v, t, 0, 0, one_lane);
+}
+
+static void on_exec_eager(unsigned int vcpu_index, void *udata)
+{
+  exec_eager(vcpu_index, udata, false, false);
+}
+
+static void on_exec_eager_one(unsigned int vcpu_index, void *udata)
+{
+  exec_eager(vcpu_index, udata, false, true);
+}
+
+static void on_exec_eager_cg(unsigned int vcpu_index, void *udata)
+{
+  exec_eager(vcpu_index, udata, true, false);
+}
+
+/* A block that starts with a REP string instruction (eager): a repeat
+ * when the block before it ended at that instruction. */
+static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+  const struct tb *p;
+
+  if (__builtin_expect(!v, 0))
+    return;
+  p = v->prev;
+  v->prev = t;
+  if (p == t && t->ninsns == 1)
+    return; /* a repeat of a lone REP: retires nothing, moves no stack */
+  if (!p) {
+    first_block(v, t);
+    return;
+  }
+  if (v->cfg->callgraph)
+    spmu_qemu_stack_update(v, p, t->vaddr);
+  count_packed(v, t, p->rep_addr == t->vaddr ? VAR_CONT : 0, 0, false);
+}
+
+/* Block t starts on v: the block before it counted, now that t tells
+ * whether its branch was taken (spmu_qemu_on_tb_exec, by packed lanes). */
+static void on_exec_packed(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+  const struct tb *p;
+
+  if (__builtin_expect(!v, 0))
+    return;
+  p = v->prev;
+  v->prev = t;
+  if (__builtin_expect(!p, 0)) {
+    first_block(v, t);
+    return;
+  }
+  count_packed(v, p,
+               v->prev_cont | (p->cond_last & (t->vaddr != p->fallthrough)),
+               t->vaddr, false);
+  if (v->cfg->callgraph)
+    spmu_qemu_stack_update(v, p, t->vaddr);
+  v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
+}
+
+/* A block that is one REP string instruction (spmu_qemu_on_rep_exec, by
+ * packed lanes). */
+static void on_rep_exec_packed(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+
+  if (v && v->prev == t && v->prev_cont)
+    return;
+  on_exec_packed(vcpu_index, udata);
+}
+
+qemu_plugin_vcpu_udata_cb_t
+spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t)
+{
+  bool lone_rep = t->rep_first && t->ninsns == 1;
+
+  if (!cfg->packed)
+    return lone_rep ? spmu_qemu_on_rep_exec : spmu_qemu_on_tb_exec;
+  if (!cfg->eager)
+    return lone_rep ? on_rep_exec_packed : on_exec_packed;
+  if (t->rep_first)
+    return on_rep_exec_eager;
+  if (cfg->callgraph)
+    return on_exec_eager_cg;
+  return cfg->lane_line[1] < 0 ? on_exec_eager_one : on_exec_eager;
+}
+
+/* In a fork's child: the sums not delivered are the parent's. */
+void spmu_qemu_drop_sums(struct vcpu *v)
+{
+  memset(v->sum, 0, sizeof(v->sum));
+  v->slack = v->slack0;
+}
+
 /* The callback of a block that is one REP string instruction: while it
  * repeats (it follows itself as a repeat), counting it changes nothing
  * (a repeat retires nothing, charges nothing, moves no call stack), so
@@ -403,14 +700,18 @@ void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
 }
 
 /* Hand everything counted on v by callback to its cores (the last block
- * counted as not taken: nothing ran after it). */
+ * counted as not taken: nothing ran after it; counted already when each
+ * block is counted as it starts). */
 void spmu_qemu_flush_vcpu(struct vcpu *v)
 {
-  if (v->prev) {
+  if (v->prev && v->cfg->packed && !v->cfg->eager)
+    count_packed(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough,
+                 false);
+  else if (v->prev && !v->cfg->packed) {
     if (v->cfg->model)
       spmu_qemu_model_end(v, v->prev, NULL);
     count_block(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough);
-    v->prev = NULL; /* the next block this thread runs is its first */
   }
+  v->prev = NULL; /* the next block this thread runs is its first */
   deliver_sums(v);
 }

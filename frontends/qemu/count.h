@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "qemu_plugin_api.h"
 #include "tb.h"
 
 struct vcpu;
@@ -17,6 +18,10 @@ struct vcpu;
  * second for a block that is one REP string instruction. */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata);
 void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata);
+/* The callback of block t's executions: one of those two, or with
+ * cfg->eager one that counts each block as it starts. */
+qemu_plugin_vcpu_udata_cb_t
+spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t);
 
 /* Hand everything v counted by callback to its cores. */
 void spmu_qemu_flush_vcpu(struct vcpu *v);
@@ -24,6 +29,8 @@ void spmu_qemu_flush_vcpu(struct vcpu *v);
  * each (inline.c's counts). */
 void spmu_qemu_deliver(struct vcpu *v, const struct tb *t, unsigned var,
                        uint64_t execs);
+/* In a fork's child: v's sums not yet delivered dropped. */
+void spmu_qemu_drop_sums(struct vcpu *v);
 /* The events until a sampling counter of v may overflow, afresh. */
 void spmu_qemu_start_budget(struct vcpu *v);
 /* Block t's lines by variant and the budget each takes (at translation). */

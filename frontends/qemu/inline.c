@@ -55,7 +55,12 @@ struct rep_site {
   uint64_t runs; /* runs of x that ended */
   bool per_exec; /* counted by a callback per execution */
   struct rep_site *next;
+  struct rep_site *next_at_n; /* another site in its bucket of n */
 };
+
+/* The sites by fall-through, hashed: each translation looks its address
+ * up. */
+#define SITE_BUCKETS 1024
 
 /* Counting per execution: a block that ends at a REP string
  * instruction, as its callback's userdata. */
@@ -70,6 +75,7 @@ struct spmu_qemu_inline {
   struct chunk *chunk; /* the newest; each holds the one before */
   size_t used;
   struct rep_site *sites;
+  struct rep_site *at_n[SITE_BUCKETS];
   struct rep_block *rep_blocks;
   /* Counting per execution: the REP string instruction whose block ran
    * last, and what the blocks at its fall-through had counted then. */
@@ -180,6 +186,12 @@ static void on_rep_done(unsigned int vcpu_index, void *udata)
   }
 }
 
+static unsigned bucket_of(uint64_t n)
+{
+  return (unsigned)((n * UINT64_C(0x9e3779b97f4a7c15)) >> 54) &
+         (SITE_BUCKETS - 1);
+}
+
 static struct rep_site *site_of(const struct spmu_qemu_inline *in, uint64_t x)
 {
   struct rep_site *s;
@@ -220,6 +232,8 @@ static bool add_rep_block(struct spmu_qemu_inline *in,
     s->per_exec = spmu_qemu_tbs_at(in->blocks, s->n) != NULL;
     s->next = in->sites;
     in->sites = s;
+    s->next_at_n = in->at_n[bucket_of(s->n)];
+    in->at_n[bucket_of(s->n)] = s;
   }
   if (s->nblocks == SITE_BLOCKS)
     s->per_exec = true; /* retranslated that often: count per execution */
@@ -241,7 +255,7 @@ bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
     return false;
   qemu_plugin_register_vcpu_tb_exec_inline(qtb, QEMU_PLUGIN_INLINE_ADD_U64,
                                            t->inline_count, 1);
-  for (s = in->sites; s; s = s->next)
+  for (s = in->at_n[bucket_of(t->vaddr)]; s; s = s->next_at_n)
     if (s->n == t->vaddr && !s->per_exec)
       qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_done,
                                            QEMU_PLUGIN_CB_NO_REGS, s);

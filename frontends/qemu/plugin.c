@@ -181,11 +181,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     if (!spmu_qemu_inline_tb(p->inl, qtb, t))
       p->failed = true;
   } else {
-    qemu_plugin_register_vcpu_tb_exec_cb(qtb,
-                                         t->rep_first && t->ninsns == 1
-                                             ? spmu_qemu_on_rep_exec
-                                             : spmu_qemu_on_tb_exec,
-                                         QEMU_PLUGIN_CB_NO_REGS, t);
+    qemu_plugin_register_vcpu_tb_exec_cb(
+        qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
   }
 }
 

@@ -145,6 +145,30 @@ static bool taken_matters(const struct spmu_qemu_config *cfg)
   return false;
 }
 
+/* The lines the events count, instructions first, one a lane of
+ * lane_line; false when they are more than its lanes. */
+static bool pack_lanes(struct spmu_qemu_config *cfg)
+{
+  const unsigned nlanes = sizeof(cfg->lane_line) / sizeof(cfg->lane_line[0]);
+  unsigned i, k, n = 1;
+
+  cfg->lane_line[0] = L_INST;
+  for (k = 1; k < nlanes; k++)
+    cfg->lane_line[k] = -1;
+  for (i = 0; i < cfg->nevents; i++) {
+    int l = cfg->line_of[i];
+
+    for (k = 0; k < n && cfg->lane_line[k] != l; k++)
+      ;
+    if (l < 0 || k < n)
+      continue;
+    if (n == nlanes)
+      return false;
+    cfg->lane_line[n++] = l;
+  }
+  return true;
+}
+
 bool spmu_qemu_setup(struct spmu_qemu_config *cfg, int argc, char **argv)
 {
   struct spmu_plugin_args a;
@@ -178,5 +202,10 @@ bool spmu_qemu_setup(struct spmu_qemu_config *cfg, int argc, char **argv)
    * interval.c). */
   cfg->inline_start = !a.count_callback && !cfg->record[0] && !cfg->mux &&
                       !cfg->ival && !cfg->model && !taken_matters(cfg);
+  /* The packed sums know no interval boundary: intervals take the general
+   * path (interval.c). */
+  cfg->packed = pack_lanes(cfg) && !cfg->model && !cfg->mux && !cfg->precise &&
+                !cfg->branch && !cfg->ival;
+  cfg->eager = cfg->packed && !taken_matters(cfg);
   return true;
 }

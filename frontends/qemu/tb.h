@@ -18,6 +18,9 @@
 #define LANES 4
 #define NVECS ((NLINES + LANES - 1) / LANES)
 typedef uint32_t lanes __attribute__((vector_size(16)));
+/* Counting by packed lanes (count.c, cfg->packed): the lines events
+ * count, one a lane (config.h's lane_line), as signed lanes. */
+typedef int32_t slanes __attribute__((vector_size(16)));
 
 typedef struct insn_class {
   uint8_t kind; /* enum insn_kind */
@@ -35,6 +38,7 @@ struct tb {
    * a callback finds the thread that runs the block through it. */
   struct vcpu *const *vcpus;
   uint64_t vaddr;
+  slanes packed[NVARIANTS];   /* each variant in cfg->lane_line's lanes */
   uint64_t fallthrough;       /* the address after its last instruction */
   uint64_t rep_addr;          /* its last instruction if a REP string one */
   uint32_t id;                /* its index among the blocks (classify.c) */

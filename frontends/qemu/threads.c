@@ -220,7 +220,7 @@ static void start_child_counts(struct spmu_qemu_threads *r, struct vcpu *v)
   v->prev = NULL;
   v->prev_cont = 0;
   v->tid = 0;
-  memset(v->sum, 0, sizeof(v->sum));
+  spmu_qemu_drop_sums(v);
   spmu_qemu_model_fork_child(v);
   if (r->inl)
     spmu_qemu_inline_forget(r->inl);

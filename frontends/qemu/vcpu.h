@@ -29,7 +29,15 @@ struct vcpu {
   unsigned prev_cont;    /* VAR_CONT: prev began by repeating its REP */
   lanes sum[NVECS];      /* lines of the blocks counted, not delivered */
   uint64_t budget;       /* events until a sampling counter may overflow */
-  uint64_t insns;        /* instructions delivered to the model */
+  /* The events of each line until a sampling counter on it may
+   * overflow, counted from the sums' last delivery (UINT64_MAX: none). */
+  uint64_t left[NLINES];
+  /* Counting by packed lanes (count.c, cfg->packed): by lane,
+   * what the lane's line may still add to the sums before a block must
+   * be looked at (it may overflow a counter, or the sums reach their
+   * bound), less one, now and when the sums were last delivered. */
+  slanes slack, slack0;
+  uint64_t insns; /* instructions delivered to the model */
   unsigned ncores;
   spmu_core *cores[MAX_EVENTS];
   spmu_agent *agents[MAX_EVENTS];

@@ -433,6 +433,37 @@ for case in "core-duo:9:no last branch records" \
   grep -q "${rest#*:}" "$tmp/err" || fail "branch= on $prof: no message: $(cat "$tmp/err")"
 done
 
+# Counting by packed lanes (count.c: the lines the events count, one a
+# lane; each block counted as it starts when no event counts NEAR_TAKEN)
+# against the general path, which model= selects and which adds nothing
+# to the exact lines' samples: the same stream, pids aside, with one lane
+# (instructions), two with call chains, NEAR_TAKEN (counted by the next
+# block), five lines (more than the lanes: the general path both times),
+# a REP string instruction's repeats (rep.S) and a fork, each
+# through the plugin that hands its sums over every 7 instructions too.
+build rep -DN=300 -DL=5
+for run in "plugin $PLUGIN" "plugin7 $PLUGIN7"; do
+  for case in "record:event=5300c0,period=97" \
+    "record:event=5300c0,event=5300c4,period=89,callgraph=1" \
+    "record:event=5320c4,event=5300c0,period=31,callgraph=1" \
+    "record:event=5300c0,event=5300c4,event=5301c4,event=5381d0,event=5382d0,period=53" \
+    "rep:event=5300c0,event=5382d0,period=41" "rep:event=5320c4,period=7" \
+    "fork:event=5300c4,period=50,callgraph=1"; do
+    checks=$((checks + 1))
+    name=${case%%:*} args=${case#*:}
+    for m in "" ",model=part:skylake"; do
+      rm -f "$tmp/rec"
+      qemu-x86_64 -plugin "${run#* },record=$tmp/rec,comm=$name,$args$m" \
+        "$tmp/$name" >"$tmp/out" 2>"$tmp/err" ||
+        fail "$name ($args$m, ${run%% *}): qemu-x86_64 failed: $(cat "$tmp/err")"
+      "$DUMP" "$tmp/rec" | awk '{ $2 = $3 = ""; print }' | sort >"$tmp/got$m"
+    done
+    grep -q '^sample' "$tmp/got" || fail "$name ($args): no samples"
+    cmp -s "$tmp/got" "$tmp/got,model=part:skylake" ||
+      fail "$name ($args, ${run%% *}): packed and general paths differ: $(diff "$tmp/got" "$tmp/got,model=part:skylake" | head -3)"
+  done
+done
+
 # What the plugin refuses: a period of 0, record without a period, a
 # period above half the counter's range (2^47 on Skylake's 48-bit
 # counters with full-width writes, SDM Vol. 3B 18.2.6: the counter is
