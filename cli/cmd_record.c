@@ -480,18 +480,28 @@ static void record_backup(const char *out)
 }
 
 /* The output, checked before the program runs as perf record opens it
- * then: a file already there kept as FILE.old, FILE created, so that one
- * that cannot be written costs no run. */
+ * then: a file already there kept as FILE.old, FILE created and its magic
+ * written (perf writes its header first too), so that one that cannot be
+ * written, or opens but takes no bytes (/proc/version for root), costs no
+ * run. The file is written whole once the program has ended. */
 static int record_open_output(const struct rec_opts *o)
 {
-  int fd;
+  static const char magic[] = "PERFILE2";
+  int fd, err = 0;
 
   record_backup(o->s.out);
   if ((fd = open(o->s.out, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) {
     cli_error("record: -o %s: %s", o->s.out, strerror(errno));
     return CLI_EXIT_USAGE;
   }
-  close(fd);
+  if (write(fd, magic, sizeof(magic) - 1) != (ssize_t)(sizeof(magic) - 1))
+    err = errno ? errno : EIO;
+  if (close(fd) != 0 && !err)
+    err = errno;
+  if (err) {
+    cli_error("record: -o %s: %s", o->s.out, strerror(err));
+    return CLI_EXIT_USAGE;
+  }
   return CLI_EXIT_OK;
 }
 

@@ -214,6 +214,20 @@ grep -q '^   <not supported>      cycles  *$' "$tmp/o.txt" ||
 grep -q '^             4,005      instructions:u  *$' "$tmp/o.txt" ||
   fail "instructions:u in perf's layout (-o FILE)"
 [ ! -s "$tmp/err" ] || fail "-o FILE: nothing on standard error"
+# -o FILE is opened and written before the program runs, as perf stat
+# opens it: a directory, a missing directory, or a file that opens but
+# takes no bytes (/proc/version: root may open it, its write fails) is
+# refused with status 2 and the program, which would create a file, never
+# runs; stat and record alike.
+for cmd in stat record; do
+  for out in "$tmp" "$tmp/no-such-dir/o.txt" /proc/version; do
+    rm -f "$tmp/created"
+    run $cmd -o "$out" -- sh -c ": >'$tmp/created'"
+    checks=$((checks + 1))
+    [ "$rc" = 2 ] && [ ! -e "$tmp/created" ] && grep -q -- "-o $out: " "$tmp/err" ||
+      fail "$cmd -o $out: status $rc, created: $([ -e "$tmp/created" ] && echo yes), $(cat "$tmp/err")"
+  done
+done
 
 # Every spelling of BR_INST_RETIRED.NEAR_CALL (C4H/02H) counts the 2N near
 # calls of the branches program; r00c4 is C4H/00H, every branch (8N + 1).
