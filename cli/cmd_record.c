@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "args.h" /* protocol/: the plugin's arguments */
+#include "buildid_cache.h"
 #include "cleanup.h"
 #include "cli.h"
 #include "perf_data.h"
@@ -509,7 +510,7 @@ static int record_convert(const struct rec_opts *o, const char *stream)
 {
   struct record_stream_stats st;
   struct perf_env_buf env;
-  char why[512];
+  char why[512], bdir[4096];
   uint64_t total = 0;
   unsigned i;
   int rc;
@@ -518,8 +519,10 @@ static int record_convert(const struct rec_opts *o, const char *stream)
     cli_error("record: out of memory");
     return CLI_EXIT_USAGE;
   }
-  rc = record_stream_convert(stream, &o->desc, &env.env, o->s.out, &st, why,
-                             sizeof(why));
+  rc = record_stream_convert(stream, &o->desc, &env.env, o->s.out,
+                             buildid_cache_dir(bdir, sizeof(bdir)) == 0 ? bdir
+                                                                        : NULL,
+                             &st, why, sizeof(why));
   perf_env_free(&env);
   if (rc != 0) {
     cli_error("record: %s", why);
@@ -532,6 +535,10 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   if (st.lost)
     fprintf(stderr, ", %" PRIu64 " lost", st.lost);
   fprintf(stderr, " ]\n");
+  if (st.buildid_cache_failed)
+    cli_error("record: warning: %u file(s) not added to the build-id cache "
+              "(perf archive packs from it): %s",
+              st.buildid_cache_failed, st.buildid_cache_why);
   return CLI_EXIT_OK;
 }
 

@@ -229,6 +229,27 @@ for cmd in stat record; do
   done
 done
 
+# record adds each sampled file to perf's build-id cache, $HOME/.debug, as
+# perf record does: PATH/BUILDID/elf, the file itself, and
+# .build-id/BU/ILDID linked to ../../PATH/BUILDID; perf archive, which
+# packs the files from there, then takes the recording.
+bid=$(readelf -n "$tmp/pagecross" | awk '/Build ID:/ { print $3 }')
+mkdir -p "$tmp/home"
+HOME=$tmp/home run record -e instructions -c 1000 -o "$tmp/bid.data" -- "$tmp/pagecross"
+checks=$((checks + 1))
+cache=$tmp/home/.debug
+link=$cache/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-)
+[ "$rc" = 0 ] && [ -n "$bid" ] &&
+  [ "$(readlink "$link")" = "../..$tmp/pagecross/$bid" ] &&
+  cmp -s "$cache$tmp/pagecross/$bid/elf" "$tmp/pagecross" ||
+  fail "record: the build-id cache: status $rc, id '$bid', link '$(readlink "$link")', $(cat "$tmp/err")"
+if command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1; then
+  checks=$((checks + 1))
+  (cd "$tmp" && HOME=$tmp/home perf archive bid.data >/dev/null 2>&1) &&
+    tar tjf "$tmp/bid.data.tar.bz2" | grep -qx "${tmp#/}/pagecross/$bid/elf" ||
+    fail "perf archive: the recorded program is not packed"
+fi
+
 # Every spelling of BR_INST_RETIRED.NEAR_CALL (C4H/02H) counts the 2N near
 # calls of the branches program; r00c4 is C4H/00H, every branch (8N + 1).
 N=1000
