@@ -82,13 +82,11 @@ int buildid_cache_add(const char *dir, const char *path,
                       size_t whylen)
 {
   char hex[41], entry[BIDC_PATH_MAX], elf[BIDC_PATH_MAX],
-      link_dir[BIDC_PATH_MAX], link_name[BIDC_PATH_MAX],
-      target[BIDC_PATH_MAX];
+      link_dir[BIDC_PATH_MAX], link_name[BIDC_PATH_MAX], target[BIDC_PATH_MAX];
   size_t i;
 
   if (len == 0 || len > 20 || path[0] != '/')
-    return snprintf(why, whylen, "%s: no build id or not absolute", path),
-           -1;
+    return snprintf(why, whylen, "%s: no build id or not absolute", path), -1;
   for (i = 0; i < len; i++)
     snprintf(hex + 2 * i, 3, "%02x", id[i]);
   if (snprintf(entry, sizeof(entry), "%s%s/%s", dir, path, hex) >=
