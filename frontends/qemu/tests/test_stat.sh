@@ -229,6 +229,24 @@ for cmd in stat record; do
   done
 done
 
+# A program file that is neither ELF nor "#!" (execve(2) says ENOEXEC) is
+# run by /bin/sh, as perf's execvp(3) runs it: counted, the program it
+# starts followed (its line also holds the forked shell's instructions
+# before the execve), its exit status passed through; an empty one too
+# (status 0).
+printf '"%s"\nexit 5\n' "$tmp/pagecross" >"$tmp/noshebang"
+: >"$tmp/empty"
+chmod +x "$tmp/noshebang" "$tmp/empty"
+run stat --per-thread -x , -e instructions:u -- "$tmp/noshebang"
+checks=$((checks + 1))
+[ "$rc" = 5 ] && grep -q '^noshebang-[0-9]*,[1-9][0-9]*,,instructions:u,' "$tmp/err" &&
+  grep -q '^pagecross-[0-9]*,[1-9][0-9]*,,instructions:u,' "$tmp/err" ||
+  fail "a script without #!: status $rc, $(cat "$tmp/err")"
+run stat -x , -e instructions:u -- "$tmp/empty"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && grep -q '^[1-9][0-9]*,,instructions:u,' "$tmp/err" ||
+  fail "an empty program file: status $rc, $(cat "$tmp/err")"
+
 # record adds each sampled file to perf's build-id cache, $HOME/.debug, as
 # perf record does: PATH/BUILDID/elf, the file itself, and
 # .build-id/BU/ILDID linked to ../../PATH/BUILDID; perf archive, which
