@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "stat_events.h" /* the profiler's event names (perf/) */
-#include "stat_model.h"  /* the model a run counts with (perf/) */
+#include "stat_events.h"  /* the profiler's event names (perf/) */
+#include "stat_metrics.h" /* stat -M's metrics (perf/) */
+#include "stat_model.h"   /* the model a run counts with (perf/) */
 
 #define LIST_NAME_WIDTH 46 /* the name column, as perf list's */
 #define LIST_TEXT_WIDTH 79 /* a description is wrapped to it */
@@ -22,7 +23,7 @@
 
 /* What the filter word selects: one of perf list's classes, or the names
  * containing it. */
-enum list_only { LIST_ALL, LIST_GROUP, LIST_RAW, LIST_WORD };
+enum list_only { LIST_ALL, LIST_GROUP, LIST_RAW, LIST_METRIC, LIST_WORD };
 
 struct list_out {
   enum list_only only;
@@ -59,6 +60,9 @@ static bool list_keyword(const char *w, struct list_out *o)
       {"software", LIST_GROUP, STAT_LIST_SOFTWARE},
       {"pmu", LIST_GROUP, STAT_LIST_INTEL},
       {"raw", LIST_RAW, STAT_LIST_HARDWARE},
+      {"metric", LIST_METRIC, STAT_LIST_HARDWARE},
+      {"metrics", LIST_METRIC, STAT_LIST_HARDWARE},
+      {"metricgroup", LIST_METRIC, STAT_LIST_HARDWARE},
   };
   size_t i;
 
@@ -100,6 +104,7 @@ static bool list_wants(const struct list_out *o,
   case LIST_WORD:
     return name_matches(it->name, o->word);
   case LIST_RAW:
+  case LIST_METRIC:
     break;
   }
   return false;
@@ -209,6 +214,27 @@ static void list_raw(const struct list_out *o)
          "p, pp, ppp, P");
 }
 
+/* perf list metric: the metrics stat -M takes (perf/stat_metrics.c), each
+ * with the events it divides, as perf's metric expression spells them. */
+static void list_metrics(void)
+{
+  const struct stat_metric *m;
+  char formula[128];
+  size_t i;
+
+  fputs("Metrics (perf's that are one event over another, as stat -M NAME "
+        "counts\nthem: exact or modelled as their events are)\n",
+        stdout);
+  for (i = 0; (m = stat_metric_at(i)); i++) {
+    if (m->scale != 1.0)
+      snprintf(formula, sizeof formula, "%.0f * %s / %s", m->scale, m->num,
+               m->den);
+    else
+      snprintf(formula, sizeof formula, "%s / %s", m->num, m->den);
+    printf("  %-*s [%s]\n", LIST_NAME_WIDTH, m->name, formula);
+  }
+}
+
 static int list_run(const struct cli_args *a)
 {
   struct list_out o = {LIST_ALL, STAT_LIST_HARDWARE, NULL, a->profile.name, -1,
@@ -230,6 +256,10 @@ static int list_run(const struct cli_args *a)
     return CLI_EXIT_USAGE;
   }
   o.model = &m;
+  if (o.only == LIST_METRIC) {
+    list_metrics();
+    return CLI_EXIT_OK;
+  }
   if (o.only != LIST_RAW && stat_events_list(&a->profile, m.use, list_item, &o,
                                              why, sizeof why) != 0) {
     cli_error("list: %s", why);
@@ -243,7 +273,7 @@ static int list_run(const struct cli_args *a)
 const struct cli_command cli_cmd_list = {
     .name = "list",
     .summary = "list the events softpmu stat and record take, as perf list",
-    .synopsis = "[--cpu PROFILE] [hw|cache|sw|pmu|raw|WORD]",
+    .synopsis = "[--cpu PROFILE] [hw|cache|sw|pmu|raw|metric|WORD]",
     .description =
         "    Prints every event name softpmu stat and softpmu record take on\n"
         "    the profile, as perf list prints the names perf takes, grouped\n"
@@ -280,7 +310,8 @@ const struct cli_command cli_cmd_list = {
         "\n"
         "    An argument selects, as perf list's does: hw (or hardware),\n"
         "    cache, sw (or software), pmu (the Intel events) or raw (the\n"
-        "    syntax) one group; any other word the names containing it, or\n"
+        "    syntax) one group, metric (or metricgroup) the metrics stat -M\n"
+        "    takes; any other word the names containing it, or\n"
         "    matching it as a glob when it has *, ? or [ (br_inst_*),\n"
         "    ignoring case. A NetBurst profile has no names: stat does not\n"
         "    count on it.\n",

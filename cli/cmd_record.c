@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "args.h" /* protocol/: the plugin's arguments */
+#include "buildid_cache.h"
 #include "cleanup.h"
 #include "cli.h"
 #include "perf_data.h"
@@ -480,18 +481,28 @@ static void record_backup(const char *out)
 }
 
 /* The output, checked before the program runs as perf record opens it
- * then: a file already there kept as FILE.old, FILE created, so that one
- * that cannot be written costs no run. */
+ * then: a file already there kept as FILE.old, FILE created and its magic
+ * written (perf writes its header first too), so that one that cannot be
+ * written, or opens but takes no bytes (/proc/version for root), costs no
+ * run. The file is written whole once the program has ended. */
 static int record_open_output(const struct rec_opts *o)
 {
-  int fd;
+  static const char magic[] = "PERFILE2";
+  int fd, err = 0;
 
   record_backup(o->s.out);
   if ((fd = open(o->s.out, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0) {
     cli_error("record: -o %s: %s", o->s.out, strerror(errno));
     return CLI_EXIT_USAGE;
   }
-  close(fd);
+  if (write(fd, magic, sizeof(magic) - 1) != (ssize_t)(sizeof(magic) - 1))
+    err = errno ? errno : EIO;
+  if (close(fd) != 0 && !err)
+    err = errno;
+  if (err) {
+    cli_error("record: -o %s: %s", o->s.out, strerror(err));
+    return CLI_EXIT_USAGE;
+  }
   return CLI_EXIT_OK;
 }
 
@@ -499,7 +510,7 @@ static int record_convert(const struct rec_opts *o, const char *stream)
 {
   struct record_stream_stats st;
   struct perf_env_buf env;
-  char why[512];
+  char why[512], bdir[4096];
   uint64_t total = 0;
   unsigned i;
   int rc;
@@ -508,8 +519,10 @@ static int record_convert(const struct rec_opts *o, const char *stream)
     cli_error("record: out of memory");
     return CLI_EXIT_USAGE;
   }
-  rc = record_stream_convert(stream, &o->desc, &env.env, o->s.out, &st, why,
-                             sizeof(why));
+  rc = record_stream_convert(stream, &o->desc, &env.env, o->s.out,
+                             buildid_cache_dir(bdir, sizeof(bdir)) == 0 ? bdir
+                                                                        : NULL,
+                             &st, why, sizeof(why));
   perf_env_free(&env);
   if (rc != 0) {
     cli_error("record: %s", why);
@@ -522,6 +535,10 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   if (st.lost)
     fprintf(stderr, ", %" PRIu64 " lost", st.lost);
   fprintf(stderr, " ]\n");
+  if (st.buildid_cache_failed)
+    cli_error("record: warning: %u file(s) not added to the build-id cache "
+              "(perf archive packs from it): %s",
+              st.buildid_cache_failed, st.buildid_cache_why);
   return CLI_EXIT_OK;
 }
 
@@ -658,7 +675,9 @@ const struct cli_command cli_cmd_record = {
         "    The samples are written as a perf.data file that perf report,\n"
         "    perf script and softpmu report read. Forked children and\n"
         "    threads are sampled too. The program's input, output and exit\n"
-        "    status pass through.\n"
+        "    status pass through. As perf record does, the files sampled\n"
+        "    are added to perf's build-id cache, $HOME/.debug, from which\n"
+        "    perf archive packs them.\n"
         "\n"
         "    EVENT is spelt as for softpmu stat; only the events the engine\n"
         "    produces can be sampled: exactly, instructions, branches by\n"
@@ -745,8 +764,8 @@ const struct cli_command cli_cmd_record = {
         "    -o, --output FILE\n"
         "        The perf.data file to write. Default: perf.data. A file\n"
         "        already there is kept as FILE.old, as perf record does.\n"
-        "        FILE is created before PROG runs: if it cannot be, PROG is\n"
-        "        not run (exit status 2).\n\n"
+        "        FILE is created and written to before PROG runs: if it\n"
+        "        cannot be, PROG is not run (exit status 2).\n\n"
         "    --cpu PROFILE\n"
         "        The processor to model, a preset name (as softpmu stat\n"
         "        --cpu). Default: " CLI_DEFAULT_PROFILE

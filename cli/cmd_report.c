@@ -523,6 +523,8 @@ static int report_parse_args(int argc, char **argv, struct report_opts *o)
       o->folded = true;
       continue;
     }
+    if (strcmp(a, "--stdio") == 0)
+      continue; /* perf report's text layout: the only one printed here */
     if (cli_attached_option(a, report_takes_value, opt, sizeof(opt), &val)) {
       if (report_value_option(o, opt, val) != CLI_EXIT_OK)
         return CLI_EXIT_USAGE;
@@ -623,7 +625,8 @@ static int report_main(int argc, char **argv)
 const struct cli_command cli_cmd_report = {
     .name = "report",
     .summary = "print the hottest symbols or lines of a perf.data file",
-    .synopsis = "[-i FILE] [--sort sym|srcline] [--folded [--event NAME]]",
+    .synopsis = "[-i FILE] [--stdio] [--sort sym|srcline] [--folded [--event "
+                "NAME]]",
     .description =
         "    Reads a perf.data file written by softpmu record (or by perf\n"
         "    record, when its samples carry no PERF_SAMPLE_READ) and prints,\n"
@@ -639,6 +642,9 @@ const struct cli_command cli_cmd_report = {
     .options =
         "    -i, --input FILE\n"
         "        The file to read. Default: perf.data.\n\n"
+        "    --stdio\n"
+        "        Taken as perf report takes it: the text layout, the only one\n"
+        "        softpmu report prints.\n\n"
         "    --sort sym|srcline\n"
         "        Group by command, shared object and symbol (sym, the\n"
         "        default), or by source file and line (srcline).\n\n"

@@ -765,6 +765,14 @@ static int stat_open_output(struct stat_opts *o)
   if ((tm = localtime(&now)) &&
       strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", tm))
     fprintf(o->outf, "# started on %s\n\n", date);
+  /* A file that opens but takes no bytes (/proc/version for root) fails
+   * here, before the run, not when the counts are written. */
+  if (fflush(o->outf) != 0 || ferror(o->outf)) {
+    cli_error("stat: -o %s: %s", out, strerror(errno));
+    fclose(o->outf);
+    o->outf = NULL;
+    return CLI_EXIT_USAGE;
+  }
   return CLI_EXIT_OK;
 }
 

@@ -722,7 +722,12 @@ grep -q -- '--cpu' "$tmp/out" && fail "report --help describes a --cpu it does n
 run report --cpu skylake
 expect "report: no profile" 2 "" "\
 softpmu: report: unknown option or argument '--cpu'
-usage: softpmu report [-i FILE] [--sort sym|srcline] [--folded [--event NAME]]"
+usage: softpmu report [-i FILE] [--stdio] [--sort sym|srcline] [--folded [--event NAME]]"
+# --stdio is taken, as perf report takes it (the only layout printed): the
+# failure is the missing file's, not the option's.
+run report --stdio -i "$tmp/no-such.data"
+expect "report --stdio" 2 "" "\
+softpmu: report: $tmp/no-such.data: No such file or directory"
 
 # -c PROFILE, the former spelling, works with a warning naming --cpu (-c is
 # record's period, as in perf); attached (-cicelake) too.

@@ -127,6 +127,23 @@ run list a b
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "list with two words: exit status $rc"
 
+# list metric (as perf list metric): the metrics stat -M takes, each with
+# the events it divides; every one listed is taken by stat -M (--from a
+# results file of its two events, as above).
+run list metric
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ "$(grep -c '^  [A-Za-z0-9]*  *\[' "$tmp/out")" = 9 ] &&
+  grep -qx '  IPC                                            \[INST_RETIRED.ANY / CPU_CLK_UNHALTED.THREAD\]' "$tmp/out" &&
+  grep -qx '  L1MPKI                                         \[1000 \* MEM_LOAD_RETIRED.L1_MISS / INST_RETIRED.ANY\]' "$tmp/out" ||
+  fail "list metric: status $rc, $(head -4 "$tmp/out")"
+printf 'softpmu-qemu 2 pid=100 threads=1 status=0 counting=inline\nevent 0 7 100 100\nevent 1 7 100 100\nend\n' >"$tmp/res2"
+for m in $(sed -n 's/^  \([A-Za-z0-9]*\)  *\[.*/\1/p' "$tmp/out"); do
+  run stat -M "$m" -x , --from "$tmp/res2"
+  checks=$((checks + 1))
+  [ "$rc" = 0 ] && grep -q ",$m" "$tmp/err" ||
+    fail "list metric: stat -M $m: status $rc, $(cat "$tmp/err")"
+done
+
 run list --help
 expect_manual "list --help"
 

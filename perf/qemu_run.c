@@ -205,6 +205,28 @@ static bool shebang(const char *prog, char *interp, size_t ilen, char *arg,
   return true;
 }
 
+/* A regular, executable file that is neither ELF nor "#!": execve(2)
+ * fails with ENOEXEC, and perf's execvp(3) then runs it with /bin/sh, as
+ * the shells do; true for such a file. */
+static bool sh_script(const char *prog)
+{
+  unsigned char head[4] = {0};
+  struct stat st;
+  size_t n;
+  FILE *f;
+
+  if (stat(prog, &st) != 0 || !S_ISREG(st.st_mode) || access(prog, X_OK) != 0)
+    return false;
+  if (!(f = fopen(prog, "rb")))
+    return false;
+  n = fread(head, 1, sizeof(head), f);
+  fclose(f);
+  return !(n == 4 && memcmp(head,
+                            "\x7f"
+                            "ELF",
+                            4) == 0);
+}
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv)
 {
@@ -243,7 +265,8 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
     qargv[q++] = str->interp;
     if (str->interp_arg[0])
       qargv[q++] = str->interp_arg;
-  }
+  } else if (sh_script(prog))
+    qargv[q++] = "/bin/sh";
   qargv[q++] = (char *)prog;
   memcpy(qargv + q, prog_argv + 1, (size_t)nargs * sizeof(*qargv));
   return qargv;

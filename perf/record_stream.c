@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buildid_cache.h"
 #include "record.h"
 #include "symbols.h"
 
@@ -52,6 +53,7 @@ struct rs_state {
   struct perf_data_writer *w;
   const struct perf_data_desc *desc;
   struct record_stream_stats *st;
+  const char *buildid_dir; /* the build-id cache, or NULL */
   struct rs_process *proc;
   size_t nproc, capproc;
   struct rs_mmap *maps;
@@ -494,6 +496,21 @@ static int rs_convert_all(struct rs_state *s, FILE *in)
   return rc;
 }
 
+/* A file with hits into the build-id cache, as perf record puts it there
+ * (perf archive packs the files from the cache). */
+static void rs_cache_build_id(struct rs_state *s, const char *path,
+                              const unsigned char *id, size_t n)
+{
+  char cwhy[256];
+
+  if (!s->buildid_dir ||
+      buildid_cache_add(s->buildid_dir, path, id, n, cwhy, sizeof(cwhy)) == 0)
+    return;
+  if (!s->st->buildid_cache_failed++)
+    snprintf(s->st->buildid_cache_why, sizeof(s->st->buildid_cache_why), "%s",
+             cwhy);
+}
+
 /* HEADER_BUILD_ID: the build id of each file a sample touched, once,
  * in the order of their MMAP records (perf record writes the build ids
  * of the files with hits). */
@@ -513,16 +530,22 @@ static int rs_build_ids(struct rs_state *s)
       continue;
     if (perf_data_build_id(s->w, s->maps[i].path, id, n) != 0)
       return rs_fail(s, "more files than memory holds");
+    rs_cache_build_id(s, s->maps[i].path, id, n);
   }
   return 0;
 }
 
 int record_stream_convert(const char *path, const struct perf_data_desc *desc,
                           const struct perf_data_env *env, const char *out,
+                          const char *buildid_dir,
                           struct record_stream_stats *st, char *why,
                           size_t whylen)
 {
-  struct rs_state s = {.desc = desc, .st = st, .why = why, .whylen = whylen};
+  struct rs_state s = {.desc = desc,
+                       .st = st,
+                       .buildid_dir = buildid_dir,
+                       .why = why,
+                       .whylen = whylen};
   FILE *in = fopen(path, "rb");
   char cwhy[256];
   size_t i;

@@ -36,15 +36,22 @@ struct record_stream_stats {
   uint64_t samples[PERF_DATA_MAX_EVENTS]; /* per event */
   uint64_t lost;
   unsigned processes, threads;
+  /* The files the build-id cache did not take, and the first's reason. */
+  unsigned buildid_cache_failed;
+  char buildid_cache_why[256];
 };
 
 /* Convert the stream in path to a perf.data file out, described by desc
  * (one event per event= argument the plugin was given, in order), with
  * the header features env states (NULL: none but the events'): 0, or
  * -1 with the reason in why (a malformed or truncated stream, a sample of
- * an event desc does not have, the output not writable). */
+ * an event desc does not have, the output not writable). Each file with
+ * hits and a build id is added to the build-id cache in buildid_dir (NULL:
+ * none), as perf record adds them (buildid_cache.h); a file the cache
+ * does not take is counted in st, not an error. */
 int record_stream_convert(const char *path, const struct perf_data_desc *desc,
                           const struct perf_data_env *env, const char *out,
+                          const char *buildid_dir,
                           struct record_stream_stats *st, char *why,
                           size_t whylen);
 

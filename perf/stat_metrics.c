@@ -34,6 +34,11 @@ const struct stat_metric *stat_metric_find(const char *name)
   return NULL;
 }
 
+const struct stat_metric *stat_metric_at(size_t i)
+{
+  return i < NMETRICS ? &stat_metrics[i] : NULL;
+}
+
 void stat_metric_names(char *buf, size_t len)
 {
   size_t i, o = 0;

@@ -24,6 +24,9 @@ struct stat_metric {
  * NULL. */
 const struct stat_metric *stat_metric_find(const char *name);
 
+/* The i-th metric (from 0), or NULL past the last: for softpmu list. */
+const struct stat_metric *stat_metric_at(size_t i);
+
 /* The names of every metric, ", "-separated, into buf (for a refusal). */
 void stat_metric_names(char *buf, size_t len);
 

@@ -214,6 +214,59 @@ grep -q '^   <not supported>      cycles  *$' "$tmp/o.txt" ||
 grep -q '^             4,005      instructions:u  *$' "$tmp/o.txt" ||
   fail "instructions:u in perf's layout (-o FILE)"
 [ ! -s "$tmp/err" ] || fail "-o FILE: nothing on standard error"
+# -o FILE is opened and written before the program runs, as perf stat
+# opens it: a directory, a missing directory, or a file that opens but
+# takes no bytes (/proc/version: root may open it, its write fails) is
+# refused with status 2 and the program, which would create a file, never
+# runs; stat and record alike.
+for cmd in stat record; do
+  for out in "$tmp" "$tmp/no-such-dir/o.txt" /proc/version; do
+    rm -f "$tmp/created"
+    run $cmd -o "$out" -- sh -c ": >'$tmp/created'"
+    checks=$((checks + 1))
+    [ "$rc" = 2 ] && [ ! -e "$tmp/created" ] && grep -q -- "-o $out: " "$tmp/err" ||
+      fail "$cmd -o $out: status $rc, created: $([ -e "$tmp/created" ] && echo yes), $(cat "$tmp/err")"
+  done
+done
+
+# A program file that is neither ELF nor "#!" (execve(2) says ENOEXEC) is
+# run by /bin/sh, as perf's execvp(3) runs it: counted, the program it
+# starts followed (its line also holds the forked shell's instructions
+# before the execve), its exit status passed through; an empty one too
+# (status 0).
+printf '"%s"\nexit 5\n' "$tmp/pagecross" >"$tmp/noshebang"
+: >"$tmp/empty"
+chmod +x "$tmp/noshebang" "$tmp/empty"
+run stat --per-thread -x , -e instructions:u -- "$tmp/noshebang"
+checks=$((checks + 1))
+[ "$rc" = 5 ] && grep -q '^noshebang-[0-9]*,[1-9][0-9]*,,instructions:u,' "$tmp/err" &&
+  grep -q '^pagecross-[0-9]*,[1-9][0-9]*,,instructions:u,' "$tmp/err" ||
+  fail "a script without #!: status $rc, $(cat "$tmp/err")"
+run stat -x , -e instructions:u -- "$tmp/empty"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && grep -q '^[1-9][0-9]*,,instructions:u,' "$tmp/err" ||
+  fail "an empty program file: status $rc, $(cat "$tmp/err")"
+
+# record adds each sampled file to perf's build-id cache, $HOME/.debug, as
+# perf record does: PATH/BUILDID/elf, the file itself, and
+# .build-id/BU/ILDID linked to ../../PATH/BUILDID; perf archive, which
+# packs the files from there, then takes the recording.
+bid=$(readelf -n "$tmp/pagecross" | awk '/Build ID:/ { print $3 }')
+mkdir -p "$tmp/home"
+HOME=$tmp/home run record -e instructions -c 1000 -o "$tmp/bid.data" -- "$tmp/pagecross"
+checks=$((checks + 1))
+cache=$tmp/home/.debug
+link=$cache/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-)
+[ "$rc" = 0 ] && [ -n "$bid" ] &&
+  [ "$(readlink "$link")" = "../..$tmp/pagecross/$bid" ] &&
+  cmp -s "$cache$tmp/pagecross/$bid/elf" "$tmp/pagecross" ||
+  fail "record: the build-id cache: status $rc, id '$bid', link '$(readlink "$link")', $(cat "$tmp/err")"
+if command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1; then
+  checks=$((checks + 1))
+  (cd "$tmp" && HOME=$tmp/home perf archive bid.data >/dev/null 2>&1) &&
+    tar tjf "$tmp/bid.data.tar.bz2" | grep -qx "${tmp#/}/pagecross/$bid/elf" ||
+    fail "perf archive: the recorded program is not packed"
+fi
 
 # Every spelling of BR_INST_RETIRED.NEAR_CALL (C4H/02H) counts the 2N near
 # calls of the branches program; r00c4 is C4H/00H, every branch (8N + 1).
