@@ -251,3 +251,24 @@ spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
   *mru = end + 1;
   return lvl;
 }
+
+/* A fetch marked same is within the line its L1I referenced last (the
+ * fetch before it): the hit mru_hit counts, unless an inclusive LLC's
+ * back-invalidation took that line out (last_i no longer names it). */
+void spmu_hier_fetch_run(spmu_hier *h, spmu_uarch_counts *n,
+                         const spmu_uarch_fetch *f, uint32_t count)
+{
+  uint32_t bits = h->l1i.line_bits;
+  uint64_t hits = 0;
+
+  for (uint32_t i = 0; i < count; i++) {
+    if (f[i].same &&
+        (!h->inclusive || h->last_i == (f[i].addr >> bits) + 1)) {
+      hits++;
+      continue;
+    }
+    spmu_hier_access(h, n, f[i].addr, f[i].len, 0, 1);
+  }
+  n->ir += hits;
+  n->l1i_refs += hits;
+}

@@ -71,6 +71,9 @@ spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
                                   uint64_t addr, uint32_t len, int is_write,
                                   int is_fetch);
 
+void spmu_hier_fetch_run(spmu_hier *h, spmu_uarch_counts *n,
+                         const spmu_uarch_fetch *f, uint32_t count);
+
 /* ---- bpred.c: branch predictors ----------------------------------------- */
 typedef struct spmu_bpred {
   int cachegrind;

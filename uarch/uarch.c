@@ -78,6 +78,12 @@ void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n)
   u->n.l1i_refs += n;
 }
 
+void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f,
+                          uint32_t n)
+{
+  spmu_hier_fetch_run(&u->hier, &u->n, f, n);
+}
+
 int spmu_uarch_branch(spmu_uarch *u, uint64_t pc, uint64_t next,
                       spmu_uarch_br kind, int taken, uint64_t target)
 {

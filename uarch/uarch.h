@@ -116,6 +116,25 @@ spmu_uarch_level spmu_uarch_access(spmu_uarch *u, uint64_t addr, uint32_t len,
  * whose evictions by data accesses can). */
 void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n);
 
+/* One instruction's fetch as a front end describes it once (when it
+ * translates a block) and hands it over many times: its address and
+ * length, and same = 1 when its bytes lie in the L1I line of the
+ * instruction before it, which the front end fetched just before. */
+typedef struct spmu_uarch_fetch {
+  uint64_t addr;
+  uint32_t len;
+  uint32_t same;
+} spmu_uarch_fetch;
+
+/* The fetches f[0..n) in order, each counted as spmu_uarch_access(u,
+ * addr, len, 0, 1) counts it. A fetch marked same hits the line the fetch
+ * before it left the most recently used of its L1I set, with no set walk;
+ * with an inclusive LLC only while that line is still there (an LLC
+ * eviction by a data access in between can remove it: then the fetch goes
+ * through the hierarchy as any other). */
+void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f,
+                          uint32_t n);
+
 typedef enum spmu_uarch_br {
   SPMU_UARCH_BR_COND = 1, /* conditional direct branch (Jcc) */
   SPMU_UARCH_BR_JUMP,     /* unconditional direct jump */

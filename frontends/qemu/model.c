@@ -74,10 +74,7 @@
  * the host's caches); also the data of its memory callbacks. */
 struct ment {
   struct spmu_qemu_mtb *b;
-  uint64_t vaddr;
   uint32_t j;    /* its index in the block */
-  uint8_t len;   /* its length */
-  uint8_t same;  /* 1: within the previous one's L1I line */
   uint8_t merge; /* the widest access its pieces make (MERGE_DEFAULT) */
 };
 
@@ -86,10 +83,10 @@ struct spmu_qemu_mtb {
   struct vcpu *const *vcpus; /* the block's (tb.h): on_mem's thread */
   uint32_t n;                /* instructions */
   uint32_t rep;              /* index of its REP string instruction, or n */
-  uint32_t nsame;            /* instructions with same set */
   uint8_t last_kind;         /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
-  struct ment e[]; /* [n] */
+  spmu_uarch_fetch *fe; /* [n] each instruction's fetch, after e[] */
+  struct ment e[];      /* [n] */
 };
 
 /* One guest thread's model. */
@@ -321,18 +318,20 @@ static inline unsigned retires(const struct spmu_qemu_model *m, uint32_t k)
   return !(k == 0 && m->cont);
 }
 
+/* Instruction k's fetch, whatever line the fetch before it was in. */
 static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
 {
-  spmu_uarch_access(m->u, m->cur->e[k].vaddr, m->cur->e[k].len, 0, 1);
+  const spmu_uarch_fetch *f = &m->cur->fe[k];
+
+  spmu_uarch_access(m->u, f->addr, f->len, 0, 1);
 }
 
 /* In the block's order, instruction k's fetch; one within the line of the
- * instruction before it hits the line that fetch left most recent, and
- * is counted with the others at the block's end (spmu_uarch_fetch_hits). */
+ * instruction before it hits the line that fetch left most recent
+ * (spmu_uarch_fetch_run). */
 static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
 {
-  if (!m->cur->e[k].same)
-    fetch_insn(m, k);
+  spmu_uarch_fetch_run(m->u, &m->cur->fe[k], 1);
 }
 
 /* The boundary before instruction k: the data accesses of the one before
@@ -357,13 +356,8 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     /* No counts kept per boundary and no REP iteration among them: only
      * the first boundary can hold a data access (none comes between
      * these fetches), so it is issued once and the fetches follow. */
-    const struct ment *e = m->cur->e;
-    uint32_t k;
-
     issue_pending(m);
-    for (k = m->fetched; k < end; k++)
-      if (!e[k].same)
-        fetch_insn(m, k);
+    spmu_uarch_fetch_run(m->u, &m->cur->fe[m->fetched], end - m->fetched);
     m->fetched = end;
     return;
   }
@@ -374,8 +368,8 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     fetch_next(m, k);
     if (m->cg && k == m->cur->rep) {
       /* A REP iteration: its check of RCX found it not 0. */
-      spmu_uarch_branch(m->u, m->cur->e[k].vaddr, m->cur->fallthrough,
-                        SPMU_UARCH_BR_COND, 1, m->cur->e[k].vaddr);
+      spmu_uarch_branch(m->u, m->cur->fe[k].addr, m->cur->fallthrough,
+                        SPMU_UARCH_BR_COND, 1, m->cur->fe[k].addr);
       m->rep_iter = true;
     }
   }
@@ -443,7 +437,7 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
 static void last_branch(struct spmu_qemu_model *m, const struct tb *next)
 {
   const struct spmu_qemu_mtb *b = m->cur;
-  uint64_t pc = b->e[b->n - 1].vaddr, ft = b->fallthrough;
+  uint64_t pc = b->fe[b->n - 1].addr, ft = b->fallthrough;
   uint64_t to = next ? next->vaddr : ft;
   int misp = 0;
 
@@ -517,8 +511,6 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
     rep_end(m, next);
   else
     last_branch(m, next);
-  if (m->cur->nsame)
-    spmu_uarch_fetch_hits(m->u, m->cur->nsame);
   if (m->log && m->log_ok) {
     spmu_uarch_retire(m->u, retires(m, n - 1));
     m->log[n] = *m->live;
@@ -557,15 +549,11 @@ void spmu_qemu_model_fork_child(struct vcpu *v)
 
 /* ---- translation ------------------------------------------------------ */
 
-/* Do the bytes from a to last lie in one L1I line? Only where nothing
- * but a fetch can take a line out of L1I (no inclusive LLC), so that a
- * fetch within the line fetched just before surely hits. */
+/* Do the bytes from a to last lie in one L1I line? */
 static bool same_line(const spmu_uarch_config *u, uint64_t a, uint64_t last)
 {
   unsigned bits = 0;
 
-  if (u->mode == SPMU_UARCH_PART && u->llc_inclusive)
-    return false;
   while ((1u << bits) < u->l1i.line)
     bits++;
   return a >> bits == last >> bits;
@@ -582,7 +570,8 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
                         struct qemu_plugin_tb *qtb, struct tb *t)
 {
   struct spmu_qemu_mtb *b =
-      calloc(1, sizeof(*b) + (size_t)t->ninsns * sizeof(b->e[0]));
+      calloc(1, sizeof(*b) + (size_t)t->ninsns *
+                                 (sizeof(b->e[0]) + sizeof(b->fe[0])));
   uint32_t j;
 
   if (!b)
@@ -593,17 +582,18 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
   b->last_kind = t->last_kind;
   b->fallthrough = t->fallthrough;
   b->rep_addr = t->rep_addr;
+  b->fe = (spmu_uarch_fetch *)(void *)(b->e + b->n);
   for (j = 0; j < b->n; j++) {
     uint64_t end = j + 1 < b->n ? t->insn_vaddr[j + 1] : t->fallthrough;
     struct ment *e = &b->e[j];
+    spmu_uarch_fetch *f = &b->fe[j];
 
     e->b = b;
     e->j = j;
-    e->vaddr = t->insn_vaddr[j];
-    e->len = (uint8_t)(end - t->insn_vaddr[j]);
-    e->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
     e->merge = merge_limit(&t->insn[j]);
-    b->nsame += e->same;
+    f->addr = t->insn_vaddr[j];
+    f->len = (uint8_t)(end - t->insn_vaddr[j]);
+    f->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                      e);
