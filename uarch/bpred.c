@@ -132,7 +132,7 @@ void spmu_bpred_call(spmu_bpred *b, uint64_t ret_addr)
 {
   if (b->rsb_len == 0)
     return;
-  b->rsb_top = (b->rsb_top + 1) % b->rsb_len;
+  b->rsb_top = b->rsb_top + 1 == b->rsb_len ? 0 : b->rsb_top + 1;
   b->rsb[b->rsb_top] = ret_addr;
   if (b->rsb_used < b->rsb_len)
     b->rsb_used++;
@@ -147,7 +147,43 @@ int spmu_bpred_ret(spmu_bpred *b, uint64_t target)
   if (b->rsb_used == 0)
     return 1;
   predicted = b->rsb[b->rsb_top];
-  b->rsb_top = (b->rsb_top + b->rsb_len - 1) % b->rsb_len;
+  b->rsb_top = b->rsb_top == 0 ? b->rsb_len - 1 : b->rsb_top - 1;
   b->rsb_used--;
   return predicted != target;
+}
+
+/* One retired branch of any kind: its predictor, its counts. */
+int spmu_bpred_branch(spmu_bpred *b, spmu_uarch_counts *n, uint64_t pc,
+                      uint64_t next, spmu_uarch_br kind, int taken,
+                      uint64_t target)
+{
+  int misp = 0;
+
+  n->branches++;
+  switch (kind) {
+  case SPMU_UARCH_BR_COND:
+    misp = spmu_bpred_cond(b, pc, taken);
+    n->bc++;
+    n->bcm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_IND_CALL:
+    spmu_bpred_call(b, next);
+    /* fall through */
+  case SPMU_UARCH_BR_IND_JUMP:
+    misp = spmu_bpred_indirect(b, pc, target);
+    n->bi++;
+    n->bim += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_CALL:
+    spmu_bpred_call(b, next);
+    break;
+  case SPMU_UARCH_BR_RET:
+    misp = spmu_bpred_ret(b, target);
+    n->ret++;
+    n->retm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_JUMP:
+    break;
+  }
+  return misp;
 }

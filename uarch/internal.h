@@ -67,9 +67,37 @@ typedef struct spmu_hier {
 int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg);
 void spmu_hier_fini(spmu_hier *h);
 void spmu_hier_clear(spmu_hier *h);
-spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
-                                  uint64_t addr, uint32_t len, int is_write,
-                                  int is_fetch);
+/* An access that is not within the line its L1 referenced last. */
+spmu_uarch_level spmu_hier_access_slow(spmu_hier *h, spmu_uarch_counts *n,
+                                       uint64_t addr, uint32_t len,
+                                       int is_write, int is_fetch);
+/* One access. Within the line its L1 referenced last (last_i, last_d), it
+ * is a hit on the most recently used way, which changes no order: only
+ * the counts move, as cachegrind's rules and the part's count an L1 hit
+ * (a reference of the L1 and a fetch, read or write). Inline: it is the
+ * front of every access. */
+static inline spmu_uarch_level spmu_hier_access(spmu_hier *h,
+                                                spmu_uarch_counts *n,
+                                                uint64_t addr, uint32_t len,
+                                                int is_write, int is_fetch)
+{
+  uint32_t bits = is_fetch ? h->l1i.line_bits : h->l1d.line_bits;
+  uint64_t block = addr >> bits, span = len ? len - 1u : 0u;
+  uint64_t last = addr > UINT64_MAX - span ? UINT64_MAX : addr + span;
+
+  if ((is_fetch ? h->last_i : h->last_d) == block + 1 &&
+      last >> bits == block) {
+    if (is_fetch) {
+      n->l1i_refs++;
+      n->ir++;
+    } else {
+      n->l1d_refs++;
+      (*(is_write ? &n->dw : &n->dr))++;
+    }
+    return SPMU_UARCH_L1;
+  }
+  return spmu_hier_access_slow(h, n, addr, len, is_write, is_fetch);
+}
 
 void spmu_hier_fetch_run(spmu_hier *h, spmu_uarch_counts *n,
                          const spmu_uarch_fetch *f, uint32_t count);
@@ -96,6 +124,10 @@ int spmu_bpred_cond(spmu_bpred *b, uint64_t pc, int taken);
 int spmu_bpred_indirect(spmu_bpred *b, uint64_t pc, uint64_t target);
 int spmu_bpred_ret(spmu_bpred *b, uint64_t target);
 void spmu_bpred_call(spmu_bpred *b, uint64_t ret_addr);
+/* spmu_uarch_branch: the predictor of kind, and the branch counts. */
+int spmu_bpred_branch(spmu_bpred *b, spmu_uarch_counts *n, uint64_t pc,
+                      uint64_t next, spmu_uarch_br kind, int taken,
+                      uint64_t target);
 
 /* ---- timing.c: cycles from counts --------------------------------------- */
 void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,

@@ -118,8 +118,9 @@ void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n);
 
 /* One instruction's fetch as a front end describes it once (when it
  * translates a block) and hands it over many times: its address and
- * length, and same = 1 when its bytes lie in the L1I line of the
- * instruction before it, which the front end fetched just before. */
+ * length, and same = k > 0 when its bytes and those of the k - 1
+ * instructions after it lie in the L1I line of the instruction before it,
+ * which the front end fetched just before (0 otherwise). */
 typedef struct spmu_uarch_fetch {
   uint64_t addr;
   uint32_t len;
@@ -127,11 +128,12 @@ typedef struct spmu_uarch_fetch {
 } spmu_uarch_fetch;
 
 /* The fetches f[0..n) in order, each counted as spmu_uarch_access(u,
- * addr, len, 0, 1) counts it. A fetch marked same hits the line the fetch
- * before it left the most recently used of its L1I set, with no set walk;
- * with an inclusive LLC only while that line is still there (an LLC
- * eviction by a data access in between can remove it: then the fetch goes
- * through the hierarchy as any other). */
+ * addr, len, 0, 1) counts it. The fetches of a run marked same hit the
+ * line the fetch before them left the most recently used of its L1I set,
+ * with no set walk and no work per fetch; with an inclusive LLC only
+ * while that line is still there (an LLC eviction by a data access in
+ * between can remove it: then the run's first fetch goes through the
+ * hierarchy as any other). */
 void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f,
                           uint32_t n);
 

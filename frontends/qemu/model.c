@@ -598,6 +598,11 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                      e);
   }
+  /* Each run of instructions in one line: its length from each on
+   * (spmu_uarch_fetch). */
+  for (j = b->n; j-- > 1;)
+    if (b->fe[j].same && j + 1 < b->n && b->fe[j + 1].same)
+      b->fe[j].same = b->fe[j + 1].same + 1;
   t->model = b;
   return true;
 }
