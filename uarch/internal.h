@@ -99,8 +99,34 @@ static inline spmu_uarch_level spmu_hier_access(spmu_hier *h,
   return spmu_hier_access_slow(h, n, addr, len, is_write, is_fetch);
 }
 
-void spmu_hier_fetch_run(spmu_hier *h, spmu_uarch_counts *n,
-                         const spmu_uarch_fetch *f, uint32_t count);
+/* A run of fetches marked same is within the line its L1I referenced
+ * last (the fetch before it): each is the hit spmu_hier_access counts on
+ * that line, unless an
+ * inclusive LLC's back-invalidation took that line out (last_i no longer
+ * names it; a fetch that misses the LLC evicts another line, never its
+ * own, so within a run only a data access can take it out). */
+static inline void spmu_hier_fetch_run(spmu_hier *h, spmu_uarch_counts *n,
+                                       const spmu_uarch_fetch *f,
+                                       uint32_t count)
+{
+  uint32_t bits = h->l1i.line_bits;
+  uint64_t hits = 0;
+  uint32_t i = 0, run;
+
+  while (i < count) {
+    run = f[i].same;
+    if (run && (!h->inclusive || h->last_i == (f[i].addr >> bits) + 1)) {
+      run = run < count - i ? run : count - i;
+      hits += run;
+      i += run;
+      continue;
+    }
+    spmu_hier_access(h, n, f[i].addr, f[i].len, 0, 1);
+    i++;
+  }
+  n->ir += hits;
+  n->l1i_refs += hits;
+}
 
 /* ---- bpred.c: branch predictors ----------------------------------------- */
 typedef struct spmu_bpred {

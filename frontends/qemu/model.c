@@ -89,11 +89,27 @@ struct spmu_qemu_mtb {
   struct ment e[];      /* [n] */
 };
 
+/* What a memory callback's info says (qemu_plugin_mem_size_shift,
+ * qemu_plugin_mem_is_store), remembered by value: a program's accesses
+ * take few values, and asking QEMU is two calls into it per access. */
+#define MEMINFO_SLOTS 64u
+struct meminfo_memo {
+  uint32_t key; /* the info + 1; 0: none */
+  uint16_t len;
+  bool write;
+};
+
 /* One guest thread's model. */
 struct spmu_qemu_model {
+  struct meminfo_memo memo[MEMINFO_SLOTS];
   spmu_uarch *u;
   const spmu_uarch_counts *live;
-  bool cg; /* the cachegrind configuration */
+  bool cg;        /* the cachegrind configuration */
+  bool inclusive; /* a part's inclusive LLC */
+  /* Fetches within the line of the fetch before them, not yet handed to
+   * the model (spmu_uarch_fetch_hits), and its LLC back-invalidations
+   * when it last fetched (see fetch_to). */
+  uint64_t same_hits, bi_seen;
   /* The block running. */
   const struct spmu_qemu_mtb *cur;
   uint32_t fetched; /* its instructions fetched so far */
@@ -158,6 +174,7 @@ bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
   }
   m->live = spmu_uarch_peek_counts(m->u);
   m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
+  m->inclusive = !m->cg && cfg->uarch.llc_inclusive;
   v->model = m;
   return true;
 }
@@ -236,6 +253,10 @@ size_t spmu_qemu_model_lines(struct vcpu *v, spmu_event_line *out)
 
   if (!m)
     return 0;
+  if (m->same_hits) {
+    spmu_uarch_fetch_hits(m->u, m->same_hits);
+    m->same_hits = 0;
+  }
   return lines_upto(m, m->use_log ? &m->log[0] : m->live, out);
 }
 
@@ -346,21 +367,10 @@ static void boundary(struct spmu_qemu_model *m, uint32_t k)
   }
 }
 
-/* Fetch the block's instructions up to end (excluded), each after the
- * data accesses of the one before it. */
-static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
+/* fetch_to, one boundary at a time: with counts kept per boundary, or a
+ * REP iteration among the instructions. */
+static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
 {
-  if (m->fetched >= end)
-    return;
-  if (!m->log && !(m->cg && end > m->cur->rep)) {
-    /* No counts kept per boundary and no REP iteration among them: only
-     * the first boundary can hold a data access (none comes between
-     * these fetches), so it is issued once and the fetches follow. */
-    issue_pending(m);
-    spmu_uarch_fetch_run(m->u, &m->cur->fe[m->fetched], end - m->fetched);
-    m->fetched = end;
-    return;
-  }
   while (m->fetched < end) {
     uint32_t k = m->fetched++;
 
@@ -375,17 +385,61 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
   }
 }
 
+/* Fetch the block's instructions up to end (excluded), each after the
+ * data accesses of the one before it. */
+static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
+{
+  if (m->fetched >= end)
+    return;
+  if (__builtin_expect(m->log || (m->cg && end > m->cur->rep), 0)) {
+    fetch_each(m, end);
+    return;
+  }
+  /* No counts kept per boundary and no REP iteration among them: only
+   * the first boundary can hold a data access (none comes between these
+   * fetches), so it is issued once and the fetches follow. */
+  issue_pending(m);
+  if (m->cur->fe[m->fetched].same >= end - m->fetched &&
+      (!m->inclusive || m->live->llc_back_invalidations == m->bi_seen)) {
+    /* All within the line fetched last, still in L1I: an inclusive LLC
+     * removes a line only by a back-invalidation, which it counts. */
+    m->same_hits += end - m->fetched;
+  } else {
+    spmu_uarch_fetch_run(m->u, &m->cur->fe[m->fetched], end - m->fetched);
+    m->bi_seen = m->live->llc_back_invalidations;
+  }
+  m->fetched = end;
+}
+
+/* The size and direction info gives, from the memo or else from QEMU. */
+static inline const struct meminfo_memo *
+meminfo_of(struct spmu_qemu_model *m, qemu_plugin_meminfo_t info)
+{
+  struct meminfo_memo *e = &m->memo[(info ^ info >> 16) % MEMINFO_SLOTS];
+
+  if (__builtin_expect(e->key != info + 1u, 0)) {
+    e->key = info + 1u;
+    e->len = (uint16_t)(1u << qemu_plugin_mem_size_shift(info));
+    e->write = qemu_plugin_mem_is_store(info);
+  }
+  return e;
+}
+
 static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                    uint64_t vaddr, void *udata)
 {
   const struct ment *r = udata;
   struct vcpu *v = spmu_qemu_vcpu_at(r->b->vcpus, vcpu_index);
   struct spmu_qemu_model *m = v ? v->model : NULL;
-  uint32_t len = 1u << qemu_plugin_mem_size_shift(info);
-  bool w = qemu_plugin_mem_is_store(info);
+  const struct meminfo_memo *mi;
+  uint32_t len;
+  bool w;
 
   if (__builtin_expect(!m, 0))
     return;
+  mi = meminfo_of(m, info);
+  len = mi->len;
+  w = mi->write;
   if (__builtin_expect(m->cur != r->b, 0)) {
     spmu_uarch_access(m->u, vaddr, len, w, 0); /* not begun: no order */
     return;
