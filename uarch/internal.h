@@ -134,6 +134,7 @@ typedef struct spmu_bpred {
   uint8_t *ctr;         /* 2-bit saturating counters */
   uint32_t ctr_bits;    /* log2(counters) */
   uint32_t hist_bits;   /* global history bits used in the index */
+  uint64_t ctr_mask, hist_mask, btb_mask; /* 2^bits - 1 of each */
   uint64_t hist;        /* global history: last outcomes, newest in bit 0 */
   uint64_t *btb_pc;     /* part: the branch each BTB entry holds */
   uint64_t *btb_target; /* the last target (cachegrind: its BTAC) */
