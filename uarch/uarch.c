@@ -78,6 +78,13 @@ void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n)
   u->n.l1i_refs += n;
 }
 
+void spmu_uarch_data_hits(spmu_uarch *u, uint64_t reads, uint64_t writes)
+{
+  u->n.dr += reads;
+  u->n.dw += writes;
+  u->n.l1d_refs += reads + writes;
+}
+
 void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f,
                           uint32_t n)
 {

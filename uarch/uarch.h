@@ -137,6 +137,16 @@ typedef struct spmu_uarch_fetch {
 void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f,
                           uint32_t n);
 
+/* reads more data reads and writes more data writes, each within the
+ * line of the data access before it, which left that line the most
+ * recently used of its L1D set: hits that change no cache state, counted
+ * as spmu_uarch_access counts them. For a front end that keeps the line
+ * of its last data access (the last line it touched; spmu_uarch_access
+ * leaves it the most recently used), and only while no LLC
+ * back-invalidation (llc_back_invalidations) came after that access: one
+ * can take the line out of L1D. */
+void spmu_uarch_data_hits(spmu_uarch *u, uint64_t reads, uint64_t writes);
+
 typedef enum spmu_uarch_br {
   SPMU_UARCH_BR_COND = 1, /* conditional direct branch (Jcc) */
   SPMU_UARCH_BR_JUMP,     /* unconditional direct jump */

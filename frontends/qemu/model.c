@@ -110,6 +110,12 @@ struct spmu_qemu_model {
    * the model (spmu_uarch_fetch_hits), and its LLC back-invalidations
    * when it last fetched (see fetch_to). */
   uint64_t same_hits, bi_seen;
+  /* The same for data accesses (spmu_uarch_data_hits): reads and writes
+   * within the L1D line of the data access before them, not yet handed
+   * over; that line plus 1 (0: not known) and the back-invalidations
+   * when it was touched. Not with a log (whose copies need every count). */
+  uint64_t hit_reads, hit_writes, last_d, bi_d;
+  uint32_t l1d_bits;
   /* The block running. */
   const struct spmu_qemu_mtb *cur;
   uint32_t fetched; /* its instructions fetched so far */
@@ -175,6 +181,8 @@ bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
   m->live = spmu_uarch_peek_counts(m->u);
   m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
   m->inclusive = !m->cg && cfg->uarch.llc_inclusive;
+  while ((1u << m->l1d_bits) < cfg->uarch.l1d.line)
+    m->l1d_bits++;
   v->model = m;
   return true;
 }
@@ -186,6 +194,20 @@ void spmu_qemu_model_free(struct vcpu *v)
     free(v->model->log);
     free(v->model);
     v->model = NULL;
+  }
+}
+
+/* The hits counted here so far, handed to the model: before anything
+ * reads its counts. */
+static void flush_hits(struct spmu_qemu_model *m)
+{
+  if (m->same_hits) {
+    spmu_uarch_fetch_hits(m->u, m->same_hits);
+    m->same_hits = 0;
+  }
+  if (m->hit_reads | m->hit_writes) {
+    spmu_uarch_data_hits(m->u, m->hit_reads, m->hit_writes);
+    m->hit_reads = m->hit_writes = 0;
   }
 }
 
@@ -253,10 +275,7 @@ size_t spmu_qemu_model_lines(struct vcpu *v, spmu_event_line *out)
 
   if (!m)
     return 0;
-  if (m->same_hits) {
-    spmu_uarch_fetch_hits(m->u, m->same_hits);
-    m->same_hits = 0;
-  }
+  flush_hits(m);
   return lines_upto(m, m->use_log ? &m->log[0] : m->live, out);
 }
 
@@ -280,6 +299,7 @@ bool spmu_qemu_model_pending(struct vcpu *v)
 
   if (!m)
     return false;
+  flush_hits(m);
   mline_values(m, m->live, val);
   for (l = 0; l < NMLINES; l++)
     if (val[l] != m->delivered[l])
@@ -324,11 +344,33 @@ uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
 
 /* ---- feeding the model ------------------------------------------------ */
 
+/* One data access to the model, in program order. One within the L1D
+ * line of the access before it (and no back-invalidation since) is the
+ * hit spmu_uarch_access would count there: counted here, no call. */
+static inline void data_access(struct spmu_qemu_model *m, uint64_t addr,
+                               uint32_t len, bool w)
+{
+  uint64_t line = addr >> m->l1d_bits, span = len ? len - 1u : 0u;
+  uint64_t last = addr > UINT64_MAX - span ? UINT64_MAX : addr + span;
+
+  if (line + 1 == m->last_d && last >> m->l1d_bits == line && !m->log &&
+      m->live->llc_back_invalidations == m->bi_d) {
+    if (w)
+      m->hit_writes++;
+    else
+      m->hit_reads++;
+    return;
+  }
+  spmu_uarch_access(m->u, addr, len, w, 0);
+  m->last_d = (last >> m->l1d_bits) + 1;
+  m->bi_d = m->live->llc_back_invalidations;
+}
+
 static void issue_pending(struct spmu_qemu_model *m)
 {
   if (m->pend) {
     m->pend = false;
-    spmu_uarch_access(m->u, m->pend_addr, m->pend_len, m->pend_write, 0);
+    data_access(m, m->pend_addr, m->pend_len, m->pend_write);
   }
 }
 
@@ -441,7 +483,7 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
   len = mi->len;
   w = mi->write;
   if (__builtin_expect(m->cur != r->b, 0)) {
-    spmu_uarch_access(m->u, vaddr, len, w, 0); /* not begun: no order */
+    data_access(m, vaddr, len, w); /* not begun: no order */
     return;
   }
   if (r->j >= m->fetched)
@@ -568,7 +610,7 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   if (m->log && m->log_ok) {
     spmu_uarch_retire(m->u, retires(m, n - 1));
     m->log[n] = *m->live;
-  } else {
+  } else if (n > (m->cont ? 1u : 0u)) {
     spmu_uarch_retire(m->u, n - (m->cont ? 1u : 0u));
   }
 }
@@ -595,6 +637,7 @@ void spmu_qemu_model_fork_child(struct vcpu *v)
 
   if (!m)
     return;
+  flush_hits(m);
   mline_values(m, m->live, m->delivered);
   m->cur = NULL;
   m->pend = false;
