@@ -131,9 +131,9 @@ static inline void spmu_hier_fetch_run(spmu_hier *h, spmu_uarch_counts *n,
 /* ---- bpred.c: branch predictors ----------------------------------------- */
 typedef struct spmu_bpred {
   int cachegrind;
-  uint8_t *ctr;         /* 2-bit saturating counters */
-  uint32_t ctr_bits;    /* log2(counters) */
-  uint32_t hist_bits;   /* global history bits used in the index */
+  uint8_t *ctr;       /* 2-bit saturating counters */
+  uint32_t ctr_bits;  /* log2(counters) */
+  uint32_t hist_bits; /* global history bits used in the index */
   uint64_t ctr_mask, hist_mask, btb_mask; /* 2^bits - 1 of each */
   uint64_t hist;        /* global history: last outcomes, newest in bit 0 */
   uint64_t *btb_pc;     /* part: the branch each BTB entry holds */

@@ -85,8 +85,7 @@ void spmu_uarch_data_hits(spmu_uarch *u, uint64_t reads, uint64_t writes)
   u->n.l1d_refs += reads + writes;
 }
 
-void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f,
-                          uint32_t n)
+void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f, uint32_t n)
 {
   spmu_hier_fetch_run(&u->hier, &u->n, f, n);
 }

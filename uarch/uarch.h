@@ -134,8 +134,7 @@ typedef struct spmu_uarch_fetch {
  * while that line is still there (an LLC eviction by a data access in
  * between can remove it: then the run's first fetch goes through the
  * hierarchy as any other). */
-void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f,
-                          uint32_t n);
+void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f, uint32_t n);
 
 /* reads more data reads and writes more data writes, each within the
  * line of the data access before it, which left that line the most

@@ -454,8 +454,8 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 }
 
 /* The size and direction info gives, from the memo or else from QEMU. */
-static inline const struct meminfo_memo *
-meminfo_of(struct spmu_qemu_model *m, qemu_plugin_meminfo_t info)
+static inline const struct meminfo_memo *meminfo_of(struct spmu_qemu_model *m,
+                                                    qemu_plugin_meminfo_t info)
 {
   struct meminfo_memo *e = &m->memo[(info ^ info >> 16) % MEMINFO_SLOTS];
 
@@ -666,9 +666,8 @@ static uint8_t merge_limit(const insn_class *c)
 bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
                         struct qemu_plugin_tb *qtb, struct tb *t)
 {
-  struct spmu_qemu_mtb *b =
-      calloc(1, sizeof(*b) + (size_t)t->ninsns *
-                                 (sizeof(b->e[0]) + sizeof(b->fe[0])));
+  struct spmu_qemu_mtb *b = calloc(
+      1, sizeof(*b) + (size_t)t->ninsns * (sizeof(b->e[0]) + sizeof(b->fe[0])));
   uint32_t j;
 
   if (!b)
