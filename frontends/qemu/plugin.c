@@ -146,6 +146,16 @@ static void take_probe(struct spmu_qemu_exec_probe *probe,
   }
 }
 
+/* A block's callback: a one-instruction REP block's repeats return at
+ * once (count.c), or reach the model alone (model.c). */
+static void (*exec_cb_of(const struct spmu_qemu_config *cfg,
+                         const struct tb *t))(unsigned int, void *)
+{
+  if (!(t->rep_first && t->ninsns == 1))
+    return spmu_qemu_on_tb_exec;
+  return cfg->model ? spmu_qemu_model_on_rep_exec : spmu_qemu_on_rep_exec;
+}
+
 /* Each block is described once, when QEMU translates it; it is then
  * counted by inline adds (inline.c) or by a callback per execution
  * (count.c). */
@@ -176,10 +186,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     if (!spmu_qemu_inline_tb(p->inl, qtb, t))
       p->failed = true;
   } else {
-    qemu_plugin_register_vcpu_tb_exec_cb(qtb,
-                                         t->rep_first && t->ninsns == 1
-                                             ? spmu_qemu_on_rep_exec
-                                             : spmu_qemu_on_tb_exec,
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb, exec_cb_of(&p->cfg, t),
                                          QEMU_PLUGIN_CB_NO_REGS, t);
   }
 }
