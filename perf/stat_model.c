@@ -187,5 +187,9 @@ unsigned stat_model_details(const struct stat_model *m,
              "reference cycles = core cycles x %u / %u",
              t->issue_width, t->lat_llc, t->lat_mem, t->misp_penalty,
              t->ref_num, t->ref_den);
+  snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
+           "cost: the model is fed every fetch, data access and branch; "
+           "--no-model counts the exact events alone, several times "
+           "faster");
   return n;
 }

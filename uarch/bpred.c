@@ -38,6 +38,11 @@
 /* The part BTB's empty entry: no branch is at this address. */
 #define SPMU_BTB_NONE UINT64_MAX
 
+static uint64_t mask(uint32_t bits)
+{
+  return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+}
+
 int spmu_bpred_init(spmu_bpred *b, const spmu_uarch_config *cfg)
 {
   const spmu_uarch_bpred_geom *g = &cfg->bpred;
@@ -52,6 +57,9 @@ int spmu_bpred_init(spmu_bpred *b, const spmu_uarch_config *cfg)
     for (b->btb_bits = 0; (1u << b->btb_bits) < g->btb; b->btb_bits++)
       ;
   b->rsb_len = cg ? 0 : g->rsb;
+  b->ctr_mask = mask(b->ctr_bits);
+  b->hist_mask = mask(b->hist_bits);
+  b->btb_mask = mask(b->btb_bits);
   b->ctr = malloc((size_t)1 << b->ctr_bits);
   b->btb_target = malloc(((size_t)1 << b->btb_bits) * sizeof(uint64_t));
   if (!cg) {
@@ -90,26 +98,21 @@ void spmu_bpred_clear(spmu_bpred *b)
   b->rsb_top = b->rsb_used = 0;
 }
 
-static uint64_t mask(uint32_t bits)
-{
-  return bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-}
-
-static size_t cond_index(const spmu_bpred *b, uint64_t pc)
+static inline size_t cond_index(const spmu_bpred *b, uint64_t pc)
 {
   if (b->cachegrind)
     return (size_t)((b->hist & mask(CG_HIST_BITS)) << CG_IADDR_BITS |
                     (pc & mask(CG_IADDR_BITS)));
-  return (size_t)((pc ^ b->hist) & mask(b->ctr_bits));
+  return (size_t)((pc ^ b->hist) & b->ctr_mask);
 }
 
-int spmu_bpred_cond(spmu_bpred *b, uint64_t pc, int taken)
+static inline int bp_cond(spmu_bpred *b, uint64_t pc, int taken)
 {
   size_t i = cond_index(b, pc);
   int predicted = b->ctr[i] >= 2;
 
   taken = taken != 0;
-  b->hist = (b->hist << 1 | (uint64_t)taken) & mask(b->hist_bits);
+  b->hist = (b->hist << 1 | (uint64_t)taken) & b->hist_mask;
   if (taken && b->ctr[i] < 3)
     b->ctr[i]++;
   else if (!taken && b->ctr[i] > 0)
@@ -117,9 +120,9 @@ int spmu_bpred_cond(spmu_bpred *b, uint64_t pc, int taken)
   return predicted != taken;
 }
 
-int spmu_bpred_indirect(spmu_bpred *b, uint64_t pc, uint64_t target)
+static inline int bp_indirect(spmu_bpred *b, uint64_t pc, uint64_t target)
 {
-  size_t i = (size_t)(pc & mask(b->btb_bits));
+  size_t i = (size_t)(pc & b->btb_mask);
   int hit = b->btb_target[i] == target && (!b->btb_pc || b->btb_pc[i] == pc);
 
   b->btb_target[i] = target;
@@ -128,17 +131,17 @@ int spmu_bpred_indirect(spmu_bpred *b, uint64_t pc, uint64_t target)
   return !hit;
 }
 
-void spmu_bpred_call(spmu_bpred *b, uint64_t ret_addr)
+static inline void bp_call(spmu_bpred *b, uint64_t ret_addr)
 {
   if (b->rsb_len == 0)
     return;
-  b->rsb_top = (b->rsb_top + 1) % b->rsb_len;
+  b->rsb_top = b->rsb_top + 1 == b->rsb_len ? 0 : b->rsb_top + 1;
   b->rsb[b->rsb_top] = ret_addr;
   if (b->rsb_used < b->rsb_len)
     b->rsb_used++;
 }
 
-int spmu_bpred_ret(spmu_bpred *b, uint64_t target)
+static inline int bp_ret(spmu_bpred *b, uint64_t target)
 {
   uint64_t predicted;
 
@@ -147,7 +150,63 @@ int spmu_bpred_ret(spmu_bpred *b, uint64_t target)
   if (b->rsb_used == 0)
     return 1;
   predicted = b->rsb[b->rsb_top];
-  b->rsb_top = (b->rsb_top + b->rsb_len - 1) % b->rsb_len;
+  b->rsb_top = b->rsb_top == 0 ? b->rsb_len - 1 : b->rsb_top - 1;
   b->rsb_used--;
   return predicted != target;
+}
+
+/* One retired branch of any kind: its predictor, its counts. */
+int spmu_bpred_branch(spmu_bpred *b, spmu_uarch_counts *n, uint64_t pc,
+                      uint64_t next, spmu_uarch_br kind, int taken,
+                      uint64_t target)
+{
+  int misp = 0;
+
+  n->branches++;
+  switch (kind) {
+  case SPMU_UARCH_BR_COND:
+    misp = bp_cond(b, pc, taken);
+    n->bc++;
+    n->bcm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_IND_CALL:
+    bp_call(b, next);
+    /* fall through */
+  case SPMU_UARCH_BR_IND_JUMP:
+    misp = bp_indirect(b, pc, target);
+    n->bi++;
+    n->bim += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_CALL:
+    bp_call(b, next);
+    break;
+  case SPMU_UARCH_BR_RET:
+    misp = bp_ret(b, target);
+    n->ret++;
+    n->retm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_JUMP:
+    break;
+  }
+  return misp;
+}
+
+int spmu_bpred_cond(spmu_bpred *b, uint64_t pc, int taken)
+{
+  return bp_cond(b, pc, taken);
+}
+
+int spmu_bpred_indirect(spmu_bpred *b, uint64_t pc, uint64_t target)
+{
+  return bp_indirect(b, pc, target);
+}
+
+void spmu_bpred_call(spmu_bpred *b, uint64_t ret_addr)
+{
+  bp_call(b, ret_addr);
+}
+
+int spmu_bpred_ret(spmu_bpred *b, uint64_t target)
+{
+  return bp_ret(b, target);
 }

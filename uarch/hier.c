@@ -211,36 +211,15 @@ static spmu_uarch_level part_access(spmu_hier *h, spmu_uarch_counts *n,
   return deepest;
 }
 
-/* An access within the line its L1 referenced last: a hit on the most
- * recently used way, which changes no order; only the counts move (as
- * cg_access and part_access count a hit). */
-static void mru_hit(spmu_hier *h, spmu_uarch_counts *n, int is_write,
-                    int is_fetch)
-{
-  if (is_fetch)
-    n->l1i_refs++;
-  else
-    n->l1d_refs++;
-  if (h->cachegrind)
-    (*(is_fetch ? &n->ir : is_write ? &n->dw : &n->dr))++;
-  else
-    part_count(n, SPMU_UARCH_L1, is_write, is_fetch);
-}
-
-spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
-                                  uint64_t addr, uint32_t len, int is_write,
-                                  int is_fetch)
+spmu_uarch_level spmu_hier_access_slow(spmu_hier *h, spmu_uarch_counts *n,
+                                       uint64_t addr, uint32_t len,
+                                       int is_write, int is_fetch)
 {
   uint64_t last = last_byte(addr, len);
   uint64_t *mru = is_fetch ? &h->last_i : &h->last_d;
   uint32_t bits = is_fetch ? h->l1i.line_bits : h->l1d.line_bits;
-  uint64_t block = addr >> bits, end = last >> bits;
   spmu_uarch_level lvl;
 
-  if (block == end && *mru == block + 1) {
-    mru_hit(h, n, is_write, is_fetch);
-    return SPMU_UARCH_L1;
-  }
   if (h->cachegrind)
     lvl = cg_access(h, n, addr, last, is_write, is_fetch);
   else
@@ -248,6 +227,6 @@ spmu_uarch_level spmu_hier_access(spmu_hier *h, spmu_uarch_counts *n,
   /* Its last line is now the most recently used of its L1 set: it was
    * referenced last, and the LLC's evictions during the access removed
    * older lines only (the line itself is the LLC's most recent). */
-  *mru = end + 1;
+  *mru = (last >> bits) + 1;
   return lvl;
 }

@@ -78,39 +78,22 @@ void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n)
   u->n.l1i_refs += n;
 }
 
+void spmu_uarch_data_hits(spmu_uarch *u, uint64_t reads, uint64_t writes)
+{
+  u->n.dr += reads;
+  u->n.dw += writes;
+  u->n.l1d_refs += reads + writes;
+}
+
+void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f, uint32_t n)
+{
+  spmu_hier_fetch_run(&u->hier, &u->n, f, n);
+}
+
 int spmu_uarch_branch(spmu_uarch *u, uint64_t pc, uint64_t next,
                       spmu_uarch_br kind, int taken, uint64_t target)
 {
-  spmu_uarch_counts *n = &u->n;
-  int misp = 0;
-
-  n->branches++;
-  switch (kind) {
-  case SPMU_UARCH_BR_COND:
-    misp = spmu_bpred_cond(&u->bpred, pc, taken);
-    n->bc++;
-    n->bcm += (uint64_t)misp;
-    break;
-  case SPMU_UARCH_BR_IND_CALL:
-    spmu_bpred_call(&u->bpred, next);
-    /* fall through */
-  case SPMU_UARCH_BR_IND_JUMP:
-    misp = spmu_bpred_indirect(&u->bpred, pc, target);
-    n->bi++;
-    n->bim += (uint64_t)misp;
-    break;
-  case SPMU_UARCH_BR_CALL:
-    spmu_bpred_call(&u->bpred, next);
-    break;
-  case SPMU_UARCH_BR_RET:
-    misp = spmu_bpred_ret(&u->bpred, target);
-    n->ret++;
-    n->retm += (uint64_t)misp;
-    break;
-  case SPMU_UARCH_BR_JUMP:
-    break;
-  }
-  return misp;
+  return spmu_bpred_branch(&u->bpred, &u->n, pc, next, kind, taken, target);
 }
 
 void spmu_uarch_retire(spmu_uarch *u, uint64_t n)

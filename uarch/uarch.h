@@ -116,6 +116,36 @@ spmu_uarch_level spmu_uarch_access(spmu_uarch *u, uint64_t addr, uint32_t len,
  * whose evictions by data accesses can). */
 void spmu_uarch_fetch_hits(spmu_uarch *u, uint64_t n);
 
+/* One instruction's fetch as a front end describes it once (when it
+ * translates a block) and hands it over many times: its address and
+ * length, and same = k > 0 when its bytes and those of the k - 1
+ * instructions after it lie in the L1I line of the instruction before it,
+ * which the front end fetched just before (0 otherwise). */
+typedef struct spmu_uarch_fetch {
+  uint64_t addr;
+  uint32_t len;
+  uint32_t same;
+} spmu_uarch_fetch;
+
+/* The fetches f[0..n) in order, each counted as spmu_uarch_access(u,
+ * addr, len, 0, 1) counts it. The fetches of a run marked same hit the
+ * line the fetch before them left the most recently used of its L1I set,
+ * with no set walk and no work per fetch; with an inclusive LLC only
+ * while that line is still there (an LLC eviction by a data access in
+ * between can remove it: then the run's first fetch goes through the
+ * hierarchy as any other). */
+void spmu_uarch_fetch_run(spmu_uarch *u, const spmu_uarch_fetch *f, uint32_t n);
+
+/* reads more data reads and writes more data writes, each within the
+ * line of the data access before it, which left that line the most
+ * recently used of its L1D set: hits that change no cache state, counted
+ * as spmu_uarch_access counts them. For a front end that keeps the line
+ * of its last data access (the last line it touched; spmu_uarch_access
+ * leaves it the most recently used), and only while no LLC
+ * back-invalidation (llc_back_invalidations) came after that access: one
+ * can take the line out of L1D. */
+void spmu_uarch_data_hits(spmu_uarch *u, uint64_t reads, uint64_t writes);
+
 typedef enum spmu_uarch_br {
   SPMU_UARCH_BR_COND = 1, /* conditional direct branch (Jcc) */
   SPMU_UARCH_BR_JUMP,     /* unconditional direct jump */

@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "count.h"
 #include "insn.h"
 #include "uarch.h"
 #include "vcpu.h"
@@ -78,10 +79,7 @@
  * the host's caches); also the data of its memory callbacks. */
 struct ment {
   struct spmu_qemu_mtb *b;
-  uint64_t vaddr;
   uint32_t j;    /* its index in the block */
-  uint8_t len;   /* its length */
-  uint8_t same;  /* 1: within the previous one's L1I line */
   uint8_t merge; /* the widest access its pieces make (MERGE_DEFAULT) */
   uint8_t what;  /* ME_LOAD, ME_CAS */
 };
@@ -94,19 +92,41 @@ struct spmu_qemu_mtb {
   struct vcpu *const *vcpus; /* the block's (tb.h): on_mem's thread */
   uint32_t n;                /* instructions */
   uint32_t rep;              /* index of its REP string instruction, or n */
-  uint32_t nsame;            /* instructions with same set */
   uint32_t nloads;           /* instructions with ME_LOAD */
   uint32_t ncas;             /* instructions with ME_CAS */
   uint8_t last_kind;         /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
-  struct ment e[]; /* [n] */
+  spmu_uarch_fetch *fe; /* [n] each instruction's fetch, after e[] */
+  struct ment e[];      /* [n] */
+};
+
+/* What a memory callback's info says (qemu_plugin_mem_size_shift,
+ * qemu_plugin_mem_is_store), remembered by value: a program's accesses
+ * take few values, and asking QEMU is two calls into it per access. */
+#define MEMINFO_SLOTS 64u
+struct meminfo_memo {
+  uint32_t key; /* the info + 1; 0: none */
+  uint16_t len;
+  bool write;
 };
 
 /* One guest thread's model. */
 struct spmu_qemu_model {
+  struct meminfo_memo memo[MEMINFO_SLOTS];
   spmu_uarch *u;
   const spmu_uarch_counts *live;
-  bool cg; /* the cachegrind configuration */
+  bool cg;        /* the cachegrind configuration */
+  bool inclusive; /* a part's inclusive LLC */
+  /* Fetches within the line of the fetch before them, not yet handed to
+   * the model (spmu_uarch_fetch_hits), and its LLC back-invalidations
+   * when it last fetched (see fetch_to). */
+  uint64_t same_hits, bi_seen;
+  /* The same for data accesses (spmu_uarch_data_hits): reads and writes
+   * within the L1D line of the data access before them, not yet handed
+   * over; that line plus 1 (0: not known) and the back-invalidations
+   * when it was touched. Not with a log (whose copies need every count). */
+  uint64_t hit_reads, hit_writes, last_d, bi_d;
+  uint32_t l1d_bits;
   /* The block running. */
   const struct spmu_qemu_mtb *cur;
   uint32_t fetched; /* its instructions fetched so far */
@@ -181,6 +201,9 @@ bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
   m->live = spmu_uarch_peek_counts(m->u);
   m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
   m->ld_j = LD_NONE;
+  m->inclusive = !m->cg && cfg->uarch.llc_inclusive;
+  while ((1u << m->l1d_bits) < cfg->uarch.l1d.line)
+    m->l1d_bits++;
   v->model = m;
   return true;
 }
@@ -192,6 +215,20 @@ void spmu_qemu_model_free(struct vcpu *v)
     free(v->model->log);
     free(v->model);
     v->model = NULL;
+  }
+}
+
+/* The hits counted here so far, handed to the model: before anything
+ * reads its counts. */
+static void flush_hits(struct spmu_qemu_model *m)
+{
+  if (m->same_hits) {
+    spmu_uarch_fetch_hits(m->u, m->same_hits);
+    m->same_hits = 0;
+  }
+  if (m->hit_reads | m->hit_writes) {
+    spmu_uarch_data_hits(m->u, m->hit_reads, m->hit_writes);
+    m->hit_reads = m->hit_writes = 0;
   }
 }
 
@@ -262,6 +299,7 @@ size_t spmu_qemu_model_lines(struct vcpu *v, spmu_event_line *out)
 
   if (!m)
     return 0;
+  flush_hits(m);
   return lines_upto(m, m->use_log ? &m->log[0] : m->live, out);
 }
 
@@ -285,6 +323,7 @@ bool spmu_qemu_model_pending(struct vcpu *v)
 
   if (!m)
     return false;
+  flush_hits(m);
   mline_values(m, m->live, val);
   for (l = 0; l < NMLINES; l++)
     if (val[l] != m->delivered[l])
@@ -383,10 +422,36 @@ static void loads_retire_block(struct spmu_qemu_model *m, bool rep_on)
     loads--;
   if (!(rep_on && m->ld_j == last))
     loads_flush(m);
-  spmu_uarch_load_retired(m->u, SPMU_UARCH_L1, loads - m->ld_missed);
+  if (loads > m->ld_missed)
+    spmu_uarch_load_retired(m->u, SPMU_UARCH_L1, loads - m->ld_missed);
 }
 
 /* ---- feeding the model ------------------------------------------------ */
+
+/* One data access to the model, in program order; the level that served
+ * it. One within the L1D line of the access before it (and no
+ * back-invalidation since) is the hit spmu_uarch_access would count
+ * there: counted here, no call. */
+static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
+                                           uint64_t addr, uint32_t len, bool w)
+{
+  spmu_uarch_level lvl;
+  uint64_t line = addr >> m->l1d_bits, span = len ? len - 1u : 0u;
+  uint64_t last = addr > UINT64_MAX - span ? UINT64_MAX : addr + span;
+
+  if (line + 1 == m->last_d && last >> m->l1d_bits == line && !m->log &&
+      m->live->llc_back_invalidations == m->bi_d) {
+    if (w)
+      m->hit_writes++;
+    else
+      m->hit_reads++;
+    return SPMU_UARCH_L1;
+  }
+  lvl = spmu_uarch_access(m->u, addr, len, w, 0);
+  m->last_d = (last >> m->l1d_bits) + 1;
+  m->bi_d = m->live->llc_back_invalidations;
+  return lvl;
+}
 
 static void issue_pending(struct spmu_qemu_model *m)
 {
@@ -394,7 +459,7 @@ static void issue_pending(struct spmu_qemu_model *m)
     spmu_uarch_level lvl;
 
     m->pend = false;
-    lvl = spmu_uarch_access(m->u, m->pend_addr, m->pend_len, m->pend_write, 0);
+    lvl = data_access(m, m->pend_addr, m->pend_len, m->pend_write);
     if (lvl != SPMU_UARCH_L1 && !m->pend_write)
       loads_missed(m, m->pend_j, lvl);
   }
@@ -407,18 +472,20 @@ static inline unsigned retires(const struct spmu_qemu_model *m, uint32_t k)
   return !(k == 0 && m->cont);
 }
 
+/* Instruction k's fetch, whatever line the fetch before it was in. */
 static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
 {
-  spmu_uarch_access(m->u, m->cur->e[k].vaddr, m->cur->e[k].len, 0, 1);
+  const spmu_uarch_fetch *f = &m->cur->fe[k];
+
+  spmu_uarch_access(m->u, f->addr, f->len, 0, 1);
 }
 
 /* In the block's order, instruction k's fetch; one within the line of the
- * instruction before it hits the line that fetch left most recent, and
- * is counted with the others at the block's end (spmu_uarch_fetch_hits). */
+ * instruction before it hits the line that fetch left most recent
+ * (spmu_uarch_fetch_run). */
 static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
 {
-  if (!m->cur->e[k].same)
-    fetch_insn(m, k);
+  spmu_uarch_fetch_run(m->u, &m->cur->fe[k], 1);
 }
 
 /* The boundary before instruction k: the data accesses of the one before
@@ -434,27 +501,10 @@ static void boundary(struct spmu_qemu_model *m, uint32_t k)
   }
 }
 
-/* Fetch the block's instructions up to end (excluded), each after the
- * data accesses of the one before it. */
-static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
+/* fetch_to, one boundary at a time: with counts kept per boundary, or a
+ * REP iteration among the instructions. */
+static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
 {
-  if (m->fetched >= end)
-    return;
-  if (!m->log && !(m->cg && (end > m->cur->rep || m->cur->ncas))) {
-    /* No counts kept per boundary and no REP iteration or atomic
-     * instruction among them (cachegrind's branches): only
-     * the first boundary can hold a data access (none comes between
-     * these fetches), so it is issued once and the fetches follow. */
-    const struct ment *e = m->cur->e;
-    uint32_t k;
-
-    issue_pending(m);
-    for (k = m->fetched; k < end; k++)
-      if (!e[k].same)
-        fetch_insn(m, k);
-    m->fetched = end;
-    return;
-  }
   while (m->fetched < end) {
     uint32_t k = m->fetched++;
 
@@ -462,18 +512,60 @@ static void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     fetch_next(m, k);
     if (m->cg && k == m->cur->rep) {
       /* A REP iteration: its check of RCX found it not 0. */
-      spmu_uarch_branch(m->u, m->cur->e[k].vaddr, m->cur->fallthrough,
-                        SPMU_UARCH_BR_COND, 1, m->cur->e[k].vaddr);
+      spmu_uarch_branch(m->u, m->cur->fe[k].addr, m->cur->fallthrough,
+                        SPMU_UARCH_BR_COND, 1, m->cur->fe[k].addr);
       m->rep_iter = true;
     }
     if (m->cg && (m->cur->e[k].what & ME_CAS)) {
       /* The restart of an atomic read-modify-write, never taken. */
-      uint64_t ft = m->cur->e[k].vaddr + m->cur->e[k].len;
+      uint64_t ft = m->cur->fe[k].addr + m->cur->fe[k].len;
 
-      spmu_uarch_branch(m->u, m->cur->e[k].vaddr, ft, SPMU_UARCH_BR_COND, 0,
+      spmu_uarch_branch(m->u, m->cur->fe[k].addr, ft, SPMU_UARCH_BR_COND, 0,
                         ft);
     }
   }
+}
+
+/* Fetch the block's instructions up to end (excluded), each after the
+ * data accesses of the one before it. */
+static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
+{
+  if (m->fetched >= end)
+    return;
+  if (__builtin_expect(m->log || (m->cg && (end > m->cur->rep || m->cur->ncas)),
+                       0)) {
+    fetch_each(m, end);
+    return;
+  }
+  /* No counts kept per boundary and no REP iteration or atomic instruction
+   * among them (cachegrind's branches): only
+   * the first boundary can hold a data access (none comes between these
+   * fetches), so it is issued once and the fetches follow. */
+  issue_pending(m);
+  if (m->cur->fe[m->fetched].same >= end - m->fetched &&
+      (!m->inclusive || m->live->llc_back_invalidations == m->bi_seen)) {
+    /* All within the line fetched last, still in L1I: an inclusive LLC
+     * removes a line only by a back-invalidation, which it counts. */
+    m->same_hits += end - m->fetched;
+  } else {
+    spmu_uarch_fetch_run(m->u, &m->cur->fe[m->fetched], end - m->fetched);
+    m->bi_seen = m->live->llc_back_invalidations;
+  }
+  m->fetched = end;
+}
+
+/* The size and direction info gives, from the memo or else from QEMU. */
+static inline const struct meminfo_memo *meminfo_of(struct spmu_qemu_model *m,
+                                                    qemu_plugin_meminfo_t info)
+{
+  struct meminfo_memo *e = &m->memo[(info ^ info >> 16) % MEMINFO_SLOTS];
+
+  if (__builtin_expect(e->key != info + 1u, 0)) {
+    e->key = info + 1u;
+    e->len = (uint16_t)(1u << qemu_plugin_mem_size_shift(info));
+    e->write = qemu_plugin_mem_is_store(info);
+  }
+  return e;
 }
 
 static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
@@ -482,13 +574,17 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
   const struct ment *r = udata;
   struct vcpu *v = spmu_qemu_vcpu_at(r->b->vcpus, vcpu_index);
   struct spmu_qemu_model *m = v ? v->model : NULL;
-  uint32_t len = 1u << qemu_plugin_mem_size_shift(info);
-  bool w = qemu_plugin_mem_is_store(info);
+  const struct meminfo_memo *mi;
+  uint32_t len;
+  bool w;
 
   if (__builtin_expect(!m, 0))
     return;
+  mi = meminfo_of(m, info);
+  len = mi->len;
+  w = mi->write;
   if (__builtin_expect(m->cur != r->b, 0)) {
-    spmu_uarch_access(m->u, vaddr, len, w, 0); /* not begun: no order */
+    data_access(m, vaddr, len, w); /* not begun: no order */
     return;
   }
   if (r->j >= m->fetched)
@@ -541,7 +637,7 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
 static void last_branch(struct spmu_qemu_model *m, const struct tb *next)
 {
   const struct spmu_qemu_mtb *b = m->cur;
-  uint64_t pc = b->e[b->n - 1].vaddr, ft = b->fallthrough;
+  uint64_t pc = b->fe[b->n - 1].addr, ft = b->fallthrough;
   uint64_t to = next ? next->vaddr : ft;
   int misp = 0;
 
@@ -618,17 +714,35 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
     rep_end(m, next);
   else
     last_branch(m, next);
-  if (m->cur->nsame)
-    spmu_uarch_fetch_hits(m->u, m->cur->nsame);
   if (m->log && m->log_ok) {
     spmu_uarch_retire(m->u, retires(m, n - 1));
     if (!rep_on)
       loads_retire_one(m, n - 1);
     m->log[n] = *m->live;
   } else {
-    spmu_uarch_retire(m->u, n - (m->cont ? 1u : 0u));
+    if (n > (m->cont ? 1u : 0u))
+      spmu_uarch_retire(m->u, n - (m->cont ? 1u : 0u));
     loads_retire_block(m, rep_on);
   }
+}
+
+/* The callback of a block that is one REP string instruction, with a
+ * model: a repeat (it follows itself as a repeat) is, for the exact
+ * counts, nothing (count.c's spmu_qemu_on_rep_exec): for the model it is
+ * the end of one execution and the start of the next, as
+ * spmu_qemu_on_tb_exec would do them. Not when a sampled counter counts a
+ * modelled event: then each execution takes its budget. */
+void spmu_qemu_model_on_rep_exec(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+
+  if (v && v->prev == t && v->prev_cont && !v->cfg->model_sampled) {
+    spmu_qemu_model_end(v, t, t);
+    spmu_qemu_model_begin(v, t, VAR_CONT);
+    return;
+  }
+  spmu_qemu_on_tb_exec(vcpu_index, udata);
 }
 
 /* The branch of the block spmu_qemu_model_end just ended, for its LBR
@@ -653,6 +767,7 @@ void spmu_qemu_model_fork_child(struct vcpu *v)
 
   if (!m)
     return;
+  flush_hits(m);
   mline_values(m, m->live, m->delivered);
   m->cur = NULL;
   m->pend = false;
@@ -662,15 +777,11 @@ void spmu_qemu_model_fork_child(struct vcpu *v)
 
 /* ---- translation ------------------------------------------------------ */
 
-/* Do the bytes from a to last lie in one L1I line? Only where nothing
- * but a fetch can take a line out of L1I (no inclusive LLC), so that a
- * fetch within the line fetched just before surely hits. */
+/* Do the bytes from a to last lie in one L1I line? */
 static bool same_line(const spmu_uarch_config *u, uint64_t a, uint64_t last)
 {
   unsigned bits = 0;
 
-  if (u->mode == SPMU_UARCH_PART && u->llc_inclusive)
-    return false;
   while ((1u << bits) < u->l1i.line)
     bits++;
   return a >> bits == last >> bits;
@@ -686,8 +797,8 @@ static uint8_t merge_limit(const insn_class *c)
 bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
                         struct qemu_plugin_tb *qtb, struct tb *t)
 {
-  struct spmu_qemu_mtb *b =
-      calloc(1, sizeof(*b) + (size_t)t->ninsns * sizeof(b->e[0]));
+  struct spmu_qemu_mtb *b = calloc(
+      1, sizeof(*b) + (size_t)t->ninsns * (sizeof(b->e[0]) + sizeof(b->fe[0])));
   uint32_t j;
 
   if (!b)
@@ -698,25 +809,31 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
   b->last_kind = t->last_kind;
   b->fallthrough = t->fallthrough;
   b->rep_addr = t->rep_addr;
+  b->fe = (spmu_uarch_fetch *)(void *)(b->e + b->n);
   for (j = 0; j < b->n; j++) {
     uint64_t end = j + 1 < b->n ? t->insn_vaddr[j + 1] : t->fallthrough;
     struct ment *e = &b->e[j];
+    spmu_uarch_fetch *f = &b->fe[j];
 
     e->b = b;
     e->j = j;
-    e->vaddr = t->insn_vaddr[j];
-    e->len = (uint8_t)(end - t->insn_vaddr[j]);
-    e->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
     e->merge = merge_limit(&t->insn[j]);
     e->what = (uint8_t)((t->insn[j].load ? ME_LOAD : 0) |
                         (t->insn[j].vex_cas ? ME_CAS : 0));
-    b->nsame += e->same;
     b->nloads += t->insn[j].load;
     b->ncas += t->insn[j].vex_cas;
+    f->addr = t->insn_vaddr[j];
+    f->len = (uint8_t)(end - t->insn_vaddr[j]);
+    f->same = j > 0 && same_line(&cfg->uarch, t->insn_vaddr[j - 1], end - 1);
     qemu_plugin_register_vcpu_mem_cb(qemu_plugin_tb_get_insn(qtb, j), on_mem,
                                      QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
                                      e);
   }
+  /* Each run of instructions in one line: its length from each on
+   * (spmu_uarch_fetch). */
+  for (j = b->n; j-- > 1;)
+    if (b->fe[j].same && j + 1 < b->n && b->fe[j + 1].same)
+      b->fe[j].same = b->fe[j + 1].same + 1;
   t->model = b;
   return true;
 }

@@ -91,6 +91,7 @@ expect "--model cachegrind -v" 0 "" "\
 # LL   8388608 B, 16 ways, 64 B lines, 8192 sets, true LRU
 # branches: cachegrind's 2^14 two-bit counters indexed by 7 bits of history and of the address, 512 last indirect targets; returns not predicted
 # timing (not cycle-accurate): 4 instructions a cycle; extra cycles 12 for an LL hit, 200 for memory, 15 a mispredict; reference cycles = core cycles x 1 / 1
+# cost: the model is fed every fetch, data access and branch; --no-model counts the exact events alone, several times faster
 40000,,L1-dcache-load-misses,0,100.00,,,model
 17006,,instructions,0,100.00,,"
 run stat -v -e r01c5 --cpu haswell --from "$tmp/res"

@@ -299,6 +299,68 @@ static void test_repeated_fetch_after_back_invalidation(void **state)
   spmu_uarch_free(u);
 }
 
+/* spmu_uarch_fetch_run counts as a fetch at a time does: a run marked
+ * same (three fetches within line C after C's first) is three L1I hits;
+ * after four data lines of C's LLC set back-invalidated C (inclusive
+ * LLC), a run marked same goes through the hierarchy (a miss to memory)
+ * instead, exactly as spmu_uarch_access per fetch counts it (rule:
+ * uarch.h, spmu_uarch_fetch_run). */
+static void test_fetch_run_counts_as_each_fetch(void **state)
+{
+  static const spmu_uarch_fetch run[4] = {
+      {BASE, 4, 0}, {BASE + 4, 4, 3}, {BASE + 8, 4, 2}, {BASE + 12, 4, 1}};
+  spmu_uarch *u = small_part(1), *each = small_part(1);
+  spmu_uarch_counts a, b;
+
+  (void)state;
+  spmu_uarch_fetch_run(u, run, 4);
+  for (unsigned i = 0; i < 4; i++)
+    spmu_uarch_access(each, run[i].addr, run[i].len, 0, 1);
+  for (uint64_t i = 1; i <= 4; i++) {
+    spmu_uarch_access(u, BASE + i * 8 * 64, 8, 0, 0);
+    spmu_uarch_access(each, BASE + i * 8 * 64, 8, 0, 0);
+  }
+  spmu_uarch_fetch_run(u, &run[1], 3);
+  for (unsigned i = 1; i < 4; i++)
+    spmu_uarch_access(each, run[i].addr, run[i].len, 0, 1);
+  a = counts_of(u);
+  b = counts_of(each);
+  assert_int_equal(a.ir, 7);
+  assert_int_equal(a.i1mr, 2);
+  assert_int_equal(a.ilmr, 2);
+  /* C's eviction removed it from L1I; C's return evicted the first data
+   * line, removing it from L1D. */
+  assert_int_equal(a.llc_back_invalidations, 2);
+  assert_memory_equal(&a, &b, sizeof a);
+  spmu_uarch_free(u);
+  spmu_uarch_free(each);
+}
+
+/* spmu_uarch_data_hits counts what accesses within the line of the last
+ * data access count: a read and a write hit, one L1D reference each. */
+static void test_data_hits_count_as_mru_accesses(void **state)
+{
+  spmu_uarch *u = new_model(CG_SMALL), *each = new_model(CG_SMALL);
+  spmu_uarch_counts a, b;
+
+  (void)state;
+  spmu_uarch_access(u, BASE, 8, 0, 0);
+  spmu_uarch_access(each, BASE, 8, 0, 0);
+  spmu_uarch_data_hits(u, 2, 1);
+  spmu_uarch_access(each, BASE + 8, 8, 0, 0);
+  spmu_uarch_access(each, BASE + 16, 8, 0, 0);
+  spmu_uarch_access(each, BASE + 24, 8, 1, 0);
+  a = counts_of(u);
+  b = counts_of(each);
+  assert_int_equal(a.dr, 3);
+  assert_int_equal(a.dw, 1);
+  assert_int_equal(a.l1d_refs, 4);
+  assert_int_equal(a.d1mr, 1);
+  assert_memory_equal(&a, &b, sizeof a);
+  spmu_uarch_free(u);
+  spmu_uarch_free(each);
+}
+
 /* Reset empties the caches and the counts. */
 static void test_reset_empties_everything(void **state)
 {
@@ -327,6 +389,8 @@ int main(void)
       cmocka_unit_test(test_part_straddle_is_one_reference_per_line),
       cmocka_unit_test(test_inclusive_llc_back_invalidates),
       cmocka_unit_test(test_repeated_fetch_after_back_invalidation),
+      cmocka_unit_test(test_fetch_run_counts_as_each_fetch),
+      cmocka_unit_test(test_data_hits_count_as_mru_accesses),
       cmocka_unit_test(test_reset_empties_everything),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
