@@ -16,6 +16,9 @@
 
 /* ---- finding qemu, the plugin and the program --------------------------- */
 
+static void qemu_run_block_signals(sigset_t *old);
+static void qemu_run_reset_handlers(void);
+
 static bool qemu_run_is_exec(const char *path)
 {
   struct stat st;
@@ -108,11 +111,40 @@ static bool qemu_run_find_plugin(char *buf, size_t len)
   return false;
 }
 
-int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
-                        char *why, size_t whylen)
+/* A path the user gave for qemu-x86_64: it must exist and be an
+ * executable file. */
+static int qemu_run_check_given(const char *given, const char *what, char *why,
+                                size_t whylen)
+{
+  struct stat st;
+
+  if (stat(given, &st) != 0) {
+    snprintf(why, whylen,
+             "%s: %s: give the path of a qemu-x86_64 binary (Debian's "
+             "qemu-user installs /usr/bin/qemu-x86_64)",
+             what, strerror(errno));
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode) || access(given, X_OK) != 0) {
+    snprintf(why, whylen,
+             "%s: not an executable file: give the path of a qemu-x86_64 "
+             "binary (or make this one executable)",
+             what);
+    return -1;
+  }
+  return 0;
+}
+
+int qemu_run_find_tools(const char *given, const char *what, char *qemu,
+                        size_t qlen, char *plugin, size_t plen, char *why,
+                        size_t whylen)
 {
   why[0] = '\0';
-  if (!qemu_run_search_path("qemu-x86_64", qemu, qlen)) {
+  if (given) {
+    if (qemu_run_check_given(given, what, why, whylen) != 0)
+      return -1;
+    snprintf(qemu, qlen, "%s", given);
+  } else if (!qemu_run_search_path("qemu-x86_64", qemu, qlen)) {
     snprintf(why, whylen,
              "qemu-x86_64 not found: install it with `sudo apt-get install "
              "qemu-user` (or scripts/deps)");
@@ -124,6 +156,88 @@ int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
              "with Zydis (apt-get install libzydis-dev)");
     return -1;
   }
+  return 0;
+}
+
+/* The probe's child: QEMU -plugin PLUGIN --version, its output and errors
+ * into fd, no input. */
+static void qemu_run_probe_child(const char *qemu, const char *plugin, int fd)
+{
+  char *argv[] = {(char *)qemu, "-plugin", (char *)plugin, "--version", NULL};
+  int null = open("/dev/null", O_RDONLY);
+
+  if (null >= 0)
+    dup2(null, STDIN_FILENO);
+  dup2(fd, STDOUT_FILENO);
+  dup2(fd, STDERR_FILENO);
+  execv(qemu, argv);
+  dprintf(fd, "%s: %s\n", qemu, strerror(errno));
+  _exit(QEMU_RUN_EXIT_NOT_EXEC);
+}
+
+/* All of fd (up to len - 1 bytes, the rest read and dropped) into buf. */
+static void qemu_run_read_all(int fd, char *buf, size_t len)
+{
+  size_t got = 0;
+  char drop[256];
+  ssize_t n;
+
+  for (;;) {
+    if (got + 1 < len)
+      n = read(fd, buf + got, len - 1 - got);
+    else
+      n = read(fd, drop, sizeof drop);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    if (got + 1 < len)
+      got += (size_t)n;
+  }
+  buf[got] = '\0';
+}
+
+int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
+                   char *version, size_t vlen, char *why, size_t whylen)
+{
+  char out[1024];
+  int fds[2], status = 0;
+  pid_t pid;
+
+  sigset_t old;
+
+  why[0] = version[0] = '\0';
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    snprintf(why, whylen, "%s: cannot run it: %s", what, strerror(errno));
+    return -1;
+  }
+  /* As qemu_run_spawn: no cleanup handler runs in the child. */
+  qemu_run_block_signals(&old);
+  if ((pid = fork()) == 0) {
+    qemu_run_reset_handlers();
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    qemu_run_probe_child(qemu, plugin, fds[1]);
+  }
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  close(fds[1]);
+  if (pid < 0) {
+    close(fds[0]);
+    snprintf(why, whylen, "%s: cannot run it: %s", what, strerror(errno));
+    return -1;
+  }
+  qemu_run_read_all(fds[0], out, sizeof out);
+  close(fds[0]);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  out[strcspn(out, "\n")] = '\0';
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    snprintf(why, whylen,
+             "%s cannot load plugins (%s): give a qemu-x86_64 built with "
+             "them, such as Debian's qemu-user (not qemu-user-static)",
+             what, out[0] ? out : "it failed");
+    return -1;
+  }
+  snprintf(version, vlen, "%s", out);
   return 0;
 }
 

@@ -38,10 +38,22 @@ bool qemu_run_search_path(const char *name, char *buf, size_t len);
 int qemu_run_find_program(const char *prog, char *buf, size_t len, char *why,
                           size_t whylen);
 
-/* qemu-x86_64 and the plugin into their buffers: 0, or -1 with what to
- * install in why. */
-int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
-                        char *why, size_t whylen);
+/* qemu-x86_64 and the plugin into their buffers: qemu is given (the
+ * path the user chose: `--qemu PATH` or $SOFTPMU_QEMU, named by what in
+ * messages), or NULL for qemu-x86_64 found on PATH. 0, or -1 with what to
+ * do in why: a given path must exist and be an executable file. */
+int qemu_run_find_tools(const char *given, const char *what, char *qemu,
+                        size_t qlen, char *plugin, size_t plen, char *why,
+                        size_t whylen);
+
+/* Ask qemu whether it loads plugins, before the program runs: it is run
+ * as `QEMU -plugin PLUGIN --version`, which parses -plugin (a build
+ * without plugins, such as a static one, refuses the option) and prints
+ * the version without loading anything. 0 with the first line of its
+ * output (its version) in version; else -1, why saying what it said and
+ * what to do (what names where the path came from, as for find_tools). */
+int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
+                   char *version, size_t vlen, char *why, size_t whylen);
 
 /* QEMU's -cpu model for profile p (glibc picks its code by CPUID). */
 const char *qemu_run_model(const spmu_profile *p);
