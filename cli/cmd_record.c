@@ -611,6 +611,7 @@ static const struct session_command record_session = {
     .sampling = true,
     .groups = true,
     .sample_read = true,
+    .sigint_stops = true,
     .options = record_options,
     .option = record_option,
     .event = record_event,
@@ -800,7 +801,10 @@ const struct cli_command cli_cmd_record = {
         "    $SOFTPMU_QEMU's qemu-x86_64 cannot load it) or the stream is\n"
         "    malformed. Killed by SIGHUP, SIGINT, SIGPIPE or SIGTERM,\n"
         "    record removes its temporary file, passes the signal to PROG\n"
-        "    and waits for it, then dies of the signal.\n",
+        "    and waits for it, then dies of the signal. While PROG runs, a\n"
+        "    SIGINT sent to record alone (kill -INT, not Ctrl-C, which PROG\n"
+        "    gets too) stops PROG with SIGTERM, as perf record does; the\n"
+        "    samples are written and PROG's status is 143.\n",
     .examples = "    softpmu record -- ./prog\n"
                 "    softpmu record -b -c 10007 -- ./prog && perf report "
                 "--branch-history\n"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Running a program under qemu-x86_64 with softpmu's QEMU plugin
  * (qemu_run.h). */
-#define _GNU_SOURCE /* strsignal, pipe2 */
+#define _GNU_SOURCE /* strsignal, pipe2, dprintf, sigtimedwait */
 #include "qemu_run.h"
 
 #include <errno.h>
@@ -423,25 +423,66 @@ static void run_child(char **qargv, int report_fd)
   _exit(QEMU_RUN_EXIT_NOT_EXEC);
 }
 
+/* Reap pid, SIGINT (blocked, with SIGCHLD, by the caller) taken as perf
+ * record takes it: the program is sent SIGTERM, then waited for, so that
+ * its samples are still written. Not for Ctrl-C (the terminal's SIGINT,
+ * si_code SI_KERNEL), which the program got too and ends by as before. A
+ * SIGINT left over once it is reaped is dropped, the command going on to
+ * write its file. */
+static void wait_child_stopping(pid_t pid, const sigset_t *set,
+                                struct qemu_child *r)
+{
+  const struct timespec zero = {0, 0};
+  sigset_t intset;
+  siginfo_t info;
+  pid_t got;
+
+  for (;;) {
+    got = wait4(pid, &r->status, WNOHANG, &r->ru);
+    if (got == pid || (got < 0 && errno != EINTR))
+      break;
+    if (got == 0 && sigwaitinfo(set, &info) == SIGINT &&
+        info.si_code != SI_KERNEL)
+      kill(pid, SIGTERM);
+  }
+  sigemptyset(&intset);
+  sigaddset(&intset, SIGINT);
+  while (sigtimedwait(&intset, NULL, &zero) == SIGINT)
+    ;
+}
+
 /* The parent: wait for the child, Ctrl-C and Ctrl-\ left to it (as perf
- * does: the results are still written). The pipe's read end gives the
- * child's exec errno, or end of file once the exec closed it. */
-static void wait_child(pid_t pid, int report_fd, char **qargv,
+ * does: the results are still written); with int_stops, a SIGINT to the
+ * command stops the child (wait_child_stopping). The pipe's read end
+ * gives the child's exec errno, or end of file once the exec closed it. */
+static void wait_child(pid_t pid, int report_fd, bool int_stops, char **qargv,
                        struct qemu_child *r, char *why, size_t whylen)
 {
   struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+  sigset_t set, old_mask;
   int err = 0;
   ssize_t n;
 
-  sigaction(SIGINT, &ign, &old_int);
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGCHLD);
+  if (int_stops)
+    sigprocmask(SIG_BLOCK, &set, &old_mask);
+  else
+    sigaction(SIGINT, &ign, &old_int);
   sigaction(SIGQUIT, &ign, &old_quit);
   while ((n = read(report_fd, &err, sizeof err)) < 0 && errno == EINTR)
     ;
   if (n == (ssize_t)sizeof err)
     snprintf(why, whylen, "%s: %s", qargv[0], strerror(err));
-  while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
-    ;
-  sigaction(SIGINT, &old_int, NULL);
+  if (int_stops) {
+    wait_child_stopping(pid, &set, r);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+  } else {
+    while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
+      ;
+    sigaction(SIGINT, &old_int, NULL);
+  }
   sigaction(SIGQUIT, &old_quit, NULL);
 }
 
@@ -492,8 +533,8 @@ static void qemu_run_tell(qemu_run_watch *watch, void *opaque, pid_t pid)
     watch(opaque, pid);
 }
 
-int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
-                   struct qemu_child *r, char *why, size_t whylen)
+int qemu_run_spawn(char **qargv, bool int_stops, qemu_run_watch *watch,
+                   void *opaque, struct qemu_child *r, char *why, size_t whylen)
 {
   int report[2];
   pid_t pid;
@@ -525,7 +566,7 @@ int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
   qemu_run_tell(watch, opaque, pid);
   sigprocmask(SIG_SETMASK, &old, NULL);
   close(report[1]);
-  wait_child(pid, report[0], qargv, r, why, whylen);
+  wait_child(pid, report[0], int_stops, qargv, r, why, whylen);
   close(report[0]);
   qemu_run_block_signals(&old);
   qemu_run_tell(watch, opaque, 0);

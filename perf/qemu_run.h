@@ -79,11 +79,15 @@ typedef void qemu_run_watch(void *opaque, pid_t pid);
 /* Run qargv and wait for it, watch (if not NULL) told of the child, the plugin
  * of its -plugin argument preloaded into qemu-x86_64 (LD_PRELOAD), so that the
  * counts are written when a signal kills the program; Ctrl-C and Ctrl-\ go to
- * the program, as with perf. 0 when it ran: why is "", or says why qemu-x86_64
- * could not be executed (its status is then QEMU_RUN_EXIT_NOT_EXEC, as a
- * shell's); -1 when it could not be started (why says). */
-int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
-                   struct qemu_child *r, char *why, size_t whylen);
+ * the program, as with perf. A SIGINT sent to the command alone is ignored
+ * (perf stat), or with int_stops stops the program with SIGTERM, which is
+ * then waited for (perf record). 0 when it ran: why is "", or says why
+ * qemu-x86_64 could not be executed (its status is then
+ * QEMU_RUN_EXIT_NOT_EXEC, as a shell's); -1 when it could not be started
+ * (why says). */
+int qemu_run_spawn(char **qargv, bool int_stops, qemu_run_watch *watch,
+                   void *opaque, struct qemu_child *r, char *why,
+                   size_t whylen);
 
 /* The program's exit status as a shell reports it (128 + N when killed
  * by signal N, which why then says). */

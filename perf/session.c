@@ -545,7 +545,8 @@ int session_run(struct session *s)
 
   if (truncate(s->tmp, 0) != 0 && errno != ENOENT)
     return session_error(s, false, "%s: %s", s->tmp, strerror(errno));
-  rc = qemu_run_spawn(s->qargv, session_watch, s, &s->child, why, sizeof(why));
+  rc = qemu_run_spawn(s->qargv, s->cmd->sigint_stops, session_watch, s,
+                      &s->child, why, sizeof(why));
   if (why[0])
     session_error(s, false, "%s", why);
   return rc != 0 ? SESSION_EXIT_USAGE : 0;

@@ -99,6 +99,10 @@ struct session_command {
   /* With groups: a group's modifiers may have perf's S, leader sampling
    * ({a,b}:S: only a samples, reading b at each of its samples). */
   bool sample_read;
+  /* A SIGINT sent to the command while the program runs stops the
+   * program (SIGTERM, as perf record sends it) rather than being ignored
+   * (perf stat); the results are written either way. */
+  bool sigint_stops;
   /* Its own options, ending with an entry of no names; searched after
    * the shared ones. */
   const struct session_option *options;
