@@ -73,7 +73,7 @@ grep -q '^[0-9]*,,instructions,' "$tmp/err" ||
 # every number of two digits or more (a pid) as P.
 task_events() {
   perf script -i "$1" --show-task-events 2>/dev/null | grep PERF_RECORD_ |
-    sed -E 's/^ *//; s/ +[0-9]+\.[0-9]+: / /; s/[0-9]{2,}/P/g'
+    sed -E 's/^ *//; s/ +[0-9]+\.[0-9]+: / /; s/[0-9]{2,}/P/g; s/ +/ /g'
 }
 
 if command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1; then
