@@ -611,6 +611,7 @@ static const struct session_command record_session = {
     .sampling = true,
     .groups = true,
     .sample_read = true,
+    .sigint_stops = true,
     .options = record_options,
     .option = record_option,
     .event = record_event,
@@ -661,7 +662,7 @@ const struct cli_command cli_cmd_record = {
                 " [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
                 "             [--cpu PROFILE] [--model SPEC | --no-model]"
                 " [--all-user]\n"
-                "             [--] PROG [ARGS...]\n"
+                "             [--qemu PATH] [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
                 " --from STREAM",
     .description =
@@ -775,6 +776,13 @@ const struct cli_command cli_cmd_record = {
         "        (default: the profile's part); loaded only when a modelled\n"
         "        event is sampled (its predictor and timing then also give\n"
         "        the branch stacks' flags and cycles).\n\n"
+        "    --qemu PATH\n"
+        "        The qemu-x86_64 to run the program with (default:\n"
+        "        $SOFTPMU_QEMU if set, else qemu-x86_64 found on PATH). One\n"
+        "        given either way is asked first whether it loads plugins\n"
+        "        (PATH -plugin PLUGIN --version); one missing, not\n"
+        "        executable or refusing plugins (a static build) is refused\n"
+        "        before the program runs, status 2.\n\n"
         "    --from STREAM\n"
         "        Run nothing: convert a sample stream the plugin wrote\n"
         "        (qemu-x86_64 -plugin libsoftpmu-qemu.so,record=STREAM,...)\n"
@@ -789,10 +797,14 @@ const struct cli_command cli_cmd_record = {
         "    directory included); 2 for bad usage (an unknown event, an\n"
         "    empty event list, a bad period or frequency, -F with -c,\n"
         "    --precise without PEBS, an -o FILE that cannot be written) or\n"
-        "    when qemu-x86_64 or the plugin is missing or the stream is\n"
+        "    when qemu-x86_64 or the plugin is missing (or --qemu's or\n"
+        "    $SOFTPMU_QEMU's qemu-x86_64 cannot load it) or the stream is\n"
         "    malformed. Killed by SIGHUP, SIGINT, SIGPIPE or SIGTERM,\n"
         "    record removes its temporary file, passes the signal to PROG\n"
-        "    and waits for it, then dies of the signal.\n",
+        "    and waits for it, then dies of the signal. While PROG runs, a\n"
+        "    SIGINT sent to record alone (kill -INT, not Ctrl-C, which PROG\n"
+        "    gets too) stops PROG with SIGTERM, as perf record does; the\n"
+        "    samples are written and PROG's status is 143.\n",
     .examples = "    softpmu record -- ./prog\n"
                 "    softpmu record -b -c 10007 -- ./prog && perf report "
                 "--branch-history\n"

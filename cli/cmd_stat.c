@@ -282,6 +282,7 @@ static int stat_option(struct session *s, void *ctx, int key, const char *val)
     return stat_set_mux(o, val);
   case STAT_KEY_VERBOSE:
     o->verbose = true;
+    o->s.describe_qemu = true; /* and which QEMU runs */
     return CLI_EXIT_OK;
   case STAT_KEY_INTERVAL:
   case STAT_KEY_INTERVAL_COUNT:
@@ -963,7 +964,7 @@ const struct cli_command cli_cmd_stat = {
         "             [--multiplex[=N]] [--model SPEC | --no-model] [-v]\n"
         "             [-d[d[d]]] [--all-user] [--no-big-num | -B]\n"
         "             [-A | --per-thread] [-M METRIC,...]\n"
-        "             [-I MSEC [--interval-count N]]\n"
+        "             [-I MSEC [--interval-count N]] [--qemu PATH]\n"
         "             [--] PROG [ARGS...]\n"
         "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
@@ -1049,7 +1050,10 @@ const struct cli_command cli_cmd_stat = {
         "        Print every parameter of the model under its line: each\n"
         "        cache's size, ways, line size and sets, the predictor, the\n"
         "        timing model, and a note that --no-model (the exact events\n"
-        "        alone) costs several times less.\n\n"
+        "        alone) costs several times less. Before the counts, on\n"
+        "        standard error: the qemu-x86_64 that runs (its path and the\n"
+        "        first line of its --version) and the QEMU plugin API version\n"
+        "        softpmu's plugin is built for.\n\n"
         "    -x, --field-separator SEP\n"
         "        One line per event, fields separated by SEP, in perf's "
         "order:\n"
@@ -1135,6 +1139,13 @@ const struct cli_command cli_cmd_stat = {
         "        percentage of the time it ran is printed. Without it every\n"
         "        event is counted all the time, on as many model PMUs as\n"
         "        needed.\n\n"
+        "    --qemu PATH\n"
+        "        The qemu-x86_64 to run the program with (default:\n"
+        "        $SOFTPMU_QEMU if set, else qemu-x86_64 found on PATH). One\n"
+        "        given either way is asked first whether it loads plugins\n"
+        "        (PATH -plugin PLUGIN --version); one missing, not\n"
+        "        executable or refusing plugins (a static build) is refused\n"
+        "        before the program runs, status 2.\n\n"
         "    --from FILE\n"
         "        Run nothing: print the counts of a results file the plugin\n"
         "        wrote (its format: " CLI_DOCDIR "/qemu-plugin.md)\n"
@@ -1150,7 +1161,8 @@ const struct cli_command cli_cmd_stat = {
         "    directory included); 2 for bad usage (an unknown event, an\n"
         "    empty event list, a model specification refused, a modelled\n"
         "    event without a model, an -o FILE that cannot be written) or\n"
-        "    when qemu-x86_64 or the plugin is missing. Killed by SIGHUP,\n"
+        "    when qemu-x86_64 or the plugin is missing (or --qemu's or\n"
+        "    $SOFTPMU_QEMU's qemu-x86_64 cannot load it). Killed by SIGHUP,\n"
         "    SIGINT, SIGPIPE or SIGTERM, stat removes its temporary file,\n"
         "    passes the signal to PROG and waits for it, then dies of the\n"
         "    signal.\n",

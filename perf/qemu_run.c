@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Running a program under qemu-x86_64 with softpmu's QEMU plugin
  * (qemu_run.h). */
-#define _GNU_SOURCE /* strsignal, pipe2 */
+#define _GNU_SOURCE /* strsignal, pipe2, dprintf, sigtimedwait */
 #include "qemu_run.h"
 
 #include <errno.h>
@@ -15,6 +15,9 @@
 #include <unistd.h>
 
 /* ---- finding qemu, the plugin and the program --------------------------- */
+
+static void qemu_run_block_signals(sigset_t *old);
+static void qemu_run_reset_handlers(void);
 
 static bool qemu_run_is_exec(const char *path)
 {
@@ -108,11 +111,40 @@ static bool qemu_run_find_plugin(char *buf, size_t len)
   return false;
 }
 
-int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
-                        char *why, size_t whylen)
+/* A path the user gave for qemu-x86_64: it must exist and be an
+ * executable file. */
+static int qemu_run_check_given(const char *given, const char *what, char *why,
+                                size_t whylen)
+{
+  struct stat st;
+
+  if (stat(given, &st) != 0) {
+    snprintf(why, whylen,
+             "%s: %s: give the path of a qemu-x86_64 binary (Debian's "
+             "qemu-user installs /usr/bin/qemu-x86_64)",
+             what, strerror(errno));
+    return -1;
+  }
+  if (!S_ISREG(st.st_mode) || access(given, X_OK) != 0) {
+    snprintf(why, whylen,
+             "%s: not an executable file: give the path of a qemu-x86_64 "
+             "binary (or make this one executable)",
+             what);
+    return -1;
+  }
+  return 0;
+}
+
+int qemu_run_find_tools(const char *given, const char *what, char *qemu,
+                        size_t qlen, char *plugin, size_t plen, char *why,
+                        size_t whylen)
 {
   why[0] = '\0';
-  if (!qemu_run_search_path("qemu-x86_64", qemu, qlen)) {
+  if (given) {
+    if (qemu_run_check_given(given, what, why, whylen) != 0)
+      return -1;
+    snprintf(qemu, qlen, "%s", given);
+  } else if (!qemu_run_search_path("qemu-x86_64", qemu, qlen)) {
     snprintf(why, whylen,
              "qemu-x86_64 not found: install it with `sudo apt-get install "
              "qemu-user` (or scripts/deps)");
@@ -124,6 +156,88 @@ int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
              "with Zydis (apt-get install libzydis-dev)");
     return -1;
   }
+  return 0;
+}
+
+/* The probe's child: QEMU -plugin PLUGIN --version, its output and errors
+ * into fd, no input. */
+static void qemu_run_probe_child(const char *qemu, const char *plugin, int fd)
+{
+  char *argv[] = {(char *)qemu, "-plugin", (char *)plugin, "--version", NULL};
+  int null = open("/dev/null", O_RDONLY);
+
+  if (null >= 0)
+    dup2(null, STDIN_FILENO);
+  dup2(fd, STDOUT_FILENO);
+  dup2(fd, STDERR_FILENO);
+  execv(qemu, argv);
+  dprintf(fd, "%s: %s\n", qemu, strerror(errno));
+  _exit(QEMU_RUN_EXIT_NOT_EXEC);
+}
+
+/* All of fd (up to len - 1 bytes, the rest read and dropped) into buf. */
+static void qemu_run_read_all(int fd, char *buf, size_t len)
+{
+  size_t got = 0;
+  char drop[256];
+  ssize_t n;
+
+  for (;;) {
+    if (got + 1 < len)
+      n = read(fd, buf + got, len - 1 - got);
+    else
+      n = read(fd, drop, sizeof drop);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    if (got + 1 < len)
+      got += (size_t)n;
+  }
+  buf[got] = '\0';
+}
+
+int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
+                   char *version, size_t vlen, char *why, size_t whylen)
+{
+  char out[1024];
+  int fds[2], status = 0;
+  pid_t pid;
+
+  sigset_t old;
+
+  why[0] = version[0] = '\0';
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    snprintf(why, whylen, "%s: cannot run it: %s", what, strerror(errno));
+    return -1;
+  }
+  /* As qemu_run_spawn: no cleanup handler runs in the child. */
+  qemu_run_block_signals(&old);
+  if ((pid = fork()) == 0) {
+    qemu_run_reset_handlers();
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    qemu_run_probe_child(qemu, plugin, fds[1]);
+  }
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  close(fds[1]);
+  if (pid < 0) {
+    close(fds[0]);
+    snprintf(why, whylen, "%s: cannot run it: %s", what, strerror(errno));
+    return -1;
+  }
+  qemu_run_read_all(fds[0], out, sizeof out);
+  close(fds[0]);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  out[strcspn(out, "\n")] = '\0';
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    snprintf(why, whylen,
+             "%s cannot load plugins (%s): give a qemu-x86_64 built with "
+             "them, such as Debian's qemu-user (not qemu-user-static)",
+             what, out[0] ? out : "it failed");
+    return -1;
+  }
+  snprintf(version, vlen, "%s", out);
   return 0;
 }
 
@@ -309,25 +423,66 @@ static void run_child(char **qargv, int report_fd)
   _exit(QEMU_RUN_EXIT_NOT_EXEC);
 }
 
+/* Reap pid, SIGINT (blocked, with SIGCHLD, by the caller) taken as perf
+ * record takes it: the program is sent SIGTERM, then waited for, so that
+ * its samples are still written. Not for Ctrl-C (the terminal's SIGINT,
+ * si_code SI_KERNEL), which the program got too and ends by as before. A
+ * SIGINT left over once it is reaped is dropped, the command going on to
+ * write its file. */
+static void wait_child_stopping(pid_t pid, const sigset_t *set,
+                                struct qemu_child *r)
+{
+  const struct timespec zero = {0, 0};
+  sigset_t intset;
+  siginfo_t info;
+  pid_t got;
+
+  for (;;) {
+    got = wait4(pid, &r->status, WNOHANG, &r->ru);
+    if (got == pid || (got < 0 && errno != EINTR))
+      break;
+    if (got == 0 && sigwaitinfo(set, &info) == SIGINT &&
+        info.si_code != SI_KERNEL)
+      kill(pid, SIGTERM);
+  }
+  sigemptyset(&intset);
+  sigaddset(&intset, SIGINT);
+  while (sigtimedwait(&intset, NULL, &zero) == SIGINT)
+    ;
+}
+
 /* The parent: wait for the child, Ctrl-C and Ctrl-\ left to it (as perf
- * does: the results are still written). The pipe's read end gives the
- * child's exec errno, or end of file once the exec closed it. */
-static void wait_child(pid_t pid, int report_fd, char **qargv,
+ * does: the results are still written); with int_stops, a SIGINT to the
+ * command stops the child (wait_child_stopping). The pipe's read end
+ * gives the child's exec errno, or end of file once the exec closed it. */
+static void wait_child(pid_t pid, int report_fd, bool int_stops, char **qargv,
                        struct qemu_child *r, char *why, size_t whylen)
 {
   struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+  sigset_t set, old_mask;
   int err = 0;
   ssize_t n;
 
-  sigaction(SIGINT, &ign, &old_int);
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGCHLD);
+  if (int_stops)
+    sigprocmask(SIG_BLOCK, &set, &old_mask);
+  else
+    sigaction(SIGINT, &ign, &old_int);
   sigaction(SIGQUIT, &ign, &old_quit);
   while ((n = read(report_fd, &err, sizeof err)) < 0 && errno == EINTR)
     ;
   if (n == (ssize_t)sizeof err)
     snprintf(why, whylen, "%s: %s", qargv[0], strerror(err));
-  while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
-    ;
-  sigaction(SIGINT, &old_int, NULL);
+  if (int_stops) {
+    wait_child_stopping(pid, &set, r);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+  } else {
+    while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
+      ;
+    sigaction(SIGINT, &old_int, NULL);
+  }
   sigaction(SIGQUIT, &old_quit, NULL);
 }
 
@@ -378,8 +533,8 @@ static void qemu_run_tell(qemu_run_watch *watch, void *opaque, pid_t pid)
     watch(opaque, pid);
 }
 
-int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
-                   struct qemu_child *r, char *why, size_t whylen)
+int qemu_run_spawn(char **qargv, bool int_stops, qemu_run_watch *watch,
+                   void *opaque, struct qemu_child *r, char *why, size_t whylen)
 {
   int report[2];
   pid_t pid;
@@ -411,7 +566,7 @@ int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
   qemu_run_tell(watch, opaque, pid);
   sigprocmask(SIG_SETMASK, &old, NULL);
   close(report[1]);
-  wait_child(pid, report[0], qargv, r, why, whylen);
+  wait_child(pid, report[0], int_stops, qargv, r, why, whylen);
   close(report[0]);
   qemu_run_block_signals(&old);
   qemu_run_tell(watch, opaque, 0);

@@ -38,10 +38,22 @@ bool qemu_run_search_path(const char *name, char *buf, size_t len);
 int qemu_run_find_program(const char *prog, char *buf, size_t len, char *why,
                           size_t whylen);
 
-/* qemu-x86_64 and the plugin into their buffers: 0, or -1 with what to
- * install in why. */
-int qemu_run_find_tools(char *qemu, size_t qlen, char *plugin, size_t plen,
-                        char *why, size_t whylen);
+/* qemu-x86_64 and the plugin into their buffers: qemu is given (the
+ * path the user chose: `--qemu PATH` or $SOFTPMU_QEMU, named by what in
+ * messages), or NULL for qemu-x86_64 found on PATH. 0, or -1 with what to
+ * do in why: a given path must exist and be an executable file. */
+int qemu_run_find_tools(const char *given, const char *what, char *qemu,
+                        size_t qlen, char *plugin, size_t plen, char *why,
+                        size_t whylen);
+
+/* Ask qemu whether it loads plugins, before the program runs: it is run
+ * as `QEMU -plugin PLUGIN --version`, which parses -plugin (a build
+ * without plugins, such as a static one, refuses the option) and prints
+ * the version without loading anything. 0 with the first line of its
+ * output (its version) in version; else -1, why saying what it said and
+ * what to do (what names where the path came from, as for find_tools). */
+int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
+                   char *version, size_t vlen, char *why, size_t whylen);
 
 /* QEMU's -cpu model for profile p (glibc picks its code by CPUID). */
 const char *qemu_run_model(const spmu_profile *p);
@@ -67,11 +79,15 @@ typedef void qemu_run_watch(void *opaque, pid_t pid);
 /* Run qargv and wait for it, watch (if not NULL) told of the child, the plugin
  * of its -plugin argument preloaded into qemu-x86_64 (LD_PRELOAD), so that the
  * counts are written when a signal kills the program; Ctrl-C and Ctrl-\ go to
- * the program, as with perf. 0 when it ran: why is "", or says why qemu-x86_64
- * could not be executed (its status is then QEMU_RUN_EXIT_NOT_EXEC, as a
- * shell's); -1 when it could not be started (why says). */
-int qemu_run_spawn(char **qargv, qemu_run_watch *watch, void *opaque,
-                   struct qemu_child *r, char *why, size_t whylen);
+ * the program, as with perf. A SIGINT sent to the command alone is ignored
+ * (perf stat), or with int_stops stops the program with SIGTERM, which is
+ * then waited for (perf record). 0 when it ran: why is "", or says why
+ * qemu-x86_64 could not be executed (its status is then
+ * QEMU_RUN_EXIT_NOT_EXEC, as a shell's); -1 when it could not be started
+ * (why says). */
+int qemu_run_spawn(char **qargv, bool int_stops, qemu_run_watch *watch,
+                   void *opaque, struct qemu_child *r, char *why,
+                   size_t whylen);
 
 /* The program's exit status as a shell reports it (128 + N when killed
  * by signal N, which why then says). */

@@ -49,6 +49,15 @@ struct rs_exit {
   uint64_t time;
 };
 
+/* A thread the stream started (PROCESS, THREAD): its latest time, and
+ * whether it ended (an EXIT record, or an execve of its process, which
+ * ends every thread but the one that becomes the process's). */
+struct rs_live {
+  uint32_t pid, tid;
+  uint64_t time;
+  bool ended;
+};
+
 struct rs_state {
   struct perf_data_writer *w;
   const struct perf_data_desc *desc;
@@ -62,6 +71,8 @@ struct rs_state {
   size_t nreads, capreads;
   struct rs_exit *exits;
   size_t nexits, capexits;
+  struct rs_live *live;
+  size_t nlive, caplive, last_live; /* last_live: the last one found */
   /* Each event's count over the recording, as READ gives it to perf: a
    * leader's, the sum of its periods; a member's, of its counts' growth
    * in every thread. */
@@ -102,6 +113,51 @@ static const struct rs_process *rs_find(const struct rs_state *s, uint32_t pid)
   return NULL;
 }
 
+/* Thread tid of pid among those started, or NULL. */
+static struct rs_live *rs_live_find(struct rs_state *s, uint32_t pid,
+                                    uint32_t tid)
+{
+  size_t i;
+
+  if (s->last_live < s->nlive && s->live[s->last_live].tid == tid &&
+      s->live[s->last_live].pid == pid)
+    return &s->live[s->last_live];
+  for (i = s->nlive; i-- > 0;)
+    if (s->live[i].tid == tid && s->live[i].pid == pid) {
+      s->last_live = i;
+      return &s->live[i];
+    }
+  return NULL;
+}
+
+/* Thread tid of pid starts at time. */
+static int rs_live_start(struct rs_state *s, uint32_t pid, uint32_t tid,
+                         uint64_t time)
+{
+  struct rs_live *t = rs_live_find(s, pid, tid);
+
+  if (!t) {
+    if (!rs_grow((void **)&s->live, &s->caplive, s->nlive, sizeof(*t)))
+      return rs_fail(s, "more threads than memory holds");
+    t = &s->live[s->nlive++];
+  }
+  *t = (struct rs_live){pid, tid, time, false};
+  return 0;
+}
+
+/* An execve in pid: its program goes on in the thread that becomes the
+ * process's (tid pid); the others end with the old program (on Linux the
+ * exec'ing thread takes the leader's tid, and the thread left behind has
+ * no EXIT of its own). */
+static void rs_live_exec(struct rs_state *s, uint32_t pid)
+{
+  size_t i;
+
+  for (i = 0; i < s->nlive; i++)
+    if (s->live[i].pid == pid && s->live[i].tid != pid)
+      s->live[i].ended = true;
+}
+
 /* A program pid started by an execve the plugin followed: the same
  * process (its parent unchanged), a new name; perf record's COMM with
  * PERF_RECORD_MISC_COMM_EXEC. */
@@ -109,6 +165,7 @@ static int rs_exec(struct rs_state *s, const struct spmu_rec_process *r)
 {
   size_t i;
 
+  rs_live_exec(s, r->pid);
   for (i = s->nproc; i-- > 0;)
     if (s->proc[i].pid == r->pid) {
       memcpy(s->proc[i].comm, r->comm, sizeof(s->proc[i].comm));
@@ -134,6 +191,8 @@ static int rs_process(struct rs_state *s, const unsigned char *b, size_t n)
   p->ppid = r.ppid;
   memcpy(p->comm, r.comm, sizeof(p->comm));
   s->st->processes++;
+  if (rs_live_start(s, r.pid, r.pid, 0) != 0)
+    return -1;
   /* A forked child: perf record's FORK (pid, ppid, tid, ptid, time). */
   if (r.ppid != 0 &&
       perf_data_task(s->w, false, r.pid, r.ppid, r.pid, r.ppid, 0) != 0)
@@ -262,6 +321,8 @@ static int rs_thread(struct rs_state *s, const unsigned char *b, size_t n)
   memcpy(&r, b, sizeof(r));
   s->st->threads++;
   rs_reads_restart(s, r.pid, r.tid);
+  if (rs_live_start(s, r.pid, r.tid, r.time) != 0)
+    return -1;
   if (r.tid == r.pid)
     return 0; /* the main thread: its COMM came with PROCESS */
   p = rs_find(s, r.pid);
@@ -355,6 +416,7 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
   struct perf_data_branch e[SPMU_REC_BRSTACK_MAX];
   struct perf_data_branches br;
   uint64_t chain[4096];
+  struct rs_live *t;
   uint32_t i, nr;
 
   if (n < sizeof(r))
@@ -381,6 +443,8 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
                   n - sizeof(r) - 8 * (size_t)r.nr, &br, e) != 0)
     return -1;
   s->st->samples[r.event]++;
+  if ((t = rs_live_find(s, r.pid, r.tid)) != NULL && r.time > t->time)
+    t->time = r.time;
   rs_hits(s, &r, chain, nr, &br);
   if (s->desc->ev[r.event].sample_read &&
       s->desc->ev[r.event].group == r.event + 1 && rs_group_read(s, &r) != 0)
@@ -389,20 +453,56 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
                           chain, nr, br.nr ? &br : NULL);
 }
 
+/* The EXIT of thread tid of pid at time, kept for rs_exits. */
+static int rs_add_exit(struct rs_state *s, uint32_t pid, uint32_t tid,
+                       uint64_t time)
+{
+  const struct rs_process *p = rs_find(s, pid);
+  uint32_t ppid = tid != pid ? pid : p ? p->ppid : 0;
+  struct rs_live *t = rs_live_find(s, pid, tid);
+
+  if (t)
+    t->ended = true;
+  if (!rs_grow((void **)&s->exits, &s->capexits, s->nexits, sizeof(*s->exits)))
+    return rs_fail(s, "more threads than memory holds");
+  s->exits[s->nexits++] = (struct rs_exit){pid, ppid, tid, time};
+  return 0;
+}
+
 static int rs_exit(struct rs_state *s, const unsigned char *b, size_t n)
 {
   struct spmu_rec_exit r;
-  const struct rs_process *p;
-  uint32_t ppid;
 
   if (n < sizeof(r))
     return rs_fail(s, "a short EXIT record");
   memcpy(&r, b, sizeof(r));
-  p = rs_find(s, r.pid);
-  ppid = r.tid != r.pid ? r.pid : p ? p->ppid : 0;
-  if (!rs_grow((void **)&s->exits, &s->capexits, s->nexits, sizeof(*s->exits)))
+  return rs_add_exit(s, r.pid, r.tid, r.time);
+}
+
+/* The threads the stream left without an EXIT: a program killed by a
+ * signal (QEMU calls no exit callback then), the program an execve
+ * started in it included, or a stream cut short. Each thread ends on
+ * Linux, whose perf record writes its EXIT; here at its latest time,
+ * before the EXITs of the stream (a parent waiting for a killed child
+ * ends after it). */
+static int rs_end_live(struct rs_state *s)
+{
+  size_t i, had = s->nexits, added;
+  struct rs_exit *moved;
+
+  for (i = 0; i < s->nlive; i++)
+    if (!s->live[i].ended &&
+        rs_add_exit(s, s->live[i].pid, s->live[i].tid, s->live[i].time) != 0)
+      return -1;
+  added = s->nexits - had;
+  if (added == 0 || had == 0)
+    return 0;
+  if (!(moved = malloc(added * sizeof(*moved))))
     return rs_fail(s, "more threads than memory holds");
-  s->exits[s->nexits++] = (struct rs_exit){r.pid, ppid, r.tid, r.time};
+  memcpy(moved, s->exits + had, added * sizeof(*moved));
+  memmove(s->exits + added, s->exits, had * sizeof(*moved));
+  memcpy(s->exits, moved, added * sizeof(*moved));
+  free(moved);
   return 0;
 }
 
@@ -565,6 +665,8 @@ int record_stream_convert(const char *path, const struct perf_data_desc *desc,
   perf_data_set_env(s.w, env);
   rc = rs_convert_all(&s, in);
   if (rc == 0)
+    rc = rs_end_live(&s);
+  if (rc == 0)
     rc = rs_exits(&s);
   if (rc == 0)
     rc = rs_build_ids(&s);
@@ -579,5 +681,6 @@ int record_stream_convert(const char *path, const struct perf_data_desc *desc,
   free(s.proc);
   free(s.reads);
   free(s.exits);
+  free(s.live);
   return rc;
 }

@@ -65,6 +65,7 @@ static const struct session_option session_shared[] = {
     {NULL, "--model", SESSION_VALUE, SESSION_KEY_MODEL, NULL},
     {NULL, "--no-model", SESSION_FLAG, SESSION_KEY_NO_MODEL, NULL},
     {NULL, "--from", SESSION_VALUE, SESSION_KEY_FROM, NULL},
+    {NULL, "--qemu", SESSION_VALUE, SESSION_KEY_QEMU, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -124,6 +125,9 @@ static int session_set(struct session *s, const struct session_option *o,
     return 0;
   case SESSION_KEY_FROM:
     s->from = val;
+    return 0;
+  case SESSION_KEY_QEMU:
+    s->qemu_given = val;
     return 0;
   case SESSION_KEY_TARGET:
     return session_error(s, false,
@@ -393,14 +397,56 @@ bool session_needs_model(const struct session *s)
 
 /* ---- running ------------------------------------------------------------- */
 
+/* The qemu-x86_64 the user chose: --qemu wins over $SOFTPMU_QEMU; NULL
+ * when neither (PATH's), what naming where it came from. */
+static const char *session_qemu_given(const struct session *s, char *what,
+                                      size_t len)
+{
+  const char *env = getenv("SOFTPMU_QEMU");
+
+  if (s->qemu_given) {
+    snprintf(what, len, "--qemu %s", s->qemu_given);
+    return s->qemu_given;
+  }
+  if (env && *env) {
+    snprintf(what, len, "SOFTPMU_QEMU=%s", env);
+    return env;
+  }
+  return NULL;
+}
+
+/* qemu-x86_64 and the plugin; a chosen qemu-x86_64 asked whether it
+ * loads plugins, and with describe_qemu the one that runs said. */
+static int session_find_qemu(struct session *s)
+{
+  char why[8192], what[SESSION_PATH_MAX + 16], version[256];
+  const char *given = session_qemu_given(s, what, sizeof what);
+
+  if (!given)
+    snprintf(what, sizeof what, "%s", "qemu-x86_64");
+  if (qemu_run_find_tools(given, what, s->qemu, sizeof(s->qemu), s->plugin,
+                          sizeof(s->plugin), why, sizeof(why)) != 0)
+    return session_error(s, false, "%s", why);
+  if (!given && !s->describe_qemu)
+    return 0;
+  if (!given)
+    snprintf(what, sizeof what, "%s", s->qemu);
+  if (qemu_run_probe(s->qemu, what, s->plugin, version, sizeof version, why,
+                     sizeof why) != 0)
+    return session_error(s, false, "%s", why);
+  if (s->describe_qemu)
+    session_error(s, false, "qemu: %s (%s), plugin API version %d", s->qemu,
+                  version, SPMU_QEMU_PLUGIN_API_VERSION);
+  return 0;
+}
+
 int session_find(struct session *s)
 {
   char why[8192];
   int rc;
 
-  if (qemu_run_find_tools(s->qemu, sizeof(s->qemu), s->plugin,
-                          sizeof(s->plugin), why, sizeof(why)) != 0)
-    return session_error(s, false, "%s", why);
+  if ((rc = session_find_qemu(s)) != 0)
+    return rc;
   rc = qemu_run_find_program(s->prog_argv[0], s->prog, sizeof(s->prog), why,
                              sizeof(why));
   if (rc != 0)
@@ -499,7 +545,8 @@ int session_run(struct session *s)
 
   if (truncate(s->tmp, 0) != 0 && errno != ENOENT)
     return session_error(s, false, "%s: %s", s->tmp, strerror(errno));
-  rc = qemu_run_spawn(s->qargv, session_watch, s, &s->child, why, sizeof(why));
+  rc = qemu_run_spawn(s->qargv, s->cmd->sigint_stops, session_watch, s,
+                      &s->child, why, sizeof(why));
   if (why[0])
     session_error(s, false, "%s", why);
   return rc != 0 ? SESSION_EXIT_USAGE : 0;

@@ -5,7 +5,7 @@
  *   session_init           the command's descriptor and context
  *   session_parse          the options (its own and the shared ones:
  *                          -h, -e, --cpu, -o, --model, --no-model,
- *                          --from; perf's -a, -p, -t, -C, -G refused
+ *                          --from, --qemu; perf's -a, -p, -t, -C, -G refused
  *                          with the reason), attached values (-eX,
  *                          --event=X), `--`, then the program and its
  *                          arguments
@@ -13,7 +13,9 @@
  *   session_choose_model   --model, --no-model (stat_model.h)
  *   session_add_events     each event of a list resolved (stat_events.h),
  *   session_add_given_events  or of every -e list
- *   session_find           qemu-x86_64, the plugin and the program
+ *   session_find           qemu-x86_64 (--qemu, $SOFTPMU_QEMU or PATH's,
+ *                          a chosen one asked whether it loads
+ *                          plugins), the plugin and the program
  *                          (qemu_run.h: PATH, "#!" scripts)
  *   session_plugin_args    the plugin's arguments both commands give it
  *   session_start          the temporary file the plugin writes (in
@@ -74,6 +76,7 @@ enum session_key {
   SESSION_KEY_MODEL,    /* --model SPEC */
   SESSION_KEY_NO_MODEL, /* --no-model */
   SESSION_KEY_FROM,     /* --from FILE: run nothing */
+  SESSION_KEY_QEMU,     /* --qemu PATH: the qemu-x86_64 to run */
   SESSION_KEY_TARGET,   /* -a, -p, -t, -C, -G: refused (session_target.c) */
   SESSION_KEY_COMMAND = 64
 };
@@ -96,6 +99,10 @@ struct session_command {
   /* With groups: a group's modifiers may have perf's S, leader sampling
    * ({a,b}:S: only a samples, reading b at each of its samples). */
   bool sample_read;
+  /* A SIGINT sent to the command while the program runs stops the
+   * program (SIGTERM, as perf record sends it) rather than being ignored
+   * (perf stat); the results are written either way. */
+  bool sigint_stops;
   /* Its own options, ending with an entry of no names; searched after
    * the shared ones. */
   const struct session_option *options;
@@ -120,11 +127,13 @@ struct session {
 
   /* The command line (session_parse); profile_name and out may be given
    * defaults before. */
-  const char *profile_name;                    /* --cpu */
-  const char *out;                             /* -o */
-  const char *from;                            /* --from */
-  const char *model_spec;                      /* --model */
-  bool no_model;                               /* --no-model */
+  const char *profile_name; /* --cpu */
+  const char *out;          /* -o */
+  const char *from;         /* --from */
+  const char *qemu_given;   /* --qemu; NULL: $SOFTPMU_QEMU, else PATH's */
+  bool describe_qemu;       /* say which QEMU runs (the command's -v) */
+  const char *model_spec;   /* --model */
+  bool no_model;            /* --no-model */
   const char *event_lists[SESSION_MAX_EVENTS]; /* each -e */
   unsigned nlists;
   char **prog_argv; /* the program and its arguments, NULL-terminated */
@@ -182,7 +191,11 @@ int session_add_given_events(struct session *s);
 bool session_needs_model(const struct session *s);
 
 /* qemu-x86_64 and the plugin, then the program (a path, or a name in
- * PATH): 0, SESSION_EXIT_USAGE, or 127 / 126 for the program. */
+ * PATH): 0, SESSION_EXIT_USAGE, or 127 / 126 for the program. A
+ * qemu-x86_64 the user chose (--qemu, else $SOFTPMU_QEMU) is refused
+ * before anything runs unless it loads plugins (qemu_run_probe); with
+ * describe_qemu, a note says its path, its version and the plugin API
+ * version softpmu's plugin is built for. */
 int session_find(struct session *s);
 
 /* The arguments both commands give the plugin (protocol/args.h): the
