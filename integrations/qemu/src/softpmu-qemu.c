@@ -301,6 +301,8 @@ static bool take_inline(CPUX86State *env, unsigned cpl, uint64_t l[QN])
   unsigned kind;
   bool any = false;
 
+  if (!n && !ld && !st && !k)
+    return false; /* the common case in exact mode: nothing inline */
   if (n > 0) {
     l[L_INST] += n, l[Q_CYC] += n, l[Q_REF] += n;
     env->spmu_insns[cpl] = 0;
@@ -314,12 +316,14 @@ static bool take_inline(CPUX86State *env, unsigned cpl, uint64_t l[QN])
     l[L_STORES] += st, env->spmu_stores[cpl] = 0;
     any = true;
   }
+  if (!k)
+    return any;
   for (kind = QSPMU_COND; kind <= QSPMU_TAKEN; kind++)
     kind_lines(l, kind,
                k >> (QSPMU_KIND_BITS * (kind - 1)) &
                    ((1u << QSPMU_KIND_BITS) - 1));
   env->spmu_kinds[cpl] = 0;
-  return any || k;
+  return true;
 }
 
 /* Move the inline batch into acc. */
