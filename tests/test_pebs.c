@@ -322,7 +322,7 @@ static void test_batched_equals_single_with_pebs(void **state)
  * counter counts and overflows as without PEBS and never arms. */
 static void test_pebs_requires_plain_event(void **state)
 {
-  static const uint64_t extra[3] = {EV_E, EV_INV | UINT64_C(2) << 24,
+  static const uint64_t extra[3] = {EV_E, EV_E | EV_INV | UINT64_C(16) << 24,
                                     UINT64_C(1) << 24};
   unsigned i;
   (void)state;
@@ -337,6 +337,30 @@ static void test_pebs_requires_plain_event(void **state)
     assert_int_equal(gm_index64(gm), GM_PEBS);
     assert_int_equal(rd(lp, MSR_GLOBAL_STATUS) & 1, 1);
   }
+}
+
+/* The total-cycles encoding Linux uses for precise cycles (INV, CMASK=16:
+ * every clock counts, as fewer than 16 events occur in it) arms: the
+ * overflow at the 2nd clock, the assist at the 3rd (SDM 18.4.4), with 5
+ * instructions a clock (decisions.md #27). */
+static void test_pebs_inv_cmask_total_cycles_arms(void **state)
+{
+  spmu_event_line line = {0xC0, 0x01, 5};
+  spmu_clock clk = {.lines = &line, .nlines = 1, .cpl = 3};
+  uint64_t used = 0;
+  (void)state;
+  setup("skylake");
+  ds(4096, 200, W48 - 99);
+  WR(MSR_EVTSEL0, INST_SEL | 0x100 | EV_INV | UINT64_C(16) << 24);
+  HWR(MSR_PMC0, W48 - 1);
+  WR(MSR_PEBS_ENABLE, 1);
+  WR(MSR_GLOBAL_CTRL, 1);
+  assert_int_equal(spmu_deliver(lp, &clk, 1000, &used),
+                   SPMU_TICK_PEBS | SPMU_TICK_PMI);
+  assert_int_equal(used, 3);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 200);
+  assert_int_equal(rd(lp, MSR_PMC0), W48 - 99);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_OVF_BUF);
 }
 
 /* The armed state is part of a snapshot: restored, the next event still
@@ -673,6 +697,8 @@ int main(void)
       cmocka_unit_test_teardown(test_batched_equals_single_with_pebs,
                                 pebs_teardown),
       cmocka_unit_test_teardown(test_pebs_requires_plain_event, pebs_teardown),
+      cmocka_unit_test_teardown(test_pebs_inv_cmask_total_cycles_arms,
+                                pebs_teardown),
       cmocka_unit_test_teardown(test_armed_survives_snapshot, pebs_teardown),
       cmocka_unit_test_teardown(test_adaptive_sizes_all_data_cfg,
                                 pebs_teardown),

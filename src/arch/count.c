@@ -160,14 +160,16 @@ static void add_gp(struct spmu_prog *p, const struct spmu_applied *a,
   if ((a->caps & CAP(PEBS_LL)) && (r->pebs_enable >> (32 + i) & 1))
     e.flags |= SPMU_PE_LL;
   /* PEBS (SDM 18.4.4, 18.6.1.1): PEBS_ENABLE bit i arms on overflow, for
-   * an event without ANY, E, INV or CMASK (decisions.md #27). */
+   * an event without ANY, E or CMASK, or with INV and CMASK: the
+   * total-cycles encodings (the counter counts cycles) that Linux uses
+   * for precise cycles, e.g. C0H/01H INV CMASK=16 (decisions.md #27). */
   /* SDM 18.9.4.3 (Sandy Bridge): PS_EN (bit 63) makes PMC3 a precise
    * store counter, a PEBS counter whose records carry the store's
    * address and status. */
   bool pebs = (r->pebs_enable >> i & 1) ||
               (i == 3 && (a->caps & CAP(PEBS_PS)) && (r->pebs_enable >> 63));
-  if (pebs && !(sel & (SPMU_EVTSEL_ANY | SPMU_EVTSEL_E | SPMU_EVTSEL_INV)) &&
-      !e.cmask)
+  if (pebs && !(sel & (SPMU_EVTSEL_ANY | SPMU_EVTSEL_E)) &&
+      (sel & SPMU_EVTSEL_INV ? e.cmask != 0 : e.cmask == 0))
     p->pebs_ctrs |= UINT32_C(1) << i;
   /* EN & GLOBAL_CTRL bit (v2+) at every CPL; USR/OS only filter events.
    * CTR_Frz (v4+) and FREEZE_WHILE_SMM are per clock (frozen()). */

@@ -288,6 +288,14 @@ static void deliver(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN])
 static void add_lines(QSpmuVcpu *v, unsigned cpl, const uint64_t l[QN]);
 static void kind_lines(uint64_t l[QN], unsigned kind, uint64_t c);
 
+/* Whether the inline batch of CPL cpl is empty (in exact mode it
+ * usually is: each block goes to the helper, not to the batch). */
+static bool inline_empty(const CPUX86State *env, unsigned cpl)
+{
+  return !env->spmu_insns[cpl] && !env->spmu_loads[cpl] &&
+         !env->spmu_stores[cpl] && !env->spmu_kinds[cpl];
+}
+
 /* Take the inline batch of CPL cpl into l (the instructions also as
  * cycles, SDM 18.2.2.1) and empty it. A REP string instruction that
  * repeats has taken its 1 back before its next block adds it again: a
@@ -314,12 +322,14 @@ static bool take_inline(CPUX86State *env, unsigned cpl, uint64_t l[QN])
     l[L_STORES] += st, env->spmu_stores[cpl] = 0;
     any = true;
   }
+  if (!k)
+    return any;
   for (kind = QSPMU_COND; kind <= QSPMU_TAKEN; kind++)
     kind_lines(l, kind,
                k >> (QSPMU_KIND_BITS * (kind - 1)) &
                    ((1u << QSPMU_KIND_BITS) - 1));
   env->spmu_kinds[cpl] = 0;
-  return any || k;
+  return true;
 }
 
 /* Move the inline batch into acc. */
@@ -331,6 +341,8 @@ static void fold(QSpmuVcpu *v)
   for (cpl = 0; cpl < 4; cpl++) {
     uint64_t l[QN] = {0};
 
+    if (inline_empty(env, cpl))
+      continue; /* no zeroing of l: this runs at every exact block */
     if (take_inline(env, cpl, l))
       add_lines(v, cpl, l);
   }
@@ -605,9 +617,11 @@ static void pend_adjust(QSpmuVcpu *v)
   int64_t rep = (int64_t)env->spmu_insns[p->cpl];
   int64_t rl = (int64_t)env->spmu_loads[p->cpl];
   int64_t rs = (int64_t)env->spmu_stores[p->cpl];
-  uint64_t adj[QN] = {0};
   unsigned i;
 
+  if (inline_empty(env, p->cpl))
+    return; /* nothing to adjust (INST, CYC and REF stay equal) */
+  uint64_t adj[QN] = {0};
   env->spmu_insns[p->cpl] = env->spmu_loads[p->cpl] = 0;
   env->spmu_stores[p->cpl] = 0;
   take_inline(env, p->cpl, adj);

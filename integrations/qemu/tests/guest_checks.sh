@@ -107,6 +107,31 @@ check "perf stat INST_RETIRED CMASK=1 of /memops" 10005 \
 check "perf stat INST_RETIRED CMASK=2 of /memops" 0 \
   "$(sed -n 's/^\([0-9]*\),.*cmask=2\/u.*/\1/p' /tmp/stat5)"
 
+# perf's defaults, with the guest's own throttling settings: `perf record
+# PROG` samples cycles:P (precise_ip 3), which Linux programs on Core 2 to
+# Skylake as PEBS on INST_RETIRED with INV and CMASK=16 (every cycle
+# counts, SDM Vol. 3B 18.2.1.1; records on it: decisions.md #27), on
+# Ice Lake and later as PEBS on a counting cycles counter; cycles:pp too.
+# The samples land in the program: its symbol leads perf report.
+top_sym() { # FILE: the first "comm symbol" of perf report
+  perf report -i "$1" -q --stdio --sort comm,sym 2>/dev/null | awk 'NF { print $2, $NF; exit }'
+}
+taskset 1 perf record -q -o /tmp/def.data /loop >/dev/null 2>&1
+check "perf record /loop (default event cycles:P): top symbol" "loop _start" "$(top_sym /tmp/def.data)"
+taskset 1 perf record -q -e cycles:pp -o /tmp/pp.data /loop >/dev/null 2>&1
+check "perf record -e cycles:pp /loop: top symbol" "loop _start" "$(top_sym /tmp/pp.data)"
+# perf record -g of a real program (busybox's gzip of 109 KB), bounded:
+# it finishes within 120 s and its samples carry call chains.
+seq 1 20000 >/tmp/seq
+if timeout 120 perf record -q -g -o /tmp/gz.data gzip -c /tmp/seq >/tmp/seq.gz 2>/dev/null; then
+  ok "perf record -g gzip: finished within 120 s"
+else no "perf record -g gzip" "not finished within 120 s (status $?)"; fi
+perf report -i /tmp/gz.data --no-children -q --stdio --sort comm -g none 2>/dev/null | awk 'NF { print $2; exit }' >/tmp/gz.comm
+check "perf record -g gzip: samples' command" gzip "$(cat /tmp/gz.comm)"
+chains=$(perf script -i /tmp/gz.data -F ip 2>/dev/null | awk 'NF == 0 { if (n > 1) c++; n = 0; next } { n++ } END { print c + 0 }')
+if [ "$chains" -gt 0 ]; then ok "perf record -g gzip: $chains samples with call chains"; else
+  no "perf record -g gzip" "no sample with a call chain"; fi
+
 # Sampling: one sample per PMI, every 10007 instructions: floor(20000004 /
 # 10007) = 1998, each at the instruction after the one that overflowed
 # (dec at 0x401005, jnz at 0x401007, or the mov after the loop). Under TCG
