@@ -158,7 +158,7 @@ static void (*exec_cb_of(const struct spmu_qemu_config *cfg,
                          const struct tb *t))(unsigned int, void *)
 {
   if (cfg->model && t->rep_first && t->ninsns == 1)
-    return spmu_qemu_model_on_rep_exec;
+    return spmu_qemu_on_rep_exec_model;
   return spmu_qemu_exec_callback(cfg, t);
 }
 
