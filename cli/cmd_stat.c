@@ -340,13 +340,15 @@ static int stat_check_interval(const struct stat_opts *o)
   if (o->interval_count_given && !o->interval)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: --interval-count goes with -I MSEC "
-                           "(interval-print)");
+                           "(interval-print): add -I MSEC, or drop "
+                           "--interval-count");
   if (!o->interval)
     return CLI_EXIT_OK;
   if (o->runs > 1)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: -I and -r: each run's intervals are its "
-                           "own, and cannot be averaged");
+                           "own, and cannot be averaged: drop -r, or run "
+                           "stat -I once per run");
   return CLI_EXIT_OK;
 }
 
