@@ -551,7 +551,8 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   fprintf(stderr, " ]\n");
   if (st.buildid_cache_failed)
     cli_error("record: warning: %u file(s) not added to the build-id cache "
-              "(perf archive packs from it): %s",
+              "(perf archive packs from it): %s; -N leaves the cache "
+              "alone",
               st.buildid_cache_failed, st.buildid_cache_why);
   return CLI_EXIT_OK;
 }

@@ -268,6 +268,14 @@ HOME=$tmp/home-n run record -N -e instructions -c 1000 -o "$tmp/bid-n.data" -- "
 checks=$((checks + 1))
 [ "$rc" = 0 ] && [ ! -e "$tmp/home-n/.debug" ] ||
   fail "record -N: status $rc, $(ls -A "$tmp/home-n"), $(cat "$tmp/err")"
+# A cache that cannot be written: the recording is kept (status 0), with
+# one warning naming the first failure.
+: >"$tmp/home-file"
+HOME=$tmp/home-file run record -e instructions -c 1000 -o "$tmp/bid-f.data" -- "$tmp/pagecross"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ -s "$tmp/bid-f.data" ] &&
+  grep -qx "softpmu: record: warning: 1 file(s) not added to the build-id cache (perf archive packs from it): $tmp/home-file/.debug$tmp/pagecross/$bid: Not a directory; -N leaves the cache alone" "$tmp/err" ||
+  fail "record, a cache that cannot be written: status $rc, $(cat "$tmp/err")"
 if command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1; then
   checks=$((checks + 1))
   HOME=$tmp/home-n perf buildid-list -i "$tmp/bid-n.data" 2>/dev/null |
