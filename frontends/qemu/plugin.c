@@ -18,11 +18,12 @@
  *   count.c     counting by a callback per block, handed to the model in
  *               bulk; per instruction in the block that reaches an overflow
  *   interval.c  each thread's rows of intervals (interval=N)
- *   mux.c       multiplexing: one PMU time-sliced among the events
  *   pebs.c      record mode with PEBS: the DS area, the records' samples
  *   sample.c    record mode: the stream of protocol/record.h, the samples,
  *               call chains
  *   lbr.c       record mode with branch stacks: the model's LBRs
+ *   mux.c       multiplexing: one PMU time-sliced among the events; every
+ *               event's count as read, multiplexed or not
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
  *   fail.c      the messages
