@@ -41,6 +41,16 @@ enum cli_exit {
  * driver example's: it has every register layout softpmu models.) */
 #define CLI_DEFAULT_PROFILE "skylake"
 
+/* stat's and record's manual entry of --qemu PATH (perf/qemu_run.h). */
+#define CLI_QEMU_OPTION_TEXT                                                   \
+  "    --qemu PATH\n"                                                          \
+  "        The qemu-x86_64 to run the program with (default:\n"                \
+  "        $SOFTPMU_QEMU if set, else qemu-x86_64 found on PATH). One\n"       \
+  "        given either way is asked first whether it loads plugins\n"         \
+  "        (PATH -plugin PLUGIN --version); one missing, not\n"                \
+  "        executable or refusing plugins (a static build) is refused\n"       \
+  "        before the program runs, status 2.\n\n"
+
 /* -c PROFILE, the profile's former short spelling in every command but
  * record (whose -c is the period, as perf's): still taken, with this
  * warning on stderr. cmd is the command's name. */

@@ -59,8 +59,9 @@ struct rec_opts {
   const char *freq_arg; /* -F FREQ */
   struct perf_data_desc desc;
   bool precise;
-  bool all_user;   /* --all-user: every event :u */
-  uint64_t branch; /* -b, -j: perf's branch_sample_type bits */
+  bool all_user;         /* --all-user: every event :u */
+  bool no_buildid_cache; /* -N: nothing added to $HOME/.debug */
+  uint64_t branch;       /* -b, -j: perf's branch_sample_type bits */
   bool lbr_callgraph;
   int argc; /* the command line, for perf.data's HEADER_CMDLINE */
   char **argv;
@@ -292,6 +293,7 @@ enum record_key {
   REC_KEY_PRECISE,                      /* --precise */
   REC_KEY_BRANCH_ANY,                   /* -b */
   REC_KEY_ALL_USER,                     /* --all-user */
+  REC_KEY_NO_BUILDID_CACHE,             /* -N, --no-buildid-cache */
 };
 
 /* --call-graph takes its mode as the next argument only when it is one
@@ -309,6 +311,7 @@ static const struct session_option record_options[] = {
     {NULL, "--precise", SESSION_FLAG, REC_KEY_PRECISE, NULL},
     {"-b", "--branch-any", SESSION_FLAG, REC_KEY_BRANCH_ANY, NULL},
     {NULL, "--all-user", SESSION_FLAG, REC_KEY_ALL_USER, NULL},
+    {"-N", "--no-buildid-cache", SESSION_FLAG, REC_KEY_NO_BUILDID_CACHE, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -336,6 +339,9 @@ static int record_option(struct session *s, void *ctx, int key, const char *val)
     return CLI_EXIT_OK;
   case REC_KEY_ALL_USER:
     o->all_user = true;
+    return CLI_EXIT_OK;
+  case REC_KEY_NO_BUILDID_CACHE:
+    o->no_buildid_cache = true;
     return CLI_EXIT_OK;
   default: /* REC_KEY_BRANCH_ANY */
     o->branch |= PERF_SAMPLE_BRANCH_ANY;
@@ -506,6 +512,15 @@ static int record_open_output(const struct rec_opts *o)
   return CLI_EXIT_OK;
 }
 
+/* perf's build-id cache (buildid_cache.h), or NULL: -N, or no $HOME. */
+static const char *record_buildid_dir(const struct rec_opts *o, char *buf,
+                                      size_t cap)
+{
+  if (o->no_buildid_cache || buildid_cache_dir(buf, cap) != 0)
+    return NULL;
+  return buf;
+}
+
 static int record_convert(const struct rec_opts *o, const char *stream)
 {
   struct record_stream_stats st;
@@ -520,9 +535,8 @@ static int record_convert(const struct rec_opts *o, const char *stream)
     return CLI_EXIT_USAGE;
   }
   rc = record_stream_convert(stream, &o->desc, &env.env, o->s.out,
-                             buildid_cache_dir(bdir, sizeof(bdir)) == 0 ? bdir
-                                                                        : NULL,
-                             &st, why, sizeof(why));
+                             record_buildid_dir(o, bdir, sizeof(bdir)), &st,
+                             why, sizeof(why));
   perf_env_free(&env);
   if (rc != 0) {
     cli_error("record: %s", why);
@@ -537,7 +551,8 @@ static int record_convert(const struct rec_opts *o, const char *stream)
   fprintf(stderr, " ]\n");
   if (st.buildid_cache_failed)
     cli_error("record: warning: %u file(s) not added to the build-id cache "
-              "(perf archive packs from it): %s",
+              "(perf archive packs from it): %s; -N leaves the cache "
+              "alone",
               st.buildid_cache_failed, st.buildid_cache_why);
   return CLI_EXIT_OK;
 }
@@ -662,7 +677,7 @@ const struct cli_command cli_cmd_record = {
                 " [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
                 "             [--cpu PROFILE] [--model SPEC | --no-model]"
                 " [--all-user]\n"
-                "             [--qemu PATH] [--] PROG [ARGS...]\n"
+                "             [-N] [--qemu PATH] [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
                 " --from STREAM",
     .description =
@@ -678,7 +693,7 @@ const struct cli_command cli_cmd_record = {
         "    threads are sampled too. The program's input, output and exit\n"
         "    status pass through. As perf record does, the files sampled\n"
         "    are added to perf's build-id cache, $HOME/.debug, from which\n"
-        "    perf archive packs them.\n"
+        "    perf archive packs them (not with -N).\n"
         "\n"
         "    EVENT is spelt as for softpmu stat; only the events the engine\n"
         "    produces can be sampled: exactly, instructions, branches by\n"
@@ -721,6 +736,9 @@ const struct cli_command cli_cmd_record = {
         "refused\n"
         "        without it, is then sampled. Under qemu-user only user code\n"
         "        runs.\n\n"
+        "    -N, --no-buildid-cache\n"
+        "        Add nothing to perf's build-id cache ($HOME/.debug), as\n"
+        "        perf record -N; the build ids are still written in FILE.\n\n"
         "    --precise\n"
         "        Sample through PEBS (SDM Vol. 3B 18.4.4): records land in\n"
         "        the DS buffer and are drained at its threshold, as a driver\n"
@@ -775,14 +793,7 @@ const struct cli_command cli_cmd_record = {
         "        The modelled micro-architecture, as for softpmu stat\n"
         "        (default: the profile's part); loaded only when a modelled\n"
         "        event is sampled (its predictor and timing then also give\n"
-        "        the branch stacks' flags and cycles).\n\n"
-        "    --qemu PATH\n"
-        "        The qemu-x86_64 to run the program with (default:\n"
-        "        $SOFTPMU_QEMU if set, else qemu-x86_64 found on PATH). One\n"
-        "        given either way is asked first whether it loads plugins\n"
-        "        (PATH -plugin PLUGIN --version); one missing, not\n"
-        "        executable or refusing plugins (a static build) is refused\n"
-        "        before the program runs, status 2.\n\n"
+        "        the branch stacks' flags and cycles).\n\n" CLI_QEMU_OPTION_TEXT
         "    --from STREAM\n"
         "        Run nothing: convert a sample stream the plugin wrote\n"
         "        (qemu-x86_64 -plugin libsoftpmu-qemu.so,record=STREAM,...)\n"

@@ -340,13 +340,15 @@ static int stat_check_interval(const struct stat_opts *o)
   if (o->interval_count_given && !o->interval)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: --interval-count goes with -I MSEC "
-                           "(interval-print)");
+                           "(interval-print): add -I MSEC, or drop "
+                           "--interval-count");
   if (!o->interval)
     return CLI_EXIT_OK;
   if (o->runs > 1)
     return cli_usage_error(&cli_cmd_stat,
                            "stat: -I and -r: each run's intervals are its "
-                           "own, and cannot be averaged");
+                           "own, and cannot be averaged: drop -r, or run "
+                           "stat -I once per run");
   return CLI_EXIT_OK;
 }
 
@@ -1138,15 +1140,7 @@ const struct cli_command cli_cmd_stat = {
         "        4000000); each count is scaled by enabled / running and the\n"
         "        percentage of the time it ran is printed. Without it every\n"
         "        event is counted all the time, on as many model PMUs as\n"
-        "        needed.\n\n"
-        "    --qemu PATH\n"
-        "        The qemu-x86_64 to run the program with (default:\n"
-        "        $SOFTPMU_QEMU if set, else qemu-x86_64 found on PATH). One\n"
-        "        given either way is asked first whether it loads plugins\n"
-        "        (PATH -plugin PLUGIN --version); one missing, not\n"
-        "        executable or refusing plugins (a static build) is refused\n"
-        "        before the program runs, status 2.\n\n"
-        "    --from FILE\n"
+        "        needed.\n\n" CLI_QEMU_OPTION_TEXT "    --from FILE\n"
         "        Run nothing: print the counts of a results file the plugin\n"
         "        wrote (its format: " CLI_DOCDIR "/qemu-plugin.md)\n"
         "        for the events given, in order; PROG, if given, names the\n"

@@ -4,6 +4,11 @@
 # checks and failures. The sourcing script ends with `finish`.
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# record adds the files it samples to perf's build-id cache, $HOME/.debug,
+# as perf record does: a HOME of the test's own keeps the user's clean.
+HOME=$tmp/home
+mkdir "$HOME" || exit 2
+export HOME
 failures=0
 checks=0
 

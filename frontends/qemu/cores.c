@@ -184,29 +184,6 @@ bool spmu_qemu_cores_try(const struct spmu_qemu_config *cfg, char *why,
 
 /* ---- counts ------------------------------------------------------------- */
 
-uint64_t spmu_qemu_event_count(struct vcpu *v, unsigned i)
-{
-  uint64_t value = 0;
-
-  if (v->cfg->mux)
-    value = spmu_qemu_mux_value(v, i);
-  else
-    spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
-  return value - v->base[i];
-}
-
-uint64_t spmu_qemu_event_enabled(const struct vcpu *v)
-{
-  return v->insns - v->base_insns;
-}
-
-uint64_t spmu_qemu_event_running(const struct vcpu *v, unsigned i)
-{
-  if (v->cfg->mux)
-    return spmu_qemu_mux_running(v, i) - v->base_running[i];
-  return v->insns - v->base_insns;
-}
-
 void spmu_qemu_rebase(struct vcpu *v)
 {
   unsigned i;

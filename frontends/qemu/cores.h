@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A guest thread's model cores (cores.c): made and programmed through the
  * agent library, as a driver programs hardware, when the thread starts;
- * their counts read for the process's totals. */
+ * counted from 0 again after a fork or an execve (mux.c reads them). */
 #ifndef SOFTPMU_QEMU_CORES_H
 #define SOFTPMU_QEMU_CORES_H
 
@@ -27,11 +27,6 @@ void spmu_qemu_vcpu_free(struct vcpu *v);
 bool spmu_qemu_cores_try(const struct spmu_qemu_config *cfg, char *why,
                          size_t len);
 
-/* Event i's count on v since its base, and the instructions during which
- * it was enabled and counted (all of them unless multiplexing). */
-uint64_t spmu_qemu_event_count(struct vcpu *v, unsigned i);
-uint64_t spmu_qemu_event_enabled(const struct vcpu *v);
-uint64_t spmu_qemu_event_running(const struct vcpu *v, unsigned i);
 /* Count from here as from 0 (a fork's child, after an execve). */
 void spmu_qemu_rebase(struct vcpu *v);
 

@@ -726,25 +726,6 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   }
 }
 
-/* The callback of a block that is one REP string instruction, with a
- * model: a repeat (it follows itself as a repeat) is, for the exact
- * counts, nothing (count.c's spmu_qemu_on_rep_exec): for the model it is
- * the end of one execution and the start of the next, as
- * spmu_qemu_on_tb_exec would do them. Not when a sampled counter counts a
- * modelled event: then each execution takes its budget. */
-void spmu_qemu_model_on_rep_exec(unsigned int vcpu_index, void *udata)
-{
-  const struct tb *t = udata;
-  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
-
-  if (v && v->prev == t && v->prev_cont && !v->cfg->model_sampled) {
-    spmu_qemu_model_end(v, t, t);
-    spmu_qemu_model_begin(v, t, VAR_CONT);
-    return;
-  }
-  spmu_qemu_on_tb_exec(vcpu_index, udata);
-}
-
 /* The branch of the block spmu_qemu_model_end just ended, for its LBR
  * entry (lbr.c): whether the predictor mispredicted it, and the timing
  * model's core cycles once the block retired. False without a model. */

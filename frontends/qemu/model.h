@@ -42,10 +42,6 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont);
 void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
                          const struct tb *next);
 
-/* The block callback of a one-instruction REP block when a model runs
- * (plugin.c): its repeats reach the model alone. */
-void spmu_qemu_model_on_rep_exec(unsigned int vcpu_index, void *udata);
-
 /* The branch of the block just ended (lbr.c): mispredicted, and the
  * timing model's core cycles after it; false without a model. */
 bool spmu_qemu_model_branch(const struct vcpu *v, bool *misp, uint64_t *cycles);

@@ -12,7 +12,10 @@
  * counted in the thread's retired instructions: an event's time enabled
  * is every instruction, its time running those of its slices, and stat
  * scales its count by enabled / running as perf does. Slices end at the
- * end of the block in which the N-th instruction retires. */
+ * end of the block in which the N-th instruction retires.
+ *
+ * Also every event's count as read, multiplexed or not (the totals of
+ * threads.c, a leader's group read in sample.c, a rebase in cores.c). */
 #include "mux.h"
 
 #include <stdio.h>
@@ -146,4 +149,29 @@ void spmu_qemu_mux_rotate(struct vcpu *v)
   if (spmu_agent_release_all(v->agents[0]) != 0 ||
       start_group(v, (v->cur_group + 1) % v->ngroups) != 0)
     v->failed = true;
+}
+
+/* ---- the counts as read, multiplexed or not ------------------------------ */
+
+uint64_t spmu_qemu_event_count(struct vcpu *v, unsigned i)
+{
+  uint64_t value = 0;
+
+  if (v->cfg->mux)
+    value = spmu_qemu_mux_value(v, i);
+  else
+    spmu_agent_read(v->agents[v->core_of[i]], v->counter_of[i], &value);
+  return value - v->base[i];
+}
+
+uint64_t spmu_qemu_event_enabled(const struct vcpu *v)
+{
+  return v->insns - v->base_insns;
+}
+
+uint64_t spmu_qemu_event_running(const struct vcpu *v, unsigned i)
+{
+  if (v->cfg->mux)
+    return spmu_qemu_mux_running(v, i) - v->base_running[i];
+  return v->insns - v->base_insns;
 }

@@ -18,11 +18,12 @@
  *   count.c     counting by a callback per block, handed to the model in
  *               bulk; per instruction in the block that reaches an overflow
  *   interval.c  each thread's rows of intervals (interval=N)
- *   mux.c       multiplexing: one PMU time-sliced among the events
  *   pebs.c      record mode with PEBS: the DS area, the records' samples
  *   sample.c    record mode: the stream of protocol/record.h, the samples,
  *               call chains
  *   lbr.c       record mode with branch stacks: the model's LBRs
+ *   mux.c       multiplexing: one PMU time-sliced among the events; every
+ *               event's count as read, multiplexed or not
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
  *   fail.c      the messages
@@ -158,7 +159,7 @@ static void (*exec_cb_of(const struct spmu_qemu_config *cfg,
                          const struct tb *t))(unsigned int, void *)
 {
   if (cfg->model && t->rep_first && t->ninsns == 1)
-    return spmu_qemu_model_on_rep_exec;
+    return spmu_qemu_on_rep_exec_model;
   return spmu_qemu_exec_callback(cfg, t);
 }
 

@@ -23,10 +23,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cores.h"
 #include "fail.h"
 #include "insn.h"
 #include "lbr.h"
+#include "mux.h"
 #include "record.h"
 #include "vcpu.h"
 

@@ -15,6 +15,7 @@
 #include "inline.h"
 #include "interval.h"
 #include "model.h"
+#include "mux.h"
 #include "sample.h"
 #include "vcpu.h"
 

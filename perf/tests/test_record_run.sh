@@ -66,7 +66,7 @@ wait $pid
 rc=$?
 checks=$((checks + 1))
 [ "$rc" = 7 ] || fail "stat, SIGINT: status $rc, expected 7 (the program's)"
-grep -q '^[0-9]*,,instructions,' "$tmp/err" ||
+grep -q '^[1-9][0-9]*,,instructions,' "$tmp/err" ||
   fail "stat, SIGINT: no count: $(cat "$tmp/err")"
 
 # task_events FILE: perf script's task events of FILE, without times,

@@ -453,8 +453,12 @@ for args in "-I x" "-I -5" "-I 4294967296" "-I 10 -r 2" "--interval-count 2" \
 done
 run stat -I 10 -r 2 -e instructions --from "$tmp/ivres"
 checks=$((checks + 1))
-head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -I and -r: each run's intervals are its own, and cannot be averaged" ||
+head -n 1 "$tmp/err" | grep -qx "softpmu: stat: -I and -r: each run's intervals are its own, and cannot be averaged: drop -r, or run stat -I once per run" ||
   fail "-I -r: $(cat "$tmp/err")"
+run stat --interval-count 2 -e instructions --from "$tmp/ivres"
+checks=$((checks + 1))
+head -n 1 "$tmp/err" | grep -qx "softpmu: stat: --interval-count goes with -I MSEC (interval-print): add -I MSEC, or drop --interval-count" ||
+  fail "--interval-count without -I: $(cat "$tmp/err")"
 run stat -I 1 -x , -e instructions --from "$tmp/res"
 expect "-I, results without rows" 0 "" "softpmu: stat: -I: the results hold no intervals (no instruction ran, or the plugin ran without interval=N)"
 run stat -I 0 -x , -e instructions --from "$tmp/ivres"

@@ -161,8 +161,10 @@ static void add_gp(struct spmu_prog *p, const struct spmu_applied *a,
     e.flags |= SPMU_PE_LL;
   /* PEBS (SDM 18.4.4, 18.6.1.1): PEBS_ENABLE bit i arms on overflow, for
    * an event without ANY, E or CMASK, or with INV and CMASK: the
-   * total-cycles encodings (the counter counts cycles) that Linux uses
-   * for precise cycles, e.g. C0H/01H INV CMASK=16 (decisions.md #27). */
+   * total-cycles encodings (with INV the counter counts the cycles with
+   * fewer than CMASK events, SDM Vol. 3B 18.2.1.1: every cycle when CMASK
+   * exceeds the most a cycle can have) that Linux uses for precise
+   * cycles, e.g. C0H/01H INV CMASK=16 (decisions.md #27). */
   /* SDM 18.9.4.3 (Sandy Bridge): PS_EN (bit 63) makes PMC3 a precise
    * store counter, a PEBS counter whose records carry the store's
    * address and status. */

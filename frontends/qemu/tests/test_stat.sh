@@ -261,7 +261,26 @@ link=$cache/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-)
   [ "$(readlink "$link")" = "../..$tmp/pagecross/$bid" ] &&
   cmp -s "$cache$tmp/pagecross/$bid/elf" "$tmp/pagecross" ||
   fail "record: the build-id cache: status $rc, id '$bid', link '$(readlink "$link")', $(cat "$tmp/err")"
+# -N (--no-buildid-cache), as perf record's: the cache is left alone, the
+# recording still has the program's build id.
+mkdir -p "$tmp/home-n"
+HOME=$tmp/home-n run record -N -e instructions -c 1000 -o "$tmp/bid-n.data" -- "$tmp/pagecross"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ ! -e "$tmp/home-n/.debug" ] ||
+  fail "record -N: status $rc, $(ls -A "$tmp/home-n"), $(cat "$tmp/err")"
+# A cache that cannot be written: the recording is kept (status 0), with
+# one warning naming the first failure.
+: >"$tmp/home-file"
+HOME=$tmp/home-file run record -e instructions -c 1000 -o "$tmp/bid-f.data" -- "$tmp/pagecross"
+checks=$((checks + 1))
+[ "$rc" = 0 ] && [ -s "$tmp/bid-f.data" ] &&
+  grep -qx "softpmu: record: warning: 1 file(s) not added to the build-id cache (perf archive packs from it): $tmp/home-file/.debug$tmp/pagecross/$bid: Not a directory; -N leaves the cache alone" "$tmp/err" ||
+  fail "record, a cache that cannot be written: status $rc, $(cat "$tmp/err")"
 if command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1; then
+  checks=$((checks + 1))
+  HOME=$tmp/home-n perf buildid-list -i "$tmp/bid-n.data" 2>/dev/null |
+    grep -qx "$bid $tmp/pagecross" ||
+    fail "record -N: the build id of the program not in perf.data"
   checks=$((checks + 1))
   (cd "$tmp" && HOME=$tmp/home perf archive bid.data >/dev/null 2>&1) &&
     tar tjf "$tmp/bid.data.tar.bz2" | grep -qx "${tmp#/}/pagecross/$bid/elf" ||
