@@ -268,8 +268,8 @@ insmod /msr.ko 2>/dev/null
 # An MSR the profile lacks (Core 2's LBRs at 40H on a Skylake) is a #GP
 # too, where TCG reads 0; the LBR entry 0 of the profile reads (680H;
 # 1500H with architectural LBRs).
-[ "$SOFTPMU_ARCH_LBR" = 1 ] && lbr0=1500H || lbr0=680H
-if /msr_gp; then ok "WRMSR of a reserved PERFEVTSEL bit: #GP (EIO), valid write accepted; RDMSR/WRMSR 40H (absent): #GP; RDMSR $lbr0: read"; else
+[ "$SOFTPMU_ARCH_LBR" = 1 ] && lbr0="1500H: read; RDMSR 680H (absent): #GP" || lbr0="680H: read"
+if /msr_gp; then ok "WRMSR of a reserved PERFEVTSEL bit: #GP (EIO), valid write accepted; RDMSR/WRMSR 40H (absent): #GP; RDMSR $lbr0"; else
   no "WRMSR reserved bit / absent MSR" "msr_gp exit status $? (tests/msr_gp.S)"; fi
 
 echo "$failed failed"
