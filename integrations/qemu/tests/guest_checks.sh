@@ -15,6 +15,21 @@ no() {
 # check NAME EXPECTED ACTUAL
 check() { if [ "$2" = "$3" ]; then ok "$1 ($3)"; else no "$1" "expected $2, got $3"; fi; }
 
+# What the profile's PMU is: /expect, written by integrations/qemu/guest
+# from the project's CLI (softpmu cpuid and msrs of the profile QEMU
+# runs): SOFTPMU_PROFILE, SOFTPMU_VERSION, SOFTPMU_GP, SOFTPMU_GP_WIDTH,
+# SOFTPMU_FIXED (CPUID.0AH), SOFTPMU_PEBS_FMT (IA32_PERF_CAPABILITIES
+# [11:8]), SOFTPMU_ARCH_LBR (1: architectural LBRs, leaf 1CH) and
+# SOFTPMU_LBR (the LBR stack's entries; with architectural LBRs the
+# deepest of leaf 1CH's depths, which Linux takes).
+if [ -r /expect ] && . /expect && [ -n "${SOFTPMU_VERSION:-}" ]; then
+  ok "expectations of profile $SOFTPMU_PROFILE (/expect)"
+else
+  no "expectations" "/expect missing or empty (integrations/qemu/guest writes it)"
+  echo "$failed failed"
+  exit "$failed"
+fi
+
 # The kernel's Intel PMU driver found the profile's PMU (CPUID.0AH, SDM
 # Vol. 3B 18.2): its banner, version, counters and widths.
 dmesg >/tmp/dmesg
@@ -24,20 +39,30 @@ case $banner in
 *) no "kernel PMU driver" "${banner:-no Performance Events line}" ;;
 esac
 field() { sed -n "s/.*\.\.\. $1: *\([0-9a-fx]*\).*/\1/p" /tmp/dmesg | head -1; }
-check "perfmon version (CPUID.0AH:EAX[7:0])" "${SOFTPMU_VERSION:-4}" "$(field version)"
-check "generic registers (EAX[15:8])" "${SOFTPMU_GP:-4}" "$(field 'generic registers')"
-check "bit width (EAX[23:16])" 48 "$(field 'bit width')"
-check "fixed-purpose events (EDX[4:0])" "${SOFTPMU_FIXED:-3}" "$(field 'fixed-purpose events')"
+check "perfmon version (CPUID.0AH:EAX[7:0])" "$SOFTPMU_VERSION" "$(field version)"
+check "generic registers (EAX[15:8])" "$SOFTPMU_GP" "$(field 'generic registers')"
+check "bit width (EAX[23:16])" "$SOFTPMU_GP_WIDTH" "$(field 'bit width')"
+check "fixed-purpose events (EDX[4:0])" "$SOFTPMU_FIXED" "$(field 'fixed-purpose events')"
 # The LBRs (SDM Vol. 3B 17.4.8; Skylake: 32 entries, format 5): Linux
 # probes their MSRs and says how deep they are.
 case $banner in
-*"${SOFTPMU_LBR:-32}-deep LBR"*) ok "kernel: ${SOFTPMU_LBR:-32}-deep LBR" ;;
-*) no "kernel LBR" "no '${SOFTPMU_LBR:-32}-deep LBR' in: $banner" ;;
+*"$SOFTPMU_LBR-deep LBR"*) ok "kernel: $SOFTPMU_LBR-deep LBR" ;;
+*) no "kernel LBR" "no '$SOFTPMU_LBR-deep LBR' in: $banner" ;;
 esac
+# The PEBS record format (IA32_PERF_CAPABILITIES[11:8], SDM Vol. 3B
+# 18.6.2.4), which Linux prints as "PEBS fmtN".
+if [ "${SOFTPMU_PEBS_FMT:-0}" -gt 0 ]; then
+  case $banner in
+  *"PEBS fmt$SOFTPMU_PEBS_FMT"*) ok "kernel: PEBS fmt$SOFTPMU_PEBS_FMT" ;;
+  *) no "kernel PEBS format" "no 'PEBS fmt$SOFTPMU_PEBS_FMT' in: $banner" ;;
+  esac
+fi
 # Architectural LBRs (CPUID.07H:EDX[19], sapphirerapids) are described by
 # leaf 1CH, which the maximum basic leaf (leaf 00H EAX) must reach (SDM
 # Vol. 2A CPUID: a leaf above it reads as the maximum leaf).
-if grep -qw arch_lbr /proc/cpuinfo; then
+grep -qw arch_lbr /proc/cpuinfo && arch=1 || arch=0
+check "architectural LBRs (CPUID.07H:EDX[19], /proc/cpuinfo arch_lbr)" "$SOFTPMU_ARCH_LBR" "$arch"
+if [ "$SOFTPMU_ARCH_LBR" = 1 ]; then
   case $banner in
   *"Architectural LBR"*) ok "kernel: Architectural LBR (CPUID leaf 1CH read)" ;;
   *) no "kernel Architectural LBR" "CPUID.07H:EDX[19] set, no 'Architectural LBR' in: $banner" ;;
@@ -209,13 +234,18 @@ check "perf record -b of /branches: samples with fewer than 30 user entries" 0 "
 # LBR call-stack mode (SDM Vol. 3B 17.9, LBR_SELECT.EN_CALLSTACK, near
 # calls and returns only): the stack holds the calls not yet returned
 # from. A sample in f (0x40102f-0x401039) has the call into f on it, one
-# in g (0x40103a) the call into g, one in the loop none.
+# in g (0x40103a) the call into g, one in the loop none. Each entry's
+# from/to is compared: its flags and type are the format's (with
+# architectural LBRs, LBR_INFO's mispredict bit and branch type, CPUID.1CH:
+# ECX, which Linux reads: "P" and "CALL"; Linux does not read Skylake's
+# LBR_INFO in call-stack mode: "-").
 taskset 1 perf record -q --call-graph lbr -e instructions:u -c 10007 -o /tmp/cs.data /branches \
   >/dev/null 2>&1
 perf script -i /tmp/cs.data -F ip,brstack -G 2>/dev/null |
-  awk 'NF { s++; ip = ("0x" $1) + 0; got = ""; for (i = 2; i <= NF; i++) got = got $i " "
-         want = (ip >= 0x40102f && ip <= 0x401039) ? "0x401018/0x40102f/-/-/-/0/ " : \
-                (ip == 0x40103a ? "0x40101d/0x40103a/-/-/-/0/ " : "")
+  awk 'NF { s++; ip = ("0x" $1) + 0; got = ""
+         for (i = 2; i <= NF; i++) { split($i, e, "/"); got = got e[1] "/" e[2] " " }
+         want = (ip >= 0x40102f && ip <= 0x401039) ? "0x401018/0x40102f " : \
+                (ip == 0x40103a ? "0x40101d/0x40103a " : "")
          if (got != want) bad++ }
        END { print s + 0, bad + 0 }' >/tmp/cs.out 2>&1
 set -- $(cat /tmp/cs.out)
@@ -236,8 +266,10 @@ done
 # A reserved bit written by the guest: #GP, and the emulator goes on.
 insmod /msr.ko 2>/dev/null
 # An MSR the profile lacks (Core 2's LBRs at 40H on a Skylake) is a #GP
-# too, where TCG reads 0; the Skylake stack at 680H reads.
-if /msr_gp; then ok "WRMSR of a reserved PERFEVTSEL bit: #GP (EIO), valid write accepted; RDMSR/WRMSR 40H (absent): #GP; RDMSR 680H: read"; else
+# too, where TCG reads 0; the LBR entry 0 of the profile reads (680H;
+# 1500H with architectural LBRs).
+[ "$SOFTPMU_ARCH_LBR" = 1 ] && lbr0="1500H: read; RDMSR 680H (absent): #GP" || lbr0="680H: read"
+if /msr_gp; then ok "WRMSR of a reserved PERFEVTSEL bit: #GP (EIO), valid write accepted; RDMSR/WRMSR 40H (absent): #GP; RDMSR $lbr0"; else
   no "WRMSR reserved bit / absent MSR" "msr_gp exit status $? (tests/msr_gp.S)"; fi
 
 echo "$failed failed"
