@@ -21,9 +21,23 @@ struct slot {
   struct tb *t; /* NULL: free */
 };
 
+/* A classification remembered by the instruction's bytes: the same bytes
+ * in 64-bit mode always decode to the same instruction, so a block
+ * translated again (after the plugin's reset, or code shared by many
+ * blocks: prologues, common moves) is not decoded again. len 0: free. */
+struct memo {
+  uint8_t bytes[MAX_INSN_LEN];
+  uint8_t len;
+  insn_class c;
+  bool ok;
+};
+
+#define MEMO_BITS 14u
+
 struct spmu_qemu_blocks {
   ZydisDecoder dec;
-  struct tb **tbs; /* by id */
+  struct memo *memo; /* [1 << MEMO_BITS], direct-mapped */
+  struct tb **tbs;   /* by id */
   size_t ntbs, tbcap;
   /* By start address: an open-addressing table of the first block at
    * each address (others follow through same_vaddr), with the address
@@ -104,6 +118,35 @@ static bool classify(const ZydisDecoder *dec, const void *bytes, size_t len,
   return true;
 }
 
+/* FNV-1a over the bytes, folded to the memo's index. */
+static size_t memo_index(const uint8_t *bytes, size_t len)
+{
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    h = (h ^ bytes[i]) * UINT64_C(0x100000001b3);
+  return (size_t)(h >> (64 - MEMO_BITS));
+}
+
+/* classify(), remembered by the bytes (struct memo). */
+static bool classify_memo(struct spmu_qemu_blocks *b, const void *bytes,
+                          size_t len, insn_class *c)
+{
+  struct memo *m;
+
+  if (len == 0 || len > MAX_INSN_LEN)
+    return classify(&b->dec, bytes, len, c);
+  m = &b->memo[memo_index(bytes, len)];
+  if (m->len != len || memcmp(m->bytes, bytes, len) != 0) {
+    m->ok = classify(&b->dec, bytes, len, &m->c);
+    memcpy(m->bytes, bytes, len);
+    m->len = (uint8_t)len;
+  }
+  *c = m->c;
+  return m->ok;
+}
+
 /* What one instruction adds to the block's lines (not-taken variant: a
  * conditional branch's NEAR_TAKEN is added by the taken variant). */
 void spmu_qemu_insn_lines(const insn_class *c, uint32_t lines[NLINES])
@@ -174,7 +217,7 @@ void spmu_qemu_free_tb(struct tb *t)
   }
 }
 
-struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
+struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
@@ -195,7 +238,7 @@ struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
     uint64_t va = qemu_plugin_insn_vaddr(qi);
     size_t len = qemu_plugin_insn_size(qi);
     insn_class c;
-    bool ok = classify(&b->dec, qemu_plugin_insn_data(qi), len, &c);
+    bool ok = classify_memo(b, qemu_plugin_insn_data(qi), len, &c);
 
     if (i == n - 1 && i > 0 && cut_at_page_end(va, ok))
       break;
@@ -208,8 +251,13 @@ struct spmu_qemu_blocks *spmu_qemu_blocks_new(void)
 {
   struct spmu_qemu_blocks *b = calloc(1, sizeof(*b));
 
-  if (b && !ZYAN_SUCCESS(ZydisDecoderInit(&b->dec, ZYDIS_MACHINE_MODE_LONG_64,
-                                          ZYDIS_STACK_WIDTH_64))) {
+  if (!b)
+    return NULL;
+  b->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*b->memo));
+  if (!b->memo ||
+      !ZYAN_SUCCESS(ZydisDecoderInit(&b->dec, ZYDIS_MACHINE_MODE_LONG_64,
+                                     ZYDIS_STACK_WIDTH_64))) {
+    free(b->memo);
     free(b);
     return NULL;
   }
@@ -226,6 +274,7 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
     spmu_qemu_free_tb(b->tbs[i]);
   free(b->tbs);
   free(b->slot);
+  free(b->memo);
   free(b);
 }
 

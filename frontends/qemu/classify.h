@@ -19,8 +19,10 @@ struct spmu_qemu_blocks;
 struct spmu_qemu_blocks *spmu_qemu_blocks_new(void);
 void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b);
 
-/* Block qtb described (not yet in the table), or NULL (out of memory). */
-struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
+/* Block qtb described (not yet in the table), or NULL (out of memory).
+ * It remembers classifications in b: the caller serialises it as it
+ * serialises spmu_qemu_register_tb. */
+struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb);
 void spmu_qemu_free_tb(struct tb *t);
 
