@@ -27,8 +27,8 @@ uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb)
   (void)tb;
   abort();
 }
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-                                                 size_t idx)
+struct qemu_plugin_insn *
+qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx)
 {
   (void)tb, (void)idx;
   abort();
@@ -70,10 +70,11 @@ static unsigned check_all_lengths(const struct spmu_qemu_blocks *b,
     taken++;
     if (!spmu_qemu_classify_zydis(b, bytes, len, &zydis) ||
         memcmp(&fast, &zydis, sizeof(fast)) != 0)
-      fail_msg("%02x %02x %02x %02x len %zu: fast %u/%u/%u/%u, zydis %u/%u/%u/%u",
-               bytes[0], bytes[1], bytes[2], bytes[3], len, fast.kind,
-               fast.load, fast.store, fast.mem_bytes, zydis.kind, zydis.load,
-               zydis.store, zydis.mem_bytes);
+      fail_msg(
+          "%02x %02x %02x %02x len %zu: fast %u/%u/%u/%u, zydis %u/%u/%u/%u",
+          bytes[0], bytes[1], bytes[2], bytes[3], len, fast.kind, fast.load,
+          fast.store, fast.mem_bytes, zydis.kind, zydis.load, zydis.store,
+          zydis.mem_bytes);
   }
   return taken;
 }
