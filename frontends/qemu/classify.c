@@ -21,9 +21,23 @@ struct slot {
   struct tb *t; /* NULL: free */
 };
 
+/* A classification remembered by the instruction's bytes: the same bytes
+ * in 64-bit mode always decode to the same instruction, so a block
+ * translated again (after the plugin's reset, or code shared by many
+ * blocks: prologues, common moves) is not decoded again. len 0: free. */
+struct memo {
+  uint8_t bytes[MAX_INSN_LEN];
+  uint8_t len;
+  insn_class c;
+  bool ok;
+};
+
+#define MEMO_BITS 14u
+
 struct spmu_qemu_blocks {
   ZydisDecoder dec;
-  struct tb **tbs; /* by id */
+  struct memo *memo; /* [1 << MEMO_BITS], direct-mapped */
+  struct tb **tbs;   /* by id */
   size_t ntbs, tbcap;
   /* By start address: an open-addressing table of the first block at
    * each address (others follow through same_vaddr), with the address
@@ -104,6 +118,171 @@ static bool classify(const ZydisDecoder *dec, const void *bytes, size_t len,
   return true;
 }
 
+/* ---- classification without Zydis: the commonest encodings ----------- */
+
+/* The length of a ModRM operand (ModRM, SIB, displacement) at m, SDM Vol.
+ * 2A 2.1.5 Tables 2-2 and 2-3 (64-bit addressing, 2.2.1.3), or 0 when
+ * fewer than need bytes are there. */
+static size_t modrm_len(const uint8_t *m, size_t left)
+{
+  unsigned mod = m[0] >> 6, rm = m[0] & 7u;
+  size_t n = 1;
+
+  if (mod == 3)
+    return n;
+  if (rm == 4) {
+    if (left < 2)
+      return 0;
+    n++;
+    if (mod == 0 && (m[1] & 7u) == 5)
+      return n + 4; /* no base: disp32 */
+  } else if (mod == 0 && rm == 5) {
+    return n + 4; /* RIP-relative disp32 */
+  }
+  return n + (mod == 1 ? 1 : mod == 2 ? 4 : 0);
+}
+
+/* The two-operand ALU and MOV forms "op r/m, r" and "op r, r/m" (SDM Vol.
+ * 2A 3.1.1.3; ADD 01/03, OR 09/0B, AND 21/23, SUB 29/2B, XOR 31/33, CMP
+ * 39/3B, TEST 85, MOV 89/8B, LEA 8D), 32 or 64 bits (REX.W): whether the
+ * memory operand, if any, is read and written. */
+static bool alu_form(uint8_t op, bool *load, bool *store)
+{
+  switch (op) {
+  case 0x01:
+  case 0x09:
+  case 0x21:
+  case 0x29:
+  case 0x31:
+    *load = *store = true; /* read-modify-write of r/m */
+    return true;
+  case 0x03:
+  case 0x0b:
+  case 0x23:
+  case 0x2b:
+  case 0x33:
+  case 0x3b:
+  case 0x39:
+  case 0x85:
+  case 0x8b:
+    *load = true;
+    *store = false;
+    return true;
+  case 0x89:
+    *load = false;
+    *store = true;
+    return true;
+  case 0x8d: /* LEA: an address, no access */
+    *load = *store = false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Opcodes without ModRM: PUSH/POP r (50+r, 58+r: a 64-bit stack access,
+ * SDM Vol. 2B), RET (C3), CALL rel32 (E8: pushes its return address),
+ * JMP rel32/rel8 (E9, EB), Jcc rel8 (70+cc); Jcc rel32 is 0F 80+cc. The
+ * length, or 0 for another opcode. */
+static size_t plain_form(const uint8_t *b, size_t left, insn_class *c)
+{
+  uint8_t op = b[0];
+
+  if (op >= 0x50 && op <= 0x5f) {
+    c->store = op < 0x58;
+    c->load = !c->store;
+    c->mem_bytes = 8;
+    return 1;
+  }
+  if (op >= 0x70 && op <= 0x7f) {
+    c->kind = K_COND;
+    return 2;
+  }
+  if (op == 0x0f && left >= 2 && b[1] >= 0x80 && b[1] <= 0x8f) {
+    c->kind = K_COND;
+    return 6;
+  }
+  switch (op) {
+  case 0xc3:
+    c->kind = K_RET;
+    c->load = true;
+    c->mem_bytes = 8;
+    return 1;
+  case 0xe8:
+    c->kind = K_CALL;
+    c->store = true;
+    c->mem_bytes = 8;
+    return 5;
+  case 0xe9:
+    c->kind = K_JMP;
+    return 5;
+  case 0xeb:
+    c->kind = K_JMP;
+    return 2;
+  default:
+    return 0;
+  }
+}
+
+/* classify() for the encodings above, with at most a REX prefix (SDM Vol.
+ * 2A 2.2.1); false when the instruction is another (then Zydis decodes
+ * it). Same result as classify() for each (the tests compare them). */
+bool spmu_qemu_classify_fast(const uint8_t *bytes, size_t len, insn_class *c)
+{
+  size_t rex = len > 1 && (bytes[0] & 0xf0u) == 0x40, n;
+  const uint8_t *b = bytes + rex;
+  bool load, store;
+
+  memset(c, 0, sizeof(*c));
+  n = plain_form(b, len - rex, c);
+  if (n)
+    return rex + n == len;
+  if (len - rex < 2 || !alu_form(b[0], &load, &store))
+    return false;
+  if (b[0] == 0x8d && b[1] >> 6 == 3)
+    return false; /* LEA of a register: #UD */
+  n = modrm_len(b + 1, len - rex - 1);
+  if (!n || rex + 1 + n != len)
+    return false;
+  if (b[1] >> 6 != 3 && b[0] != 0x8d) {
+    c->load = load;
+    c->store = store;
+    c->mem_bytes = rex && (bytes[0] & 8u) ? 8 : 4;
+  }
+  return true;
+}
+
+/* FNV-1a over the bytes, folded to the memo's index. */
+static size_t memo_index(const uint8_t *bytes, size_t len)
+{
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  size_t i;
+
+  for (i = 0; i < len; i++)
+    h = (h ^ bytes[i]) * UINT64_C(0x100000001b3);
+  return (size_t)(h >> (64 - MEMO_BITS));
+}
+
+/* classify(), remembered by the bytes (struct memo). */
+static bool classify_memo(struct spmu_qemu_blocks *b, const uint8_t *bytes,
+                          size_t len, insn_class *c)
+{
+  struct memo *m;
+
+  if (len == 0 || len > MAX_INSN_LEN)
+    return classify(&b->dec, bytes, len, c);
+  if (spmu_qemu_classify_fast(bytes, len, c))
+    return true;
+  m = &b->memo[memo_index(bytes, len)];
+  if (m->len != len || memcmp(m->bytes, bytes, len) != 0) {
+    m->ok = classify(&b->dec, bytes, len, &m->c);
+    memcpy(m->bytes, bytes, len);
+    m->len = (uint8_t)len;
+  }
+  *c = m->c;
+  return m->ok;
+}
+
 /* What one instruction adds to the block's lines (not-taken variant: a
  * conditional branch's NEAR_TAKEN is added by the taken variant). */
 void spmu_qemu_insn_lines(const insn_class *c, uint32_t lines[NLINES])
@@ -174,7 +353,7 @@ void spmu_qemu_free_tb(struct tb *t)
   }
 }
 
-struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
+struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
@@ -195,7 +374,7 @@ struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
     uint64_t va = qemu_plugin_insn_vaddr(qi);
     size_t len = qemu_plugin_insn_size(qi);
     insn_class c;
-    bool ok = classify(&b->dec, qemu_plugin_insn_data(qi), len, &c);
+    bool ok = classify_memo(b, qemu_plugin_insn_data(qi), len, &c);
 
     if (i == n - 1 && i > 0 && cut_at_page_end(va, ok))
       break;
@@ -208,8 +387,13 @@ struct spmu_qemu_blocks *spmu_qemu_blocks_new(void)
 {
   struct spmu_qemu_blocks *b = calloc(1, sizeof(*b));
 
-  if (b && !ZYAN_SUCCESS(ZydisDecoderInit(&b->dec, ZYDIS_MACHINE_MODE_LONG_64,
-                                          ZYDIS_STACK_WIDTH_64))) {
+  if (!b)
+    return NULL;
+  b->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*b->memo));
+  if (!b->memo ||
+      !ZYAN_SUCCESS(ZydisDecoderInit(&b->dec, ZYDIS_MACHINE_MODE_LONG_64,
+                                     ZYDIS_STACK_WIDTH_64))) {
+    free(b->memo);
     free(b);
     return NULL;
   }
@@ -226,6 +410,7 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
     spmu_qemu_free_tb(b->tbs[i]);
   free(b->tbs);
   free(b->slot);
+  free(b->memo);
   free(b);
 }
 
@@ -302,4 +487,10 @@ size_t spmu_qemu_blocks_count(const struct spmu_qemu_blocks *b)
 struct tb *spmu_qemu_block(const struct spmu_qemu_blocks *b, size_t i)
 {
   return b->tbs[i];
+}
+
+bool spmu_qemu_classify_zydis(const struct spmu_qemu_blocks *b,
+                              const uint8_t *bytes, size_t len, insn_class *c)
+{
+  return classify(&b->dec, bytes, len, c);
 }

@@ -19,8 +19,10 @@ struct spmu_qemu_blocks;
 struct spmu_qemu_blocks *spmu_qemu_blocks_new(void);
 void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b);
 
-/* Block qtb described (not yet in the table), or NULL (out of memory). */
-struct tb *spmu_qemu_describe_tb(const struct spmu_qemu_blocks *b,
+/* Block qtb described (not yet in the table), or NULL (out of memory).
+ * It remembers classifications in b: the caller serialises it as it
+ * serialises spmu_qemu_register_tb. */
+struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb);
 void spmu_qemu_free_tb(struct tb *t);
 
@@ -34,6 +36,15 @@ struct tb *spmu_qemu_tbs_at(const struct spmu_qemu_blocks *b, uint64_t vaddr);
 /* The table by index: how many, and block i. */
 size_t spmu_qemu_blocks_count(const struct spmu_qemu_blocks *b);
 struct tb *spmu_qemu_block(const struct spmu_qemu_blocks *b, size_t i);
+
+/* The instruction's class without Zydis, for the commonest encodings
+ * (classify.c); false for any other, c then unspecified. */
+bool spmu_qemu_classify_fast(const uint8_t *bytes, size_t len, insn_class *c);
+
+/* The instruction's class decoded with Zydis (b's decoder); false when
+ * the bytes do not decode to exactly len bytes. */
+bool spmu_qemu_classify_zydis(const struct spmu_qemu_blocks *b,
+                              const uint8_t *bytes, size_t len, insn_class *c);
 
 /* What one instruction adds to its block's lines (not taken). */
 void spmu_qemu_insn_lines(const insn_class *c, uint32_t lines[NLINES]);

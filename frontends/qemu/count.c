@@ -351,10 +351,15 @@ void spmu_qemu_charge_tb(const struct spmu_qemu_config *cfg, struct tb *t)
     for (l = 0; l < LANES; l++)
       packed[var][l] = (int32_t)variant_count(t, var, cfg->lane_line[l]);
   memcpy(t->packed, packed, sizeof(packed));
-  for (var = 0; var < NVARIANTS; var++) {
-    for (l = 0; l < NLINES; l++)
+  for (l = 0; l < NLINES; l++) { /* variant_count's four cases at once */
+    uint32_t taken = l == L_BR_TAKEN, all = t->total[l];
+
+    for (var = 0; var < NVARIANTS; var++)
       t->vlines[var][l / LANES][l % LANES] =
-          (uint32_t)variant_count(t, var, (int)l);
+          all - (var & VAR_CONT ? t->first[l] : 0) +
+          (var & VAR_TAKEN ? taken : 0);
+  }
+  for (var = 0; var < NVARIANTS; var++) {
     t->charge[var] = 0;
     for (i = 0; i < cfg->nevents; i++) {
       uint64_t n = variant_count(t, var, cfg->line_of[i]);

@@ -169,18 +169,20 @@ static void (*exec_cb_of(const struct spmu_qemu_config *cfg,
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 {
   struct plugin *p = root;
-  struct tb *t = spmu_qemu_describe_tb(p->blocks, qtb);
-  bool ok = t != NULL;
+  struct tb *t;
+  bool ok;
 
   (void)id;
+  pthread_mutex_lock(&p->lock);
+  t = spmu_qemu_describe_tb(p->blocks, qtb);
+  ok = t != NULL;
   if (ok) {
     t->vcpus = spmu_qemu_threads_table(p->threads);
-    pthread_mutex_lock(&p->lock);
     ok = spmu_qemu_register_tb(p->blocks, t);
     if (!p->probe.n)
       take_probe(&p->probe, qtb);
-    pthread_mutex_unlock(&p->lock);
   }
+  pthread_mutex_unlock(&p->lock);
   if (!ok) {
     spmu_qemu_free_tb(t);
     p->failed = true;
