@@ -67,66 +67,12 @@ typedef struct spmu_hier {
 int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg);
 void spmu_hier_fini(spmu_hier *h);
 void spmu_hier_clear(spmu_hier *h);
-/* An access that is not within the line its L1 referenced last. */
+/* An access that is not within the line its L1 referenced last (last_i,
+ * last_d); uarch.c takes the accesses within it, which hit the most
+ * recently used way and change no order. */
 spmu_uarch_level spmu_hier_access_slow(spmu_hier *h, spmu_uarch_counts *n,
                                        uint64_t addr, uint32_t len,
                                        int is_write, int is_fetch);
-/* One access. Within the line its L1 referenced last (last_i, last_d), it
- * is a hit on the most recently used way, which changes no order: only
- * the counts move, as cachegrind's rules and the part's count an L1 hit
- * (a reference of the L1 and a fetch, read or write). Inline: it is the
- * front of every access. */
-static inline spmu_uarch_level spmu_hier_access(spmu_hier *h,
-                                                spmu_uarch_counts *n,
-                                                uint64_t addr, uint32_t len,
-                                                int is_write, int is_fetch)
-{
-  uint32_t bits = is_fetch ? h->l1i.line_bits : h->l1d.line_bits;
-  uint64_t block = addr >> bits, span = len ? len - 1u : 0u;
-  uint64_t last = addr > UINT64_MAX - span ? UINT64_MAX : addr + span;
-
-  if ((is_fetch ? h->last_i : h->last_d) == block + 1 &&
-      last >> bits == block) {
-    if (is_fetch) {
-      n->l1i_refs++;
-      n->ir++;
-    } else {
-      n->l1d_refs++;
-      (*(is_write ? &n->dw : &n->dr))++;
-    }
-    return SPMU_UARCH_L1;
-  }
-  return spmu_hier_access_slow(h, n, addr, len, is_write, is_fetch);
-}
-
-/* A run of fetches marked same is within the line its L1I referenced
- * last (the fetch before it): each is the hit spmu_hier_access counts on
- * that line, unless an
- * inclusive LLC's back-invalidation took that line out (last_i no longer
- * names it; a fetch that misses the LLC evicts another line, never its
- * own, so within a run only a data access can take it out). */
-static inline void spmu_hier_fetch_run(spmu_hier *h, spmu_uarch_counts *n,
-                                       const spmu_uarch_fetch *f,
-                                       uint32_t count)
-{
-  uint32_t bits = h->l1i.line_bits;
-  uint64_t hits = 0;
-  uint32_t i = 0, run;
-
-  while (i < count) {
-    run = f[i].same;
-    if (run && (!h->inclusive || h->last_i == (f[i].addr >> bits) + 1)) {
-      run = run < count - i ? run : count - i;
-      hits += run;
-      i += run;
-      continue;
-    }
-    spmu_hier_access(h, n, f[i].addr, f[i].len, 0, 1);
-    i++;
-  }
-  n->ir += hits;
-  n->l1i_refs += hits;
-}
 
 /* ---- bpred.c: branch predictors ----------------------------------------- */
 typedef struct spmu_bpred {
