@@ -12,6 +12,15 @@ export HOME
 failures=0
 checks=0
 
+# need_qemu: the tests that run programs under qemu-x86_64 skip (77, said
+# why) without it, or fail with SOFTPMU_REQUIRE_QEMU=1.
+need_qemu() {
+  command -v qemu-x86_64 >/dev/null 2>&1 && return 0
+  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
+  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
+  exit 77
+}
+
 # run ARGS...: run the tool; the results are in $rc, $tmp/out, $tmp/err.
 run() {
   "$SOFTPMU" "$@" >"$tmp/out" 2>"$tmp/err"

@@ -12,12 +12,8 @@
 #   test_record_run.sh SOFTPMU PLUGIN
 # Skipped (77) without qemu-x86_64, unless SOFTPMU_REQUIRE_QEMU=1.
 SOFTPMU=$1 PLUGIN=$2
-if ! command -v qemu-x86_64 >/dev/null 2>&1; then
-  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
-  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
-  exit 77
-fi
 . "$(dirname "$0")/../../cli/test_lib.sh"
+need_qemu
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 
 # A program that says it runs ($tmp/up), then waits for $tmp/go (at most

@@ -9,12 +9,8 @@
 # WORKLOADS: examples/workloads (walk.S).
 # Skipped (77, said why) without qemu-x86_64, unless SOFTPMU_REQUIRE_QEMU=1.
 CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4
-if ! command -v qemu-x86_64 >/dev/null 2>&1; then
-  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
-  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
-  exit 77
-fi
 . "$(dirname "$0")/../../cli/test_lib.sh"
+need_qemu
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 # N lines walked (walk.S): 4N + 5 instructions; the N loads are each
 # a line's first reference, so they miss every level of either model: N L1D

@@ -40,48 +40,52 @@
 /* Every part's predictor (uarch/README.md, "Branch prediction"). */
 #define GSHARE_16 {.hist_bits = 16, .btb = 4096, .rsb = 16}
 
+/* The L1 caches and the client LLC most parts share: 32 KB 8-way per
+ * core (shared by its two threads); 8 MB 16-way, inclusive, with the
+ * hashed slice index, shared by the package's 16 threads. */
+#define L1_32K_8WAY {.size = 32 * KIB, .ways = 8, .sharing = 2}
+#define LLC_8M_16WAY_INCLUSIVE \
+  {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true, \
+   .complex_index = true}
+
 /* In the order spmu_part_at gives (the modelled micro-architecture's list). */
 static const struct spmu_part_desc parts[] = {
   {.id = SPMU_PART_SKYLAKE, .name = "skylake", .cores = 8, .line = 64,
-   .l1d = {.size = 32 * KIB, .ways = 8, .sharing = 2},
-   .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
+   .l1d = L1_32K_8WAY,
+   .l1i = L1_32K_8WAY,
    .l2 = {.size = 256 * KIB, .ways = 4, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
-           .complex_index = true},
+   .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 42, .lat_mem = 250,
               .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
   {.id = SPMU_PART_HASWELL, .name = "haswell", .cores = 8, .line = 64,
-   .l1d = {.size = 32 * KIB, .ways = 8, .sharing = 2},
-   .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
+   .l1d = L1_32K_8WAY,
+   .l1i = L1_32K_8WAY,
    .l2 = {.size = 256 * KIB, .ways = 8, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
-           .complex_index = true},
+   .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 36, .lat_mem = 230,
               .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
   {.id = SPMU_PART_SANDYBRIDGE, .name = "sandybridge", .cores = 8, .line = 64,
-   .l1d = {.size = 32 * KIB, .ways = 8, .sharing = 2},
-   .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
+   .l1d = L1_32K_8WAY,
+   .l1i = L1_32K_8WAY,
    .l2 = {.size = 256 * KIB, .ways = 8, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
-           .complex_index = true},
+   .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 30, .lat_mem = 200,
               .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
   {.id = SPMU_PART_ICELAKE, .name = "icelake", .cores = 8, .line = 64,
    .l1d = {.size = 48 * KIB, .ways = 12, .sharing = 2},
-   .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
+   .l1i = L1_32K_8WAY,
    .l2 = {.size = 512 * KIB, .ways = 8, .sharing = 2},
-   .llc = {.size = 8 * MIB, .ways = 16, .sharing = 16, .inclusive = true,
-           .complex_index = true},
+   .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 5, .lat_l2 = 13, .lat_llc = 42, .lat_mem = 250,
               .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
   {.id = SPMU_PART_SAPPHIRERAPIDS, .name = "sapphirerapids", .cores = 1,
    .line = 64,
    .l1d = {.size = 48 * KIB, .ways = 12, .sharing = 2},
-   .l1i = {.size = 32 * KIB, .ways = 8, .sharing = 2},
+   .l1i = L1_32K_8WAY,
    .l2 = {.size = 2 * MIB, .ways = 16, .sharing = 2},
    .llc = {.size = 1920 * KIB, .ways = 15, .sharing = 2,
            .complex_index = true},

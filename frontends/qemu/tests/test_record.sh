@@ -13,12 +13,8 @@
 # through it too.
 # Skipped (77) when qemu-x86_64 is missing, unless SOFTPMU_REQUIRE_QEMU=1.
 CC=$1 PLUGIN=$2 SRC=$3 DUMP=$4 PLUGIN7=${5:-$2}
-if ! command -v qemu-x86_64 >/dev/null 2>&1; then
-  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
-  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
-  exit 77
-fi
 . "$(dirname "$0")/../../../cli/test_lib.sh"
+need_qemu
 
 build() { # NAME DEFINES...
   name=$1

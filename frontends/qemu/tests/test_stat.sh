@@ -9,12 +9,8 @@
 # Skipped (77) when qemu-x86_64 is missing, unless SOFTPMU_REQUIRE_QEMU=1
 # (scripts/check), when it fails.
 CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4 PLUGIN7=$5
-if ! command -v qemu-x86_64 >/dev/null 2>&1; then
-  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
-  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
-  exit 77
-fi
 . "$(dirname "$0")/../../../cli/test_lib.sh"
+need_qemu
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 
 EVENTS=instructions,branches,r01c4,r02c4,r08c4,r20c4,r40c4,r81d0,r82d0
