@@ -572,18 +572,31 @@ static __attribute__((noinline)) void first_block(struct vcpu *v,
     count_packed(v, t, 0, 0, false);
 }
 
+/* Block t starts on its thread: the thread (NULL if not one of the
+ * plugin's), the block before it in *p (NULL at the thread's first) and t
+ * now the thread's last. */
+static inline struct vcpu *take_turn(unsigned int vcpu_index,
+                                     const struct tb *t, const struct tb **p)
+{
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+
+  if (__builtin_expect(!v, 0))
+    return NULL;
+  *p = v->prev;
+  v->prev = t;
+  return v;
+}
+
 /* Block t starts on v (eager; callgraph: the call stack follows the block
  * before it). */
 static inline void exec_eager(unsigned int vcpu_index, const struct tb *t,
                               bool callgraph, bool one_lane)
 {
-  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
   const struct tb *p;
+  struct vcpu *v = take_turn(vcpu_index, t, &p);
 
   if (__builtin_expect(!v, 0))
     return;
-  p = v->prev;
-  v->prev = t;
   if (__builtin_expect(!p, 0)) {
     first_block(v, t);
     return;
@@ -613,13 +626,11 @@ static void on_exec_eager_cg(unsigned int vcpu_index, void *udata)
 static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
-  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
   const struct tb *p;
+  struct vcpu *v = take_turn(vcpu_index, t, &p);
 
   if (__builtin_expect(!v, 0))
     return;
-  p = v->prev;
-  v->prev = t;
   if (p == t && t->ninsns == 1)
     return; /* a repeat of a lone REP: retires nothing, moves no stack */
   if (!p) {
@@ -636,13 +647,11 @@ static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
 static void on_exec_packed(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
-  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
   const struct tb *p;
+  struct vcpu *v = take_turn(vcpu_index, t, &p);
 
   if (__builtin_expect(!v, 0))
     return;
-  p = v->prev;
-  v->prev = t;
   if (__builtin_expect(!p, 0)) {
     first_block(v, t);
     return;
