@@ -702,31 +702,21 @@ void spmu_qemu_drop_sums(struct vcpu *v)
 /* The callback of a block that is one REP string instruction: while it
  * repeats (it follows itself as a repeat), counting it changes nothing
  * (a repeat retires nothing, charges nothing, moves no call stack), so
- * the repeat returns at once; anything else is counted as usual. */
+ * the repeat returns at once; anything else is counted as usual. With a
+ * model a repeat is, for the model, the end of one execution and the
+ * start of the next, as spmu_qemu_on_tb_exec would do them; not when a
+ * sampled counter counts a modelled event: then each execution takes its
+ * budget. */
 void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
   struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
 
-  if (v && v->prev == t && v->prev_cont && !v->cfg->model)
-    return;
-  spmu_qemu_on_tb_exec(vcpu_index, udata);
-}
-
-/* The callback of a block that is one REP string instruction, with a
- * model: a repeat (it follows itself as a repeat) is, for the exact
- * counts, nothing (spmu_qemu_on_rep_exec): for the model it is
- * the end of one execution and the start of the next, as
- * spmu_qemu_on_tb_exec would do them. Not when a sampled counter counts a
- * modelled event: then each execution takes its budget. */
-void spmu_qemu_on_rep_exec_model(unsigned int vcpu_index, void *udata)
-{
-  const struct tb *t = udata;
-  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
-
   if (v && v->prev == t && v->prev_cont && !v->cfg->model_sampled) {
-    spmu_qemu_model_end(v, t, t);
-    spmu_qemu_model_begin(v, t, VAR_CONT);
+    if (v->cfg->model) {
+      spmu_qemu_model_end(v, t, t);
+      spmu_qemu_model_begin(v, t, VAR_CONT);
+    }
     return;
   }
   spmu_qemu_on_tb_exec(vcpu_index, udata);

@@ -18,9 +18,6 @@ struct vcpu;
  * second for a block that is one REP string instruction. */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata);
 void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata);
-/* The same when a model runs (plugin.c): its repeats reach the model
- * alone. */
-void spmu_qemu_on_rep_exec_model(unsigned int vcpu_index, void *udata);
 /* The callback of block t's executions: one of those two, or with
  * cfg->eager one that counts each block as it starts. */
 qemu_plugin_vcpu_udata_cb_t

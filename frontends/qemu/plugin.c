@@ -152,17 +152,6 @@ static void take_probe(struct spmu_qemu_exec_probe *probe,
   }
 }
 
-/* A block's callback: count.c's choice (spmu_qemu_exec_callback), except
- * that with a model a one-instruction REP block's repeats reach the model
- * alone (model.c). */
-static void (*exec_cb_of(const struct spmu_qemu_config *cfg,
-                         const struct tb *t))(unsigned int, void *)
-{
-  if (cfg->model && t->rep_first && t->ninsns == 1)
-    return spmu_qemu_on_rep_exec_model;
-  return spmu_qemu_exec_callback(cfg, t);
-}
-
 /* Each block is described once, when QEMU translates it; it is then
  * counted by inline adds (inline.c) or by a callback per execution
  * (count.c). */
@@ -195,8 +184,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     if (!spmu_qemu_inline_tb(p->inl, qtb, t))
       p->failed = true;
   } else {
-    qemu_plugin_register_vcpu_tb_exec_cb(qtb, exec_cb_of(&p->cfg, t),
-                                         QEMU_PLUGIN_CB_NO_REGS, t);
+    qemu_plugin_register_vcpu_tb_exec_cb(
+        qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
   }
 }
 
