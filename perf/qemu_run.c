@@ -140,7 +140,7 @@ static int qemu_run_check_given(const char *given, const char *what, char *why,
  * program header (static-pie included). A static QEMU cannot load plugins
  * (QEMU's configure turns them off with --static). A file that is not a
  * 64-bit ELF (a script standing in for QEMU) is not called static. */
-bool qemu_run_is_static(const char *path)
+static bool qemu_run_is_static(const char *path)
 {
   Elf64_Ehdr eh;
   Elf64_Phdr ph;

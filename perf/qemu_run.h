@@ -38,11 +38,6 @@ bool qemu_run_search_path(const char *name, char *buf, size_t len);
 int qemu_run_find_program(const char *prog, char *buf, size_t len, char *why,
                           size_t whylen);
 
-/* Whether the ELF executable at path is statically linked (no PT_INTERP),
- * which a QEMU that can load plugins never is; false for a file that is
- * not a 64-bit ELF. */
-bool qemu_run_is_static(const char *path);
-
 /* qemu-x86_64 and the plugin into their buffers: qemu is given (the
  * path the user chose: `--qemu PATH` or $SOFTPMU_QEMU, named by what in
  * messages), or NULL for qemu-x86_64 found on PATH, or, when PATH has none
