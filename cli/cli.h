@@ -45,11 +45,15 @@ enum cli_exit {
 #define CLI_QEMU_OPTION_TEXT                                                   \
   "    --qemu PATH\n"                                                          \
   "        The qemu-x86_64 to run the program with (default:\n"                \
-  "        $SOFTPMU_QEMU if set, else qemu-x86_64 found on PATH). One\n"       \
-  "        given either way is asked first whether it loads plugins\n"         \
-  "        (PATH -plugin PLUGIN --version); one missing, not\n"                \
-  "        executable or refusing plugins (a static build) is refused\n"       \
-  "        before the program runs, status 2.\n\n"
+  "        $SOFTPMU_QEMU if set, else qemu-x86_64 found on PATH, unless\n"     \
+  "        that is a static build, which cannot load plugins: then the\n"      \
+  "        one softpmu's scripts/qemu-user built in\n"                         \
+  "        ${XDG_CACHE_HOME:-$HOME/.cache}/softpmu/qemu-user-X.Y/build/,\n"    \
+  "        10.0 before 7.2, or, with none, a refusal that names that\n"        \
+  "        script, status 2). One given either way is asked first\n"           \
+  "        whether it loads plugins (PATH -plugin PLUGIN --version); one\n"    \
+  "        missing, not executable or refusing plugins (a static build)\n"     \
+  "        is refused before the program runs, status 2.\n\n"
 
 /* -c PROFILE, the profile's former short spelling in every command but
  * record (whose -c is the period, as perf's): still taken, with this

@@ -218,6 +218,7 @@ readme_skip() {
   "cc -o "*) echo "the reader's program against an installed softpmu; install_pkgconfig builds such programs" ;;
   integrations/qemu/guest*) echo "builds QEMU and boots a guest; qemu_system_guest runs it" ;;
   scripts/package*) echo "builds the Debian packages (minutes; run by hand, README says how)" ;;
+  scripts/qemu-user*) echo "builds QEMU in user mode (minutes; scripts/check builds QEMU 10.0 with it)" ;;
   "apt-get install ./build-deb/"* | "sudo apt-get install ./build-deb/"*) echo "installs the packages scripts/package built, as root" ;;
   esac
 }

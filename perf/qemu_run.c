@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* strsignal, pipe2, dprintf, sigtimedwait */
 #include "qemu_run.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -135,6 +136,88 @@ static int qemu_run_check_given(const char *given, const char *what, char *why,
   return 0;
 }
 
+/* Whether the ELF file at path is statically linked: no PT_INTERP
+ * program header (static-pie included). A static QEMU cannot load plugins
+ * (QEMU's configure turns them off with --static). A file that is not a
+ * 64-bit ELF (a script standing in for QEMU) is not called static. */
+static bool qemu_run_is_static(const char *path)
+{
+  Elf64_Ehdr eh;
+  Elf64_Phdr ph;
+  bool is_static = false;
+  unsigned i;
+  FILE *f = fopen(path, "rb");
+
+  if (!f)
+    return false;
+  if (fread(&eh, sizeof eh, 1, f) == 1 &&
+      memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+      eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_phentsize == sizeof ph) {
+    is_static = true;
+    for (i = 0; i < eh.e_phnum && is_static; i++) {
+      long at = (long)(eh.e_phoff + (Elf64_Off)i * sizeof ph);
+
+      if (fseek(f, at, SEEK_SET) != 0 || fread(&ph, sizeof ph, 1, f) != 1 ||
+          ph.p_type == PT_INTERP)
+        is_static = false; /* dynamic, or unreadable: cannot tell */
+    }
+  }
+  fclose(f);
+  return is_static;
+}
+
+/* A qemu-x86_64 that scripts/qemu-user built into the user's cache,
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/softpmu/qemu-user-X.Y/build/, the
+ * newest QEMU first. */
+static bool qemu_run_find_cached(char *buf, size_t len)
+{
+  static const char *const series[] = {"10.0", "7.2"};
+  const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  char dir[4096];
+  size_t i;
+
+  if (xdg && *xdg)
+    snprintf(dir, sizeof dir, "%s/softpmu", xdg);
+  else if (home && *home)
+    snprintf(dir, sizeof dir, "%s/.cache/softpmu", home);
+  else
+    return false;
+  for (i = 0; i < sizeof series / sizeof series[0]; i++)
+    if (snprintf(buf, len, "%s/qemu-user-%s/build/qemu-x86_64", dir,
+                 series[i]) < (int)len &&
+        qemu_run_is_exec(buf))
+      return true;
+  return false;
+}
+
+/* qemu-x86_64 when the user chose none: PATH's, unless it is missing or
+ * static, then one scripts/qemu-user built. */
+static int qemu_run_find_default(char *qemu, size_t qlen, char *why,
+                                 size_t whylen)
+{
+  char path[4096];
+  bool found = qemu_run_search_path("qemu-x86_64", path, sizeof path);
+
+  if (found && !qemu_run_is_static(path)) {
+    snprintf(qemu, qlen, "%s", path);
+    return 0;
+  }
+  if (qemu_run_find_cached(qemu, qlen))
+    return 0;
+  if (found)
+    snprintf(why, whylen,
+             "%s is a static build, which cannot load plugins: build a "
+             "qemu-x86_64 that can with softpmu's scripts/qemu-user (used "
+             "from then on), or give one with --qemu PATH",
+             path);
+  else
+    snprintf(why, whylen,
+             "qemu-x86_64 not found: install it with `sudo apt-get install "
+             "qemu-user` (or scripts/deps; where the distribution's is a "
+             "static build, scripts/qemu-user builds one)");
+  return -1;
+}
+
 int qemu_run_find_tools(const char *given, const char *what, char *qemu,
                         size_t qlen, char *plugin, size_t plen, char *why,
                         size_t whylen)
@@ -144,10 +227,7 @@ int qemu_run_find_tools(const char *given, const char *what, char *qemu,
     if (qemu_run_check_given(given, what, why, whylen) != 0)
       return -1;
     snprintf(qemu, qlen, "%s", given);
-  } else if (!qemu_run_search_path("qemu-x86_64", qemu, qlen)) {
-    snprintf(why, whylen,
-             "qemu-x86_64 not found: install it with `sudo apt-get install "
-             "qemu-user` (or scripts/deps)");
+  } else if (qemu_run_find_default(qemu, qlen, why, whylen) != 0) {
     return -1;
   }
   if (!qemu_run_find_plugin(plugin, plen)) {
@@ -233,7 +313,8 @@ int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     snprintf(why, whylen,
              "%s cannot load plugins (%s): give a qemu-x86_64 built with "
-             "them, such as Debian's qemu-user (not qemu-user-static)",
+             "them, such as Debian 12's qemu-user or one softpmu's "
+             "scripts/qemu-user builds",
              what, out[0] ? out : "it failed");
     return -1;
   }

@@ -40,8 +40,11 @@ int qemu_run_find_program(const char *prog, char *buf, size_t len, char *why,
 
 /* qemu-x86_64 and the plugin into their buffers: qemu is given (the
  * path the user chose: `--qemu PATH` or $SOFTPMU_QEMU, named by what in
- * messages), or NULL for qemu-x86_64 found on PATH. 0, or -1 with what to
- * do in why: a given path must exist and be an executable file. */
+ * messages), or NULL for qemu-x86_64 found on PATH, or, when PATH has none
+ * or a static one, the one scripts/qemu-user built in
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/softpmu/qemu-user-X.Y/build/ (10.0, then
+ * 7.2). 0, or -1 with what to do in why: a given path must exist and be an
+ * executable file. */
 int qemu_run_find_tools(const char *given, const char *what, char *qemu,
                         size_t qlen, char *plugin, size_t plen, char *why,
                         size_t whylen);

@@ -81,12 +81,53 @@ exit 1
 STATIC
 chmod +x "$tmp/static"
 run stat --qemu "$tmp/static" -- /bin/true
-expect "--qemu static build" 2 "" "softpmu: stat: --qemu $tmp/static cannot load plugins (qemu-x86_64: unknown option 'plugin'): give a qemu-x86_64 built with them, such as Debian's qemu-user (not qemu-user-static)"
+expect "--qemu static build" 2 "" "softpmu: stat: --qemu $tmp/static cannot load plugins (qemu-x86_64: unknown option 'plugin'): give a qemu-x86_64 built with them, such as Debian 12's qemu-user or one softpmu's scripts/qemu-user builds"
 rm -f "$tmp/ran"
 # One that dies of a signal asking (an old or broken build) is refused too.
 printf '#!/bin/sh\nkill -9 $$\n' >"$tmp/broken"
 chmod +x "$tmp/broken"
 run stat --qemu "$tmp/broken" -- /bin/true
-expect "--qemu broken" 2 "" "softpmu: stat: --qemu $tmp/broken cannot load plugins (it failed): give a qemu-x86_64 built with them, such as Debian's qemu-user (not qemu-user-static)"
+expect "--qemu broken" 2 "" "softpmu: stat: --qemu $tmp/broken cannot load plugins (it failed): give a qemu-x86_64 built with them, such as Debian 12's qemu-user or one softpmu's scripts/qemu-user builds"
+
+# With no choice, PATH's qemu-x86_64 is passed over when it is a static
+# build (no PT_INTERP; it cannot load plugins) for the one scripts/qemu-user
+# built in ${XDG_CACHE_HOME:-$HOME/.cache}/softpmu/qemu-user-X.Y/build/,
+# 10.0 before 7.2; with none there, or no qemu-x86_64 at all, stat says
+# what to do. Debian's ldconfig, statically linked, stands in for Debian
+# 13's static qemu-user (it is never run).
+unset XDG_CACHE_HOME
+mkdir -p "$tmp/static-bin" "$tmp/no-bin"
+cp /sbin/ldconfig "$tmp/static-bin/qemu-x86_64"
+if readelf -l "$tmp/static-bin/qemu-x86_64" 2>/dev/null | grep -q INTERP; then
+  echo "/sbin/ldconfig is not statically linked here: the static checks are skipped"
+else
+  PATH="$tmp/static-bin:$PATH" run stat -x , -e instructions -- /bin/true
+  expect "PATH's static, none built" 2 "" "softpmu: stat: $tmp/static-bin/qemu-x86_64 is a static build, which cannot load plugins: build a qemu-x86_64 that can with softpmu's scripts/qemu-user (used from then on), or give one with --qemu PATH"
+  mkdir -p "$HOME/.cache/softpmu/qemu-user-7.2/build" \
+    "$HOME/.cache/softpmu/qemu-user-10.0/build" \
+    "$tmp/xdg/softpmu/qemu-user-7.2/build"
+  cp "$tmp/one" "$HOME/.cache/softpmu/qemu-user-7.2/build/qemu-x86_64"
+  PATH="$tmp/static-bin:$PATH" run stat -x , -e instructions -- /bin/true
+  [ "$rc" = 0 ] || fail "PATH's static, 7.2 built: status $rc"
+  ran one "PATH's static: the cache's 7.2"
+  cp "$tmp/two" "$HOME/.cache/softpmu/qemu-user-10.0/build/qemu-x86_64"
+  PATH="$tmp/static-bin:$PATH" run record -o "$tmp/perf.data" -- /bin/true
+  [ "$rc" = 0 ] || fail "PATH's static, 10.0 built: status $rc"
+  ran two "PATH's static: the cache's 10.0 before its 7.2"
+  cp "$tmp/one" "$tmp/xdg/softpmu/qemu-user-7.2/build/qemu-x86_64"
+  XDG_CACHE_HOME="$tmp/xdg" PATH="$tmp/static-bin:$PATH" \
+    run stat -x , -e instructions -- /bin/true
+  [ "$rc" = 0 ] || fail "XDG_CACHE_HOME: status $rc"
+  ran one "PATH's static: \$XDG_CACHE_HOME's cache"
+  # A dynamic qemu-x86_64 on PATH is still the one that runs.
+  cp "$tmp/two" "$tmp/xdg/softpmu/qemu-user-7.2/build/qemu-x86_64"
+  cp "$tmp/one" "$tmp/no-bin/qemu-x86_64"
+  XDG_CACHE_HOME="$tmp/xdg" PATH="$tmp/no-bin:$PATH" \
+    run stat -x , -e instructions -- /bin/true
+  ran one "PATH's dynamic qemu-x86_64 before the cache's"
+  rm -f "$tmp/no-bin/qemu-x86_64"
+fi
+XDG_CACHE_HOME="$tmp/empty" PATH="$tmp/no-bin" run stat -e instructions -- /bin/true
+expect "no qemu-x86_64" 2 "" "softpmu: stat: qemu-x86_64 not found: install it with \`sudo apt-get install qemu-user\` (or scripts/deps; where the distribution's is a static build, scripts/qemu-user builds one)"
 
 finish
