@@ -52,6 +52,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api.h"
 #include "classify.h"
 #include "config.h"
 #include "cores.h"
@@ -69,8 +70,6 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
-
 /* Linux x86-64 system call numbers of exit and exit_group. */
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
@@ -79,6 +78,7 @@ EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
 
 struct plugin {
   struct spmu_qemu_config cfg; /* set by setup.c; const to every part */
+  struct spmu_qemu_api api;    /* set at install (api.c); const after */
   qemu_plugin_id_t id;
   pthread_mutex_t lock; /* the threads, the blocks, status */
   struct spmu_qemu_blocks *blocks;
@@ -138,16 +138,16 @@ static bool failed(const struct plugin *p)
 /* A guest address and the bytes QEMU read there (exec.c's check that
  * guest addresses are host addresses). */
 static void take_probe(struct spmu_qemu_exec_probe *probe,
+                       const struct spmu_qemu_api *api,
                        const struct qemu_plugin_tb *qtb)
 {
   const struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(qtb, 0);
-  size_t n = insn ? qemu_plugin_insn_size(insn) : 0;
+  size_t n =
+      insn ? spmu_qemu_insn_bytes(api, insn, probe->bytes, sizeof(probe->bytes))
+           : 0;
 
-  if (n > sizeof(probe->bytes))
-    n = sizeof(probe->bytes);
   if (n) {
     probe->vaddr = qemu_plugin_insn_vaddr(insn);
-    memcpy(probe->bytes, qemu_plugin_insn_data(insn), n);
     probe->n = n;
   }
 }
@@ -163,13 +163,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 
   (void)id;
   pthread_mutex_lock(&p->lock);
-  t = spmu_qemu_describe_tb(p->blocks, qtb);
+  t = spmu_qemu_describe_tb(p->blocks, &p->api, qtb);
   ok = t != NULL;
   if (ok) {
     t->vcpus = spmu_qemu_threads_table(p->threads);
     ok = spmu_qemu_register_tb(p->blocks, t);
     if (!p->probe.n)
-      take_probe(&p->probe, qtb);
+      take_probe(&p->probe, &p->api, qtb);
   }
   pthread_mutex_unlock(&p->lock);
   if (!ok) {
@@ -422,17 +422,12 @@ static void after_fork_child(void)
 
 /* ---- the install ------------------------------------------------------ */
 
-static bool check_qemu(const qemu_info_t *info)
+static bool check_qemu(struct spmu_qemu_api *api, const qemu_info_t *info)
 {
-  char ver[64];
+  char why[256];
 
-  if (info->version.min > SPMU_QEMU_PLUGIN_API ||
-      info->version.cur < SPMU_QEMU_PLUGIN_API) {
-    snprintf(ver, sizeof(ver), "%d to %d", info->version.min,
-             info->version.cur);
-    spmu_qemu_fail("this QEMU supports plugin API versions %s; the plugin is "
-                   "written for version 1 (QEMU 7.2, Debian 12's qemu-user)",
-                   ver);
+  if (!spmu_qemu_api_resolve(api, info, why, sizeof(why))) {
+    spmu_qemu_fail("%s", why);
     return false;
   }
   if (info->system_emulation || strcmp(info->target_name, "x86_64") != 0) {
@@ -457,7 +452,8 @@ static void drop(struct plugin *p)
 /* The configuration from the arguments, one thread's worth of cores
  * programmed now (so that a bad event fails the start rather than the
  * first thread), then the process's state. */
-static struct plugin *make(int argc, char **argv)
+static struct plugin *make(const struct spmu_qemu_api *api, int argc,
+                           char **argv)
 {
   struct plugin *p = calloc(1, sizeof(*p));
   char why[SPMU_PLUGIN_ARGS_PATH_MAX + 256];
@@ -467,6 +463,7 @@ static struct plugin *make(int argc, char **argv)
     free(p);
     return NULL;
   }
+  p->api = *api;
   if (!spmu_qemu_setup(&p->cfg, argc, argv))
     goto fail;
   if (!spmu_qemu_cores_try(&p->cfg, why, sizeof(why)) ||
@@ -476,7 +473,7 @@ static struct plugin *make(int argc, char **argv)
     goto fail;
   }
   p->blocks = spmu_qemu_blocks_new();
-  p->inl = p->blocks ? spmu_qemu_inline_new(p->blocks) : NULL;
+  p->inl = p->blocks ? spmu_qemu_inline_new(p->blocks, &p->api) : NULL;
   p->threads = p->inl ? spmu_qemu_threads_new(&p->cfg, p->inl) : NULL;
   if (!p->threads)
     goto fail;
@@ -493,9 +490,10 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
                                int argc, char **argv)
 {
+  struct spmu_qemu_api api;
   struct plugin *p;
 
-  if (!check_qemu(info) || !(p = make(argc, argv)))
+  if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
   p->id = id;
   root = p;
