@@ -64,10 +64,8 @@ static bool resolve_v1(struct spmu_qemu_api *api, char *why, size_t whylen)
   LOOKUP(api->tb_exec_inline_v1, "qemu_plugin_register_vcpu_tb_exec_inline");
   LOOKUP(api->insn_data_v1, "qemu_plugin_insn_data");
   if (!api->tb_exec_inline_v1)
-    return missing("qemu_plugin_register_vcpu_tb_exec_inline", 1, why,
-                   whylen);
-  return api->insn_data_v1 ||
-         missing("qemu_plugin_insn_data", 1, why, whylen);
+    return missing("qemu_plugin_register_vcpu_tb_exec_inline", 1, why, whylen);
+  return api->insn_data_v1 || missing("qemu_plugin_insn_data", 1, why, whylen);
 }
 
 static bool resolve_v2(struct spmu_qemu_api *api, char *why, size_t whylen)

@@ -89,7 +89,8 @@ struct plugin {
   bool inline_mode;                /* counting inline (inline.c) now */
   bool failed;                     /* a block or a thread could not be set up */
   bool signal_written;
-  int fork_tid;                      /* the host thread that forks */
+  bool exit_deferred; /* at exit with no exit call: a signal may follow */
+  int fork_tid;       /* the host thread that forks */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
 };
 
@@ -317,6 +318,9 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
     on_execve(root, vcpu_index, &call);
 }
 
+/* QEMU 10 calls the exit callback before ending the process by a signal
+ * too: with no exit call seen, the block waits for the kill() that may
+ * follow (below), else for the process's end (write_deferred). */
 static void on_exit_process(qemu_plugin_id_t id, void *udata)
 {
   struct plugin *p = udata;
@@ -326,9 +330,24 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
   spmu_qemu_threads_retire_all(p->threads);
   if (failed(p))
     spmu_qemu_fail("the counts are incomplete (see the messages above)");
-  write_results(p);
+  if (p->status == SPMU_RESULTS_STATUS_UNKNOWN)
+    p->exit_deferred = true;
+  else
+    write_results(p);
   pthread_mutex_unlock(&p->lock);
   spmu_qemu_stream_flush(p->stream);
+}
+
+__attribute__((destructor)) static void write_deferred(void)
+{
+  if (!root)
+    return;
+  pthread_mutex_lock(&root->lock);
+  if (root->exit_deferred && !root->signal_written) {
+    root->signal_written = true;
+    write_results(root);
+  }
+  pthread_mutex_unlock(&root->lock);
 }
 
 /* ---- a fatal signal ------------------------------------------------------
@@ -368,7 +387,8 @@ static void write_before_signal(struct plugin *p, int sig)
   pthread_mutex_lock(&p->lock);
   if (!p->signal_written) {
     p->signal_written = true;
-    spmu_qemu_threads_collect(p->threads, false);
+    if (!p->exit_deferred)
+      spmu_qemu_threads_collect(p->threads, false);
     p->status = SPMU_RESULTS_STATUS_SIGNAL(sig);
     write_results(p);
   }
