@@ -75,6 +75,9 @@
 #define NR_EXIT_GROUP 231
 #define NR_EXECVE 59
 #define NR_EXECVEAT 322
+#define NR_KILL 62
+#define NR_TKILL 200
+#define NR_TGKILL 234
 
 struct plugin {
   struct spmu_qemu_config cfg; /* set by setup.c; const to every part */
@@ -304,6 +307,29 @@ static void on_execve(struct plugin *p, unsigned vcpu_index,
   write_block_before_execve(p, SPMU_RESULTS_STATUS_EXECVE, vcpu_index);
 }
 
+static bool ends_process(int sig);
+static void write_before_signal(struct plugin *p, int sig);
+
+/* kill, tkill or tgkill of this process by itself. QEMU 10 leaves the
+ * host's default action on a signal that ends a process without a core
+ * dump while the guest's is the default: the kernel then ends QEMU with
+ * no callback, so the counts are written at the call (a signal whose host
+ * action is QEMU's own handler is left to the kill() hook below). */
+static void on_self_kill(struct plugin *p, int64_t num, uint64_t a1,
+                         uint64_t a2, uint64_t a3)
+{
+  int sig = -1;
+
+  if (num == NR_KILL && (pid_t)a1 == getpid())
+    sig = (int)a2;
+  else if (num == NR_TKILL && (pid_t)a1 == gettid())
+    sig = (int)a2;
+  else if (num == NR_TGKILL && (pid_t)a1 == getpid())
+    sig = (int)a3;
+  if (sig > 0 && ends_process(sig))
+    write_before_signal(p, sig);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
@@ -316,6 +342,8 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
     on_execve(root, vcpu_index, &call);
+  if (num == NR_KILL || num == NR_TKILL || num == NR_TGKILL)
+    on_self_kill(root, num, a1, a2, a3);
 }
 
 /* QEMU 10 calls the exit callback before ending the process by a signal
