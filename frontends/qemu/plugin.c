@@ -326,7 +326,8 @@ static void on_self_kill(struct plugin *p, int64_t num, uint64_t a1,
     sig = (int)a2;
   else if (num == NR_TGKILL && (pid_t)a1 == getpid())
     sig = (int)a3;
-  if (sig > 0 && ends_process(sig))
+  /* SIGKILL ends it with no counts under every QEMU. */
+  if (sig > 0 && sig != SIGKILL && ends_process(sig))
     write_before_signal(p, sig);
 }
 
