@@ -93,6 +93,7 @@ struct plugin {
   bool failed;                     /* a block or a thread could not be set up */
   bool signal_written;
   bool exit_deferred; /* at exit with no exit call: a signal may follow */
+  bool catch_signals; /* the handler of on_fatal_signal (API 2 on) */
   int fork_tid;       /* the host thread that forks */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
 };
@@ -390,6 +391,26 @@ __attribute__((destructor)) static void write_deferred(void)
  * status=signal:N. The other threads of the process run on meanwhile:
  * their blocks during the writing may be missed. */
 
+/* The signals whose default action dumps core (signal(7)). */
+static bool dumps_core(int sig)
+{
+  switch (sig) {
+  case SIGABRT:
+  case SIGBUS:
+  case SIGFPE:
+  case SIGILL:
+  case SIGQUIT:
+  case SIGSEGV:
+  case SIGSYS:
+  case SIGTRAP:
+  case SIGXCPU:
+  case SIGXFSZ:
+    return true;
+  default:
+    return false;
+  }
+}
+
 static bool ends_process(int sig)
 {
   struct sigaction sa;
@@ -411,9 +432,9 @@ static bool ends_process(int sig)
   }
 }
 
-static void write_before_signal(struct plugin *p, int sig)
+/* The block, status=signal:sig, once; p->lock held. */
+static void write_signal_block(struct plugin *p, int sig)
 {
-  pthread_mutex_lock(&p->lock);
   if (!p->signal_written) {
     p->signal_written = true;
     if (!p->exit_deferred)
@@ -421,8 +442,94 @@ static void write_before_signal(struct plugin *p, int sig)
     p->status = SPMU_RESULTS_STATUS_SIGNAL(sig);
     write_results(p);
   }
+}
+
+static void write_before_signal(struct plugin *p, int sig)
+{
+  pthread_mutex_lock(&p->lock);
+  write_signal_block(p, sig);
   pthread_mutex_unlock(&p->lock);
   spmu_qemu_stream_flush(p->stream);
+}
+
+/* QEMU 10 (plugin API 2 on) leaves the host's default action on the
+ * signals that end a process without a core dump (SIGINT, SIGTERM,
+ * SIGHUP, SIGPIPE...) while the guest's is the default, and installs its
+ * own handler, which leads to the kill() above, only for the others: the
+ * kernel would end QEMU with no callback. The plugin installs this
+ * handler on them at install, before QEMU sets up its signals; QEMU keeps
+ * a handler it finds there and tells the guest the action is the default,
+ * and replaces it when the guest sets an action of its own (a guest that
+ * sets the default again dies uncounted). It writes the counts so far,
+ * unless the interrupted thread holds the lock (then none: waiting would
+ * never end), and dies of the signal. QEMU 7.2 installs its handler on
+ * every signal over this one. */
+static int real_sigaction(int sig, const struct sigaction *act,
+                          struct sigaction *old)
+{
+  union {
+    void *p;
+    int (*f)(int, const struct sigaction *, struct sigaction *);
+  } next = {.p = dlsym(RTLD_NEXT, "sigaction")};
+
+  if (!next.p) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return next.f(sig, act, old);
+}
+
+static void on_fatal_signal(int sig)
+{
+  struct sigaction dfl = {.sa_handler = SIG_DFL};
+  int saved = errno;
+
+  if (root && pthread_mutex_trylock(&root->lock) == 0) {
+    write_signal_block(root, sig);
+    pthread_mutex_unlock(&root->lock);
+    spmu_qemu_stream_flush(root->stream);
+  }
+  real_sigaction(sig, &dfl, NULL);
+  raise(sig); /* blocked until this returns, then fatal */
+  errno = saved;
+}
+
+static bool caught(int sig)
+{
+  return sig > 0 && sig < SIGRTMIN && sig != SIGKILL && sig != SIGSTOP &&
+         !dumps_core(sig) && sig != SIGCHLD && sig != SIGCONT &&
+         sig != SIGURG && sig != SIGWINCH && sig != SIGTSTP && sig != SIGTTIN &&
+         sig != SIGTTOU;
+}
+
+static void catch_fatal_signals(void)
+{
+  struct sigaction sa = {.sa_handler = on_fatal_signal};
+  int sig;
+
+  sigfillset(&sa.sa_mask);
+  for (sig = 1; sig < SIGRTMIN; sig++)
+    if (caught(sig) && ends_process(sig))
+      real_sigaction(sig, &sa, NULL);
+}
+
+/* softpmu stat preloads the plugin (the kill() hook above): QEMU setting
+ * the host's default action again on one of those signals (the guest
+ * set it) gets this handler instead, on plugin API 2 on. */
+EXPORT int sigaction(int sig, const struct sigaction *act,
+                     struct sigaction *old);
+EXPORT int sigaction(int sig, const struct sigaction *act,
+                     struct sigaction *old)
+{
+  struct sigaction mine;
+
+  if (root && root->catch_signals && act && act->sa_handler == SIG_DFL &&
+      caught(sig)) {
+    mine = (struct sigaction){.sa_handler = on_fatal_signal};
+    sigfillset(&mine.sa_mask);
+    act = &mine;
+  }
+  return real_sigaction(sig, act, old);
 }
 
 EXPORT int kill(pid_t pid, int sig);
@@ -547,6 +654,9 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  p->catch_signals = spmu_qemu_api_per_vcpu(&p->api);
+  if (p->catch_signals)
+    catch_fatal_signals();
   register_callbacks(id);
   return 0;
 }
