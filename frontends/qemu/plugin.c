@@ -368,9 +368,12 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
   spmu_qemu_stream_flush(p->stream);
 }
 
+/* At the process's end (exit() runs it): the block on_exit_process left,
+ * if no signal wrote it. Only then does it take the lock: another thread
+ * may still run (and hold it) while exit() runs. */
 __attribute__((destructor)) static void write_deferred(void)
 {
-  if (!root)
+  if (!root || !root->exit_deferred)
     return;
   pthread_mutex_lock(&root->lock);
   if (root->exit_deferred && !root->signal_written) {
@@ -459,11 +462,13 @@ static void write_before_signal(struct plugin *p, int sig)
  * kernel would end QEMU with no callback. The plugin installs this
  * handler on them at install, before QEMU sets up its signals; QEMU keeps
  * a handler it finds there and tells the guest the action is the default,
- * and replaces it when the guest sets an action of its own (a guest that
- * sets the default again dies uncounted). It writes the counts so far,
- * unless the interrupted thread holds the lock (then none: waiting would
- * never end), and dies of the signal. QEMU 7.2 installs its handler on
- * every signal over this one. */
+ * and replaces it when the guest sets an action of its own (the sigaction
+ * hook below puts it back when the guest sets the default again). It
+ * writes the counts so far, unless the interrupted thread holds the lock
+ * (then none: waiting would never end), and dies of the signal. Writing
+ * allocates, which a handler may not strictly do: a signal that lands
+ * inside the allocator of the thread it interrupts could hang it. QEMU
+ * 7.2 installs its handler on every signal over this one. */
 static int real_sigaction(int sig, const struct sigaction *act,
                           struct sigaction *old)
 {
