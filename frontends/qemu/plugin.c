@@ -53,6 +53,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "budget.h"
 #include "classify.h"
 #include "config.h"
 #include "cores.h"
@@ -86,15 +87,18 @@ struct plugin {
   pthread_mutex_t lock; /* the threads, the blocks, status */
   struct spmu_qemu_blocks *blocks;
   struct spmu_qemu_inline *inl;
+  struct spmu_qemu_budget *budget; /* record mode inline (budget.c), or NULL */
   struct spmu_qemu_threads *threads;
   struct spmu_qemu_stream *stream; /* record mode, else NULL */
   int status;                      /* exit status, or SPMU_RESULTS_STATUS_* */
   bool inline_mode;                /* counting inline (inline.c) now */
   bool failed;                     /* a block or a thread could not be set up */
   bool signal_written;
-  bool exit_deferred; /* at exit with no exit call: a signal may follow */
-  bool catch_signals; /* the handler of on_fatal_signal (API 2 on) */
-  int fork_tid;       /* the host thread that forks */
+  bool exit_deferred;    /* at exit with no exit call: a signal may follow */
+  bool catch_signals;    /* QEMU's handler on more signals (API 2 on) */
+  bool have_qemu_action; /* qemu_action is QEMU's handler */
+  struct sigaction qemu_action;      /* set by the sigaction hook, once */
+  int fork_tid;                      /* the host thread that forks */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
 };
 
@@ -188,6 +192,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
   if (p->inline_mode) {
     if (!spmu_qemu_inline_tb(p->inl, qtb, t))
       p->failed = true;
+  } else if (p->budget) {
+    spmu_qemu_budget_instrument(p->budget, qtb, t);
   } else {
     qemu_plugin_register_vcpu_tb_exec_cb(
         qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
@@ -233,6 +239,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     p->failed = true;
     return;
   }
+  v->ib = p->budget;
+  v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
   if (spmu_qemu_threads_add(p->threads, vcpu_index, v) > 1 && p->inline_mode)
     leave_inline_mode(p);
@@ -457,18 +465,18 @@ static void write_before_signal(struct plugin *p, int sig)
 
 /* QEMU 10 (plugin API 2 on) leaves the host's default action on the
  * signals that end a process without a core dump (SIGINT, SIGTERM,
- * SIGHUP, SIGPIPE...) while the guest's is the default, and installs its
- * own handler, which leads to the kill() above, only for the others: the
- * kernel would end QEMU with no callback. The plugin installs this
- * handler on them at install, before QEMU sets up its signals; QEMU keeps
- * a handler it finds there and tells the guest the action is the default,
- * and replaces it when the guest sets an action of its own (the sigaction
- * hook below puts it back when the guest sets the default again). It
- * writes the counts so far, unless the interrupted thread holds the lock
- * (then none: waiting would never end), and dies of the signal. Writing
- * allocates, which a handler may not strictly do: a signal that lands
- * inside the allocator of the thread it interrupts could hang it. QEMU
- * 7.2 installs its handler on every signal over this one. */
+ * SIGHUP, SIGPIPE...) while the guest's is the default, where QEMU 7.2
+ * installs its own handler on every signal: the kernel would end QEMU
+ * with no callback. softpmu stat preloads the plugin (the kill() hook
+ * above), so QEMU's sigaction calls come here: the first time QEMU
+ * installs its handler (on a signal that dumps core, as it sets up its
+ * signals, after the plugin's install), the plugin installs the same
+ * handler on those signals, and puts it back whenever QEMU would set the
+ * default there again for the guest (QEMU's guest-side calls have
+ * SA_SIGINFO; its own reset before it kills itself has not, and is left
+ * alone). QEMU then takes such a signal as 7.2 does: queued to the guest,
+ * whose default action ends it through the exit callback and the kill()
+ * hook, at a point where the plugin may write. */
 static int real_sigaction(int sig, const struct sigaction *act,
                           struct sigaction *old)
 {
@@ -484,21 +492,8 @@ static int real_sigaction(int sig, const struct sigaction *act,
   return next.f(sig, act, old);
 }
 
-static void on_fatal_signal(int sig)
-{
-  struct sigaction dfl = {.sa_handler = SIG_DFL};
-  int saved = errno;
-
-  if (root && pthread_mutex_trylock(&root->lock) == 0) {
-    write_signal_block(root, sig);
-    pthread_mutex_unlock(&root->lock);
-    spmu_qemu_stream_flush(root->stream);
-  }
-  real_sigaction(sig, &dfl, NULL);
-  raise(sig); /* blocked until this returns, then fatal */
-  errno = saved;
-}
-
+/* The signals taken over: those that end a process without a core dump
+ * (signal(7)). */
 static bool caught(int sig)
 {
   return sig > 0 && sig < SIGRTMIN && sig != SIGKILL && sig != SIGSTOP &&
@@ -507,33 +502,43 @@ static bool caught(int sig)
          sig != SIGTTOU;
 }
 
-static void catch_fatal_signals(void)
+static bool qemu_default(const struct sigaction *act)
 {
-  struct sigaction sa = {.sa_handler = on_fatal_signal};
-  int sig;
-
-  sigfillset(&sa.sa_mask);
-  for (sig = 1; sig < SIGRTMIN; sig++)
-    if (caught(sig) && ends_process(sig))
-      real_sigaction(sig, &sa, NULL);
+  return act->sa_handler == SIG_DFL && (act->sa_flags & SA_SIGINFO);
 }
 
-/* softpmu stat preloads the plugin (the kill() hook above): QEMU setting
- * the host's default action again on one of those signals (the guest
- * set it) gets this handler instead, on plugin API 2 on. */
+/* QEMU's handler, just installed on sig: on every caught signal whose
+ * host action is the default too. */
+static void take_over(struct plugin *p, const struct sigaction *act)
+{
+  int sig;
+
+  p->qemu_action = *act;
+  p->have_qemu_action = true;
+  for (sig = 1; sig < SIGRTMIN; sig++)
+    if (caught(sig) && ends_process(sig))
+      real_sigaction(sig, &p->qemu_action, NULL);
+}
+
 EXPORT int sigaction(int sig, const struct sigaction *act,
                      struct sigaction *old);
 EXPORT int sigaction(int sig, const struct sigaction *act,
                      struct sigaction *old)
 {
-  struct sigaction mine;
+  struct plugin *p = root;
+  int rc;
 
-  if (root && root->catch_signals && act && act->sa_handler == SIG_DFL &&
-      caught(sig)) {
-    mine = (struct sigaction){.sa_handler = on_fatal_signal};
-    sigfillset(&mine.sa_mask);
-    act = &mine;
+  if (!p || !p->catch_signals || !act)
+    return real_sigaction(sig, act, old);
+  if (!p->have_qemu_action && dumps_core(sig) && (act->sa_flags & SA_SIGINFO) &&
+      act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN) {
+    rc = real_sigaction(sig, act, old);
+    if (rc == 0)
+      take_over(p, act);
+    return rc;
   }
+  if (p->have_qemu_action && caught(sig) && qemu_default(act))
+    act = &p->qemu_action;
   return real_sigaction(sig, act, old);
 }
 
@@ -604,6 +609,7 @@ static void drop(struct plugin *p)
 {
   spmu_qemu_threads_free(p->threads);
   spmu_qemu_inline_free(p->inl);
+  spmu_qemu_budget_free(p->budget);
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
   pthread_mutex_destroy(&p->lock);
@@ -640,6 +646,7 @@ static struct plugin *make(const struct spmu_qemu_api *api, int argc,
     goto fail;
   p->status = SPMU_RESULTS_STATUS_UNKNOWN;
   p->inline_mode = p->cfg.inline_start;
+  p->budget = spmu_qemu_budget_new(&p->cfg, &p->api);
   return p;
 fail:
   drop(p);
@@ -660,8 +667,6 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   p->catch_signals = spmu_qemu_api_per_vcpu(&p->api);
-  if (p->catch_signals)
-    catch_fatal_signals();
   register_callbacks(id);
   return 0;
 }

@@ -4,7 +4,8 @@
 # freestanding test programs, whose guest code is the same under both,
 # must give the same exact counts (every exact event, counted by
 # callbacks and inline) and the same samples (instruction, address, call
-# chain; record mode with and without PEBS) under both. QEMU 10 runs a
+# chain; record mode with and without PEBS, and sampling instructions
+# alone, which QEMU 10 counts by an inline budget: budget.c) under both. QEMU 10 runs a
 # REP string instruction's iterations inside one block: the counts are
 # still the hardware's, one per REP instruction (SDM Vol. 2B, REP).
 #   test_qemu10.sh CC SOFTPMU PLUGIN SRCDIR REC_DUMP
@@ -108,6 +109,10 @@ for case in "record:event=5300c0,period=97" \
   "branches:event=5300c0,event=5301c4,event=5381d0,event=5382d0,period=53" \
   "record:event=5300c0,period=1009,precise=1" \
   "loads:event=5300c0,event=5381d0,period=17" \
+  "record:event=5300c0,period=1" "record:event=5300c0,period=10007" \
+  "rep:event=5300c0,period=7" "rep_big:event=5300c0,period=3" \
+  "threads:event=5300c0,period=101" "fork:event=5300c0,period=50" \
+  "signal:event=5300c0,period=13" "loads:event=5300c0,period=5" \
   "recurse:event=5300c0,period=53,callgraph=1" \
   "fork:event=5300c4,period=50,callgraph=1"; do
   same_samples "${case%%:*}" "${case#*:}"
