@@ -87,8 +87,7 @@ void spmu_qemu_budget_tb(const struct spmu_qemu_budget *b,
   api->tb_exec_inline(qtb, QEMU_PLUGIN_INLINE_ADD_U64, slack_word(b),
                       -(uint64_t)(uint32_t)t->packed[0][0]);
   api->tb_exec_cond_cb(qtb, cond_cb, QEMU_PLUGIN_CB_NO_REGS,
-                       QEMU_PLUGIN_COND_GE, slack_word(b), SIGN_BIT,
-                       (void *)t);
+                       QEMU_PLUGIN_COND_GE, slack_word(b), SIGN_BIT, (void *)t);
   api->tb_exec_inline(qtb, QEMU_PLUGIN_INLINE_STORE_U64, last_word(b),
                       (uint64_t)(uintptr_t)t);
 }

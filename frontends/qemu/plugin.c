@@ -15,6 +15,7 @@
  *   threads.c   the registry of the process's guest threads, their totals
  *   cores.c     a thread's model cores, programmed through the agent
  *   inline.c    counting by QEMU's inline adds alone, while that is exact
+ *   budget.c    record mode by an inline budget (plugin API 2 on)
  *   count.c     counting by a callback per block, handed to the model in
  *               bulk; per instruction in the block that reaches an overflow
  *   interval.c  each thread's rows of intervals (interval=N)
@@ -27,6 +28,7 @@
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
  *   fail.c      the messages
+ *   api.c       the plugin API versions: the calls that differ
  * and the types they share: config.h (the configuration, const once set),
  * tb.h (a block), vcpu.h (a thread). Each part sees the configuration and
  * the thread it works on as parameters (a thread's struct vcpu holds the
@@ -35,9 +37,10 @@
  *
  * The one global: root, below, which only this file sees. QEMU calls the
  * callbacks of a vCPU's start and end, of a translation and of a system
- * call with no userdata, and the fork and kill hooks take none either:
- * they reach the process's state through it. It is set when an install
- * succeeds and never changes. */
+ * call with no userdata, and the fork, kill and sigaction hooks take none
+ * either: they reach the process's state through it. It is set when an
+ * install succeeds and never changes. (api.c exports the variable QEMU
+ * reads the API version from, set once, at load.) */
 #define _GNU_SOURCE /* O_CLOEXEC, gettid */
 #include <dlfcn.h>
 #include <errno.h>

@@ -53,12 +53,13 @@ same_counts() {
 }
 
 # samples QEMU NAME ARGS: the plugin's record stream, as text, without
-# the process and thread ids.
+# the process and thread ids, sorted (threads interleave as the host runs
+# them).
 samples() {
   rm -f "$tmp/rec"
   "$1" -plugin "$PLUGIN,record=$tmp/rec,comm=$2,$3" "$tmp/$2" \
     >"$tmp/out" 2>"$tmp/err"
-  "$DUMP" "$tmp/rec" | awk '{ $2 = $3 = ""; print }'
+  "$DUMP" "$tmp/rec" | awk '{ $2 = $3 = ""; print }' | sort
 }
 
 # same_samples NAME ARGS
