@@ -52,12 +52,14 @@ same_counts() {
   done
 }
 
-# samples QEMU NAME ARGS: the plugin's record stream, as text, without
+# samples QEMU NAME ARGS: the plugin's record stream (preloaded, as
+# softpmu record runs it, for its kill and sigaction hooks), as text, without
 # the process and thread ids, sorted (threads interleave as the host runs
 # them).
 samples() {
   rm -f "$tmp/rec"
-  "$1" -plugin "$PLUGIN,record=$tmp/rec,comm=$2,$3" "$tmp/$2" \
+  LD_PRELOAD="$PLUGIN" "$1" -U LD_PRELOAD \
+    -plugin "$PLUGIN,record=$tmp/rec,comm=$2,$3" "$tmp/$2" \
     >"$tmp/out" 2>"$tmp/err"
   "$DUMP" "$tmp/rec" | awk '{ $2 = $3 = ""; print }' | sort
 }
@@ -67,6 +69,15 @@ same_samples() {
   checks=$((checks + 1))
   samples "$QEMU7" "$1" "$2" >"$tmp/s7"
   samples "$SOFTPMU_QEMU10" "$1" "$2" >"$tmp/s10"
+  # A program a signal ends: QEMU 10 calls the exit callback first, so
+  # its stream has the thread's EXIT record; QEMU 7.2's has none (softpmu
+  # record adds it at the last time it saw). The rest must be the same.
+  if [ "$1" = signal ]; then
+    checks=$((checks + 1))
+    grep -q '^exit ' "$tmp/s10" || fail "signal: no exit record under QEMU 10"
+    grep -v '^exit ' "$tmp/s10" >"$tmp/s10x"
+    mv "$tmp/s10x" "$tmp/s10"
+  fi
   grep -q '^sample' "$tmp/s7" || fail "$1 ($2): no samples under 7.2"
   cmp -s "$tmp/s7" "$tmp/s10" ||
     fail "$1 ($2): samples differ: $(diff "$tmp/s7" "$tmp/s10" | head -4)"
