@@ -13,6 +13,10 @@
 #   record at a period of 10,007 instructions; valgrind cachegrind
 #   (--cache-sim=no) and callgrind.
 # Prints each time and its ratio to native and to qemu alone.
+# With SOFTPMU_QEMU set (another qemu-x86_64, QEMU 10 say), those rows run
+# PATH's qemu-x86_64, and each program has three more, against that QEMU
+# alone: it alone, softpmu stat's exact events and record -c 10007 under
+# it (--qemu).
 #   bench/bench_stat.sh [SOFTPMU]   (default build/cli/softpmu)
 # or: cmake --build build --target bench-stat
 # WORKLOADS chooses among hash calls gzip xz python3 (default: all).
@@ -28,6 +32,8 @@ done
 [ -x "$softpmu" ] || { echo "bench_stat: no $softpmu (build first)" >&2; exit 1; }
 
 . "$here/lib.sh"
+other=${SOFTPMU_QEMU:-}
+unset SOFTPMU_QEMU
 
 row() { # LABEL SECONDS NATIVE QEMU
   awk -v l="$1" -v t="$2" -v n="$3" -v q="$4" 'BEGIN {
@@ -54,6 +60,16 @@ bench() {
   row "softpmu record -c 10007 -e instructions" "$rec" "$native" "$qemu"
   row "valgrind cachegrind --cache-sim=no" "$cg" "$native" "$qemu"
   row "valgrind callgrind" "$callg" "$native" "$qemu"
+  [ -n "$other" ] || return 0
+  q2=$(best "$other" -cpu Skylake-Client "$@")
+  stat2=$(best "$softpmu" stat --qemu "$other" --cpu skylake \
+    -e instructions,branches,r81d0,r82d0 -- "$@")
+  rec2=$(best "$softpmu" record --qemu "$other" -c 10007 -e instructions \
+    -o "$tmp/perf.data" -- "$@")
+  echo "  under $other (ratios to it alone):"
+  row "$(basename "$other") alone" "$q2" "$native" "$q2"
+  row "softpmu stat --qemu (instructions,branches,loads,stores)" "$stat2" "$native" "$q2"
+  row "softpmu record --qemu -c 10007 -e instructions" "$rec2" "$native" "$q2"
 }
 
 # The Debian programs' input: 3 MB of a binary every run has (qemu's own),

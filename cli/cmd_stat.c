@@ -1055,7 +1055,7 @@ const struct cli_command cli_cmd_stat = {
         "        alone) costs several times less. Before the counts, on\n"
         "        standard error: the qemu-x86_64 that runs (its path and the\n"
         "        first line of its --version) and the QEMU plugin API version\n"
-        "        softpmu's plugin is built for.\n\n"
+        "        softpmu's plugin runs at with it.\n\n"
         "    -x, --field-separator SEP\n"
         "        One line per event, fields separated by SEP, in perf's "
         "order:\n"

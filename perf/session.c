@@ -415,6 +415,21 @@ static const char *session_qemu_given(const struct session *s, char *what,
   return NULL;
 }
 
+/* The QEMU plugin API version the plugin takes from the QEMU whose
+ * --version line is version (frontends/qemu/api.c: 1 before QEMU 9, 2 on
+ * 9.0 and 9.1, 4 from 9.2), at most the newest it knows. */
+static int session_plugin_api(const char *version)
+{
+  const char *v = strstr(version, "version ");
+  int major = 0, minor = 0;
+
+  if (!v || sscanf(v + 8, "%d.%d", &major, &minor) != 2 || major < 9)
+    return 1;
+  if (major == 9 && minor < 2)
+    return 2;
+  return SPMU_QEMU_PLUGIN_API_VERSION;
+}
+
 /* qemu-x86_64 and the plugin; a chosen qemu-x86_64 asked whether it
  * loads plugins, and with describe_qemu the one that runs said. */
 static int session_find_qemu(struct session *s)
@@ -436,7 +451,7 @@ static int session_find_qemu(struct session *s)
     return session_error(s, false, "%s", why);
   if (s->describe_qemu)
     session_error(s, false, "qemu: %s (%s), plugin API version %d", s->qemu,
-                  version, SPMU_QEMU_PLUGIN_API_VERSION);
+                  version, session_plugin_api(version));
   return 0;
 }
 

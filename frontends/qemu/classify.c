@@ -10,6 +10,7 @@
 
 #include <Zydis/Zydis.h>
 
+#include "api.h"
 #include "insn.h"
 #include "model.h"
 
@@ -354,6 +355,7 @@ void spmu_qemu_free_tb(struct tb *t)
 }
 
 struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
+                                 const struct spmu_qemu_api *api,
                                  const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
@@ -372,9 +374,10 @@ struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
   for (i = 0; i < n; i++) {
     const struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(qtb, i);
     uint64_t va = qemu_plugin_insn_vaddr(qi);
-    size_t len = qemu_plugin_insn_size(qi);
+    uint8_t bytes[16]; /* an instruction has at most 15 (SDM Vol. 2A 2.1) */
+    size_t len = spmu_qemu_insn_bytes(api, qi, bytes, sizeof(bytes));
     insn_class c;
-    bool ok = classify_memo(b, qemu_plugin_insn_data(qi), len, &c);
+    bool ok = classify_memo(b, bytes, len, &c);
 
     if (i == n - 1 && i > 0 && cut_at_page_end(va, ok))
       break;

@@ -14,6 +14,7 @@
 #include "tb.h"
 
 struct spmu_qemu_blocks;
+struct spmu_qemu_api;
 
 /* An empty table, with its decoder; NULL when either cannot be made. */
 struct spmu_qemu_blocks *spmu_qemu_blocks_new(void);
@@ -23,6 +24,7 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b);
  * It remembers classifications in b: the caller serialises it as it
  * serialises spmu_qemu_register_tb. */
 struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
+                                 const struct spmu_qemu_api *api,
                                  const struct qemu_plugin_tb *qtb);
 void spmu_qemu_free_tb(struct tb *t);
 

@@ -25,6 +25,7 @@
 #include <softpmu/events.h>
 #include <softpmu/regs.h>
 
+#include "budget.h"
 #include "classify.h"
 #include "interval.h"
 #include "lbr.h"
@@ -692,6 +693,39 @@ spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t)
   return cfg->lane_line[1] < 0 ? on_exec_eager_one : on_exec_eager;
 }
 
+/* Record mode by an inline budget (budget.c): block t took its
+ * instructions from the slack inline and the slack ran out, or t starts
+ * with a REP string instruction; the same as the callbacks above. */
+static void on_budget_out(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+
+  if (__builtin_expect(!v, 0))
+    return;
+  spmu_qemu_budget_pull(v, (uint32_t)t->packed[0][0]);
+  exec_eager(vcpu_index, t, false, true);
+  spmu_qemu_budget_push(v);
+}
+
+static void on_budget_rep(unsigned int vcpu_index, void *udata)
+{
+  const struct tb *t = udata;
+  struct vcpu *v = spmu_qemu_vcpu_at(t->vcpus, vcpu_index);
+
+  if (__builtin_expect(!v, 0))
+    return;
+  spmu_qemu_budget_pull(v, 0);
+  on_rep_exec_eager(vcpu_index, udata);
+  spmu_qemu_budget_push(v);
+}
+
+void spmu_qemu_budget_instrument(const struct spmu_qemu_budget *b,
+                                 struct qemu_plugin_tb *qtb, const struct tb *t)
+{
+  spmu_qemu_budget_tb(b, qtb, t, on_budget_out, on_budget_rep);
+}
+
 /* In a fork's child: the sums not delivered are the parent's. */
 void spmu_qemu_drop_sums(struct vcpu *v)
 {
@@ -727,6 +761,7 @@ void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata)
  * block is counted as it starts). */
 void spmu_qemu_flush_vcpu(struct vcpu *v)
 {
+  spmu_qemu_budget_pull(v, 0);
   if (v->prev && v->cfg->packed && !v->cfg->eager)
     count_packed(v, v->prev, variant_of(v, v->prev, NULL), v->prev->fallthrough,
                  false);
@@ -737,4 +772,5 @@ void spmu_qemu_flush_vcpu(struct vcpu *v)
   }
   v->prev = NULL; /* the next block this thread runs is its first */
   deliver_sums(v);
+  spmu_qemu_budget_push(v);
 }

@@ -23,6 +23,12 @@ void spmu_qemu_on_rep_exec(unsigned int vcpu_index, void *udata);
 qemu_plugin_vcpu_udata_cb_t
 spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t);
 
+/* Block t counted by b's inline budget (budget.h). */
+struct spmu_qemu_budget;
+void spmu_qemu_budget_instrument(const struct spmu_qemu_budget *b,
+                                 struct qemu_plugin_tb *qtb,
+                                 const struct tb *t);
+
 /* Hand everything v counted by callback to its cores. */
 void spmu_qemu_flush_vcpu(struct vcpu *v);
 /* execs executions of variant var of block t to v's cores, as one clock

@@ -25,29 +25,42 @@
  * block's executions are repeats, which retire nothing. Where the blocks
  * at N were translated before X was seen, they have no such callback: the
  * blocks ending at X then get a callback per execution instead, which
- * tells a repeat from the block that ran before it. */
+ * tells a repeat from the block that ran before it.
+ *
+ * The counters are QEMU 7.2's words, one for all threads (plugin API 1),
+ * or, from API 2 (QEMU 9 on), the words of per-vCPU scoreboards, added to
+ * by the inline operation that replaced it (api.h). Inline counting runs
+ * while the process has one thread, vCPU 0, either way: its words are
+ * the ones read. */
 #include "inline.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "classify.h"
 #include "count.h"
 
 /* Counters live in chunks that never move: generated code holds their
- * addresses. */
+ * addresses (API 1); from API 2 a chunk is a scoreboard of as many words
+ * per vCPU, which QEMU moves and the generated code finds. */
 #define CHUNK_WORDS 4096
 
-struct chunk {
-  struct chunk *prev;
-  uint64_t word[CHUNK_WORDS];
+struct inline_chunk {
+  struct inline_chunk *prev;
+  struct qemu_plugin_scoreboard *score; /* API 2 on, else NULL */
+  uint64_t word[];                      /* [CHUNK_WORDS], API 1 */
 };
+
+/* The vCPU whose counters are read: inline counting's one thread. */
+#define INLINE_VCPU 0u
 
 #define SITE_BLOCKS 16
 
 /* A REP string instruction and the blocks that end at it. */
 struct rep_site {
+  const struct spmu_qemu_inline *in;
   uint64_t x, n;                 /* its address, its fall-through */
   struct tb *block[SITE_BLOCKS]; /* the blocks ending at x */
   unsigned nblocks;
@@ -72,7 +85,8 @@ struct rep_block {
 
 struct spmu_qemu_inline {
   const struct spmu_qemu_blocks *blocks;
-  struct chunk *chunk; /* the newest; each holds the one before */
+  const struct spmu_qemu_api *api;
+  struct inline_chunk *chunk; /* the newest; each holds the one before */
   size_t used;
   struct rep_site *sites;
   struct rep_site *at_n[SITE_BUCKETS];
@@ -84,12 +98,14 @@ struct spmu_qemu_inline {
 };
 
 struct spmu_qemu_inline *
-spmu_qemu_inline_new(const struct spmu_qemu_blocks *blocks)
+spmu_qemu_inline_new(const struct spmu_qemu_blocks *blocks,
+                     const struct spmu_qemu_api *api)
 {
   struct spmu_qemu_inline *in = calloc(1, sizeof(*in));
 
   if (in) {
     in->blocks = blocks;
+    in->api = api;
     in->rep_addr = UINT64_MAX;
   }
   return in;
@@ -100,9 +116,11 @@ void spmu_qemu_inline_free(struct spmu_qemu_inline *in)
   if (!in)
     return;
   while (in->chunk) {
-    struct chunk *c = in->chunk;
+    struct inline_chunk *c = in->chunk;
 
     in->chunk = c->prev;
+    if (c->score)
+      in->api->scoreboard_free(c->score);
     free(c);
   }
   while (in->sites) {
@@ -120,18 +138,76 @@ void spmu_qemu_inline_free(struct spmu_qemu_inline *in)
   free(in);
 }
 
-static uint64_t *new_counter(struct spmu_qemu_inline *in)
+static struct inline_chunk *new_chunk(const struct spmu_qemu_api *api)
+{
+  bool per_vcpu = spmu_qemu_api_per_vcpu(api);
+  struct inline_chunk *c =
+      calloc(1, sizeof(*c) + (per_vcpu ? 0 : CHUNK_WORDS * sizeof(uint64_t)));
+
+  if (c && per_vcpu &&
+      !(c->score = api->scoreboard_new(CHUNK_WORDS * sizeof(uint64_t)))) {
+    free(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* A new counter, at 0; chunk NULL when out of memory. */
+static struct icounter new_counter(struct spmu_qemu_inline *in)
 {
   if (!in->chunk || in->used == CHUNK_WORDS) {
-    struct chunk *c = calloc(1, sizeof(*c));
+    struct inline_chunk *c = new_chunk(in->api);
 
     if (!c)
-      return NULL;
+      return (struct icounter){0};
     c->prev = in->chunk;
     in->chunk = c;
     in->used = 0;
   }
-  return &in->chunk->word[in->used++];
+  return (struct icounter){in->chunk, (uint32_t)in->used++};
+}
+
+static qemu_plugin_u64 entry_of(struct icounter c)
+{
+  return (qemu_plugin_u64){c.chunk->score, c.word * sizeof(uint64_t)};
+}
+
+/* Counter c's value (0 when there is none). */
+static uint64_t get(const struct spmu_qemu_inline *in, struct icounter c)
+{
+  if (!c.chunk)
+    return 0;
+  if (!c.chunk->score)
+    return c.chunk->word[c.word];
+  return in->api->u64_get(entry_of(c), INLINE_VCPU);
+}
+
+static void set(const struct spmu_qemu_inline *in, struct icounter c,
+                uint64_t value)
+{
+  if (!c.chunk)
+    return;
+  if (!c.chunk->score)
+    c.chunk->word[c.word] = value;
+  else
+    in->api->u64_set(entry_of(c), INLINE_VCPU, value);
+}
+
+static void add(const struct spmu_qemu_inline *in, struct icounter c,
+                uint64_t n)
+{
+  set(in, c, get(in, c) + n);
+}
+
+/* Code in block qtb that adds 1 to c each time it runs. */
+static void add_inline(const struct spmu_qemu_inline *in,
+                       struct qemu_plugin_tb *qtb, struct icounter c)
+{
+  if (!c.chunk->score)
+    in->api->tb_exec_inline_v1(qtb, QEMU_PLUGIN_INLINE_ADD_U64,
+                               &c.chunk->word[c.word], 1);
+  else
+    in->api->tb_exec_inline(qtb, QEMU_PLUGIN_INLINE_ADD_U64, entry_of(c), 1);
 }
 
 /* Executions of the blocks that start at vaddr (QEMU may translate the
@@ -142,8 +218,7 @@ static uint64_t runs_at(const struct spmu_qemu_inline *in, uint64_t vaddr)
   uint64_t n = 0;
 
   for (t = spmu_qemu_tbs_at(in->blocks, vaddr); t; t = t->same_vaddr)
-    if (t->inline_count)
-      n += *t->inline_count;
+    n += get(in, t->inline_count);
   return n;
 }
 
@@ -158,18 +233,19 @@ static void on_rep_block(unsigned int vcpu_index, void *udata)
   (void)vcpu_index;
   if (t->rep_first && in->rep_addr == t->vaddr &&
       runs_at(in, t->fallthrough) == in->after_rep)
-    ++*t->inline_cont;
+    add(in, t->inline_cont, 1);
   in->rep_addr = t->rep_addr;
   in->after_rep = runs_at(in, t->fallthrough);
 }
 
-static uint64_t site_execs(const struct rep_site *s)
+static uint64_t site_execs(const struct spmu_qemu_inline *in,
+                           const struct rep_site *s)
 {
   uint64_t n = 0;
   unsigned i;
 
   for (i = 0; i < s->nblocks; i++)
-    n += *s->block[i]->inline_count;
+    n += get(in, s->block[i]->inline_count);
   return n;
 }
 
@@ -177,7 +253,7 @@ static uint64_t site_execs(const struct rep_site *s)
 static void on_rep_done(unsigned int vcpu_index, void *udata)
 {
   struct rep_site *s = udata;
-  uint64_t e = site_execs(s);
+  uint64_t e = site_execs(s->in, s);
 
   (void)vcpu_index;
   if (e != s->seen) {
@@ -227,6 +303,7 @@ static bool add_rep_block(struct spmu_qemu_inline *in,
     s = calloc(1, sizeof(*s));
     if (!s)
       return false;
+    s->in = in;
     s->x = t->rep_addr;
     s->n = t->fallthrough;
     s->per_exec = spmu_qemu_tbs_at(in->blocks, s->n) != NULL;
@@ -240,7 +317,7 @@ static bool add_rep_block(struct spmu_qemu_inline *in,
   else
     s->block[s->nblocks++] = t;
   t->inline_cont = new_counter(in);
-  if (!t->inline_cont)
+  if (!t->inline_cont.chunk)
     return false;
   return !s->per_exec || count_per_exec(in, qtb, t);
 }
@@ -251,10 +328,9 @@ bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
   struct rep_site *s;
 
   t->inline_count = new_counter(in);
-  if (!t->inline_count)
+  if (!t->inline_count.chunk)
     return false;
-  qemu_plugin_register_vcpu_tb_exec_inline(qtb, QEMU_PLUGIN_INLINE_ADD_U64,
-                                           t->inline_count, 1);
+  add_inline(in, qtb, t->inline_count);
   for (s = in->at_n[bucket_of(t->vaddr)]; s; s = s->next_at_n)
     if (s->n == t->vaddr && !s->per_exec)
       qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_done,
@@ -278,16 +354,16 @@ static void settle_sites(struct spmu_qemu_inline *in)
       continue;
     for (i = 0; i < s->nblocks; i++)
       if (!s->block[i]->rep_first) {
-        uint64_t e = *s->block[i]->inline_count;
+        uint64_t e = get(in, s->block[i]->inline_count);
 
         fresh = fresh > e ? fresh - e : 0;
       }
     for (i = 0; i < s->nblocks; i++)
       if (s->block[i]->rep_first) {
-        uint64_t e = *s->block[i]->inline_count;
+        uint64_t e = get(in, s->block[i]->inline_count);
         uint64_t f = fresh < e ? fresh : e;
 
-        *s->block[i]->inline_cont = e - f;
+        set(in, s->block[i]->inline_cont, e - f);
         fresh -= f;
       }
     s->runs = s->seen = 0;
@@ -303,17 +379,16 @@ void spmu_qemu_inline_flush(struct spmu_qemu_inline *in, struct vcpu *v)
   settle_sites(in);
   for (i = 0; i < n; i++) {
     struct tb *t = spmu_qemu_block(in->blocks, i);
-    uint64_t runs = t->inline_count ? *t->inline_count : 0;
-    uint64_t cont = t->inline_cont ? *t->inline_cont : 0;
+    uint64_t runs = get(in, t->inline_count);
+    uint64_t cont = get(in, t->inline_cont);
 
     if (!runs)
       continue;
     spmu_qemu_deliver(v, t, 0, runs - cont);
     if (cont)
       spmu_qemu_deliver(v, t, VAR_CONT, cont);
-    *t->inline_count = 0;
-    if (t->inline_cont)
-      *t->inline_cont = 0;
+    set(in, t->inline_count, 0);
+    set(in, t->inline_cont, 0);
   }
 }
 
@@ -328,9 +403,7 @@ void spmu_qemu_inline_forget(struct spmu_qemu_inline *in)
   for (i = 0; i < n; i++) {
     struct tb *t = spmu_qemu_block(in->blocks, i);
 
-    if (t->inline_count)
-      *t->inline_count = 0;
-    if (t->inline_cont)
-      *t->inline_cont = 0;
+    set(in, t->inline_count, 0);
+    set(in, t->inline_cont, 0);
   }
 }

@@ -13,11 +13,13 @@
 struct vcpu;
 struct spmu_qemu_blocks;
 struct spmu_qemu_inline;
+struct spmu_qemu_api;
 
 /* The state of inline counting over the process's blocks; NULL when out
  * of memory. */
 struct spmu_qemu_inline *
-spmu_qemu_inline_new(const struct spmu_qemu_blocks *blocks);
+spmu_qemu_inline_new(const struct spmu_qemu_blocks *blocks,
+                     const struct spmu_qemu_api *api);
 void spmu_qemu_inline_free(struct spmu_qemu_inline *in);
 
 /* Block t counted inline (and its REP instruction's runs); false when out

@@ -15,6 +15,7 @@
  *   threads.c   the registry of the process's guest threads, their totals
  *   cores.c     a thread's model cores, programmed through the agent
  *   inline.c    counting by QEMU's inline adds alone, while that is exact
+ *   budget.c    record mode by an inline budget (plugin API 2 on)
  *   count.c     counting by a callback per block, handed to the model in
  *               bulk; per instruction in the block that reaches an overflow
  *   interval.c  each thread's rows of intervals (interval=N)
@@ -27,6 +28,7 @@
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
  *   fail.c      the messages
+ *   api.c       the plugin API versions: the calls that differ
  * and the types they share: config.h (the configuration, const once set),
  * tb.h (a block), vcpu.h (a thread). Each part sees the configuration and
  * the thread it works on as parameters (a thread's struct vcpu holds the
@@ -35,9 +37,10 @@
  *
  * The one global: root, below, which only this file sees. QEMU calls the
  * callbacks of a vCPU's start and end, of a translation and of a system
- * call with no userdata, and the fork and kill hooks take none either:
- * they reach the process's state through it. It is set when an install
- * succeeds and never changes. */
+ * call with no userdata, and the fork, kill and sigaction hooks take none
+ * either: they reach the process's state through it. It is set when an
+ * install succeeds and never changes. (api.c exports the variable QEMU
+ * reads the API version from, set once, at load.) */
 #define _GNU_SOURCE /* O_CLOEXEC, gettid */
 #include <dlfcn.h>
 #include <errno.h>
@@ -52,6 +55,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api.h"
+#include "budget.h"
 #include "classify.h"
 #include "config.h"
 #include "cores.h"
@@ -69,26 +74,33 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-EXPORT int qemu_plugin_version = SPMU_QEMU_PLUGIN_API;
-
 /* Linux x86-64 system call numbers of exit and exit_group. */
 #define NR_EXIT 60
 #define NR_EXIT_GROUP 231
 #define NR_EXECVE 59
 #define NR_EXECVEAT 322
+#define NR_KILL 62
+#define NR_TKILL 200
+#define NR_TGKILL 234
 
 struct plugin {
   struct spmu_qemu_config cfg; /* set by setup.c; const to every part */
+  struct spmu_qemu_api api;    /* set at install (api.c); const after */
   qemu_plugin_id_t id;
   pthread_mutex_t lock; /* the threads, the blocks, status */
   struct spmu_qemu_blocks *blocks;
   struct spmu_qemu_inline *inl;
+  struct spmu_qemu_budget *budget; /* record mode inline (budget.c), or NULL */
   struct spmu_qemu_threads *threads;
   struct spmu_qemu_stream *stream; /* record mode, else NULL */
   int status;                      /* exit status, or SPMU_RESULTS_STATUS_* */
   bool inline_mode;                /* counting inline (inline.c) now */
   bool failed;                     /* a block or a thread could not be set up */
   bool signal_written;
+  bool exit_deferred;    /* at exit with no exit call: a signal may follow */
+  bool catch_signals;    /* QEMU's handler on more signals (API 2 on) */
+  bool have_qemu_action; /* qemu_action is QEMU's handler */
+  struct sigaction qemu_action;      /* set by the sigaction hook, once */
   int fork_tid;                      /* the host thread that forks */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
 };
@@ -138,16 +150,16 @@ static bool failed(const struct plugin *p)
 /* A guest address and the bytes QEMU read there (exec.c's check that
  * guest addresses are host addresses). */
 static void take_probe(struct spmu_qemu_exec_probe *probe,
+                       const struct spmu_qemu_api *api,
                        const struct qemu_plugin_tb *qtb)
 {
   const struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(qtb, 0);
-  size_t n = insn ? qemu_plugin_insn_size(insn) : 0;
+  size_t n =
+      insn ? spmu_qemu_insn_bytes(api, insn, probe->bytes, sizeof(probe->bytes))
+           : 0;
 
-  if (n > sizeof(probe->bytes))
-    n = sizeof(probe->bytes);
   if (n) {
     probe->vaddr = qemu_plugin_insn_vaddr(insn);
-    memcpy(probe->bytes, qemu_plugin_insn_data(insn), n);
     probe->n = n;
   }
 }
@@ -163,13 +175,13 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 
   (void)id;
   pthread_mutex_lock(&p->lock);
-  t = spmu_qemu_describe_tb(p->blocks, qtb);
+  t = spmu_qemu_describe_tb(p->blocks, &p->api, qtb);
   ok = t != NULL;
   if (ok) {
     t->vcpus = spmu_qemu_threads_table(p->threads);
     ok = spmu_qemu_register_tb(p->blocks, t);
     if (!p->probe.n)
-      take_probe(&p->probe, qtb);
+      take_probe(&p->probe, &p->api, qtb);
   }
   pthread_mutex_unlock(&p->lock);
   if (!ok) {
@@ -183,6 +195,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
   if (p->inline_mode) {
     if (!spmu_qemu_inline_tb(p->inl, qtb, t))
       p->failed = true;
+  } else if (p->budget) {
+    spmu_qemu_budget_instrument(p->budget, qtb, t);
   } else {
     qemu_plugin_register_vcpu_tb_exec_cb(
         qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
@@ -228,6 +242,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     p->failed = true;
     return;
   }
+  v->ib = p->budget;
+  v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
   if (spmu_qemu_threads_add(p->threads, vcpu_index, v) > 1 && p->inline_mode)
     leave_inline_mode(p);
@@ -303,6 +319,30 @@ static void on_execve(struct plugin *p, unsigned vcpu_index,
   write_block_before_execve(p, SPMU_RESULTS_STATUS_EXECVE, vcpu_index);
 }
 
+static bool ends_process(int sig);
+static void write_before_signal(struct plugin *p, int sig);
+
+/* kill, tkill or tgkill of this process by itself. QEMU 10 leaves the
+ * host's default action on a signal that ends a process without a core
+ * dump while the guest's is the default: the kernel then ends QEMU with
+ * no callback, so the counts are written at the call (a signal whose host
+ * action is QEMU's own handler is left to the kill() hook below). */
+static void on_self_kill(struct plugin *p, int64_t num, uint64_t a1,
+                         uint64_t a2, uint64_t a3)
+{
+  int sig = -1;
+
+  if (num == NR_KILL && (pid_t)a1 == getpid())
+    sig = (int)a2;
+  else if (num == NR_TKILL && (pid_t)a1 == gettid())
+    sig = (int)a2;
+  else if (num == NR_TGKILL && (pid_t)a1 == getpid())
+    sig = (int)a3;
+  /* SIGKILL ends it with no counts under every QEMU. */
+  if (sig > 0 && sig != SIGKILL && ends_process(sig))
+    write_before_signal(p, sig);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
@@ -315,8 +355,13 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
     on_execve(root, vcpu_index, &call);
+  if (num == NR_KILL || num == NR_TKILL || num == NR_TGKILL)
+    on_self_kill(root, num, a1, a2, a3);
 }
 
+/* QEMU 10 calls the exit callback before ending the process by a signal
+ * too: with no exit call seen, the block waits for the kill() that may
+ * follow (below), else for the process's end (write_deferred). */
 static void on_exit_process(qemu_plugin_id_t id, void *udata)
 {
   struct plugin *p = udata;
@@ -326,9 +371,27 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
   spmu_qemu_threads_retire_all(p->threads);
   if (failed(p))
     spmu_qemu_fail("the counts are incomplete (see the messages above)");
-  write_results(p);
+  if (p->status == SPMU_RESULTS_STATUS_UNKNOWN)
+    p->exit_deferred = true;
+  else
+    write_results(p);
   pthread_mutex_unlock(&p->lock);
   spmu_qemu_stream_flush(p->stream);
+}
+
+/* At the process's end (exit() runs it): the block on_exit_process left,
+ * if no signal wrote it. Only then does it take the lock: another thread
+ * may still run (and hold it) while exit() runs. */
+__attribute__((destructor)) static void write_deferred(void)
+{
+  if (!root || !root->exit_deferred)
+    return;
+  pthread_mutex_lock(&root->lock);
+  if (root->exit_deferred && !root->signal_written) {
+    root->signal_written = true;
+    write_results(root);
+  }
+  pthread_mutex_unlock(&root->lock);
 }
 
 /* ---- a fatal signal ------------------------------------------------------
@@ -341,6 +404,26 @@ static void on_exit_process(qemu_plugin_id_t id, void *udata)
  * default one that ends it, the counts so far are written, with
  * status=signal:N. The other threads of the process run on meanwhile:
  * their blocks during the writing may be missed. */
+
+/* The signals whose default action dumps core (signal(7)). */
+static bool dumps_core(int sig)
+{
+  switch (sig) {
+  case SIGABRT:
+  case SIGBUS:
+  case SIGFPE:
+  case SIGILL:
+  case SIGQUIT:
+  case SIGSEGV:
+  case SIGSYS:
+  case SIGTRAP:
+  case SIGXCPU:
+  case SIGXFSZ:
+    return true;
+  default:
+    return false;
+  }
+}
 
 static bool ends_process(int sig)
 {
@@ -363,17 +446,103 @@ static bool ends_process(int sig)
   }
 }
 
-static void write_before_signal(struct plugin *p, int sig)
+/* The block, status=signal:sig, once; p->lock held. */
+static void write_signal_block(struct plugin *p, int sig)
 {
-  pthread_mutex_lock(&p->lock);
   if (!p->signal_written) {
     p->signal_written = true;
-    spmu_qemu_threads_collect(p->threads, false);
+    if (!p->exit_deferred)
+      spmu_qemu_threads_collect(p->threads, false);
     p->status = SPMU_RESULTS_STATUS_SIGNAL(sig);
     write_results(p);
   }
+}
+
+static void write_before_signal(struct plugin *p, int sig)
+{
+  pthread_mutex_lock(&p->lock);
+  write_signal_block(p, sig);
   pthread_mutex_unlock(&p->lock);
   spmu_qemu_stream_flush(p->stream);
+}
+
+/* QEMU 10 (plugin API 2 on) leaves the host's default action on the
+ * signals that end a process without a core dump (SIGINT, SIGTERM,
+ * SIGHUP, SIGPIPE...) while the guest's is the default, where QEMU 7.2
+ * installs its own handler on every signal: the kernel would end QEMU
+ * with no callback. softpmu stat preloads the plugin (the kill() hook
+ * above), so QEMU's sigaction calls come here: the first time QEMU
+ * installs its handler (on a signal that dumps core, as it sets up its
+ * signals, after the plugin's install), the plugin installs the same
+ * handler on those signals, and puts it back whenever QEMU would set the
+ * default there again for the guest (QEMU's guest-side calls have
+ * SA_SIGINFO; its own reset before it kills itself has not, and is left
+ * alone). QEMU then takes such a signal as 7.2 does: queued to the guest,
+ * whose default action ends it through the exit callback and the kill()
+ * hook, at a point where the plugin may write. */
+static int real_sigaction(int sig, const struct sigaction *act,
+                          struct sigaction *old)
+{
+  union {
+    void *p;
+    int (*f)(int, const struct sigaction *, struct sigaction *);
+  } next = {.p = dlsym(RTLD_NEXT, "sigaction")};
+
+  if (!next.p) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return next.f(sig, act, old);
+}
+
+/* The signals taken over: those that end a process without a core dump
+ * (signal(7)). */
+static bool caught(int sig)
+{
+  return sig > 0 && sig < SIGRTMIN && sig != SIGKILL && sig != SIGSTOP &&
+         !dumps_core(sig) && sig != SIGCHLD && sig != SIGCONT &&
+         sig != SIGURG && sig != SIGWINCH && sig != SIGTSTP && sig != SIGTTIN &&
+         sig != SIGTTOU;
+}
+
+static bool qemu_default(const struct sigaction *act)
+{
+  return act->sa_handler == SIG_DFL && (act->sa_flags & SA_SIGINFO);
+}
+
+/* QEMU's handler, just installed on sig: on every caught signal whose
+ * host action is the default too. */
+static void take_over(struct plugin *p, const struct sigaction *act)
+{
+  int sig;
+
+  p->qemu_action = *act;
+  p->have_qemu_action = true;
+  for (sig = 1; sig < SIGRTMIN; sig++)
+    if (caught(sig) && ends_process(sig))
+      real_sigaction(sig, &p->qemu_action, NULL);
+}
+
+EXPORT int sigaction(int sig, const struct sigaction *act,
+                     struct sigaction *old);
+EXPORT int sigaction(int sig, const struct sigaction *act,
+                     struct sigaction *old)
+{
+  struct plugin *p = root;
+  int rc;
+
+  if (!p || !p->catch_signals || !act)
+    return real_sigaction(sig, act, old);
+  if (!p->have_qemu_action && dumps_core(sig) && (act->sa_flags & SA_SIGINFO) &&
+      act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN) {
+    rc = real_sigaction(sig, act, old);
+    if (rc == 0)
+      take_over(p, act);
+    return rc;
+  }
+  if (p->have_qemu_action && caught(sig) && qemu_default(act))
+    act = &p->qemu_action;
+  return real_sigaction(sig, act, old);
 }
 
 EXPORT int kill(pid_t pid, int sig);
@@ -422,17 +591,12 @@ static void after_fork_child(void)
 
 /* ---- the install ------------------------------------------------------ */
 
-static bool check_qemu(const qemu_info_t *info)
+static bool check_qemu(struct spmu_qemu_api *api, const qemu_info_t *info)
 {
-  char ver[64];
+  char why[256];
 
-  if (info->version.min > SPMU_QEMU_PLUGIN_API ||
-      info->version.cur < SPMU_QEMU_PLUGIN_API) {
-    snprintf(ver, sizeof(ver), "%d to %d", info->version.min,
-             info->version.cur);
-    spmu_qemu_fail("this QEMU supports plugin API versions %s; the plugin is "
-                   "written for version 1 (QEMU 7.2, Debian 12's qemu-user)",
-                   ver);
+  if (!spmu_qemu_api_resolve(api, info, why, sizeof(why))) {
+    spmu_qemu_fail("%s", why);
     return false;
   }
   if (info->system_emulation || strcmp(info->target_name, "x86_64") != 0) {
@@ -448,6 +612,7 @@ static void drop(struct plugin *p)
 {
   spmu_qemu_threads_free(p->threads);
   spmu_qemu_inline_free(p->inl);
+  spmu_qemu_budget_free(p->budget);
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
   pthread_mutex_destroy(&p->lock);
@@ -457,7 +622,8 @@ static void drop(struct plugin *p)
 /* The configuration from the arguments, one thread's worth of cores
  * programmed now (so that a bad event fails the start rather than the
  * first thread), then the process's state. */
-static struct plugin *make(int argc, char **argv)
+static struct plugin *make(const struct spmu_qemu_api *api, int argc,
+                           char **argv)
 {
   struct plugin *p = calloc(1, sizeof(*p));
   char why[SPMU_PLUGIN_ARGS_PATH_MAX + 256];
@@ -467,6 +633,7 @@ static struct plugin *make(int argc, char **argv)
     free(p);
     return NULL;
   }
+  p->api = *api;
   if (!spmu_qemu_setup(&p->cfg, argc, argv))
     goto fail;
   if (!spmu_qemu_cores_try(&p->cfg, why, sizeof(why)) ||
@@ -476,12 +643,13 @@ static struct plugin *make(int argc, char **argv)
     goto fail;
   }
   p->blocks = spmu_qemu_blocks_new();
-  p->inl = p->blocks ? spmu_qemu_inline_new(p->blocks) : NULL;
+  p->inl = p->blocks ? spmu_qemu_inline_new(p->blocks, &p->api) : NULL;
   p->threads = p->inl ? spmu_qemu_threads_new(&p->cfg, p->inl) : NULL;
   if (!p->threads)
     goto fail;
   p->status = SPMU_RESULTS_STATUS_UNKNOWN;
   p->inline_mode = p->cfg.inline_start;
+  p->budget = spmu_qemu_budget_new(&p->cfg, &p->api);
   return p;
 fail:
   drop(p);
@@ -493,13 +661,15 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
                                int argc, char **argv)
 {
+  struct spmu_qemu_api api;
   struct plugin *p;
 
-  if (!check_qemu(info) || !(p = make(argc, argv)))
+  if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  p->catch_signals = spmu_qemu_api_per_vcpu(&p->api);
   register_callbacks(id);
   return 0;
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The part of QEMU's TCG plugin API (API version 1, QEMU 7.2) that the
- * softpmu plugin uses, declared from QEMU's documentation of the calls
- * (docs/devel/tcg-plugins.rst and the API reference it generates). Debian
- * ships QEMU with plugin support but without this header. QEMU resolves
- * these symbols from its own executable when it loads the plugin. */
+/* The part of QEMU's TCG plugin API that the softpmu plugin uses, API
+ * versions 1 (QEMU 7.2) to 4 (QEMU 10), declared from QEMU's
+ * documentation of the calls (docs/devel/tcg-plugins.rst and the API
+ * reference it generates). Debian ships QEMU with plugin support but
+ * without this header. QEMU resolves the calls every version has from its
+ * own executable when it loads the plugin (immediate binding); the calls
+ * one version has and another lacks, or has with another signature, are
+ * only types here, looked up at load by api.c. */
 #ifndef SOFTPMU_QEMU_PLUGIN_API_H
 #define SOFTPMU_QEMU_PLUGIN_API_H
 
@@ -11,9 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The API version this plugin is written for: QEMU refuses a plugin whose
- * exported qemu_plugin_version is outside [info.version.min, .cur]. */
-#define SPMU_QEMU_PLUGIN_API 1
+/* The API versions this plugin runs on: QEMU refuses a plugin whose
+ * exported qemu_plugin_version is outside [info.version.min, .cur]; api.c
+ * sets it at load from the QEMU that loads the plugin. The newest is
+ * SPMU_QEMU_PLUGIN_API (stat -v's default). */
+#define SPMU_QEMU_PLUGIN_API_MIN 1
+#define SPMU_QEMU_PLUGIN_API 4
 
 typedef uint64_t qemu_plugin_id_t;
 
@@ -78,14 +84,82 @@ uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *
 qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
 /* Inline operations: code QEMU emits into the translated block itself,
- * with no call (QEMU 7.2 has one: add imm to the 64-bit word at ptr; not
- * atomic). */
+ * with no call. API 1 adds imm to the 64-bit word at ptr (not atomic,
+ * one word for every vCPU); API 2 on, to a scoreboard's entry, one per
+ * vCPU, or stores imm there. */
 enum qemu_plugin_op {
   QEMU_PLUGIN_INLINE_ADD_U64,
+  QEMU_PLUGIN_INLINE_STORE_U64, /* API 2 on */
 };
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
-                                              enum qemu_plugin_op op, void *ptr,
+typedef void (*spmu_qemu_tb_exec_inline_v1_fn)(struct qemu_plugin_tb *tb,
+                                               enum qemu_plugin_op op,
+                                               void *ptr, uint64_t imm);
+
+/* API 2 on: a scoreboard holds one element of a given size per vCPU, in
+ * memory QEMU owns (it moves when vCPUs are added); a qemu_plugin_u64
+ * names the 64-bit word at offset in each element. */
+struct qemu_plugin_scoreboard;
+typedef struct {
+  struct qemu_plugin_scoreboard *score;
+  size_t offset;
+} qemu_plugin_u64;
+typedef struct qemu_plugin_scoreboard *(*spmu_qemu_scoreboard_new_fn)(
+    size_t element_size);
+typedef void (*spmu_qemu_scoreboard_free_fn)(
+    struct qemu_plugin_scoreboard *score);
+typedef uint64_t (*spmu_qemu_u64_get_fn)(qemu_plugin_u64 entry,
+                                         unsigned int vcpu_index);
+typedef void (*spmu_qemu_u64_set_fn)(qemu_plugin_u64 entry,
+                                     unsigned int vcpu_index, uint64_t val);
+typedef void (*spmu_qemu_tb_exec_inline_fn)(struct qemu_plugin_tb *tb,
+                                            enum qemu_plugin_op op,
+                                            qemu_plugin_u64 entry,
+                                            uint64_t imm);
+typedef void (*spmu_qemu_insn_exec_inline_fn)(struct qemu_plugin_insn *insn,
+                                              enum qemu_plugin_op op,
+                                              qemu_plugin_u64 entry,
                                               uint64_t imm);
+
+/* API 2 on (QEMU 9.1 on): a callback run only when a scoreboard word
+ * compares with an immediate as cond says, tested in the generated code. */
+enum qemu_plugin_cond {
+  QEMU_PLUGIN_COND_NEVER,
+  QEMU_PLUGIN_COND_ALWAYS,
+  QEMU_PLUGIN_COND_EQ,
+  QEMU_PLUGIN_COND_NE,
+  QEMU_PLUGIN_COND_LT,
+  QEMU_PLUGIN_COND_LE,
+  QEMU_PLUGIN_COND_GT,
+  QEMU_PLUGIN_COND_GE,
+};
+typedef void (*spmu_qemu_tb_exec_cond_cb_fn)(struct qemu_plugin_tb *tb,
+                                             qemu_plugin_vcpu_udata_cb_t cb,
+                                             enum qemu_plugin_cb_flags flags,
+                                             enum qemu_plugin_cond cond,
+                                             qemu_plugin_u64 entry,
+                                             uint64_t imm, void *userdata);
+
+/* API 2 on: the guest's registers, read in a callback registered with
+ * QEMU_PLUGIN_CB_R_REGS. The list and the buffer are GLib arrays
+ * (GArray of qemu_plugin_reg_descriptor, GByteArray), declared here by
+ * their public layout, as the plugin does not use GLib. */
+struct qemu_plugin_register;
+typedef struct {
+  struct qemu_plugin_register *handle;
+  const char *name;
+  const char *feature;
+} qemu_plugin_reg_descriptor;
+struct spmu_glib_array {
+  char *data;
+  unsigned len;
+};
+struct spmu_glib_bytes {
+  uint8_t *data;
+  unsigned len;
+};
+typedef struct spmu_glib_array *(*spmu_qemu_get_registers_fn)(void);
+typedef int (*spmu_qemu_read_register_fn)(struct qemu_plugin_register *handle,
+                                          struct spmu_glib_bytes *buf);
 
 /* Remove every callback of the plugin and flush the translated code, then
  * call cb (asynchronously: callbacks may still arrive until then). */
@@ -112,7 +186,13 @@ void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
 unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
 bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
 
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+/* An instruction's bytes: API 1 and 2 return a pointer to them, API 3 on
+ * copy up to len of them into dest and return how many (one name, two
+ * signatures: api.c calls the one QEMU has). */
+typedef const void *(*spmu_qemu_insn_data_v1_fn)(
+    const struct qemu_plugin_insn *insn);
+typedef size_t (*spmu_qemu_insn_data_v3_fn)(const struct qemu_plugin_insn *insn,
+                                            void *dest, size_t len);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 

@@ -31,6 +31,14 @@ typedef struct insn_class {
 
 struct vcpu;
 
+/* A counter inline.c keeps: word `word` of one of its chunks (chunk NULL:
+ * none). */
+struct inline_chunk;
+struct icounter {
+  struct inline_chunk *chunk;
+  uint32_t word;
+};
+
 /* A translated block: its totals, computed once at translation, and each
  * instruction (for placing an overflow on the exact one). */
 struct tb {
@@ -49,8 +57,8 @@ struct tb {
   uint32_t first[NLINES];     /* what the first instruction contributes */
   uint32_t charge[NVARIANTS]; /* the budget each variant takes (count.c) */
   lanes vlines[NVARIANTS][NVECS]; /* each variant's lines (count.c) */
-  uint64_t *inline_count;         /* executions counted inline (inline.c) */
-  uint64_t *inline_cont;          /* of them, repeats of its REP instruction */
+  struct icounter inline_count;   /* executions counted inline (inline.c) */
+  struct icounter inline_cont;    /* of them, repeats of its REP instruction */
   struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
   uint32_t ninsns;
   uint64_t *insn_vaddr;        /* [ninsns] */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "cores.h"
 #include "count.h"
 #include "inline.h"
@@ -214,8 +215,10 @@ void spmu_qemu_threads_clear_totals(struct spmu_qemu_threads *r)
  * the fork, counted when the next one begins, and the sums). */
 static void start_child_counts(struct spmu_qemu_threads *r, struct vcpu *v)
 {
-  uint64_t ahead = v->sum[0][L_INST];
+  uint64_t ahead;
 
+  spmu_qemu_budget_pull(v, 0);
+  ahead = v->sum[0][L_INST];
   if (v->prev)
     ahead += v->prev->vlines[v->prev_cont][0][L_INST];
   v->prev = NULL;
@@ -229,6 +232,7 @@ static void start_child_counts(struct spmu_qemu_threads *r, struct vcpu *v)
   memset(v->base_running, 0, sizeof(v->base_running));
   spmu_qemu_rebase(v);
   spmu_qemu_ival_restart(v, ahead);
+  spmu_qemu_budget_push(v);
 }
 
 void spmu_qemu_threads_fork_child(struct spmu_qemu_threads *r, int fork_tid,

@@ -21,6 +21,7 @@
 
 struct spmu_qemu_stream;
 struct spmu_qemu_ival;
+struct spmu_qemu_budget;
 
 struct vcpu {
   const struct spmu_qemu_config *cfg;
@@ -59,6 +60,10 @@ struct vcpu {
   struct spmu_qemu_model *model; /* the thread's modelled uarch (model.c) */
   struct spmu_qemu_ival *ival;   /* its rows of intervals (interval.c) */
   uint64_t ival_at;              /* v->insns at its next interval boundary */
+  /* Record mode by an inline budget (budget.c), or NULL; QEMU's index of
+   * this vCPU, whose scoreboard words it uses. */
+  const struct spmu_qemu_budget *ib;
+  unsigned vcpu_index;
 };
 
 /* The thread QEMU runs as vCPU index, from the registry's table (a
