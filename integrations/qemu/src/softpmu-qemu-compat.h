@@ -11,6 +11,8 @@
 /* 10.0 moved include/sysemu/ to include/system/ */
 #include "system/reset.h"
 #include "system/tcg.h"
+/* curr_cflags() left exec/exec-all.h for accel/tcg's own header */
+#include "accel/tcg/internal-common.h"
 #else
 #include "sysemu/reset.h"
 #include "sysemu/tcg.h"
