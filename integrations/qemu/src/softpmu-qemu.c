@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* softpmu as the PMU of QEMU's x86 TCG system emulator (QEMU 7.2): one
+/* softpmu as the PMU of QEMU's x86 TCG system emulator (QEMU 7.2, 10.0): one
  * softpmu core per machine, one logical processor per vCPU. The patched
  * QEMU calls the hooks of softpmu-qemu.h; this file hands everything to the
  * model and raises what it asks for (#GP, the PMI). How events are counted
@@ -23,8 +23,7 @@
 #include "hw/boards.h"
 #include "hw/i386/apic.h"
 #include "migration/vmstate.h"
-#include "sysemu/reset.h"
-#include "sysemu/tcg.h"
+#include "softpmu-qemu-compat.h"
 #include "tcg/helper-tcg.h"
 /* clang-format on */
 
@@ -231,14 +230,14 @@ static void raise_pmis(unsigned pending)
 
   if (!pending)
     return;
-  locked = qemu_mutex_iothread_locked();
+  locked = bql_locked();
   if (!locked)
-    qemu_mutex_lock_iothread();
+    bql_lock();
   for (i = 0; i < qs.ncpus; i++)
     if ((pending & 1u << i) && qs.vcpu[i].cpu->apic_state)
       apic_deliver_pmi(qs.vcpu[i].cpu->apic_state);
   if (!locked)
-    qemu_mutex_unlock_iothread();
+    bql_unlock();
 }
 
 /* Release qs.lock, then raise the PMIs requested under it. */
