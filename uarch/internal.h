@@ -57,6 +57,7 @@ static inline int spmu_cache_ref(spmu_cache *c, uint64_t block,
 static inline int spmu_cache_hit(spmu_cache *c, uint64_t block)
 {
   uint64_t *set = c->tags + (size_t)(block & (c->sets - 1)) * c->ways;
+  uint64_t carry;
   uint32_t i;
 
   if (set[0] == block)
@@ -66,9 +67,17 @@ static inline int spmu_cache_hit(spmu_cache *c, uint64_t block)
       break;
   if (i == c->ways)
     return 0;
-  for (; i > 0; i--)
-    set[i] = set[i - 1];
-  set[0] = block;
+  /* Ways 0 to i - 1 move down one and block takes way 0, passed along in
+   * a register: a few ways, where a copy loop would be turned into a call
+   * of memmove. */
+  carry = block;
+  for (uint32_t k = 0; k < i; k++) {
+    uint64_t t = set[k];
+
+    set[k] = carry;
+    carry = t;
+  }
+  set[i] = carry;
   return 1;
 }
 /* Remove block if present (the others keep their LRU order): 1 if it was. */

@@ -35,10 +35,11 @@ static inline void spmu_uarch_data_hits_hot(spmu_uarch *u, uint64_t reads,
  * configurations, counted the same (hier.c: cachegrind's one reference of
  * the L1, the part's one line and one access served by L1), and moves the
  * line to the front of its set (true LRU, cache.c): done here, with no
- * call. Within the line the L1 referenced last (hier.c's last_i, last_d),
- * the most recently used of its set, not even the set is read. Every
- * other access (an L1 miss, two lines) goes to hier.c, which looks the
- * L1 up again: the lookup here changed nothing when it missed. */
+ * call; the line is then the one its L1 referenced last (hier.c's last_i,
+ * last_d). The line the L1 referenced last is the front way of its set,
+ * found there at the first compare. Every other access (an L1 miss, two
+ * lines) goes to hier.c, which looks the L1 up again: the lookup here
+ * changed nothing when it missed. */
 static inline spmu_uarch_level spmu_uarch_access_hot(spmu_uarch *u,
                                                      uint64_t addr,
                                                      uint32_t len, int is_write,
@@ -67,9 +68,8 @@ static inline spmu_uarch_level spmu_uarch_access_hot(spmu_uarch *u,
  * unless an inclusive LLC's back-invalidation took that line out (last_i
  * no longer names it; a fetch that misses the LLC evicts another line,
  * never its own, so within a run only a data access can take it out). */
-static inline void spmu_uarch_fetch_run_hot(spmu_uarch *u,
-                                            const spmu_uarch_fetch *f,
-                                            uint32_t n)
+static inline void
+spmu_uarch_fetch_run_hot(spmu_uarch *u, const spmu_uarch_fetch *f, uint32_t n)
 {
   const spmu_hier *h = &u->hier;
   uint32_t bits = h->l1i.line_bits;
