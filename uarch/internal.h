@@ -49,6 +49,37 @@ static inline int spmu_cache_ref(spmu_cache *c, uint64_t block,
   set[0] = block;
   return miss;
 }
+
+/* Reference block only if it is present: 0 if it is not (nothing
+ * changes), else 1, with the line moved to the front as spmu_cache_ref
+ * moves it. The first match from the front is the line (cachegrind's
+ * sets can hold block 0 more than once: only the most recent counts). */
+static inline int spmu_cache_hit(spmu_cache *c, uint64_t block)
+{
+  uint64_t *set = c->tags + (size_t)(block & (c->sets - 1)) * c->ways;
+  uint64_t carry;
+  uint32_t i;
+
+  if (set[0] == block)
+    return 1;
+  for (i = 1; i < c->ways; i++)
+    if (set[i] == block)
+      break;
+  if (i == c->ways)
+    return 0;
+  /* Ways 0 to i - 1 move down one and block takes way 0, passed along in
+   * a register: a few ways, where a copy loop would be turned into a call
+   * of memmove. */
+  carry = block;
+  for (uint32_t k = 0; k < i; k++) {
+    uint64_t t = set[k];
+
+    set[k] = carry;
+    carry = t;
+  }
+  set[i] = carry;
+  return 1;
+}
 /* Remove block if present (the others keep their LRU order): 1 if it was. */
 int spmu_cache_invalidate(spmu_cache *c, uint64_t block);
 
@@ -89,6 +120,16 @@ typedef struct spmu_bpred {
   uint32_t rsb_len, rsb_top, rsb_used;
 } spmu_bpred;
 
+/* Cachegrind's predictor: 2^7 history bits above 2^7 address bits index
+ * its counters, 2^9 last targets (bpred.c). */
+#define SPMU_BP_CG_HIST_BITS 7u
+#define SPMU_BP_CG_IADDR_BITS 7u
+#define SPMU_BP_CG_BTAC_BITS 9u
+#define SPMU_BP_CG_HIST_MASK ((UINT64_C(1) << SPMU_BP_CG_HIST_BITS) - 1)
+#define SPMU_BP_CG_IADDR_MASK ((UINT64_C(1) << SPMU_BP_CG_IADDR_BITS) - 1)
+/* The part BTB's empty entry: no branch is at this address. */
+#define SPMU_BPRED_BTB_NONE UINT64_MAX
+
 int spmu_bpred_init(spmu_bpred *b, const spmu_uarch_config *cfg);
 void spmu_bpred_fini(spmu_bpred *b);
 void spmu_bpred_clear(spmu_bpred *b);
@@ -97,10 +138,110 @@ int spmu_bpred_cond(spmu_bpred *b, uint64_t pc, int taken);
 int spmu_bpred_indirect(spmu_bpred *b, uint64_t pc, uint64_t target);
 int spmu_bpred_ret(spmu_bpred *b, uint64_t target);
 void spmu_bpred_call(spmu_bpred *b, uint64_t ret_addr);
-/* spmu_uarch_branch: the predictor of kind, and the branch counts. */
-int spmu_bpred_branch(spmu_bpred *b, spmu_uarch_counts *n, uint64_t pc,
-                      uint64_t next, spmu_uarch_br kind, int taken,
-                      uint64_t target);
+/* The predictors' steps (bpred.c states their rules), inline: every
+ * retired branch takes one. spmu_bpred_branch is spmu_uarch_branch: the
+ * predictor of kind, and the branch counts. */
+static inline size_t spmu_bp_cond_index(const spmu_bpred *b, uint64_t pc)
+{
+  if (b->cachegrind)
+    return (size_t)((b->hist & SPMU_BP_CG_HIST_MASK) << SPMU_BP_CG_IADDR_BITS |
+                    (pc & SPMU_BP_CG_IADDR_MASK));
+  return (size_t)((pc ^ b->hist) & b->ctr_mask);
+}
+
+static inline int spmu_bp_cond(spmu_bpred *b, uint64_t pc, int taken)
+{
+  size_t i = spmu_bp_cond_index(b, pc);
+  int predicted = b->ctr[i] >= 2;
+
+  taken = taken != 0;
+  b->hist = (b->hist << 1 | (uint64_t)taken) & b->hist_mask;
+  if (taken && b->ctr[i] < 3)
+    b->ctr[i]++;
+  else if (!taken && b->ctr[i] > 0)
+    b->ctr[i]--;
+  return predicted != taken;
+}
+
+static inline int spmu_bp_indirect(spmu_bpred *b, uint64_t pc, uint64_t target)
+{
+  size_t i = (size_t)(pc & b->btb_mask);
+  int hit = b->btb_target[i] == target && (!b->btb_pc || b->btb_pc[i] == pc);
+
+  b->btb_target[i] = target;
+  if (b->btb_pc)
+    b->btb_pc[i] = pc;
+  return !hit;
+}
+
+static inline void spmu_bp_call(spmu_bpred *b, uint64_t ret_addr)
+{
+  if (b->rsb_len == 0)
+    return;
+  b->rsb_top = b->rsb_top + 1 == b->rsb_len ? 0 : b->rsb_top + 1;
+  b->rsb[b->rsb_top] = ret_addr;
+  if (b->rsb_used < b->rsb_len)
+    b->rsb_used++;
+}
+
+static inline int spmu_bp_ret(spmu_bpred *b, uint64_t target)
+{
+  uint64_t predicted;
+
+  if (b->cachegrind)
+    return 0;
+  if (b->rsb_used == 0)
+    return 1;
+  predicted = b->rsb[b->rsb_top];
+  b->rsb_top = b->rsb_top == 0 ? b->rsb_len - 1 : b->rsb_top - 1;
+  b->rsb_used--;
+  return predicted != target;
+}
+
+/* One retired branch of any kind: its predictor, its counts. */
+static inline int spmu_bpred_branch(spmu_bpred *b, spmu_uarch_counts *n,
+                                    uint64_t pc, uint64_t next,
+                                    spmu_uarch_br kind, int taken,
+                                    uint64_t target)
+{
+  int misp = 0;
+
+  n->branches++;
+  switch (kind) {
+  case SPMU_UARCH_BR_COND:
+    misp = spmu_bp_cond(b, pc, taken);
+    n->bc++;
+    n->bcm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_IND_CALL:
+    spmu_bp_call(b, next);
+    /* fall through */
+  case SPMU_UARCH_BR_IND_JUMP:
+    misp = spmu_bp_indirect(b, pc, target);
+    n->bi++;
+    n->bim += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_CALL:
+    spmu_bp_call(b, next);
+    break;
+  case SPMU_UARCH_BR_RET:
+    misp = spmu_bp_ret(b, target);
+    n->ret++;
+    n->retm += (uint64_t)misp;
+    break;
+  case SPMU_UARCH_BR_JUMP:
+    break;
+  }
+  return misp;
+}
+
+/* ---- uarch.c: the handle ------------------------------------------------ */
+struct spmu_uarch {
+  spmu_uarch_config cfg;
+  spmu_hier hier;
+  spmu_bpred bpred;
+  spmu_uarch_counts n;
+};
 
 /* ---- timing.c: cycles from counts --------------------------------------- */
 void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,

@@ -60,7 +60,7 @@
 
 #include "count.h"
 #include "insn.h"
-#include "uarch.h"
+#include "uarch_hot.h"
 #include "vcpu.h"
 
 /* The most instructions QEMU puts in one block (TCG_MAX_INSNS). */
@@ -223,11 +223,11 @@ void spmu_qemu_model_free(struct vcpu *v)
 static void flush_hits(struct spmu_qemu_model *m)
 {
   if (m->same_hits) {
-    spmu_uarch_fetch_hits(m->u, m->same_hits);
+    spmu_uarch_fetch_hits_hot(m->u, m->same_hits);
     m->same_hits = 0;
   }
   if (m->hit_reads | m->hit_writes) {
-    spmu_uarch_data_hits(m->u, m->hit_reads, m->hit_writes);
+    spmu_uarch_data_hits_hot(m->u, m->hit_reads, m->hit_writes);
     m->hit_reads = m->hit_writes = 0;
   }
 }
@@ -379,7 +379,7 @@ uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
 static void loads_flush(struct spmu_qemu_model *m)
 {
   if (m->ld_j != LD_NONE) {
-    spmu_uarch_load_retired(m->u, m->ld_lvl, 1);
+    spmu_uarch_load_retired_hot(m->u, m->ld_lvl, 1);
     m->ld_missed++;
     m->ld_j = LD_NONE;
   }
@@ -409,7 +409,7 @@ static void loads_retire_one(struct spmu_qemu_model *m, uint32_t k)
   if (m->ld_j == k)
     loads_flush(m);
   else
-    spmu_uarch_load_retired(m->u, SPMU_UARCH_L1, 1);
+    spmu_uarch_load_retired_hot(m->u, SPMU_UARCH_L1, 1);
 }
 
 /* The block's instructions retire (a block without a log); rep_on: its
@@ -423,7 +423,7 @@ static void loads_retire_block(struct spmu_qemu_model *m, bool rep_on)
   if (!(rep_on && m->ld_j == last))
     loads_flush(m);
   if (loads > m->ld_missed)
-    spmu_uarch_load_retired(m->u, SPMU_UARCH_L1, loads - m->ld_missed);
+    spmu_uarch_load_retired_hot(m->u, SPMU_UARCH_L1, loads - m->ld_missed);
 }
 
 /* ---- feeding the model ------------------------------------------------ */
@@ -431,7 +431,8 @@ static void loads_retire_block(struct spmu_qemu_model *m, bool rep_on)
 /* One data access to the model, in program order; the level that served
  * it. One within the L1D line of the access before it (and no
  * back-invalidation since) is the hit spmu_uarch_access would count
- * there: counted here, no call. */
+ * there: counted here, no call; any other goes to the model inline
+ * (uarch_hot.h), which leaves only an L1 miss to a call. */
 static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
                                            uint64_t addr, uint32_t len, bool w)
 {
@@ -447,13 +448,13 @@ static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
       m->hit_reads++;
     return SPMU_UARCH_L1;
   }
-  lvl = spmu_uarch_access(m->u, addr, len, w, 0);
+  lvl = spmu_uarch_access_hot(m->u, addr, len, w, 0);
   m->last_d = (last >> m->l1d_bits) + 1;
   m->bi_d = m->live->llc_back_invalidations;
   return lvl;
 }
 
-static void issue_pending(struct spmu_qemu_model *m)
+static inline void issue_pending(struct spmu_qemu_model *m)
 {
   if (m->pend) {
     spmu_uarch_level lvl;
@@ -477,7 +478,7 @@ static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
 {
   const spmu_uarch_fetch *f = &m->cur->fe[k];
 
-  spmu_uarch_access(m->u, f->addr, f->len, 0, 1);
+  spmu_uarch_access_hot(m->u, f->addr, f->len, 0, 1);
 }
 
 /* In the block's order, instruction k's fetch; one within the line of the
@@ -485,7 +486,7 @@ static void fetch_insn(struct spmu_qemu_model *m, uint32_t k)
  * (spmu_uarch_fetch_run). */
 static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
 {
-  spmu_uarch_fetch_run(m->u, &m->cur->fe[k], 1);
+  spmu_uarch_fetch_run_hot(m->u, &m->cur->fe[k], 1);
 }
 
 /* The boundary before instruction k: the data accesses of the one before
@@ -495,7 +496,7 @@ static void boundary(struct spmu_qemu_model *m, uint32_t k)
 {
   issue_pending(m);
   if (m->log && k > 0 && m->log_ok) {
-    spmu_uarch_retire(m->u, retires(m, k - 1));
+    spmu_uarch_retire_hot(m->u, retires(m, k - 1));
     loads_retire_one(m, k - 1);
     m->log[k] = *m->live;
   }
@@ -512,16 +513,16 @@ static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
     fetch_next(m, k);
     if (m->cg && k == m->cur->rep) {
       /* A REP iteration: its check of RCX found it not 0. */
-      spmu_uarch_branch(m->u, m->cur->fe[k].addr, m->cur->fallthrough,
-                        SPMU_UARCH_BR_COND, 1, m->cur->fe[k].addr);
+      spmu_uarch_branch_hot(m->u, m->cur->fe[k].addr, m->cur->fallthrough,
+                            SPMU_UARCH_BR_COND, 1, m->cur->fe[k].addr);
       m->rep_iter = true;
     }
     if (m->cg && (m->cur->e[k].what & ME_CAS)) {
       /* The restart of an atomic read-modify-write, never taken. */
       uint64_t ft = m->cur->fe[k].addr + m->cur->fe[k].len;
 
-      spmu_uarch_branch(m->u, m->cur->fe[k].addr, ft, SPMU_UARCH_BR_COND, 0,
-                        ft);
+      spmu_uarch_branch_hot(m->u, m->cur->fe[k].addr, ft, SPMU_UARCH_BR_COND, 0,
+                            ft);
     }
   }
 }
@@ -548,7 +549,7 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
      * removes a line only by a back-invalidation, which it counts. */
     m->same_hits += end - m->fetched;
   } else {
-    spmu_uarch_fetch_run(m->u, &m->cur->fe[m->fetched], end - m->fetched);
+    spmu_uarch_fetch_run_hot(m->u, &m->cur->fe[m->fetched], end - m->fetched);
     m->bi_seen = m->live->llc_back_invalidations;
   }
   m->fetched = end;
@@ -644,25 +645,26 @@ static void last_branch(struct spmu_qemu_model *m, const struct tb *next)
   switch (b->last_kind) {
   case K_COND:
     if (next)
-      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_COND, to != ft, to);
+      misp =
+          spmu_uarch_branch_hot(m->u, pc, ft, SPMU_UARCH_BR_COND, to != ft, to);
     break;
   case K_JMP:
-    misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_JUMP, 1, to);
+    misp = spmu_uarch_branch_hot(m->u, pc, ft, SPMU_UARCH_BR_JUMP, 1, to);
     break;
   case K_CALL:
-    misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_CALL, 1, to);
+    misp = spmu_uarch_branch_hot(m->u, pc, ft, SPMU_UARCH_BR_CALL, 1, to);
     break;
   case K_JMP_IND:
     if (next)
-      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_JUMP, 1, to);
+      misp = spmu_uarch_branch_hot(m->u, pc, ft, SPMU_UARCH_BR_IND_JUMP, 1, to);
     break;
   case K_CALL_IND:
     if (next)
-      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_IND_CALL, 1, to);
+      misp = spmu_uarch_branch_hot(m->u, pc, ft, SPMU_UARCH_BR_IND_CALL, 1, to);
     break;
   case K_RET:
     if (next)
-      misp = spmu_uarch_branch(m->u, pc, ft, SPMU_UARCH_BR_RET, 1, to);
+      misp = spmu_uarch_branch_hot(m->u, pc, ft, SPMU_UARCH_BR_RET, 1, to);
     break;
   default:
     break;
@@ -687,8 +689,8 @@ static void rep_end(struct spmu_qemu_model *m, const struct tb *next)
   } else {
     fetch_insn(m, k); /* the final check, one more execution */
   }
-  spmu_uarch_branch(m->u, m->cur->rep_addr, m->cur->fallthrough,
-                    SPMU_UARCH_BR_COND, 0, m->cur->fallthrough);
+  spmu_uarch_branch_hot(m->u, m->cur->rep_addr, m->cur->fallthrough,
+                        SPMU_UARCH_BR_COND, 0, m->cur->fallthrough);
 }
 
 void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
@@ -715,13 +717,13 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   else
     last_branch(m, next);
   if (m->log && m->log_ok) {
-    spmu_uarch_retire(m->u, retires(m, n - 1));
+    spmu_uarch_retire_hot(m->u, retires(m, n - 1));
     if (!rep_on)
       loads_retire_one(m, n - 1);
     m->log[n] = *m->live;
   } else {
     if (n > (m->cont ? 1u : 0u))
-      spmu_uarch_retire(m->u, n - (m->cont ? 1u : 0u));
+      spmu_uarch_retire_hot(m->u, n - (m->cont ? 1u : 0u));
     loads_retire_block(m, rep_on);
   }
 }
