@@ -825,7 +825,9 @@ void helper_spmu_model(CPUX86State *env, uint64_t info)
 
   if (!v || !v->u)
     return;
-  mcpl = v->mprev.valid ? v->mprev.cpl : cpl;
+  /* the CPL of the last block fed, even when an exception ended it (the
+   * access that faulted was counted at its CPL) */
+  mcpl = v->mprev.cpl;
   model_prev_end(v, here);
   most = model_take(v, md);
   if (most && v->budget >= (int64_t)most) {

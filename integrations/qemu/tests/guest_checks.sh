@@ -292,8 +292,10 @@ check "perf record --call-graph lbr of /branches: call stacks not as expected" 0
 
 # perf's own self-tests that use the hardware PMU: the mmap interface
 # (samples, and user-space counter reading of instructions and cycles with
-# RDPMC) and event times. (Others pass too, run by hand: README.md.)
-for t in 4 26 50; do
+# RDPMC) and event times. (Others pass too, run by hand: README.md; 26,
+# object code reading, samples cycles over the kernel's and perf's code
+# with the model running, about 6.5 minutes: by hand.)
+for t in 4 50; do
   if perf test "$t" >/tmp/ptest 2>&1 && ! grep -q FAILED /tmp/ptest; then
     ok "perf test $t: $(head -1 /tmp/ptest | sed 's/^ *[0-9]*: //; s/ *:[^:]*$//')"
   else
