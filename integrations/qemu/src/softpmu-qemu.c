@@ -196,8 +196,8 @@ static unsigned line_of(const uint8_t code[2], bool model)
 
 /* The architectural events of p's CPUID.0AH:EBX vector (EAX[31:24] long)
  * that no line of this engine counts: without a model (a profile with no
- * part: core2, nehalem) LLC references and misses, branch misses and the
- * reference cycles of 3CH/01H; Topdown Slots always. Advertised
+ * part: core2, nehalem) LLC references and misses and branch misses;
+ * Topdown Slots and the reference cycles of 3CH/01H always. Advertised
  * unavailable (EBX bit set, SDM 18.2.1.2), so that Linux and other guest
  * software leave them alone instead of reading a count of 0
  * (docs/decisions.md). */
@@ -209,7 +209,12 @@ static uint32_t unproduced_arch_events(const spmu_profile *p, bool model)
   for (i = 0; i < 8 && i < p->events_len; i++)
     if (line_of(arch_event[i], model) == QN)
       m |= 1u << i;
-  return m;
+  /* UnHalted Reference Cycles (bit 2) count at the TSC's rate (SDM
+   * 18.2.1.2, Table 18-1): software compares them with the TSC, which
+   * under TCG is the host's time, not the timing model's. Not offered;
+   * a counter programmed with 3CH/01H counts the model's reference
+   * cycles all the same. */
+  return m | (p->events_len > 2 ? 1u << 2 : 0);
 }
 
 static bool model_matches(const char *profile, unsigned family, unsigned model)
