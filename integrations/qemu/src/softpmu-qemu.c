@@ -31,16 +31,47 @@
 
 #include "lines.h"
 #include "softpmu-qemu.h"
+#include "uarch.h"
 
-/* The lines a block produces: lines.h's, and the two clocks. The engine
- * supplies one unhalted core cycle (3CH/00H, IA32_FIXED_CTR1) and one
- * reference cycle (00H/03H, IA32_FIXED_CTR2) per retired instruction (SDM
- * 18.2.2.1, Table 18-2; events.h): TCG has no pipeline, and a halted vCPU
- * runs no block, so both stop while it is halted as the unhalted clocks do
- * (SDM 18.2.1.2, Table 18-1). */
-enum { Q_CYC = NLINES, Q_REF, QN };
+/* The lines a block produces: lines.h's, the two clocks, and the lines of
+ * the modelled micro-architecture (uarch/, the profile's part).
+ *
+ * Clocks: without the model, the engine supplies one unhalted core cycle
+ * (3CH/00H, IA32_FIXED_CTR1) and one reference cycle (00H/03H,
+ * IA32_FIXED_CTR2) per retired instruction (SDM 18.2.2.1, Table 18-2;
+ * events.h): TCG has no pipeline. While the model runs (an enabled counter
+ * counts one of its events, HF_SPMU_MODEL) both are the timing model's,
+ * as `softpmu stat` counts them. A halted vCPU runs no block, so both stop
+ * while it is halted as the unhalted clocks do (SDM 18.2.1.2, Table 18-1).
+ *
+ * From Q_MODELLED on, the lines only the model produces (lines.h, enum
+ * mline, the rules of frontends/qemu/model.c): UnHalted Reference Cycles
+ * (3CH/01H, the timing model's reference cycles), LLC Reference and LLC
+ * Misses (2EH/4FH, 2EH/41H: references to and misses of the last level,
+ * fetches and data alike), L1D.REPLACEMENT (51H/01H), Branch Misses
+ * Retired (C5H/00H: mispredicted conditional, indirect and return
+ * branches) and BR_MISP_RETIRED.CONDITIONAL (C5H/01H). */
+enum {
+  Q_CYC = NLINES,
+  Q_REF,
+  Q_REFX,
+  Q_LLC_REF,
+  Q_LLC_MISS,
+  Q_L1D_REPL,
+  Q_MISP,
+  Q_MISP_COND,
+  QN
+};
+#define Q_MODELLED Q_REFX
 static const uint8_t clock_code[QN - NLINES][2] = {
-    [Q_CYC - NLINES] = {0x3c, 0x00}, [Q_REF - NLINES] = {0x00, 0x03}};
+    [Q_CYC - NLINES] = {0x3c, 0x00},
+    [Q_REF - NLINES] = {0x00, 0x03},
+    [Q_REFX - NLINES] = {0x3c, 0x01},
+    [Q_LLC_REF - NLINES] = {0x2e, 0x4f},
+    [Q_LLC_MISS - NLINES] = {0x2e, 0x41},
+    [Q_L1D_REPL - NLINES] = {0x51, 0x01},
+    [Q_MISP - NLINES] = {0xc5, 0x00},
+    [Q_MISP_COND - NLINES] = {0xc5, 0x01}};
 
 static const uint8_t *code_of(unsigned i)
 {
@@ -59,6 +90,19 @@ static const uint8_t *code_of(unsigned i)
 struct QSpmuVcpu {
   X86CPU *cpu;
   spmu_lp *lp;
+  /* The modelled micro-architecture of this vCPU (NULL: the profile has no
+   * part), fed while HF_SPMU_MODEL is set; mdone[Q_CYC..QN) its values
+   * handed to the PMU model so far. */
+  spmu_uarch *u;
+  uint64_t mdone[QN];
+  /* Outside exact mode, the last block fed to the model (helper_spmu_model):
+   * its CPL, its instructions, its branch (type, from, fall-through). */
+  struct qspmu_mprev {
+    bool valid;
+    uint8_t cpl, type;
+    uint16_t n;
+    uint64_t from, fall;
+  } mprev;
   /* Line increments (per line) this vCPU may still batch without reaching
    * the next PMI or PEBS assist, beyond those granted to the inline batch
    * (env->spmu_budget). < 0: not known, ask the model. */
@@ -79,6 +123,8 @@ struct QSpmuVcpu {
     bool valid;
     bool lines_done; /* its lines went to the model already (flush) */
     bool running;    /* it is the block now running (qspmu_restore) */
+    bool model;      /* it feeds the modelled micro-architecture */
+    bool closed;     /* and went to it as it ended (model_close) */
     uint8_t cpl, type;
     uint64_t l[QN];
     uint64_t from, fall; /* its last instruction, the one after it */
@@ -100,9 +146,11 @@ typedef struct QSpmuState {
    * modelled processor, where TCG would read 0 and drop writes. */
   uint32_t *absent;
   size_t nabsent;
-  unsigned pmi_pending; /* logical processors (bit = index), under lock */
-  bool any_thread;      /* an enabled counter has AnyThread (SDM 18.2.3) */
-  uint8_t *blob;        /* migration: the model's snapshot */
+  unsigned pmi_pending;    /* logical processors (bit = index), under lock */
+  bool any_thread;         /* an enabled counter has AnyThread (SDM 18.2.3) */
+  spmu_uarch_config uarch; /* the profile's part (has_model) */
+  bool has_model;
+  uint8_t *blob; /* migration: the model's snapshot */
   uint32_t blob_len;
 } QSpmuState;
 
@@ -133,32 +181,39 @@ static const uint8_t arch_event[8][2] = {
     {0x3c, 0x00}, {0xc0, 0x00}, {0x3c, 0x01}, {0x2e, 0x4f},
     {0x2e, 0x41}, {0xc4, 0x00}, {0xc5, 0x00}, {0xa4, 0x01}};
 
-/* Whether some line of a block is (event, umask) `code`. */
-static bool produced(const uint8_t code[2])
+/* The line of a block that is (event, umask) `code`, counting the
+ * modelled lines only when model: QN if none. */
+static unsigned line_of(const uint8_t code[2], bool model)
 {
-  unsigned i;
+  unsigned i, n = model ? QN : Q_MODELLED;
 
-  for (i = 0; i < QN; i++)
+  for (i = 0; i < n; i++)
     if (code_of(i)[0] == code[0] && code_of(i)[1] == code[1])
-      return true;
-  return false;
+      return i;
+  return QN;
 }
 
 /* The architectural events of p's CPUID.0AH:EBX vector (EAX[31:24] long)
- * that no line of this engine counts: LLC references and misses, branch
- * misses (no cache or predictor model is fed), the reference cycles of
- * 3CH/01H, Topdown Slots. Advertised unavailable (EBX bit set, SDM
- * 18.2.1.2), so that Linux and other guest software leave them alone
- * instead of reading a count of 0 (docs/decisions.md). */
-static uint32_t unproduced_arch_events(const spmu_profile *p)
+ * that no line of this engine counts: without a model (a profile with no
+ * part: core2, nehalem) LLC references and misses and branch misses;
+ * Topdown Slots and the reference cycles of 3CH/01H always. Advertised
+ * unavailable (EBX bit set, SDM 18.2.1.2), so that Linux and other guest
+ * software leave them alone instead of reading a count of 0
+ * (docs/decisions.md). */
+static uint32_t unproduced_arch_events(const spmu_profile *p, bool model)
 {
   uint32_t m = 0;
   unsigned i;
 
   for (i = 0; i < 8 && i < p->events_len; i++)
-    if (!produced(arch_event[i]))
+    if (line_of(arch_event[i], model) == QN)
       m |= 1u << i;
-  return m;
+  /* UnHalted Reference Cycles (bit 2) count at the TSC's rate (SDM
+   * 18.2.1.2, Table 18-1): software compares them with the TSC, which
+   * under TCG is the host's time, not the timing model's. Not offered;
+   * a counter programmed with 3CH/01H counts the model's reference
+   * cycles all the same. */
+  return m | (p->events_len > 2 ? 1u << 2 : 0);
 }
 
 static bool model_matches(const char *profile, unsigned family, unsigned model)
@@ -309,7 +364,9 @@ static bool take_inline(CPUX86State *env, unsigned cpl, uint64_t l[QN])
   bool any = false;
 
   if (n > 0) {
-    l[L_INST] += n, l[Q_CYC] += n, l[Q_REF] += n;
+    l[L_INST] += n;
+    if (!(env->hflags & HF_SPMU_MODEL_MASK)) /* else the model's clocks */
+      l[Q_CYC] += n, l[Q_REF] += n;
     env->spmu_insns[cpl] = 0;
     any = true;
   }
@@ -434,6 +491,8 @@ static bool records_branches(spmu_lp *lp)
 }
 
 static void pend_resolve(QSpmuVcpu *v, uint64_t to, unsigned to_cpl);
+static bool counts_modelled(spmu_lp *lp);
+static void model_baseline(QSpmuVcpu *v);
 
 /* How blocks are instrumented (README.md, "Counting"), by the block
  * flags: HF_SPMU while a counter of this logical processor is enabled
@@ -448,7 +507,7 @@ static void sync_flag(QSpmuVcpu *v)
   const spmu_profile *p = &qs.prof;
   CPUX86State *env = &v->cpu->env;
   CPUState *cs = CPU(v->cpu);
-  bool on = false, cmask = false, any = false, branches, exact;
+  bool on = false, cmask = false, any = false, branches, exact, model;
   unsigned i, t;
 
   for (t = 0; t < qs.ncpus; t++) {
@@ -469,14 +528,21 @@ static void sync_flag(QSpmuVcpu *v)
          spmu_counter_enabled(v->lp, SPMU_COUNTER_FIXED(i)) == 1;
   branches = records_branches(v->lp);
   on = on || branches;
+  model = on && v->u && counts_modelled(v->lp);
   exact = on && (branches || any || cmask);
   if (!exact && v->pend.valid) /* leaving exact mode: count what ran */
     pend_resolve(v, UINT64_MAX, env->hflags & HF_CPL_MASK);
-  env->hflags &= ~(HF_SPMU_MASK | HF_SPMU_EXACT_MASK);
+  if (model && !(env->hflags & HF_SPMU_MODEL_MASK))
+    model_baseline(v); /* counted from now on */
+  if (exact || !model)
+    v->mprev.valid = false;
+  env->hflags &= ~(HF_SPMU_MASK | HF_SPMU_EXACT_MASK | HF_SPMU_MODEL_MASK);
   if (on)
     env->hflags |= HF_SPMU_MASK;
   if (exact)
     env->hflags |= HF_SPMU_EXACT_MASK;
+  if (model)
+    env->hflags |= HF_SPMU_MODEL_MASK;
   cs->tcg_cflags &= ~CF_COUNT_MASK;
   if (on && cmask)
     cs->tcg_cflags |= 1; /* one instruction per block */
@@ -543,11 +609,15 @@ static void grant(QSpmuVcpu *v, int64_t total)
   v->slow_mark = g;
 }
 
-/* The lines of a block of summary `info` (softpmu-qemu.h). */
-static void info_lines(uint64_t l[QN], uint64_t info)
+/* The lines of a block of summary `info` (softpmu-qemu.h), translated
+ * with block flags `flags`: with HF_SPMU_MODEL the clocks are the
+ * model's, not one per instruction. */
+static void info_lines(uint64_t l[QN], uint64_t info, uint32_t flags)
 {
   block_lines(l, QSPMU_INFO_N(info), qspmu_kind_of(QSPMU_INFO_TYPE(info)),
               QSPMU_INFO_LOADS(info), QSPMU_INFO_STORES(info));
+  if (flags & HF_SPMU_MODEL_MASK)
+    l[Q_CYC] = l[Q_REF] = 0;
 }
 
 /* Run the block that starts here again, one instruction per block, with
@@ -577,7 +647,7 @@ void helper_spmu_tb(CPUX86State *env, uint64_t info)
   env->spmu_budget += m; /* the charge that did not fit */
   fold(v);
   v->last_in_acc = false;
-  info_lines(l, info);
+  info_lines(l, info, env->hflags);
   left = v->budget < 0 ? -1 : v->budget + env->spmu_budget;
   if (left >= m) {
     add_lines(v, cpl, l);
@@ -601,6 +671,219 @@ void helper_spmu_tb(CPUX86State *env, uint64_t info)
   grant(v, v->budget);
   sync_flag(v);
   unlock();
+}
+
+/* ---- the modelled micro-architecture ------------------------------------
+ * While an enabled counter of a vCPU counts a modelled event
+ * (HF_SPMU_MODEL, which implies exact mode), its blocks feed its own
+ * instance of uarch/ (the profile's part; one hierarchy per vCPU, its LLC
+ * included, as `softpmu stat` has one per thread), by frontends/qemu/
+ * model.c's rules for the part configurations: each block's instruction
+ * bytes are fetched as it starts (one fetch through L1I for the block, the
+ * rest of its instructions hits in the lines that fetch brought), each
+ * guest memory access goes through L1D before it is made (helper_spmu_mem,
+ * from the translator's memory hook: linear address, bytes, direction; a
+ * locked read-modify-write is a read and a write), and as the block ends
+ * its instructions retire in the timing model and its branch goes to the
+ * predictors with its outcome (taken when the next block is not its
+ * fall-through). What the model counted since it was last asked goes to
+ * the PMU model with the block's lines, in the same clock: counters,
+ * overflows and PMIs work on it as on any event (SDM Vol. 3B 18.2), a
+ * block late at most (the model knows a block's misses when it ends). */
+
+/* The model's values of the lines from Q_CYC on. */
+static void model_values(const QSpmuVcpu *v, uint64_t val[QN])
+{
+  spmu_uarch_counts n;
+
+  spmu_uarch_get_counts(v->u, &n);
+  val[Q_CYC] = n.core_cycles;
+  val[Q_REF] = val[Q_REFX] = n.ref_cycles;
+  val[Q_LLC_REF] = n.llc_refs;
+  val[Q_LLC_MISS] = n.llc_misses;
+  val[Q_L1D_REPL] = n.l1d_misses;
+  val[Q_MISP] = n.bcm + n.bim + n.retm;
+  val[Q_MISP_COND] = n.bcm;
+}
+
+/* From now on: what the model counted so far is not counted. */
+static void model_baseline(QSpmuVcpu *v)
+{
+  if (v->u)
+    model_values(v, v->mdone);
+}
+
+/* Add to l what the model counted that the PMU model has not had (at
+ * most BUDGET_MAX per line a clock: the rest goes with a later one).
+ * Returns the largest amount added to a line. */
+static uint64_t model_take(QSpmuVcpu *v, uint64_t l[QN])
+{
+  uint64_t val[QN], most = 0;
+  unsigned i;
+
+  model_values(v, val);
+  for (i = Q_CYC; i < QN; i++) {
+    uint64_t d = val[i] > v->mdone[i] ? val[i] - v->mdone[i] : 0;
+
+    if (d > (uint64_t)BUDGET_MAX)
+      d = (uint64_t)BUDGET_MAX;
+    v->mdone[i] += d;
+    l[i] += d;
+    most = MAX(most, d);
+  }
+  return most;
+}
+
+/* The predictors' kind of each LBR branch type (events.h); 0: none (far
+ * branches, interrupts, not known). */
+static const uint8_t model_br_kind[8] = {
+    [SPMU_BR_JCC] = SPMU_UARCH_BR_COND,
+    [SPMU_BR_NEAR_REL_CALL] = SPMU_UARCH_BR_CALL,
+    [SPMU_BR_NEAR_IND_CALL] = SPMU_UARCH_BR_IND_CALL,
+    [SPMU_BR_NEAR_RET] = SPMU_UARCH_BR_RET,
+    [SPMU_BR_NEAR_IND_JMP] = SPMU_UARCH_BR_IND_JUMP,
+    [SPMU_BR_NEAR_REL_JMP] = SPMU_UARCH_BR_JUMP};
+
+/* A block starts on v at linear address pc, its bytes through
+ * pc + bytes: their fetch. Its instructions after the first hit the
+ * lines it brought (spmu_uarch_fetch_hits). On v's thread. */
+static void model_begin(QSpmuVcpu *v, uint64_t pc, unsigned bytes, unsigned n)
+{
+  spmu_uarch_access(v->u, pc, bytes ? bytes : 1, 0, 1);
+  if (n > 1)
+    spmu_uarch_fetch_hits(v->u, n - 1);
+}
+
+static void pend_adjust(QSpmuVcpu *v);
+
+/* The pending block fed to the model has ended, and the next instruction
+ * is at `to` (UINT64_MAX: not known): its instructions (those that
+ * retired, the repeats of a REP string instruction taken back) retire in
+ * the timing model, its branch goes to the predictors, and what the model
+ * counted goes with its lines unless they went already (then with the
+ * next block's). Under qs.lock. */
+static void model_close(QSpmuVcpu *v, uint64_t to)
+{
+  struct qspmu_pend *p = &v->pend;
+  uint8_t kind = p->type < 8 ? model_br_kind[p->type] : 0;
+  uint64_t most;
+
+  if (!p->model || p->closed)
+    return;
+  p->closed = true;
+  if (!p->lines_done)
+    pend_adjust(v);
+  spmu_uarch_retire(v->u, p->l[L_INST]);
+  if (kind && to != UINT64_MAX)
+    spmu_uarch_branch(v->u, p->from, p->fall, (spmu_uarch_br)kind,
+                      to != p->fall, to);
+  if (p->lines_done)
+    return;
+  most = model_take(v, p->l);
+  /* the budget counts every line's increments */
+  if (v->budget >= 0)
+    v->budget = most < (uint64_t)v->budget ? v->budget - (int64_t)most : -1;
+}
+
+/* A guest memory access of a block translated with HF_SPMU_MODEL, before
+ * it is made: info is its bytes (bits 7:0) and whether it writes (bit 8).
+ * The vCPU's own model, on its thread: no lock. */
+void helper_spmu_mem(CPUX86State *env, target_ulong addr, uint32_t info)
+{
+  QSpmuVcpu *v = env_archcpu(env)->spmu;
+
+  if (v && v->u)
+    spmu_uarch_access(v->u, addr, info & 0xff, (info >> 8) & 1, 0);
+}
+
+/* Outside exact mode: the last block fed to the model ended, and the next
+ * instruction is at `to`: its instructions retire in the timing model,
+ * its branch goes to the predictors. On v's thread, no lock. */
+static void model_prev_end(QSpmuVcpu *v, uint64_t to)
+{
+  struct qspmu_mprev *m = &v->mprev;
+  uint8_t kind = m->type < 8 ? model_br_kind[m->type] : 0;
+
+  if (!m->valid)
+    return;
+  m->valid = false;
+  spmu_uarch_retire(v->u, m->n);
+  if (kind)
+    spmu_uarch_branch(v->u, m->from, m->fall, (spmu_uarch_br)kind,
+                      to != m->fall, to);
+}
+
+/* Called at the start of each block translated with HF_SPMU_MODEL outside
+ * exact mode, before its inline charge: the block before ends here
+ * (model_prev_end); what the model counted goes to the batch of that
+ * block's CPL when the budget beyond the inline batch's allows it, else
+ * (the batch with it) to the PMU model at once
+ * (an overflow in it requests its PMI now, a block late at most); this
+ * block's instructions are fetched. */
+void helper_spmu_model(CPUX86State *env, uint64_t info)
+{
+  X86CPU *cpu = env_archcpu(env);
+  QSpmuVcpu *v = cpu->spmu;
+  uint64_t here = env->eip + env->segs[R_CS].base, md[QN] = {0}, most;
+  unsigned cpl = env->hflags & HF_CPL_MASK, mcpl;
+
+  if (!v || !v->u)
+    return;
+  /* the CPL of the last block fed, even when an exception ended it (the
+   * access that faulted was counted at its CPL) */
+  mcpl = v->mprev.cpl;
+  model_prev_end(v, here);
+  most = model_take(v, md);
+  if (most && v->budget >= (int64_t)most) {
+    /* charged to the budget beyond the inline batch's, which goes on */
+    add_lines(v, mcpl, md);
+    v->budget -= (int64_t)most;
+  } else if (most) {
+    qemu_mutex_lock(&qs.lock);
+    flush(v);
+    deliver(v, mcpl, md);
+    refresh_budget(v);
+    grant(v, v->budget);
+    unlock();
+  }
+  v->mprev = (struct qspmu_mprev){.valid = true,
+                                  .cpl = (uint8_t)cpl,
+                                  .type = (uint8_t)QSPMU_INFO_TYPE(info),
+                                  .n = (uint16_t)QSPMU_INFO_N(info),
+                                  .from = here + QSPMU_INFO_OFF(info),
+                                  .fall = here + QSPMU_INFO_OFF(info) +
+                                          QSPMU_INFO_LEN(info)};
+  model_begin(v, here, QSPMU_INFO_OFF(info) + QSPMU_INFO_LEN(info),
+              QSPMU_INFO_N(info));
+}
+
+/* Whether an enabled counter of lp counts an event of the model: a
+ * general-purpose counter whose event select's event and umask (SDM
+ * 18.2.1.1, Figure 18-1) is a modelled line or a clock, or
+ * IA32_FIXED_CTR1 or IA32_FIXED_CTR2 (the clocks, SDM 18.2.2.1, Table
+ * 18-2). */
+static bool counts_modelled(spmu_lp *lp)
+{
+  const spmu_profile *p = &qs.prof;
+  unsigned i;
+
+  for (i = 0; i < p->gp; i++) {
+    uint64_t sel = 0;
+    uint8_t code[2];
+
+    if (spmu_counter_enabled(lp, SPMU_COUNTER_GP(i)) != 1 ||
+        spmu_host_rdmsr(lp, MSR_PERFEVTSEL0 + i, &sel) != SPMU_OK)
+      continue;
+    code[0] = sel & 0xff;
+    code[1] = (sel >> 8) & 0xff;
+    if (line_of(code, true) < QN && line_of(code, true) >= Q_CYC)
+      return true;
+  }
+  for (i = 1; i <= 2; i++)
+    if ((p->fixed_mask & 1u << i) &&
+        spmu_counter_enabled(lp, SPMU_COUNTER_FIXED(i)) == 1)
+      return true;
+  return false;
 }
 
 /* ---- exact mode: each block counted as it ends, with its branch --------- */
@@ -627,7 +910,10 @@ static void pend_adjust(QSpmuVcpu *v)
   for (i = 0; i < QN; i++)
     p->l[i] += adj[i];
   p->l[L_INST] = (uint64_t)MAX((int64_t)p->l[L_INST] + rep, 0);
-  p->l[Q_CYC] = p->l[Q_REF] = p->l[L_INST];
+  if (p->model) /* the model's clocks: none from the inline batch */
+    p->l[Q_CYC] = p->l[Q_REF] = 0;
+  else
+    p->l[Q_CYC] = p->l[Q_REF] = p->l[L_INST];
   p->l[L_LOADS] = (uint64_t)MAX((int64_t)p->l[L_LOADS] + rl, 0);
   p->l[L_STORES] = (uint64_t)MAX((int64_t)p->l[L_STORES] + rs, 0);
 }
@@ -640,6 +926,8 @@ static void pend_lines_out(QSpmuVcpu *v)
   if (!p->valid || p->lines_done)
     return;
   pend_adjust(v);
+  if (p->model && !p->closed)
+    model_take(v, p->l); /* the block goes on: what it counted so far */
   deliver(v, p->cpl, p->l);
   p->lines_done = true;
 }
@@ -675,6 +963,7 @@ static void pend_resolve(QSpmuVcpu *v, uint64_t to, unsigned to_cpl)
     return;
   taken = p->type != SPMU_BR_UNKNOWN && to != UINT64_MAX &&
           (p->type != SPMU_BR_JCC || jcc_taken(v));
+  model_close(v, to);
   br.type = p->type;
   v->ev_valid = true; /* a PEBS record's IPs (host_state) */
   v->ev_ip = p->from;
@@ -727,7 +1016,7 @@ void helper_spmu_exact(CPUX86State *env, uint64_t info)
     unlock();
     cpu_loop_exit_restore(CPU(cpu), GETPC());
   }
-  info_lines(l, info);
+  info_lines(l, info, env->hflags);
   if (qs.any_thread || v->budget < (int64_t)n + 1)
     refresh_budget(v);
   if (v->budget >= (int64_t)n + 1)
@@ -738,14 +1027,17 @@ void helper_spmu_exact(CPUX86State *env, uint64_t info)
     step_block(CPU(cpu), GETPC());
   } else
     v->budget = -1;
+  p->model = (env->hflags & HF_SPMU_MODEL_MASK) && v->u;
   memcpy(p->l, l, sizeof l);
   p->valid = p->running = true;
-  p->lines_done = false;
+  p->lines_done = p->closed = false;
   p->cpl = (uint8_t)cpl;
   p->type = (uint8_t)QSPMU_INFO_TYPE(info);
   p->from = here + QSPMU_INFO_OFF(info);
   p->fall = p->from + QSPMU_INFO_LEN(info);
   unlock();
+  if (p->model)
+    model_begin(v, here, QSPMU_INFO_OFF(info) + QSPMU_INFO_LEN(info), n);
 }
 
 void qspmu_interrupt(X86CPU *cpu, int is_int)
@@ -755,6 +1047,8 @@ void qspmu_interrupt(X86CPU *cpu, int is_int)
   struct qspmu_pend *p;
   uint64_t at = env->eip + env->segs[R_CS].base;
 
+  if (v && v->u && !(env->hflags & HF_SPMU_EXACT_MASK))
+    model_prev_end(v, at); /* the block before ends at `at` */
   if (!v || !(env->hflags & HF_SPMU_EXACT_MASK))
     return;
   p = &v->pend;
@@ -810,6 +1104,7 @@ void qspmu_restore(X86CPU *cpu, uint32_t tb_flags, unsigned tb_n, uint64_t data)
     p->running = false;
     return;
   }
+  v->mprev.type = SPMU_BR_UNKNOWN; /* the model: its branch did not run */
   if (env->spmu_budget != v->slow_mark) { /* the block went inline */
     env->spmu_insns[cpl] -= notdone;
     env->spmu_kinds[cpl] -= QSPMU_KIND_ONE(kind);
@@ -823,6 +1118,8 @@ void qspmu_restore(X86CPU *cpu, uint32_t tb_flags, unsigned tb_n, uint64_t data)
   undo = notdone < v->last_n ? notdone : v->last_n;
   a = v->acc[v->last_cpl];
   block_lines(b, undo, v->last_kind, lrem, srem);
+  if (tb_flags & HF_SPMU_MODEL_MASK) /* the model's clocks */
+    b[Q_CYC] = b[Q_REF] = 0;
   for (i = 0; i < QN; i++)
     a[i] -= b[i];
 }
@@ -862,7 +1159,7 @@ bool qspmu_active(void)
  * model's. Leaf 04H (the caches) stays QEMU's: its EAX[25:14] and
  * EAX[31:26] describe the machine's topology (SDM Vol. 2A CPUID, Table
  * 3-8), which QEMU builds and the model's single-core view would
- * contradict, and the system-mode engine runs no cache model. */
+ * contradict. */
 void qspmu_cpuid(CPUX86State *env, uint32_t index, uint32_t count,
                  uint32_t regs[4])
 {
@@ -981,6 +1278,7 @@ static void forget_batches(void)
     v->budget = -1;
     v->last_in_acc = false;
     memset(&v->pend, 0, sizeof v->pend);
+    model_baseline(v);
     if (v->cpu) {
       CPUX86State *env = &v->cpu->env;
 
@@ -996,8 +1294,13 @@ static void forget_batches(void)
 /* A system reset is RESET# (SDM Vol. 3A 9.1.1): the PMU's power-on state. */
 static void qspmu_reset(void *opaque)
 {
+  unsigned i;
+
   qemu_mutex_lock(&qs.lock);
   spmu_core_reset(qs.core);
+  for (i = 0; i < qs.ncpus; i++)
+    if (qs.vcpu[i].u)
+      spmu_uarch_reset(qs.vcpu[i].u);
   forget_batches();
   qemu_mutex_unlock(&qs.lock);
 }
@@ -1053,6 +1356,19 @@ static const VMStateDescription vmstate_qspmu = {
                                VMSTATE_END_OF_LIST()},
 };
 
+/* The profile's part, the micro-architecture the model runs
+ * (spmu_profile_part_name: the profiles from sandybridge on); none for the
+ * others, whose modelled events stay unavailable. */
+static void machine_init_model(void)
+{
+  const char *part = spmu_profile_part_name(&qs.prof);
+  char spec[64], err[256];
+
+  qs.has_model =
+      part && snprintf(spec, sizeof spec, "part:%s", part) < (int)sizeof spec &&
+      spmu_uarch_config_parse(spec, &qs.uarch, err, sizeof err) == 0;
+}
+
 static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
 {
   const CPUX86State *env = &cpu->env;
@@ -1089,7 +1405,8 @@ static bool machine_init_core(X86CPU *cpu, const char *profile, Error **errp)
     return false;
   }
   qs.prof.threads = (uint8_t)qs.ncpus;
-  qs.prof.events_unavailable |= unproduced_arch_events(&qs.prof);
+  machine_init_model();
+  qs.prof.events_unavailable |= unproduced_arch_events(&qs.prof, qs.has_model);
   if (spmu_profile_validate(&qs.prof, why, sizeof why) != SPMU_OK ||
       spmu_core_new(&qs.prof, &qs.core) != SPMU_OK) {
     error_setg(errp, "softpmu=%s: %s", profile, why);
@@ -1138,6 +1455,15 @@ void qspmu_realize(X86CPU *cpu, const char *profile, Error **errp)
     return;
   }
   v = &qs.vcpu[idx];
+  if (qs.has_model && !v->u) {
+    char why[256];
+
+    v->u = spmu_uarch_new(&qs.uarch, why, sizeof why);
+    if (!v->u) {
+      error_setg(errp, "softpmu: the model of part %s: %s", qs.uarch.name, why);
+      return;
+    }
+  }
   v->cpu = cpu;
   v->lp = spmu_core_lp(qs.core, idx);
   v->budget = -1;
