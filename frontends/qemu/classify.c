@@ -354,6 +354,22 @@ void spmu_qemu_free_tb(struct tb *t)
   }
 }
 
+/* The data accesses one iteration of a string instruction makes: MOVS
+ * (a read, a write) and CMPS (two reads) two; LODS, STOS, SCAS, INS and
+ * OUTS one (SDM Vol. 2B, MOVS/CMPS/LODS/STOS/SCAS). Its opcode follows its
+ * legacy prefixes and REX (SDM Vol. 2A 2.1, 2.2.1). */
+static uint8_t string_accesses(const uint8_t *b, size_t len)
+{
+  size_t i = 0;
+
+  while (i < len && (b[i] == 0x26 || b[i] == 0x2e || b[i] == 0x36 ||
+                     b[i] == 0x3e || b[i] == 0x64 || b[i] == 0x65 ||
+                     b[i] == 0x66 || b[i] == 0x67 || b[i] == 0xf0 ||
+                     b[i] == 0xf2 || b[i] == 0xf3 || (b[i] & 0xf0) == 0x40))
+    i++;
+  return i < len && b[i] >= 0xa4 && b[i] <= 0xa7 ? 2 : 1;
+}
+
 struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct spmu_qemu_api *api,
                                  const struct qemu_plugin_tb *qtb)
@@ -382,6 +398,7 @@ struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
     if (i == n - 1 && i > 0 && cut_at_page_end(va, ok))
       break;
     add_insn(t, &c, va, len);
+    t->rep_accesses = c.kind == K_REP_STRING ? string_accesses(bytes, len) : 0;
   }
   return t;
 }

@@ -96,6 +96,8 @@ struct spmu_qemu_mtb {
   uint32_t ncas;             /* instructions with ME_CAS */
   uint8_t last_kind;         /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
+  /* Its REP instruction's accesses an iteration (tb.h). */
+  uint32_t rep_acc;
   spmu_uarch_fetch *fe; /* [n] each instruction's fetch, after e[] */
   struct ment e[];      /* [n] */
 };
@@ -132,6 +134,8 @@ struct spmu_qemu_model {
   uint32_t fetched; /* its instructions fetched so far */
   bool cont;        /* it began by repeating its REP instruction */
   bool rep_iter;    /* cachegrind: its REP instruction iterated */
+  /* Its REP instruction's accesses in this iteration (rep_access). */
+  uint32_t rep_seen;
   /* A data access held back to be put together with the next. */
   bool pend, pend_write;
   uint32_t pend_j, pend_len;
@@ -569,6 +573,32 @@ static inline const struct meminfo_memo *meminfo_of(struct spmu_qemu_model *m,
   return e;
 }
 
+/* An access of the block's REP string instruction. QEMU 10 runs its
+ * iterations in a loop inside the block, where QEMU 7.2 ends the block
+ * after each and starts one at the instruction again (README.md, "QEMU
+ * versions"); the memory callbacks fire per access under both. An access
+ * after a whole iteration's accesses therefore begins the next iteration,
+ * which the model takes as 7.2's repeat (spmu_qemu_model_end, then
+ * spmu_qemu_model_begin with cont): the iteration before's accesses
+ * issued, not put together with this one's; nothing retires (SDM Vol. 2B,
+ * REP); in the cachegrind configuration a fetch of the instruction and a
+ * taken branch (it iterated). Under 7.2 a block sees one iteration at
+ * most, and this does nothing. */
+static void rep_access(struct spmu_qemu_model *m)
+{
+  uint32_t k = m->cur->rep;
+
+  if (m->rep_seen++ < m->cur->rep_acc)
+    return;
+  m->rep_seen = 1;
+  issue_pending(m);
+  if (m->cg) {
+    fetch_insn(m, k);
+    spmu_uarch_branch(m->u, m->cur->fe[k].addr, m->cur->fallthrough,
+                      SPMU_UARCH_BR_COND, 1, m->cur->fe[k].addr);
+  }
+}
+
 static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
                    uint64_t vaddr, void *udata)
 {
@@ -590,6 +620,8 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
   }
   if (r->j >= m->fetched)
     fetch_to(m, r->j + 1);
+  if (r->j == m->cur->rep)
+    rep_access(m);
   if (m->pend && m->pend_j == r->j) {
     /* One access QEMU made in pieces. */
     if (w == m->pend_write && vaddr == m->pend_addr + m->pend_len &&
@@ -622,6 +654,7 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
   /* A repeat fetches nothing in the part configurations. */
   m->fetched = (m->cont && !m->cg) ? 1 : 0;
   m->rep_iter = false;
+  m->rep_seen = 0;
   m->pend = false;
   m->use_log = false;
   /* A REP string instruction repeating goes on as instruction 0. */
@@ -792,6 +825,7 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
   b->last_kind = t->last_kind;
   b->fallthrough = t->fallthrough;
   b->rep_addr = t->rep_addr;
+  b->rep_acc = t->rep_accesses ? t->rep_accesses : 1;
   b->fe = (spmu_uarch_fetch *)(void *)(b->e + b->n);
   for (j = 0; j < b->n; j++) {
     uint64_t end = j + 1 < b->n ? t->insn_vaddr[j + 1] : t->fallthrough;

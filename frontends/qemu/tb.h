@@ -61,6 +61,9 @@ struct tb {
   struct icounter inline_cont;    /* of them, repeats of its REP instruction */
   struct tb *same_vaddr;          /* another block at vaddr (classify.c) */
   uint32_t ninsns;
+  /* One iteration's data accesses of its last instruction if a REP string
+   * one (classify.c), else 0. */
+  uint8_t rep_accesses;
   uint64_t *insn_vaddr;        /* [ninsns] */
   insn_class *insn;            /* [ninsns] */
   struct spmu_qemu_mtb *model; /* what model.c keeps of it, or NULL */
