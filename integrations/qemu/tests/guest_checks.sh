@@ -6,7 +6,7 @@
 # Programs: /loop (20,000,004 user instructions, 10,000,001 branches,
 # tests/loop.S), /rdpmc (tests/rdpmc.S), /branches (known branches,
 # tests/branches.S), /memops (loads and stores, tests/memops.S), /walk
-# (4,096 new cache lines, tests/walk.S), /randbr (random branches,
+# (4,096 new cache lines, examples/workloads/walk.S with N = 4096), /randbr (random branches,
 # tests/randbr.S).
 failed=0
 ok() { echo "ok - $1"; }
