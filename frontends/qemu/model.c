@@ -94,7 +94,8 @@ struct spmu_qemu_mtb {
   uint32_t rep;              /* index of its REP string instruction, or n */
   uint32_t nloads;           /* instructions with ME_LOAD */
   uint32_t ncas;             /* instructions with ME_CAS */
-  uint8_t last_kind;         /* enum insn_kind of the last instruction */
+  uint64_t bound;    /* the most a sampled line grows in it, data aside */
+  uint8_t last_kind; /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
   spmu_uarch_fetch *fe; /* [n] each instruction's fetch, after e[] */
   struct ment e[];      /* [n] */
@@ -143,8 +144,13 @@ struct spmu_qemu_model {
    * instruction j (or NULL). */
   spmu_uarch_counts *log;
   bool log_ok;  /* the block fitted in the log */
+  bool logging; /* the block keeps them (it may reach an overflow) */
   bool use_log; /* count.c delivers the block per instruction */
-  bool misp;    /* the predictor mispredicted the last block's branch */
+  /* A block that keeps no log: the budget it started with, what its data
+   * accesses may still add before it must keep one, and the most one
+   * data access adds to a sampled line (see "Logs on demand"). */
+  uint64_t budget0, slack, acc_w;
+  bool misp; /* the predictor mispredicted the last block's branch */
   /* MEM_LOAD_RETIRED, one per retired load instruction by its deepest
    * read (loads_retire_block): the load instruction of the block whose
    * reads missed L1D (ld_j, or LD_NONE), the deepest level they reached,
@@ -175,6 +181,131 @@ bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
   return true;
 }
 
+/* ---- logs on demand ----------------------------------------------------
+ * A block keeps its counts per instruction boundary (the log) only when it
+ * may bring a sampled counter to overflow: count.c goes per instruction in
+ * just those blocks (its budget: the events until the first sampling
+ * counter may overflow). Whether a block gets there is known only when it
+ * ends, so it starts without a log when an upper bound of what any sampled
+ * line can grow in it stays below the budget: a bound of its fetches,
+ * branches, retirements and loads (from the block, at translation), plus
+ * one per data access as the accesses come. When the accesses use up the
+ * slack, the actual growth is read and, if that leaves too little, the
+ * block keeps its log from the next boundary on: every earlier boundary
+ * was below the budget, so no counter overflowed there, and their counts
+ * go with the first logged instruction (the overflow falls on the same
+ * instruction; no other PMI can come before it, since the exact lines'
+ * charge is below the budget too). The bound per unit, for line l (Lmax
+ * the longest latency; k the most cache lines one access touches):
+ *   cycles: a fetch or data access is served once, at most Lmax cycles
+ *     (uarch/timing.c), a data access may make the next fetch of its line
+ *     miss again (an inclusive LLC's back-invalidation): 2 Lmax; a branch
+ *     the misprediction penalty; an instruction at most one issue cycle;
+ *     reference cycles these times ceil(ref_num / ref_den), plus 1 for
+ *     the rounding;
+ *   LONGEST_LAT_CACHE, L1D.REPLACEMENT: k a fetch, 2k a data access;
+ *   BR_MISP_RETIRED: 1 a branch;
+ *   MEM_LOAD_RETIRED: 1 a load instruction, 1 a data access (a missed
+ *     load counted when the next misses), 1 carried from a REP repeat. */
+struct unit_w {
+  uint64_t fetch, branch, insn, load, access, extra;
+};
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+  return a > b ? a : b;
+}
+
+/* The most cache lines one access of at most 64 bytes (the widest put
+ * together, MERGE_DEFAULT) touches. */
+static uint64_t lines_per_access(const spmu_uarch_config *u)
+{
+  uint32_t line = u->l1i.line;
+
+  if (u->l1d.line && u->l1d.line < line)
+    line = u->l1d.line;
+  if (u->l2.size && u->l2.line && u->l2.line < line)
+    line = u->l2.line;
+  if (u->llc.line && u->llc.line < line)
+    line = u->llc.line;
+  return line ? 64u / line + 1u : 65u;
+}
+
+static struct unit_w unit_weights(const spmu_uarch_config *u, int l)
+{
+  const spmu_uarch_timing *t = &u->timing;
+  uint64_t lmax = max_u64(max_u64(t->lat_l2, t->lat_llc), t->lat_mem);
+  uint64_t k = lines_per_access(u);
+  uint64_t r = t->ref_den ? (t->ref_num + t->ref_den - 1) / t->ref_den : 1;
+  struct unit_w w = {0};
+
+  switch (l) {
+  case M_CYCLES:
+  case M_REF_XCLK:
+  case M_REF_TSC:
+    r = l == M_CYCLES ? 1 : max_u64(r, 1);
+    w = (struct unit_w){.fetch = lmax * r,
+                        .branch = (uint64_t)t->misp_penalty * r,
+                        .insn = r,
+                        .access = 2 * lmax * r,
+                        .extra = r + 1};
+    break;
+  case M_LLC_REF:
+  case M_LLC_MISS:
+    w = (struct unit_w){.fetch = k, .access = 2 * k};
+    break;
+  case M_L1D_REPL:
+    w = (struct unit_w){.access = k};
+    break;
+  case M_MISP_ALL:
+  case M_MISP_COND:
+    w = (struct unit_w){.branch = 1};
+    break;
+  default: /* MEM_LOAD_RETIRED */
+    w = (struct unit_w){.load = 1, .access = 1, .extra = 1};
+    break;
+  }
+  return w;
+}
+
+/* The most one data access adds to a line of cfg's events. */
+static uint64_t access_bound(const struct spmu_qemu_config *cfg)
+{
+  uint64_t a = 1;
+  unsigned i;
+
+  for (i = 0; i < cfg->nevents; i++)
+    if (cfg->mline_of[i] >= 0)
+      a = max_u64(a, unit_weights(&cfg->uarch, cfg->mline_of[i]).access);
+  return a;
+}
+
+/* The most a line of cfg's events grows in one execution of block b, its
+ * data accesses aside: the fetches that may miss (those not in the line
+ * of the one before, a REP's final check and a repeat's), the branches
+ * (its last, its atomic instructions', a REP's two), its instructions and
+ * loads. */
+static uint64_t block_bound(const struct spmu_qemu_config *cfg,
+                            const struct spmu_qemu_mtb *b)
+{
+  uint64_t nf = 2, nb = 3 + (uint64_t)b->ncas, bound = 1;
+  uint32_t j;
+  unsigned i;
+
+  for (j = 0; j < b->n; j++)
+    nf += !b->fe[j].same;
+  for (i = 0; i < cfg->nevents; i++) {
+    struct unit_w w;
+
+    if (cfg->mline_of[i] < 0)
+      continue;
+    w = unit_weights(&cfg->uarch, cfg->mline_of[i]);
+    bound = max_u64(bound, nf * w.fetch + nb * w.branch + b->n * w.insn +
+                               b->nloads * w.load + w.extra);
+  }
+  return bound;
+}
+
 bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
 {
   const struct spmu_qemu_config *cfg = v->cfg;
@@ -199,6 +330,7 @@ bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
     return false;
   }
   m->live = spmu_uarch_peek_counts(m->u);
+  m->acc_w = access_bound(cfg);
   m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
   m->ld_j = LD_NONE;
   m->inclusive = !m->cg && cfg->uarch.llc_inclusive;
@@ -338,7 +470,7 @@ void spmu_qemu_model_near(struct vcpu *v, bool near)
   struct spmu_qemu_model *m = v->model;
 
   if (m)
-    m->use_log = near && m->log && m->log_ok;
+    m->use_log = near && m->logging;
 }
 
 /* The budget the block just ended takes (count.c): the most any sampled
@@ -352,9 +484,9 @@ uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
 
   if (!m || !m->log || !m->cur)
     return charge;
-  n = m->log_ok ? m->cur->n : 0;
+  n = m->cur->n;
   mline_values(m, &m->log[0], before);
-  mline_values(m, m->log_ok ? &m->log[n] : m->live, after);
+  mline_values(m, m->logging ? &m->log[n] : m->live, after);
   for (i = 0; i < v->cfg->nevents; i++) {
     int l = v->cfg->mline_of[i];
 
@@ -440,7 +572,7 @@ static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
   uint64_t line = addr >> m->l1d_bits, span = len ? len - 1u : 0u;
   uint64_t last = addr > UINT64_MAX - span ? UINT64_MAX : addr + span;
 
-  if (line + 1 == m->last_d && last >> m->l1d_bits == line && !m->log &&
+  if (line + 1 == m->last_d && last >> m->l1d_bits == line && !m->logging &&
       m->live->llc_back_invalidations == m->bi_d) {
     if (w)
       m->hit_writes++;
@@ -495,7 +627,7 @@ static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
 static void boundary(struct spmu_qemu_model *m, uint32_t k)
 {
   issue_pending(m);
-  if (m->log && k > 0 && m->log_ok) {
+  if (m->logging && k > 0) {
     spmu_uarch_retire_hot(m->u, retires(m, k - 1));
     loads_retire_one(m, k - 1);
     m->log[k] = *m->live;
@@ -533,8 +665,8 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 {
   if (m->fetched >= end)
     return;
-  if (__builtin_expect(m->log || (m->cg && (end > m->cur->rep || m->cur->ncas)),
-                       0)) {
+  if (__builtin_expect(
+          m->logging || (m->cg && (end > m->cur->rep || m->cur->ncas)), 0)) {
     fetch_each(m, end);
     return;
   }
@@ -553,6 +685,101 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     m->bi_seen = m->live->llc_back_invalidations;
   }
   m->fetched = end;
+}
+
+/* The load instructions among the block's first upto, counted as boundaries
+ * would have counted them one at a time (loads_retire_one): the missed
+ * ones at their level (already, by loads_missed, or now), the rest as L1
+ * hits. */
+static void loads_catch_up(struct spmu_qemu_model *m, uint32_t upto)
+{
+  uint32_t j, loads = 0;
+
+  if (m->ld_j != LD_NONE && m->ld_j < upto)
+    loads_flush(m);
+  for (j = 0; j < upto; j++)
+    loads += (m->cur->e[j].what & ME_LOAD) != 0;
+  if (loads > m->ld_missed)
+    spmu_uarch_load_retired_hot(m->u, SPMU_UARCH_L1, loads - m->ld_missed);
+}
+
+/* The block keeps its log from here on (logs on demand): the instructions
+ * whose boundary has passed retire, and the boundaries passed keep the
+ * counts at the block's start (their growth goes with the next). */
+static void switch_to_log(struct spmu_qemu_model *m)
+{
+  uint32_t f = m->fetched, k;
+
+  if (f >= 2) {
+    uint32_t r = f - 1 - (m->cont ? 1u : 0u);
+
+    if (r)
+      spmu_uarch_retire_hot(m->u, r);
+    loads_catch_up(m, f - 1);
+  }
+  for (k = 1; k < f; k++)
+    m->log[k] = m->log[0];
+  m->logging = true;
+}
+
+/* The largest growth of a sampled line since the block started. */
+static uint64_t growth(const struct vcpu *v, const struct spmu_qemu_model *m)
+{
+  uint64_t before[NMLINES], now[NMLINES], g = 0;
+  unsigned i;
+
+  mline_values(m, &m->log[0], before);
+  mline_values(m, m->live, now);
+  for (i = 0; i < v->cfg->nevents; i++) {
+    int l = v->cfg->mline_of[i];
+
+    if (l >= 0 && now[l] - before[l] > g)
+      g = now[l] - before[l];
+  }
+  return g;
+}
+
+/* A data access comes to a block without a log: its share of the slack;
+ * when the slack is used up, it is measured again from the actual growth
+ * (the block's bound still ahead), and the log starts if too little is
+ * left. */
+static void charge_access(const struct vcpu *v, struct spmu_qemu_model *m)
+{
+  uint64_t g;
+
+  if (m->slack > m->acc_w) {
+    m->slack -= m->acc_w;
+    return;
+  }
+  /* Ahead: the block's bound, the access held back and a missed load not
+   * yet counted (loads_missed), then this one. */
+  g = growth(v, m) + m->cur->bound + 2 * m->acc_w;
+  if (g < m->budget0 && m->budget0 - g > m->acc_w) {
+    m->slack = m->budget0 - g - m->acc_w;
+    return;
+  }
+  switch_to_log(m);
+}
+
+/* Does block t, starting (cont: repeating its REP instruction), keep a log
+ * from its start? When its exact lines may reach the budget (count.c's
+ * charge), or its bound does, or intervals or multiplexing need every
+ * boundary; else it starts without one, with the slack of the budget. */
+static void start_log(const struct vcpu *v, struct spmu_qemu_model *m,
+                      const struct tb *t, unsigned cont)
+{
+  uint64_t b = v->budget;
+  uint32_t exact = t->charge[cont & VAR_CONT];
+
+  if (t->charge[(cont & VAR_CONT) | VAR_TAKEN] > exact)
+    exact = t->charge[(cont & VAR_CONT) | VAR_TAKEN];
+  m->budget0 = b;
+  m->logging = m->log_ok;
+  if (!m->log_ok || v->cfg->ival || v->cfg->mux || exact >= b ||
+      t->model->bound >= b)
+    return;
+  m->logging = false;
+  m->slack = b - t->model->bound;
 }
 
 /* The size and direction info gives, from the memo or else from QEMU. */
@@ -581,6 +808,8 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 
   if (__builtin_expect(!m, 0))
     return;
+  if (m->log && !m->logging && m->cur)
+    charge_access(v, m);
   mi = meminfo_of(m, info);
   len = mi->len;
   w = mi->write;
@@ -630,6 +859,7 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
   if (m->log) {
     m->log_ok = t->model->n <= MAX_TB_INSNS;
     m->log[0] = *m->live;
+    start_log(v, m, t, cont);
   }
 }
 
@@ -716,7 +946,7 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
     rep_end(m, next);
   else
     last_branch(m, next);
-  if (m->log && m->log_ok) {
+  if (m->logging) {
     spmu_uarch_retire_hot(m->u, retires(m, n - 1));
     if (!rep_on)
       loads_retire_one(m, n - 1);
@@ -817,6 +1047,8 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
   for (j = b->n; j-- > 1;)
     if (b->fe[j].same && j + 1 < b->n && b->fe[j + 1].same)
       b->fe[j].same = b->fe[j + 1].same + 1;
+  if (cfg->model_sampled)
+    b->bound = block_bound(cfg, b);
   t->model = b;
   return true;
 }
