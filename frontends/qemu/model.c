@@ -94,7 +94,7 @@ struct spmu_qemu_mtb {
   uint32_t rep;              /* index of its REP string instruction, or n */
   uint32_t nloads;           /* instructions with ME_LOAD */
   uint32_t ncas;             /* instructions with ME_CAS */
-  uint64_t bound;    /* the most a sampled line grows in it, data aside */
+  uint64_t bound;    /* the most its retirements add to a sampled line */
   uint8_t last_kind; /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
   spmu_uarch_fetch *fe; /* [n] each instruction's fetch, after e[] */
@@ -146,10 +146,12 @@ struct spmu_qemu_model {
   bool log_ok;  /* the block fitted in the log */
   bool logging; /* the block keeps them (it may reach an overflow) */
   bool use_log; /* count.c delivers the block per instruction */
-  /* A block that keeps no log: the budget it started with, what its data
-   * accesses may still add before it must keep one, and the most one
-   * data access adds to a sampled line (see "Logs on demand"). */
-  uint64_t budget0, slack, acc_w;
+  /* A block that keeps no log: the budget it started with and what may
+   * still be added before the growth is read again; the most one data
+   * access, one fetch and one branch add to a sampled line (see "logs on
+   * demand"). */
+  uint64_t budget0, slack, acc_w, fetch_w, br_w;
+  const struct spmu_qemu_config *cfg;
   bool misp; /* the predictor mispredicted the last block's branch */
   /* MEM_LOAD_RETIRED, one per retired load instruction by its deepest
    * read (loads_retire_block): the load instruction of the block whose
@@ -184,25 +186,30 @@ bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
 /* ---- logs on demand ----------------------------------------------------
  * A block keeps its counts per instruction boundary (the log) only when it
  * may bring a sampled counter to overflow: count.c goes per instruction in
- * just those blocks (its budget: the events until the first sampling
- * counter may overflow). Whether a block gets there is known only when it
- * ends, so it starts without a log when an upper bound of what any sampled
- * line can grow in it stays below the budget: a bound of its fetches,
- * branches, retirements and loads (from the block, at translation), plus
- * one per data access as the accesses come. When the accesses use up the
- * slack, the actual growth is read and, if that leaves too little, the
- * block keeps its log from the next boundary on: every earlier boundary
- * was below the budget, so no counter overflowed there, and their counts
- * go with the first logged instruction (the overflow falls on the same
- * instruction; no other PMI can come before it, since the exact lines'
- * charge is below the budget too). The bound per unit, for line l (Lmax
- * the longest latency; k the most cache lines one access touches):
+ * just those blocks (its budget B: the events until the first sampling
+ * counter may overflow; the block is near when a sampled line grows by B
+ * in it). The rest go to the model in bulk, as when counting. Which block
+ * gets there is known only when it ends, so a block starts without a log
+ * (unless its exact lines, or its retirements alone, may reach B) and
+ * watches, before passing each boundary, that the sampled lines are still
+ * below B there: what they grew since they were last read (read again
+ * only when a cheap upper bound of it runs out: the fetches, data accesses
+ * and branches since, each at the most it adds) plus what the boundaries'
+ * retirements add. When that cannot be shown, the block keeps its log
+ * from there on. A block that turns out near without one keeps, at its
+ * end, the counts of its start at every boundary but the last. Either
+ * way, the boundaries not kept were below B, so no counter overflowed
+ * there: their counts go with the first instruction kept, and the
+ * overflow falls on the same instruction (no other PMI can come before
+ * it: the exact lines' charge is below B too). The bound per unit, for
+ * line l (Lmax the longest latency; k the most cache lines one access
+ * touches):
  *   cycles: a fetch or data access is served once, at most Lmax cycles
- *     (uarch/timing.c), a data access may make the next fetch of its line
- *     miss again (an inclusive LLC's back-invalidation): 2 Lmax; a branch
- *     the misprediction penalty; an instruction at most one issue cycle;
- *     reference cycles these times ceil(ref_num / ref_den), plus 1 for
- *     the rounding;
+ *     (uarch/timing.c), and a data access may make the next fetch of its
+ *     line miss again (an inclusive LLC's back-invalidation): 2 Lmax; a
+ *     branch the misprediction penalty; an instruction at most one issue
+ *     cycle; reference cycles these times ceil(ref_num / ref_den), plus 1
+ *     for the rounding;
  *   LONGEST_LAT_CACHE, L1D.REPLACEMENT: k a fetch, 2k a data access;
  *   BR_MISP_RETIRED: 1 a branch;
  *   MEM_LOAD_RETIRED: 1 a load instruction, 1 a data access (a missed
@@ -268,40 +275,40 @@ static struct unit_w unit_weights(const spmu_uarch_config *u, int l)
   return w;
 }
 
-/* The most one data access adds to a line of cfg's events. */
-static uint64_t access_bound(const struct spmu_qemu_config *cfg)
+/* The most one data access, fetch and branch add to a line of m's
+ * events. */
+static void unit_bounds(struct spmu_qemu_model *m)
 {
-  uint64_t a = 1;
+  const struct spmu_qemu_config *cfg = m->cfg;
   unsigned i;
 
+  m->acc_w = m->fetch_w = m->br_w = 1;
   for (i = 0; i < cfg->nevents; i++)
-    if (cfg->mline_of[i] >= 0)
-      a = max_u64(a, unit_weights(&cfg->uarch, cfg->mline_of[i]).access);
-  return a;
+    if (cfg->mline_of[i] >= 0) {
+      struct unit_w w = unit_weights(&cfg->uarch, cfg->mline_of[i]);
+
+      m->acc_w = max_u64(m->acc_w, w.access);
+      m->fetch_w = max_u64(m->fetch_w, w.fetch);
+      m->br_w = max_u64(m->br_w, w.branch);
+    }
 }
 
-/* The most a line of cfg's events grows in one execution of block b, its
- * data accesses aside: the fetches that may miss (those not in the line
- * of the one before, a REP's final check and a repeat's), the branches
- * (its last, its atomic instructions', a REP's two), its instructions and
- * loads. */
+/* The most the retirements of block b's instructions and loads add to a
+ * line of cfg's events. */
 static uint64_t block_bound(const struct spmu_qemu_config *cfg,
                             const struct spmu_qemu_mtb *b)
 {
-  uint64_t nf = 2, nb = 3 + (uint64_t)b->ncas, bound = 1;
-  uint32_t j;
+  uint64_t bound = 1;
   unsigned i;
 
-  for (j = 0; j < b->n; j++)
-    nf += !b->fe[j].same;
   for (i = 0; i < cfg->nevents; i++) {
     struct unit_w w;
 
     if (cfg->mline_of[i] < 0)
       continue;
     w = unit_weights(&cfg->uarch, cfg->mline_of[i]);
-    bound = max_u64(bound, nf * w.fetch + nb * w.branch + b->n * w.insn +
-                               b->nloads * w.load + w.extra);
+    bound = max_u64(bound,
+                    b->n * w.insn + (b->nloads + 1u) * w.load + w.extra + 1u);
   }
   return bound;
 }
@@ -330,7 +337,8 @@ bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
     return false;
   }
   m->live = spmu_uarch_peek_counts(m->u);
-  m->acc_w = access_bound(cfg);
+  m->cfg = cfg;
+  unit_bounds(m);
   m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
   m->ld_j = LD_NONE;
   m->inclusive = !m->cg && cfg->uarch.llc_inclusive;
@@ -494,6 +502,16 @@ uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
       charge = after[l] - before[l] > UINT32_MAX
                    ? UINT32_MAX
                    : (uint32_t)(after[l] - before[l]);
+  }
+  if (!m->logging && m->log_ok && n > 0 && charge >= v->budget) {
+    /* Near without a log (logs on demand): the boundaries before the
+     * last keep the counts of the block's start. */
+    uint32_t k;
+
+    for (k = 1; k < n; k++)
+      m->log[k] = m->log[0];
+    m->log[n] = *m->live;
+    m->logging = true;
   }
   return charge;
 }
@@ -659,12 +677,16 @@ static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
   }
 }
 
+static void watch_fetches(struct spmu_qemu_model *m, uint32_t end);
+
 /* Fetch the block's instructions up to end (excluded), each after the
  * data accesses of the one before it. */
 static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 {
   if (m->fetched >= end)
     return;
+  if (__builtin_expect(m->log && !m->logging, 0) && m->log_ok)
+    watch_fetches(m, end);
   if (__builtin_expect(
           m->logging || (m->cg && (end > m->cur->rep || m->cur->ncas)), 0)) {
     fetch_each(m, end);
@@ -723,15 +745,15 @@ static void switch_to_log(struct spmu_qemu_model *m)
 }
 
 /* The largest growth of a sampled line since the block started. */
-static uint64_t growth(const struct vcpu *v, const struct spmu_qemu_model *m)
+static uint64_t growth(const struct spmu_qemu_model *m)
 {
   uint64_t before[NMLINES], now[NMLINES], g = 0;
   unsigned i;
 
   mline_values(m, &m->log[0], before);
   mline_values(m, m->live, now);
-  for (i = 0; i < v->cfg->nevents; i++) {
-    int l = v->cfg->mline_of[i];
+  for (i = 0; i < m->cfg->nevents; i++) {
+    int l = m->cfg->mline_of[i];
 
     if (l >= 0 && now[l] - before[l] > g)
       g = now[l] - before[l];
@@ -739,31 +761,61 @@ static uint64_t growth(const struct vcpu *v, const struct spmu_qemu_model *m)
   return g;
 }
 
-/* A data access comes to a block without a log: its share of the slack;
- * when the slack is used up, it is measured again from the actual growth
- * (the block's bound still ahead), and the log starts if too little is
- * left. */
-static void charge_access(const struct vcpu *v, struct spmu_qemu_model *m)
+/* A block without a log is to take need more: true when the slack holds
+ * it (taken from it). Else the slack is read again from the growth, less
+ * the block's retirements and the access held back, and need is not
+ * taken. */
+static bool guard(struct spmu_qemu_model *m, uint64_t need)
 {
   uint64_t g;
 
-  if (m->slack > m->acc_w) {
+  if (m->slack > need) {
+    m->slack -= need;
+    return true;
+  }
+  g = growth(m) + m->cur->bound + (m->pend ? m->acc_w : 0);
+  m->slack = g < m->budget0 ? m->budget0 - g : 0;
+  if (m->slack > need) {
+    m->slack -= need;
+    return true;
+  }
+  return false;
+}
+
+/* The block without a log passes the boundaries up to end (excluded):
+ * below B at each, or it keeps its log from here. The fetches may each
+ * miss, at first counted whatever their line; the cachegrind
+ * configuration's branches among them (atomic instructions, a REP
+ * iteration). */
+static __attribute__((noinline)) void watch_fetches(struct spmu_qemu_model *m,
+                                                    uint32_t end)
+{
+  uint64_t br = m->cg ? (m->cur->ncas + 1u) * m->br_w : 0, nl = 0;
+  uint32_t k;
+
+  if (guard(m, (end - m->fetched) * m->fetch_w + br))
+    return;
+  for (k = m->fetched; k < end; k++)
+    nl += !m->cur->fe[k].same;
+  if (m->slack > nl * m->fetch_w + br)
+    m->slack -= nl * m->fetch_w + br;
+  else
+    switch_to_log(m);
+}
+
+/* A data access comes to a block without a log: taken from the slack, or
+ * the slack read again at the next boundary. */
+static void charge_access(struct spmu_qemu_model *m)
+{
+  if (m->slack > m->acc_w)
     m->slack -= m->acc_w;
-    return;
-  }
-  /* Ahead: the block's bound, the access held back and a missed load not
-   * yet counted (loads_missed), then this one. */
-  g = growth(v, m) + m->cur->bound + 2 * m->acc_w;
-  if (g < m->budget0 && m->budget0 - g > m->acc_w) {
-    m->slack = m->budget0 - g - m->acc_w;
-    return;
-  }
-  switch_to_log(m);
+  else
+    m->slack = 0;
 }
 
 /* Does block t, starting (cont: repeating its REP instruction), keep a log
  * from its start? When its exact lines may reach the budget (count.c's
- * charge), or its bound does, or intervals or multiplexing need every
+ * charge), or its retirements may, or intervals or multiplexing need every
  * boundary; else it starts without one, with the slack of the budget. */
 static void start_log(const struct vcpu *v, struct spmu_qemu_model *m,
                       const struct tb *t, unsigned cont)
@@ -809,7 +861,7 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
   if (__builtin_expect(!m, 0))
     return;
   if (m->log && !m->logging && m->cur)
-    charge_access(v, m);
+    charge_access(m);
   mi = meminfo_of(m, info);
   len = mi->len;
   w = mi->write;
@@ -942,9 +994,11 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   rep_on = next && next->rep_first && next->vaddr == p->rep_addr;
   fetch_to(m, m->cg && m->cur->rep < n ? n - 1 : n);
   issue_pending(m);
-  if (m->cg && m->cur->rep < n)
+  if (m->cg && m->cur->rep < n) {
+    if (m->log && !m->logging && m->log_ok && !guard(m, 0))
+      switch_to_log(m); /* rep_end may pass boundary n - 1 */
     rep_end(m, next);
-  else
+  } else
     last_branch(m, next);
   if (m->logging) {
     spmu_uarch_retire_hot(m->u, retires(m, n - 1));
