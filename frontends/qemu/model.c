@@ -152,6 +152,17 @@ struct spmu_qemu_model {
    * demand"). */
   uint64_t budget0, slack, acc_w, fetch_w, br_w;
   const struct spmu_qemu_config *cfg;
+  /* The lines of the events (sampled, or read at a sample), and their
+   * values at the block's start. */
+  int sl[NMLINES];
+  unsigned nsl;
+  uint64_t before[NMLINES];
+  /* At the block's start: the instructions retired, the cycles beyond
+   * their issue (the growth of cycles while no instruction retired). */
+  uint64_t insns0, stall0;
+  /* log[0] holds counts this block passed below the budget (its start,
+   * or where the slack first ran out: see "logs on demand"). */
+  bool snap;
   bool misp; /* the predictor mispredicted the last block's branch */
   /* MEM_LOAD_RETIRED, one per retired load instruction by its deepest
    * read (loads_retire_block): the load instruction of the block whose
@@ -283,6 +294,14 @@ static void unit_bounds(struct spmu_qemu_model *m)
   unsigned i;
 
   m->acc_w = m->fetch_w = m->br_w = 1;
+  for (i = 0; i < cfg->nevents; i++) {
+    unsigned k;
+
+    for (k = 0; k < m->nsl && m->sl[k] != cfg->mline_of[i]; k++)
+      ;
+    if (cfg->mline_of[i] >= 0 && k == m->nsl)
+      m->sl[m->nsl++] = cfg->mline_of[i];
+  }
   for (i = 0; i < cfg->nevents; i++)
     if (cfg->mline_of[i] >= 0) {
       struct unit_w w = unit_weights(&cfg->uarch, cfg->mline_of[i]);
@@ -393,7 +412,7 @@ static void mline_values(const struct spmu_qemu_model *m,
   uint64_t core, ref;
   uint64_t l1_miss = n->loads_l2 + n->loads_llc + n->loads_mem;
 
-  spmu_uarch_cycles(m->u, n, &core, &ref);
+  spmu_uarch_cycles_hot(m->u, n, &core, &ref);
   val[M_CYCLES] = core;
   val[M_REF_XCLK] = val[M_REF_TSC] = ref;
   val[M_LLC_REF] = n->llc_refs;
@@ -481,28 +500,66 @@ void spmu_qemu_model_near(struct vcpu *v, bool near)
     m->use_log = near && m->logging;
 }
 
+/* Modelled line l's value for counts n (mline_values). */
+static uint64_t line_value(const struct spmu_qemu_model *m,
+                           const spmu_uarch_counts *n, int l)
+{
+  uint64_t val[NMLINES];
+
+  if (l == M_CYCLES)
+    return spmu_uarch_core_cycles_hot(m->u, n);
+  mline_values(m, n, val);
+  return val[l];
+}
+
+/* The values at the block's start of the events' lines (m->before). */
+static void note_before(struct spmu_qemu_model *m)
+{
+  unsigned k;
+
+  for (k = 0; k < m->nsl; k++)
+    m->before[k] = line_value(m, m->live, m->sl[k]);
+  m->insns0 = m->live->instructions;
+  m->stall0 = spmu_uarch_stall_cycles_hot(m->u, m->live);
+}
+
+/* The largest growth of an event's line from the block's start to n. */
+static uint64_t growth_to(const struct spmu_qemu_model *m,
+                          const spmu_uarch_counts *n)
+{
+  uint64_t g = 0;
+  unsigned k;
+
+  for (k = 0; k < m->nsl; k++) {
+    uint64_t d;
+
+    /* Without a retirement, cycles grew by their latencies and
+     * mispredictions alone (no division). */
+    if (m->sl[k] == M_CYCLES && n->instructions == m->insns0)
+      d = spmu_uarch_stall_cycles_hot(m->u, n) - m->stall0;
+    else
+      d = line_value(m, n, m->sl[k]) - m->before[k];
+
+    if (d > g)
+      g = d;
+  }
+  return g;
+}
+
 /* The budget the block just ended takes (count.c): the most any sampled
  * modelled line grew in it, or charge (its exact lines') if more. */
 uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
 {
   struct spmu_qemu_model *m = v->model;
-  uint64_t before[NMLINES], after[NMLINES];
+  uint64_t g;
   uint32_t n;
-  unsigned i;
 
   if (!m || !m->log || !m->cur)
     return charge;
   n = m->cur->n;
-  mline_values(m, &m->log[0], before);
-  mline_values(m, m->logging ? &m->log[n] : m->live, after);
-  for (i = 0; i < v->cfg->nevents; i++) {
-    int l = v->cfg->mline_of[i];
-
-    if (l >= 0 && after[l] - before[l] > charge)
-      charge = after[l] - before[l] > UINT32_MAX
-                   ? UINT32_MAX
-                   : (uint32_t)(after[l] - before[l]);
-  }
+  g = growth_to(m, m->logging ? &m->log[n] : m->live);
+  if (g > charge)
+    charge = g > UINT32_MAX ? UINT32_MAX : (uint32_t)g;
   if (!m->logging && m->log_ok && n > 0 && charge >= v->budget) {
     /* Near without a log (logs on demand): the boundaries before the
      * last keep the counts of the block's start. */
@@ -747,18 +804,19 @@ static void switch_to_log(struct spmu_qemu_model *m)
 /* The largest growth of a sampled line since the block started. */
 static uint64_t growth(const struct spmu_qemu_model *m)
 {
-  uint64_t before[NMLINES], now[NMLINES], g = 0;
-  unsigned i;
+  return growth_to(m, m->live);
+}
 
-  mline_values(m, &m->log[0], before);
-  mline_values(m, m->live, now);
-  for (i = 0; i < m->cfg->nevents; i++) {
-    int l = m->cfg->mline_of[i];
-
-    if (l >= 0 && now[l] - before[l] > g)
-      g = now[l] - before[l];
+/* The slack ran out for the first time in the block: everything so far
+ * was within it, below the budget, so the counts now can stand for the
+ * boundaries passed (log[0]). Until then the block could not have reached
+ * the budget, even at its end (start_log keeps the end's share). */
+static void snapshot(struct spmu_qemu_model *m)
+{
+  if (!m->snap) {
+    m->log[0] = *m->live;
+    m->snap = true;
   }
-  return g;
 }
 
 /* A block without a log is to take need more: true when the slack holds
@@ -773,6 +831,7 @@ static bool guard(struct spmu_qemu_model *m, uint64_t need)
     m->slack -= need;
     return true;
   }
+  snapshot(m);
   g = growth(m) + m->cur->bound + (m->pend ? m->acc_w : 0);
   m->slack = g < m->budget0 ? m->budget0 - g : 0;
   if (m->slack > need) {
@@ -807,10 +866,12 @@ static __attribute__((noinline)) void watch_fetches(struct spmu_qemu_model *m,
  * the slack read again at the next boundary. */
 static void charge_access(struct spmu_qemu_model *m)
 {
-  if (m->slack > m->acc_w)
+  if (m->slack > m->acc_w) {
     m->slack -= m->acc_w;
-  else
+  } else {
+    snapshot(m);
     m->slack = 0;
+  }
 }
 
 /* Does block t, starting (cont: repeating its REP instruction), keep a log
@@ -823,15 +884,22 @@ static void start_log(const struct vcpu *v, struct spmu_qemu_model *m,
   uint64_t b = v->budget;
   uint32_t exact = t->charge[cont & VAR_CONT];
 
+  /* Besides the retirements, the block's end: its branch, and a REP's
+   * final check (a fetch and a branch). */
+  uint64_t need = t->model->bound + 2 * m->br_w + m->fetch_w;
+
   if (t->charge[(cont & VAR_CONT) | VAR_TAKEN] > exact)
     exact = t->charge[(cont & VAR_CONT) | VAR_TAKEN];
   m->budget0 = b;
   m->logging = m->log_ok;
-  if (!m->log_ok || v->cfg->ival || v->cfg->mux || exact >= b ||
-      t->model->bound >= b)
+  if (!m->log_ok || v->cfg->ival || v->cfg->mux || exact >= b || need >= b) {
+    m->log[0] = *m->live;
+    m->snap = true;
     return;
+  }
   m->logging = false;
-  m->slack = b - t->model->bound;
+  m->snap = false;
+  m->slack = b - need;
 }
 
 /* The size and direction info gives, from the memo or else from QEMU. */
@@ -910,7 +978,7 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
   m->ld_missed = 0;
   if (m->log) {
     m->log_ok = t->model->n <= MAX_TB_INSNS;
-    m->log[0] = *m->live;
+    note_before(m);
     start_log(v, m, t, cont);
   }
 }
