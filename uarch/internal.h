@@ -255,7 +255,7 @@ static inline uint64_t spmu_timing_scale(uint64_t a, uint32_t num, uint32_t den)
 
 /* spmu_timing_cycles inline (timing.c's opening comment states the rule),
  * for a front end that reads the cycles at every block (uarch_hot.h); the
- * core cycles alone; their part beyond the issue of the instructions. */
+ * core cycles alone; the instructions' issue and the cycles beyond it. */
 static inline uint64_t spmu_timing_stall_hot(const spmu_uarch_timing *t,
                                              const spmu_uarch_counts *n)
 {
@@ -264,12 +264,21 @@ static inline uint64_t spmu_timing_stall_hot(const spmu_uarch_timing *t,
          (n->bcm + n->bim + n->retm) * t->misp_penalty;
 }
 
+static inline uint64_t spmu_timing_issue_hot(const spmu_uarch_timing *t,
+                                             uint64_t instructions)
+{
+  uint64_t width = t->issue_width ? t->issue_width : 1;
+  uint64_t issue = instructions + width - 1;
+
+  /* A width that is a power of two divides by a shift (the same value). */
+  return width & (width - 1) ? issue / width : issue >> __builtin_ctzll(width);
+}
+
 static inline uint64_t spmu_timing_core_hot(const spmu_uarch_timing *t,
                                             const spmu_uarch_counts *n)
 {
-  uint64_t width = t->issue_width ? t->issue_width : 1;
-
-  return (n->instructions + width - 1) / width + spmu_timing_stall_hot(t, n);
+  return spmu_timing_issue_hot(t, n->instructions) +
+         spmu_timing_stall_hot(t, n);
 }
 
 static inline void spmu_timing_cycles_hot(const spmu_uarch_timing *t,

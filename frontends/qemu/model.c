@@ -159,7 +159,7 @@ struct spmu_qemu_model {
   uint64_t before[NMLINES];
   /* At the block's start: the instructions retired, the cycles beyond
    * their issue (the growth of cycles while no instruction retired). */
-  uint64_t insns0, stall0;
+  uint64_t insns0, issue0, stall0;
   /* log[0] holds counts this block passed below the budget (its start,
    * or where the slack first ran out: see "logs on demand"). */
   bool snap;
@@ -518,8 +518,10 @@ static void note_before(struct spmu_qemu_model *m)
   unsigned k;
 
   for (k = 0; k < m->nsl; k++)
-    m->before[k] = line_value(m, m->live, m->sl[k]);
+    if (m->sl[k] != M_CYCLES)
+      m->before[k] = line_value(m, m->live, m->sl[k]);
   m->insns0 = m->live->instructions;
+  m->issue0 = spmu_uarch_issue_cycles_hot(m->u, m->insns0);
   m->stall0 = spmu_uarch_stall_cycles_hot(m->u, m->live);
 }
 
@@ -533,10 +535,14 @@ static uint64_t growth_to(const struct spmu_qemu_model *m,
   for (k = 0; k < m->nsl; k++) {
     uint64_t d;
 
-    /* Without a retirement, cycles grew by their latencies and
-     * mispredictions alone (no division). */
-    if (m->sl[k] == M_CYCLES && n->instructions == m->insns0)
-      d = spmu_uarch_stall_cycles_hot(m->u, n) - m->stall0;
+    /* Cycles: their issue (the same without a retirement) and the
+     * cycles beyond it. */
+    if (m->sl[k] == M_CYCLES)
+      d = (n->instructions == m->insns0
+               ? 0
+               : spmu_uarch_issue_cycles_hot(m->u, n->instructions) -
+                     m->issue0) +
+          spmu_uarch_stall_cycles_hot(m->u, n) - m->stall0;
     else
       d = line_value(m, n, m->sl[k]) - m->before[k];
 
@@ -742,8 +748,14 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 {
   if (m->fetched >= end)
     return;
-  if (__builtin_expect(m->log && !m->logging, 0) && m->log_ok)
-    watch_fetches(m, end);
+  if (__builtin_expect(m->log && !m->logging, 0) && m->log_ok) {
+    uint64_t need = (end - m->fetched) * m->fetch_w;
+
+    if (m->slack > need && !m->cg)
+      m->slack -= need; /* watch_fetches' first step */
+    else
+      watch_fetches(m, end);
+  }
   if (__builtin_expect(
           m->logging || (m->cg && (end > m->cur->rep || m->cur->ncas)), 0)) {
     fetch_each(m, end);
