@@ -82,6 +82,7 @@ struct ment {
   uint32_t j;    /* its index in the block */
   uint8_t merge; /* the widest access its pieces make (MERGE_DEFAULT) */
   uint8_t what;  /* ME_LOAD, ME_CAS */
+  uint16_t nl;   /* the block's fetches up to it that start a line */
 };
 
 #define ME_LOAD 1u /* it loads (MEM_INST_RETIRED.ALL_LOADS counts it) */
@@ -667,13 +668,42 @@ static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
   return lvl;
 }
 
+/* The slack ran out for the first time in the block: everything so far
+ * was within it, below the budget, so the counts now can stand for the
+ * boundaries passed (log[0]). Until then the block could not have reached
+ * the budget, even at its end (start_log keeps the end's share). */
+static void snapshot(struct spmu_qemu_model *m)
+{
+  if (!m->snap) {
+    m->log[0] = *m->live;
+    m->snap = true;
+  }
+}
+
+/* data_access, watched in a block without a log (logs on demand): an L1
+ * hit adds to no modelled line; any other access takes its bound from the
+ * slack, the counts kept first when the slack may not hold it. */
+static inline spmu_uarch_level
+watched_access(struct spmu_qemu_model *m, uint64_t addr, uint32_t len, bool w)
+{
+  bool watch = __builtin_expect(m->log != NULL, 0) && !m->logging && m->cur;
+  spmu_uarch_level lvl;
+
+  if (watch && m->slack <= m->acc_w)
+    snapshot(m);
+  lvl = data_access(m, addr, len, w);
+  if (watch && lvl != SPMU_UARCH_L1)
+    m->slack = m->slack > m->acc_w ? m->slack - m->acc_w : 0;
+  return lvl;
+}
+
 static inline void issue_pending(struct spmu_qemu_model *m)
 {
   if (m->pend) {
     spmu_uarch_level lvl;
 
     m->pend = false;
-    lvl = data_access(m, m->pend_addr, m->pend_len, m->pend_write);
+    lvl = watched_access(m, m->pend_addr, m->pend_len, m->pend_write);
     if (lvl != SPMU_UARCH_L1 && !m->pend_write)
       loads_missed(m, m->pend_j, lvl);
   }
@@ -740,7 +770,7 @@ static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
   }
 }
 
-static void watch_fetches(struct spmu_qemu_model *m, uint32_t end);
+static void watch_fetches(struct spmu_qemu_model *m, uint64_t need);
 
 /* Fetch the block's instructions up to end (excluded), each after the
  * data accesses of the one before it. */
@@ -749,12 +779,20 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
   if (m->fetched >= end)
     return;
   if (__builtin_expect(m->log && !m->logging, 0) && m->log_ok) {
-    uint64_t need = (end - m->fetched) * m->fetch_w;
+    /* The fetches that start a line may miss; cachegrind's branches
+     * among them (atomic instructions, a REP iteration). */
+    const struct ment *e = m->cur->e;
+    uint64_t need =
+        (uint64_t)(e[end - 1].nl - (m->fetched ? e[m->fetched - 1].nl : 0)) *
+        m->fetch_w;
 
-    if (m->slack > need && !m->cg)
-      m->slack -= need; /* watch_fetches' first step */
+    if (m->cg)
+      need += (m->cur->ncas + 1u) * m->br_w;
+    issue_pending(m); /* the access before the first boundary */
+    if (m->slack > need)
+      m->slack -= need;
     else
-      watch_fetches(m, end);
+      watch_fetches(m, need);
   }
   if (__builtin_expect(
           m->logging || (m->cg && (end > m->cur->rep || m->cur->ncas)), 0)) {
@@ -819,18 +857,6 @@ static uint64_t growth(const struct spmu_qemu_model *m)
   return growth_to(m, m->live);
 }
 
-/* The slack ran out for the first time in the block: everything so far
- * was within it, below the budget, so the counts now can stand for the
- * boundaries passed (log[0]). Until then the block could not have reached
- * the budget, even at its end (start_log keeps the end's share). */
-static void snapshot(struct spmu_qemu_model *m)
-{
-  if (!m->snap) {
-    m->log[0] = *m->live;
-    m->snap = true;
-  }
-}
-
 /* A block without a log is to take need more: true when the slack holds
  * it (taken from it). Else the slack is read again from the growth, less
  * the block's retirements and the access held back, and need is not
@@ -853,37 +879,13 @@ static bool guard(struct spmu_qemu_model *m, uint64_t need)
   return false;
 }
 
-/* The block without a log passes the boundaries up to end (excluded):
- * below B at each, or it keeps its log from here. The fetches may each
- * miss, at first counted whatever their line; the cachegrind
- * configuration's branches among them (atomic instructions, a REP
- * iteration). */
+/* The block without a log passes the next boundaries, whose fetches may
+ * add need: below B at each, or it keeps its log from here. */
 static __attribute__((noinline)) void watch_fetches(struct spmu_qemu_model *m,
-                                                    uint32_t end)
+                                                    uint64_t need)
 {
-  uint64_t br = m->cg ? (m->cur->ncas + 1u) * m->br_w : 0, nl = 0;
-  uint32_t k;
-
-  if (guard(m, (end - m->fetched) * m->fetch_w + br))
-    return;
-  for (k = m->fetched; k < end; k++)
-    nl += !m->cur->fe[k].same;
-  if (m->slack > nl * m->fetch_w + br)
-    m->slack -= nl * m->fetch_w + br;
-  else
+  if (!guard(m, need))
     switch_to_log(m);
-}
-
-/* A data access comes to a block without a log: taken from the slack, or
- * the slack read again at the next boundary. */
-static void charge_access(struct spmu_qemu_model *m)
-{
-  if (m->slack > m->acc_w) {
-    m->slack -= m->acc_w;
-  } else {
-    snapshot(m);
-    m->slack = 0;
-  }
 }
 
 /* Does block t, starting (cont: repeating its REP instruction), keep a log
@@ -940,13 +942,11 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
 
   if (__builtin_expect(!m, 0))
     return;
-  if (m->log && !m->logging && m->cur)
-    charge_access(m);
   mi = meminfo_of(m, info);
   len = mi->len;
   w = mi->write;
   if (__builtin_expect(m->cur != r->b, 0)) {
-    data_access(m, vaddr, len, w); /* not begun: no order */
+    watched_access(m, vaddr, len, w); /* not begun: no order */
     return;
   }
   if (r->j >= m->fetched)
@@ -1181,6 +1181,8 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
   for (j = b->n; j-- > 1;)
     if (b->fe[j].same && j + 1 < b->n && b->fe[j + 1].same)
       b->fe[j].same = b->fe[j + 1].same + 1;
+  for (j = 0; j < b->n; j++)
+    b->e[j].nl = (uint16_t)((j ? b->e[j - 1].nl : 0) + !b->fe[j].same);
   if (cfg->model_sampled)
     b->bound = block_bound(cfg, b);
   t->model = b;
