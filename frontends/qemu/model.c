@@ -46,12 +46,12 @@
  * reproducible. The LLC is therefore per thread here, not shared.
  *
  * Overflow exactness: when a sampling counter counts a modelled line, the
- * model's counts are kept at every instruction boundary of the block (a
- * copy of the counts per instruction), so that the block that may bring
- * the counter to overflow goes to the PMU model one instruction per clock
- * with each instruction's own modelled events: the PMI falls on the
- * instruction that caused the event (the load that missed). Otherwise the
- * modelled counts go in bulk, at no cost per block. */
+ * block that may bring the counter to overflow goes to the PMU model one
+ * instruction per clock with each instruction's own modelled events (the
+ * model's counts kept at each of its instruction boundaries, a copy per
+ * instruction): the PMI falls on the instruction that caused the event
+ * (the load that missed). Only such blocks keep the copies ("logs on
+ * demand" below); the others feed the model in bulk, as counting does. */
 #include "model.h"
 
 #include <stdio.h>
@@ -202,26 +202,28 @@ bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
  * counter may overflow; the block is near when a sampled line grows by B
  * in it). The rest go to the model in bulk, as when counting. Which block
  * gets there is known only when it ends, so a block starts without a log
- * (unless its exact lines, or its retirements alone, may reach B) and
- * watches, before passing each boundary, that the sampled lines are still
- * below B there: what they grew since they were last read (read again
- * only when a cheap upper bound of it runs out: the fetches, data accesses
- * and branches since, each at the most it adds) plus what the boundaries'
- * retirements add. When that cannot be shown, the block keeps its log
- * from there on. A block that turns out near without one keeps, at its
- * end, the counts of its start at every boundary but the last. Either
- * way, the boundaries not kept were below B, so no counter overflowed
- * there: their counts go with the first instruction kept, and the
- * overflow falls on the same instruction (no other PMI can come before
- * it: the exact lines' charge is below B too). The bound per unit, for
- * line l (Lmax the longest latency; k the most cache lines one access
- * touches):
+ * (unless its exact lines, or its retirements and its end may reach B)
+ * with a slack: B less those. Before it passes boundaries it takes from
+ * the slack the most their fetches add, and each data access that misses
+ * L1 the most it adds (an L1 hit adds to no modelled line); when the slack
+ * cannot hold that, the growth is read from the model's counts and the
+ * slack set again from it. When even that cannot show the lines below B
+ * at the boundaries ahead, the block keeps its log from there on. The
+ * first time the slack runs out, before anything it does not hold, the
+ * counts are kept in log[0] (snapshot): below B, they stand for every
+ * boundary passed without a log; a block whose slack never ran out cannot
+ * be near. A block near at its end without a log keeps them at every
+ * boundary but the last. No counter overflowed at a boundary not kept, so
+ * the overflow falls on the same instruction (no other PMI can come
+ * before it: the exact lines' charge is below B too), and each sample is
+ * what a log at every boundary gives. The bound per unit, for line l
+ * (Lmax the longest latency; k the most cache lines one access touches):
  *   cycles: a fetch or data access is served once, at most Lmax cycles
- *     (uarch/timing.c), and a data access may make the next fetch of its
- *     line miss again (an inclusive LLC's back-invalidation): 2 Lmax; a
- *     branch the misprediction penalty; an instruction at most one issue
- *     cycle; reference cycles these times ceil(ref_num / ref_den), plus 1
- *     for the rounding;
+ *     (uarch/timing.c), and a data access that misses may make the next
+ *     fetch of its line miss again (an inclusive LLC's back-invalidation):
+ *     2 Lmax; a branch the misprediction penalty; an instruction at most
+ *     one issue cycle; reference cycles these times ceil(ref_num /
+ *     ref_den), plus 1 for the rounding;
  *   LONGEST_LAT_CACHE, L1D.REPLACEMENT: k a fetch, 2k a data access;
  *   BR_MISP_RETIRED: 1 a branch;
  *   MEM_LOAD_RETIRED: 1 a load instruction, 1 a data access (a missed
