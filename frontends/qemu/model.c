@@ -95,9 +95,9 @@ struct spmu_qemu_mtb {
   uint32_t rep;              /* index of its REP string instruction, or n */
   uint32_t nloads;           /* instructions with ME_LOAD */
   uint32_t ncas;             /* instructions with ME_CAS */
-  uint64_t bound;    /* the most its retirements add to a sampled line */
-  uint8_t last_kind; /* enum insn_kind of the last instruction */
+  uint8_t last_kind;         /* enum insn_kind of the last instruction */
   uint64_t fallthrough, rep_addr;
+  uint64_t bound;       /* the most its retirements add to a sampled line */
   spmu_uarch_fetch *fe; /* [n] each instruction's fetch, after e[] */
   struct ment e[];      /* [n] */
 };
@@ -147,6 +147,15 @@ struct spmu_qemu_model {
   bool log_ok;  /* the block fitted in the log */
   bool logging; /* the block keeps them (it may reach an overflow) */
   bool use_log; /* count.c delivers the block per instruction */
+  bool misp;    /* the predictor mispredicted the last block's branch */
+  /* MEM_LOAD_RETIRED, one per retired load instruction by its deepest
+   * read (loads_retire_block): the load instruction of the block whose
+   * reads missed L1D (ld_j, or LD_NONE), the deepest level they reached,
+   * and the block's load instructions already counted at a deeper level
+   * than L1. */
+  uint32_t ld_j, ld_missed;
+  spmu_uarch_level ld_lvl;
+  /* Logs on demand (record mode): after the fields counting uses. */
   /* A block that keeps no log: the budget it started with and what may
    * still be added before the growth is read again; the most one data
    * access, one fetch and one branch add to a sampled line (see "logs on
@@ -164,14 +173,6 @@ struct spmu_qemu_model {
   /* log[0] holds counts this block passed below the budget (its start,
    * or where the slack first ran out: see "logs on demand"). */
   bool snap;
-  bool misp; /* the predictor mispredicted the last block's branch */
-  /* MEM_LOAD_RETIRED, one per retired load instruction by its deepest
-   * read (loads_retire_block): the load instruction of the block whose
-   * reads missed L1D (ld_j, or LD_NONE), the deepest level they reached,
-   * and the block's load instructions already counted at a deeper level
-   * than L1. */
-  uint32_t ld_j, ld_missed;
-  spmu_uarch_level ld_lvl;
 };
 
 #define LD_NONE UINT32_MAX
