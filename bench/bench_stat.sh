@@ -10,13 +10,16 @@
 #   native; qemu-x86_64 alone (the engine's floor); softpmu stat with
 #   instructions, branches, loads and stores (counted by QEMU's inline
 #   adds); softpmu stat with NEAR_TAKEN (a callback per block); softpmu
-#   record at a period of 10,007 instructions; valgrind cachegrind
-#   (--cache-sim=no) and callgrind.
+#   record at a period of 10,007 instructions; softpmu stat's default
+#   events (modelled) and record's default (the modelled cycles) at a
+#   period of 10,007 (the modelled record against the modelled stat:
+#   the ratio of those two rows); valgrind cachegrind (--cache-sim=no)
+#   and callgrind.
 # Prints each time and its ratio to native and to qemu alone.
 # With SOFTPMU_QEMU set (another qemu-x86_64, QEMU 10 say), those rows run
 # PATH's qemu-x86_64, and each program has three more, against that QEMU
-# alone: it alone, softpmu stat's exact events and record -c 10007 under
-# it (--qemu).
+# alone: it alone, softpmu stat's exact events, record -c 10007 and the
+# modelled stat and record under it (--qemu).
 #   bench/bench_stat.sh [SOFTPMU]   (default build/cli/softpmu)
 # or: cmake --build build --target bench-stat
 # WORKLOADS chooses among hash calls gzip xz python3 (default: all).
@@ -50,6 +53,8 @@ bench() {
   stat=$(best "$softpmu" stat --cpu skylake -e instructions,branches,r81d0,r82d0 -- "$@")
   taken=$(best "$softpmu" stat --cpu skylake -e instructions,branches,br_inst_retired.near_taken -- "$@")
   rec=$(best "$softpmu" record -c 10007 -e instructions -o "$tmp/perf.data" -- "$@")
+  statm=$(best "$softpmu" stat --cpu skylake -- "$@")
+  recm=$(best "$softpmu" record --cpu skylake -c 10007 -o "$tmp/perf.data" -- "$@")
   cg=$(best valgrind --tool=cachegrind --cache-sim=no \
     --cachegrind-out-file=/dev/null "$@")
   callg=$(best valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@")
@@ -58,6 +63,8 @@ bench() {
   row "softpmu stat (instructions,branches,loads,stores)" "$stat" "$native" "$qemu"
   row "softpmu stat (instructions,branches,near_taken)" "$taken" "$native" "$qemu"
   row "softpmu record -c 10007 -e instructions" "$rec" "$native" "$qemu"
+  row "softpmu stat (default: modelled)" "$statm" "$native" "$qemu"
+  row "softpmu record -c 10007 (default: modelled cycles)" "$recm" "$native" "$qemu"
   row "valgrind cachegrind --cache-sim=no" "$cg" "$native" "$qemu"
   row "valgrind callgrind" "$callg" "$native" "$qemu"
   [ -n "$other" ] || return 0
@@ -66,10 +73,15 @@ bench() {
     -e instructions,branches,r81d0,r82d0 -- "$@")
   rec2=$(best "$softpmu" record --qemu "$other" -c 10007 -e instructions \
     -o "$tmp/perf.data" -- "$@")
+  statm2=$(best "$softpmu" stat --qemu "$other" --cpu skylake -- "$@")
+  recm2=$(best "$softpmu" record --qemu "$other" --cpu skylake -c 10007 \
+    -o "$tmp/perf.data" -- "$@")
   echo "  under $other (ratios to it alone):"
   row "$(basename "$other") alone" "$q2" "$native" "$q2"
   row "softpmu stat --qemu (instructions,branches,loads,stores)" "$stat2" "$native" "$q2"
   row "softpmu record --qemu -c 10007 -e instructions" "$rec2" "$native" "$q2"
+  row "softpmu stat --qemu (default: modelled)" "$statm2" "$native" "$q2"
+  row "softpmu record --qemu -c 10007 (modelled cycles)" "$recm2" "$native" "$q2"
 }
 
 # The Debian programs' input: 3 MB of a binary every run has (qemu's own),

@@ -247,6 +247,50 @@ struct spmu_uarch {
 void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,
                         uint64_t *core, uint64_t *ref);
 
+/* a * num / den without overflowing the product (den > 0). */
+static inline uint64_t spmu_timing_scale(uint64_t a, uint32_t num, uint32_t den)
+{
+  return a / den * num + a % den * num / den;
+}
+
+/* spmu_timing_cycles inline (timing.c's opening comment states the rule),
+ * for a front end that reads the cycles at every block (uarch_hot.h); the
+ * core cycles alone; the instructions' issue and the cycles beyond it. */
+static inline uint64_t spmu_timing_stall_hot(const spmu_uarch_timing *t,
+                                             const spmu_uarch_counts *n)
+{
+  return n->served_l2 * t->lat_l2 + n->served_llc * t->lat_llc +
+         n->served_mem * t->lat_mem +
+         (n->bcm + n->bim + n->retm) * t->misp_penalty;
+}
+
+static inline uint64_t spmu_timing_issue_hot(const spmu_uarch_timing *t,
+                                             uint64_t instructions)
+{
+  uint64_t width = t->issue_width ? t->issue_width : 1;
+  uint64_t issue = instructions + width - 1;
+
+  /* A width that is a power of two divides by a shift (the same value). */
+  return width & (width - 1) ? issue / width : issue >> __builtin_ctzll(width);
+}
+
+static inline uint64_t spmu_timing_core_hot(const spmu_uarch_timing *t,
+                                            const spmu_uarch_counts *n)
+{
+  return spmu_timing_issue_hot(t, n->instructions) +
+         spmu_timing_stall_hot(t, n);
+}
+
+static inline void spmu_timing_cycles_hot(const spmu_uarch_timing *t,
+                                          const spmu_uarch_counts *n,
+                                          uint64_t *core, uint64_t *ref)
+{
+  uint64_t c = spmu_timing_core_hot(t, n);
+
+  *core = c;
+  *ref = t->ref_den ? spmu_timing_scale(c, t->ref_num, t->ref_den) : c;
+}
+
 /* ---- config.c ------------------------------------------------------------ */
 /* NULL if cfg can be run, else why (the same checks as the parser). */
 const char *spmu_uarch_config_check(const spmu_uarch_config *cfg);

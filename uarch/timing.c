@@ -15,21 +15,8 @@
  * counter 1); 1/1 models a core running at its base (TSC) frequency. */
 #include "internal.h"
 
-/* a * num / den without overflowing the product (den > 0). */
-static uint64_t scale(uint64_t a, uint32_t num, uint32_t den)
-{
-  return a / den * num + a % den * num / den;
-}
-
 void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,
                         uint64_t *core, uint64_t *ref)
 {
-  uint64_t width = t->issue_width ? t->issue_width : 1;
-  uint64_t c = (n->instructions + width - 1) / width;
-
-  c += n->served_l2 * t->lat_l2 + n->served_llc * t->lat_llc +
-       n->served_mem * t->lat_mem;
-  c += (n->bcm + n->bim + n->retm) * t->misp_penalty;
-  *core = c;
-  *ref = t->ref_den ? scale(c, t->ref_num, t->ref_den) : c;
+  spmu_timing_cycles_hot(t, n, core, ref);
 }

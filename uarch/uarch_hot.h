@@ -95,6 +95,34 @@ static inline int spmu_uarch_branch_hot(spmu_uarch *u, uint64_t pc,
   return spmu_bpred_branch(&u->bpred, &u->n, pc, next, kind, taken, target);
 }
 
+/* spmu_uarch_cycles; the core cycles alone; the issue of the instructions,
+ * and the cycles beyond it (the latencies and mispredictions). */
+static inline uint64_t spmu_uarch_issue_cycles_hot(const spmu_uarch *u,
+                                                   uint64_t instructions)
+{
+  return spmu_timing_issue_hot(&u->cfg.timing, instructions);
+}
+
+static inline uint64_t spmu_uarch_stall_cycles_hot(const spmu_uarch *u,
+                                                   const spmu_uarch_counts *n)
+{
+  return spmu_timing_stall_hot(&u->cfg.timing, n);
+}
+
+static inline uint64_t spmu_uarch_core_cycles_hot(const spmu_uarch *u,
+                                                  const spmu_uarch_counts *n)
+{
+  return spmu_timing_core_hot(&u->cfg.timing, n);
+}
+
+/* spmu_uarch_cycles. */
+static inline void spmu_uarch_cycles_hot(const spmu_uarch *u,
+                                         const spmu_uarch_counts *n,
+                                         uint64_t *core, uint64_t *ref)
+{
+  spmu_timing_cycles_hot(&u->cfg.timing, n, core, ref);
+}
+
 static inline void spmu_uarch_retire_hot(spmu_uarch *u, uint64_t n)
 {
   u->n.instructions += n;

@@ -46,12 +46,12 @@
  * reproducible. The LLC is therefore per thread here, not shared.
  *
  * Overflow exactness: when a sampling counter counts a modelled line, the
- * model's counts are kept at every instruction boundary of the block (a
- * copy of the counts per instruction), so that the block that may bring
- * the counter to overflow goes to the PMU model one instruction per clock
- * with each instruction's own modelled events: the PMI falls on the
- * instruction that caused the event (the load that missed). Otherwise the
- * modelled counts go in bulk, at no cost per block. */
+ * block that may bring the counter to overflow goes to the PMU model one
+ * instruction per clock with each instruction's own modelled events (the
+ * model's counts kept at each of its instruction boundaries, a copy per
+ * instruction): the PMI falls on the instruction that caused the event
+ * (the load that missed). Only such blocks keep the copies ("logs on
+ * demand" below); the others feed the model in bulk, as counting does. */
 #include "model.h"
 
 #include <stdio.h>
@@ -82,6 +82,7 @@ struct ment {
   uint32_t j;    /* its index in the block */
   uint8_t merge; /* the widest access its pieces make (MERGE_DEFAULT) */
   uint8_t what;  /* ME_LOAD, ME_CAS */
+  uint16_t nl;   /* the block's fetches up to it that start a line */
 };
 
 #define ME_LOAD 1u /* it loads (MEM_INST_RETIRED.ALL_LOADS counts it) */
@@ -98,6 +99,7 @@ struct spmu_qemu_mtb {
   uint64_t fallthrough, rep_addr;
   /* Its REP instruction's accesses an iteration (tb.h). */
   uint32_t rep_acc;
+  uint64_t bound;       /* the most its retirements add to a sampled line */
   spmu_uarch_fetch *fe; /* [n] each instruction's fetch, after e[] */
   struct ment e[];      /* [n] */
 };
@@ -147,6 +149,7 @@ struct spmu_qemu_model {
    * instruction j (or NULL). */
   spmu_uarch_counts *log;
   bool log_ok;  /* the block fitted in the log */
+  bool logging; /* the block keeps them (it may reach an overflow) */
   bool use_log; /* count.c delivers the block per instruction */
   bool misp;    /* the predictor mispredicted the last block's branch */
   /* MEM_LOAD_RETIRED, one per retired load instruction by its deepest
@@ -156,6 +159,24 @@ struct spmu_qemu_model {
    * than L1. */
   uint32_t ld_j, ld_missed;
   spmu_uarch_level ld_lvl;
+  /* Logs on demand (record mode): after the fields counting uses. */
+  /* A block that keeps no log: the budget it started with and what may
+   * still be added before the growth is read again; the most one data
+   * access, one fetch and one branch add to a sampled line (see "logs on
+   * demand"). */
+  uint64_t budget0, slack, acc_w, fetch_w, br_w;
+  const struct spmu_qemu_config *cfg;
+  /* The lines of the events (sampled, or read at a sample), and their
+   * values at the block's start. */
+  int sl[NMLINES];
+  unsigned nsl;
+  uint64_t before[NMLINES];
+  /* At the block's start: the instructions retired, the cycles beyond
+   * their issue (the growth of cycles while no instruction retired). */
+  uint64_t insns0, issue0, stall0;
+  /* log[0] holds counts this block passed below the budget (its start,
+   * or where the slack first ran out: see "logs on demand"). */
+  bool snap;
 };
 
 #define LD_NONE UINT32_MAX
@@ -177,6 +198,146 @@ bool spmu_qemu_model_setup(const char *spec, spmu_uarch_config *cfg, char *why,
   }
   spmu_uarch_free(u);
   return true;
+}
+
+/* ---- logs on demand ----------------------------------------------------
+ * A block keeps its counts per instruction boundary (the log) only when it
+ * may bring a sampled counter to overflow: count.c goes per instruction in
+ * just those blocks (its budget B: the events until the first sampling
+ * counter may overflow; the block is near when a sampled line grows by B
+ * in it). The rest go to the model in bulk, as when counting. Which block
+ * gets there is known only when it ends, so a block starts without a log
+ * (unless its exact lines, or its retirements and its end may reach B)
+ * with a slack: B less those. Before it passes boundaries it takes from
+ * the slack the most their fetches add, and each data access that misses
+ * L1 the most it adds (an L1 hit adds to no modelled line); when the slack
+ * cannot hold that, the growth is read from the model's counts and the
+ * slack set again from it. When even that cannot show the lines below B
+ * at the boundaries ahead, the block keeps its log from there on. The
+ * first time the slack runs out, before anything it does not hold, the
+ * counts are kept in log[0] (snapshot): below B, they stand for every
+ * boundary passed without a log; a block whose slack never ran out cannot
+ * be near. A block near at its end without a log keeps them at every
+ * boundary but the last. No counter overflowed at a boundary not kept, so
+ * the overflow falls on the same instruction (no other PMI can come
+ * before it: the exact lines' charge is below B too), and each sample is
+ * what a log at every boundary gives. The bound per unit, for line l
+ * (Lmax the longest latency; k the most cache lines one access touches):
+ *   cycles: a fetch or data access is served once, at most Lmax cycles
+ *     (uarch/timing.c), and a data access that misses may make the next
+ *     fetch of its line miss again (an inclusive LLC's back-invalidation):
+ *     2 Lmax; a branch the misprediction penalty; an instruction at most
+ *     one issue cycle; reference cycles these times ceil(ref_num /
+ *     ref_den), plus 1 for the rounding;
+ *   LONGEST_LAT_CACHE, L1D.REPLACEMENT: k a fetch, 2k a data access;
+ *   BR_MISP_RETIRED: 1 a branch;
+ *   MEM_LOAD_RETIRED: 1 a load instruction, 1 a data access (a missed
+ *     load counted when the next misses), 1 carried from a REP repeat. */
+struct unit_w {
+  uint64_t fetch, branch, insn, load, access, extra;
+};
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+  return a > b ? a : b;
+}
+
+/* The most cache lines one access of at most 64 bytes (the widest put
+ * together, MERGE_DEFAULT) touches. */
+static uint64_t lines_per_access(const spmu_uarch_config *u)
+{
+  uint32_t line = u->l1i.line;
+
+  if (u->l1d.line && u->l1d.line < line)
+    line = u->l1d.line;
+  if (u->l2.size && u->l2.line && u->l2.line < line)
+    line = u->l2.line;
+  if (u->llc.line && u->llc.line < line)
+    line = u->llc.line;
+  return line ? 64u / line + 1u : 65u;
+}
+
+static struct unit_w unit_weights(const spmu_uarch_config *u, int l)
+{
+  const spmu_uarch_timing *t = &u->timing;
+  uint64_t lmax = max_u64(max_u64(t->lat_l2, t->lat_llc), t->lat_mem);
+  uint64_t k = lines_per_access(u);
+  uint64_t r = t->ref_den ? (t->ref_num + t->ref_den - 1) / t->ref_den : 1;
+  struct unit_w w = {0};
+
+  switch (l) {
+  case M_CYCLES:
+  case M_REF_XCLK:
+  case M_REF_TSC:
+    r = l == M_CYCLES ? 1 : max_u64(r, 1);
+    w = (struct unit_w){.fetch = lmax * r,
+                        .branch = (uint64_t)t->misp_penalty * r,
+                        .insn = r,
+                        .access = 2 * lmax * r,
+                        .extra = r + 1};
+    break;
+  case M_LLC_REF:
+  case M_LLC_MISS:
+    w = (struct unit_w){.fetch = k, .access = 2 * k};
+    break;
+  case M_L1D_REPL:
+    w = (struct unit_w){.access = k};
+    break;
+  case M_MISP_ALL:
+  case M_MISP_COND:
+    w = (struct unit_w){.branch = 1};
+    break;
+  default: /* MEM_LOAD_RETIRED */
+    w = (struct unit_w){.load = 1, .access = 1, .extra = 1};
+    break;
+  }
+  return w;
+}
+
+/* The most one data access, fetch and branch add to a line of m's
+ * events. */
+static void unit_bounds(struct spmu_qemu_model *m)
+{
+  const struct spmu_qemu_config *cfg = m->cfg;
+  unsigned i;
+
+  m->acc_w = m->fetch_w = m->br_w = 1;
+  for (i = 0; i < cfg->nevents; i++) {
+    unsigned k;
+
+    for (k = 0; k < m->nsl && m->sl[k] != cfg->mline_of[i]; k++)
+      ;
+    if (cfg->mline_of[i] >= 0 && k == m->nsl)
+      m->sl[m->nsl++] = cfg->mline_of[i];
+  }
+  for (i = 0; i < cfg->nevents; i++)
+    if (cfg->mline_of[i] >= 0) {
+      struct unit_w w = unit_weights(&cfg->uarch, cfg->mline_of[i]);
+
+      m->acc_w = max_u64(m->acc_w, w.access);
+      m->fetch_w = max_u64(m->fetch_w, w.fetch);
+      m->br_w = max_u64(m->br_w, w.branch);
+    }
+}
+
+/* The most the retirements of block b's instructions and loads add to a
+ * line of cfg's events. */
+static uint64_t block_bound(const struct spmu_qemu_config *cfg,
+                            const struct spmu_qemu_mtb *b)
+{
+  uint64_t bound = 1;
+  unsigned i;
+
+  for (i = 0; i < cfg->nevents; i++) {
+    struct unit_w w;
+
+    if (cfg->mline_of[i] < 0)
+      continue;
+    w = unit_weights(&cfg->uarch, cfg->mline_of[i]);
+    bound = max_u64(bound,
+                    b->n * w.insn + (b->nloads + 1u) * w.load + w.extra + 1u);
+  }
+  return bound;
 }
 
 bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
@@ -203,6 +364,8 @@ bool spmu_qemu_model_attach(struct vcpu *v, char *why, size_t len)
     return false;
   }
   m->live = spmu_uarch_peek_counts(m->u);
+  m->cfg = cfg;
+  unit_bounds(m);
   m->cg = cfg->uarch.mode == SPMU_UARCH_CACHEGRIND;
   m->ld_j = LD_NONE;
   m->inclusive = !m->cg && cfg->uarch.llc_inclusive;
@@ -257,7 +420,7 @@ static void mline_values(const struct spmu_qemu_model *m,
   uint64_t core, ref;
   uint64_t l1_miss = n->loads_l2 + n->loads_llc + n->loads_mem;
 
-  spmu_uarch_cycles(m->u, n, &core, &ref);
+  spmu_uarch_cycles_hot(m->u, n, &core, &ref);
   val[M_CYCLES] = core;
   val[M_REF_XCLK] = val[M_REF_TSC] = ref;
   val[M_LLC_REF] = n->llc_refs;
@@ -342,7 +505,59 @@ void spmu_qemu_model_near(struct vcpu *v, bool near)
   struct spmu_qemu_model *m = v->model;
 
   if (m)
-    m->use_log = near && m->log && m->log_ok;
+    m->use_log = near && m->logging;
+}
+
+/* Modelled line l's value for counts n (mline_values). */
+static uint64_t line_value(const struct spmu_qemu_model *m,
+                           const spmu_uarch_counts *n, int l)
+{
+  uint64_t val[NMLINES];
+
+  if (l == M_CYCLES)
+    return spmu_uarch_core_cycles_hot(m->u, n);
+  mline_values(m, n, val);
+  return val[l];
+}
+
+/* The values at the block's start of the events' lines (m->before). */
+static void note_before(struct spmu_qemu_model *m)
+{
+  unsigned k;
+
+  for (k = 0; k < m->nsl; k++)
+    if (m->sl[k] != M_CYCLES)
+      m->before[k] = line_value(m, m->live, m->sl[k]);
+  m->insns0 = m->live->instructions;
+  m->issue0 = spmu_uarch_issue_cycles_hot(m->u, m->insns0);
+  m->stall0 = spmu_uarch_stall_cycles_hot(m->u, m->live);
+}
+
+/* The largest growth of an event's line from the block's start to n. */
+static uint64_t growth_to(const struct spmu_qemu_model *m,
+                          const spmu_uarch_counts *n)
+{
+  uint64_t g = 0;
+  unsigned k;
+
+  for (k = 0; k < m->nsl; k++) {
+    uint64_t d;
+
+    /* Cycles: their issue (the same without a retirement) and the
+     * cycles beyond it. */
+    if (m->sl[k] == M_CYCLES)
+      d = (n->instructions == m->insns0
+               ? 0
+               : spmu_uarch_issue_cycles_hot(m->u, n->instructions) -
+                     m->issue0) +
+          spmu_uarch_stall_cycles_hot(m->u, n) - m->stall0;
+    else
+      d = line_value(m, n, m->sl[k]) - m->before[k];
+
+    if (d > g)
+      g = d;
+  }
+  return g;
 }
 
 /* The budget the block just ended takes (count.c): the most any sampled
@@ -350,22 +565,24 @@ void spmu_qemu_model_near(struct vcpu *v, bool near)
 uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
 {
   struct spmu_qemu_model *m = v->model;
-  uint64_t before[NMLINES], after[NMLINES];
+  uint64_t g;
   uint32_t n;
-  unsigned i;
 
   if (!m || !m->log || !m->cur)
     return charge;
-  n = m->log_ok ? m->cur->n : 0;
-  mline_values(m, &m->log[0], before);
-  mline_values(m, m->log_ok ? &m->log[n] : m->live, after);
-  for (i = 0; i < v->cfg->nevents; i++) {
-    int l = v->cfg->mline_of[i];
+  n = m->cur->n;
+  g = growth_to(m, m->logging ? &m->log[n] : m->live);
+  if (g > charge)
+    charge = g > UINT32_MAX ? UINT32_MAX : (uint32_t)g;
+  if (!m->logging && m->log_ok && n > 0 && charge >= v->budget) {
+    /* Near without a log (logs on demand): the boundaries before the
+     * last keep the counts of the block's start. */
+    uint32_t k;
 
-    if (l >= 0 && after[l] - before[l] > charge)
-      charge = after[l] - before[l] > UINT32_MAX
-                   ? UINT32_MAX
-                   : (uint32_t)(after[l] - before[l]);
+    for (k = 1; k < n; k++)
+      m->log[k] = m->log[0];
+    m->log[n] = *m->live;
+    m->logging = true;
   }
   return charge;
 }
@@ -444,7 +661,7 @@ static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
   uint64_t line = addr >> m->l1d_bits, span = len ? len - 1u : 0u;
   uint64_t last = addr > UINT64_MAX - span ? UINT64_MAX : addr + span;
 
-  if (line + 1 == m->last_d && last >> m->l1d_bits == line && !m->log &&
+  if (line + 1 == m->last_d && last >> m->l1d_bits == line && !m->logging &&
       m->live->llc_back_invalidations == m->bi_d) {
     if (w)
       m->hit_writes++;
@@ -458,13 +675,42 @@ static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
   return lvl;
 }
 
+/* The slack ran out for the first time in the block: everything so far
+ * was within it, below the budget, so the counts now can stand for the
+ * boundaries passed (log[0]). Until then the block could not have reached
+ * the budget, even at its end (start_log keeps the end's share). */
+static void snapshot(struct spmu_qemu_model *m)
+{
+  if (!m->snap) {
+    m->log[0] = *m->live;
+    m->snap = true;
+  }
+}
+
+/* data_access, watched in a block without a log (logs on demand): an L1
+ * hit adds to no modelled line; any other access takes its bound from the
+ * slack, the counts kept first when the slack may not hold it. */
+static inline spmu_uarch_level
+watched_access(struct spmu_qemu_model *m, uint64_t addr, uint32_t len, bool w)
+{
+  bool watch = __builtin_expect(m->log != NULL, 0) && !m->logging && m->cur;
+  spmu_uarch_level lvl;
+
+  if (watch && m->slack <= m->acc_w)
+    snapshot(m);
+  lvl = data_access(m, addr, len, w);
+  if (watch && lvl != SPMU_UARCH_L1)
+    m->slack = m->slack > m->acc_w ? m->slack - m->acc_w : 0;
+  return lvl;
+}
+
 static inline void issue_pending(struct spmu_qemu_model *m)
 {
   if (m->pend) {
     spmu_uarch_level lvl;
 
     m->pend = false;
-    lvl = data_access(m, m->pend_addr, m->pend_len, m->pend_write);
+    lvl = watched_access(m, m->pend_addr, m->pend_len, m->pend_write);
     if (lvl != SPMU_UARCH_L1 && !m->pend_write)
       loads_missed(m, m->pend_j, lvl);
   }
@@ -499,7 +745,7 @@ static inline void fetch_next(struct spmu_qemu_model *m, uint32_t k)
 static void boundary(struct spmu_qemu_model *m, uint32_t k)
 {
   issue_pending(m);
-  if (m->log && k > 0 && m->log_ok) {
+  if (m->logging && k > 0) {
     spmu_uarch_retire_hot(m->u, retires(m, k - 1));
     loads_retire_one(m, k - 1);
     m->log[k] = *m->live;
@@ -531,14 +777,32 @@ static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
   }
 }
 
+static void watch_fetches(struct spmu_qemu_model *m, uint64_t need);
+
 /* Fetch the block's instructions up to end (excluded), each after the
  * data accesses of the one before it. */
 static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
 {
   if (m->fetched >= end)
     return;
-  if (__builtin_expect(m->log || (m->cg && (end > m->cur->rep || m->cur->ncas)),
-                       0)) {
+  if (__builtin_expect(m->log && !m->logging, 0) && m->log_ok) {
+    /* The fetches that start a line may miss; cachegrind's branches
+     * among them (atomic instructions, a REP iteration). */
+    const struct ment *e = m->cur->e;
+    uint64_t need =
+        (uint64_t)(e[end - 1].nl - (m->fetched ? e[m->fetched - 1].nl : 0)) *
+        m->fetch_w;
+
+    if (m->cg)
+      need += (m->cur->ncas + 1u) * m->br_w;
+    issue_pending(m); /* the access before the first boundary */
+    if (m->slack > need)
+      m->slack -= need;
+    else
+      watch_fetches(m, need);
+  }
+  if (__builtin_expect(
+          m->logging || (m->cg && (end > m->cur->rep || m->cur->ncas)), 0)) {
     fetch_each(m, end);
     return;
   }
@@ -557,6 +821,106 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     m->bi_seen = m->live->llc_back_invalidations;
   }
   m->fetched = end;
+}
+
+/* The load instructions among the block's first upto, counted as boundaries
+ * would have counted them one at a time (loads_retire_one): the missed
+ * ones at their level (already, by loads_missed, or now), the rest as L1
+ * hits. */
+static void loads_catch_up(struct spmu_qemu_model *m, uint32_t upto)
+{
+  uint32_t j, loads = 0;
+
+  if (m->ld_j != LD_NONE && m->ld_j < upto)
+    loads_flush(m);
+  for (j = 0; j < upto; j++)
+    loads += (m->cur->e[j].what & ME_LOAD) != 0;
+  if (loads > m->ld_missed)
+    spmu_uarch_load_retired_hot(m->u, SPMU_UARCH_L1, loads - m->ld_missed);
+}
+
+/* The block keeps its log from here on (logs on demand): the instructions
+ * whose boundary has passed retire, and the boundaries passed keep the
+ * counts at the block's start (their growth goes with the next). */
+static void switch_to_log(struct spmu_qemu_model *m)
+{
+  uint32_t f = m->fetched, k;
+
+  if (f >= 2) {
+    uint32_t r = f - 1 - (m->cont ? 1u : 0u);
+
+    if (r)
+      spmu_uarch_retire_hot(m->u, r);
+    loads_catch_up(m, f - 1);
+  }
+  for (k = 1; k < f; k++)
+    m->log[k] = m->log[0];
+  m->logging = true;
+}
+
+/* The largest growth of a sampled line since the block started. */
+static uint64_t growth(const struct spmu_qemu_model *m)
+{
+  return growth_to(m, m->live);
+}
+
+/* A block without a log is to take need more: true when the slack holds
+ * it (taken from it). Else the slack is read again from the growth, less
+ * the block's retirements and the access held back, and need is not
+ * taken. */
+static bool guard(struct spmu_qemu_model *m, uint64_t need)
+{
+  uint64_t g;
+
+  if (m->slack > need) {
+    m->slack -= need;
+    return true;
+  }
+  snapshot(m);
+  g = growth(m) + m->cur->bound + (m->pend ? m->acc_w : 0);
+  m->slack = g < m->budget0 ? m->budget0 - g : 0;
+  if (m->slack > need) {
+    m->slack -= need;
+    return true;
+  }
+  return false;
+}
+
+/* The block without a log passes the next boundaries, whose fetches may
+ * add need: below B at each, or it keeps its log from here. */
+static __attribute__((noinline)) void watch_fetches(struct spmu_qemu_model *m,
+                                                    uint64_t need)
+{
+  if (!guard(m, need))
+    switch_to_log(m);
+}
+
+/* Does block t, starting (cont: repeating its REP instruction), keep a log
+ * from its start? When its exact lines may reach the budget (count.c's
+ * charge), or its retirements may, or intervals or multiplexing need every
+ * boundary; else it starts without one, with the slack of the budget. */
+static void start_log(const struct vcpu *v, struct spmu_qemu_model *m,
+                      const struct tb *t, unsigned cont)
+{
+  uint64_t b = v->budget;
+  uint32_t exact = t->charge[cont & VAR_CONT];
+
+  /* Besides the retirements, the block's end: its branch, and a REP's
+   * final check (a fetch and a branch). */
+  uint64_t need = t->model->bound + 2 * m->br_w + m->fetch_w;
+
+  if (t->charge[(cont & VAR_CONT) | VAR_TAKEN] > exact)
+    exact = t->charge[(cont & VAR_CONT) | VAR_TAKEN];
+  m->budget0 = b;
+  m->logging = m->log_ok;
+  if (!m->log_ok || v->cfg->ival || v->cfg->mux || exact >= b || need >= b) {
+    m->log[0] = *m->live;
+    m->snap = true;
+    return;
+  }
+  m->logging = false;
+  m->snap = false;
+  m->slack = b - need;
 }
 
 /* The size and direction info gives, from the memo or else from QEMU. */
@@ -615,7 +979,7 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
   len = mi->len;
   w = mi->write;
   if (__builtin_expect(m->cur != r->b, 0)) {
-    data_access(m, vaddr, len, w); /* not begun: no order */
+    watched_access(m, vaddr, len, w); /* not begun: no order */
     return;
   }
   if (r->j >= m->fetched)
@@ -662,7 +1026,8 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
   m->ld_missed = 0;
   if (m->log) {
     m->log_ok = t->model->n <= MAX_TB_INSNS;
-    m->log[0] = *m->live;
+    note_before(m);
+    start_log(v, m, t, cont);
   }
 }
 
@@ -745,11 +1110,13 @@ void spmu_qemu_model_end(struct vcpu *v, const struct tb *p,
   rep_on = next && next->rep_first && next->vaddr == p->rep_addr;
   fetch_to(m, m->cg && m->cur->rep < n ? n - 1 : n);
   issue_pending(m);
-  if (m->cg && m->cur->rep < n)
+  if (m->cg && m->cur->rep < n) {
+    if (m->log && !m->logging && m->log_ok && !guard(m, 0))
+      switch_to_log(m); /* rep_end may pass boundary n - 1 */
     rep_end(m, next);
-  else
+  } else
     last_branch(m, next);
-  if (m->log && m->log_ok) {
+  if (m->logging) {
     spmu_uarch_retire_hot(m->u, retires(m, n - 1));
     if (!rep_on)
       loads_retire_one(m, n - 1);
@@ -851,6 +1218,10 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
   for (j = b->n; j-- > 1;)
     if (b->fe[j].same && j + 1 < b->n && b->fe[j + 1].same)
       b->fe[j].same = b->fe[j + 1].same + 1;
+  for (j = 0; j < b->n; j++)
+    b->e[j].nl = (uint16_t)((j ? b->e[j - 1].nl : 0) + !b->fe[j].same);
+  if (cfg->model_sampled)
+    b->bound = block_bound(cfg, b);
   t->model = b;
   return true;
 }
