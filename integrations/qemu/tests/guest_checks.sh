@@ -6,7 +6,8 @@
 # Programs: /loop (20,000,004 user instructions, 10,000,001 branches,
 # tests/loop.S), /rdpmc (tests/rdpmc.S), /branches (known branches,
 # tests/branches.S), /memops (loads and stores, tests/memops.S), /walk
-# (4,096 new cache lines, examples/workloads/walk.S with N = 4096), /randbr (random branches,
+# (4,096 new cache lines, examples/workloads/walk.S with N = 4096), /rep
+# (frontends/qemu/tests/rep.S, N = 3, L = 100000), /randbr (random branches,
 # tests/randbr.S).
 failed=0
 ok() { echo "ok - $1"; }
@@ -86,6 +87,13 @@ ins=$(sed -n 's/^\([0-9]*\),.*instructions:u.*/\1/p' /tmp/stat)
 br=$(sed -n 's/^\([0-9]*\),.*branches:u.*/\1/p' /tmp/stat)
 check "perf stat instructions:u of /loop" 20000004 "$ins"
 check "perf stat branches:u of /loop" 10000001 "$br"
+
+# A REP string instruction retires once however many times it repeats
+# (SDM Vol. 2B, REP), also when its repeats outlast the inline budget:
+# /rep runs 3 x (REP STOSB + REP MOVSB of 100,000 bytes), 31 instructions.
+perf stat -x, -e instructions:u -o /tmp/stat /rep
+ins=$(sed -n 's/^\([0-9]*\),.*instructions:u.*/\1/p' /tmp/stat)
+check "perf stat instructions:u of /rep (long REP strings)" 31 "$ins"
 
 # The modelled micro-architecture (README.md, "The modelled
 # micro-architecture"): on a profile with a part (SOFTPMU_MODEL=1) the
