@@ -573,9 +573,10 @@ static __attribute__((noinline)) void first_block(struct vcpu *v,
     count_packed(v, t, 0, 0, false);
 }
 
-/* Block t starts on its thread: the thread (NULL if not one of the
- * plugin's), the block before it in *p (NULL at the thread's first) and t
- * now the thread's last. */
+/* Block t starts on its thread: t becomes the thread's last block and
+ * the one before it goes to *p. Returns the thread, or NULL when there is
+ * nothing before t to count: t's thread is not one of the plugin's, or t
+ * is its first block (first_block takes it). */
 static inline struct vcpu *take_turn(unsigned int vcpu_index,
                                      const struct tb *t, const struct tb **p)
 {
@@ -585,6 +586,10 @@ static inline struct vcpu *take_turn(unsigned int vcpu_index,
     return NULL;
   *p = v->prev;
   v->prev = t;
+  if (__builtin_expect(!*p, 0)) {
+    first_block(v, t);
+    return NULL;
+  }
   return v;
 }
 
@@ -596,12 +601,8 @@ static inline void exec_eager(unsigned int vcpu_index, const struct tb *t,
   const struct tb *p;
   struct vcpu *v = take_turn(vcpu_index, t, &p);
 
-  if (__builtin_expect(!v, 0))
+  if (!v)
     return;
-  if (__builtin_expect(!p, 0)) {
-    first_block(v, t);
-    return;
-  }
   if (callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
   count_packed(v, t, 0, 0, one_lane);
@@ -630,14 +631,8 @@ static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
   const struct tb *p;
   struct vcpu *v = take_turn(vcpu_index, t, &p);
 
-  if (__builtin_expect(!v, 0))
-    return;
-  if (p == t && t->ninsns == 1)
+  if (!v || (p == t && t->ninsns == 1))
     return; /* a repeat of a lone REP: retires nothing, moves no stack */
-  if (!p) {
-    first_block(v, t);
-    return;
-  }
   if (v->cfg->callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
   count_packed(v, t, p->rep_addr == t->vaddr ? VAR_CONT : 0, 0, false);
@@ -651,12 +646,8 @@ static void on_exec_packed(unsigned int vcpu_index, void *udata)
   const struct tb *p;
   struct vcpu *v = take_turn(vcpu_index, t, &p);
 
-  if (__builtin_expect(!v, 0))
+  if (!v)
     return;
-  if (__builtin_expect(!p, 0)) {
-    first_block(v, t);
-    return;
-  }
   count_packed(v, p,
                v->prev_cont | (p->cond_last & (t->vaddr != p->fallthrough)),
                t->vaddr, false);
