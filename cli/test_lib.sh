@@ -21,6 +21,15 @@ need_qemu() {
   exit 77
 }
 
+# build NAME DEFINES...: assemble the freestanding test program
+# $SRC/NAME.S with $CC into $tmp/NAME.
+build() {
+  name=$1
+  shift
+  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
+    fail "$name: does not assemble"
+}
+
 # run ARGS...: run the tool; the results are in $rc, $tmp/out, $tmp/err.
 run() {
   "$SOFTPMU" "$@" >"$tmp/out" 2>"$tmp/err"

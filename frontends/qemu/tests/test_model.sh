@@ -36,13 +36,6 @@ INST=4300c0 CYCLES=43003c LLC_REF=434f2e LLC_MISS=43412e L1D_REPL=430151
 MISP=4300c5 MISP_COND=4301c5 LD_L1_HIT=4301d1 LD_L2_HIT=4302d1
 LD_L3_HIT=4304d1 LD_L1_MISS=4308d1 LD_L2_MISS=4310d1 LD_L3_MISS=4320d1
 
-build() { # NAME DEFINES...
-  name=$1
-  shift
-  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
-    fail "$name: does not assemble"
-}
-
 sym() { # PROGRAM SYMBOL: its address, decimal
   printf '%d' "0x$(nm "$tmp/$1" | awk -v s="$2" '$3 == s { print $1 }')"
 }

@@ -36,13 +36,6 @@ export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 EVENTS=instructions,branches,r01c4,r02c4,r08c4,r20c4,r40c4,r81d0,r82d0
 EVENTS_INLINE=instructions,branches,r01c4,r02c4,r08c4,r40c4,r81d0,r82d0
 
-build() { # NAME DEFINES...
-  name=$1
-  shift
-  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
-    fail "$name: does not assemble"
-}
-
 # counts QEMU EVENTS NAME: "status=N event=count ..." from softpmu stat.
 counts() {
   "$SOFTPMU" stat --qemu "$1" -e "$2" -- "$tmp/$3" >"$tmp/out" 2>"$tmp/err"

@@ -16,13 +16,6 @@ CC=$1 PLUGIN=$2 SRC=$3 DUMP=$4 PLUGIN7=${5:-$2}
 . "$(dirname "$0")/../../../cli/test_lib.sh"
 need_qemu
 
-build() { # NAME DEFINES...
-  name=$1
-  shift
-  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
-    fail "$name: does not assemble"
-}
-
 # record NAME ARGS: run it with the plugin in record mode; the stream as
 # text in $tmp/rec.txt.
 record() {

@@ -17,13 +17,6 @@ EVENTS=instructions,branches,r01c4,r02c4,r08c4,r20c4,r40c4,r81d0,r82d0
 EVENTS_INLINE=instructions,branches,r01c4,r02c4,r08c4,r40c4,r81d0,r82d0
 
 # build NAME DEFINES...: a static program without libc.
-build() {
-  name=$1
-  shift
-  "$CC" -nostdlib -static "$@" -o "$tmp/$name" "$SRC/$name.S" ||
-    fail "$name: does not assemble"
-}
-
 # counts NAME: run it; $rc, and in $got "instructions=N branches=N ..."
 # from softpmu stat's output.
 counts() {
