@@ -389,39 +389,36 @@ static bool take_inline(CPUX86State *env, unsigned cpl, uint64_t l[QN])
 }
 
 /* Move the inline batch into acc. */
-/* Take from *batch, negative, what *line can give back (all of it, or
- * *line): what a repeating REP string instruction took back inline from a
- * count the helper had put in the accumulated lines. */
-static void take_back(uint64_t *batch, uint64_t *line)
+/* What *batch owes when negative, taken from *line as far as it goes;
+ * returns what was taken. */
+static uint64_t take_back(uint64_t *batch, uint64_t *line)
 {
-  uint64_t owed = -*batch, give = owed < *line ? owed : *line;
+  uint64_t give;
 
+  if ((int64_t)*batch >= 0)
+    return 0;
+  give = MIN(-*batch, *line);
   *line -= give;
   *batch += give;
+  return give;
 }
 
 /* A REP string instruction whose block the helper counted (its 1, its
  * load and store went to v->acc) and that then repeated took them back
  * in the batch, which then holds them negative: the next blocks add to
  * the batch, not to v->acc, so it could stay negative and be dropped.
- * It retires once (SDM Vol. 2B, REP): take them from v->acc. */
+ * It retires once (SDM Vol. 2B, REP): take them from v->acc (cycles are
+ * one per instruction here, as take_inline counts them). */
 static void settle_rep(QSpmuVcpu *v, unsigned cpl)
 {
   CPUX86State *env = &v->cpu->env;
   uint64_t *a = v->acc[cpl];
+  uint64_t given = take_back(&env->spmu_insns[cpl], &a[L_INST]);
 
-  if ((int64_t)env->spmu_insns[cpl] < 0) {
-    uint64_t before = a[L_INST], given;
-
-    take_back(&env->spmu_insns[cpl], &a[L_INST]);
-    given = before - a[L_INST]; /* cycles counted one per instruction */
-    a[Q_CYC] -= MIN(given, a[Q_CYC]);
-    a[Q_REF] -= MIN(given, a[Q_REF]);
-  }
-  if ((int64_t)env->spmu_loads[cpl] < 0)
-    take_back(&env->spmu_loads[cpl], &a[L_LOADS]);
-  if ((int64_t)env->spmu_stores[cpl] < 0)
-    take_back(&env->spmu_stores[cpl], &a[L_STORES]);
+  a[Q_CYC] -= MIN(given, a[Q_CYC]);
+  a[Q_REF] -= MIN(given, a[Q_REF]);
+  take_back(&env->spmu_loads[cpl], &a[L_LOADS]);
+  take_back(&env->spmu_stores[cpl], &a[L_STORES]);
 }
 
 static void fold(QSpmuVcpu *v)
