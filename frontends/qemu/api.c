@@ -59,38 +59,37 @@ static bool missing(const char *name, int version, char *why, size_t whylen)
   return false;
 }
 
+/* LOOKUP, and the resolve function fails, saying which, when QEMU has no
+ * such call. */
+#define NEED(field, name)                                                      \
+  do {                                                                         \
+    LOOKUP(field, name);                                                       \
+    if (!(field))                                                              \
+      return missing(name, api->qemu, why, whylen);                            \
+  } while (0)
+
 static bool resolve_v1(struct spmu_qemu_api *api, char *why, size_t whylen)
 {
-  LOOKUP(api->tb_exec_inline_v1, "qemu_plugin_register_vcpu_tb_exec_inline");
-  LOOKUP(api->insn_data_v1, "qemu_plugin_insn_data");
-  if (!api->tb_exec_inline_v1)
-    return missing("qemu_plugin_register_vcpu_tb_exec_inline", 1, why, whylen);
-  return api->insn_data_v1 || missing("qemu_plugin_insn_data", 1, why, whylen);
+  NEED(api->tb_exec_inline_v1, "qemu_plugin_register_vcpu_tb_exec_inline");
+  NEED(api->insn_data_v1, "qemu_plugin_insn_data");
+  return true;
 }
 
 static bool resolve_v2(struct spmu_qemu_api *api, char *why, size_t whylen)
 {
-  static const char *const need[] = {
-      "qemu_plugin_scoreboard_new", "qemu_plugin_scoreboard_free",
-      "qemu_plugin_u64_get", "qemu_plugin_u64_set",
-      "qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu"};
-  size_t i;
-
-  LOOKUP(api->scoreboard_new, need[0]);
-  LOOKUP(api->scoreboard_free, need[1]);
-  LOOKUP(api->u64_get, need[2]);
-  LOOKUP(api->u64_set, need[3]);
-  LOOKUP(api->tb_exec_inline, need[4]);
+  NEED(api->scoreboard_new, "qemu_plugin_scoreboard_new");
+  NEED(api->scoreboard_free, "qemu_plugin_scoreboard_free");
+  NEED(api->u64_get, "qemu_plugin_u64_get");
+  NEED(api->u64_set, "qemu_plugin_u64_set");
+  NEED(api->tb_exec_inline,
+       "qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu");
+  /* optional: the inline budget needs it (QEMU 9.1 on) */
   LOOKUP(api->tb_exec_cond_cb, "qemu_plugin_register_vcpu_tb_exec_cond_cb");
   if (api->qemu >= 3)
-    LOOKUP(api->insn_data_v3, "qemu_plugin_insn_data");
+    NEED(api->insn_data_v3, "qemu_plugin_insn_data");
   else
-    LOOKUP(api->insn_data_v1, "qemu_plugin_insn_data");
-  for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
-    if (!host_call(need[i]))
-      return missing(need[i], api->qemu, why, whylen);
-  return api->insn_data_v1 || api->insn_data_v3 ||
-         missing("qemu_plugin_insn_data", api->qemu, why, whylen);
+    NEED(api->insn_data_v1, "qemu_plugin_insn_data");
+  return true;
 }
 
 bool spmu_qemu_api_resolve(struct spmu_qemu_api *api, const qemu_info_t *info,
