@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The vDSO withheld (auxv.h). At a program's first instruction the stack
+ * pointer points at argc, then the argv pointers and a null, the envp
+ * pointers and a null, then the auxiliary vector: (type, value) pairs up
+ * to AT_NULL (the System V x86-64 ABI's process start, 3.4.1, as Linux
+ * and qemu-user lay it out). The entry whose type is AT_SYSINFO_EHDR is
+ * taken out: the dynamic linker then sets up no vDSO, as under QEMU 7.2.
+ * (Turned into AT_IGNORE instead, it would still cost the dynamic
+ * linker's walk of the vector one more entry: 6 instructions.) The vDSO
+ * stays mapped, unnamed. */
+#include "auxv.h"
+
+#include <stdint.h>
+
+#include "fail.h"
+
+#define AT_NULL 0
+#define AT_SYSINFO_EHDR 33
+/* More words than any stack start holds (argv, envp and the vector
+ * together): a walk that finds no end by then is not of a stack. */
+#define WALK_MAX (UINT64_C(1) << 22)
+
+static void say(const char *why)
+{
+  spmu_qemu_fail("cannot withhold QEMU's vDSO from the program (%s): its "
+                 "counts may differ from QEMU 7.2's",
+                 why);
+}
+
+/* The address just past the null that ends the pointers from p. */
+static bool skip_pointers(const struct spmu_qemu_guest_mem *m, uint64_t *p)
+{
+  uint64_t w, k;
+
+  for (k = 0; k < WALK_MAX; k++, *p += 8) {
+    if (!spmu_qemu_guest_read(m, *p, &w, sizeof(w)))
+      return false;
+    if (!w) {
+      *p += 8;
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The entries from p on, up to AT_NULL included, each moved one entry
+ * down (over the one at p - 16). */
+static const char *close_up(const struct spmu_qemu_guest_mem *m, uint64_t p)
+{
+  uint64_t e[2], k;
+
+  for (k = 0; k < WALK_MAX; k++, p += 16) {
+    if (!spmu_qemu_guest_read(m, p, e, sizeof(e)))
+      return "no end of the auxiliary vector";
+    if (!spmu_qemu_guest_write(m, p - 16, e, sizeof(e)))
+      return "its stack is not writable";
+    if (e[0] == AT_NULL)
+      return NULL;
+  }
+  return "no end of the auxiliary vector";
+}
+
+/* The vector from sp without its AT_SYSINFO_EHDR entry: the entries after
+ * it moved down, so the vector is the one QEMU 7.2 gives, one AT_NULL
+ * entry longer at its end. */
+static const char *hide(const struct spmu_qemu_guest_mem *m, uint64_t sp)
+{
+  uint64_t argc, p, type, k;
+
+  if (!spmu_qemu_guest_read(m, sp, &argc, sizeof(argc)) || argc >= WALK_MAX)
+    return "no argument count at the stack pointer";
+  p = sp + 8 * (argc + 2); /* argc, argv[0..argc), its null */
+  if (!skip_pointers(m, &p))
+    return "no end of the environment";
+  for (k = 0; k < WALK_MAX; k++, p += 16) {
+    if (!spmu_qemu_guest_read(m, p, &type, sizeof(type)))
+      return "no end of the auxiliary vector";
+    if (type == AT_NULL)
+      return NULL;
+    if (type == AT_SYSINFO_EHDR)
+      return close_up(m, p + 16);
+  }
+  return "no end of the auxiliary vector";
+}
+
+static void on_first_block(unsigned int vcpu_index, void *userdata)
+{
+  struct spmu_qemu_auxv *a = userdata;
+  struct spmu_qemu_gprs g;
+  uint64_t r[SPMU_QEMU_GPRS];
+  const char *why = NULL;
+
+  (void)vcpu_index;
+  if (atomic_exchange(&a->done, true))
+    return;
+  if (!spmu_qemu_gprs_find(a->api, &g) ||
+      !spmu_qemu_gprs_read(a->api, &g, SPMU_QEMU_GPRS, r))
+    why = "its stack pointer cannot be read";
+  else if (!spmu_qemu_guest_agrees(&a->mem, a->api, r[SPMU_QEMU_RSP], 8))
+    why = "its stack is not where the plugin looks";
+  else
+    why = hide(&a->mem, r[SPMU_QEMU_RSP]);
+  if (why)
+    say(why);
+}
+
+void spmu_qemu_auxv_arm(struct spmu_qemu_auxv *a,
+                        const struct spmu_qemu_api *api,
+                        struct qemu_plugin_tb *qtb, const void *bytes,
+                        size_t n)
+{
+  const struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(qtb, 0);
+
+  a->api = api;
+  if (!spmu_qemu_api_registers(api) || !insn)
+    return;
+  if (!spmu_qemu_guest_mem_find(&a->mem, api, insn, bytes, n)) {
+    say("its memory is not where the plugin looks");
+    return;
+  }
+  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_first_block,
+                                       QEMU_PLUGIN_CB_R_REGS, a);
+}
