@@ -53,7 +53,14 @@ enum cli_exit {
   "        script, status 2). One given either way is asked first\n"           \
   "        whether it loads plugins (PATH -plugin PLUGIN --version); one\n"    \
   "        missing, not executable or refusing plugins (a static build)\n"     \
-  "        is refused before the program runs, status 2.\n\n"
+  "        is refused before the program runs, status 2.\n\n"                  \
+  "    --vdso\n"                                                               \
+  "        Leave the program the vDSO QEMU 9 and later give it (glibc\n"       \
+  "        then calls clock_gettime, gettimeofday, time and getcpu\n"          \
+  "        there, without a system call). By default softpmu's plugin\n"       \
+  "        withholds it, so that a program retires the same instructions\n"    \
+  "        under QEMU 10 as under QEMU 7.2, which gives none. No effect\n"     \
+  "        under QEMU 7.2.\n\n"
 
 /* -c PROFILE, the profile's former short spelling in every command but
  * record (whose -c is the period, as perf's): still taken, with this

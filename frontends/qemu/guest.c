@@ -80,14 +80,14 @@ bool spmu_qemu_guest_read(const struct spmu_qemu_guest_mem *m, uint64_t addr,
   return m->known && host_read(addr + m->base, buf, n);
 }
 
-bool spmu_qemu_guest_write(const struct spmu_qemu_guest_mem *m,
-                           uint64_t addr, const void *buf, size_t n)
+bool spmu_qemu_guest_write(const struct spmu_qemu_guest_mem *m, uint64_t addr,
+                           const void *buf, size_t n)
 {
   struct iovec local = {(void *)(uintptr_t)buf, n},
                remote = {(void *)(uintptr_t)(addr + m->base), n};
 
-  return m->known && process_vm_writev(getpid(), &local, 1, &remote, 1, 0) ==
-                         (ssize_t)n;
+  return m->known &&
+         process_vm_writev(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n;
 }
 
 bool spmu_qemu_guest_mem_find(struct spmu_qemu_guest_mem *m,

@@ -57,8 +57,8 @@ bool spmu_qemu_guest_mem_find(struct spmu_qemu_guest_mem *m,
  * false when the host has nothing (writable) there. */
 bool spmu_qemu_guest_read(const struct spmu_qemu_guest_mem *m, uint64_t addr,
                           void *buf, size_t n);
-bool spmu_qemu_guest_write(const struct spmu_qemu_guest_mem *m,
-                           uint64_t addr, const void *buf, size_t n);
+bool spmu_qemu_guest_write(const struct spmu_qemu_guest_mem *m, uint64_t addr,
+                           const void *buf, size_t n);
 
 /* Do the host's bytes at guest address addr agree with QEMU's own view
  * of the guest (qemu_plugin_read_memory_vaddr, API 4 on, from a vCPU's
