@@ -55,12 +55,13 @@ enum cli_exit {
   "        missing, not executable or refusing plugins (a static build)\n"     \
   "        is refused before the program runs, status 2.\n\n"                  \
   "    --vdso\n"                                                               \
-  "        Leave the program the vDSO QEMU 9 and later give it (glibc\n"       \
-  "        then calls clock_gettime, gettimeofday, time and getcpu\n"          \
-  "        there, without a system call). By default softpmu's plugin\n"       \
-  "        withholds it, so that a program retires the same instructions\n"    \
-  "        under QEMU 10 as under QEMU 7.2, which gives none. No effect\n"     \
-  "        under QEMU 7.2.\n\n"
+  "        Start the program as QEMU 9 and later make it: with their\n"        \
+  "        vDSO (glibc then calls clock_gettime, gettimeofday, time and\n"     \
+  "        getcpu there, without a system call) and its environment in\n"      \
+  "        order. By default softpmu's plugin withholds the vDSO and\n"        \
+  "        gives the environment last variable first, as QEMU 7.2 does,\n"     \
+  "        so that a program retires the same instructions under both.\n"      \
+  "        No effect under QEMU 7.2.\n\n"
 
 /* -c PROFILE, the profile's former short spelling in every command but
  * record (whose -c is the period, as perf's): still taken, with this
