@@ -15,11 +15,14 @@
  *    last variable first, QEMU 10 in order, so getenv's scans differ. The
  *    strings and their pointers are put in the reverse order, the strings
  *    in the same bytes of the stack, as 7.2 places them. */
+#define _GNU_SOURCE /* O_CLOEXEC */
 #include "auxv.h"
 
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fail.h"
 
@@ -105,10 +108,35 @@ static const char *reverse_strings(const struct spmu_qemu_guest_mem *m,
   return why;
 }
 
-/* The environment whose pointers start at *p, last variable first; *p
- * past their null. */
+/* How many variables QEMU's -E options set (on its command line,
+ * /proc/self/cmdline): QEMU 7.2 and 10 alike put each at the front of
+ * the environment, after ordering the rest. */
+static uint64_t set_by_qemu(void)
+{
+  char buf[1 << 16];
+  uint64_t k = 0;
+  ssize_t n, i;
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    return 0;
+  n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (n > 0)
+    buf[n] = '\0';
+  for (i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1) {
+    if (strcmp(buf + i, "--") == 0)
+      break;
+    if (strcmp(buf + i, "-E") == 0)
+      k++;
+  }
+  return k;
+}
+
+/* The environment whose pointers start at *p, last variable first but
+ * for the first `front` (QEMU's -E), which stay; *p past their null. */
 static const char *reverse_environment(const struct spmu_qemu_guest_mem *m,
-                                       uint64_t *p)
+                                       uint64_t *p, uint64_t front)
 {
   uint64_t envp = *p, n, *env, *rev;
   const char *why = NULL;
@@ -116,8 +144,10 @@ static const char *reverse_environment(const struct spmu_qemu_guest_mem *m,
   if (!skip_pointers(m, p))
     return "no end of the environment";
   n = (*p - envp) / 8 - 1;
-  if (n < 2)
+  if (n < front + 2)
     return NULL;
+  envp += 8 * front;
+  n -= front;
   env = malloc(n * sizeof(*env));
   rev = malloc(n * sizeof(*rev));
   if (!env || !rev || !spmu_qemu_guest_read(m, envp, env, n * sizeof(*env)))
@@ -159,7 +189,7 @@ static const char *hide(const struct spmu_qemu_guest_mem *m, uint64_t sp)
   if (!spmu_qemu_guest_read(m, sp, &argc, sizeof(argc)) || argc >= WALK_MAX)
     return "no argument count at the stack pointer";
   p = sp + 8 * (argc + 2); /* argc, argv[0..argc), its null */
-  if ((why = reverse_environment(m, &p)) != NULL)
+  if ((why = reverse_environment(m, &p, set_by_qemu())) != NULL)
     return why;
   for (k = 0; k < WALK_MAX; k++, p += 16) {
     if (!spmu_qemu_guest_read(m, p, &type, sizeof(type)))

@@ -193,6 +193,19 @@ AA=1
 BB=22
 CCC=333" || fail "$p --vdso under QEMU 10: not the output above"
 done
+# Through an execve the plugin follows (exec.c), LD_PRELOAD handed by -E:
+# the same environment, in the same order, under both.
+for q in "$QEMU7" "$SOFTPMU_QEMU10"; do
+  env -i PATH="$PATH" AA=1 BB=22 "$SOFTPMU" stat --qemu "$q" -e instructions \
+    -- sh -c "CCC=333 LD_PRELOAD=/nonexistent.so exec $tmp/libc_static AA" \
+    >"$tmp/libc" 2>"$tmp/err"
+  [ "$q" = "$QEMU7" ] && cp "$tmp/libc" "$tmp/libc7"
+done
+checks=$((checks + 1))
+grep -q '^LD_PRELOAD=/nonexistent.so$' "$tmp/libc7" ||
+  fail "sh -c 'exec libc_static' under QEMU 7.2: $(head -3 "$tmp/libc7")"
+cmp -s "$tmp/libc7" "$tmp/libc" ||
+  fail "sh -c 'exec libc_static': $(diff "$tmp/libc7" "$tmp/libc" | head -4)"
 
 for case in "record:event=5300c0,period=97" \
   "record:event=5300c0,event=5300c4,period=89,callgraph=1" \
