@@ -44,16 +44,17 @@ static void say(const char *why)
                  why);
 }
 
-/* The address just past the null that ends the pointers from p. */
+/* *p: the address just past the null that ends the pointers from *p;
+ * false, *p as it was, when there is none. */
 static bool skip_pointers(const struct spmu_qemu_guest_mem *m, uint64_t *p)
 {
-  uint64_t w, k;
+  uint64_t w, k, at = *p;
 
-  for (k = 0; k < WALK_MAX; k++, *p += 8) {
-    if (!spmu_qemu_guest_read(m, *p, &w, sizeof(w)))
+  for (k = 0; k < WALK_MAX; k++, at += 8) {
+    if (!spmu_qemu_guest_read(m, at, &w, sizeof(w)))
       return false;
     if (!w) {
-      *p += 8;
+      *p = at + 8;
       return true;
     }
   }
@@ -183,14 +184,18 @@ static const char *close_up(const struct spmu_qemu_guest_mem *m, uint64_t p)
  * entry longer at its end. */
 static const char *hide(const struct spmu_qemu_guest_mem *m, uint64_t sp)
 {
-  uint64_t argc, p, type, k;
+  uint64_t argc, p, envp, type, k;
   const char *why;
 
   if (!spmu_qemu_guest_read(m, sp, &argc, sizeof(argc)) || argc >= WALK_MAX)
     return "no argument count at the stack pointer";
   p = sp + 8 * (argc + 2); /* argc, argv[0..argc), its null */
-  if ((why = reverse_environment(m, &p, set_by_qemu())) != NULL)
-    return why;
+  envp = p;
+  if ((why = reverse_environment(m, &p, set_by_qemu())) != NULL) {
+    if (p == envp) /* its end not found: nor is the vector */
+      return why;
+    say(why); /* the vDSO is withheld all the same */
+  }
   for (k = 0; k < WALK_MAX; k++, p += 16) {
     if (!spmu_qemu_guest_read(m, p, &type, sizeof(type)))
       return "no end of the auxiliary vector";
