@@ -53,7 +53,15 @@ enum cli_exit {
   "        script, status 2). One given either way is asked first\n"           \
   "        whether it loads plugins (PATH -plugin PLUGIN --version); one\n"    \
   "        missing, not executable or refusing plugins (a static build)\n"     \
-  "        is refused before the program runs, status 2.\n\n"
+  "        is refused before the program runs, status 2.\n\n"                  \
+  "    --vdso\n"                                                               \
+  "        Start the program as QEMU 9 and later make it: with their\n"        \
+  "        vDSO (glibc then calls clock_gettime, gettimeofday, time and\n"     \
+  "        getcpu there, without a system call) and its environment in\n"      \
+  "        order. By default softpmu's plugin withholds the vDSO and\n"        \
+  "        gives the environment last variable first, as QEMU 7.2 does,\n"     \
+  "        so that a program retires the same instructions under both.\n"      \
+  "        No effect under QEMU 7.2.\n\n"
 
 /* -c PROFILE, the profile's former short spelling in every command but
  * record (whose -c is the period, as perf's): still taken, with this

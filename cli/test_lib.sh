@@ -4,6 +4,9 @@
 # checks and failures. The sourcing script ends with `finish`.
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# The user's cache, where scripts/qemu-user builds (need_qemu), before
+# HOME is the test's own.
+user_cache=${XDG_CACHE_HOME:-$HOME/.cache}
 # record adds the files it samples to perf's build-id cache, $HOME/.debug,
 # as perf record does: a HOME of the test's own keeps the user's clean.
 HOME=$tmp/home
@@ -13,10 +16,24 @@ failures=0
 checks=0
 
 # need_qemu: the tests that run programs under qemu-x86_64 skip (77, said
-# why) without it, or fail with SOFTPMU_REQUIRE_QEMU=1.
+# why) without one that loads plugins, or fail with SOFTPMU_REQUIRE_QEMU=1.
+# The rule softpmu stat and record follow (perf/qemu_run.c): PATH's unless
+# it cannot load plugins (a static build, Debian 13's: QEMU refuses
+# -plugin there), then the one scripts/qemu-user built in the user's
+# cache, 10.0 before 7.2, which goes first on PATH for the test.
 need_qemu() {
-  command -v qemu-x86_64 >/dev/null 2>&1 && return 0
-  echo "qemu-x86_64 not found (apt-get install qemu-user): skipped"
+  if command -v qemu-x86_64 >/dev/null 2>&1 &&
+    qemu-x86_64 -plugin /dev/null --version >/dev/null 2>&1; then
+    return 0
+  fi
+  for v in 10.0 7.2; do
+    if [ -x "$user_cache/softpmu/qemu-user-$v/build/qemu-x86_64" ]; then
+      PATH="$user_cache/softpmu/qemu-user-$v/build:$PATH"
+      export PATH
+      return 0
+    fi
+  done
+  echo "no qemu-x86_64 that loads plugins (apt-get install qemu-user, or scripts/qemu-user): skipped"
   [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
   exit 77
 }

@@ -66,6 +66,7 @@ static const struct session_option session_shared[] = {
     {NULL, "--no-model", SESSION_FLAG, SESSION_KEY_NO_MODEL, NULL},
     {NULL, "--from", SESSION_VALUE, SESSION_KEY_FROM, NULL},
     {NULL, "--qemu", SESSION_VALUE, SESSION_KEY_QEMU, NULL},
+    {NULL, "--vdso", SESSION_FLAG, SESSION_KEY_VDSO, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -128,6 +129,9 @@ static int session_set(struct session *s, const struct session_option *o,
     return 0;
   case SESSION_KEY_QEMU:
     s->qemu_given = val;
+    return 0;
+  case SESSION_KEY_VDSO:
+    s->vdso = true;
     return 0;
   case SESSION_KEY_TARGET:
     return session_error(s, false,
@@ -481,6 +485,7 @@ void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
   /* The model is loaded only for a modelled event. */
   if (session_needs_model(s) && s->model.use == STAT_MODEL_ON)
     snprintf(a->model, sizeof(a->model), "%s", s->model.spec);
+  a->vdso = s->vdso;
 }
 
 /* Tell the command's guard what a signal must clean up. */

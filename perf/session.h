@@ -77,6 +77,7 @@ enum session_key {
   SESSION_KEY_NO_MODEL, /* --no-model */
   SESSION_KEY_FROM,     /* --from FILE: run nothing */
   SESSION_KEY_QEMU,     /* --qemu PATH: the qemu-x86_64 to run */
+  SESSION_KEY_VDSO,     /* --vdso: the program keeps QEMU's vDSO */
   SESSION_KEY_TARGET,   /* -a, -p, -t, -C, -G: refused (session_target.c) */
   SESSION_KEY_COMMAND = 64
 };
@@ -134,6 +135,7 @@ struct session {
   bool describe_qemu;       /* say which QEMU runs (the command's -v) */
   const char *model_spec;   /* --model */
   bool no_model;            /* --no-model */
+  bool vdso;                /* --vdso: vdso=1 to the plugin */
   const char *event_lists[SESSION_MAX_EVENTS]; /* each -e */
   unsigned nlists;
   char **prog_argv; /* the program and its arguments, NULL-terminated */

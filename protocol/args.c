@@ -51,6 +51,7 @@ static const struct key keys[] = {
     {"model", TEXT, FIELD(model), false},
     {"count", COUNT, FIELD(count_callback), false},
     {"exec", DEC, FIELD(exec_time), false},
+    {"vdso", FLAG, FIELD(vdso), false},
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 

@@ -48,6 +48,9 @@
  *                  instructions the thread that called execve had retired:
  *                  the stream's times go on from there. Written by the
  *                  plugin itself, never by the commands
+ *   vdso=0|1       1: leave the program the vDSO QEMU gives it (QEMU 9 on);
+ *                  0, the default: withhold it, as QEMU 7.2 gives none
+ *                  (frontends/qemu/auxv.c)
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
  * event; period, callgraph, precise and branch only with record; multiplex
@@ -85,6 +88,7 @@ struct spmu_plugin_args {
   char model[SPMU_PLUGIN_ARGS_MODEL_MAX]; /* "": no model */
   bool count_callback;                    /* count=callback */
   uint64_t exec_time;                     /* exec=N; 0: not exec'd */
+  bool vdso;                              /* vdso=1 */
 };
 
 /* Every key at its default: profile skylake, comm prog, the rest 0 or

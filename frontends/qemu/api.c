@@ -92,6 +92,20 @@ static bool resolve_v2(struct spmu_qemu_api *api, char *why, size_t whylen)
   return true;
 }
 
+/* The calls some features use where QEMU has them (api.h). */
+static void resolve_optional(struct spmu_qemu_api *api)
+{
+  LOOKUP(api->insn_haddr, "qemu_plugin_insn_haddr");
+  if (api->version < 2)
+    return;
+  LOOKUP(api->get_registers, "qemu_plugin_get_registers");
+  LOOKUP(api->read_register, "qemu_plugin_read_register");
+  LOOKUP(api->read_memory_vaddr, "qemu_plugin_read_memory_vaddr");
+  LOOKUP(api->byte_array_new, "g_byte_array_new");
+  LOOKUP(api->byte_array_free, "g_byte_array_free");
+  LOOKUP(api->array_free, "g_array_free");
+}
+
 bool spmu_qemu_api_resolve(struct spmu_qemu_api *api, const qemu_info_t *info,
                            char *why, size_t whylen)
 {
@@ -106,6 +120,7 @@ bool spmu_qemu_api_resolve(struct spmu_qemu_api *api, const qemu_info_t *info,
              SPMU_QEMU_PLUGIN_API, api->version);
     return false;
   }
+  resolve_optional(api);
   return api->version == 1 ? resolve_v1(api, why, whylen)
                            : resolve_v2(api, why, whylen);
 }

@@ -30,6 +30,16 @@ struct spmu_qemu_api {
   spmu_qemu_tb_exec_cond_cb_fn tb_exec_cond_cb; /* QEMU 9.1 on */
   /* API 3 on. */
   spmu_qemu_insn_data_v3_fn insn_data_v3;
+  /* Optional, NULL where QEMU lacks them: the guest's registers (API 2
+   * on), its memory by virtual address (API 4 on), GLib's calls for the
+   * arrays they use, an instruction's host address (every version). */
+  spmu_qemu_get_registers_fn get_registers;
+  spmu_qemu_read_register_fn read_register;
+  spmu_qemu_read_memory_vaddr_fn read_memory_vaddr;
+  spmu_glib_byte_array_new_fn byte_array_new;
+  spmu_glib_byte_array_free_fn byte_array_free;
+  spmu_glib_array_free_fn array_free;
+  spmu_qemu_insn_haddr_fn insn_haddr;
 };
 
 /* The calls of the version QEMU described in info: false, with why, when
@@ -41,6 +51,14 @@ bool spmu_qemu_api_resolve(struct spmu_qemu_api *api, const qemu_info_t *info,
 static inline bool spmu_qemu_api_per_vcpu(const struct spmu_qemu_api *api)
 {
   return api->version >= 2;
+}
+
+/* The guest's registers can be read (get_registers, read_register and
+ * GLib's arrays all found). */
+static inline bool spmu_qemu_api_registers(const struct spmu_qemu_api *api)
+{
+  return api->get_registers && api->read_register && api->byte_array_new &&
+         api->byte_array_free && api->array_free;
 }
 
 /* Up to len of insn's bytes into buf; how many. */

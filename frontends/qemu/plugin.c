@@ -56,6 +56,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "auxv.h"
 #include "budget.h"
 #include "classify.h"
 #include "config.h"
@@ -103,6 +104,7 @@ struct plugin {
   struct sigaction qemu_action;      /* set by the sigaction hook, once */
   int fork_tid;                      /* the host thread that forks */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
+  struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
 };
 
 static struct plugin *root;
@@ -180,8 +182,11 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
   if (ok) {
     t->vcpus = spmu_qemu_threads_table(p->threads);
     ok = spmu_qemu_register_tb(p->blocks, t);
-    if (!p->probe.n)
+    if (!p->probe.n) {
       take_probe(&p->probe, &p->api, qtb);
+      if (p->probe.n && !p->cfg.args.vdso)
+        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, p->probe.bytes, p->probe.n);
+    }
   }
   pthread_mutex_unlock(&p->lock);
   if (!ok) {

@@ -42,7 +42,8 @@ typedef struct qemu_info_t {
 struct qemu_plugin_tb;
 struct qemu_plugin_insn;
 
-/* Which guest registers a callback may touch (none here). */
+/* Which guest registers a callback may touch: R_REGS to read them
+ * (auxv.c, pebs.c). */
 enum qemu_plugin_cb_flags {
   QEMU_PLUGIN_CB_NO_REGS,
   QEMU_PLUGIN_CB_R_REGS,
@@ -160,6 +161,22 @@ struct spmu_glib_bytes {
 typedef struct spmu_glib_array *(*spmu_qemu_get_registers_fn)(void);
 typedef int (*spmu_qemu_read_register_fn)(struct qemu_plugin_register *handle,
                                           struct spmu_glib_bytes *buf);
+/* API 4 on: len bytes of guest memory at a guest virtual address into
+ * buf (resized to len); false where the guest has nothing mapped. */
+typedef bool (*spmu_qemu_read_memory_vaddr_fn)(uint64_t addr,
+                                               struct spmu_glib_bytes *buf,
+                                               size_t len);
+/* GLib's own calls for those arrays (QEMU links GLib; the plugin finds
+ * them in the process, as the calls above). */
+typedef struct spmu_glib_bytes *(*spmu_glib_byte_array_new_fn)(void);
+typedef uint8_t *(*spmu_glib_byte_array_free_fn)(struct spmu_glib_bytes *a,
+                                                 int free_segment);
+typedef char *(*spmu_glib_array_free_fn)(struct spmu_glib_array *a,
+                                         int free_segment);
+
+/* The host address of an instruction's first byte, asked while its block
+ * is translated (every version; NULL when QEMU has none). */
+typedef void *(*spmu_qemu_insn_haddr_fn)(const struct qemu_plugin_insn *insn);
 
 /* Remove every callback of the plugin and flush the translated code, then
  * call cb (asynchronously: callbacks may still arrive until then). */

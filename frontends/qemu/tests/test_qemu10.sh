@@ -150,6 +150,63 @@ for p in alt atomic avx branches branchkinds callchain fork loads loop mem \
   *) same_model $p ;;
   esac
 done
+# Ordinary libc programs (libc.c, dynamic and static), in a set
+# environment: the plugin starts them as QEMU 7.2 does (auxv.c): no vDSO,
+# the environment last variable first; --vdso leaves QEMU 10's start as
+# it is. The static program retires the same events under both; the
+# dynamic one prints the same, its counts differing by the dynamic
+# linker's sort of its objects by address, which QEMU 10 maps in another
+# order (README.md, "QEMU versions").
+# libc_run QEMU EVENTS NAME [OPTION]: as counts, its output in $tmp/libc.
+libc_run() {
+  env -i PATH="$PATH" AA=1 BB=22 CCC=333 "$SOFTPMU" stat --qemu "$1" $4 \
+    -e "$2" -- "$tmp/$3" AA CCC ZZ >"$tmp/libc" 2>"$tmp/err"
+  echo "status=$? $(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
+    gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")"
+}
+"$CC" -O2 -o "$tmp/libc_dyn" "$SRC/libc.c" || fail "libc.c: does not build"
+"$CC" -O2 -static -o "$tmp/libc_static" "$SRC/libc.c" ||
+  fail "libc.c: does not build -static"
+for p in libc_static libc_dyn; do
+  for ev in "$EVENTS" "$EVENTS_INLINE"; do
+    checks=$((checks + 1))
+    a=$(libc_run "$QEMU7" "$ev" $p)
+    cp "$tmp/libc" "$tmp/libc7"
+    b=$(libc_run "$SOFTPMU_QEMU10" "$ev" $p)
+    case "$a" in *instructions=*) ;; *) fail "$p: no counts under 7.2: '$a'" ;; esac
+    cmp -s "$tmp/libc7" "$tmp/libc" ||
+      fail "$p: output differs: $(diff "$tmp/libc7" "$tmp/libc" | head -4)"
+    [ $p = libc_dyn ] || [ "$a" = "$b" ] ||
+      fail "$p ($ev): QEMU 7.2 '$a', QEMU 10 '$b'"
+  done
+  checks=$((checks + 1))
+  same "$tmp/libc7" "vdso=0 found=2 first=2697667 last=4291593908
+CCC=333
+BB=22
+AA=1
+PATH=$PATH" || fail "$p under QEMU 7.2: not the output above"
+  checks=$((checks + 1))
+  libc_run "$SOFTPMU_QEMU10" instructions $p --vdso >/dev/null
+  same "$tmp/libc" "vdso=1 found=2 first=2697667 last=4291593908
+PATH=$PATH
+AA=1
+BB=22
+CCC=333" || fail "$p --vdso under QEMU 10: not the output above"
+done
+# Through an execve the plugin follows (exec.c), LD_PRELOAD handed by -E:
+# the same environment, in the same order, under both.
+for q in "$QEMU7" "$SOFTPMU_QEMU10"; do
+  env -i PATH="$PATH" AA=1 BB=22 "$SOFTPMU" stat --qemu "$q" -e instructions \
+    -- sh -c "CCC=333 LD_PRELOAD=/nonexistent.so exec $tmp/libc_static AA" \
+    >"$tmp/libc" 2>"$tmp/err"
+  [ "$q" = "$QEMU7" ] && cp "$tmp/libc" "$tmp/libc7"
+done
+checks=$((checks + 1))
+grep -q '^LD_PRELOAD=/nonexistent.so$' "$tmp/libc7" ||
+  fail "sh -c 'exec libc_static' under QEMU 7.2: $(head -3 "$tmp/libc7")"
+cmp -s "$tmp/libc7" "$tmp/libc" ||
+  fail "sh -c 'exec libc_static': $(diff "$tmp/libc7" "$tmp/libc" | head -4)"
+
 for case in "record:event=5300c0,period=97" \
   "record:event=5300c0,event=5300c4,period=89,callgraph=1" \
   "record:event=5320c4,event=5300c0,period=31,callgraph=1" \
