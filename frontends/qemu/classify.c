@@ -45,6 +45,7 @@ struct spmu_qemu_blocks {
    * beside it, so that a probe reads no block. */
   struct slot *slot;
   size_t cap, used;
+  bool by_vaddr; /* slot is kept */
 };
 
 /* ---- classification (Zydis) ------------------------------------------ */
@@ -403,12 +404,13 @@ struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
   return t;
 }
 
-struct spmu_qemu_blocks *spmu_qemu_blocks_new(void)
+struct spmu_qemu_blocks *spmu_qemu_blocks_new(bool by_vaddr)
 {
   struct spmu_qemu_blocks *b = calloc(1, sizeof(*b));
 
   if (!b)
     return NULL;
+  b->by_vaddr = by_vaddr;
   b->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*b->memo));
   if (!b->memo ||
       !ZYAN_SUCCESS(ZydisDecoderInit(&b->dec, ZYDIS_MACHINE_MODE_LONG_64,
@@ -492,7 +494,7 @@ bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)
     b->tbs = p;
     b->tbcap = cap;
   }
-  if (!index_tb(b, t))
+  if (b->by_vaddr && !index_tb(b, t))
     return false;
   t->id = (uint32_t)b->ntbs;
   b->tbs[b->ntbs++] = t;
