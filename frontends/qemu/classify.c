@@ -35,10 +35,23 @@ struct memo {
 
 #define MEMO_BITS 14u
 
+/* The blocks' memory: chunks the blocks are cut from one after another,
+ * freed all at once with the table (a block lives as long as the table).
+ * One allocation per chunk, not per block, and a block's neighbours are
+ * the blocks translated before and after it. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+struct chunk {
+  struct chunk *prev;
+  size_t used, size;
+  _Alignas(struct tb) unsigned char data[];
+};
+
 struct spmu_qemu_blocks {
   ZydisDecoder dec;
-  struct memo *memo; /* [1 << MEMO_BITS], direct-mapped */
-  struct tb **tbs;   /* by id */
+  struct chunk *chunk; /* the newest; each holds the one before */
+  struct memo *memo;   /* [1 << MEMO_BITS], direct-mapped */
+  struct tb **tbs;     /* by id */
   size_t ntbs, tbcap;
   /* By start address: an open-addressing table of the first block at
    * each address (others follow through same_vaddr), with the address
@@ -349,10 +362,31 @@ static void add_insn(struct tb *t, const insn_class *c, uint64_t vaddr,
 
 void spmu_qemu_free_tb(struct tb *t)
 {
-  if (t) {
-    spmu_qemu_model_free_tb(t);
-    free(t); /* its arrays with it (spmu_qemu_describe_tb) */
+  if (t)
+    spmu_qemu_model_free_tb(t); /* its memory is the table's */
+}
+
+/* size bytes at 0 for a block and its arrays, from the newest chunk or a
+ * new one; NULL when out of memory. */
+static void *alloc_zeroed(struct spmu_qemu_blocks *b, size_t size)
+{
+  struct chunk *c = b->chunk;
+  void *at;
+
+  size = (size + _Alignof(struct tb) - 1) & ~(size_t)(_Alignof(struct tb) - 1);
+  if (!c || c->size - c->used < size) {
+    size_t room = size > CHUNK_BYTES ? size : CHUNK_BYTES;
+
+    c = calloc(1, sizeof(*c) + room);
+    if (!c)
+      return NULL;
+    c->size = room;
+    c->prev = b->chunk;
+    b->chunk = c;
   }
+  at = c->data + c->used;
+  c->used += size;
+  return at;
 }
 
 /* The data accesses one iteration of a string instruction makes: MOVS
@@ -376,10 +410,10 @@ struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
-  /* One allocation: the block, then its instructions' addresses and
-   * classes (aligned as the struct is, uint64_t before insn_class). */
-  struct tb *t =
-      calloc(1, sizeof(*t) + n * (sizeof(*t->insn_vaddr) + sizeof(*t->insn)));
+  /* One piece: the block, then its instructions' addresses and classes
+   * (aligned as the struct is, uint64_t before insn_class). */
+  struct tb *t = alloc_zeroed(
+      b, sizeof(*t) + n * (sizeof(*t->insn_vaddr) + sizeof(*t->insn)));
 
   if (!t)
     return NULL;
@@ -430,6 +464,12 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
     return;
   for (i = 0; i < b->ntbs; i++)
     spmu_qemu_free_tb(b->tbs[i]);
+  while (b->chunk) {
+    struct chunk *c = b->chunk;
+
+    b->chunk = c->prev;
+    free(c);
+  }
   free(b->tbs);
   free(b->slot);
   free(b->memo);
