@@ -157,39 +157,82 @@ static size_t modrm_len(const uint8_t *m, size_t left)
   return n + (mod == 1 ? 1 : mod == 2 ? 4 : 0);
 }
 
+/* What an opcode with a ModRM operand does with that operand when it is
+ * memory (load, store), its bytes, and the immediate that follows the
+ * ModRM operand. */
+struct modrm_op {
+  bool load, store;
+  uint8_t bytes, imm;
+};
+
 /* The two-operand ALU and MOV forms "op r/m, r" and "op r, r/m" (SDM Vol.
- * 2A 3.1.1.3; ADD 01/03, OR 09/0B, AND 21/23, SUB 29/2B, XOR 31/33, CMP
- * 39/3B, TEST 85, MOV 89/8B, LEA 8D), 32 or 64 bits (REX.W): whether the
- * memory operand, if any, is read and written. */
-static bool alu_form(uint8_t op, bool *load, bool *store)
+ * 2A 3.1.1.3; ADD 00-03, OR 08-0B, ADC 10-13, SBB 18-1B, AND 20-23, SUB
+ * 28-2B, XOR 30-33, CMP 38-3B, TEST 84/85, MOV 88-8B, LEA 8D), the even
+ * opcode of each pair of eight bits, the odd one 32 or 64 (REX.W): whether
+ * the memory operand, if any, is read and written (CMP and TEST read it);
+ * MOVSXD 63 (reads 32 bits). */
+static bool reg_form(uint8_t op, bool wide, struct modrm_op *f)
 {
+  uint8_t size = wide ? 8 : 4;
+
+  if (op < 0x40 && (op & 7u) < 4) {
+    f->load = true;
+    f->store = (op & 2u) == 0 && op < 0x38; /* r/m is the destination */
+    f->bytes = op & 1u ? size : 1;
+    return true;
+  }
   switch (op) {
-  case 0x01:
-  case 0x09:
-  case 0x21:
-  case 0x29:
-  case 0x31:
-    *load = *store = true; /* read-modify-write of r/m */
+  case 0x63:
+    *f = (struct modrm_op){.load = true, .bytes = 4};
     return true;
-  case 0x03:
-  case 0x0b:
-  case 0x23:
-  case 0x2b:
-  case 0x33:
-  case 0x3b:
-  case 0x39:
+  case 0x84:
   case 0x85:
-  case 0x8b:
-    *load = true;
-    *store = false;
+    *f = (struct modrm_op){.load = true, .bytes = op & 1u ? size : 1};
     return true;
+  case 0x88:
   case 0x89:
-    *load = false;
-    *store = true;
+    *f = (struct modrm_op){.store = true, .bytes = op & 1u ? size : 1};
+    return true;
+  case 0x8a:
+  case 0x8b:
+    *f = (struct modrm_op){.load = true, .bytes = op & 1u ? size : 1};
     return true;
   case 0x8d: /* LEA: an address, no access */
-    *load = *store = false;
+    *f = (struct modrm_op){0};
     return true;
+  default:
+    return false;
+  }
+}
+
+/* The forms "op r/m, imm" (SDM Vol. 2A Table A-6): group 1 (80, 81, 83:
+ * ADD OR ADC SBB AND SUB XOR CMP; CMP, /7, reads its operand, the others
+ * read and write it), group 2's C1 (ROL ROR RCL RCR SHL SHR SAR by imm8,
+ * /6 left out; read and write), group 11's C6 /0 and C7 /0 (MOV: write;
+ * C6 F8 and C7 F8 are XABORT and XBEGIN). */
+static bool imm_form(uint8_t op, unsigned reg, bool wide, struct modrm_op *f)
+{
+  uint8_t size = wide ? 8 : 4;
+
+  switch (op) {
+  case 0x80:
+  case 0x81:
+  case 0x83:
+    *f = (struct modrm_op){.load = true,
+                           .store = reg != 7,
+                           .bytes = op == 0x80 ? 1 : size,
+                           .imm = op == 0x81 ? 4 : 1};
+    return true;
+  case 0xc1:
+    *f =
+        (struct modrm_op){.load = true, .store = true, .bytes = size, .imm = 1};
+    return reg != 6;
+  case 0xc6:
+  case 0xc7:
+    *f = (struct modrm_op){.store = true,
+                           .bytes = op == 0xc6 ? 1 : size,
+                           .imm = op == 0xc6 ? 1 : 4};
+    return reg == 0;
   default:
     return false;
   }
@@ -197,9 +240,13 @@ static bool alu_form(uint8_t op, bool *load, bool *store)
 
 /* Opcodes without ModRM: PUSH/POP r (50+r, 58+r: a 64-bit stack access,
  * SDM Vol. 2B), RET (C3), CALL rel32 (E8: pushes its return address),
- * JMP rel32/rel8 (E9, EB), Jcc rel8 (70+cc); Jcc rel32 is 0F 80+cc. The
- * length, or 0 for another opcode. */
-static size_t plain_form(const uint8_t *b, size_t left, insn_class *c)
+ * JMP rel32/rel8 (E9, EB), Jcc rel8 (70+cc); Jcc rel32 is 0F 80+cc; and,
+ * touching no memory, MOV r, imm (B0+r imm8, B8+r imm32, or imm64 with
+ * REX.W), the ALU forms on AL or eAX with an immediate (04 ... 3C imm8,
+ * 05 ... 3D imm32) and TEST AL/eAX (A8 imm8, A9 imm32). The length, or 0
+ * for another opcode. */
+static size_t plain_form(const uint8_t *b, size_t left, bool wide,
+                         insn_class *c)
 {
   uint8_t op = b[0];
 
@@ -217,7 +264,15 @@ static size_t plain_form(const uint8_t *b, size_t left, insn_class *c)
     c->kind = K_COND;
     return 6;
   }
+  if (op >= 0xb0 && op <= 0xbf)
+    return op < 0xb8 ? 2 : wide ? 9 : 5;
+  if (op < 0x40 && (op & 7u) >= 4 && (op & 7u) <= 5)
+    return op & 1u ? 5 : 2;
   switch (op) {
+  case 0xa8:
+    return 2;
+  case 0xa9:
+    return 5;
   case 0xc3:
     c->kind = K_RET;
     c->load = true;
@@ -246,23 +301,25 @@ bool spmu_qemu_classify_fast(const uint8_t *bytes, size_t len, insn_class *c)
 {
   size_t rex = len > 1 && (bytes[0] & 0xf0u) == 0x40, n;
   const uint8_t *b = bytes + rex;
-  bool load, store;
+  bool wide = rex && (bytes[0] & 8u);
+  struct modrm_op f = {0};
 
   memset(c, 0, sizeof(*c));
-  n = plain_form(b, len - rex, c);
+  n = plain_form(b, len - rex, wide, c);
   if (n)
     return rex + n == len;
-  if (len - rex < 2 || !alu_form(b[0], &load, &store))
+  if (len - rex < 2 ||
+      (!reg_form(b[0], wide, &f) && !imm_form(b[0], b[1] >> 3 & 7u, wide, &f)))
     return false;
   if (b[0] == 0x8d && b[1] >> 6 == 3)
     return false; /* LEA of a register: #UD */
   n = modrm_len(b + 1, len - rex - 1);
-  if (!n || rex + 1 + n != len)
+  if (!n || rex + 1 + n + f.imm != len)
     return false;
-  if (b[1] >> 6 != 3 && b[0] != 0x8d) {
-    c->load = load;
-    c->store = store;
-    c->mem_bytes = rex && (bytes[0] & 8u) ? 8 : 4;
+  if (b[1] >> 6 != 3) {
+    c->load = f.load;
+    c->store = f.store;
+    c->mem_bytes = f.bytes;
   }
   return true;
 }
