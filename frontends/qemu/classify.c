@@ -17,9 +17,13 @@
 #define PAGE_SIZE_X86 4096u
 #define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
 
+/* A place in the table by address: the newest block at one address, by
+ * its id plus one (0: free), and the address's low 32 bits, so that a
+ * probe reads a block only when they match. 8 bytes, so that the table
+ * stays small (each translation probes it at a place of its own). */
 struct slot {
-  uint64_t vaddr;
-  struct tb *t; /* NULL: free */
+  uint32_t tag;
+  uint32_t id1;
 };
 
 /* A classification remembered by the instruction's bytes: the same bytes
@@ -53,9 +57,8 @@ struct spmu_qemu_blocks {
   struct memo *memo;   /* [1 << MEMO_BITS], direct-mapped */
   struct tb **tbs;     /* by id */
   size_t ntbs, tbcap;
-  /* By start address: an open-addressing table of the first block at
-   * each address (others follow through same_vaddr), with the address
-   * beside it, so that a probe reads no block. */
+  /* By start address: an open-addressing table of the newest block at
+   * each address (others follow through same_vaddr). */
   struct slot *slot;
   size_t cap, used;
   bool by_vaddr; /* slot is kept */
@@ -535,16 +538,27 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
 
 /* Fibonacci hashing: the top bits of the product, which every bit of
  * vaddr reaches (its low bits alone cluster: blocks are close together). */
-static size_t slot_of(const struct slot *slot, size_t cap, uint64_t vaddr)
+static size_t first_slot(size_t cap, uint64_t vaddr)
 {
-  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >>
-                      (64 - __builtin_ctzll(cap)));
+  return (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >>
+                  (64 - __builtin_ctzll(cap)));
+}
 
-  while (slot[i].t && slot[i].vaddr != vaddr)
-    i = (i + 1) & (cap - 1);
+/* vaddr's place: the slot that holds it, or the free one where it
+ * goes. */
+static size_t slot_of(const struct spmu_qemu_blocks *b, uint64_t vaddr)
+{
+  size_t i = first_slot(b->cap, vaddr);
+  uint32_t tag = (uint32_t)vaddr;
+
+  while (b->slot[i].id1 &&
+         (b->slot[i].tag != tag || b->tbs[b->slot[i].id1 - 1]->vaddr != vaddr))
+    i = (i + 1) & (b->cap - 1);
   return i;
 }
 
+/* Twice the room; the addresses in it are distinct, so each goes to the
+ * first free slot from its own. */
 static bool grow_at(struct spmu_qemu_blocks *b)
 {
   size_t cap = b->cap ? b->cap * 2 : 8192, i;
@@ -553,31 +567,43 @@ static bool grow_at(struct spmu_qemu_blocks *b)
   if (!slot)
     return false;
   for (i = 0; i < b->cap; i++)
-    if (b->slot[i].t)
-      slot[slot_of(slot, cap, b->slot[i].vaddr)] = b->slot[i];
+    if (b->slot[i].id1) {
+      size_t j = first_slot(cap, b->tbs[b->slot[i].id1 - 1]->vaddr);
+
+      while (slot[j].id1)
+        j = (j + 1) & (cap - 1);
+      slot[j] = b->slot[i];
+    }
   free(b->slot);
   b->slot = slot;
   b->cap = cap;
   return true;
 }
 
+/* t, already b->tbs[t->id], by its address. */
 static bool index_tb(struct spmu_qemu_blocks *b, struct tb *t)
 {
   size_t i;
 
   if ((b->used + 1) * 2 > b->cap && !grow_at(b))
     return false;
-  i = slot_of(b->slot, b->cap, t->vaddr);
-  if (!b->slot[i].t)
+  i = slot_of(b, t->vaddr);
+  if (b->slot[i].id1)
+    t->same_vaddr = b->tbs[b->slot[i].id1 - 1];
+  else
     b->used++;
-  t->same_vaddr = b->slot[i].t;
-  b->slot[i] = (struct slot){.vaddr = t->vaddr, .t = t};
+  b->slot[i] = (struct slot){.tag = (uint32_t)t->vaddr, .id1 = t->id + 1};
   return true;
 }
 
 struct tb *spmu_qemu_tbs_at(const struct spmu_qemu_blocks *b, uint64_t vaddr)
 {
-  return b->cap ? b->slot[slot_of(b->slot, b->cap, vaddr)].t : NULL;
+  size_t i;
+
+  if (!b->cap)
+    return NULL;
+  i = slot_of(b, vaddr);
+  return b->slot[i].id1 ? b->tbs[b->slot[i].id1 - 1] : NULL;
 }
 
 bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)
@@ -591,10 +617,12 @@ bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)
     b->tbs = p;
     b->tbcap = cap;
   }
-  if (b->by_vaddr && !index_tb(b, t))
-    return false;
   t->id = (uint32_t)b->ntbs;
   b->tbs[b->ntbs++] = t;
+  if (b->by_vaddr && !index_tb(b, t)) {
+    b->ntbs--; /* not in the table: the caller frees it */
+    return false;
+  }
   return true;
 }
 
