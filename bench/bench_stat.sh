@@ -5,7 +5,7 @@
 # ratios, not the times). Two CPU-bound programs of bench/workloads (a
 # branchy hash-table loop and a call-heavy recursion, about 0.5 s native
 # each) and three Debian programs (gzip -1 and xz -1 compressing 3 MB,
-# python3 running an empty loop: many short blocks, much translation),
+# python3 -c 'sum(range(10**6))': many short blocks, much translation),
 # each timed best of $REPS runs as:
 #   native; qemu-x86_64 alone (the engine's floor); softpmu stat with
 #   instructions, branches, loads and stores (counted by QEMU's inline
@@ -102,8 +102,8 @@ for w in ${WORKLOADS:-hash calls gzip xz python3}; do
     ;;
   python3)
     [ -n "$python" ] || { echo "bench_stat: python3 not found, skipped" >&2; continue; }
-    bench "python3, 300,000 empty loop iterations ($python)" \
-      "$python" -c 'for i in range(300000): pass'
+    bench "python3 -c 'sum(range(10**6))' ($python)" \
+      "$python" -c 'sum(range(10**6))'
     ;;
   *)
     echo "bench_stat: unknown workload $w" >&2

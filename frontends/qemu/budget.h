@@ -25,8 +25,8 @@ spmu_qemu_budget_new(const struct spmu_qemu_config *cfg,
 void spmu_qemu_budget_free(struct spmu_qemu_budget *b);
 
 /* Block t instrumented: its inline take from the slack and the call when
- * that runs out (cond_cb), or, for a block that starts with a REP string
- * instruction, a call each time (rep_cb). */
+ * that runs out (cond_cb), or, for a block that starts or ends with a REP
+ * string instruction, a call each time (rep_cb). */
 void spmu_qemu_budget_tb(const struct spmu_qemu_budget *b,
                          struct qemu_plugin_tb *qtb, const struct tb *t,
                          qemu_plugin_vcpu_udata_cb_t cond_cb,

@@ -17,9 +17,13 @@
 #define PAGE_SIZE_X86 4096u
 #define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
 
+/* A place in the table by address: the newest block at one address, by
+ * its id plus one (0: free), and the address's low 32 bits, so that a
+ * probe reads a block only when they match. 8 bytes, so that the table
+ * stays small (each translation probes it at a place of its own). */
 struct slot {
-  uint64_t vaddr;
-  struct tb *t; /* NULL: free */
+  uint32_t tag;
+  uint32_t id1;
 };
 
 /* A classification remembered by the instruction's bytes: the same bytes
@@ -35,16 +39,29 @@ struct memo {
 
 #define MEMO_BITS 14u
 
+/* The blocks' memory: chunks the blocks are cut from one after another,
+ * freed all at once with the table (a block lives as long as the table).
+ * One allocation per chunk, not per block, and a block's neighbours are
+ * the blocks translated before and after it. */
+#define CHUNK_BYTES ((size_t)1 << 20)
+
+struct chunk {
+  struct chunk *prev;
+  size_t used, size;
+  _Alignas(struct tb) unsigned char data[];
+};
+
 struct spmu_qemu_blocks {
   ZydisDecoder dec;
-  struct memo *memo; /* [1 << MEMO_BITS], direct-mapped */
-  struct tb **tbs;   /* by id */
+  struct chunk *chunk; /* the newest; each holds the one before */
+  struct memo *memo;   /* [1 << MEMO_BITS], direct-mapped */
+  struct tb **tbs;     /* by id */
   size_t ntbs, tbcap;
-  /* By start address: an open-addressing table of the first block at
-   * each address (others follow through same_vaddr), with the address
-   * beside it, so that a probe reads no block. */
+  /* By start address: an open-addressing table of the newest block at
+   * each address (others follow through same_vaddr). */
   struct slot *slot;
   size_t cap, used;
+  bool by_vaddr; /* slot is kept */
 };
 
 /* ---- classification (Zydis) ------------------------------------------ */
@@ -143,39 +160,82 @@ static size_t modrm_len(const uint8_t *m, size_t left)
   return n + (mod == 1 ? 1 : mod == 2 ? 4 : 0);
 }
 
+/* What an opcode with a ModRM operand does with that operand when it is
+ * memory (load, store), its bytes, and the immediate that follows the
+ * ModRM operand. */
+struct modrm_op {
+  bool load, store;
+  uint8_t bytes, imm;
+};
+
 /* The two-operand ALU and MOV forms "op r/m, r" and "op r, r/m" (SDM Vol.
- * 2A 3.1.1.3; ADD 01/03, OR 09/0B, AND 21/23, SUB 29/2B, XOR 31/33, CMP
- * 39/3B, TEST 85, MOV 89/8B, LEA 8D), 32 or 64 bits (REX.W): whether the
- * memory operand, if any, is read and written. */
-static bool alu_form(uint8_t op, bool *load, bool *store)
+ * 2A 3.1.1.3; ADD 00-03, OR 08-0B, ADC 10-13, SBB 18-1B, AND 20-23, SUB
+ * 28-2B, XOR 30-33, CMP 38-3B, TEST 84/85, MOV 88-8B, LEA 8D), the even
+ * opcode of each pair of eight bits, the odd one 32 or 64 (REX.W): whether
+ * the memory operand, if any, is read and written (CMP and TEST read it);
+ * MOVSXD 63 (reads 32 bits). */
+static bool reg_form(uint8_t op, bool wide, struct modrm_op *f)
 {
+  uint8_t size = wide ? 8 : 4;
+
+  if (op < 0x40 && (op & 7u) < 4) {
+    f->load = true;
+    f->store = (op & 2u) == 0 && op < 0x38; /* r/m is the destination */
+    f->bytes = op & 1u ? size : 1;
+    return true;
+  }
   switch (op) {
-  case 0x01:
-  case 0x09:
-  case 0x21:
-  case 0x29:
-  case 0x31:
-    *load = *store = true; /* read-modify-write of r/m */
+  case 0x63:
+    *f = (struct modrm_op){.load = true, .bytes = 4};
     return true;
-  case 0x03:
-  case 0x0b:
-  case 0x23:
-  case 0x2b:
-  case 0x33:
-  case 0x3b:
-  case 0x39:
+  case 0x84:
   case 0x85:
-  case 0x8b:
-    *load = true;
-    *store = false;
+    *f = (struct modrm_op){.load = true, .bytes = op & 1u ? size : 1};
     return true;
+  case 0x88:
   case 0x89:
-    *load = false;
-    *store = true;
+    *f = (struct modrm_op){.store = true, .bytes = op & 1u ? size : 1};
+    return true;
+  case 0x8a:
+  case 0x8b:
+    *f = (struct modrm_op){.load = true, .bytes = op & 1u ? size : 1};
     return true;
   case 0x8d: /* LEA: an address, no access */
-    *load = *store = false;
+    *f = (struct modrm_op){0};
     return true;
+  default:
+    return false;
+  }
+}
+
+/* The forms "op r/m, imm" (SDM Vol. 2A Table A-6): group 1 (80, 81, 83:
+ * ADD OR ADC SBB AND SUB XOR CMP; CMP, /7, reads its operand, the others
+ * read and write it), group 2's C1 (ROL ROR RCL RCR SHL SHR SAR by imm8,
+ * /6 left out; read and write), group 11's C6 /0 and C7 /0 (MOV: write;
+ * C6 F8 and C7 F8 are XABORT and XBEGIN). */
+static bool imm_form(uint8_t op, unsigned reg, bool wide, struct modrm_op *f)
+{
+  uint8_t size = wide ? 8 : 4;
+
+  switch (op) {
+  case 0x80:
+  case 0x81:
+  case 0x83:
+    *f = (struct modrm_op){.load = true,
+                           .store = reg != 7,
+                           .bytes = op == 0x80 ? 1 : size,
+                           .imm = op == 0x81 ? 4 : 1};
+    return true;
+  case 0xc1:
+    *f =
+        (struct modrm_op){.load = true, .store = true, .bytes = size, .imm = 1};
+    return reg != 6;
+  case 0xc6:
+  case 0xc7:
+    *f = (struct modrm_op){.store = true,
+                           .bytes = op == 0xc6 ? 1 : size,
+                           .imm = op == 0xc6 ? 1 : 4};
+    return reg == 0;
   default:
     return false;
   }
@@ -183,9 +243,13 @@ static bool alu_form(uint8_t op, bool *load, bool *store)
 
 /* Opcodes without ModRM: PUSH/POP r (50+r, 58+r: a 64-bit stack access,
  * SDM Vol. 2B), RET (C3), CALL rel32 (E8: pushes its return address),
- * JMP rel32/rel8 (E9, EB), Jcc rel8 (70+cc); Jcc rel32 is 0F 80+cc. The
- * length, or 0 for another opcode. */
-static size_t plain_form(const uint8_t *b, size_t left, insn_class *c)
+ * JMP rel32/rel8 (E9, EB), Jcc rel8 (70+cc); Jcc rel32 is 0F 80+cc; and,
+ * touching no memory, MOV r, imm (B0+r imm8, B8+r imm32, or imm64 with
+ * REX.W), the ALU forms on AL or eAX with an immediate (04 ... 3C imm8,
+ * 05 ... 3D imm32) and TEST AL/eAX (A8 imm8, A9 imm32). The length, or 0
+ * for another opcode. */
+static size_t plain_form(const uint8_t *b, size_t left, bool wide,
+                         insn_class *c)
 {
   uint8_t op = b[0];
 
@@ -203,7 +267,15 @@ static size_t plain_form(const uint8_t *b, size_t left, insn_class *c)
     c->kind = K_COND;
     return 6;
   }
+  if (op >= 0xb0 && op <= 0xbf)
+    return op < 0xb8 ? 2 : wide ? 9 : 5;
+  if (op < 0x40 && (op & 7u) >= 4 && (op & 7u) <= 5)
+    return op & 1u ? 5 : 2;
   switch (op) {
+  case 0xa8:
+    return 2;
+  case 0xa9:
+    return 5;
   case 0xc3:
     c->kind = K_RET;
     c->load = true;
@@ -232,23 +304,25 @@ bool spmu_qemu_classify_fast(const uint8_t *bytes, size_t len, insn_class *c)
 {
   size_t rex = len > 1 && (bytes[0] & 0xf0u) == 0x40, n;
   const uint8_t *b = bytes + rex;
-  bool load, store;
+  bool wide = rex && (bytes[0] & 8u);
+  struct modrm_op f = {0};
 
   memset(c, 0, sizeof(*c));
-  n = plain_form(b, len - rex, c);
+  n = plain_form(b, len - rex, wide, c);
   if (n)
     return rex + n == len;
-  if (len - rex < 2 || !alu_form(b[0], &load, &store))
+  if (len - rex < 2 ||
+      (!reg_form(b[0], wide, &f) && !imm_form(b[0], b[1] >> 3 & 7u, wide, &f)))
     return false;
   if (b[0] == 0x8d && b[1] >> 6 == 3)
     return false; /* LEA of a register: #UD */
   n = modrm_len(b + 1, len - rex - 1);
-  if (!n || rex + 1 + n != len)
+  if (!n || rex + 1 + n + f.imm != len)
     return false;
-  if (b[1] >> 6 != 3 && b[0] != 0x8d) {
-    c->load = load;
-    c->store = store;
-    c->mem_bytes = rex && (bytes[0] & 8u) ? 8 : 4;
+  if (b[1] >> 6 != 3) {
+    c->load = f.load;
+    c->store = f.store;
+    c->mem_bytes = f.bytes;
   }
   return true;
 }
@@ -348,10 +422,31 @@ static void add_insn(struct tb *t, const insn_class *c, uint64_t vaddr,
 
 void spmu_qemu_free_tb(struct tb *t)
 {
-  if (t) {
-    spmu_qemu_model_free_tb(t);
-    free(t); /* its arrays with it (spmu_qemu_describe_tb) */
+  if (t)
+    spmu_qemu_model_free_tb(t); /* its memory is the table's */
+}
+
+/* size bytes at 0 for a block and its arrays, from the newest chunk or a
+ * new one; NULL when out of memory. */
+static void *alloc_zeroed(struct spmu_qemu_blocks *b, size_t size)
+{
+  struct chunk *c = b->chunk;
+  void *at;
+
+  size = (size + _Alignof(struct tb) - 1) & ~(size_t)(_Alignof(struct tb) - 1);
+  if (!c || c->size - c->used < size) {
+    size_t room = size > CHUNK_BYTES ? size : CHUNK_BYTES;
+
+    c = calloc(1, sizeof(*c) + room);
+    if (!c)
+      return NULL;
+    c->size = room;
+    c->prev = b->chunk;
+    b->chunk = c;
   }
+  at = c->data + c->used;
+  c->used += size;
+  return at;
 }
 
 /* The data accesses one iteration of a string instruction makes: MOVS
@@ -375,10 +470,10 @@ struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct qemu_plugin_tb *qtb)
 {
   size_t n = qemu_plugin_tb_n_insns(qtb), i;
-  /* One allocation: the block, then its instructions' addresses and
-   * classes (aligned as the struct is, uint64_t before insn_class). */
-  struct tb *t =
-      calloc(1, sizeof(*t) + n * (sizeof(*t->insn_vaddr) + sizeof(*t->insn)));
+  /* One piece: the block, then its instructions' addresses and classes
+   * (aligned as the struct is, uint64_t before insn_class). */
+  struct tb *t = alloc_zeroed(
+      b, sizeof(*t) + n * (sizeof(*t->insn_vaddr) + sizeof(*t->insn)));
 
   if (!t)
     return NULL;
@@ -403,12 +498,13 @@ struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
   return t;
 }
 
-struct spmu_qemu_blocks *spmu_qemu_blocks_new(void)
+struct spmu_qemu_blocks *spmu_qemu_blocks_new(bool by_vaddr)
 {
   struct spmu_qemu_blocks *b = calloc(1, sizeof(*b));
 
   if (!b)
     return NULL;
+  b->by_vaddr = by_vaddr;
   b->memo = calloc((size_t)1 << MEMO_BITS, sizeof(*b->memo));
   if (!b->memo ||
       !ZYAN_SUCCESS(ZydisDecoderInit(&b->dec, ZYDIS_MACHINE_MODE_LONG_64,
@@ -428,6 +524,12 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
     return;
   for (i = 0; i < b->ntbs; i++)
     spmu_qemu_free_tb(b->tbs[i]);
+  while (b->chunk) {
+    struct chunk *c = b->chunk;
+
+    b->chunk = c->prev;
+    free(c);
+  }
   free(b->tbs);
   free(b->slot);
   free(b->memo);
@@ -436,16 +538,27 @@ void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b)
 
 /* Fibonacci hashing: the top bits of the product, which every bit of
  * vaddr reaches (its low bits alone cluster: blocks are close together). */
-static size_t slot_of(const struct slot *slot, size_t cap, uint64_t vaddr)
+static size_t first_slot(size_t cap, uint64_t vaddr)
 {
-  size_t i = (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >>
-                      (64 - __builtin_ctzll(cap)));
+  return (size_t)((vaddr * UINT64_C(0x9e3779b97f4a7c15)) >>
+                  (64 - __builtin_ctzll(cap)));
+}
 
-  while (slot[i].t && slot[i].vaddr != vaddr)
-    i = (i + 1) & (cap - 1);
+/* vaddr's place: the slot that holds it, or the free one where it
+ * goes. */
+static size_t slot_of(const struct spmu_qemu_blocks *b, uint64_t vaddr)
+{
+  size_t i = first_slot(b->cap, vaddr);
+  uint32_t tag = (uint32_t)vaddr;
+
+  while (b->slot[i].id1 &&
+         (b->slot[i].tag != tag || b->tbs[b->slot[i].id1 - 1]->vaddr != vaddr))
+    i = (i + 1) & (b->cap - 1);
   return i;
 }
 
+/* Twice the room; the addresses in it are distinct, so each goes to the
+ * first free slot from its own. */
 static bool grow_at(struct spmu_qemu_blocks *b)
 {
   size_t cap = b->cap ? b->cap * 2 : 8192, i;
@@ -454,31 +567,43 @@ static bool grow_at(struct spmu_qemu_blocks *b)
   if (!slot)
     return false;
   for (i = 0; i < b->cap; i++)
-    if (b->slot[i].t)
-      slot[slot_of(slot, cap, b->slot[i].vaddr)] = b->slot[i];
+    if (b->slot[i].id1) {
+      size_t j = first_slot(cap, b->tbs[b->slot[i].id1 - 1]->vaddr);
+
+      while (slot[j].id1)
+        j = (j + 1) & (cap - 1);
+      slot[j] = b->slot[i];
+    }
   free(b->slot);
   b->slot = slot;
   b->cap = cap;
   return true;
 }
 
+/* t, already b->tbs[t->id], by its address. */
 static bool index_tb(struct spmu_qemu_blocks *b, struct tb *t)
 {
   size_t i;
 
   if ((b->used + 1) * 2 > b->cap && !grow_at(b))
     return false;
-  i = slot_of(b->slot, b->cap, t->vaddr);
-  if (!b->slot[i].t)
+  i = slot_of(b, t->vaddr);
+  if (b->slot[i].id1)
+    t->same_vaddr = b->tbs[b->slot[i].id1 - 1];
+  else
     b->used++;
-  t->same_vaddr = b->slot[i].t;
-  b->slot[i] = (struct slot){.vaddr = t->vaddr, .t = t};
+  b->slot[i] = (struct slot){.tag = (uint32_t)t->vaddr, .id1 = t->id + 1};
   return true;
 }
 
 struct tb *spmu_qemu_tbs_at(const struct spmu_qemu_blocks *b, uint64_t vaddr)
 {
-  return b->cap ? b->slot[slot_of(b->slot, b->cap, vaddr)].t : NULL;
+  size_t i;
+
+  if (!b->cap)
+    return NULL;
+  i = slot_of(b, vaddr);
+  return b->slot[i].id1 ? b->tbs[b->slot[i].id1 - 1] : NULL;
 }
 
 bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)
@@ -492,10 +617,12 @@ bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t)
     b->tbs = p;
     b->tbcap = cap;
   }
-  if (!index_tb(b, t))
-    return false;
   t->id = (uint32_t)b->ntbs;
   b->tbs[b->ntbs++] = t;
+  if (b->by_vaddr && !index_tb(b, t)) {
+    b->ntbs--; /* not in the table: the caller frees it */
+    return false;
+  }
   return true;
 }
 

@@ -16,20 +16,24 @@
 struct spmu_qemu_blocks;
 struct spmu_qemu_api;
 
-/* An empty table, with its decoder; NULL when either cannot be made. */
-struct spmu_qemu_blocks *spmu_qemu_blocks_new(void);
+/* An empty table, with its decoder; NULL when either cannot be made.
+ * by_vaddr: the blocks are also found by address (spmu_qemu_tbs_at),
+ * which counting inline needs (inline.c) and nothing else: without it
+ * spmu_qemu_tbs_at finds none. */
+struct spmu_qemu_blocks *spmu_qemu_blocks_new(bool by_vaddr);
 void spmu_qemu_blocks_free(struct spmu_qemu_blocks *b);
 
-/* Block qtb described (not yet in the table), or NULL (out of memory).
- * It remembers classifications in b: the caller serialises it as it
- * serialises spmu_qemu_register_tb. */
+/* Block qtb described (not yet in the table; its memory is b's, freed
+ * with b), or NULL (out of memory). It remembers classifications in b:
+ * the caller serialises it as it serialises spmu_qemu_register_tb. */
 struct tb *spmu_qemu_describe_tb(struct spmu_qemu_blocks *b,
                                  const struct spmu_qemu_api *api,
                                  const struct qemu_plugin_tb *qtb);
+/* What model.c keeps of t freed (t itself goes with the table). */
 void spmu_qemu_free_tb(struct tb *t);
 
-/* Add t to the table (its id, its place by address); false when memory
- * runs out. The caller serialises the table's writers and readers. */
+/* Add t to the table (its id, its place by address if kept); false when
+ * memory runs out. The caller serialises the table's writers and readers. */
 bool spmu_qemu_register_tb(struct spmu_qemu_blocks *b, struct tb *t);
 
 /* The blocks that start at vaddr (through same_vaddr), or NULL. */

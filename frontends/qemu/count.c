@@ -686,7 +686,9 @@ spmu_qemu_exec_callback(const struct spmu_qemu_config *cfg, const struct tb *t)
 
 /* Record mode by an inline budget (budget.c): block t took its
  * instructions from the slack inline and the slack ran out, or t starts
- * with a REP string instruction; the same as the callbacks above. */
+ * or ends with a REP string instruction; the same as the callbacks above
+ * (on_rep_exec_eager counts a block that ends at a REP string instruction
+ * as on_exec_eager does: it is no repeat). */
 static void on_budget_out(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;

@@ -376,6 +376,8 @@ void spmu_qemu_inline_flush(struct spmu_qemu_inline *in, struct vcpu *v)
 {
   size_t i, n = spmu_qemu_blocks_count(in->blocks);
 
+  if (!in->chunk)
+    return; /* no block was ever counted inline */
   settle_sites(in);
   for (i = 0; i < n; i++) {
     struct tb *t = spmu_qemu_block(in->blocks, i);
@@ -398,6 +400,8 @@ void spmu_qemu_inline_forget(struct spmu_qemu_inline *in)
   struct rep_site *s;
   size_t i, n = spmu_qemu_blocks_count(in->blocks);
 
+  if (!in->chunk)
+    return; /* no block was ever counted inline */
   for (s = in->sites; s; s = s->next)
     s->runs = s->seen = 0;
   for (i = 0; i < n; i++) {

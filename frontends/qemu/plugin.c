@@ -647,7 +647,8 @@ static struct plugin *make(const struct spmu_qemu_api *api, int argc,
     spmu_qemu_fail("%s", why);
     goto fail;
   }
-  p->blocks = spmu_qemu_blocks_new();
+  /* Found by address only for counting inline (inline.c). */
+  p->blocks = spmu_qemu_blocks_new(p->cfg.inline_start);
   p->inl = p->blocks ? spmu_qemu_inline_new(p->blocks, &p->api) : NULL;
   p->threads = p->inl ? spmu_qemu_threads_new(&p->cfg, p->inl) : NULL;
   if (!p->threads)

@@ -82,7 +82,7 @@ static unsigned check_all_lengths(const struct spmu_qemu_blocks *b,
 /* Prefix (none or a REX), opcode, ModRM (or 0F's second byte), SIB. */
 static void fast_matches_zydis(void **state)
 {
-  struct spmu_qemu_blocks *b = spmu_qemu_blocks_new();
+  struct spmu_qemu_blocks *b = spmu_qemu_blocks_new(false);
   unsigned prefix, op, modrm, sib, taken = 0;
 
   (void)state;
