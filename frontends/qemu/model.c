@@ -139,7 +139,10 @@ struct spmu_qemu_model {
   const struct spmu_qemu_mtb *cur;
   uint32_t fetched; /* its instructions fetched so far */
   bool cont;        /* it began by repeating its REP instruction */
-  bool rep_iter;    /* cachegrind: its REP instruction iterated */
+  /* Its fetches may need more than fetch_run: a log, or cachegrind's
+   * branches of a REP string or atomic instruction (fetch_to). */
+  bool fetch_slow;
+  bool rep_iter; /* cachegrind: its REP instruction iterated */
   /* Its REP instruction's accesses in this iteration (rep_access). */
   uint32_t rep_seen;
   /* A data access held back to be put together with the next. */
@@ -789,6 +792,26 @@ static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
 
 static void watch_fetches(struct spmu_qemu_model *m, uint64_t need);
 
+/* The fetches from m->fetched up to end (excluded), with no counts kept
+ * per boundary and no REP iteration or atomic instruction among them
+ * (cachegrind's branches): only the first boundary can hold a data access
+ * (none comes between these fetches), so the caller issues it once and
+ * the fetches follow. */
+static inline ALWAYS_INLINE void fetch_run(struct spmu_qemu_model *m,
+                                           uint32_t end)
+{
+  if (m->cur->fe[m->fetched].same >= end - m->fetched &&
+      (!m->inclusive || m->live->llc_back_invalidations == m->bi_seen)) {
+    /* All within the line fetched last, still in L1I: an inclusive LLC
+     * removes a line only by a back-invalidation, which it counts. */
+    m->same_hits += end - m->fetched;
+  } else {
+    spmu_uarch_fetch_run_hot(m->u, &m->cur->fe[m->fetched], end - m->fetched);
+    m->bi_seen = m->live->llc_back_invalidations;
+  }
+  m->fetched = end;
+}
+
 /* Fetch the block's instructions up to end (excluded), each after the
  * data accesses of the one before it. */
 static inline ALWAYS_INLINE void fetch_to(struct spmu_qemu_model *m,
@@ -796,6 +819,11 @@ static inline ALWAYS_INLINE void fetch_to(struct spmu_qemu_model *m,
 {
   if (m->fetched >= end)
     return;
+  if (__builtin_expect(!m->fetch_slow, 1)) {
+    issue_pending(m);
+    fetch_run(m, end);
+    return;
+  }
   if (__builtin_expect(m->log && !m->logging, 0) && m->log_ok) {
     /* The fetches that start a line may miss; cachegrind's branches
      * among them (atomic instructions, a REP iteration). */
@@ -817,21 +845,8 @@ static inline ALWAYS_INLINE void fetch_to(struct spmu_qemu_model *m,
     fetch_each(m, end);
     return;
   }
-  /* No counts kept per boundary and no REP iteration or atomic instruction
-   * among them (cachegrind's branches): only
-   * the first boundary can hold a data access (none comes between these
-   * fetches), so it is issued once and the fetches follow. */
   issue_pending(m);
-  if (m->cur->fe[m->fetched].same >= end - m->fetched &&
-      (!m->inclusive || m->live->llc_back_invalidations == m->bi_seen)) {
-    /* All within the line fetched last, still in L1I: an inclusive LLC
-     * removes a line only by a back-invalidation, which it counts. */
-    m->same_hits += end - m->fetched;
-  } else {
-    spmu_uarch_fetch_run_hot(m->u, &m->cur->fe[m->fetched], end - m->fetched);
-    m->bi_seen = m->live->llc_back_invalidations;
-  }
-  m->fetched = end;
+  fetch_run(m, end);
 }
 
 /* The load instructions among the block's first upto, counted as boundaries
@@ -1038,6 +1053,8 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
     return;
   m->cur = t->model;
   m->cont = cont != 0;
+  m->fetch_slow =
+      m->log || (m->cg && (t->model->rep < t->model->n || t->model->ncas));
   /* A repeat fetches nothing in the part configurations. */
   m->fetched = (m->cont && !m->cg) ? 1 : 0;
   m->rep_iter = false;
