@@ -63,6 +63,30 @@ static inline spmu_uarch_level spmu_uarch_access_hot(spmu_uarch *u,
   return spmu_hier_access_slow(h, &u->n, addr, len, is_write, is_fetch);
 }
 
+/* spmu_uarch_access_hot of a data access within one L1D line, block (its
+ * address >> the L1D's line bits), known by the caller. */
+static inline spmu_uarch_level
+spmu_uarch_data_line_hot(spmu_uarch *u, uint64_t addr, uint32_t len,
+                         uint64_t block, int is_write)
+{
+  spmu_hier *h = &u->hier;
+
+  if (spmu_cache_hit(&h->l1d, block)) {
+    h->last_d = block + 1;
+    spmu_uarch_data_hits_hot(u, !is_write, !!is_write);
+    return SPMU_UARCH_L1;
+  }
+  return spmu_hier_access_slow(h, &u->n, addr, len, is_write, 0);
+}
+
+/* spmu_uarch_access_hot of a data access over two lines (never an L1
+ * hit of one line): hier.c's. */
+static inline spmu_uarch_level
+spmu_uarch_data_lines(spmu_uarch *u, uint64_t addr, uint32_t len, int is_write)
+{
+  return spmu_hier_access_slow(&u->hier, &u->n, addr, len, is_write, 0);
+}
+
 /* A run of fetches marked same is within the line its L1I referenced last
  * (the fetch before it): each is the hit the front counts on that line,
  * unless an inclusive LLC's back-invalidation took that line out (last_i

@@ -63,6 +63,10 @@
 #include "uarch_hot.h"
 #include "vcpu.h"
 
+/* The steps of every access, one body with on_mem's and the block end's:
+ * a call to any of them costs more than its work. */
+#define ALWAYS_INLINE __attribute__((always_inline))
+
 /* The most instructions QEMU puts in one block (TCG_MAX_INSNS). */
 #define MAX_TB_INSNS 512u
 /* QEMU 7.2 makes an access wider than 8 bytes in pieces of at most 8 (a
@@ -135,7 +139,10 @@ struct spmu_qemu_model {
   const struct spmu_qemu_mtb *cur;
   uint32_t fetched; /* its instructions fetched so far */
   bool cont;        /* it began by repeating its REP instruction */
-  bool rep_iter;    /* cachegrind: its REP instruction iterated */
+  /* Its fetches may need more than fetch_run: a log, or cachegrind's
+   * branches of a REP string or atomic instruction (fetch_to). */
+  bool fetch_slow;
+  bool rep_iter; /* cachegrind: its REP instruction iterated */
   /* Its REP instruction's accesses in this iteration (rep_access). */
   uint32_t rep_seen;
   /* A data access held back to be put together with the next. */
@@ -654,22 +661,25 @@ static void loads_retire_block(struct spmu_qemu_model *m, bool rep_on)
  * back-invalidation since) is the hit spmu_uarch_access would count
  * there: counted here, no call; any other goes to the model inline
  * (uarch_hot.h), which leaves only an L1 miss to a call. */
-static inline spmu_uarch_level data_access(struct spmu_qemu_model *m,
-                                           uint64_t addr, uint32_t len, bool w)
+static inline ALWAYS_INLINE spmu_uarch_level
+data_access(struct spmu_qemu_model *m, uint64_t addr, uint32_t len, bool w)
 {
   spmu_uarch_level lvl;
   uint64_t line = addr >> m->l1d_bits, span = len ? len - 1u : 0u;
   uint64_t last = addr > UINT64_MAX - span ? UINT64_MAX : addr + span;
 
-  if (line + 1 == m->last_d && last >> m->l1d_bits == line && !m->logging &&
-      m->live->llc_back_invalidations == m->bi_d) {
+  if (__builtin_expect(last >> m->l1d_bits != line, 0)) {
+    lvl = spmu_uarch_data_lines(m->u, addr, len, w);
+  } else if (line + 1 == m->last_d && !m->logging &&
+             m->live->llc_back_invalidations == m->bi_d) {
     if (w)
       m->hit_writes++;
     else
       m->hit_reads++;
     return SPMU_UARCH_L1;
+  } else {
+    lvl = spmu_uarch_data_line_hot(m->u, addr, len, line, w);
   }
-  lvl = spmu_uarch_access_hot(m->u, addr, len, w, 0);
   m->last_d = (last >> m->l1d_bits) + 1;
   m->bi_d = m->live->llc_back_invalidations;
   return lvl;
@@ -690,12 +700,15 @@ static void snapshot(struct spmu_qemu_model *m)
 /* data_access, watched in a block without a log (logs on demand): an L1
  * hit adds to no modelled line; any other access takes its bound from the
  * slack, the counts kept first when the slack may not hold it. */
-static inline spmu_uarch_level
+static inline ALWAYS_INLINE spmu_uarch_level
 watched_access(struct spmu_qemu_model *m, uint64_t addr, uint32_t len, bool w)
 {
-  bool watch = __builtin_expect(m->log != NULL, 0) && !m->logging && m->cur;
+  bool watch;
   spmu_uarch_level lvl;
 
+  if (__builtin_expect(m->log == NULL, 1))
+    return data_access(m, addr, len, w); /* counting: nothing to watch */
+  watch = !m->logging && m->cur;
   if (watch && m->slack <= m->acc_w)
     snapshot(m);
   lvl = data_access(m, addr, len, w);
@@ -704,7 +717,7 @@ watched_access(struct spmu_qemu_model *m, uint64_t addr, uint32_t len, bool w)
   return lvl;
 }
 
-static inline void issue_pending(struct spmu_qemu_model *m)
+static inline ALWAYS_INLINE void issue_pending(struct spmu_qemu_model *m)
 {
   if (m->pend) {
     spmu_uarch_level lvl;
@@ -779,12 +792,38 @@ static void fetch_each(struct spmu_qemu_model *m, uint32_t end)
 
 static void watch_fetches(struct spmu_qemu_model *m, uint64_t need);
 
+/* The fetches from m->fetched up to end (excluded), with no counts kept
+ * per boundary and no REP iteration or atomic instruction among them
+ * (cachegrind's branches): only the first boundary can hold a data access
+ * (none comes between these fetches), so the caller issues it once and
+ * the fetches follow. */
+static inline ALWAYS_INLINE void fetch_run(struct spmu_qemu_model *m,
+                                           uint32_t end)
+{
+  if (m->cur->fe[m->fetched].same >= end - m->fetched &&
+      (!m->inclusive || m->live->llc_back_invalidations == m->bi_seen)) {
+    /* All within the line fetched last, still in L1I: an inclusive LLC
+     * removes a line only by a back-invalidation, which it counts. */
+    m->same_hits += end - m->fetched;
+  } else {
+    spmu_uarch_fetch_run_hot(m->u, &m->cur->fe[m->fetched], end - m->fetched);
+    m->bi_seen = m->live->llc_back_invalidations;
+  }
+  m->fetched = end;
+}
+
 /* Fetch the block's instructions up to end (excluded), each after the
  * data accesses of the one before it. */
-static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
+static inline ALWAYS_INLINE void fetch_to(struct spmu_qemu_model *m,
+                                          uint32_t end)
 {
   if (m->fetched >= end)
     return;
+  if (__builtin_expect(!m->fetch_slow, 1)) {
+    issue_pending(m);
+    fetch_run(m, end);
+    return;
+  }
   if (__builtin_expect(m->log && !m->logging, 0) && m->log_ok) {
     /* The fetches that start a line may miss; cachegrind's branches
      * among them (atomic instructions, a REP iteration). */
@@ -806,21 +845,8 @@ static inline void fetch_to(struct spmu_qemu_model *m, uint32_t end)
     fetch_each(m, end);
     return;
   }
-  /* No counts kept per boundary and no REP iteration or atomic instruction
-   * among them (cachegrind's branches): only
-   * the first boundary can hold a data access (none comes between these
-   * fetches), so it is issued once and the fetches follow. */
   issue_pending(m);
-  if (m->cur->fe[m->fetched].same >= end - m->fetched &&
-      (!m->inclusive || m->live->llc_back_invalidations == m->bi_seen)) {
-    /* All within the line fetched last, still in L1I: an inclusive LLC
-     * removes a line only by a back-invalidation, which it counts. */
-    m->same_hits += end - m->fetched;
-  } else {
-    spmu_uarch_fetch_run_hot(m->u, &m->cur->fe[m->fetched], end - m->fetched);
-    m->bi_seen = m->live->llc_back_invalidations;
-  }
-  m->fetched = end;
+  fetch_run(m, end);
 }
 
 /* The load instructions among the block's first upto, counted as boundaries
@@ -1006,6 +1032,18 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
   m->pend_len = len;
 }
 
+/* The block starting keeps its log, or may (record mode): out of line,
+ * so that counting's start of a block needs no registers saved. */
+static __attribute__((noinline)) void begin_log(const struct vcpu *v,
+                                                struct spmu_qemu_model *m,
+                                                const struct tb *t,
+                                                unsigned cont)
+{
+  m->log_ok = t->model->n <= MAX_TB_INSNS;
+  note_before(m);
+  start_log(v, m, t, cont);
+}
+
 /* A block starts on v (cont: it repeats its REP string instruction). */
 void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
 {
@@ -1015,6 +1053,8 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
     return;
   m->cur = t->model;
   m->cont = cont != 0;
+  m->fetch_slow =
+      m->log || (m->cg && (t->model->rep < t->model->n || t->model->ncas));
   /* A repeat fetches nothing in the part configurations. */
   m->fetched = (m->cont && !m->cg) ? 1 : 0;
   m->rep_iter = false;
@@ -1024,11 +1064,8 @@ void spmu_qemu_model_begin(struct vcpu *v, const struct tb *t, unsigned cont)
   /* A REP string instruction repeating goes on as instruction 0. */
   m->ld_j = m->cont && m->ld_j != LD_NONE ? 0 : LD_NONE;
   m->ld_missed = 0;
-  if (m->log) {
-    m->log_ok = t->model->n <= MAX_TB_INSNS;
-    note_before(m);
-    start_log(v, m, t, cont);
-  }
+  if (m->log)
+    begin_log(v, m, t, cont);
 }
 
 /* The branch of the block's last instruction, now that next (NULL: none
