@@ -435,7 +435,7 @@ expect_lines "msrs skylake" 128
 run msrs --cpu core2
 expect_lines "msrs core2" 27
 # --absent: the addresses Core 2 raises #GP for (SDM Vol. 2B RDMSR,
-# WRMSR; spmu_msr_absent_list, docs/decisions.md #95), one run a line:
+# WRMSR; spmu_msr_absent_list, docs/decisions.md #96), one run a line:
 # its 4-entry stack at 40H / 60H leaves 44H on (48H, 49H, 4EH, 4FH, 79H
 # are the host's), no Nehalem stack at 680H, no architectural LBRs.
 run msrs --cpu core2 --absent
