@@ -140,6 +140,7 @@ enum {
   OPT_CPU = 0x100, /* --cpu; -c is 'c' */
   OPT_STRICT,
   OPT_FIELDS,
+  OPT_ABSENT,
   OPT_JSON,
   OPT_SVG,
   OPT_MSR_FILE,
@@ -152,6 +153,7 @@ static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},
     {"strict", no_argument, NULL, OPT_STRICT},
     {"fields", no_argument, NULL, OPT_FIELDS},
+    {"absent", no_argument, NULL, OPT_ABSENT},
     {"json", no_argument, NULL, OPT_JSON},
     {"svg", required_argument, NULL, OPT_SVG},
     {"msr-file", required_argument, NULL, OPT_MSR_FILE},
@@ -167,6 +169,8 @@ static unsigned option_flag(int opt)
     return CLI_FLAG_STRICT;
   case OPT_FIELDS:
     return CLI_FLAG_FIELDS;
+  case OPT_ABSENT:
+    return CLI_FLAG_ABSENT;
   case OPT_JSON:
     return CLI_FLAG_JSON;
   case OPT_SVG:

@@ -85,6 +85,7 @@ enum cli_flag {
   /* The command models no processor (report reads a file): its manual
    * has no --cpu. */
   CLI_FLAG_NO_PROFILE = 1u << 7,
+  CLI_FLAG_ABSENT = 1u << 8, /* --absent */
 };
 
 struct cli_args {

@@ -121,13 +121,37 @@ static int msrs_with(const struct cli_args *a, const struct cli_regs *r)
   return CLI_EXIT_OK;
 }
 
+/* The addresses the profile lacks (spmu_msr_absent_list), one run of
+ * consecutive addresses a line. */
+static int msrs_absent(const spmu_profile *p)
+{
+  size_t n = spmu_msr_absent_list(p, NULL, 0), i, j;
+  uint32_t *addrs = malloc((n ? n : 1) * sizeof(*addrs));
+
+  if (!addrs) {
+    cli_error("out of memory");
+    return CLI_EXIT_USAGE;
+  }
+  n = spmu_msr_absent_list(p, addrs, n);
+  for (i = 0; i < n; i = j) {
+    for (j = i + 1; j < n && addrs[j] == addrs[j - 1] + 1; j++)
+      ;
+    if (j - i == 1)
+      printf("0x%03" PRIx32 "\n", addrs[i]);
+    else
+      printf("0x%03" PRIx32 "-0x%03" PRIx32 "\n", addrs[i], addrs[j - 1]);
+  }
+  free(addrs);
+  return CLI_EXIT_OK;
+}
+
 static int msrs_run(const struct cli_args *a)
 {
   struct cli_regs r;
   int rc = cli_regs_open(&r, &a->profile);
 
   if (rc == CLI_EXIT_OK)
-    rc = msrs_with(a, &r);
+    rc = a->flags & CLI_FLAG_ABSENT ? msrs_absent(r.p) : msrs_with(a, &r);
   cli_regs_close(&r);
   return rc;
 }
@@ -135,7 +159,7 @@ static int msrs_run(const struct cli_args *a)
 const struct cli_command cli_cmd_msrs = {
     .name = "msrs",
     .summary = "list the MSRs of a profile",
-    .synopsis = "[--cpu PROFILE] [--fields]",
+    .synopsis = "[--cpu PROFILE] [--fields | --absent]",
     .description =
         "    Prints one line per MSR the profile has, in address order: the\n"
         "    address, the SDM name, the write policy, the value at reset and\n"
@@ -158,7 +182,16 @@ const struct cli_command cli_cmd_msrs = {
         "    --fields\n"
         "        After each MSR, one indented line per field the profile has:\n"
         "        bit range (msb:lsb), name, access (rw, ro, w1c, w1s) and\n"
-        "        meaning. These are the names `softpmu encode` takes.\n",
+        "        meaning. These are the names `softpmu encode` takes.\n"
+        "\n"
+        "    --absent\n"
+        "        Print instead the MSR addresses of the PMU, debug and LBR\n"
+        "        blocks that the profile does not have, one run of\n"
+        "        consecutive addresses a line (0xFIRST or 0xFIRST-0xLAST):\n"
+        "        another family's LBR stack, counters past the profile's,\n"
+        "        the reserved rest of each block. RDMSR and WRMSR of each\n"
+        "        raise #GP(0) (SDM Vol. 2B RDMSR, WRMSR), in the model and\n"
+        "        in the QEMU system integration.\n",
     .exit_status =
         "    0   The list was printed.\n"
         "    2   Bad usage, a malformed PROFILE or an output error.\n",
@@ -166,8 +199,11 @@ const struct cli_command cli_cmd_msrs = {
                 "        The 16 MSRs of a perfmon v2 PMU.\n"
                 "\n"
                 "    softpmu msrs --cpu skylake --fields\n"
-                "        Every MSR of Skylake, each followed by its fields.\n",
-    .flags = CLI_FLAG_FIELDS,
+                "        Every MSR of Skylake, each followed by its fields.\n"
+                "\n"
+                "    softpmu msrs --cpu core2 --absent\n"
+                "        The addresses a Core 2 raises #GP for.\n",
+    .flags = CLI_FLAG_FIELDS | CLI_FLAG_ABSENT,
     .min_args = 0,
     .max_args = 0,
     .run = msrs_run,

@@ -253,7 +253,7 @@ usage: softpmu decode [--cpu PROFILE] [--strict] MSR VALUE"
 run msrs --strict
 expect "option of another command" 2 "" "\
 softpmu: msrs: unknown option '--strict'
-usage: softpmu msrs [--cpu PROFILE] [--fields]"
+usage: softpmu msrs [--cpu PROFILE] [--fields | --absent]"
 run
 expect "no command" 2 "" \
   "usage: softpmu COMMAND [OPTIONS] [ARGUMENTS]  (softpmu --help lists them)"
@@ -434,6 +434,43 @@ run msrs --cpu skylake
 expect_lines "msrs skylake" 128
 run msrs --cpu core2
 expect_lines "msrs core2" 27
+# --absent: the addresses Core 2 raises #GP for (SDM Vol. 2B RDMSR,
+# WRMSR; spmu_msr_absent_list, docs/decisions.md #96), one run a line:
+# its 4-entry stack at 40H / 60H leaves 44H on (48H, 49H, 4EH, 4FH, 79H
+# are the host's), no Nehalem stack at 680H, no architectural LBRs.
+run msrs --cpu core2 --absent
+checks=$((checks + 1))
+same "$tmp/out" "\
+0x044-0x047
+0x04a-0x04d
+0x050-0x05f
+0x064-0x078
+0x07a-0x07f
+0x0c3-0x0c8
+0x188-0x18d
+0x1c8
+0x1d7-0x1d8
+0x1da-0x1dc
+0x1e0
+0x300-0x308
+0x30c-0x318
+0x329
+0x360-0x371
+0x391-0x392
+0x3a0-0x3be
+0x3c0-0x3c5
+0x3c8-0x3cd
+0x3e0-0x3e1
+0x3f0
+0x3f2
+0x3f6-0x3f7
+0x4c1-0x4c8
+0x680-0x69f
+0x6c0-0x6df
+0xdc0-0xddf
+0x1200-0x12ff
+0x14ce-0x14cf
+0x1500-0x16ff"
 run msrs --cpu core-duo
 expect "msrs core-duo" 0 "\
 0x0c1  IA32_PMC0         counter-sx  0x0     general-purpose counter; writes sign-extend bit 31

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-#define CAP 512
+#define CAP 2048
 
 /* The LBR layouts of SDM Vol. 3B 17.5 (Core 2: 40H / 60H), 17.7 (Nehalem
  * and later: 680H / 6C0H, MSR_LASTBRANCH_TOS 1C9H), 17.12.1 (Skylake:
@@ -176,6 +176,65 @@ static void test_pentium4_netburst(void **state)
   assert_int_equal(absent("pentium4", MSR_PEBS_ENABLE), 0);
 }
 
+/* 1 if addr is in neither list of profile spec (an MSR the host keeps). */
+static int neither(const char *spec, uint32_t addr)
+{
+  spmu_profile p = prof(spec);
+  uint32_t a[CAP], m[CAP];
+  size_t na = spmu_msr_absent_list(&p, a, CAP);
+  size_t nm = spmu_msr_list(&p, m, CAP);
+
+  return !bsearch(&addr, a, na, sizeof *a, cmp_u32) &&
+         !bsearch(&addr, m, nm, sizeof *m, cmp_u32);
+}
+
+/* The debug and LBR blocks no profile has an MSR in are absent on every
+ * preset (SDM Vol. 2B RDMSR, WRMSR: #GP(0) for an unimplemented MSR): the
+ * NetBurst LBR facility (Vol. 4, the Pentium 4 table: MSR_LER_FROM_LIP
+ * 1D7H, MSR_LER_TO_LIP 1D8H, MSR_LASTBRANCH_TOS 1DAH, MSR_LASTBRANCH_0-1
+ * 1DBH-1DCH, also P6's LastBranchFromIP / ToIP), and the architectural
+ * LBR entries past the 32 modelled (IA32_LBR_x_INFO 1200H + x, _FROM_IP
+ * 1500H + x, _TO_IP 1600H + x, to x = 255). */
+static void test_reserved_blocks_every_preset(void **state)
+{
+  static const uint32_t blocks[][2] = {{0x1D7, 0x1D8},
+                                       {0x1DA, 0x1DC},
+                                       {ALBR_INFO + 32, ALBR_INFO + 255},
+                                       {ALBR_FROM + 32, ALBR_FROM + 255},
+                                       {ALBR_TO + 32, ALBR_TO + 255}};
+  unsigned i, b;
+  uint32_t addr;
+  (void)state;
+  for (i = 0; spmu_profile_preset_name(i); i++)
+    for (b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+      for (addr = blocks[b][0]; addr <= blocks[b][1]; addr++)
+        assert_int_equal(absent(spmu_profile_preset_name(i), addr), 1);
+  /* Core 2 and later: 1DDH-1DEH are the last exception record */
+  assert_int_equal(absent("core2", 0x1DD), 0);
+  assert_int_equal(absent("skylake", 0x1DE), 0);
+  assert_int_equal(absent("pentium4", 0x1DD), 1);
+}
+
+/* Inside the 40H-7FH span of Core 2's stack, the architectural MSRs of
+ * other facilities (SDM Vol. 4 Table 2-2: IA32_SPEC_CTRL 48H,
+ * IA32_PRED_CMD 49H, IA32_PPIN_CTL 4EH, IA32_PPIN 4FH, IA32_BIOS_UPDT_TRIG
+ * 79H) are neither present nor absent on any preset: the host's. Their
+ * neighbours are absent where the profile has no stack at 40H. */
+static void test_foreign_msrs_stay_the_hosts(void **state)
+{
+  static const uint32_t foreign[] = {0x48, 0x49, 0x4E, 0x4F, 0x79};
+  unsigned i, k;
+  (void)state;
+  for (i = 0; spmu_profile_preset_name(i); i++)
+    for (k = 0; k < sizeof foreign / sizeof foreign[0]; k++)
+      assert_int_equal(neither(spmu_profile_preset_name(i), foreign[k]), 1);
+  assert_int_equal(absent("skylake", 0x47), 1);
+  assert_int_equal(absent("skylake", 0x4A), 1);
+  assert_int_equal(absent("skylake", 0x78), 1);
+  assert_int_equal(absent("skylake", 0x7A), 1);
+  assert_int_equal(absent("core2", 0x44), 1);
+}
+
 /* On every preset: the absent list and spmu_msr_list are disjoint, their
  * union is the same catalogue span whatever the profile, IA32_MISC_ENABLE
  * (every profile's) is never absent, and the model itself raises #GP on
@@ -230,7 +289,7 @@ static void test_bad_arguments(void **state)
   assert_int_equal(spmu_msr_absent_list(&p, a, 4), 0);
   p = prof("skylake");
   /* cap short of the count: the first cap, and the full count */
-  assert_int_equal(spmu_msr_absent_list(&p, a, 2), 263);
+  assert_int_equal(spmu_msr_absent_list(&p, a, 2), 935);
   assert_int_equal(a[0], LBR_CORE2_FROM);
   assert_int_equal(a[1], LBR_CORE2_FROM + 1);
 }
@@ -244,6 +303,8 @@ int main(void)
       cmocka_unit_test(test_sapphirerapids_arch_lbrs),
       cmocka_unit_test(test_core_duo_v1),
       cmocka_unit_test(test_pentium4_netburst),
+      cmocka_unit_test(test_reserved_blocks_every_preset),
+      cmocka_unit_test(test_foreign_msrs_stay_the_hosts),
       cmocka_unit_test(test_every_preset_faults_absent),
       cmocka_unit_test(test_bad_arguments),
   };

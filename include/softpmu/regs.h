@@ -171,7 +171,12 @@ SPMU_API size_t spmu_msr_list(const spmu_profile *p, uint32_t *addrs,
  * past the profile's, the LBR layouts of other families (Core 2's at 40H /
  * 60H on a Skylake, 680H-6FFH on a Core 2; SDM Vol. 4 Chapter 2, the MSR
  * tables of each family), the NetBurst MSRs on the others and the others'
- * on NetBurst, PEBS, DS and architectural-LBR MSRs a profile lacks. The
+ * on NetBurst, PEBS, DS and architectural-LBR MSRs a profile lacks; and
+ * the debug and LBR address blocks no modelled processor has an MSR in
+ * (NetBurst's LBR MSRs at 1D7H-1D8H and 1DAH-1DCH, the architectural LBR
+ * entries past the 32 modelled at 1220H-12FFH, 1520H-15FFH and
+ * 1620H-16FFH), but never the architectural MSRs of other facilities at
+ * 48H, 49H, 4EH, 4FH and 79H (docs/decisions.md #96). The
  * modelled processor raises #GP(0) on RDMSR or WRMSR of any of them (SDM
  * Vol. 2B RDMSR, WRMSR: "If the value in ECX specifies a reserved or
  * unimplemented MSR address"), as spmu_rdmsr and spmu_wrmsr answer

@@ -690,3 +690,34 @@ const struct spmu_reg_def spmu_catalog[] = {
 /* clang-format on */
 
 const size_t spmu_catalog_len = sizeof(spmu_catalog) / sizeof(spmu_catalog[0]);
+
+/* The debug and LBR address blocks beyond the catalogue's MSRs (SDM Vol.
+ * 4, the MSR table of each family; Vol. 2B RDMSR / WRMSR: #GP(0) for an
+ * unimplemented MSR). The NetBurst LBR facility (Pentium 4 table; SDM Vol.
+ * 3B 17.11), which no profile models (lbr_depth needs netburst=0): the
+ * last exception record at 1D7H-1D8H, MSR_LASTBRANCH_TOS at 1DAH and the
+ * 4-entry stack of models 0-2 at 1DBH-1DEH (1DDH-1DEH are the catalogue's
+ * LER MSRs; 1DBH-1DCH are also the P6 family's LastBranchFromIP and
+ * LastBranchToIP). The architectural LBR entries (SDM Vol. 3B
+ * "Architectural Last Branch Records"): IA32_LBR_x_INFO at 1200H + x,
+ * IA32_LBR_x_FROM_IP at 1500H + x and IA32_LBR_x_TO_IP at 1600H + x, each
+ * block 256 addresses, the catalogue's 32 entries first. */
+const struct spmu_msr_block spmu_msr_reserved[] = {
+    {0x1D7, 0x1D8, "Vol. 4 Pentium 4 MSR_LER_FROM_LIP, MSR_LER_TO_LIP"},
+    {0x1DA, 0x1DC, "Vol. 4 Pentium 4 MSR_LASTBRANCH_TOS, _0, _1"},
+    {0x1220, 0x12FF, "Arch LBR IA32_LBR_x_INFO"},
+    {0x1520, 0x15FF, "Arch LBR IA32_LBR_x_FROM_IP"},
+    {0x1620, 0x16FF, "Arch LBR IA32_LBR_x_TO_IP"},
+};
+
+const size_t spmu_msr_reserved_len =
+    sizeof(spmu_msr_reserved) / sizeof(spmu_msr_reserved[0]);
+
+/* Inside the span of Core 2's stack at 40H / 60H (32 entries, as every
+ * repeated LBR def): IA32_SPEC_CTRL (48H), IA32_PRED_CMD (49H), IA32_PPIN_CTL
+ * (4EH), IA32_PPIN (4FH) and IA32_BIOS_UPDT_TRIG (79H), SDM Vol. 4 Table 2-2,
+ * architectural MSRs that processors of these generations have. */
+const uint32_t spmu_msr_foreign[] = {0x48, 0x49, 0x4E, 0x4F, 0x79};
+
+const size_t spmu_msr_foreign_len =
+    sizeof(spmu_msr_foreign) / sizeof(spmu_msr_foreign[0]);

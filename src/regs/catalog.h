@@ -178,4 +178,21 @@ struct spmu_reg_def {
 extern const struct spmu_reg_def spmu_catalog[];
 extern const size_t spmu_catalog_len;
 
+/* An address block of the debug and LBR facilities that no modelled
+ * processor has an MSR in, first through last: the rest of a layout the
+ * catalogue models part of (spmu_msr_absent_list). */
+struct spmu_msr_block {
+  uint32_t first, last;
+  const char *sdm;
+};
+
+extern const struct spmu_msr_block spmu_msr_reserved[];
+extern const size_t spmu_msr_reserved_len;
+
+/* Architectural MSRs of other facilities that lie inside a block of the
+ * catalogue (the 32 entries at 40H and 60H that a repeated LBR def spans):
+ * never absent, they are the host's. */
+extern const uint32_t spmu_msr_foreign[];
+extern const size_t spmu_msr_foreign_len;
+
 #endif

@@ -163,28 +163,47 @@ static size_t msr_list(const struct scope *s, uint32_t *addrs, size_t cap)
   return n;
 }
 
-/* The addresses the catalogue declares on some profile that the scope's
- * profile lacks, ascending (spmu_msr_absent_list). */
+/* The addresses the catalogue's MSRs and reserved blocks
+ * (spmu_msr_reserved) span, up to ABSENT_SPAN. */
+#define ABSENT_SPAN 0x1700
+_Static_assert(SPMU_MSR_SPAN <= ABSENT_SPAN, "the catalogue within the span");
+
+/* Set (on) or clear the bits of set's instances, from def address addr. */
+static void mark_set(uint64_t *bits, uint32_t addr, uint32_t set, bool on)
+{
+  for (; set; addr++, set >>= 1)
+    if (set & 1) {
+      if (on)
+        bits[addr / 64] |= BIT64(addr % 64);
+      else
+        bits[addr / 64] &= ~BIT64(addr % 64);
+    }
+}
+
+/* The addresses the catalogue declares on some profile, or reserves for
+ * the families' debug and LBR facilities, that the scope's profile lacks,
+ * ascending (spmu_msr_absent_list); the architectural MSRs of other
+ * facilities inside those blocks (spmu_msr_foreign) are never absent. */
 static size_t msr_absent_list(const struct scope *s, uint32_t *addrs,
                               size_t cap)
 {
-  uint64_t absent[(SPMU_MSR_SPAN + 63) / 64] = {0};
+  uint64_t absent[ABSENT_SPAN / 64] = {0};
   size_t n = 0, i;
   uint32_t addr;
 
-  for (i = 0; i < spmu_catalog_len; i++) {
-    uint32_t set = spmu_def_span(&spmu_catalog[i]);
-    for (addr = spmu_catalog[i].addr; set; addr++, set >>= 1)
-      if (set & 1)
-        absent[addr / 64] |= BIT64(addr % 64);
-  }
-  for (i = 0; i < spmu_catalog_len; i++) {
-    uint32_t set = spmu_def_instances(s->a, &spmu_catalog[i]);
-    for (addr = spmu_catalog[i].addr; set; addr++, set >>= 1)
-      if (set & 1)
-        absent[addr / 64] &= ~BIT64(addr % 64);
-  }
-  for (addr = 0; addr < SPMU_MSR_SPAN; addr++)
+  for (i = 0; i < spmu_catalog_len; i++)
+    mark_set(absent, spmu_catalog[i].addr, spmu_def_span(&spmu_catalog[i]),
+             true);
+  for (i = 0; i < spmu_msr_reserved_len; i++)
+    for (addr = spmu_msr_reserved[i].first; addr <= spmu_msr_reserved[i].last;
+         addr++)
+      absent[addr / 64] |= BIT64(addr % 64);
+  for (i = 0; i < spmu_catalog_len; i++)
+    mark_set(absent, spmu_catalog[i].addr,
+             spmu_def_instances(s->a, &spmu_catalog[i]), false);
+  for (i = 0; i < spmu_msr_foreign_len; i++)
+    mark_set(absent, spmu_msr_foreign[i], 1, false);
+  for (addr = 0; addr < ABSENT_SPAN; addr++)
     if (absent[addr / 64] >> (addr % 64) & 1) {
       if (addrs && n < cap)
         addrs[n] = addr;

@@ -829,21 +829,39 @@ void helper_spmu_mem(CPUX86State *env, target_ulong addr, uint32_t info)
     spmu_uarch_access(v->u, addr, info & 0xff, (info >> 8) & 1, 0);
 }
 
+/* Whether the next instruction, at `to`, is the last instruction of the
+ * block fed before, which did not retire and runs again: a REP string
+ * instruction that repeats (QEMU 7.2 runs each iteration as a block of its
+ * own; 10.0 leaves the block after 65,535 and comes back), or one an
+ * interrupt came before. A REP string instruction retires once, when it
+ * stops repeating (SDM Vol. 2B, REP), and is fetched once, as 10.0 runs
+ * it within one block. A branch to itself retired: only a block whose
+ * last instruction is no branch. */
+static bool model_again(const struct qspmu_mprev *m, uint64_t to)
+{
+  return m->type == SPMU_BR_UNKNOWN && to == m->from;
+}
+
 /* Outside exact mode: the last block fed to the model ended, and the next
- * instruction is at `to`: its instructions retire in the timing model,
- * its branch goes to the predictors. On v's thread, no lock. */
-static void model_prev_end(QSpmuVcpu *v, uint64_t to)
+ * instruction is at `to`: its instructions retire in the timing model
+ * (its last not, when it runs again: model_again), its branch goes to the
+ * predictors. Returns whether its last instruction runs again. On v's
+ * thread, no lock. */
+static bool model_prev_end(QSpmuVcpu *v, uint64_t to)
 {
   struct qspmu_mprev *m = &v->mprev;
   uint8_t kind = m->type < 8 ? model_br_kind[m->type] : 0;
+  bool again;
 
   if (!m->valid)
-    return;
+    return false;
   m->valid = false;
-  spmu_uarch_retire(v->u, m->n);
+  again = model_again(m, to);
+  spmu_uarch_retire(v->u, m->n - (again && m->n));
   if (kind)
     spmu_uarch_branch(v->u, m->from, m->fall, (spmu_uarch_br)kind,
                       to != m->fall, to);
+  return again;
 }
 
 /* Called at the start of each block translated with HF_SPMU_MODEL outside
@@ -852,20 +870,22 @@ static void model_prev_end(QSpmuVcpu *v, uint64_t to)
  * block's CPL when the budget beyond the inline batch's allows it, else
  * (the batch with it) to the PMU model at once
  * (an overflow in it requests its PMI now, a block late at most); this
- * block's instructions are fetched. */
+ * block's instructions are fetched, unless it runs the last of the block
+ * before again (model_again). */
 void helper_spmu_model(CPUX86State *env, uint64_t info)
 {
   X86CPU *cpu = env_archcpu(env);
   QSpmuVcpu *v = cpu->spmu;
   uint64_t here = env->eip + env->segs[R_CS].base, md[QN] = {0}, most;
   unsigned cpl = env->hflags & HF_CPL_MASK, mcpl;
+  bool again;
 
   if (!v || !v->u)
     return;
   /* the CPL of the last block fed, even when an exception ended it (the
    * access that faulted was counted at its CPL) */
   mcpl = v->mprev.cpl;
-  model_prev_end(v, here);
+  again = model_prev_end(v, here);
   most = model_take(v, md);
   if (most && v->budget >= (int64_t)most) {
     /* charged to the budget beyond the inline batch's, which goes on */
@@ -886,8 +906,9 @@ void helper_spmu_model(CPUX86State *env, uint64_t info)
                                   .from = here + QSPMU_INFO_OFF(info),
                                   .fall = here + QSPMU_INFO_OFF(info) +
                                           QSPMU_INFO_LEN(info)};
-  model_begin(v, here, QSPMU_INFO_OFF(info) + QSPMU_INFO_LEN(info),
-              QSPMU_INFO_N(info));
+  if (!again) /* a repeat was fetched with its first run */
+    model_begin(v, here, QSPMU_INFO_OFF(info) + QSPMU_INFO_LEN(info),
+                QSPMU_INFO_N(info));
 }
 
 /* Whether an enabled counter of lp counts an event of the model: a
