@@ -35,6 +35,7 @@ int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg)
   h->cachegrind = cfg->mode == SPMU_UARCH_CACHEGRIND;
   h->has_l2 = !h->cachegrind && cfg->l2.size != 0;
   h->inclusive = !h->cachegrind && cfg->llc_inclusive;
+  h->timing = cfg->timing;
   if (spmu_cache_init(&h->l1i, &cfg->l1i, empty) ||
       spmu_cache_init(&h->l1d, &cfg->l1d, empty) ||
       (h->has_l2 && spmu_cache_init(&h->l2, &cfg->l2, empty)) ||
@@ -61,6 +62,7 @@ void spmu_hier_clear(spmu_hier *h)
     spmu_cache_clear(&h->l2);
   spmu_cache_clear(&h->llc);
   h->last_i = h->last_d = 0;
+  h->mlp = (spmu_mlp){0};
 }
 
 /* The last byte of an access (len 0 counts as 1; no wrap past 2^64). */
@@ -111,12 +113,14 @@ static spmu_uarch_level cg_access(spmu_hier *h, spmu_uarch_counts *n,
   if (!cg_ref(&h->llc, addr, last)) {
     n->served_llc++;
     n->dr_served_llc += is_read;
+    spmu_timing_long(&h->timing, &h->mlp, n, SPMU_UARCH_LLC, is_fetch);
     return SPMU_UARCH_LLC;
   }
   (*ml)++;
   n->llc_misses++;
   n->served_mem++;
   n->dr_served_mem += is_read;
+  spmu_timing_long(&h->timing, &h->mlp, n, SPMU_UARCH_MEM, is_fetch);
   return SPMU_UARCH_MEM;
 }
 
@@ -208,6 +212,8 @@ static spmu_uarch_level part_access(spmu_hier *h, spmu_uarch_counts *n,
       break;
   }
   part_count(n, deepest, is_write, is_fetch);
+  if (deepest >= SPMU_UARCH_LLC)
+    spmu_timing_long(&h->timing, &h->mlp, n, deepest, is_fetch);
   return deepest;
 }
 

@@ -83,6 +83,16 @@ static inline int spmu_cache_hit(spmu_cache *c, uint64_t block)
 /* Remove block if present (the others keep their LRU order): 1 if it was. */
 int spmu_cache_invalidate(spmu_cache *c, uint64_t block);
 
+/* ---- timing.c: the overlap of long misses --------------------------------
+ * The group of overlapping data accesses served by the LLC or memory
+ * (timing.c states the rule): the instruction index of its first, its
+ * members, the latency it has paid. */
+typedef struct spmu_mlp {
+  uint64_t first;
+  uint32_t members; /* 0: no group open */
+  uint32_t paid;
+} spmu_mlp;
+
 /* ---- hier.c: the hierarchies -------------------------------------------- */
 typedef struct spmu_hier {
   spmu_cache l1i, l1d, l2, llc;
@@ -93,6 +103,10 @@ typedef struct spmu_hier {
    * L1 set, since only fetches reorder L1I and only data accesses L1D;
    * an access within it alone hits and changes no order. */
   uint64_t last_i, last_d;
+  /* Memory-level parallelism: the timing the long misses are charged
+   * with (timing.c), and the group open. */
+  spmu_uarch_timing timing;
+  spmu_mlp mlp;
 } spmu_hier;
 
 int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg);
@@ -244,6 +258,10 @@ struct spmu_uarch {
 };
 
 /* ---- timing.c: cycles from counts --------------------------------------- */
+/* An access served at lvl (SPMU_UARCH_LLC or SPMU_UARCH_MEM) charged in
+ * n->long_stall: in full, or what it adds to the latency its group paid. */
+void spmu_timing_long(const spmu_uarch_timing *t, spmu_mlp *g,
+                      spmu_uarch_counts *n, spmu_uarch_level lvl, int is_fetch);
 void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,
                         uint64_t *core, uint64_t *ref);
 
@@ -259,8 +277,7 @@ static inline uint64_t spmu_timing_scale(uint64_t a, uint32_t num, uint32_t den)
 static inline uint64_t spmu_timing_stall_hot(const spmu_uarch_timing *t,
                                              const spmu_uarch_counts *n)
 {
-  return n->served_l2 * t->lat_l2 + n->served_llc * t->lat_llc +
-         n->served_mem * t->lat_mem +
+  return n->served_l2 * t->lat_l2 + n->long_stall +
          (n->bcm + n->bim + n->retm) * t->misp_penalty;
 }
 

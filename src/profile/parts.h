@@ -42,6 +42,8 @@ struct spmu_part_timing {
   uint32_t misp_penalty; /* a mispredicted branch */
   uint32_t ref_num;      /* reference cycles = core cycles * ref_num */
   uint32_t ref_den;      /*                    / ref_den            */
+  uint32_t rob;          /* reorder-buffer entries (memory-level */
+  uint32_t fill_buffers; /* parallelism), L1D misses outstanding */
 };
 
 struct spmu_part_desc {

@@ -243,7 +243,7 @@ static spmu_uarch *small_part(int inclusive)
   cfg.llc = (spmu_uarch_geom){2048, 4, 64};
   cfg.llc_inclusive = inclusive;
   cfg.bpred = (spmu_uarch_bpred_geom){8, 16, 4};
-  cfg.timing = (spmu_uarch_timing){1, 0, 10, 100, 10, 1, 1};
+  cfg.timing = (spmu_uarch_timing){1, 0, 10, 100, 10, 1, 1, 0, 0};
   u = spmu_uarch_new(&cfg, err, sizeof err);
   if (!u)
     fail_msg("%s", err);
