@@ -201,6 +201,7 @@ static void part_config(const struct spmu_part_desc *d, spmu_uarch_config *c)
   c->l2 = part_geom(d, &d->l2);
   c->llc = part_geom(d, &d->llc);
   c->llc_inclusive = d->llc.inclusive;
+  c->llc_adaptive = d->llc_adaptive;
   c->bpred = (spmu_uarch_bpred_geom){.hist_bits = d->bpred.hist_bits,
                                      .btb = d->bpred.btb,
                                      .rsb = d->bpred.rsb};

@@ -43,6 +43,11 @@ int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg)
     spmu_hier_fini(h);
     return -1;
   }
+  if (spmu_llc_init(&h->llc_policy, &h->llc,
+                    !h->cachegrind && cfg->llc_adaptive)) {
+    spmu_hier_fini(h);
+    return -1;
+  }
   return 0;
 }
 
@@ -52,6 +57,7 @@ void spmu_hier_fini(spmu_hier *h)
   spmu_cache_fini(&h->l1d);
   spmu_cache_fini(&h->l2);
   spmu_cache_fini(&h->llc);
+  spmu_llc_fini(&h->llc_policy);
 }
 
 void spmu_hier_clear(spmu_hier *h)
@@ -63,6 +69,7 @@ void spmu_hier_clear(spmu_hier *h)
   spmu_cache_clear(&h->llc);
   h->last_i = h->last_d = 0;
   h->mlp = (spmu_mlp){0};
+  spmu_llc_clear(&h->llc_policy);
 }
 
 /* The last byte of an access (len 0 counts as 1; no wrap past 2^64). */
@@ -162,7 +169,7 @@ static spmu_uarch_level part_line(spmu_hier *h, spmu_uarch_counts *n,
     n->l2_misses++;
   }
   n->llc_refs++;
-  if (!spmu_cache_ref(&h->llc, block, &victim))
+  if (!spmu_llc_ref(h, block, &victim))
     return SPMU_UARCH_LLC;
   n->llc_misses++;
   if (h->inclusive && victim != SPMU_HIER_NO_LINE)

@@ -80,6 +80,16 @@ static inline int spmu_cache_hit(spmu_cache *c, uint64_t block)
   set[i] = carry;
   return 1;
 }
+/* Does the cache hold block? No change of order. */
+static inline int spmu_cache_holds(const spmu_cache *c, uint64_t block)
+{
+  const uint64_t *set = c->tags + (size_t)(block & (c->sets - 1)) * c->ways;
+
+  for (uint32_t i = 0; i < c->ways; i++)
+    if (set[i] == block)
+      return 1;
+  return 0;
+}
 /* Remove block if present (the others keep their LRU order): 1 if it was. */
 int spmu_cache_invalidate(spmu_cache *c, uint64_t block);
 
@@ -92,6 +102,23 @@ typedef struct spmu_mlp {
   uint32_t members; /* 0: no group open */
   uint32_t paid;
 } spmu_mlp;
+
+/* ---- llc.c: the part LLC's replacement ------------------------------------
+ * Adaptive insertion by set dueling, and the inclusive LLC's choice of a
+ * victim not held above (llc.c states the rules). */
+typedef struct spmu_llc {
+  int adaptive;  /* set dueling between LRU and BIP insertion */
+  uint32_t run;  /* sets per leader pair: the first LRU's, the last BIP's */
+  uint32_t psel; /* the selector, 0 to 1023 */
+  uint32_t sets;
+  uint8_t *bip; /* [sets] each set's BIP insertions mod 32 (adaptive) */
+} spmu_llc;
+
+/* Allocates the per-set counts (adaptive only); 0, or -1 if out of
+ * memory. */
+int spmu_llc_init(spmu_llc *l, const spmu_cache *c, int adaptive);
+void spmu_llc_fini(spmu_llc *l);
+void spmu_llc_clear(spmu_llc *l);
 
 /* ---- hier.c: the hierarchies -------------------------------------------- */
 typedef struct spmu_hier {
@@ -107,7 +134,12 @@ typedef struct spmu_hier {
    * with (timing.c), and the group open. */
   spmu_uarch_timing timing;
   spmu_mlp mlp;
+  spmu_llc llc_policy; /* the part LLC's (llc.c) */
 } spmu_hier;
+
+/* The part LLC's reference of block (llc.c): 0 on a hit; on a miss 1, with
+ * the evicted block in *victim (llc.empty if the way held none). */
+int spmu_llc_ref(spmu_hier *h, uint64_t block, uint64_t *victim);
 
 int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg);
 void spmu_hier_fini(spmu_hier *h);

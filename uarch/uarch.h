@@ -73,6 +73,9 @@ typedef struct spmu_uarch_config {
   int llc_inclusive;           /* 1: an LLC eviction invalidates L1I, L1D, L2 */
   spmu_uarch_bpred_geom bpred; /* SPMU_UARCH_PART only */
   spmu_uarch_timing timing;
+  /* The part LLC's insertion adapts by set dueling (uarch/llc.c); 0:
+   * true LRU. SPMU_UARCH_PART only. */
+  int llc_adaptive;
 } spmu_uarch_config;
 
 /* Parse a model specification:

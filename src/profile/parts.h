@@ -56,6 +56,9 @@ struct spmu_part_desc {
   struct spmu_part_cache l1d, l1i, l2, llc;
   struct spmu_part_bpred bpred;
   struct spmu_part_timing timing;
+  /* The modelled LLC's insertion adapts by set dueling (uarch/llc.c),
+   * else it is true LRU; not in CPUID. */
+  bool llc_adaptive;
 };
 
 /* The part whose enum spmu_part is id; NULL for SPMU_PART_NONE and for a
