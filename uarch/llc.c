@@ -10,8 +10,8 @@
  *     Insertion Policies for High Performance Caching", ISCA 2007): a
  *     miss inserts its line at MRU (the LRU policy) or at the LRU position
  *     (the bimodal policy, BIP: the first and every 32nd of a set's BIP
- *     insertions go to MRU instead, counted per set, no random numbers). Set dueling picks
- *     the policy: of each run of sets / 32 consecutive sets the first
+ *     insertions go to MRU instead, counted per set, no random numbers). Set
+ * dueling picks the policy: of each run of sets / 32 consecutive sets the first
  *     always uses LRU, the last always BIP (leader sets); a 10-bit
  *     saturating selector, 512 at the start, goes up on a miss in an LRU
  *     leader and down on a miss in a BIP leader; the other sets follow
@@ -75,8 +75,7 @@ void spmu_llc_clear(spmu_llc *l)
 /* Does a cache above the LLC hold block? (No change of order.) */
 static int held_above(const spmu_hier *h, uint64_t block)
 {
-  return spmu_cache_holds(&h->l1i, block) ||
-         spmu_cache_holds(&h->l1d, block) ||
+  return spmu_cache_holds(&h->l1i, block) || spmu_cache_holds(&h->l1d, block) ||
          (h->has_l2 && spmu_cache_holds(&h->l2, block));
 }
 
