@@ -16,7 +16,8 @@
  *     its own that goes down the hierarchy until a level hits, filling
  *     every level it missed (write-allocate);
  *   - L2 is neither inclusive nor exclusive of L1: no back-invalidation;
- *   - an inclusive LLC removes the line it evicts from L1I, L1D and L2;
+ *   - an inclusive LLC removes the line it evicts from L1I, L1D and L2
+ *     (llc.c chooses that line and where the new one goes);
  *   - the cachegrind-named counts (I1mr, DLmr, ...) count accesses: one
  *     misses L1 if any of its lines did, the LLC if any line did. */
 #include "internal.h"
