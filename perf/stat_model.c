@@ -134,13 +134,18 @@ void stat_model_summary(const struct stat_model *m, char *buf, size_t len)
   snprintf(buf, len, "%s (%s; %s; %s)", m->spec, caches, bpred, timing);
 }
 
-/* "L1D  32768 B, 8 ways, 64 B lines, 64 sets" */
+/* "L1D  32768 B, 8 ways, 64 B lines, 64 sets, true LRU" (a part's LLC:
+ * its replacement, uarch/llc.c) */
 static void geom_detail(char *buf, size_t len, const char *level,
-                        const spmu_uarch_geom *g, bool inclusive)
+                        const spmu_uarch_geom *g, bool inclusive, bool adaptive)
 {
-  snprintf(buf, len, "%-4s %u B, %u ways, %u B lines, %u sets, true LRU%s",
-           level, g->size, g->ways, g->line, g->size / g->line / g->ways,
-           inclusive ? ", inclusive of the levels above" : "");
+  snprintf(buf, len, "%-4s %u B, %u ways, %u B lines, %u sets, %s%s", level,
+           g->size, g->ways, g->line, g->size / g->line / g->ways,
+           adaptive ? "adaptive insertion (LRU or BIP by set dueling)"
+                    : "true LRU",
+           inclusive ? ", inclusive of the levels above, keeping the lines "
+                       "they hold"
+                     : "");
 }
 
 unsigned stat_model_details(const struct stat_model *m,
@@ -154,13 +159,13 @@ unsigned stat_model_details(const struct stat_model *m,
   if (m->use != STAT_MODEL_ON)
     return 0;
   geom_detail(lines[n++], STAT_MODEL_SPEC_MAX, cg ? "I1" : "L1I", &c->l1i,
-              false);
+              false, false);
   geom_detail(lines[n++], STAT_MODEL_SPEC_MAX, cg ? "D1" : "L1D", &c->l1d,
-              false);
+              false, false);
   if (c->l2.size)
-    geom_detail(lines[n++], STAT_MODEL_SPEC_MAX, "L2", &c->l2, false);
+    geom_detail(lines[n++], STAT_MODEL_SPEC_MAX, "L2", &c->l2, false, false);
   geom_detail(lines[n++], STAT_MODEL_SPEC_MAX, cg ? "LL" : "LLC", &c->llc,
-              c->llc_inclusive != 0);
+              c->llc_inclusive != 0, !cg && c->llc_adaptive);
   if (cg)
     snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
              "branches: cachegrind's 2^14 two-bit counters indexed by 7 "
@@ -177,9 +182,11 @@ unsigned stat_model_details(const struct stat_model *m,
     snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
              "timing (not cycle-accurate): %u instructions a cycle; extra "
              "cycles %u for an L2 hit, %u for an LLC hit, %u for memory, %u "
-             "a mispredict; reference cycles = core cycles x %u / %u",
+             "a mispredict, %u LLC or memory data misses within %u "
+             "instructions overlapping; reference cycles = core cycles x %u "
+             "/ %u",
              t->issue_width, t->lat_l2, t->lat_llc, t->lat_mem, t->misp_penalty,
-             t->ref_num, t->ref_den);
+             t->fill_buffers, t->rob, t->ref_num, t->ref_den);
   else
     snprintf(lines[n++], STAT_MODEL_SPEC_MAX,
              "timing (not cycle-accurate): %u instructions a cycle; extra "

@@ -27,8 +27,9 @@ static const spmu_uarch_geom cg_default_ll = {262144, 8, 64};
 /* Cachegrind has no timing; this generic one (an L1 miss served by LL
  * costs 12 cycles, memory 200, a mispredict 15, 4-wide issue) is a model
  * parameter set, stated so that cycles can be shown in this configuration
- * too. */
-static const spmu_uarch_timing cg_timing = {4, 0, 12, 200, 15, 1, 1};
+ * too. No memory-level parallelism (rob and fill buffers 0): every miss
+ * pays its latency in full. */
+static const spmu_uarch_timing cg_timing = {4, 0, 12, 200, 15, 1, 1, 0, 0};
 
 const char *spmu_uarch_part_name(unsigned index)
 {
@@ -200,6 +201,7 @@ static void part_config(const struct spmu_part_desc *d, spmu_uarch_config *c)
   c->l2 = part_geom(d, &d->l2);
   c->llc = part_geom(d, &d->llc);
   c->llc_inclusive = d->llc.inclusive;
+  c->llc_adaptive = d->llc_adaptive;
   c->bpred = (spmu_uarch_bpred_geom){.hist_bits = d->bpred.hist_bits,
                                      .btb = d->bpred.btb,
                                      .rsb = d->bpred.rsb};
@@ -209,7 +211,9 @@ static void part_config(const struct spmu_part_desc *d, spmu_uarch_config *c)
                                   .lat_mem = t->lat_mem,
                                   .misp_penalty = t->misp_penalty,
                                   .ref_num = t->ref_num,
-                                  .ref_den = t->ref_den};
+                                  .ref_den = t->ref_den,
+                                  .rob = t->rob,
+                                  .fill_buffers = t->fill_buffers};
 }
 
 static int parse_part(const char *name, spmu_uarch_config *c, char *err,

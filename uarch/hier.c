@@ -16,7 +16,8 @@
  *     its own that goes down the hierarchy until a level hits, filling
  *     every level it missed (write-allocate);
  *   - L2 is neither inclusive nor exclusive of L1: no back-invalidation;
- *   - an inclusive LLC removes the line it evicts from L1I, L1D and L2;
+ *   - an inclusive LLC removes the line it evicts from L1I, L1D and L2
+ *     (llc.c chooses that line and where the new one goes);
  *   - the cachegrind-named counts (I1mr, DLmr, ...) count accesses: one
  *     misses L1 if any of its lines did, the LLC if any line did. */
 #include "internal.h"
@@ -35,10 +36,16 @@ int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg)
   h->cachegrind = cfg->mode == SPMU_UARCH_CACHEGRIND;
   h->has_l2 = !h->cachegrind && cfg->l2.size != 0;
   h->inclusive = !h->cachegrind && cfg->llc_inclusive;
+  h->timing = cfg->timing;
   if (spmu_cache_init(&h->l1i, &cfg->l1i, empty) ||
       spmu_cache_init(&h->l1d, &cfg->l1d, empty) ||
       (h->has_l2 && spmu_cache_init(&h->l2, &cfg->l2, empty)) ||
       spmu_cache_init(&h->llc, &cfg->llc, empty)) {
+    spmu_hier_fini(h);
+    return -1;
+  }
+  if (spmu_llc_init(&h->llc_policy, &h->llc,
+                    !h->cachegrind && cfg->llc_adaptive)) {
     spmu_hier_fini(h);
     return -1;
   }
@@ -51,6 +58,7 @@ void spmu_hier_fini(spmu_hier *h)
   spmu_cache_fini(&h->l1d);
   spmu_cache_fini(&h->l2);
   spmu_cache_fini(&h->llc);
+  spmu_llc_fini(&h->llc_policy);
 }
 
 void spmu_hier_clear(spmu_hier *h)
@@ -61,6 +69,8 @@ void spmu_hier_clear(spmu_hier *h)
     spmu_cache_clear(&h->l2);
   spmu_cache_clear(&h->llc);
   h->last_i = h->last_d = 0;
+  h->mlp = (spmu_mlp){0};
+  spmu_llc_clear(&h->llc_policy);
 }
 
 /* The last byte of an access (len 0 counts as 1; no wrap past 2^64). */
@@ -111,12 +121,14 @@ static spmu_uarch_level cg_access(spmu_hier *h, spmu_uarch_counts *n,
   if (!cg_ref(&h->llc, addr, last)) {
     n->served_llc++;
     n->dr_served_llc += is_read;
+    spmu_timing_long(&h->timing, &h->mlp, n, SPMU_UARCH_LLC, is_fetch);
     return SPMU_UARCH_LLC;
   }
   (*ml)++;
   n->llc_misses++;
   n->served_mem++;
   n->dr_served_mem += is_read;
+  spmu_timing_long(&h->timing, &h->mlp, n, SPMU_UARCH_MEM, is_fetch);
   return SPMU_UARCH_MEM;
 }
 
@@ -158,7 +170,7 @@ static spmu_uarch_level part_line(spmu_hier *h, spmu_uarch_counts *n,
     n->l2_misses++;
   }
   n->llc_refs++;
-  if (!spmu_cache_ref(&h->llc, block, &victim))
+  if (!spmu_llc_ref(h, block, &victim))
     return SPMU_UARCH_LLC;
   n->llc_misses++;
   if (h->inclusive && victim != SPMU_HIER_NO_LINE)
@@ -208,6 +220,8 @@ static spmu_uarch_level part_access(spmu_hier *h, spmu_uarch_counts *n,
       break;
   }
   part_count(n, deepest, is_write, is_fetch);
+  if (deepest >= SPMU_UARCH_LLC)
+    spmu_timing_long(&h->timing, &h->mlp, n, deepest, is_fetch);
   return deepest;
 }
 

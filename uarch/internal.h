@@ -80,8 +80,45 @@ static inline int spmu_cache_hit(spmu_cache *c, uint64_t block)
   set[i] = carry;
   return 1;
 }
+/* Does the cache hold block? No change of order. */
+static inline int spmu_cache_holds(const spmu_cache *c, uint64_t block)
+{
+  const uint64_t *set = c->tags + (size_t)(block & (c->sets - 1)) * c->ways;
+
+  for (uint32_t i = 0; i < c->ways; i++)
+    if (set[i] == block)
+      return 1;
+  return 0;
+}
 /* Remove block if present (the others keep their LRU order): 1 if it was. */
 int spmu_cache_invalidate(spmu_cache *c, uint64_t block);
+
+/* ---- timing.c: the overlap of long misses --------------------------------
+ * The group of overlapping data accesses served by the LLC or memory
+ * (timing.c states the rule): the instruction index of its first, its
+ * members, the latency it has paid. */
+typedef struct spmu_mlp {
+  uint64_t first;
+  uint32_t members; /* 0: no group open */
+  uint32_t paid;
+} spmu_mlp;
+
+/* ---- llc.c: the part LLC's replacement ------------------------------------
+ * Adaptive insertion by set dueling, and the inclusive LLC's choice of a
+ * victim not held above (llc.c states the rules). */
+typedef struct spmu_llc {
+  int adaptive;  /* set dueling between LRU and BIP insertion */
+  uint32_t run;  /* sets per leader pair: the first LRU's, the last BIP's */
+  uint32_t psel; /* the selector, 0 to 1023 */
+  uint32_t sets;
+  uint8_t *bip; /* [sets] each set's BIP insertions mod 32 (adaptive) */
+} spmu_llc;
+
+/* Allocates the per-set counts (adaptive only); 0, or -1 if out of
+ * memory. */
+int spmu_llc_init(spmu_llc *l, const spmu_cache *c, int adaptive);
+void spmu_llc_fini(spmu_llc *l);
+void spmu_llc_clear(spmu_llc *l);
 
 /* ---- hier.c: the hierarchies -------------------------------------------- */
 typedef struct spmu_hier {
@@ -93,7 +130,16 @@ typedef struct spmu_hier {
    * L1 set, since only fetches reorder L1I and only data accesses L1D;
    * an access within it alone hits and changes no order. */
   uint64_t last_i, last_d;
+  /* Memory-level parallelism: the timing the long misses are charged
+   * with (timing.c), and the group open. */
+  spmu_uarch_timing timing;
+  spmu_mlp mlp;
+  spmu_llc llc_policy; /* the part LLC's (llc.c) */
 } spmu_hier;
+
+/* The part LLC's reference of block (llc.c): 0 on a hit; on a miss 1, with
+ * the evicted block in *victim (llc.empty if the way held none). */
+int spmu_llc_ref(spmu_hier *h, uint64_t block, uint64_t *victim);
 
 int spmu_hier_init(spmu_hier *h, const spmu_uarch_config *cfg);
 void spmu_hier_fini(spmu_hier *h);
@@ -244,6 +290,10 @@ struct spmu_uarch {
 };
 
 /* ---- timing.c: cycles from counts --------------------------------------- */
+/* An access served at lvl (SPMU_UARCH_LLC or SPMU_UARCH_MEM) charged in
+ * n->long_stall: in full, or what it adds to the latency its group paid. */
+void spmu_timing_long(const spmu_uarch_timing *t, spmu_mlp *g,
+                      spmu_uarch_counts *n, spmu_uarch_level lvl, int is_fetch);
 void spmu_timing_cycles(const spmu_uarch_timing *t, const spmu_uarch_counts *n,
                         uint64_t *core, uint64_t *ref);
 
@@ -259,8 +309,7 @@ static inline uint64_t spmu_timing_scale(uint64_t a, uint32_t num, uint32_t den)
 static inline uint64_t spmu_timing_stall_hot(const spmu_uarch_timing *t,
                                              const spmu_uarch_counts *n)
 {
-  return n->served_l2 * t->lat_l2 + n->served_llc * t->lat_llc +
-         n->served_mem * t->lat_mem +
+  return n->served_l2 * t->lat_l2 + n->long_stall +
          (n->bcm + n->bim + n->retm) * t->misp_penalty;
 }
 

@@ -48,6 +48,12 @@ typedef struct spmu_uarch_timing {
   uint32_t misp_penalty; /* cycles lost per mispredicted branch */
   uint32_t ref_num;      /* reference cycles = core cycles * ref_num */
   uint32_t ref_den;      /*                    / ref_den            */
+  /* Memory-level parallelism (timing.c): data accesses served by the LLC
+   * or memory that begin within rob instructions of the first of their
+   * group overlap, at most fill_buffers of them a group; fill_buffers 0
+   * or 1: none overlap. */
+  uint32_t rob;          /* reorder-buffer entries */
+  uint32_t fill_buffers; /* L1D misses outstanding at once */
 } spmu_uarch_timing;
 
 /* The default predictor of the part configurations (uarch/bpred.c). */
@@ -67,6 +73,9 @@ typedef struct spmu_uarch_config {
   int llc_inclusive;           /* 1: an LLC eviction invalidates L1I, L1D, L2 */
   spmu_uarch_bpred_geom bpred; /* SPMU_UARCH_PART only */
   spmu_uarch_timing timing;
+  /* The part LLC's insertion adapts by set dueling (uarch/llc.c); 0:
+   * true LRU. SPMU_UARCH_PART only. */
+  int llc_adaptive;
 } spmu_uarch_config;
 
 /* Parse a model specification:
@@ -202,6 +211,10 @@ typedef struct spmu_uarch_counts {
    * level any of their data reads reached: what MEM_LOAD_RETIRED counts
    * by level, one per instruction (README.md, "Loads by level"). */
   uint64_t loads_l1, loads_l2, loads_llc, loads_mem;
+  /* The cycles the accesses served by the LLC and memory cost, after the
+   * overlap of the data accesses among them (timing.c): at most
+   * served_llc * lat_llc + served_mem * lat_mem. */
+  uint64_t long_stall;
 } spmu_uarch_counts;
 
 void spmu_uarch_get_counts(const spmu_uarch *u, spmu_uarch_counts *out);

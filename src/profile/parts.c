@@ -25,7 +25,17 @@
  * parameters, not Intel's (Intel does not document its predictors): gshare
  * of 2^16 counters with 16 bits of history, a 4096-entry BTB, a 16-entry
  * return-stack buffer; latencies are round load-to-use figures beyond an
- * L1 hit, and ref 1/1 models the core at its base frequency. */
+ * L1 hit, and ref 1/1 models the core at its base frequency. The
+ * reorder buffer (rob) and the L1D fill buffers bound the memory-level
+ * parallelism (uarch/timing.c): ROB entries as the optimization manual's
+ * section on each microarchitecture gives them (Sandy Bridge 168, Haswell
+ * 192, Skylake 224, Sunny Cove 352, Golden Cove 512); fill buffers 10 on
+ * Sandy Bridge and Haswell, 12 on Skylake and Sunny Cove, 16 on Golden
+ * Cove, as commonly reported (not confirmed from the manual here).
+ * llc_adaptive: the LLC's insertion adapts (uarch/llc.c), as the L3 of
+ * Intel's parts since Ivy Bridge is measured to (its hit rate under a
+ * stream larger than it, H. Wong, "Intel Ivy Bridge Cache Replacement
+ * Policy", 2013); Sandy Bridge's L3, measured not to, stays true LRU. */
 #include "profile/parts.h"
 
 #include <string.h>
@@ -57,7 +67,9 @@ static const struct spmu_part_desc parts[] = {
    .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 42, .lat_mem = 250,
-              .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
+              .misp_penalty = 16, .ref_num = 1, .ref_den = 1,
+              .rob = 224, .fill_buffers = 12},
+   .llc_adaptive = true},
   {.id = SPMU_PART_HASWELL, .name = "haswell", .cores = 8, .line = 64,
    .l1d = L1_32K_8WAY,
    .l1i = L1_32K_8WAY,
@@ -65,7 +77,9 @@ static const struct spmu_part_desc parts[] = {
    .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 36, .lat_mem = 230,
-              .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
+              .misp_penalty = 15, .ref_num = 1, .ref_den = 1,
+              .rob = 192, .fill_buffers = 10},
+   .llc_adaptive = true},
   {.id = SPMU_PART_SANDYBRIDGE, .name = "sandybridge", .cores = 8, .line = 64,
    .l1d = L1_32K_8WAY,
    .l1i = L1_32K_8WAY,
@@ -73,7 +87,8 @@ static const struct spmu_part_desc parts[] = {
    .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 4, .lat_l2 = 12, .lat_llc = 30, .lat_mem = 200,
-              .misp_penalty = 15, .ref_num = 1, .ref_den = 1}},
+              .misp_penalty = 15, .ref_num = 1, .ref_den = 1,
+              .rob = 168, .fill_buffers = 10}},
   {.id = SPMU_PART_ICELAKE, .name = "icelake", .cores = 8, .line = 64,
    .l1d = {.size = 48 * KIB, .ways = 12, .sharing = 2},
    .l1i = L1_32K_8WAY,
@@ -81,7 +96,9 @@ static const struct spmu_part_desc parts[] = {
    .llc = LLC_8M_16WAY_INCLUSIVE,
    .bpred = GSHARE_16,
    .timing = {.issue_width = 5, .lat_l2 = 13, .lat_llc = 42, .lat_mem = 250,
-              .misp_penalty = 16, .ref_num = 1, .ref_den = 1}},
+              .misp_penalty = 16, .ref_num = 1, .ref_den = 1,
+              .rob = 352, .fill_buffers = 12},
+   .llc_adaptive = true},
   {.id = SPMU_PART_SAPPHIRERAPIDS, .name = "sapphirerapids", .cores = 1,
    .line = 64,
    .l1d = {.size = 48 * KIB, .ways = 12, .sharing = 2},
@@ -91,7 +108,9 @@ static const struct spmu_part_desc parts[] = {
            .complex_index = true},
    .bpred = GSHARE_16,
    .timing = {.issue_width = 6, .lat_l2 = 15, .lat_llc = 60, .lat_mem = 300,
-              .misp_penalty = 17, .ref_num = 1, .ref_den = 1}},
+              .misp_penalty = 17, .ref_num = 1, .ref_den = 1,
+              .rob = 512, .fill_buffers = 16},
+   .llc_adaptive = true},
 };
 /* clang-format on */
 #define NPARTS (sizeof parts / sizeof parts[0])

@@ -42,6 +42,8 @@ struct spmu_part_timing {
   uint32_t misp_penalty; /* a mispredicted branch */
   uint32_t ref_num;      /* reference cycles = core cycles * ref_num */
   uint32_t ref_den;      /*                    / ref_den            */
+  uint32_t rob;          /* reorder-buffer entries (memory-level */
+  uint32_t fill_buffers; /* parallelism), L1D misses outstanding */
 };
 
 struct spmu_part_desc {
@@ -54,6 +56,9 @@ struct spmu_part_desc {
   struct spmu_part_cache l1d, l1i, l2, llc;
   struct spmu_part_bpred bpred;
   struct spmu_part_timing timing;
+  /* The modelled LLC's insertion adapts by set dueling (uarch/llc.c),
+   * else it is true LRU; not in CPUID. */
+  bool llc_adaptive;
 };
 
 /* The part whose enum spmu_part is id; NULL for SPMU_PART_NONE and for a

@@ -96,9 +96,39 @@ static void test_part_sequential_walk_larger_than_l1d(void **state)
   spmu_uarch_free(u);
 }
 
-/* A walk larger than the part's LLC: 2 x 8 MB of lines, twice; each LLC
- * set sees 32 lines for 16 ways, so with LRU every reference misses. */
-static void test_part_walk_larger_than_llc(void **state)
+/* A walk over new lines larger than the part's LLC: 2 x 8 MB of lines,
+ * then 2 x 8 MB more: every reference misses, whatever the insertion
+ * policy (a walk over new lines shows its misses). */
+static void test_part_walk_new_lines_misses_each(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  spmu_uarch_counts n;
+  const unsigned lines = 2u * 8388608u / 64u, passes = 2;
+
+  (void)state;
+  for (unsigned p = 0; p < passes; p++)
+    for (unsigned i = 0; i < lines; i++)
+      spmu_uarch_access(u, BASE + ((uint64_t)p * lines + i) * 64u, 8, 0, 0);
+  n = counts_of(u);
+  assert_int_equal(n.llc_refs, (uint64_t)lines * passes);
+  assert_int_equal(n.llc_misses, (uint64_t)lines * passes);
+  assert_int_equal(n.dlmr, (uint64_t)lines * passes);
+  assert_int_equal(n.l1d_misses, (uint64_t)lines * passes);
+  assert_int_equal(n.dr_served_mem, (uint64_t)lines * passes);
+  assert_int_equal(n.dr_served_l2 + n.dr_served_llc, 0);
+  spmu_uarch_free(u);
+}
+
+/* Rule (llc.c, adaptive insertion): the same 2 x 8 MB walked twice. Each
+ * of the 8192 LLC sets sees 32 lines a pass (call them 1-32) for 16
+ * ways. The selector stays at 512 or more (in pass 1 an LRU leader's miss
+ * and a BIP leader's take turns; in pass 2 the LRU leaders miss more), so
+ * every set but the 32 LRU leaders inserts by BIP. Pass 1: lines 1-16
+ * fill the empty ways at MRU; line 17, the set's first BIP insertion,
+ * goes to MRU (evicting 1); 18-32 each replace the LRU way: 3-17 stay.
+ * Pass 2: 1 and 2 miss (the LRU way), 3-17 hit, 18-32 miss. The LRU
+ * leaders miss all 32. So pass 2 misses 262144 - (8192 - 32) x 15. */
+static void test_part_llc_resists_a_repeated_scan(void **state)
 {
   spmu_uarch *u = new_model("part:skylake");
   spmu_uarch_counts n;
@@ -110,10 +140,32 @@ static void test_part_walk_larger_than_llc(void **state)
       spmu_uarch_access(u, BASE + (uint64_t)i * 64u, 8, 0, 0);
   n = counts_of(u);
   assert_int_equal(n.llc_refs, (uint64_t)lines * passes);
-  assert_int_equal(n.llc_misses, (uint64_t)lines * passes);
-  assert_int_equal(n.dlmr, (uint64_t)lines * passes);
-  assert_int_equal(n.dr_served_mem, (uint64_t)lines * passes);
-  assert_int_equal(n.dr_served_l2 + n.dr_served_llc, 0);
+  assert_int_equal(n.llc_misses, lines + lines - (8192u - 32u) * 15u);
+  assert_int_equal(n.dr_served_llc, (8192u - 32u) * 15u);
+  spmu_uarch_free(u);
+}
+
+/* Rule (llc.c, query-based selection): a scan of 2 x LLC new lines
+ * leaves a line in constant use resident. Line A is read between every
+ * two lines of the scan: it hits L1D, so the inclusive LLC never sees it,
+ * but it is never chosen to go while L1D holds it, so it is never
+ * back-invalidated and hits L1D throughout. */
+static void test_part_scan_leaves_line_in_use(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  const unsigned lines = 2u * 8388608u / 64u;
+  const uint64_t a = 0x7f000000u;
+  spmu_uarch_counts n;
+
+  (void)state;
+  assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_MEM);
+  for (unsigned i = 0; i < lines; i++) {
+    spmu_uarch_access(u, BASE + (uint64_t)i * 64u, 8, 0, 0);
+    assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_L1);
+  }
+  n = counts_of(u);
+  assert_int_equal(n.llc_misses, lines + 1u);
+  assert_int_equal(n.llc_back_invalidations, 0);
   spmu_uarch_free(u);
 }
 
@@ -228,8 +280,10 @@ static void test_part_straddle_is_one_reference_per_line(void **state)
   spmu_uarch_free(u);
 }
 
-/* A part with a direct-mapped L1D of 32 sets in front of a 4-way LLC of
- * 8 sets, no L2: lines 8 apart share an LLC set but not an L1D set. */
+/* A part with a direct-mapped L1I and a 2-way L1D of 32 sets in front of
+ * a 4-way LLC of 8 sets, no L2: lines 8 apart share an LLC set; lines 8,
+ * 16, 24 and 40 after line 0 take L1D sets 8, 16, 24 and 8 (both ways).
+ * Too few sets for set dueling to matter: LRU insertion (adaptive 0). */
 static spmu_uarch *small_part(int inclusive)
 {
   spmu_uarch_config cfg;
@@ -239,58 +293,86 @@ static spmu_uarch *small_part(int inclusive)
   memset(&cfg, 0, sizeof cfg);
   cfg.mode = SPMU_UARCH_PART;
   cfg.l1i = (spmu_uarch_geom){2048, 1, 64};
-  cfg.l1d = (spmu_uarch_geom){2048, 1, 64};
+  cfg.l1d = (spmu_uarch_geom){4096, 2, 64};
   cfg.llc = (spmu_uarch_geom){2048, 4, 64};
   cfg.llc_inclusive = inclusive;
   cfg.bpred = (spmu_uarch_bpred_geom){8, 16, 4};
-  cfg.timing = (spmu_uarch_timing){1, 0, 10, 100, 10, 1, 1};
+  cfg.timing = (spmu_uarch_timing){1, 0, 10, 100, 10, 1, 1, 0, 0};
   u = spmu_uarch_new(&cfg, err, sizeof err);
   if (!u)
     fail_msg("%s", err);
   return u;
 }
 
-/* Inclusive LLC: line A keeps hitting L1D, so the LLC never sees it and it
- * becomes the LLC set's LRU line; the fifth line of that set evicts it
- * from the LLC and, by inclusion, from L1D: the next A misses L1D. Without
- * inclusion A stays in L1D. */
-static void test_inclusive_llc_back_invalidates(void **state)
+/* Rule (llc.c, query-based selection): an inclusive LLC does not evict a
+ * line L1D holds while another can go, and when every line of the set is
+ * held it evicts the last one asked (ways - 1 are kept). Line A keeps
+ * hitting L1D, so the LLC never sees it and it becomes its set's LRU
+ * line; lines 8, 16, 24 and 32 of its LLC set fill L1D sets 8, 16, 24
+ * and A's second way: all held. The fifth line of the set (32) asks A, 8
+ * and 16, keeps them, and evicts 24, back-invalidated from L1D. Without
+ * inclusion, true LRU evicts A from the LLC alone. A hits L1D either way.
+ */
+static void test_inclusive_llc_keeps_lines_held_above(void **state)
 {
   (void)state;
   for (int inclusive = 0; inclusive <= 1; inclusive++) {
     spmu_uarch *u = small_part(inclusive);
     uint64_t a = BASE;
-
-    /* Lines 8, 16, 24 and 40 after A: A's LLC set (mod 8), other L1D
-     * sets (mod 32). */
-    static const uint64_t other[4] = {8, 16, 24, 40};
+    /* A's LLC set (mod 8); L1D sets 8, 16, 24 and A's (mod 32). */
+    static const uint64_t other[4] = {8, 16, 24, 32};
 
     spmu_uarch_access(u, a, 8, 0, 0);
     for (unsigned i = 0; i < 4; i++) {
       assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_L1);
       spmu_uarch_access(u, a + other[i] * 64u, 8, 0, 0);
     }
+    /* Inclusive: every line of the set is held in L1D (two ways of set
+     * 0, one of 8, 16, 24): A, 8 and 16 are asked and kept, 24 goes and
+     * is back-invalidated. Not inclusive: true LRU, A goes from the LLC
+     * alone. Either way A still hits L1D. */
     assert_int_equal(counts_of(u).llc_back_invalidations, inclusive ? 1 : 0);
-    assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0),
+    assert_int_equal(spmu_uarch_access(u, a, 8, 0, 0), SPMU_UARCH_L1);
+    assert_int_equal(spmu_uarch_access(u, a + 24 * 64u, 8, 0, 0),
                      inclusive ? SPMU_UARCH_MEM : SPMU_UARCH_L1);
     spmu_uarch_free(u);
   }
 }
 
+/* Rule (llc.c): the LRU candidate L1D no longer holds is the one that
+ * goes: line 40 (L1D set 8, which already holds 8 and 72) pushes 8 out of
+ * L1D before the LLC chooses, so the LLC evicts 8, asked first, kept by
+ * nothing: no back-invalidation. */
+static void test_inclusive_llc_evicts_line_not_held(void **state)
+{
+  spmu_uarch *u = small_part(1);
+  static const uint64_t lines[5] = {8, 72, 16, 24, 40};
+
+  (void)state;
+  for (unsigned i = 0; i < 5; i++)
+    spmu_uarch_access(u, BASE + lines[i] * 64u, 8, 0, 0);
+  assert_int_equal(counts_of(u).llc_back_invalidations, 0);
+  assert_int_equal(counts_of(u).llc_misses, 5);
+  spmu_uarch_free(u);
+}
+
 /* A fetch repeated within the line fetched last hits L1I without a
- * lookup, unless the inclusive LLC removed that line in between: code
- * line C is fetched, four data lines of C's LLC set evict it from the
- * LLC and, by inclusion, from L1I; fetching C again misses to memory. */
+ * lookup, unless the inclusive LLC removed that line in between: data
+ * lines 8, 16, 24 (held in L1D), then code line C (held in L1I), all in
+ * one LLC set; data line 40 (L1D set 8's second way) finds every line
+ * of the set held above: 8, 16 and 24 are asked and kept, C, asked last,
+ * goes, and by inclusion leaves L1I; fetching C again misses to memory. */
 static void test_repeated_fetch_after_back_invalidation(void **state)
 {
   spmu_uarch *u = small_part(1);
   uint64_t c = BASE;
 
   (void)state;
+  for (uint64_t i = 1; i <= 3; i++)
+    spmu_uarch_access(u, c + i * 8 * 64, 8, 0, 0);
   assert_int_equal(spmu_uarch_access(u, c, 4, 0, 1), SPMU_UARCH_MEM);
   assert_int_equal(spmu_uarch_access(u, c + 4, 4, 0, 1), SPMU_UARCH_L1);
-  for (uint64_t i = 1; i <= 4; i++)
-    spmu_uarch_access(u, c + i * 8 * 64, 8, 0, 0);
+  spmu_uarch_access(u, c + 40 * 64, 8, 0, 0);
   assert_int_equal(counts_of(u).llc_back_invalidations, 1);
   assert_int_equal(spmu_uarch_access(u, c + 8, 4, 0, 1), SPMU_UARCH_MEM);
   assert_int_equal(counts_of(u).ir, 3);
@@ -301,8 +383,8 @@ static void test_repeated_fetch_after_back_invalidation(void **state)
 
 /* spmu_uarch_fetch_run counts as a fetch at a time does: a run marked
  * same (three fetches within line C after C's first) is three L1I hits;
- * after four data lines of C's LLC set back-invalidated C (inclusive
- * LLC), a run marked same goes through the hierarchy (a miss to memory)
+ * after data line 40 back-invalidated C (the construction of the test
+ * above), a run marked same goes through the hierarchy (a miss to memory)
  * instead, exactly as spmu_uarch_access per fetch counts it (rule:
  * uarch.h, spmu_uarch_fetch_run). */
 static void test_fetch_run_counts_as_each_fetch(void **state)
@@ -313,13 +395,15 @@ static void test_fetch_run_counts_as_each_fetch(void **state)
   spmu_uarch_counts a, b;
 
   (void)state;
-  spmu_uarch_fetch_run(u, run, 4);
-  for (unsigned i = 0; i < 4; i++)
-    spmu_uarch_access(each, run[i].addr, run[i].len, 0, 1);
-  for (uint64_t i = 1; i <= 4; i++) {
+  for (uint64_t i = 1; i <= 3; i++) {
     spmu_uarch_access(u, BASE + i * 8 * 64, 8, 0, 0);
     spmu_uarch_access(each, BASE + i * 8 * 64, 8, 0, 0);
   }
+  spmu_uarch_fetch_run(u, run, 4);
+  for (unsigned i = 0; i < 4; i++)
+    spmu_uarch_access(each, run[i].addr, run[i].len, 0, 1);
+  spmu_uarch_access(u, BASE + 40 * 64, 8, 0, 0);
+  spmu_uarch_access(each, BASE + 40 * 64, 8, 0, 0);
   spmu_uarch_fetch_run(u, &run[1], 3);
   for (unsigned i = 1; i < 4; i++)
     spmu_uarch_access(each, run[i].addr, run[i].len, 0, 1);
@@ -328,8 +412,9 @@ static void test_fetch_run_counts_as_each_fetch(void **state)
   assert_int_equal(a.ir, 7);
   assert_int_equal(a.i1mr, 2);
   assert_int_equal(a.ilmr, 2);
-  /* C's eviction removed it from L1I; C's return evicted the first data
-   * line, removing it from L1D. */
+  /* Line 40 evicted C, removing it from L1I; C's return found every line
+   * of the set held again and evicted 40, asked last, removing it from
+   * L1D. */
   assert_int_equal(a.llc_back_invalidations, 2);
   assert_memory_equal(&a, &b, sizeof a);
   spmu_uarch_free(u);
@@ -381,13 +466,16 @@ int main(void)
       cmocka_unit_test(test_write_miss_allocates),
       cmocka_unit_test(test_strided_walk_misses_every_line_every_pass),
       cmocka_unit_test(test_part_sequential_walk_larger_than_l1d),
-      cmocka_unit_test(test_part_walk_larger_than_llc),
+      cmocka_unit_test(test_part_walk_new_lines_misses_each),
+      cmocka_unit_test(test_part_llc_resists_a_repeated_scan),
+      cmocka_unit_test(test_part_scan_leaves_line_in_use),
       cmocka_unit_test(test_cachegrind_straddle_is_one_reference),
       cmocka_unit_test(test_cachegrind_l1_miss_sends_whole_access_to_ll),
       cmocka_unit_test(test_cachegrind_line_zero_starts_present),
       cmocka_unit_test(test_fetch_goes_through_i1_and_shares_ll),
       cmocka_unit_test(test_part_straddle_is_one_reference_per_line),
-      cmocka_unit_test(test_inclusive_llc_back_invalidates),
+      cmocka_unit_test(test_inclusive_llc_keeps_lines_held_above),
+      cmocka_unit_test(test_inclusive_llc_evicts_line_not_held),
       cmocka_unit_test(test_repeated_fetch_after_back_invalidation),
       cmocka_unit_test(test_fetch_run_counts_as_each_fetch),
       cmocka_unit_test(test_data_hits_count_as_mru_accesses),

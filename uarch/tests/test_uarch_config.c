@@ -220,6 +220,112 @@ static void test_timing_cycles(void **state)
   spmu_uarch_free(u);
 }
 
+/* part:skylake's memory-level parallelism (uarch/timing.c): ROB 224,
+ * 12 fill buffers, memory 250 cycles, LLC 42. Each data access below
+ * reads a new line 64 KB from the last (a new L1D, L2 and LLC set each
+ * time: every one is served by memory). */
+#define MLP_BASE 0x40000000u
+#define MLP_STRIDE 0x10000u
+
+static spmu_uarch_counts mlp_walk(spmu_uarch *u, unsigned misses,
+                                  unsigned insns_between)
+{
+  for (unsigned i = 0; i < misses; i++) {
+    spmu_uarch_access(u, MLP_BASE + (uint64_t)i * MLP_STRIDE, 8, 0, 0);
+    spmu_uarch_retire(u, insns_between);
+  }
+  return counts_of(u);
+}
+
+/* Rule: 12 independent misses within one ROB window pay one latency. */
+static void test_mlp_one_window_one_latency(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  spmu_uarch_counts n;
+
+  (void)state;
+  n = mlp_walk(u, 12, 10); /* indices 0, 10, ... 110: one window */
+  assert_int_equal(n.served_mem, 12);
+  assert_int_equal(n.long_stall, 250);
+  assert_int_equal(n.core_cycles, 120 / 4 + 250);
+  spmu_uarch_free(u);
+}
+
+/* Rule: at most fill_buffers misses a group: the 13th opens a second. */
+static void test_mlp_fill_buffers_bound_a_group(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+
+  (void)state;
+  assert_int_equal(mlp_walk(u, 13, 10).long_stall, 2 * 250);
+  spmu_uarch_reset(u);
+  assert_int_equal(mlp_walk(u, 25, 1).long_stall, 3 * 250);
+  spmu_uarch_free(u);
+}
+
+/* Rule: a miss 224 or more instructions after its group's first opens a
+ * new group: misses 224 apart each pay in full; 223 apart, two share. */
+static void test_mlp_rob_window(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+
+  (void)state;
+  assert_int_equal(mlp_walk(u, 4, 224).long_stall, 4 * 250);
+  spmu_uarch_reset(u);
+  assert_int_equal(mlp_walk(u, 4, 223).long_stall, 2 * 250);
+  spmu_uarch_free(u);
+}
+
+/* Rule: a fetch served by memory pays in full and leaves the data
+ * accesses' group open: the data access after it still joins. */
+static void test_mlp_fetch_pays_in_full(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  spmu_uarch_counts n;
+
+  (void)state;
+  spmu_uarch_access(u, MLP_BASE, 8, 0, 0);      /* memory: 250 */
+  spmu_uarch_access(u, 0x7000000, 4, 0, 1);     /* a fetch: 250 more */
+  spmu_uarch_access(u, MLP_BASE + 64, 8, 0, 0); /* joins: nothing */
+  n = counts_of(u);
+  assert_int_equal(n.served_mem, 3);
+  assert_int_equal(n.long_stall, 2 * 250);
+  spmu_uarch_free(u);
+}
+
+/* Rule: a group pays its longest latency: an LLC hit opens a group at 42; a
+ * memory access joining it adds 250 - 42. Line A is brought in, pushed out of
+ * L1D (8-way) and L2 (4-way) by lines 4 KB x 16 apart that share their sets,
+ * not the LLC's (8192 sets: they go to other LLC sets). */
+static void test_mlp_llc_then_memory(void **state)
+{
+  spmu_uarch *u = new_model("part:skylake");
+  spmu_uarch_counts n0, n;
+
+  (void)state;
+  spmu_uarch_access(u, MLP_BASE, 8, 0, 0);
+  for (unsigned i = 1; i <= 8; i++)
+    spmu_uarch_access(u, MLP_BASE + (uint64_t)i * MLP_STRIDE, 8, 0, 0);
+  spmu_uarch_retire(u, 1000); /* the next group starts afresh */
+  n0 = counts_of(u);
+  assert_int_equal(spmu_uarch_access(u, MLP_BASE, 8, 0, 0), SPMU_UARCH_LLC);
+  assert_int_equal(spmu_uarch_access(u, MLP_BASE + 0x1000040, 8, 0, 0),
+                   SPMU_UARCH_MEM);
+  n = counts_of(u);
+  assert_int_equal(n.long_stall - n0.long_stall, 250);
+  spmu_uarch_free(u);
+}
+
+/* The cachegrind configuration has no overlap: each miss pays in full. */
+static void test_mlp_none_in_cachegrind(void **state)
+{
+  spmu_uarch *u = new_model("cachegrind");
+
+  (void)state;
+  assert_int_equal(mlp_walk(u, 12, 1).long_stall, 12 * 200);
+  spmu_uarch_free(u);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -231,6 +337,12 @@ int main(void)
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_new_refuses_bad_config),
       cmocka_unit_test(test_timing_cycles),
+      cmocka_unit_test(test_mlp_one_window_one_latency),
+      cmocka_unit_test(test_mlp_fill_buffers_bound_a_group),
+      cmocka_unit_test(test_mlp_rob_window),
+      cmocka_unit_test(test_mlp_fetch_pays_in_full),
+      cmocka_unit_test(test_mlp_llc_then_memory),
+      cmocka_unit_test(test_mlp_none_in_cachegrind),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
