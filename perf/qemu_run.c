@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -489,6 +490,27 @@ static void preload_plugin(char *const *qargv)
     }
 }
 
+/* In the child, before exec: the guest's layout fixed. QEMU 8.1 on
+ * (h2g equal page sizes, no -R) hands a guest's mmap without an address
+ * to the host kernel, which places it by its own layout, randomised on
+ * every exec (QEMU 7.2 asked for the next address above its base, and
+ * got it). Without randomisation (ADDR_NO_RANDOMIZE), and in the legacy
+ * bottom-up layout (ADDR_COMPAT_LAYOUT: each mapping above the last, as
+ * 7.2 placed them, so libc lands above the dynamic linker), the same
+ * command gets the same guest addresses, and with them the same modelled
+ * counts. -R cannot do it: x86-64's vsyscall page lies above any
+ * reserved_va QEMU 10 accepts. A kernel or seccomp filter that refuses
+ * the personality leaves the layout as it was (counts exact, modelled
+ * ones may vary). QEMU 7.2's own placement does not change by it. */
+static void fix_guest_layout(void)
+{
+  int cur = personality(0xffffffff);
+
+  if (cur != -1)
+    (void)personality((unsigned long)cur | ADDR_NO_RANDOMIZE |
+                      ADDR_COMPAT_LAYOUT);
+}
+
 /* The child: exec qargv; if that fails, its errno goes up the pipe (the
  * parent says it) and the child exits as a shell's would. */
 static void run_child(char **qargv, int report_fd)
@@ -497,6 +519,7 @@ static void run_child(char **qargv, int report_fd)
   ssize_t n;
 
   preload_plugin(qargv);
+  fix_guest_layout();
   execv(qargv[0], qargv);
   err = errno;
   n = write(report_fd, &err, sizeof err);

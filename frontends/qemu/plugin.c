@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -565,6 +566,20 @@ EXPORT int kill(pid_t pid, int sig)
     return -1;
   }
   return next.f(pid, sig);
+}
+
+/* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
+ * kernel place a guest's mmap without an address; a host thread's first
+ * malloc (QEMU's RCU thread, a guest thread's) maps a new arena of 64 MiB
+ * at a moment that races the guest's own mappings, and in the bottom-up
+ * layout softpmu runs QEMU in (perf/qemu_run.c) it then takes the
+ * addresses the guest's next library would have had: the modelled counts
+ * changed from run to run. With the main arena alone, QEMU's mallocs grow
+ * its heap and take none of the guest's addresses. Runs as the plugin is
+ * preloaded, before QEMU starts a thread. */
+__attribute__((constructor)) static void one_malloc_arena(void)
+{
+  (void)mallopt(M_ARENA_MAX, 1);
 }
 
 /* fork(): the child is a copy of this process, counts included; it counts
