@@ -423,6 +423,19 @@ static bool sh_script(const char *prog)
                             4) == 0);
 }
 
+/* QEMU's guest base (-B): the guest's address + this is its host address.
+ * Not 0, so that the guest's program, which QEMU asks for at a fixed
+ * address (ELF_ET_DYN_BASE, 0x555555556000 for x86-64, from QEMU 8.1 on),
+ * finds it free: without randomisation (fix_guest_layout) QEMU itself, a
+ * position-independent program, sits there, and the guest's program
+ * would go where nothing leaves room above it for its heap (brk). -R
+ * (reserved_va) cannot fix the layout instead: x86-64's vsyscall page
+ * lies above any reserved_va QEMU 10 accepts. QEMU 7.2 places the guest
+ * at guest addresses of its own choosing, which this base does not
+ * change. The plugin reads the base of the process it runs in
+ * (qemu_plugin_insn_haddr). */
+#define QEMU_RUN_GUEST_BASE "0x100000000000"
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv)
 {
@@ -433,7 +446,7 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
 
   while (prog_argv[nargs])
     nargs++;
-  nptr = (size_t)nargs + 12;
+  nptr = (size_t)nargs + 14;
   qargv = calloc(1, nptr * sizeof(*qargv) + sizeof(*str));
   if (!qargv)
     return NULL;
@@ -441,6 +454,8 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
   qargv[q++] = (char *)qemu;
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)qemu_run_model(p);
+  qargv[q++] = "-B";
+  qargv[q++] = QEMU_RUN_GUEST_BASE;
   if (parg) {
     const char *pre = getenv("LD_PRELOAD");
 
@@ -491,17 +506,16 @@ static void preload_plugin(char *const *qargv)
 }
 
 /* In the child, before exec: the guest's layout fixed. QEMU 8.1 on
- * (h2g equal page sizes, no -R) hands a guest's mmap without an address
- * to the host kernel, which places it by its own layout, randomised on
- * every exec (QEMU 7.2 asked for the next address above its base, and
- * got it). Without randomisation (ADDR_NO_RANDOMIZE), and in the legacy
- * bottom-up layout (ADDR_COMPAT_LAYOUT: each mapping above the last, as
- * 7.2 placed them, so libc lands above the dynamic linker), the same
+ * (host and guest pages of one size, no -R) hands a guest's mmap without
+ * an address to the host kernel, which places it by its own layout,
+ * randomised on every exec (QEMU 7.2 asked for the next address above its
+ * base and got it). Without randomisation (ADDR_NO_RANDOMIZE), in the
+ * legacy bottom-up layout (ADDR_COMPAT_LAYOUT: each mapping above the
+ * last, as 7.2 placed them: libc above the dynamic linker), the same
  * command gets the same guest addresses, and with them the same modelled
- * counts. -R cannot do it: x86-64's vsyscall page lies above any
- * reserved_va QEMU 10 accepts. A kernel or seccomp filter that refuses
- * the personality leaves the layout as it was (counts exact, modelled
- * ones may vary). QEMU 7.2's own placement does not change by it. */
+ * counts (the plugin keeps QEMU's own threads off them: one malloc
+ * arena). A kernel or seccomp filter that refuses the personality leaves
+ * the layout as it was (exact counts the same, modelled ones may vary). */
 static void fix_guest_layout(void)
 {
   int cur = personality(0xffffffff);

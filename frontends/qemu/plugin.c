@@ -150,8 +150,8 @@ static bool failed(const struct plugin *p)
 
 /* ---- translations ------------------------------------------------------ */
 
-/* A guest address and the bytes QEMU read there (exec.c's check that
- * guest addresses are host addresses). */
+/* A guest address, the bytes QEMU read there and QEMU's guest base (exec.c
+ * checks that the guest address plus the base holds the bytes). */
 static void take_probe(struct spmu_qemu_exec_probe *probe,
                        const struct spmu_qemu_api *api,
                        const struct qemu_plugin_tb *qtb)
@@ -162,7 +162,10 @@ static void take_probe(struct spmu_qemu_exec_probe *probe,
            : 0;
 
   if (n) {
+    void *haddr = api->insn_haddr ? api->insn_haddr(insn) : NULL;
+
     probe->vaddr = qemu_plugin_insn_vaddr(insn);
+    probe->base = haddr ? (uint64_t)(uintptr_t)haddr - probe->vaddr : 0;
     probe->n = n;
   }
 }
@@ -185,6 +188,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     ok = spmu_qemu_register_tb(p->blocks, t);
     if (!p->probe.n) {
       take_probe(&p->probe, &p->api, qtb);
+      spmu_qemu_stream_set_base(p->stream, p->probe.base);
       if (p->probe.n && !p->cfg.args.vdso)
         spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, p->probe.bytes, p->probe.n);
     }

@@ -154,9 +154,9 @@ done
 # environment: the plugin starts them as QEMU 7.2 does (auxv.c): no vDSO,
 # the environment last variable first; --vdso leaves QEMU 10's start as
 # it is. The static program retires the same events under both; the
-# dynamic one prints the same, its counts differing by the dynamic
-# linker's sort of its objects by address, which QEMU 10 maps in another
-# order (README.md, "QEMU versions").
+# dynamic one prints the same, its counts 1 instruction apart (the
+# dynamic linker's sort of its objects by address, which are not at 7.2's
+# addresses: README.md, "QEMU versions").
 # libc_run QEMU EVENTS NAME [OPTION]: as counts, its output in $tmp/libc.
 libc_run() {
   env -i PATH="$PATH" AA=1 BB=22 CCC=333 "$SOFTPMU" stat --qemu "$1" $4 \
@@ -196,9 +196,10 @@ done
 # The same command gives the same modelled counts on every run under QEMU
 # 10 too, a dynamic program's included: QEMU 10 lets the host kernel place
 # the guest's libraries, and softpmu runs it without address randomisation
-# in the bottom-up layout, with one malloc arena (perf/qemu_run.c,
-# plugin.c), so the guest's addresses, on which the modelled caches and
-# predictors depend, are the same every time.
+# in the bottom-up layout, with a guest base and one malloc arena
+# (perf/qemu_run.c, plugin.c; docs/decisions.md #96), so the guest's
+# addresses, on which the modelled caches and predictors depend, are the
+# same every time.
 # model_twice NAME PROG ARGS...: two runs of stat's default events.
 model_twice() {
   name=$1
