@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -422,6 +423,19 @@ static bool sh_script(const char *prog)
                             4) == 0);
 }
 
+/* QEMU's guest base (-B): the guest's address + this is its host address.
+ * Not 0, so that the guest's program, which QEMU asks for at a fixed
+ * address (ELF_ET_DYN_BASE, 0x555555556000 for x86-64, from QEMU 8.1 on),
+ * finds it free: without randomisation (fix_guest_layout) QEMU itself, a
+ * position-independent program, sits there, and the guest's program
+ * would go where nothing leaves room above it for its heap (brk). -R
+ * (reserved_va) cannot fix the layout instead: x86-64's vsyscall page
+ * lies above any reserved_va QEMU 10 accepts. QEMU 7.2 places the guest
+ * at guest addresses of its own choosing, which this base does not
+ * change. The plugin reads the base of the process it runs in
+ * (qemu_plugin_insn_haddr). */
+#define QEMU_RUN_GUEST_BASE "0x100000000000"
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
                      const char *prog, char **prog_argv)
 {
@@ -432,7 +446,7 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
 
   while (prog_argv[nargs])
     nargs++;
-  nptr = (size_t)nargs + 12;
+  nptr = (size_t)nargs + 14;
   qargv = calloc(1, nptr * sizeof(*qargv) + sizeof(*str));
   if (!qargv)
     return NULL;
@@ -440,6 +454,8 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
   qargv[q++] = (char *)qemu;
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)qemu_run_model(p);
+  qargv[q++] = "-B";
+  qargv[q++] = QEMU_RUN_GUEST_BASE;
   if (parg) {
     const char *pre = getenv("LD_PRELOAD");
 
@@ -489,6 +505,26 @@ static void preload_plugin(char *const *qargv)
     }
 }
 
+/* In the child, before exec: the guest's layout fixed. QEMU 8.1 on
+ * (host and guest pages of one size, no -R) hands a guest's mmap without
+ * an address to the host kernel, which places it by its own layout,
+ * randomised on every exec (QEMU 7.2 asked for the next address above its
+ * base and got it). Without randomisation (ADDR_NO_RANDOMIZE), in the
+ * legacy bottom-up layout (ADDR_COMPAT_LAYOUT: each mapping above the
+ * last, as 7.2 placed them: libc above the dynamic linker), the same
+ * command gets the same guest addresses, and with them the same modelled
+ * counts (the plugin keeps QEMU's own threads off them: one malloc
+ * arena). A kernel or seccomp filter that refuses the personality leaves
+ * the layout as it was (exact counts the same, modelled ones may vary). */
+static void fix_guest_layout(void)
+{
+  int cur = personality(0xffffffff);
+
+  if (cur != -1)
+    (void)personality((unsigned long)cur | ADDR_NO_RANDOMIZE |
+                      ADDR_COMPAT_LAYOUT);
+}
+
 /* The child: exec qargv; if that fails, its errno goes up the pipe (the
  * parent says it) and the child exits as a shell's would. */
 static void run_child(char **qargv, int report_fd)
@@ -497,6 +533,7 @@ static void run_child(char **qargv, int report_fd)
   ssize_t n;
 
   preload_plugin(qargv);
+  fix_guest_layout();
   execv(qargv[0], qargv);
   err = errno;
   n = write(report_fd, &err, sizeof err);

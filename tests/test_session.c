@@ -326,7 +326,8 @@ static void test_temporary_file(void **state)
   assert_string_equal(guarded.tmp, s.tmp);
   assert_int_equal(guarded.child, 0);
   assert_string_equal(s.qargv[0], "/usr/bin/qemu-x86_64");
-  assert_string_equal(s.qargv[3], "-plugin");
+  assert_string_equal(s.qargv[3], "-B"); /* a fixed guest base */
+  assert_string_equal(s.qargv[5], "-plugin");
   snprintf(tmp, sizeof(tmp), "%s", s.tmp);
   session_end(&s);
   assert_int_not_equal(access(tmp, F_OK), 0);

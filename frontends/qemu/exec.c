@@ -4,9 +4,10 @@
  * QEMU 7.2's user mode executes a guest's execve natively: the program it
  * starts is a plain host process. Here the plugin looks at the system
  * call before it runs: its arguments are in guest memory, which under
- * qemu-x86_64 on an x86-64 host is the process's own memory at the same
- * addresses (QEMU's guest_base is 0; checked against the bytes of an
- * instruction QEMU translated, and refused when they differ). If the
+ * qemu-x86_64 on an x86-64 host is the process's own memory at the guest
+ * address plus QEMU's guest base (qemu_plugin_insn_haddr of an
+ * instruction QEMU translated; checked against its bytes, and refused
+ * when they differ). If the
  * execve would fail natively, it is left to fail, and the program gets
  * its error; if it would start a program the plugin can run, the process
  * execs qemu-x86_64 itself, with the QEMU options of its own command line
@@ -50,6 +51,7 @@ struct spmu_qemu_exec {
   struct vec argv, envp; /* qemu-x86_64's; envp its environment */
   struct vec own;        /* every string made here, to free */
   size_t plugin_at;      /* argv's -plugin value of this plugin */
+  uint64_t base;         /* QEMU's guest base (the probe's) */
   char plugin[PATH_MAX]; /* its path, as the command line has it */
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
 };
@@ -108,22 +110,22 @@ void spmu_qemu_exec_free(struct spmu_qemu_exec *x)
 /* ---- guest memory ----------------------------------------------------------
  */
 
-/* n bytes at guest address addr (a host address here): false where
+/* n bytes at guest address addr, host address addr + base: false where
  * nothing is mapped, as the kernel's copy would fault (EFAULT). */
-static bool read_guest(uint64_t addr, void *buf, size_t n)
+static bool read_guest(uint64_t base, uint64_t addr, void *buf, size_t n)
 {
-  struct iovec local = {buf, n}, remote = {(void *)(uintptr_t)addr, n};
+  struct iovec local = {buf, n}, remote = {(void *)(uintptr_t)(addr + base), n};
 
   return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n;
 }
 
-/* Do guest addresses name host memory? The bytes QEMU translated at a
- * guest address are at that host address. */
+/* Does guest address + the probe's base name host memory? The bytes QEMU
+ * translated at a guest address are at that host address. */
 static bool guest_is_host(const struct spmu_qemu_exec_probe *probe)
 {
   unsigned char b[sizeof(probe->bytes)];
 
-  return probe->n && read_guest(probe->vaddr, b, probe->n) &&
+  return probe->n && read_guest(probe->base, probe->vaddr, b, probe->n) &&
          memcmp(b, probe->bytes, probe->n) == 0;
 }
 
@@ -140,7 +142,7 @@ static char *read_string(struct spmu_qemu_exec *x, uint64_t addr)
     if (len + chunk > (size_t)4 << 20 || !(t = realloc(s, len + chunk + 1)))
       break;
     s = t;
-    if (!read_guest(addr + len, s + len, chunk))
+    if (!read_guest(x->base, addr + len, s + len, chunk))
       break;
     s[len + chunk] = '\0';
     if (memchr(s + len, 0, chunk)) {
@@ -162,7 +164,7 @@ static bool read_vector(struct spmu_qemu_exec *x, uint64_t addr, struct vec *v)
   size_t i;
 
   for (i = 0; addr; i++) {
-    if (i >= MAX_VECTOR || !read_guest(addr + 8 * i, &p, sizeof(p)))
+    if (i >= MAX_VECTOR || !read_guest(x->base, addr + 8 * i, &p, sizeof(p)))
       return false;
     if (!p)
       break;
@@ -517,12 +519,14 @@ spmu_qemu_exec_prepare(const struct spmu_qemu_config *cfg,
 
   why[0] = '\0';
   *out = NULL;
+  if (x)
+    x->base = probe->base;
   if (!x)
     snprintf(why, len, "cannot find qemu-x86_64 (/proc/self/exe)");
   else if (!guest_is_host(probe))
     snprintf(why, len,
-             "guest addresses are not host addresses here "
-             "(QEMU's guest_base is not 0)");
+             "guest addresses are not host addresses plus QEMU's guest "
+             "base here");
   else if (!(path = call_path(x, call, &pargv, &penv, &fault, why, len)))
     way = fault || !why[0] ? SPMU_QEMU_EXEC_FAILS : SPMU_QEMU_EXEC_NATIVE;
   else if (!read_vector(x, pargv, &argv) || !read_vector(x, penv, &env))

@@ -17,6 +17,7 @@
  * translated): the check that guest addresses are host addresses. */
 struct spmu_qemu_exec_probe {
   uint64_t vaddr;
+  uint64_t base; /* QEMU's guest base: host address - guest address */
   unsigned char bytes[16];
   size_t n; /* 0: none seen yet */
 };

@@ -46,6 +46,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -149,8 +150,8 @@ static bool failed(const struct plugin *p)
 
 /* ---- translations ------------------------------------------------------ */
 
-/* A guest address and the bytes QEMU read there (exec.c's check that
- * guest addresses are host addresses). */
+/* A guest address, the bytes QEMU read there and QEMU's guest base (exec.c
+ * checks that the guest address plus the base holds the bytes). */
 static void take_probe(struct spmu_qemu_exec_probe *probe,
                        const struct spmu_qemu_api *api,
                        const struct qemu_plugin_tb *qtb)
@@ -161,7 +162,10 @@ static void take_probe(struct spmu_qemu_exec_probe *probe,
            : 0;
 
   if (n) {
+    void *haddr = api->insn_haddr ? api->insn_haddr(insn) : NULL;
+
     probe->vaddr = qemu_plugin_insn_vaddr(insn);
+    probe->base = haddr ? (uint64_t)(uintptr_t)haddr - probe->vaddr : 0;
     probe->n = n;
   }
 }
@@ -184,6 +188,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     ok = spmu_qemu_register_tb(p->blocks, t);
     if (!p->probe.n) {
       take_probe(&p->probe, &p->api, qtb);
+      spmu_qemu_stream_set_base(p->stream, p->probe.base);
       if (p->probe.n && !p->cfg.args.vdso)
         spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, p->probe.bytes, p->probe.n);
     }
@@ -565,6 +570,20 @@ EXPORT int kill(pid_t pid, int sig)
     return -1;
   }
   return next.f(pid, sig);
+}
+
+/* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
+ * kernel place a guest's mmap without an address; a host thread's first
+ * malloc (QEMU's RCU thread, a guest thread's) maps a new arena of 64 MiB
+ * at a moment that races the guest's own mappings, and in the bottom-up
+ * layout softpmu runs QEMU in (perf/qemu_run.c) it then takes the
+ * addresses the guest's next library would have had: the modelled counts
+ * changed from run to run. With the main arena alone, QEMU's mallocs grow
+ * its heap and take none of the guest's addresses. Runs as the plugin is
+ * preloaded, before QEMU starts a thread. */
+__attribute__((constructor)) static void one_malloc_arena(void)
+{
+  (void)mallopt(M_ARENA_MAX, 1);
 }
 
 /* fork(): the child is a copy of this process, counts included; it counts

@@ -45,7 +45,8 @@ struct spmu_qemu_stream {
   /* Added to every time: after an execve the plugin followed, the
    * instructions the thread had retired before it (exec=N). */
   uint64_t time0;
-  bool exec; /* the PROCESS record says so: a followed execve's program */
+  bool exec;     /* the PROCESS record says so: a followed execve's program */
+  uint64_t base; /* QEMU's guest base: host address - guest address */
   /* Executable mappings already written: [start, end). */
   struct {
     uint64_t start, end;
@@ -132,7 +133,7 @@ static void put_mmap(struct spmu_qemu_stream *rec, uint32_t tid, uint64_t start,
 
 /* Write the file mapping that holds ip, from /proc/self/maps
  * (under qemu-user the guest's mappings are the process's own, at the
- * guest's addresses). */
+ * guest's addresses plus QEMU's guest base). */
 static void map_ip(struct spmu_qemu_stream *rec, uint32_t tid, uint64_t ip)
 {
   FILE *f;
@@ -144,8 +145,11 @@ static void map_ip(struct spmu_qemu_stream *rec, uint32_t tid, uint64_t ip)
   while (fgets(line, sizeof(line), f)) {
     path[0] = '\0';
     if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64 " %*s %*s %4095s",
-               &start, &end, &pgoff, path) < 3)
+               &start, &end, &pgoff, path) < 3 ||
+        start < rec->base)
       continue;
+    start -= rec->base;
+    end -= rec->base;
     if (ip < start || ip >= end)
       continue;
     /* QEMU maps the guest's code without the host's execute permission
@@ -370,6 +374,15 @@ void spmu_qemu_stream_flush(struct spmu_qemu_stream *rec)
     return;
   pthread_mutex_lock(&rec->lock);
   write_out(rec);
+  pthread_mutex_unlock(&rec->lock);
+}
+
+void spmu_qemu_stream_set_base(struct spmu_qemu_stream *rec, uint64_t base)
+{
+  if (!rec)
+    return;
+  pthread_mutex_lock(&rec->lock);
+  rec->base = base;
   pthread_mutex_unlock(&rec->lock);
 }
 

@@ -24,6 +24,9 @@ spmu_qemu_stream_open(const struct spmu_qemu_config *cfg, char *why,
                       size_t len);
 void spmu_qemu_stream_free(struct spmu_qemu_stream *rec);
 void spmu_qemu_stream_flush(struct spmu_qemu_stream *rec);
+/* QEMU's guest base (host address - guest address), which the file
+ * mappings of /proc/self/maps are taken back by. */
+void spmu_qemu_stream_set_base(struct spmu_qemu_stream *rec, uint64_t base);
 /* In a fork's child: a new process, with an empty buffer. */
 void spmu_qemu_stream_fork_child(struct spmu_qemu_stream *rec);
 /* Did a write fail? */
