@@ -569,8 +569,8 @@ record_end_to_end() {
     echo "no plugin in this build: the end-to-end part is skipped"
     return
   fi
-  if ! command -v qemu-x86_64 >/dev/null 2>&1; then
-    echo "qemu-x86_64 not found (apt-get install qemu-user): the end-to-end part is skipped"
+  if ! find_qemu; then
+    echo "no qemu-x86_64 that loads plugins (apt-get install qemu-user, or scripts/qemu-user): the end-to-end part is skipped"
     [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && fail "qemu-x86_64 is required"
     return
   fi
@@ -930,7 +930,7 @@ record_end_to_end
 # execve.S (at _start) then 39 of loop.S (at back), by comm, pid and
 # symbol; the COMM record of the exec; softpmu report the same.
 record_exec() {
-  [ -n "$PLUGIN" ] && command -v qemu-x86_64 >/dev/null 2>&1 || return
+  [ -n "$PLUGIN" ] && find_qemu || return
   QT=$SRC/../../frontends/qemu/tests
   "$CC" -nostdlib -static -DN=200000 -o "$tmp/bigloop" "$QT/loop.S" &&
     "$CC" -nostdlib -static -DN=100000 "-DPATH=\"$tmp/bigloop\"" \

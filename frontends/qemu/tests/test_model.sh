@@ -17,8 +17,9 @@
 #   test_model.sh part CC PLUGIN SRCDIR REC_DUMP REPLAY
 #     the part configurations: counts by construction, per-thread models,
 #     samples of a modelled event on the load that caused it, refusals.
-# Skipped (77) without qemu-x86_64 (and, for cachegrind, valgrind), unless
-# SOFTPMU_REQUIRE_QEMU=1 (SOFTPMU_REQUIRE_VALGRIND=1 for valgrind).
+# Skipped (77) without a qemu-x86_64 that loads plugins (need_qemu) and,
+# for cachegrind, without valgrind, unless SOFTPMU_REQUIRE_QEMU=1
+# (SOFTPMU_REQUIRE_VALGRIND=1 for valgrind).
 MODE=$1 CC=$2 PLUGIN=$3 SRC=$4 DUMP=$5 REPLAY=$6
 need() { # TOOL REQUIRE_VARIABLE_VALUE
   command -v "$1" >/dev/null 2>&1 && return 0
@@ -26,9 +27,9 @@ need() { # TOOL REQUIRE_VARIABLE_VALUE
   [ "$2" = 1 ] && exit 1
   exit 77
 }
-need qemu-x86_64 "${SOFTPMU_REQUIRE_QEMU:-0}"
-[ "$MODE" = cachegrind ] && need valgrind "${SOFTPMU_REQUIRE_VALGRIND:-0}"
 . "$(dirname "$0")/../../../cli/test_lib.sh"
+need_qemu
+[ "$MODE" = cachegrind ] && need valgrind "${SOFTPMU_REQUIRE_VALGRIND:-0}"
 
 # IA32_PERFEVTSELx values (EN, USR, OS; SDM Vol. 3B 18.2.1.1) of the
 # modelled events (lines.h) and of INST_RETIRED.ANY_P.
