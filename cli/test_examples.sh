@@ -162,7 +162,7 @@ skip_reason() {
     ;;
   esac
   case $1 in
-  *"| jq"*) command -v jq >/dev/null 2>&1 || echo "jq is not installed" ;;
+  *"jq ."*) command -v jq >/dev/null 2>&1 || echo "jq is not installed" ;;
   esac
 }
 
