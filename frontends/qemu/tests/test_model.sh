@@ -317,9 +317,19 @@ sums() {
 # ld_* read new lines (memory) and the three at hit_* hit; in place
 # (STRIDE 0) only the first iteration's six miss. Cachegrind's
 # configuration has no L2: L2_MISS is L1_MISS there.
+# QEMU 9 and later make XSAVE's accesses unseen by the plugin
+# (frontends/qemu/README.md, "QEMU versions"): its load at ld_xsave is
+# an L1 hit there, one miss fewer each iteration (the first, in place).
 CGL="cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64"
-for c in "1024 part:skylake 300 600 0 600 0 600" "0 part:skylake 894 6 0 6 0 6" \
-  "1024 $CGL 300 600 0 600 0 600" "0 $CGL 894 6 0 6 0 6"; do
+major=$(qemu-x86_64 --version | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+walk="300 600 0 600 0 600" still="894 6 0 6 0 6"
+l3miss="ld_movs ld_lods ld_cmps ld_cross ld_ymm ld_xsave" l1hit="hit_rep0 hit_fx hit_xs"
+if [ "${major:-0}" -ge 9 ]; then
+  walk="400 500 0 500 0 500" still="895 5 0 5 0 5"
+  l3miss="ld_movs ld_lods ld_cmps ld_cross ld_ymm" l1hit="hit_rep0 hit_fx ld_xsave hit_xs"
+fi
+for c in "1024 part:skylake $walk" "0 part:skylake $still" \
+  "1024 $CGL $walk" "0 $CGL $still"; do
   set -- $c
   build loads -DN=100 -DL=256 -DSTRIDE=$1
   counts $2 "$LOADS" "$tmp/loads"
@@ -331,8 +341,7 @@ done
 # event): each load counted on its own address, a REP string instruction
 # once, when it stops repeating.
 build loads -DN=100 -DL=256 -DSTRIDE=1024
-for ev in "$LD_L3_MISS ld_movs ld_lods ld_cmps ld_cross ld_ymm ld_xsave" \
-  "$LD_L1_HIT hit_rep0 hit_fx hit_xs"; do
+for ev in "$LD_L3_MISS $l3miss" "$LD_L1_HIT $l1hit"; do
   set -- $ev
   sel=$1
   shift
