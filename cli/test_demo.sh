@@ -73,7 +73,7 @@ $(want_events "$p")"
 done
 
 # The counts, by running the loop on each architectural preset.
-if [ -z "$PLUGIN" ] || ! command -v qemu-x86_64 >/dev/null 2>&1; then
+if [ -z "$PLUGIN" ] || ! find_qemu; then
   echo "qemu-x86_64 or the plugin missing: the counts are not checked"
   # A build without the plugin (the sanitizer builds) skips it even with
   # SOFTPMU_REQUIRE_QEMU=1, which asks for qemu-x86_64 where it is built.

@@ -95,7 +95,7 @@ have_qemu=1
 # No plugin in this build (the sanitizer builds make none): skipped even
 # with SOFTPMU_REQUIRE_QEMU=1, which asks for qemu-x86_64 where the plugin
 # is built.
-if [ -z "$PLUGIN" ] || ! command -v qemu-x86_64 >/dev/null 2>&1; then
+if [ -z "$PLUGIN" ] || ! find_qemu; then
   have_qemu=0
   [ -n "$PLUGIN" ] && [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] &&
     fail "qemu-x86_64 is required (SOFTPMU_REQUIRE_QEMU=1)"
@@ -162,7 +162,7 @@ skip_reason() {
     ;;
   esac
   case $1 in
-  *"| jq"*) command -v jq >/dev/null 2>&1 || echo "jq is not installed" ;;
+  *"jq ."*) command -v jq >/dev/null 2>&1 || echo "jq is not installed" ;;
   esac
 }
 

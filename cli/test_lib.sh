@@ -15,13 +15,12 @@ export HOME
 failures=0
 checks=0
 
-# need_qemu: the tests that run programs under qemu-x86_64 skip (77, said
-# why) without one that loads plugins, or fail with SOFTPMU_REQUIRE_QEMU=1.
-# The rule softpmu stat and record follow (perf/qemu_run.c): PATH's unless
-# it cannot load plugins (a static build, Debian 13's: QEMU refuses
-# -plugin there), then the one scripts/qemu-user built in the user's
-# cache, 10.0 before 7.2, which goes first on PATH for the test.
-need_qemu() {
+# find_qemu: put a qemu-x86_64 that loads plugins first on PATH; status 1
+# when there is none. The rule softpmu stat and record follow
+# (perf/qemu_run.c): PATH's unless it cannot load plugins (a static build,
+# Debian 13's: QEMU refuses -plugin there), then the one scripts/qemu-user
+# built in the user's cache, 10.0 before 7.2.
+find_qemu() {
   if command -v qemu-x86_64 >/dev/null 2>&1 &&
     qemu-x86_64 -plugin /dev/null --version >/dev/null 2>&1; then
     return 0
@@ -33,6 +32,14 @@ need_qemu() {
       return 0
     fi
   done
+  return 1
+}
+
+# need_qemu: the tests that run programs under qemu-x86_64 skip (77, said
+# why) without one that loads plugins (find_qemu), or fail with
+# SOFTPMU_REQUIRE_QEMU=1.
+need_qemu() {
+  find_qemu && return 0
   echo "no qemu-x86_64 that loads plugins (apt-get install qemu-user, or scripts/qemu-user): skipped"
   [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
   exit 77

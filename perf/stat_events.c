@@ -4,8 +4,13 @@
  * Order of resolution: perf's PMU form (cpu/.../), perf's raw form (rNNN),
  * perf's generic names, then the profile's Intel names through libpfm4.
  * The event select layout is SDM Vol. 3B 18.2.1.1, Figure 18-1. */
-/* setenv, unsetenv and strtok_r are POSIX.1-2001. */
+/* setenv, unsetenv and strtok_r are POSIX.1-2001. syscall(2), which
+ * libpfm4's perfmon/perf_event.h calls in an inline function of its own,
+ * is declared by glibc's <unistd.h> only with _DEFAULT_SOURCE: GCC 14
+ * (Debian 13) makes an undeclared function an error, in a system header
+ * too. */
 #define _POSIX_C_SOURCE 200112L
+#define _DEFAULT_SOURCE
 
 #include "stat_events.h"
 

@@ -117,7 +117,7 @@ static uint64_t guest_op(spmu_lp *lp, uint64_t r)
     rc = spmu_wrmsr(lp, MSR_EVTSEL0 + i, v);
     break;
   case 1:
-    rc = spmu_wrmsr(lp, MSR_PMC0 + i, (uint64_t) - (int64_t)(v % 5000));
+    rc = spmu_wrmsr(lp, MSR_PMC0 + i, (uint64_t)(-(int64_t)(v % 5000)));
     break;
   case 2:
     if (prof->version >= 2)

@@ -73,7 +73,7 @@ task_events() {
 }
 
 if command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1; then
-  # A program that execs one killed by a signal (QEMU calls no exit
+  # A program that execs one killed by a signal (QEMU 7.2 calls no exit
   # callback then): the EXIT at the end, at the last sample's time.
   printf '#!/bin/sh\nkill -TERM $$\n' >"$tmp/suicide"
   printf '#!/bin/sh\nexec "%s"\n' "$tmp/suicide" >"$tmp/execer"
@@ -91,8 +91,17 @@ suicide P PERF_RECORD_EXIT(P:P):(0:0)" || fail "exec then killed: task events (a
     tr -d ' :')
   exit_at=$(perf script -i "$tmp/exec.data" --show-task-events -F time \
     2>/dev/null | grep EXIT | sed -E 's/^ *([0-9.]+):.*/\1/')
-  [ "$exit_at" = "$last" ] ||
-    fail "exec then killed: EXIT at '$exit_at', last sample at '$last'"
+  # QEMU 9 and later call the exit callback before the signal ends the
+  # program (frontends/qemu/tests/test_qemu10.sh): the plugin's own EXIT,
+  # at the thread's time, which is the last sample's or later.
+  major=$(qemu-x86_64 --version | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+  if [ "${major:-0}" -ge 9 ]; then
+    awk -v e="$exit_at" -v l="$last" 'BEGIN { exit !(e != "" && e + 0 >= l + 0) }' ||
+      fail "exec then killed: EXIT at '$exit_at', before the last sample at '$last'"
+  else
+    [ "$exit_at" = "$last" ] ||
+      fail "exec then killed: EXIT at '$exit_at', last sample at '$last'"
+  fi
 
   # The same in a forked child (two execs: the script, then the one it
   # execs): its FORK, COMM, each COMM exec, its EXIT (its parent's pid),

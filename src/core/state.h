@@ -30,7 +30,7 @@
 /* The GLOBAL_* bit number of engine counter index c. */
 #define SPMU_STATUS_BIT(c)                                                     \
   ((c) < SPMU_MAX_GP ? (unsigned)(c)                                           \
-                     : (unsigned)SPMU_GLOBAL_FIXED((c)-SPMU_MAX_GP))
+                     : (unsigned)SPMU_GLOBAL_FIXED(-SPMU_MAX_GP + (c)))
 
 /* The GLOBAL_* bits of the counters in ctrs (bit c = engine counter c). */
 static inline uint64_t spmu_status_of(uint64_t ctrs)

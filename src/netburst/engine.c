@@ -402,7 +402,7 @@ static void assist(struct call *c)
   uint64_t reset = 0;
   bool threshold = false;
 
-  c->nb->armed &= (uint8_t) ~(1u << c->t);
+  c->nb->armed &= (uint8_t)(~(1u << c->t));
   c->stop = true;
   if (c->dry) {
     c->due = true;

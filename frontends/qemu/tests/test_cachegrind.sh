@@ -10,16 +10,16 @@
 # instruction once (SDM Vol. 2B, REP; INST_RETIRED counts instructions
 # retired, SDM Vol. 3B 18.2.2.1): Ir = instructions + L per run.
 #   test_cachegrind.sh CC SOFTPMU PLUGIN SRCDIR
-# Skipped (77) without qemu-x86_64 or valgrind, unless SOFTPMU_REQUIRE_QEMU=1.
+# Skipped (77) without a qemu-x86_64 that loads plugins (need_qemu) or
+# valgrind, unless SOFTPMU_REQUIRE_QEMU=1.
 CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4
-for t in qemu-x86_64 valgrind; do
-  if ! command -v $t >/dev/null 2>&1; then
-    echo "$t not found: skipped"
-    [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
-    exit 77
-  fi
-done
 . "$(dirname "$0")/../../../cli/test_lib.sh"
+need_qemu
+if ! command -v valgrind >/dev/null 2>&1; then
+  echo "valgrind not found: skipped"
+  [ "${SOFTPMU_REQUIRE_QEMU:-0}" = 1 ] && exit 1
+  exit 77
+fi
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 
 # compare NAME EXTRA DEFINES...: Ir must be instructions + EXTRA.

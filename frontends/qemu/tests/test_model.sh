@@ -17,8 +17,9 @@
 #   test_model.sh part CC PLUGIN SRCDIR REC_DUMP REPLAY
 #     the part configurations: counts by construction, per-thread models,
 #     samples of a modelled event on the load that caused it, refusals.
-# Skipped (77) without qemu-x86_64 (and, for cachegrind, valgrind), unless
-# SOFTPMU_REQUIRE_QEMU=1 (SOFTPMU_REQUIRE_VALGRIND=1 for valgrind).
+# Skipped (77) without a qemu-x86_64 that loads plugins (need_qemu) and,
+# for cachegrind, without valgrind, unless SOFTPMU_REQUIRE_QEMU=1
+# (SOFTPMU_REQUIRE_VALGRIND=1 for valgrind).
 MODE=$1 CC=$2 PLUGIN=$3 SRC=$4 DUMP=$5 REPLAY=$6
 need() { # TOOL REQUIRE_VARIABLE_VALUE
   command -v "$1" >/dev/null 2>&1 && return 0
@@ -26,9 +27,9 @@ need() { # TOOL REQUIRE_VARIABLE_VALUE
   [ "$2" = 1 ] && exit 1
   exit 77
 }
-need qemu-x86_64 "${SOFTPMU_REQUIRE_QEMU:-0}"
-[ "$MODE" = cachegrind ] && need valgrind "${SOFTPMU_REQUIRE_VALGRIND:-0}"
 . "$(dirname "$0")/../../../cli/test_lib.sh"
+need_qemu
+[ "$MODE" = cachegrind ] && need valgrind "${SOFTPMU_REQUIRE_VALGRIND:-0}"
 
 # IA32_PERFEVTSELx values (EN, USR, OS; SDM Vol. 3B 18.2.1.1) of the
 # modelled events (lines.h) and of INST_RETIRED.ANY_P.
@@ -326,9 +327,19 @@ sums() {
 # ld_* read new lines (memory) and the three at hit_* hit; in place
 # (STRIDE 0) only the first iteration's six miss. Cachegrind's
 # configuration has no L2: L2_MISS is L1_MISS there.
+# QEMU 9 and later make XSAVE's accesses unseen by the plugin
+# (frontends/qemu/README.md, "QEMU versions"): its load at ld_xsave is
+# an L1 hit there, one miss fewer each iteration (the first, in place).
 CGL="cachegrind:I1=32768,8,64:D1=32768,8,64:LL=8388608,16,64"
-for c in "1024 part:skylake 300 600 0 600 0 600" "0 part:skylake 894 6 0 6 0 6" \
-  "1024 $CGL 300 600 0 600 0 600" "0 $CGL 894 6 0 6 0 6"; do
+major=$(qemu-x86_64 --version | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+walk="300 600 0 600 0 600" still="894 6 0 6 0 6"
+l3miss="ld_movs ld_lods ld_cmps ld_cross ld_ymm ld_xsave" l1hit="hit_rep0 hit_fx hit_xs"
+if [ "${major:-0}" -ge 9 ]; then
+  walk="400 500 0 500 0 500" still="895 5 0 5 0 5"
+  l3miss="ld_movs ld_lods ld_cmps ld_cross ld_ymm" l1hit="hit_rep0 hit_fx ld_xsave hit_xs"
+fi
+for c in "1024 part:skylake $walk" "0 part:skylake $still" \
+  "1024 $CGL $walk" "0 $CGL $still"; do
   set -- $c
   build loads -DN=100 -DL=256 -DSTRIDE=$1
   counts $2 "$LOADS" "$tmp/loads"
@@ -340,8 +351,7 @@ done
 # event): each load counted on its own address, a REP string instruction
 # once, when it stops repeating.
 build loads -DN=100 -DL=256 -DSTRIDE=1024
-for ev in "$LD_L3_MISS ld_movs ld_lods ld_cmps ld_cross ld_ymm ld_xsave" \
-  "$LD_L1_HIT hit_rep0 hit_fx hit_xs"; do
+for ev in "$LD_L3_MISS $l3miss" "$LD_L1_HIT $l1hit"; do
   set -- $ev
   sel=$1
   shift

@@ -20,7 +20,7 @@
 #   test_qemu10.sh CC SOFTPMU PLUGIN SRCDIR REC_DUMP
 # QEMU 10's qemu-x86_64 is $SOFTPMU_QEMU10; skipped (77, said why) when it
 # is unset, a failure when SOFTPMU_REQUIRE_QEMU10=1. QEMU 7.2 is
-# qemu-x86_64 on PATH (need_qemu).
+# qemu-x86_64 on PATH (need_qemu), or the cached one (below).
 CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4 DUMP=$5
 . "$(dirname "$0")/../../../cli/test_lib.sh"
 need_qemu
@@ -29,7 +29,19 @@ if [ -z "${SOFTPMU_QEMU10:-}" ] || [ ! -x "$SOFTPMU_QEMU10" ]; then
   [ "${SOFTPMU_REQUIRE_QEMU10:-0}" = 1 ] && exit 1
   exit 77
 fi
+# QEMU 7.2: need_qemu's, unless that is QEMU 9 or newer (on Debian 13 it is
+# the 10.0 scripts/qemu-user built), then the 7.2 of scripts/qemu-user
+# --debian 12 in the user's cache; without one, nothing to compare with:
+# skipped, since every other test has run the plugin under QEMU 10 there.
 QEMU7=$(command -v qemu-x86_64)
+major=$("$QEMU7" --version | sed -n '1s/.*version \([0-9]*\)\..*/\1/p')
+if [ "${major:-0}" -ge 9 ]; then
+  QEMU7=$user_cache/softpmu/qemu-user-7.2/build/qemu-x86_64
+  if [ ! -x "$QEMU7" ]; then
+    echo "no QEMU 7.2 to compare QEMU 10 with (qemu-x86_64 is QEMU $major; scripts/qemu-user --debian 12 builds 7.2): skipped"
+    exit 77
+  fi
+fi
 unset SOFTPMU_QEMU
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 

@@ -29,7 +29,7 @@ enum qspmu_kind {
 /* What one instruction is (qspmu_classify): its branch type (enum
  * spmu_branch_type, bits 3:0), whether it loads (bit 4) and stores (bit
  * 5). */
-#define QSPMU_CLS_TYPE(c) ((unsigned)(c)&0xf)
+#define QSPMU_CLS_TYPE(c) (0xfu & (unsigned)(c))
 #define QSPMU_CLS_LOAD(c) (((unsigned)(c) >> 4) & 1)
 #define QSPMU_CLS_STORE(c) (((unsigned)(c) >> 5) & 1)
 
@@ -41,7 +41,7 @@ enum qspmu_kind {
 #define QSPMU_INFO(n, type, ld, st, off, len)                                  \
   ((uint64_t)(n) | (uint64_t)(type) << 16 | (uint64_t)(ld) << 20 |             \
    (uint64_t)(st) << 30 | (uint64_t)(off) << 40 | (uint64_t)(len) << 53)
-#define QSPMU_INFO_N(info) ((unsigned)(info)&0xffff)
+#define QSPMU_INFO_N(info) (0xffffu & (unsigned)(info))
 #define QSPMU_INFO_TYPE(info) ((unsigned)((info) >> 16) & 0xf)
 #define QSPMU_INFO_LOADS(info) ((unsigned)((info) >> 20) & 0x3ff)
 #define QSPMU_INFO_STORES(info) ((unsigned)((info) >> 30) & 0x3ff)
@@ -68,7 +68,7 @@ enum qspmu_kind {
 #define QSPMU_TAKEN 6
 #define QSPMU_KIND_BITS 10
 #define QSPMU_KIND_ONE(kind)                                                   \
-  ((kind) ? UINT64_C(1) << (QSPMU_KIND_BITS * ((kind)-1)) : 0)
+  ((kind) ? UINT64_C(1) << (QSPMU_KIND_BITS * (-1 + (kind))) : 0)
 #define QSPMU_INLINE_MAX 1000
 
 /* What the instruction bytes[0..len) is, decoded in mode 16, 32 or 64
