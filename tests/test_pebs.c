@@ -422,6 +422,43 @@ static void test_adaptive_bit_off_basic_only(void **state)
   assert_int_equal(gm_index64(gm), GM_PEBS + 32);
 }
 
+/* SDM 18.4.4 with 18.2.2: an overflow arms PEBS until the assist clears
+ * its overflow status; software that clears the status itself (STATUS_RESET
+ * as it stops a counter) disarms it. kvm-unit-tests pmu_pebs's sequence:
+ * PMC1 (branch misses) overflows with no event after it, the test stops
+ * it and clears the status, then PMC2 (adaptive, MemInfo) overflows and
+ * assists: the record is PMC2's alone, sized by its ADAPTIVE bit, and
+ * reaches the threshold (OvfBuf). */
+static void test_cleared_overflow_disarms_pebs_18_4_4(void **state)
+{
+  spmu_event_line miss = {0xC5, 0x00, 1};
+  spmu_clock clk = {.lines = &miss, .nlines = 1, .cpl = 3};
+  (void)state;
+  setup("icelake");
+  ds(4096, 64, 0);
+  WR(MSR_PEBS_DATA_CFG, 1); /* MemInfo: 64-byte records */
+  WR(MSR_EVTSEL0 + 1, 0xC5 | EV_USR | EV_OS | EV_EN | EV_ADAPTIVE);
+  HWR(MSR_PMC0 + 1, W48);
+  WR(MSR_PEBS_ENABLE, 2);
+  WR(MSR_GLOBAL_CTRL, 2);
+  assert_int_equal(spmu_deliver(lp, &clk, 1, NULL), 0); /* wraps: armed */
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 2);
+  WR(MSR_GLOBAL_CTRL, 0);
+  WR(MSR_PEBS_ENABLE, 0);
+  WR(MSR_STATUS_RESET, rd(lp, MSR_GLOBAL_STATUS));
+  WR(MSR_EVTSEL0 + 1, 0);
+  HWR(MSR_PMC0 + 1, 0);
+  WR(MSR_EVTSEL0 + 2, INST_SEL | EV_ADAPTIVE);
+  HWR(MSR_PMC0 + 2, W48);
+  WR(MSR_PEBS_ENABLE, 4);
+  WR(MSR_GLOBAL_CTRL, 4);
+  assert_int_equal(insts(1, 2), SPMU_TICK_PEBS | SPMU_TICK_PMI);
+  assert_int_equal(gm_index64(gm), GM_PEBS + 64);
+  assert_int_equal(gm_get(gm, GM_PEBS, 8), UINT64_C(64) << 48 | 1);
+  assert_int_equal(gm_get(gm, GM_PEBS + 0x10, 8), 4); /* Applicable */
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_OVF_BUF);
+}
+
 /* A profile without LBRs of its own (lbr_depth=0): the LBR group holds
  * exactly what the host supplied (a host that keeps its own LBRs), zeros
  * past it. */
@@ -700,6 +737,8 @@ int main(void)
       cmocka_unit_test_teardown(test_pebs_inv_cmask_total_cycles_arms,
                                 pebs_teardown),
       cmocka_unit_test_teardown(test_armed_survives_snapshot, pebs_teardown),
+      cmocka_unit_test_teardown(test_cleared_overflow_disarms_pebs_18_4_4,
+                                pebs_teardown),
       cmocka_unit_test_teardown(test_adaptive_sizes_all_data_cfg,
                                 pebs_teardown),
       cmocka_unit_test_teardown(test_adaptive_bit_off_basic_only,

@@ -127,6 +127,21 @@ static void freeze_written(spmu_lp *lp, const struct spmu_msr_rt *m,
     spmu_emit(lp, &ev);
 }
 
+/* A write that clears counters' overflow status (OVF_CTRL / STATUS_RESET,
+ * or a host write of GLOBAL_STATUS) disarms their PEBS (decisions.md):
+ * an overflow arms PEBS and the assist on the next event clears that
+ * overflow status (SDM 18.4.4), so the arming lasts as long as the status
+ * bit. Software clears it when it programs new event selects, reloads a
+ * counter or disables counting (SDM 18.2.2): a later record's Applicable
+ * Counters holds no counter whose overflow software took back. */
+static void disarm_written(spmu_lp *lp, uint64_t old_status)
+{
+  uint64_t cleared = old_status & ~lp->r.global_status;
+
+  if (!(lp->core->a.caps & CAP(NETBURST)))
+    lp->armed &= (uint32_t)~spmu_ctrs_of(cleared);
+}
+
 /* After a successful write of m: the counting engine's compiled programs
  * depend on the control MSRs, not on the architectural counters' values,
  * so a counter write (a PMI handler's reload) leaves them valid. */
@@ -137,8 +152,10 @@ static void written(spmu_lp *lp, const struct spmu_msr_rt *m,
                  m->def->policy == SPMU_POLICY_COUNTER_SX;
   if (!counter || (lp->core->a.caps & CAP(NETBURST)))
     spmu_lp_touch(lp);
-  if (!counter)
+  if (!counter) {
     freeze_written(lp, m, old_status);
+    disarm_written(lp, old_status);
+  }
   /* SDM "Architectural Last Branch Records": a write of IA32_LBR_DEPTH
    * resets every LBR entry to 0. */
   if (m->def->check == SPMU_CHECK_LBR_DEPTH)

@@ -39,6 +39,15 @@ static inline uint64_t spmu_status_of(uint64_t ctrs)
                                                      << SPMU_GLOBAL_FIXED(0);
 }
 
+/* The engine counter indices (bit c) of the counters in the GLOBAL_* bits
+ * st: spmu_status_of's inverse. */
+static inline uint64_t spmu_ctrs_of(uint64_t st)
+{
+  return (st & spmu_width_mask(SPMU_MAX_GP)) |
+         (st >> SPMU_GLOBAL_FIXED(0) & spmu_width_mask(SPMU_MAX_FIXED))
+             << SPMU_CTR_FIXED(0);
+}
+
 struct spmu_regs {
   /* The counters by engine counter index: IA32_PMC0-7 at 0-7,
    * IA32_FIXED_CTR0-15 at SPMU_CTR_FIXED(j). */
