@@ -96,6 +96,16 @@ static void test_part_sequential_walk_larger_than_l1d(void **state)
   spmu_uarch_free(u);
 }
 
+/* PASSES walks of LINES 8-byte loads, one a 64-byte line from BASE; each
+ * pass over new lines (FRESH) or over the same ones again. */
+static void walk(spmu_uarch *u, unsigned lines, unsigned passes, int fresh)
+{
+  for (unsigned p = 0; p < passes; p++)
+    for (unsigned i = 0; i < lines; i++)
+      spmu_uarch_access(u, BASE + ((fresh ? (uint64_t)p * lines : 0) + i) * 64u,
+                        8, 0, 0);
+}
+
 /* A walk over new lines larger than the part's LLC: 2 x 8 MB of lines,
  * then 2 x 8 MB more: every reference misses, whatever the insertion
  * policy (a walk over new lines shows its misses). */
@@ -106,9 +116,7 @@ static void test_part_walk_new_lines_misses_each(void **state)
   const unsigned lines = 2u * 8388608u / 64u, passes = 2;
 
   (void)state;
-  for (unsigned p = 0; p < passes; p++)
-    for (unsigned i = 0; i < lines; i++)
-      spmu_uarch_access(u, BASE + ((uint64_t)p * lines + i) * 64u, 8, 0, 0);
+  walk(u, lines, passes, 1);
   n = counts_of(u);
   assert_int_equal(n.llc_refs, (uint64_t)lines * passes);
   assert_int_equal(n.llc_misses, (uint64_t)lines * passes);
@@ -135,9 +143,7 @@ static void test_part_llc_resists_a_repeated_scan(void **state)
   const unsigned lines = 2u * 8388608u / 64u, passes = 2;
 
   (void)state;
-  for (unsigned p = 0; p < passes; p++)
-    for (unsigned i = 0; i < lines; i++)
-      spmu_uarch_access(u, BASE + (uint64_t)i * 64u, 8, 0, 0);
+  walk(u, lines, passes, 0);
   n = counts_of(u);
   assert_int_equal(n.llc_refs, (uint64_t)lines * passes);
   assert_int_equal(n.llc_misses, lines + lines - (8192u - 32u) * 15u);
