@@ -14,10 +14,9 @@
  * mapping (a racing thread's). */
 static int close_hole(uintptr_t from, uintptr_t to)
 {
-  void *at = mmap((void *)from, to - from, PROT_NONE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
-                      MAP_FIXED_NOREPLACE,
-                  -1, 0);
+  void *at = mmap(
+      (void *)from, to - from, PROT_NONE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
 
   if (at == MAP_FAILED)
     return 0;
