@@ -436,8 +436,21 @@ static bool sh_script(const char *prog)
  * (qemu_plugin_insn_haddr). */
 #define QEMU_RUN_GUEST_BASE "0x100000000000"
 
-char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
-                     const char *prog, char **prog_argv)
+/* QEMU's translation buffer, in MiB (-tb-size), for QEMU 9 on: not a
+ * multiple of 2 MiB. QEMU 10 reserves 128 MiB for it with mmap, and the
+ * host kernel (Linux 6.18, measured) puts an anonymous mapping whose
+ * length is a multiple of 2 MiB at a 2 MiB boundary, for transparent huge
+ * pages: that leaves a hole below the buffer, which the host fills first
+ * with the guest's next mappings (the dynamic linker, its first pages),
+ * so that ld.so's second page of its own allocator came right after its
+ * first (adjacent: 1 instruction more per process than under 7.2, which
+ * puts it after libc). 127 MiB is placed where it falls, no hole is left,
+ * and the guest's mappings follow each other as under 7.2. QEMU 7.2 has
+ * no -tb-size in user mode; 8.x is left as it was. */
+#define QEMU_RUN_TB_SIZE "127"
+
+char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
+                     char *parg, const char *prog, char **prog_argv)
 {
   int nargs = 0, q = 0;
   size_t nptr;
@@ -446,7 +459,7 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
 
   while (prog_argv[nargs])
     nargs++;
-  nptr = (size_t)nargs + 14;
+  nptr = (size_t)nargs + 16;
   qargv = calloc(1, nptr * sizeof(*qargv) + sizeof(*str));
   if (!qargv)
     return NULL;
@@ -456,6 +469,10 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, char *parg,
   qargv[q++] = (char *)qemu_run_model(p);
   qargv[q++] = "-B";
   qargv[q++] = QEMU_RUN_GUEST_BASE;
+  if (qemu_major >= 9) {
+    qargv[q++] = "-tb-size";
+    qargv[q++] = QEMU_RUN_TB_SIZE;
+  }
   if (parg) {
     const char *pre = getenv("LD_PRELOAD");
 

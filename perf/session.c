@@ -419,6 +419,17 @@ static const char *session_qemu_given(const struct session *s, char *what,
   return NULL;
 }
 
+/* The major version in QEMU's --version line; 0 if it names none. */
+static int session_qemu_major(const char *version)
+{
+  const char *v = strstr(version, "version ");
+  int major = 0;
+
+  if (!v || sscanf(v + 8, "%d", &major) != 1 || major < 0)
+    return 0;
+  return major;
+}
+
 /* The QEMU plugin API version the plugin takes from the QEMU whose
  * --version line is version (frontends/qemu/api.c: 1 before QEMU 9, 2 on
  * 9.0 and 9.1, 4 from 9.2), at most the newest it knows. */
@@ -453,6 +464,7 @@ static int session_find_qemu(struct session *s)
   if (qemu_run_probe(s->qemu, what, s->plugin, version, sizeof version, why,
                      sizeof why) != 0)
     return session_error(s, false, "%s", why);
+  s->qemu_major = session_qemu_major(version);
   if (s->describe_qemu)
     session_error(s, false, "qemu: %s (%s), plugin API version %d", s->qemu,
                   version, session_plugin_api(version));
@@ -551,8 +563,8 @@ int session_start(struct session *s, struct spmu_plugin_args *a)
     s->parg = spmu_plugin_args_option(s->plugin, a);
   }
   if (!a || s->parg)
-    s->qargv =
-        qemu_run_argv(&s->profile, s->qemu, s->parg, s->prog, s->prog_argv);
+    s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major, s->parg,
+                             s->prog, s->prog_argv);
   if (!s->qargv)
     return session_error(s, false, "out of memory");
   return 0;

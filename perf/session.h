@@ -154,6 +154,7 @@ struct session {
   char tmp[SESSION_PATH_MAX]; /* the file the plugin writes, in $TMPDIR
                                  (else /tmp); "" when there is none */
   char *parg;                 /* qemu-x86_64's -plugin argument */
+  int qemu_major;             /* the asked QEMU's major version; 0 unknown */
   char **qargv;               /* its command line */
   struct qemu_child child;    /* the last run */
 };

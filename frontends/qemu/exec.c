@@ -283,8 +283,8 @@ static enum spmu_qemu_exec_way check_file(const char *path, unsigned depth,
 static bool takes_value(const char *opt)
 {
   static const char *const with[] = {
-      "g", "L", "s",       "cpu", "E", "U",    "0",     "r",     "B",
-      "R", "d", "dfilter", "D",   "p", "seed", "trace", "plugin"};
+      "g", "L", "s",       "cpu", "E", "U",    "0",     "r",      "B",
+      "R", "d", "dfilter", "D",   "p", "seed", "trace", "plugin", "tb-size"};
   size_t i;
 
   for (i = 0; i < sizeof(with) / sizeof(with[0]); i++)

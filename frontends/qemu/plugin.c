@@ -66,6 +66,7 @@
 #include "exec.h"
 #include "fail.h"
 #include "inline.h"
+#include "layout.h"
 #include "model.h"
 #include "qemu_plugin_api.h"
 #include "results.h"
@@ -691,6 +692,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 
   if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
+  if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
+    (void)spmu_qemu_layout_close_holes();
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
