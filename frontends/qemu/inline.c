@@ -45,7 +45,6 @@
 #include "api.h"
 #include "classify.h"
 #include "count.h"
-#include "insn.h"
 
 /* Counters live in chunks that never move: generated code holds their
  * addresses (API 1); from API 2 a chunk is a scoreboard of as many words
@@ -378,7 +377,7 @@ bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
     if (s->n == t->vaddr && !s->per_exec)
       qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_done,
                                            QEMU_PLUGIN_CB_NO_REGS, s);
-  if (t->ninsns == 1 && t->last_kind == K_FAR && !count_restarts(in, qtb, t))
+  if (t->far_alone && !count_restarts(in, qtb, t))
     return false;
   return t->rep_addr == UINT64_MAX || add_rep_block(in, qtb, t);
 }

@@ -383,10 +383,18 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
                            int64_t num, int64_t ret)
 {
   struct plugin *p = root;
+  struct vcpu *v;
 
-  (void)id, (void)vcpu_index, (void)num;
-  if (ret == -QEMU_ERESTARTSYS_ && p->inline_mode)
+  (void)id, (void)num;
+  if (ret != -QEMU_ERESTARTSYS_)
+    return;
+  if (p->inline_mode) {
     spmu_qemu_inline_restart(p->inl);
+    return;
+  }
+  v = spmu_qemu_vcpu_at(spmu_qemu_threads_table(p->threads), vcpu_index);
+  if (v)
+    v->restarts++;
 }
 
 /* QEMU 10 calls the exit callback before ending the process by a signal
