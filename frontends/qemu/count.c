@@ -636,18 +636,22 @@ static void on_exec_eager_cg(unsigned int vcpu_index, void *udata)
 }
 
 /* A block that starts with a REP string instruction (eager): a repeat
- * when the block before it ended at that instruction. */
+ * when the block before it ended at that instruction; or, in record mode
+ * by an inline budget, a block that is one far transfer, a repeat when it
+ * re-runs a restarted system call. */
 static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
   const struct tb *p;
   struct vcpu *v = take_turn(vcpu_index, t, &p);
 
-  if (!v || (p == t && t->ninsns == 1))
+  if (!v || (p == t && t->rep_first && t->ninsns == 1))
     return; /* a repeat of a lone REP: retires nothing, moves no stack */
   if (v->cfg->callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
-  count_packed(v, t, p->rep_addr == t->vaddr ? VAR_CONT : 0, 0, false);
+  count_packed(v, t,
+               (p->rep_addr == t->vaddr ? VAR_CONT : 0) | restart_of(v, t), 0,
+               false);
 }
 
 /* Block t starts on v: the block before it counted, now that t tells
