@@ -375,7 +375,7 @@ for ev in instructions,r40c4 instructions,r40c4,r20c4; do
   rc=$?
   h=$(od -An -td8 "$tmp/out" | tr -d ' ')
   got=$(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ { gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")
-  want="instructions=$((26 + 8 * N + 4 * h)) r40c4=$((N + 5 + h)) "
+  want="instructions=$((20 + 11 * N + 4 * h)) r40c4=$((N + 4 + h)) "
   case $ev in *r20c4) want="${want}r20c4=$((N - 1 + h)) " ;; esac
   checks=$((checks + 1))
   [ "$rc" = 0 ] && [ "$got" = "$want" ] ||
