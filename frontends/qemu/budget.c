@@ -98,7 +98,9 @@ void spmu_qemu_budget_tb(const struct spmu_qemu_budget *b,
 {
   const struct spmu_qemu_api *api = b->api;
 
-  if (t->rep_first || t->rep_addr != UINT64_MAX) {
+  /* REP string instructions and what a restarted system call re-runs:
+   * a callback tells a repeat (count.c). */
+  if (t->rep_first || t->rep_addr != UINT64_MAX || t->far_alone) {
     qemu_plugin_register_vcpu_tb_exec_cb(qtb, rep_cb, QEMU_PLUGIN_CB_NO_REGS,
                                          (void *)t);
     return;

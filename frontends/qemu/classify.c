@@ -415,6 +415,7 @@ static void add_insn(struct tb *t, const insn_class *c, uint64_t vaddr,
   t->insn[t->ninsns] = *c;
   t->insn_vaddr[t->ninsns++] = vaddr;
   t->last_kind = c->kind;
+  t->far_alone = t->ninsns == 1 && c->kind == K_FAR;
   t->cond_last = c->kind == K_COND;
   t->rep_addr = c->kind == K_REP_STRING ? vaddr : UINT64_MAX;
   t->fallthrough = vaddr + len;

@@ -454,6 +454,17 @@ static void thread_first(struct vcpu *v)
     spmu_qemu_thread_start(v);
 }
 
+/* Block t executes again a system call QEMU restarted (plugin.c): the
+ * SYSCALL retired once, so this run is counted as a repeat (VAR_CONT),
+ * which retires nothing. */
+static inline unsigned restart_of(struct vcpu *v, const struct tb *t)
+{
+  if (__builtin_expect(!t->far_alone || !v->restarts, 1))
+    return 0;
+  v->restarts--;
+  return VAR_CONT;
+}
+
 /* Count the block that ran before t on this thread, now that t tells
  * whether its branch was taken: taken when t is not its fall-through. */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
@@ -482,7 +493,8 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
     spmu_qemu_stack_update(v, p, t->vaddr);
   /* A REP string instruction repeats by ending its block and starting a
    * new one at itself; hardware retires it once (SDM Vol. 2B, REP). */
-  v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
+  v->prev_cont = ((t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0) |
+                 restart_of(v, t);
   if (cfg->model)
     spmu_qemu_model_begin(v, t, v->prev_cont);
 }
@@ -605,7 +617,7 @@ static inline void exec_eager(unsigned int vcpu_index, const struct tb *t,
     return;
   if (callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
-  count_packed(v, t, 0, 0, one_lane);
+  count_packed(v, t, restart_of(v, t), 0, one_lane);
 }
 
 static void on_exec_eager(unsigned int vcpu_index, void *udata)
@@ -624,18 +636,22 @@ static void on_exec_eager_cg(unsigned int vcpu_index, void *udata)
 }
 
 /* A block that starts with a REP string instruction (eager): a repeat
- * when the block before it ended at that instruction. */
+ * when the block before it ended at that instruction; or, in record mode
+ * by an inline budget, a block that is one far transfer, a repeat when it
+ * re-runs a restarted system call. */
 static void on_rep_exec_eager(unsigned int vcpu_index, void *udata)
 {
   const struct tb *t = udata;
   const struct tb *p;
   struct vcpu *v = take_turn(vcpu_index, t, &p);
 
-  if (!v || (p == t && t->ninsns == 1))
+  if (!v || (p == t && t->rep_first && t->ninsns == 1))
     return; /* a repeat of a lone REP: retires nothing, moves no stack */
   if (v->cfg->callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
-  count_packed(v, t, p->rep_addr == t->vaddr ? VAR_CONT : 0, 0, false);
+  count_packed(v, t,
+               (p->rep_addr == t->vaddr ? VAR_CONT : 0) | restart_of(v, t), 0,
+               false);
 }
 
 /* Block t starts on v: the block before it counted, now that t tells
@@ -653,7 +669,8 @@ static void on_exec_packed(unsigned int vcpu_index, void *udata)
                t->vaddr, false);
   if (v->cfg->callgraph)
     spmu_qemu_stack_update(v, p, t->vaddr);
-  v->prev_cont = (t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0;
+  v->prev_cont = ((t->rep_first & (p->rep_addr == t->vaddr)) ? VAR_CONT : 0) |
+                 restart_of(v, t);
 }
 
 /* A block that is one REP string instruction (spmu_qemu_on_rep_exec, by

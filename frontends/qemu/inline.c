@@ -26,6 +26,10 @@
  * at N were translated before X was seen, they have no such callback: the
  * blocks ending at X then get a callback per execution instead, which
  * tells a repeat from the block that ran before it.
+ * A system call QEMU restarts (spmu_qemu_inline_restart) is executed
+ * again, by a block of that one instruction: that execution is the same
+ * retirement, counted as a repeat (inline_cont), by a callback on each
+ * block that is one far transfer.
  *
  * The counters are QEMU 7.2's words, one for all threads (plugin API 1),
  * or, from API 2 (QEMU 9 on), the words of per-vCPU scoreboards, added to
@@ -95,6 +99,7 @@ struct spmu_qemu_inline {
    * last, and what the blocks at its fall-through had counted then. */
   uint64_t rep_addr;
   uint64_t after_rep;
+  uint64_t restarts; /* system calls QEMU will execute again */
 };
 
 struct spmu_qemu_inline *
@@ -293,6 +298,43 @@ static bool count_per_exec(struct spmu_qemu_inline *in,
   return true;
 }
 
+/* A block that is one far transfer (SYSCALL, INT n): the execution that
+ * re-runs a restarted system call is no new retirement (README.md,
+ * "Restarted system calls"). */
+static void on_far_alone(unsigned int vcpu_index, void *udata)
+{
+  struct rep_block *r = udata;
+  struct spmu_qemu_inline *in = r->in;
+
+  (void)vcpu_index;
+  if (!in->restarts)
+    return;
+  in->restarts--;
+  add(in, r->t->inline_cont, 1);
+}
+
+static bool count_restarts(struct spmu_qemu_inline *in,
+                           struct qemu_plugin_tb *qtb, struct tb *t)
+{
+  struct rep_block *r;
+
+  if (!t->inline_cont.chunk)
+    t->inline_cont = new_counter(in);
+  r = t->inline_cont.chunk ? calloc(1, sizeof(*r)) : NULL;
+  if (!r)
+    return false;
+  *r = (struct rep_block){.in = in, .t = t, .next = in->rep_blocks};
+  in->rep_blocks = r;
+  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_far_alone,
+                                       QEMU_PLUGIN_CB_NO_REGS, r);
+  return true;
+}
+
+void spmu_qemu_inline_restart(struct spmu_qemu_inline *in)
+{
+  in->restarts++;
+}
+
 /* A block ending at the REP instruction at t->rep_addr. */
 static bool add_rep_block(struct spmu_qemu_inline *in,
                           struct qemu_plugin_tb *qtb, struct tb *t)
@@ -335,6 +377,8 @@ bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
     if (s->n == t->vaddr && !s->per_exec)
       qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_done,
                                            QEMU_PLUGIN_CB_NO_REGS, s);
+  if (t->far_alone && !count_restarts(in, qtb, t))
+    return false;
   return t->rep_addr == UINT64_MAX || add_rep_block(in, qtb, t);
 }
 

@@ -27,6 +27,10 @@ void spmu_qemu_inline_free(struct spmu_qemu_inline *in);
 bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
                          struct qemu_plugin_tb *qtb, struct tb *t);
 /* Hand the inline counts to v's cores, and count from 0 again. */
+/* QEMU returned from a system call to execute it again (it restarts
+ * it): the next execution of a block that is one far transfer is that
+ * call again, which retires nothing new. */
+void spmu_qemu_inline_restart(struct spmu_qemu_inline *in);
 void spmu_qemu_inline_flush(struct spmu_qemu_inline *in, struct vcpu *v);
 /* In a fork's child: the counts so far are the parent's. */
 void spmu_qemu_inline_forget(struct spmu_qemu_inline *in);

@@ -370,6 +370,34 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
     on_self_kill(root, num, a1, a2, a3);
 }
 
+/* QEMU's own restart of a system call (QEMU_ERESTARTSYS, 512, which
+ * QEMU 7.2 to 10 return when a host signal came between the guest's
+ * SYSCALL and the call's start, or in rt_sigprocmask and the like while
+ * a signal is pending): QEMU steps the guest back to the SYSCALL and
+ * executes it again after the signal is delivered. The instruction
+ * retired once (SDM Vol. 3A 6.6: an interrupt or signal is taken on an
+ * instruction boundary, never half-way through SYSCALL), so the second
+ * execution counts nothing (README.md, "Restarted system calls"). */
+#define QEMU_ERESTARTSYS_ 512
+
+static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
+                           int64_t num, int64_t ret)
+{
+  struct plugin *p = root;
+  struct vcpu *v;
+
+  (void)id, (void)num;
+  if (ret != -QEMU_ERESTARTSYS_)
+    return;
+  if (p->inline_mode) {
+    spmu_qemu_inline_restart(p->inl);
+    return;
+  }
+  v = spmu_qemu_vcpu_at(spmu_qemu_threads_table(p->threads), vcpu_index);
+  if (v)
+    v->restarts++;
+}
+
 /* QEMU 10 calls the exit callback before ending the process by a signal
  * too: with no exit call seen, the block waits for the kill() that may
  * follow (below), else for the process's end (write_deferred). */
@@ -708,5 +736,6 @@ static void register_callbacks(qemu_plugin_id_t id)
   qemu_plugin_register_vcpu_exit_cb(id, on_vcpu_exit);
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
   qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+  qemu_plugin_register_vcpu_syscall_ret_cb(id, on_syscall_ret);
   qemu_plugin_register_atexit_cb(id, on_exit_process, root);
 }

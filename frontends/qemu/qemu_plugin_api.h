@@ -61,6 +61,9 @@ typedef void (*qemu_plugin_vcpu_syscall_cb_t)(
     qemu_plugin_id_t id, unsigned int vcpu_index, int64_t num, uint64_t a1,
     uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6,
     uint64_t a7, uint64_t a8);
+typedef void (*qemu_plugin_vcpu_syscall_ret_cb_t)(qemu_plugin_id_t id,
+                                                  unsigned int vcpu_index,
+                                                  int64_t num, int64_t ret);
 
 /* Lifetime of guest threads (vCPUs) and of the process. */
 void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
@@ -71,6 +74,8 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
                                     qemu_plugin_udata_cb_t cb, void *userdata);
 void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
                                           qemu_plugin_vcpu_syscall_cb_t cb);
+void qemu_plugin_register_vcpu_syscall_ret_cb(
+    qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_ret_cb_t cb);
 
 /* Translation: a block's instructions, and a callback for each time the
  * translated block executes. */

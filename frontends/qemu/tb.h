@@ -46,16 +46,17 @@ struct tb {
    * a callback finds the thread that runs the block through it. */
   struct vcpu *const *vcpus;
   uint64_t vaddr;
-  slanes packed[NVARIANTS];   /* each variant in cfg->lane_line's lanes */
-  uint64_t fallthrough;       /* the address after its last instruction */
-  uint64_t rep_addr;          /* its last instruction if a REP string one */
-  uint32_t id;                /* its index among the blocks (classify.c) */
-  uint8_t cond_last;          /* the last instruction is a conditional branch */
-  uint8_t rep_first;          /* the first instruction is a REP string one */
-  uint8_t last_kind;          /* enum insn_kind of the last instruction */
-  uint32_t total[NLINES];     /* not taken, not a continuation */
-  uint32_t first[NLINES];     /* what the first instruction contributes */
-  uint32_t charge[NVARIANTS]; /* the budget each variant takes (count.c) */
+  slanes packed[NVARIANTS]; /* each variant in cfg->lane_line's lanes */
+  uint64_t fallthrough;     /* the address after its last instruction */
+  uint64_t rep_addr;        /* its last instruction if a REP string one */
+  uint32_t id;              /* its index among the blocks (classify.c) */
+  uint8_t cond_last;        /* the last instruction is a conditional branch */
+  uint8_t rep_first;        /* the first instruction is a REP string one */
+  uint8_t last_kind;        /* enum insn_kind of the last instruction */
+  uint8_t far_alone; /* one far transfer (SYSCALL): what a restart re-runs */
+  uint32_t total[NLINES];         /* not taken, not a continuation */
+  uint32_t first[NLINES];         /* what the first instruction contributes */
+  uint32_t charge[NVARIANTS];     /* the budget each variant takes (count.c) */
   lanes vlines[NVARIANTS][NVECS]; /* each variant's lines (count.c) */
   struct icounter inline_count;   /* executions counted inline (inline.c) */
   struct icounter inline_cont;    /* of them, repeats of its REP instruction */

@@ -28,6 +28,7 @@ struct vcpu {
   struct spmu_qemu_stream *stream; /* record mode's (sample.c), or NULL */
   const struct tb *prev; /* the block that ran last, not yet counted */
   unsigned prev_cont;    /* VAR_CONT: prev began by repeating its REP */
+  unsigned restarts;     /* system calls QEMU will execute again (plugin.c) */
   lanes sum[NVECS];      /* lines of the blocks counted, not delivered */
   uint64_t budget;       /* events until a sampling counter may overflow */
   /* The events of each line until a sampling counter on it may

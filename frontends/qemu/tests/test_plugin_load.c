@@ -51,6 +51,12 @@ void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id,
   (void)id, (void)cb, not_called();
 }
 
+void qemu_plugin_register_vcpu_syscall_ret_cb(
+    qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_ret_cb_t cb)
+{
+  (void)id, (void)cb, not_called();
+}
+
 void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
                                            qemu_plugin_vcpu_tb_trans_cb_t cb)
 {

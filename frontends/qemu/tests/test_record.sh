@@ -131,6 +131,19 @@ awk '$1 == "sample" { n[$3]++; if ($4 != 97 * n[$3]) bad = bad " " $3 ":" $4 }
   END { if (bad != "" || length(n) != 4) { print "bad" bad; exit 1 } }' \
   "$tmp/rec.txt" || fail "threads: each thread's samples at 97, 194, ..."
 
+# A system call QEMU restarts retires once (SDM Vol. 3A 6.6): restart.S
+# (N rt_sigprocmask calls under a SIGALRM timer, H signals written to
+# stdout) retires 20 + 11 N + 4 H instructions, one sample every P.
+build restart -DN=20000
+for opt in "" ",callgraph=1"; do
+  checks=$((checks + 1))
+  record restart "event=5300c0,period=7$opt"
+  h=$(od -An -td8 "$tmp/out" | tr -d ' ')
+  n=$(awk '$1 == "sample"' "$tmp/rec.txt" | wc -l)
+  [ "$n" -eq $(((20 + 11 * 20000 + 4 * h) / 7)) ] ||
+    fail "restarted system calls (period 7$opt, $h signals): $n samples, want $(((20 + 11 * 20000 + 4 * h) / 7))"
+done
+
 # A forked child is a process of its own in the stream, its parent named.
 P=300 C=500
 build fork -DP=$P -DC=$C
