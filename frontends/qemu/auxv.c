@@ -230,14 +230,14 @@ static void on_first_block(unsigned int vcpu_index, void *userdata)
 
 void spmu_qemu_auxv_arm(struct spmu_qemu_auxv *a,
                         const struct spmu_qemu_api *api,
-                        struct qemu_plugin_tb *qtb, const void *bytes, size_t n)
+                        struct qemu_plugin_tb *qtb,
+                        const struct spmu_qemu_guest_mem *mem)
 {
-  const struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(qtb, 0);
-
   a->api = api;
-  if (!spmu_qemu_api_registers(api) || !insn)
+  a->mem = *mem;
+  if (!spmu_qemu_api_registers(api))
     return;
-  if (!spmu_qemu_guest_mem_find(&a->mem, api, insn, bytes, n)) {
+  if (!mem->known) {
     say("its memory is not where the plugin looks");
     return;
   }

@@ -21,15 +21,15 @@ struct spmu_qemu_auxv {
   atomic_bool done; /* the callback has run (it runs once) */
 };
 
-/* Arm a on the program's first block (qtb, its first instruction's bytes
- * as QEMU translated them, n of them), while it is translated: the block
+/* Arm a on the program's first block (qtb), while it is translated, with
+ * the guest's memory found from its first instruction (mem): the block
  * gets a callback that, when it first runs, reads the stack pointer and
  * hides the vDSO. Does nothing under a QEMU that cannot read registers
  * (7.2, which gives no vDSO); says so, once, when the guest's memory
  * cannot be found. */
 void spmu_qemu_auxv_arm(struct spmu_qemu_auxv *a,
                         const struct spmu_qemu_api *api,
-                        struct qemu_plugin_tb *qtb, const void *bytes,
-                        size_t n);
+                        struct qemu_plugin_tb *qtb,
+                        const struct spmu_qemu_guest_mem *mem);
 
 #endif

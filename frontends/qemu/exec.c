@@ -18,7 +18,7 @@
  * said: a setuid or setgid program (its privileges would be lost), a
  * program for another architecture, a file the plugin cannot read, a
  * script whose interpreter is a script, execveat on a descriptor. */
-#define _GNU_SOURCE /* process_vm_readv, AT_EACCESS, dladdr */
+#define _GNU_SOURCE /* AT_EACCESS, dladdr */
 #include "exec.h"
 
 #include <dlfcn.h>
@@ -31,7 +31,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -48,11 +47,11 @@ struct vec {
 
 struct spmu_qemu_exec {
   const struct spmu_qemu_config *cfg;
-  struct vec argv, envp; /* qemu-x86_64's; envp its environment */
-  struct vec own;        /* every string made here, to free */
-  size_t plugin_at;      /* argv's -plugin value of this plugin */
-  uint64_t base;         /* QEMU's guest base (the probe's) */
-  char plugin[PATH_MAX]; /* its path, as the command line has it */
+  struct vec argv, envp;          /* qemu-x86_64's; envp its environment */
+  struct vec own;                 /* every string made here, to free */
+  size_t plugin_at;               /* argv's -plugin value of this plugin */
+  struct spmu_qemu_guest_mem mem; /* the guest's memory (the probe's) */
+  char plugin[PATH_MAX];          /* its path, as the command line has it */
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
 };
 
@@ -107,28 +106,6 @@ void spmu_qemu_exec_free(struct spmu_qemu_exec *x)
   free(x);
 }
 
-/* ---- guest memory ----------------------------------------------------------
- */
-
-/* n bytes at guest address addr, host address addr + base: false where
- * nothing is mapped, as the kernel's copy would fault (EFAULT). */
-static bool read_guest(uint64_t base, uint64_t addr, void *buf, size_t n)
-{
-  struct iovec local = {buf, n}, remote = {(void *)(uintptr_t)(addr + base), n};
-
-  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n;
-}
-
-/* Does guest address + the probe's base name host memory? The bytes QEMU
- * translated at a guest address are at that host address. */
-static bool guest_is_host(const struct spmu_qemu_exec_probe *probe)
-{
-  unsigned char b[sizeof(probe->bytes)];
-
-  return probe->n && read_guest(probe->base, probe->vaddr, b, probe->n) &&
-         memcmp(b, probe->bytes, probe->n) == 0;
-}
-
 /* The NUL-terminated string at addr, owned by x: NULL on a fault. Read a
  * page at most at a time, so that a string that ends before an unmapped
  * page is read whole. */
@@ -142,7 +119,7 @@ static char *read_string(struct spmu_qemu_exec *x, uint64_t addr)
     if (len + chunk > (size_t)4 << 20 || !(t = realloc(s, len + chunk + 1)))
       break;
     s = t;
-    if (!read_guest(x->base, addr + len, s + len, chunk))
+    if (!spmu_qemu_guest_read(&x->mem, addr + len, s + len, chunk))
       break;
     s[len + chunk] = '\0';
     if (memchr(s + len, 0, chunk)) {
@@ -164,7 +141,8 @@ static bool read_vector(struct spmu_qemu_exec *x, uint64_t addr, struct vec *v)
   size_t i;
 
   for (i = 0; addr; i++) {
-    if (i >= MAX_VECTOR || !read_guest(x->base, addr + 8 * i, &p, sizeof(p)))
+    if (i >= MAX_VECTOR ||
+        !spmu_qemu_guest_read(&x->mem, addr + 8 * i, &p, sizeof(p)))
       return false;
     if (!p)
       break;
@@ -520,10 +498,10 @@ spmu_qemu_exec_prepare(const struct spmu_qemu_config *cfg,
   why[0] = '\0';
   *out = NULL;
   if (x)
-    x->base = probe->base;
+    x->mem = probe->mem;
   if (!x)
     snprintf(why, len, "cannot find qemu-x86_64 (/proc/self/exe)");
-  else if (!guest_is_host(probe))
+  else if (!probe->n || !probe->mem.known)
     snprintf(why, len,
              "guest addresses are not host addresses plus QEMU's guest "
              "base here");

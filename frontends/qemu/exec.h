@@ -12,12 +12,13 @@
 #include <stdint.h>
 
 #include "config.h"
+#include "guest.h"
 
-/* A guest address whose bytes the plugin knows (an instruction QEMU
- * translated): the check that guest addresses are host addresses. */
+/* The program's first instruction as QEMU translated it, and where the
+ * guest's memory is found from it (guest.c: known when its bytes are at
+ * its guest address plus QEMU's guest base). */
 struct spmu_qemu_exec_probe {
-  uint64_t vaddr;
-  uint64_t base; /* QEMU's guest base: host address - guest address */
+  struct spmu_qemu_guest_mem mem;
   unsigned char bytes[16];
   size_t n; /* 0: none seen yet */
 };

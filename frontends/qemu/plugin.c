@@ -151,8 +151,9 @@ static bool failed(const struct plugin *p)
 
 /* ---- translations ------------------------------------------------------ */
 
-/* A guest address, the bytes QEMU read there and QEMU's guest base (exec.c
- * checks that the guest address plus the base holds the bytes). */
+/* The first instruction's bytes as QEMU translated them, and the guest's
+ * memory found from them (guest.c: its guest address plus QEMU's guest
+ * base must hold them), for exec.c and auxv.c. */
 static void take_probe(struct spmu_qemu_exec_probe *probe,
                        const struct spmu_qemu_api *api,
                        const struct qemu_plugin_tb *qtb)
@@ -163,10 +164,7 @@ static void take_probe(struct spmu_qemu_exec_probe *probe,
            : 0;
 
   if (n) {
-    void *haddr = api->insn_haddr ? api->insn_haddr(insn) : NULL;
-
-    probe->vaddr = qemu_plugin_insn_vaddr(insn);
-    probe->base = haddr ? (uint64_t)(uintptr_t)haddr - probe->vaddr : 0;
+    spmu_qemu_guest_mem_find(&probe->mem, api, insn, probe->bytes, n);
     probe->n = n;
   }
 }
@@ -189,9 +187,9 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     ok = spmu_qemu_register_tb(p->blocks, t);
     if (!p->probe.n) {
       take_probe(&p->probe, &p->api, qtb);
-      spmu_qemu_stream_set_base(p->stream, p->probe.base);
+      spmu_qemu_stream_set_base(p->stream, p->probe.mem.base);
       if (p->probe.n && !p->cfg.args.vdso)
-        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, p->probe.bytes, p->probe.n);
+        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, &p->probe.mem);
     }
   }
   pthread_mutex_unlock(&p->lock);
