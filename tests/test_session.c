@@ -298,12 +298,28 @@ static void test_empty_event_list(void **state)
   assert_int_equal(s.nev, 1);
 }
 
+/* A session of `prog` started (QEMU of major version major, 0: unknown)
+ * with the guard's record cleared: its QEMU command line in s->qargv. */
+static void start_prog(struct session *s, struct spmu_plugin_args *a, int major)
+{
+  char *argv[] = {"test", "prog", NULL};
+
+  memset(&guarded, 0, sizeof(guarded));
+  parse(s, argv);
+  assert_int_equal(session_load_profile(s), 0);
+  snprintf(s->qemu, sizeof(s->qemu), "/usr/bin/qemu-x86_64");
+  snprintf(s->plugin, sizeof(s->plugin), "/lib/plugin.so");
+  snprintf(s->prog, sizeof(s->prog), "/bin/prog");
+  s->qemu_major = major;
+  session_plugin_args(s, a);
+  assert_int_equal(session_start(s, a), 0);
+}
+
 /* The temporary file is made in $TMPDIR (else /tmp), its path in the
  * plugin's out= argument and told to the guard (what a signal's handler
  * removes), and gone after session_end, the guard told so. */
 static void test_temporary_file(void **state)
 {
-  char *argv[] = {"test", "prog", NULL};
   struct spmu_plugin_args a;
   struct session s;
   char tmp[sizeof(s.tmp)], dir[] = "/tmp/softpmu-test-dir-XXXXXX", want[64];
@@ -312,14 +328,7 @@ static void test_temporary_file(void **state)
   assert_non_null(mkdtemp(dir));
   assert_int_equal(setenv("TMPDIR", dir, 1), 0);
   snprintf(want, sizeof(want), "%s/softpmu-test-", dir);
-  memset(&guarded, 0, sizeof(guarded));
-  parse(&s, argv);
-  assert_int_equal(session_load_profile(&s), 0);
-  snprintf(s.qemu, sizeof(s.qemu), "/usr/bin/qemu-x86_64");
-  snprintf(s.plugin, sizeof(s.plugin), "/lib/plugin.so");
-  snprintf(s.prog, sizeof(s.prog), "/bin/prog");
-  session_plugin_args(&s, &a);
-  assert_int_equal(session_start(&s, &a), 0);
+  start_prog(&s, &a, 0);
   assert_memory_equal(s.tmp, want, strlen(want));
   assert_string_equal(a.out, s.tmp);
   assert_int_equal(access(s.tmp, F_OK), 0);
@@ -343,7 +352,6 @@ static void test_temporary_file(void **state)
  * unknown version none. */
 static void test_tb_size_from_qemu9(void **state)
 {
-  char *argv[] = {"test", "prog", NULL};
   const int majors[] = {0, 8, 9, 10};
   struct spmu_plugin_args a;
   struct session s;
@@ -351,15 +359,7 @@ static void test_tb_size_from_qemu9(void **state)
 
   (void)state;
   for (i = 0; i < sizeof(majors) / sizeof(majors[0]); i++) {
-    memset(&guarded, 0, sizeof(guarded));
-    parse(&s, argv);
-    assert_int_equal(session_load_profile(&s), 0);
-    snprintf(s.qemu, sizeof(s.qemu), "/usr/bin/qemu-x86_64");
-    snprintf(s.plugin, sizeof(s.plugin), "/lib/plugin.so");
-    snprintf(s.prog, sizeof(s.prog), "/bin/prog");
-    s.qemu_major = majors[i];
-    session_plugin_args(&s, &a);
-    assert_int_equal(session_start(&s, &a), 0);
+    start_prog(&s, &a, majors[i]);
     assert_string_equal(s.qargv[3], "-B");
     if (majors[i] >= 9) {
       assert_string_equal(s.qargv[5], "-tb-size");

@@ -283,9 +283,10 @@ static struct rep_site *site_of(const struct spmu_qemu_inline *in, uint64_t x)
   return NULL;
 }
 
-/* Block t's callback per execution. */
-static bool count_per_exec(struct spmu_qemu_inline *in,
-                           struct qemu_plugin_tb *qtb, struct tb *t)
+/* A callback cb on each execution of block t (its rep_block, freed with
+ * in). */
+static bool watch_block(struct spmu_qemu_inline *in, struct qemu_plugin_tb *qtb,
+                        struct tb *t, qemu_plugin_vcpu_udata_cb_t cb)
 {
   struct rep_block *r = calloc(1, sizeof(*r));
 
@@ -293,9 +294,15 @@ static bool count_per_exec(struct spmu_qemu_inline *in,
     return false;
   *r = (struct rep_block){.in = in, .t = t, .next = in->rep_blocks};
   in->rep_blocks = r;
-  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_rep_block,
-                                       QEMU_PLUGIN_CB_NO_REGS, r);
+  qemu_plugin_register_vcpu_tb_exec_cb(qtb, cb, QEMU_PLUGIN_CB_NO_REGS, r);
   return true;
+}
+
+/* Block t's callback per execution. */
+static bool count_per_exec(struct spmu_qemu_inline *in,
+                           struct qemu_plugin_tb *qtb, struct tb *t)
+{
+  return watch_block(in, qtb, t, on_rep_block);
 }
 
 /* A block that is one far transfer (SYSCALL, INT n): the execution that
@@ -316,18 +323,9 @@ static void on_far_alone(unsigned int vcpu_index, void *udata)
 static bool count_restarts(struct spmu_qemu_inline *in,
                            struct qemu_plugin_tb *qtb, struct tb *t)
 {
-  struct rep_block *r;
-
   if (!t->inline_cont.chunk)
     t->inline_cont = new_counter(in);
-  r = t->inline_cont.chunk ? calloc(1, sizeof(*r)) : NULL;
-  if (!r)
-    return false;
-  *r = (struct rep_block){.in = in, .t = t, .next = in->rep_blocks};
-  in->rep_blocks = r;
-  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_far_alone,
-                                       QEMU_PLUGIN_CB_NO_REGS, r);
-  return true;
+  return t->inline_cont.chunk && watch_block(in, qtb, t, on_far_alone);
 }
 
 void spmu_qemu_inline_restart(struct spmu_qemu_inline *in)
