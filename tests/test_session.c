@@ -302,7 +302,7 @@ static void test_empty_event_list(void **state)
  * with the guard's record cleared: its QEMU command line in s->qargv. */
 static void start_prog(struct session *s, struct spmu_plugin_args *a, int major)
 {
-  char *argv[] = {"test", "prog", NULL};
+  static char *argv[] = {"test", "prog", NULL}; /* s->prog_argv points here */
 
   memset(&guarded, 0, sizeof(guarded));
   parse(s, argv);
