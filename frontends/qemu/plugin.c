@@ -105,6 +105,7 @@ struct plugin {
   bool have_qemu_action; /* qemu_action is QEMU's handler */
   struct sigaction qemu_action;      /* set by the sigaction hook, once */
   int fork_tid;                      /* the host thread that forks */
+  unsigned vcpu_span;                /* 1 + the highest vCPU index seen */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
   struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
 };
@@ -216,16 +217,27 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 
 static void register_callbacks(qemu_plugin_id_t id);
 
+/* The reset has taken effect: QEMU calls this in its exclusive section,
+ * the translated code flushed, no vCPU running. The threads that started
+ * before it ran blocks counted inline, on their own vCPUs' words from
+ * API 2: those counts join vCPU 0's (inline.c). */
 static void after_reset(qemu_plugin_id_t id)
 {
+  struct plugin *p = root;
+
+  pthread_mutex_lock(&p->lock);
+  if (p->inl)
+    spmu_qemu_inline_gather(p->inl, p->vcpu_span);
+  pthread_mutex_unlock(&p->lock);
   register_callbacks(id);
 }
 
 /* A second guest thread: QEMU 7.2's inline adds are not atomic, so the
  * plugin resets itself (its callbacks removed, the translated code
  * flushed) and counts with a callback per block from then on (inline.c).
- * The reset is asynchronous: it takes effect before this thread runs
- * another block. */
+ * The reset is asynchronous: it takes effect when QEMU next stops every
+ * vCPU, before this thread runs a block; a thread that starts before
+ * then runs the blocks counted inline (after_reset). */
 static void leave_inline_mode(struct plugin *p)
 {
   p->inline_mode = false;
@@ -254,6 +266,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
   v->ib = p->budget;
   v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
+  if (vcpu_index >= p->vcpu_span)
+    p->vcpu_span = vcpu_index + 1;
   if (spmu_qemu_threads_add(p->threads, vcpu_index, v) > 1 && p->inline_mode)
     leave_inline_mode(p);
   pthread_mutex_unlock(&p->lock);
