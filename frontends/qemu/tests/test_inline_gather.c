@@ -63,8 +63,7 @@ static void fake_scoreboard_free(struct qemu_plugin_scoreboard *s)
 static uint64_t *slot(qemu_plugin_u64 e, unsigned vcpu)
 {
   assert_true(vcpu < NVCPUS);
-  return (uint64_t *)(void *)(e.score->data + vcpu * e.score->size +
-                              e.offset);
+  return (uint64_t *)(void *)(e.score->data + vcpu * e.score->size + e.offset);
 }
 
 static uint64_t fake_u64_get(qemu_plugin_u64 e, unsigned vcpu)
@@ -175,9 +174,8 @@ static struct spmu_qemu_inline *translate(const struct spmu_qemu_api *api)
   in = spmu_qemu_inline_new((const struct spmu_qemu_blocks *)&fake, api);
   assert_non_null(in);
   for (i = 0; i < NBLOCKS; i++) {
-    fake.tb[i] = (struct tb){.vaddr = 0x401000 + 16 * i,
-                             .rep_addr = UINT64_MAX,
-                             .id = i};
+    fake.tb[i] = (struct tb){
+        .vaddr = 0x401000 + 16 * i, .rep_addr = UINT64_MAX, .id = i};
     assert_true(spmu_qemu_inline_tb(
         in, (struct qemu_plugin_tb *)(void *)&fake.qtb[i], &fake.tb[i]));
   }
