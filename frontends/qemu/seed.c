@@ -60,8 +60,7 @@ void spmu_qemu_seed_bytes(struct spmu_qemu_seed *s, void *buf, uint64_t n)
   }
 }
 
-void spmu_qemu_seed_call(struct spmu_qemu_seed *s, unsigned vcpu,
-                         uint64_t buf)
+void spmu_qemu_seed_call(struct spmu_qemu_seed *s, unsigned vcpu, uint64_t buf)
 {
   if (vcpu < MAX_VCPUS)
     s->buf[vcpu] = buf;

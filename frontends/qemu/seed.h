@@ -22,8 +22,7 @@ struct spmu_qemu_seed *spmu_qemu_seed_new(uint64_t seed);
 void spmu_qemu_seed_free(struct spmu_qemu_seed *s);
 
 /* vCPU vcpu calls getrandom(buf, ...): where its bytes will be. */
-void spmu_qemu_seed_call(struct spmu_qemu_seed *s, unsigned vcpu,
-                         uint64_t buf);
+void spmu_qemu_seed_call(struct spmu_qemu_seed *s, unsigned vcpu, uint64_t buf);
 
 /* vCPU vcpu's getrandom returned ret: when it wrote bytes (ret > 0),
  * they are replaced by the generator's next ones through m. false when
