@@ -967,7 +967,7 @@ const struct cli_command cli_cmd_stat = {
         "             [-d[d[d]]] [--all-user] [--no-big-num | -B]\n"
         "             [-A | --per-thread] [-M METRIC,...]\n"
         "             [-I MSEC [--interval-count N]] [--qemu PATH] [--vdso]\n"
-        "             [--] PROG [ARGS...]\n"
+        "             [--seed N] [--] PROG [ARGS...]\n"
         "    softpmu stat [--cpu PROFILE] [-e EVENT,...] [-x SEP | -j]"
         " --from FILE [PROG...]",
     .description =

@@ -450,7 +450,8 @@ static bool sh_script(const char *prog)
 #define QEMU_RUN_TB_SIZE "127"
 
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
-                     char *parg, const char *prog, char **prog_argv)
+                     const char *seed, char *parg, const char *prog,
+                     char **prog_argv)
 {
   int nargs = 0, q = 0;
   size_t nptr;
@@ -459,7 +460,7 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
 
   while (prog_argv[nargs])
     nargs++;
-  nptr = (size_t)nargs + 16;
+  nptr = (size_t)nargs + 18; /* the options above and below, 16 at most */
   qargv = calloc(1, nptr * sizeof(*qargv) + sizeof(*str));
   if (!qargv)
     return NULL;
@@ -472,6 +473,10 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
   if (qemu_major >= 9) {
     qargv[q++] = "-tb-size";
     qargv[q++] = QEMU_RUN_TB_SIZE;
+  }
+  if (seed) {
+    qargv[q++] = "-seed";
+    qargv[q++] = (char *)seed;
   }
   if (parg) {
     const char *pre = getenv("LD_PRELOAD");

@@ -11,7 +11,9 @@
  * execve would fail natively, it is left to fail, and the program gets
  * its error; if it would start a program the plugin can run, the process
  * execs qemu-x86_64 itself, with the QEMU options of its own command line
- * (/proc/self/cmdline) and this plugin's arguments, on the program and
+ * (/proc/self/cmdline: all but -E, -U and -0; -seed N among them, so that
+ * QEMU's random bytes start again from N, as the plugin's do with seed=N)
+ * and this plugin's arguments, on the program and
  * its argument and environment vectors, as the kernel would have run it:
  * same pid, argv[0] as given (-0), a "#!" script under its interpreter
  * (execve(2)). Everything else runs natively, uncounted, with the reason

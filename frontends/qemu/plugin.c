@@ -27,6 +27,7 @@
  *               event's count as read, multiplexed or not
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
+ *   seed.c      getrandom(2)'s bytes from a seed (seed=N)
  *   fail.c      the messages
  *   api.c       the plugin API versions: the calls that differ
  * and the types they share: config.h (the configuration, const once set),
@@ -45,6 +46,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -71,6 +73,7 @@
 #include "qemu_plugin_api.h"
 #include "results.h"
 #include "sample.h"
+#include "seed.h"
 #include "setup.h"
 #include "threads.h"
 #include "vcpu.h"
@@ -85,6 +88,7 @@
 #define NR_KILL 62
 #define NR_TKILL 200
 #define NR_TGKILL 234
+#define NR_GETRANDOM 318
 
 struct plugin {
   struct spmu_qemu_config cfg; /* set by setup.c; const to every part */
@@ -105,8 +109,11 @@ struct plugin {
   bool have_qemu_action; /* qemu_action is QEMU's handler */
   struct sigaction qemu_action;      /* set by the sigaction hook, once */
   int fork_tid;                      /* the host thread that forks */
+  unsigned vcpu_span;                /* 1 + the highest vCPU index seen */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
   struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
+  struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
+  bool seed_failed;                  /* said that a write failed */
 };
 
 static struct plugin *root;
@@ -216,16 +223,27 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 
 static void register_callbacks(qemu_plugin_id_t id);
 
+/* The reset has taken effect: QEMU calls this in its exclusive section,
+ * the translated code flushed, no vCPU running. The threads that started
+ * before it ran blocks counted inline, on their own vCPUs' words from
+ * API 2: those counts join vCPU 0's (inline.c). */
 static void after_reset(qemu_plugin_id_t id)
 {
+  struct plugin *p = root;
+
+  pthread_mutex_lock(&p->lock);
+  if (p->inl)
+    spmu_qemu_inline_gather(p->inl, p->vcpu_span);
+  pthread_mutex_unlock(&p->lock);
   register_callbacks(id);
 }
 
 /* A second guest thread: QEMU 7.2's inline adds are not atomic, so the
  * plugin resets itself (its callbacks removed, the translated code
  * flushed) and counts with a callback per block from then on (inline.c).
- * The reset is asynchronous: it takes effect before this thread runs
- * another block. */
+ * The reset is asynchronous: it takes effect when QEMU next stops every
+ * vCPU, before this thread runs a block; a thread that starts before
+ * then runs the blocks counted inline (after_reset). */
 static void leave_inline_mode(struct plugin *p)
 {
   p->inline_mode = false;
@@ -254,6 +272,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
   v->ib = p->budget;
   v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
+  if (vcpu_index >= p->vcpu_span)
+    p->vcpu_span = vcpu_index + 1;
   if (spmu_qemu_threads_add(p->threads, vcpu_index, v) > 1 && p->inline_mode)
     leave_inline_mode(p);
   pthread_mutex_unlock(&p->lock);
@@ -366,6 +386,8 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
     on_execve(root, vcpu_index, &call);
   if (num == NR_KILL || num == NR_TKILL || num == NR_TGKILL)
     on_self_kill(root, num, a1, a2, a3);
+  if (num == NR_GETRANDOM && root->seed)
+    spmu_qemu_seed_call(root->seed, vcpu_index, a1);
 }
 
 /* QEMU's own restart of a system call (QEMU_ERESTARTSYS, 512, which
@@ -378,13 +400,32 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
  * execution counts nothing (README.md, "Restarted system calls"). */
 #define QEMU_ERESTARTSYS_ 512
 
+/* getrandom returned: with seed=N its bytes are the generator's
+ * (seed.c). */
+static void on_getrandom_ret(struct plugin *p, unsigned int vcpu_index,
+                             int64_t ret)
+{
+  bool ok;
+
+  pthread_mutex_lock(&p->lock);
+  ok = spmu_qemu_seed_return(p->seed, &p->probe.mem, vcpu_index, ret);
+  if (!ok && !p->seed_failed)
+    spmu_qemu_fail("seed=%" PRIu64 ": getrandom's buffer could not be "
+                   "written: the host's bytes stay",
+                   p->cfg.args.seed.value);
+  p->seed_failed |= !ok;
+  pthread_mutex_unlock(&p->lock);
+}
+
 static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
                            int64_t num, int64_t ret)
 {
   struct plugin *p = root;
   struct vcpu *v;
 
-  (void)id, (void)num;
+  (void)id;
+  if (num == NR_GETRANDOM && p->seed)
+    on_getrandom_ret(p, vcpu_index, ret);
   if (ret != -QEMU_ERESTARTSYS_)
     return;
   if (p->inline_mode) {
@@ -666,6 +707,7 @@ static void drop(struct plugin *p)
   spmu_qemu_budget_free(p->budget);
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
+  spmu_qemu_seed_free(p->seed);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }
@@ -702,6 +744,11 @@ static struct plugin *make(const struct spmu_qemu_api *api, int argc,
   p->status = SPMU_RESULTS_STATUS_UNKNOWN;
   p->inline_mode = p->cfg.inline_start;
   p->budget = spmu_qemu_budget_new(&p->cfg, &p->api);
+  if (p->cfg.args.seed.given &&
+      !(p->seed = spmu_qemu_seed_new(p->cfg.args.seed.value))) {
+    spmu_qemu_fail("out of memory");
+    goto fail;
+  }
   return p;
 fail:
   drop(p);

@@ -274,6 +274,20 @@ grep -q '^LD_PRELOAD=/nonexistent.so$' "$tmp/libc7" ||
 cmp -s "$tmp/libc7" "$tmp/libc" ||
   fail "sh -c 'exec libc_static': $(diff "$tmp/libc7" "$tmp/libc" | head -4)"
 
+# --seed 1: the same random bytes under both (getrandom's from the
+# plugin's generator, AT_RANDOM's from QEMU's -seed, which both QEMUs
+# draw alike), the exact ones test_stat.sh names.
+"$CC" -nostdlib -static -ffreestanding -fno-stack-protector -O2 \
+  -o "$tmp/random" "$SRC/random.c" || fail "random.c: does not build"
+for q in "$QEMU7" "$SOFTPMU_QEMU10"; do
+  checks=$((checks + 1))
+  "$SOFTPMU" stat --qemu "$q" --seed 1 -e instructions -- "$tmp/random" \
+    >"$tmp/out" 2>"$tmp/err"
+  same "$tmp/out" "getrandom=c15c0289ec2d0a9167ec8e65a18debbe
+at_random=f5b165224a58b791df6af1d8303e61cd" ||
+    fail "--seed 1 under $q: $(cat "$tmp/out" "$tmp/err")"
+done
+
 for case in "record:event=5300c0,period=97" \
   "record:event=5300c0,event=5300c4,period=89,callgraph=1" \
   "record:event=5320c4,event=5300c0,period=31,callgraph=1" \
