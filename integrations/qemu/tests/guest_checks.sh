@@ -25,7 +25,8 @@ check() { if [ "$2" = "$3" ]; then ok "$1 ($3)"; else no "$1" "expected $2, got 
 # [11:8]), SOFTPMU_ARCH_LBR (1: architectural LBRs, leaf 1CH) and
 # SOFTPMU_LBR (the LBR stack's entries; with architectural LBRs the
 # deepest of leaf 1CH's depths, which Linux takes), SOFTPMU_LBR_CALLSTACK
-# (1: LBR call-stack mode).
+# (1: LBR call-stack mode), SOFTPMU_DTES64, SOFTPMU_BTS, SOFTPMU_PEBS (the
+# DS area's 64-bit layout, BTS, PEBS: CPUID.01H, IA32_MISC_ENABLE).
 if [ -r /expect ] && . /expect && [ -n "${SOFTPMU_VERSION:-}" ]; then
   ok "expectations of profile $SOFTPMU_PROFILE (/expect)"
 else
@@ -38,9 +39,11 @@ fi
 # Vol. 3B 18.2): its banner, version, counters and widths.
 dmesg >/tmp/dmesg
 banner=$(grep 'Performance Events:' /tmp/dmesg)
+# perfmon version 1 (Core Duo) is Linux's "core" PMU, 2 and later "Intel"
+if [ "$SOFTPMU_VERSION" -ge 2 ]; then driver="Intel PMU driver"; else driver="core PMU driver"; fi
 case $banner in
-*"Intel PMU driver"*) ok "kernel: $banner" ;;
-*) no "kernel PMU driver" "${banner:-no Performance Events line}" ;;
+*"$driver"*) ok "kernel: $banner" ;;
+*) no "kernel PMU driver" "no '$driver' in: ${banner:-no Performance Events line}" ;;
 esac
 field() { sed -n "s/.*\.\.\. $1: *\([0-9a-fx]*\).*/\1/p" /tmp/dmesg | head -1; }
 check "perfmon version (CPUID.0AH:EAX[7:0])" "$SOFTPMU_VERSION" "$(field version)"
@@ -49,7 +52,9 @@ check "bit width (EAX[23:16])" "$SOFTPMU_GP_WIDTH" "$(field 'bit width')"
 check "fixed-purpose events (EDX[4:0])" "$SOFTPMU_FIXED" "$(field 'fixed-purpose events')"
 # The LBRs (SDM Vol. 3B 17.4.8; Skylake: 32 entries, format 5): Linux
 # probes their MSRs and says how deep they are.
-case $banner in
+case $SOFTPMU_LBR:$banner in
+0:*"-deep LBR"*) no "kernel LBR" "LBRs in: $banner, the profile has none" ;;
+0:*) ok "kernel: no LBRs" ;;
 *"$SOFTPMU_LBR-deep LBR"*) ok "kernel: $SOFTPMU_LBR-deep LBR" ;;
 *) no "kernel LBR" "no '$SOFTPMU_LBR-deep LBR' in: $banner" ;;
 esac
@@ -163,15 +168,31 @@ if [ "${faults:-0}" -ge 256 ]; then ok "/pagefault took $faults page faults"; el
   no "/pagefault page faults" "expected at least 256, got $faults"; fi
 
 # RDPMC at CPL 3 (CR4.PCE set by Linux with rdpmc=2) reads the counter.
+# /rdpmc reads fixed counter 0: without fixed counters (Core Duo) that
+# RDPMC is a #GP (SDM Vol. 2B RDPMC: ECX selects no counter), SIGSEGV.
+# perf stat's own status is 0 when its program dies: the program's
+# status is taken by the shell.
 echo 2 >/sys/bus/event_source/devices/cpu/rdpmc
-if perf stat -x, -e instructions:u -o /tmp/stat2 /rdpmc; then
+perf stat -x, -e instructions:u -o /tmp/stat2 sh -c '/rdpmc; echo $? >/tmp/rdpmc.rc' 2>/dev/null
+rc=$(cat /tmp/rdpmc.rc 2>/dev/null)
+if [ "$SOFTPMU_FIXED" = 0 ]; then
+  check "rdpmc at CPL 3 of fixed counter 0, which the profile lacks: #GP (SIGSEGV, status)" 139 "$rc"
+elif [ "$rc" = 0 ]; then
   ok "rdpmc at CPL 3: 2006 instructions between two reads"
 else
-  no "rdpmc at CPL 3" "exit status $? (difference - 2006, mod 256)"
+  no "rdpmc at CPL 3" "exit status $rc (difference - 2006, mod 256)"
 fi
 
 # Loads and stores (D0H/81H, D0H/82H) of /memops: 4000 each, exact.
-perf stat -x, -e instructions:u,r81d0:u,r82d0:u -o /tmp/stat4 /memops
+# With fewer than three counters for them (Core Duo: two, no fixed
+# counter) perf would multiplex the three events and scale their counts:
+# the stores are then counted in a run of their own.
+if [ $((SOFTPMU_GP + (SOFTPMU_FIXED > 0))) -ge 3 ]; then
+  perf stat -x, -e instructions:u,r81d0:u,r82d0:u -o /tmp/stat4 /memops
+else
+  perf stat -x, -e instructions:u,r81d0:u -o /tmp/stat4 /memops
+  perf stat -x, -e r82d0:u -o /tmp/stat4b /memops && cat /tmp/stat4b >>/tmp/stat4
+fi
 check "perf stat instructions:u of /memops" 10005 "$(sed -n 's/^\([0-9]*\),.*instructions:u.*/\1/p' /tmp/stat4)"
 check "perf stat MEM_INST_RETIRED.ALL_LOADS (r81d0:u) of /memops" 4000 \
   "$(sed -n 's/^\([0-9]*\),.*r81d0:u.*/\1/p' /tmp/stat4)"
@@ -208,17 +229,25 @@ loop_sym() { # FILE: "loop _start" if perf report has samples there
 # Core 2 model 0FH (Merom, QEMU's Conroe), Sandy Bridge below the
 # microcode revision that fixed them (QEMU's is 1). Then perf falls back
 # from cycles:P to a counter's PMI, and Linux refuses :pp (EOPNOTSUPP).
-if grep -q 'PEBS disabled due to CPU errata' /tmp/dmesg; then pebs_off=1; else pebs_off=0; fi
-# precise NAME EVENT FILE: perf record of /loop with a precise EVENT;
-# where Linux turned PEBS off, refused
+# Linux takes the DS area in its 64-bit layout only (DTES64); without PEBS
+# or DTES64 (Core Duo) it has no precise events either.
+pebs_off=
+[ "${SOFTPMU_PEBS:-0}" = 1 ] || pebs_off="the profile has no PEBS"
+[ "${SOFTPMU_DTES64:-0}" = 1 ] || pebs_off="no DTES64, the only DS layout Linux takes"
+if grep -q 'PEBS disabled due to CPU errata' /tmp/dmesg; then
+  pebs_off="the kernel: PEBS disabled due to CPU errata"; fi
+# precise NAME EVENT FILE: perf record of /loop with a precise EVENT
+# (status 0); where Linux has no PEBS, the check that it is refused
+# (status 1)
 precise() {
-  if [ "$pebs_off" = 1 ]; then
+  if [ -n "$pebs_off" ]; then
     if taskset 1 perf record -q -e "$2" -o "$3" /loop >/dev/null 2>&1; then
-      no "$1" "accepted, though Linux turned PEBS off"
-    else ok "$1: refused (the kernel: PEBS disabled due to CPU errata)"; fi
+      no "$1" "accepted, though Linux has no PEBS ($pebs_off)"
+    else ok "$1: refused ($pebs_off)"; fi
     return 1
   fi
   taskset 1 perf record -q -e "$2" -o "$3" /loop >/dev/null 2>&1
+  return 0
 }
 taskset 1 perf record -q -o /tmp/def.data /loop >/dev/null 2>&1
 check "perf record /loop (default event cycles:P): samples in _start" "loop _start" "$(loop_sym /tmp/def.data)"
@@ -257,7 +286,7 @@ samples() { # EVENT: the number of samples, and their IPs not in the loop
 set -- $(samples instructions:u)
 check "perf record -e instructions:u -c 10007: samples" 1998 "$1"
 check "perf record -e instructions:u -c 10007: samples outside the loop" 0 "$2"
-if [ "$pebs_off" = 1 ]; then
+if [ -n "$pebs_off" ]; then
   precise "perf record -e instructions:upp (PEBS)" instructions:upp /tmp/rec.data || true
 else
   set -- $(samples instructions:upp)
@@ -285,20 +314,25 @@ pairs=$(for i in 0 1 2 3 4 5 6 7; do echo "$i $(pair $i)"; done)
 # and refuses a shorter one (EINVAL), so BTS, which it uses only with a
 # period of 1, is refused there: perf record of instructions:u with a
 # period of 2 tells.
-if ! perf record -q -e instructions:u -c 2 -o /tmp/p2.data true >/dev/null 2>&1; then
+# Linux uses BTS only with the DS area's 64-bit layout (DTES64).
+if [ "${SOFTPMU_BTS:-0}" != 1 ] || [ "${SOFTPMU_DTES64:-0}" != 1 ]; then
+  if perf record -q -d -e branches:u -c 1 -o /tmp/bts.data /branches x >/dev/null 2>&1; then
+    no "BTS" "perf record -e branches:u -c 1 accepted, though Linux has no BTS here"
+  else ok "BTS (perf record -e branches:u -c 1): refused (no BTS or no DTES64)"; fi
+elif ! perf record -q -e instructions:u -c 2 -o /tmp/p2.data true >/dev/null 2>&1; then
   if perf record -q -d -e branches:u -c 1 -o /tmp/bts.data /branches x >/dev/null 2>&1; then
     no "BTS" "perf record -e branches:u -c 1 accepted, though a period of 2 is refused"
   else ok "BTS (perf record -e branches:u -c 1): refused, as a period of 2 (Linux's minimum period)"; fi
 else
-perf record -q -d -e branches:u -c 1 -o /tmp/bts.data /branches x >/dev/null 2>&1
-perf script -i /tmp/bts.data -F ip,addr 2>/dev/null |
-  awk -v pairs="$pairs" 'BEGIN { n = split(pairs, p, "\n"); for (i = 1; i <= n; i++) {
-      split(p[i], f, " "); want[f[1]] = f[2] " " f[3] } }
-    { got = "0x" $1 " 0x" $3; k = NR % 7; if (k == 0) k = 7
-      if (got != want[k]) { bad++; if (bad < 4) print "record " NR ": " got ", expected " want[k] } }
-    END { print NR " records, " bad + 0 " not as expected" }' >/tmp/bts.out
-check "BTS (perf record -e branches:u -c 1) of /branches x" \
-  "699 records, 0 not as expected" "$(tail -1 /tmp/bts.out)"
+  perf record -q -d -e branches:u -c 1 -o /tmp/bts.data /branches x >/dev/null 2>&1
+  perf script -i /tmp/bts.data -F ip,addr 2>/dev/null |
+    awk -v pairs="$pairs" 'BEGIN { n = split(pairs, p, "\n"); for (i = 1; i <= n; i++) {
+        split(p[i], f, " "); want[f[1]] = f[2] " " f[3] } }
+      { got = "0x" $1 " 0x" $3; k = NR % 7; if (k == 0) k = 7
+        if (got != want[k]) { bad++; if (bad < 4) print "record " NR ": " got ", expected " want[k] } }
+      END { print NR " records, " bad + 0 " not as expected" }' >/tmp/bts.out
+  check "BTS (perf record -e branches:u -c 1) of /branches x" \
+    "699 records, 0 not as expected" "$(tail -1 /tmp/bts.out)"
 fi
 # LBR (SDM Vol. 3B 17.4.8, 17.7.2): perf record -b on instructions:u,
 # one sample every 10007 instructions: floor(900007 / 10007) = 89
@@ -321,13 +355,23 @@ lbr_stacks() { # FILE: samples, entries, entries not as expected, short stacks
         if (u < min) short++; u = 0 }
       END { print s + 0, t + 0, bad + 0, short + 0 }'
 }
-taskset 1 perf record -q -b -e instructions:u -c 10007 -o /tmp/lbr.data /branches >/dev/null 2>&1
-set -- $(lbr_stacks /tmp/lbr.data)
-check "perf record -b of /branches: samples" 89 "$1"
-check "perf record -b of /branches: entries not in program order" 0 "$3"
-# SOFTPMU_LBR entries, less the returns from the kernel the stack also
-# holds and those Linux's software filter drops (intel_pmu_lbr_filter)
-check "perf record -b of /branches: samples with fewer than $minlbr user entries" 0 "$4"
+if [ "$SOFTPMU_LBR" = 0 ]; then
+  # No LBRs (Core Duo; Linux's perfmon version 1 driver takes none): the
+  # samples come, each with no branch entry.
+  taskset 1 perf record -q -b -e instructions:u -c 10007 -o /tmp/lbr.data /branches >/dev/null 2>&1
+  check "perf record -b of /branches (no LBRs): samples" 89 \
+    "$(perf script -i /tmp/lbr.data -F ip 2>/dev/null | wc -l)"
+  set -- $(lbr_stacks /tmp/lbr.data)
+  check "perf record -b of /branches (no LBRs): branch entries" 0 "$2"
+else
+  taskset 1 perf record -q -b -e instructions:u -c 10007 -o /tmp/lbr.data /branches >/dev/null 2>&1
+  set -- $(lbr_stacks /tmp/lbr.data)
+  check "perf record -b of /branches: samples" 89 "$1"
+  check "perf record -b of /branches: entries not in program order" 0 "$3"
+  # SOFTPMU_LBR entries, less the returns from the kernel the stack also
+  # holds and those Linux's software filter drops (intel_pmu_lbr_filter)
+  check "perf record -b of /branches: samples with fewer than $minlbr user entries" 0 "$4"
+fi
 # LBR call-stack mode (SDM Vol. 3B 17.9, LBR_SELECT.EN_CALLSTACK, near
 # calls and returns only): the stack holds the calls not yet returned
 # from. A sample in f (0x40102f-0x401039) has the call into f on it, one
@@ -345,18 +389,18 @@ if [ "${SOFTPMU_LBR_CALLSTACK:-1}" = 0 ]; then
     no "perf record --call-graph lbr" "accepted, but $SOFTPMU_PROFILE has no call-stack LBRs"
   else ok "perf record --call-graph lbr: refused (no call-stack LBRs on $SOFTPMU_PROFILE)"; fi
 else
-taskset 1 perf record -q --call-graph lbr -e instructions:u -c 10007 -o /tmp/cs.data /branches \
-  >/dev/null 2>&1
-perf script -i /tmp/cs.data -F ip,brstack -G 2>/dev/null |
-  awk 'NF { s++; ip = ("0x" $1) + 0; got = ""
-         for (i = 2; i <= NF; i++) { split($i, e, "/"); got = got e[1] "/" e[2] " " }
-         want = (ip >= 0x40102f && ip <= 0x401039) ? "0x401018/0x40102f " : \
-                (ip == 0x40103a ? "0x40101d/0x40103a " : "")
-         if (got != want) bad++ }
-       END { print s + 0, bad + 0 }' >/tmp/cs.out 2>&1
-set -- $(cat /tmp/cs.out)
-check "perf record --call-graph lbr of /branches: samples" 89 "$1"
-check "perf record --call-graph lbr of /branches: call stacks not as expected" 0 "$2"
+  taskset 1 perf record -q --call-graph lbr -e instructions:u -c 10007 -o /tmp/cs.data /branches \
+    >/dev/null 2>&1
+  perf script -i /tmp/cs.data -F ip,brstack -G 2>/dev/null |
+    awk 'NF { s++; ip = ("0x" $1) + 0; got = ""
+           for (i = 2; i <= NF; i++) { split($i, e, "/"); got = got e[1] "/" e[2] " " }
+           want = (ip >= 0x40102f && ip <= 0x401039) ? "0x401018/0x40102f " : \
+                  (ip == 0x40103a ? "0x40101d/0x40103a " : "")
+           if (got != want) bad++ }
+         END { print s + 0, bad + 0 }' >/tmp/cs.out 2>&1
+  set -- $(cat /tmp/cs.out)
+  check "perf record --call-graph lbr of /branches: samples" 89 "$1"
+  check "perf record --call-graph lbr of /branches: call stacks not as expected" 0 "$2"
 fi
 
 # perf's own self-tests that use the hardware PMU: the mmap interface
