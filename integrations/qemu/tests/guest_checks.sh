@@ -77,6 +77,12 @@ if [ "$SOFTPMU_ARCH_LBR" = 1 ]; then
   *) no "kernel Architectural LBR" "CPUID.07H:EDX[19] set, no 'Architectural LBR' in: $banner" ;;
   esac
 fi
+# BTS and PEBS available (IA32_MISC_ENABLE[11] and [12] clear, SDM Vol.
+# 4, Table 2-2), which Linux reads into /proc/cpuinfo's bts and pebs
+# (with CPUID.01H:EDX[21] DS).
+want="$([ "${SOFTPMU_BTS:-0}" = 1 ] && echo bts) $([ "${SOFTPMU_PEBS:-0}" = 1 ] && echo pebs)"
+got="$(grep -qw bts /proc/cpuinfo && echo bts) $(grep -qw pebs /proc/cpuinfo && echo pebs)"
+check "IA32_MISC_ENABLE[11], [12]: /proc/cpuinfo's bts, pebs" "$want" "$got"
 if [ -d /sys/bus/event_source/devices/cpu ]; then ok "sysfs: event_source/devices/cpu"; else
   no "sysfs" "/sys/bus/event_source/devices/cpu missing"; fi
 
