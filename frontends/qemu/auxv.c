@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "fail.h"
+#include "stack.h"
 
 #define AT_NULL 0
 #define AT_SYSINFO_EHDR 33
@@ -179,51 +180,78 @@ static const char *close_up(const struct spmu_qemu_guest_mem *m, uint64_t p)
   return "no end of the auxiliary vector";
 }
 
-/* The vector from sp without its AT_SYSINFO_EHDR entry: the entries after
- * it moved down, so the vector is the one QEMU 7.2 gives, one AT_NULL
- * entry longer at its end. */
-static const char *hide(const struct spmu_qemu_guest_mem *m, uint64_t sp)
+/* The vector's AT_SYSINFO_EHDR entry, from its first entry at p: its
+ * address into *vdso, 0 when it has none. */
+static const char *find_vdso(const struct spmu_qemu_guest_mem *m, uint64_t p,
+                             uint64_t *vdso)
 {
-  uint64_t argc, p, envp, type, k;
-  const char *why;
+  uint64_t type, k;
 
-  if (!spmu_qemu_guest_read(m, sp, &argc, sizeof(argc)) || argc >= WALK_MAX)
-    return "no argument count at the stack pointer";
-  p = sp + 8 * (argc + 2); /* argc, argv[0..argc), its null */
-  envp = p;
-  if ((why = reverse_environment(m, &p, set_by_qemu())) != NULL) {
-    if (p == envp) /* its end not found: nor is the vector */
-      return why;
-    say(why); /* the vDSO is withheld all the same */
-  }
+  *vdso = 0;
   for (k = 0; k < WALK_MAX; k++, p += 16) {
     if (!spmu_qemu_guest_read(m, p, &type, sizeof(type)))
       return "no end of the auxiliary vector";
     if (type == AT_NULL)
       return NULL;
-    if (type == AT_SYSINFO_EHDR)
-      return close_up(m, p + 16);
+    if (type == AT_SYSINFO_EHDR && !*vdso)
+      *vdso = p;
   }
   return "no end of the auxiliary vector";
+}
+
+/* The start from sp made QEMU 7.2's: the environment last variable first
+ * where QEMU gave it in order, and the vector without its
+ * AT_SYSINFO_EHDR entry (the entries after it moved down, so the vector
+ * is the one QEMU 7.2 gives, one AT_NULL entry longer at its end). */
+static const char *hide(const struct spmu_qemu_auxv *a, uint64_t sp)
+{
+  const struct spmu_qemu_guest_mem *m = &a->mem;
+  uint64_t argc, p, envp, vdso;
+  const char *why;
+
+  if (!spmu_qemu_guest_read(m, sp, &argc, sizeof(argc)) || argc >= WALK_MAX)
+    return "no argument count at the stack pointer";
+  p = envp = sp + 8 * (argc + 2); /* argc, argv[0..argc), its null */
+  if (!skip_pointers(m, &p))
+    return "no end of the environment";
+  if ((why = find_vdso(m, p, &vdso)) != NULL)
+    return why;
+  if (spmu_qemu_api_env_in_order(a->api, vdso != 0) &&
+      (why = reverse_environment(m, &envp, set_by_qemu())) != NULL)
+    say(why); /* the vDSO is withheld all the same */
+  return vdso ? close_up(m, vdso + 16) : NULL;
+}
+
+/* The stack pointer at the program's first instruction: read where the
+ * plugin API reads registers (API 2 on), else found by the stack's
+ * content (stack.c). */
+static const char *stack_pointer(const struct spmu_qemu_auxv *a, uint64_t *sp)
+{
+  struct spmu_qemu_gprs g;
+  uint64_t r[SPMU_QEMU_GPRS];
+
+  if (!spmu_qemu_api_registers(a->api))
+    return spmu_qemu_stack_find(&a->mem, sp) ? NULL : "its stack is not found";
+  if (!spmu_qemu_gprs_find(a->api, &g) ||
+      !spmu_qemu_gprs_read(a->api, &g, SPMU_QEMU_GPRS, r))
+    return "its stack pointer cannot be read";
+  *sp = r[SPMU_QEMU_RSP];
+  if (!spmu_qemu_guest_agrees(&a->mem, a->api, *sp, 8))
+    return "its stack is not where the plugin looks";
+  return NULL;
 }
 
 static void on_first_block(unsigned int vcpu_index, void *userdata)
 {
   struct spmu_qemu_auxv *a = userdata;
-  struct spmu_qemu_gprs g;
-  uint64_t r[SPMU_QEMU_GPRS];
-  const char *why = NULL;
+  uint64_t sp = 0;
+  const char *why;
 
   (void)vcpu_index;
   if (atomic_exchange(&a->done, true))
     return;
-  if (!spmu_qemu_gprs_find(a->api, &g) ||
-      !spmu_qemu_gprs_read(a->api, &g, SPMU_QEMU_GPRS, r))
-    why = "its stack pointer cannot be read";
-  else if (!spmu_qemu_guest_agrees(&a->mem, a->api, r[SPMU_QEMU_RSP], 8))
-    why = "its stack is not where the plugin looks";
-  else
-    why = hide(&a->mem, r[SPMU_QEMU_RSP]);
+  if ((why = stack_pointer(a, &sp)) == NULL)
+    why = hide(a, sp);
   if (why)
     say(why);
 }
@@ -235,12 +263,13 @@ void spmu_qemu_auxv_arm(struct spmu_qemu_auxv *a,
 {
   a->api = api;
   a->mem = *mem;
-  if (!spmu_qemu_api_registers(api))
-    return;
   if (!mem->known) {
     say("its memory is not where the plugin looks");
     return;
   }
   qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_first_block,
-                                       QEMU_PLUGIN_CB_R_REGS, a);
+                                       spmu_qemu_api_registers(api)
+                                           ? QEMU_PLUGIN_CB_R_REGS
+                                           : QEMU_PLUGIN_CB_NO_REGS,
+                                       a);
 }
