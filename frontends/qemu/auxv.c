@@ -203,7 +203,7 @@ static const char *find_vdso(const struct spmu_qemu_guest_mem *m, uint64_t p,
  * where QEMU gave it in order, and the vector without its
  * AT_SYSINFO_EHDR entry (the entries after it moved down, so the vector
  * is the one QEMU 7.2 gives, one AT_NULL entry longer at its end). */
-static const char *hide(const struct spmu_qemu_auxv *a, uint64_t sp)
+static const char *hide(struct spmu_qemu_auxv *a, uint64_t sp)
 {
   const struct spmu_qemu_guest_mem *m = &a->mem;
   uint64_t argc, p, envp, vdso;
@@ -216,6 +216,9 @@ static const char *hide(const struct spmu_qemu_auxv *a, uint64_t sp)
     return "no end of the environment";
   if ((why = find_vdso(m, p, &vdso)) != NULL)
     return why;
+  a->vdso = vdso != 0;
+  if (a->keep)
+    return NULL;
   if (spmu_qemu_api_env_in_order(a->api, vdso != 0) &&
       (why = reverse_environment(m, &envp, set_by_qemu())) != NULL)
     say(why); /* the vDSO is withheld all the same */
@@ -252,24 +255,26 @@ static void on_first_block(unsigned int vcpu_index, void *userdata)
     return;
   if ((why = stack_pointer(a, &sp)) == NULL)
     why = hide(a, sp);
-  if (why)
+  if (why && !a->keep)
     say(why);
 }
 
 void spmu_qemu_auxv_arm(struct spmu_qemu_auxv *a,
                         const struct spmu_qemu_api *api,
                         struct qemu_plugin_tb *qtb,
-                        const struct spmu_qemu_guest_mem *mem)
+                        const struct spmu_qemu_guest_mem *mem, bool keep)
 {
   a->api = api;
   a->mem = *mem;
+  a->keep = keep;
   if (!mem->known) {
-    say("its memory is not where the plugin looks");
+    if (!keep)
+      say("its memory is not where the plugin looks");
     return;
   }
-  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_first_block,
-                                       spmu_qemu_api_registers(api)
-                                           ? QEMU_PLUGIN_CB_R_REGS
-                                           : QEMU_PLUGIN_CB_NO_REGS,
-                                       a);
+  if (!spmu_qemu_api_registers(api))
+    on_first_block(0, a); /* nothing has run: the start is as QEMU laid it */
+  else if (!keep)
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_first_block,
+                                         QEMU_PLUGIN_CB_R_REGS, a);
 }
