@@ -55,7 +55,7 @@ enum cli_exit {
   "        missing, not executable or refusing plugins (a static build)\n"     \
   "        is refused before the program runs, status 2.\n\n"                  \
   "    --vdso\n"                                                               \
-  "        Start the program as QEMU 9 and later make it: with their\n"        \
+  "        Start the program as QEMU 8.2 and later make it: with their\n"      \
   "        vDSO (glibc then calls clock_gettime, gettimeofday, time and\n"     \
   "        getcpu there, without a system call) and its environment in\n"      \
   "        order. By default softpmu's plugin withholds the vDSO and\n"        \
