@@ -122,8 +122,9 @@ same_samples() {
   samples "$SOFTPMU_QEMU10" "$1" "$2" >"$tmp/s10"
   # A program a signal ends: QEMU 10 calls the exit callback first, so
   # its stream has the thread's EXIT record; QEMU 7.2's has none (softpmu
-  # record adds it at the last time it saw). The rest must be the same.
-  if [ "$1" = signal ]; then
+  # record adds it at the last time it saw), nor has 8.2's. The rest must
+  # be the same.
+  if [ "$1" = signal ] && [ "$OTHER" = 10 ]; then
     checks=$((checks + 1))
     grep -q '^exit ' "$tmp/s10" || fail "signal: no exit record under QEMU $OTHER"
     grep -v '^exit ' "$tmp/s10" >"$tmp/s10x"
