@@ -173,23 +173,41 @@ static bool stack_shaped(const char *line, uint64_t prev_end, bool prev_guard,
          perms[1] == 'w' && perms[3] == 'p';
 }
 
-bool spmu_qemu_stack_find(const struct spmu_qemu_guest_mem *m, uint64_t *sp)
+/* Does the mapping's top end as QEMU ends a stack: the program's file
+ * name, then a word of zeros (its last byte not NUL, its NUL, 8 zeros)?
+ * Such mappings are searched first: the other stack-shaped ones are
+ * QEMU's own threads' stacks, each searched whole before it is passed. */
+static bool name_at_top(const struct spmu_qemu_guest_mem *m, uint64_t hi)
+{
+  unsigned char b[10];
+  size_t i;
+
+  if (!spmu_qemu_guest_read(m, hi - sizeof(b), b, sizeof(b)) || !b[0])
+    return false;
+  for (i = 1; i < sizeof(b); i++)
+    if (b[i])
+      return false;
+  return true;
+}
+
+/* The stack-shaped mappings of /proc/self/maps whose top is (or, with
+ * named false, is not) name_at_top's, searched in turn. */
+static bool search_maps(const struct spmu_qemu_guest_mem *m, bool named,
+                        uint64_t *sp)
 {
   char line[512];
   uint64_t lo, hi, prev_end = 0;
   bool prev_guard = false, found = false;
   FILE *f = fopen("/proc/self/maps", "re");
 
-  if (!f || !m->known) {
-    if (f)
-      fclose(f);
+  if (!f)
     return false;
-  }
   while (!found && fgets(line, sizeof line, f)) {
     unsigned long start, end;
     char perms[8];
 
-    if (stack_shaped(line, prev_end, prev_guard, &lo, &hi) && lo >= m->base)
+    if (stack_shaped(line, prev_end, prev_guard, &lo, &hi) && lo >= m->base &&
+        name_at_top(m, hi - m->base) == named)
       found = search_mapping(m, lo - m->base, hi - m->base, sp);
     if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3)
       break;
@@ -198,4 +216,9 @@ bool spmu_qemu_stack_find(const struct spmu_qemu_guest_mem *m, uint64_t *sp)
   }
   fclose(f);
   return found;
+}
+
+bool spmu_qemu_stack_find(const struct spmu_qemu_guest_mem *m, uint64_t *sp)
+{
+  return m->known && (search_maps(m, true, sp) || search_maps(m, false, sp));
 }
