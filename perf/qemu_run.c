@@ -435,6 +435,7 @@ static bool sh_script(const char *prog)
  * change. The plugin reads the base of the process it runs in
  * (qemu_plugin_insn_haddr). */
 #define QEMU_RUN_GUEST_BASE "0x100000000000"
+#define QEMU_RUN_GUEST_BASE_9 "0x2a6c00000000"
 
 /* QEMU's translation buffer, in MiB (-tb-size), for QEMU 9 on: not a
  * multiple of 2 MiB. QEMU 10 reserves 128 MiB for it with mmap, and the
@@ -468,7 +469,7 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)qemu_run_model(p);
   qargv[q++] = "-B";
-  qargv[q++] = QEMU_RUN_GUEST_BASE;
+  qargv[q++] = qemu_major >= 9 ? QEMU_RUN_GUEST_BASE_9 : QEMU_RUN_GUEST_BASE;
   if (qemu_major >= 9) {
     qargv[q++] = "-tb-size";
     qargv[q++] = QEMU_RUN_TB_SIZE;

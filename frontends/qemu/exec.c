@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cmdline.h"
 
 #define NR_EXECVEAT 322
 #define MAX_VECTOR (1u << 20) /* more arguments than ARG_MAX holds */
@@ -257,20 +258,6 @@ static enum spmu_qemu_exec_way check_file(const char *path, unsigned depth,
 
 /* ---- qemu-x86_64's command line ------------------------------------------ */
 
-/* QEMU 7.2's user-mode options that take a value (qemu-x86_64 -h). */
-static bool takes_value(const char *opt)
-{
-  static const char *const with[] = {
-      "g", "L", "s",       "cpu", "E", "U",    "0",     "r",      "B",
-      "R", "d", "dfilter", "D",   "p", "seed", "trace", "plugin", "tb-size"};
-  size_t i;
-
-  for (i = 0; i < sizeof(with) / sizeof(with[0]); i++)
-    if (strcmp(opt, with[i]) == 0)
-      return true;
-  return false;
-}
-
 /* This plugin's file, resolved. */
 static bool own_path(char *buf)
 {
@@ -297,45 +284,13 @@ static bool is_own_plugin(struct spmu_qemu_exec *x, const char *val,
   return realpath(x->plugin, resolved) && strcmp(resolved, own) == 0;
 }
 
-/* The whole of /proc/self/cmdline, NUL-separated, into *buf: its length,
- * or 0. */
-static size_t read_cmdline(char **buf)
-{
-  size_t len = 0, cap = 0;
-  ssize_t n = 0;
-  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-  char *b = NULL, *t;
-
-  if (fd < 0)
-    return 0;
-  for (;;) {
-    if (len == cap) {
-      cap = cap ? 2 * cap : 4096;
-      if (!(t = realloc(b, cap + 1)))
-        break;
-      b = t;
-    }
-    if ((n = read(fd, b + len, cap - len)) <= 0)
-      break;
-    len += (size_t)n;
-  }
-  close(fd);
-  if (!b || n < 0) {
-    free(b);
-    return 0;
-  }
-  b[len] = '\0';
-  *buf = b;
-  return len;
-}
-
 /* qemu-x86_64's options from its command line, but for those that set the
  * guest's environment and argv[0] (-E, -U, -0: the new program's are the
  * execve's), onto x->argv; the place of this plugin's -plugin value. */
 static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
 {
   char own[PATH_MAX], *cmd = NULL, *p, *end;
-  size_t n = read_cmdline(&cmd);
+  size_t n = spmu_qemu_cmdline_read(&cmd);
   bool found = false, ok = n > 0;
 
   if (!own_path(own)) {
@@ -351,7 +306,7 @@ static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
 
     if (!strcmp(p, "--"))
       break;
-    if (!takes_value(opt)) {
+    if (!spmu_qemu_cmdline_takes_value(opt)) {
       ok = push_copy(x, &x->argv, p);
       p = val;
       continue;
