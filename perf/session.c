@@ -564,7 +564,7 @@ int session_start(struct session *s, struct spmu_plugin_args *a)
   }
   if (!a || s->parg)
     s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major, s->parg,
-                             s->prog, s->prog_argv);
+                             a && !a->vdso, s->prog, s->prog_argv);
   if (!s->qargv)
     return session_error(s, false, "out of memory");
   return 0;

@@ -43,10 +43,9 @@ size_t spmu_qemu_cmdline_read(char **buf)
 bool spmu_qemu_cmdline_takes_value(const char *opt)
 {
   static const char *const with[] = {
-      "g", "L",    "s",      "cpu",     "E",     "U",
-      "0", "r",    "B",      "R",       "d",     "dfilter",
-      "D", "p",    "seed",   "trace",   "plugin", "tb-size",
-      "rtsig-map"};
+      "g",    "L",     "s",      "cpu",     "E",        "U", "0",
+      "r",    "B",     "R",      "d",       "dfilter",  "D", "p",
+      "seed", "trace", "plugin", "tb-size", "rtsig-map"};
   size_t i;
 
   for (i = 0; i < sizeof(with) / sizeof(with[0]); i++)
@@ -82,8 +81,7 @@ static const char *walk(const char *cmd, size_t n, const char *opt)
   return opt ? found : NULL;
 }
 
-const char *spmu_qemu_cmdline_option(const char *cmd, size_t n,
-                                     const char *opt)
+const char *spmu_qemu_cmdline_option(const char *cmd, size_t n, const char *opt)
 {
   return walk(cmd, n, opt);
 }
