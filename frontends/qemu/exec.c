@@ -50,6 +50,7 @@ struct spmu_qemu_exec {
   const struct spmu_qemu_config *cfg;
   struct vec argv, envp;          /* qemu-x86_64's; envp its environment */
   struct vec own;                 /* every string made here, to free */
+  struct vec pads;                /* the stack's padding (-E), if given */
   size_t plugin_at;               /* argv's -plugin value of this plugin */
   struct spmu_qemu_guest_mem mem; /* the guest's memory (the probe's) */
   char plugin[PATH_MAX];          /* its path, as the command line has it */
@@ -103,6 +104,7 @@ void spmu_qemu_exec_free(struct spmu_qemu_exec *x)
     return;
   vec_free(&x->argv, false);
   vec_free(&x->envp, false);
+  vec_free(&x->pads, false);
   vec_free(&x->own, true);
   free(x);
 }
@@ -313,6 +315,9 @@ static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
     }
     if (val >= end)
       break;
+    if (!strcmp(opt, "E") && strncmp(val, SPMU_PLUGIN_PAD_PREFIX,
+                                     sizeof(SPMU_PLUGIN_PAD_PREFIX) - 1) == 0)
+      ok = push_copy(x, &x->pads, val);
     if (!strcmp(opt, "plugin") && !found && is_own_plugin(x, val, own)) {
       found = true;
       x->plugin_at = x->argv.n + 1;
@@ -330,6 +335,18 @@ static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
 }
 
 /* ---- the environment ----------------------------------------------------- */
+
+/* The stack's padding as this qemu-x86_64 had it (protocol/args.h), set
+ * last, so that the new program's stack starts as this one's did. */
+static bool take_pads(struct spmu_qemu_exec *x)
+{
+  size_t i;
+  bool ok = true;
+
+  for (i = 0; ok && i < x->pads.n; i++)
+    ok = push_copy(x, &x->argv, "-E") && push_copy(x, &x->argv, x->pads.v[i]);
+  return ok;
+}
 
 /* The new qemu-x86_64's environment is the execve's, in reverse order
  * (QEMU 7.2 hands its environment to the program last variable first), but
@@ -466,7 +483,7 @@ spmu_qemu_exec_prepare(const struct spmu_qemu_config *cfg,
     way = SPMU_QEMU_EXEC_FAILS; /* EFAULT, E2BIG */
   else if ((way = check_file(path, 0, &t, why, len)) == SPMU_QEMU_EXEC_FOLLOW &&
            (!take_options(x, why, len) || !take_environment(x, &env) ||
-            !take_program(x, path, &t, &argv))) {
+            !take_pads(x) || !take_program(x, path, &t, &argv))) {
     if (!why[0])
       snprintf(why, len, "out of memory");
     way = SPMU_QEMU_EXEC_NATIVE;
