@@ -602,7 +602,7 @@ EXPORT int kill(pid_t pid, int sig)
   return next.f(pid, sig);
 }
 
-/* QEMU 8.0 on hands each ELF file it loads (the program, its dynamic
+/* QEMU 8.2 (at least) on hands each ELF file it loads (the program, its dynamic
  * linker) to elfutils (dwfl_report_elf, for its own debug output), which
  * maps the whole file, at an address of the host's choosing: while the
  * plugin keeps 7.2's placement (layout.c), that mapping would sit among
