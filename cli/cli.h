@@ -60,8 +60,9 @@ enum cli_exit {
   "        getcpu there, without a system call) and its environment in\n"      \
   "        order. By default softpmu's plugin withholds the vDSO and\n"        \
   "        gives the environment last variable first, as QEMU 7.2 does,\n"     \
-  "        so that a program retires the same instructions under both.\n"      \
-  "        No effect under QEMU 7.2.\n\n"
+  "        and starts its stack one page below 7.2's (two padding\n"           \
+  "        variables, taken out again), so that a program retires the\n"       \
+  "        same instructions under both. No effect under QEMU 7.2.\n\n"
 
 /* -c PROFILE, the profile's former short spelling in every command but
  * record (whose -c is the period, as perf's): still taken, with this
