@@ -14,7 +14,14 @@
  *  - the environment's order: QEMU 7.2 gives the program its environment
  *    last variable first, QEMU 10 in order, so getenv's scans differ. The
  *    strings and their pointers are put in the reverse order, the strings
- *    in the same bytes of the stack, as 7.2 places them. */
+ *    in the same bytes of the stack, as 7.2 places them;
+ *  - the stack pointer, which a plugin cannot write: QEMU 10's vector is
+ *    one entry longer, which starts it 16 bytes lower. softpmu stat gives
+ *    QEMU two padding variables first in the environment
+ *    (protocol/args.h), which start it one page below 7.2's instead, at
+ *    7.2's page offset; they are taken out (unpad): the arguments'
+ *    strings, the platform string and the random bytes moved up to 7.2's
+ *    addresses, 7.2's pointers and vector written at the stack pointer. */
 #define _GNU_SOURCE /* O_CLOEXEC */
 #include "auxv.h"
 
@@ -340,7 +347,9 @@ static const char *unpad(const struct spmu_qemu_guest_mem *m, uint64_t sp,
            !spmu_qemu_guest_read(m, old_random, head + 8, 16) ||
            !spmu_qemu_guest_read(m, s.argv[0], args, s.args_end - s.argv[0]))
     why = "its start is not laid out as the plugin knows it";
-  if (!why) {
+  if (why)
+    *pads = 0; /* nothing changed: the padding stays first */
+  else {
     memcpy(img + (platform - sp), head, 8);
     memcpy(img + (random - sp), head + 8, 16);
     memcpy(img, w, 8 * n);
