@@ -438,6 +438,12 @@ static bool sh_script(const char *prog)
  * change. The plugin reads the base of the process it runs in
  * (qemu_plugin_insn_haddr). */
 #define QEMU_RUN_GUEST_BASE "0x100000000000"
+/* QEMU 9 on: the base under which the plugin gives the guest QEMU 7.2's
+ * addresses (frontends/qemu/layout.c). 7.2's first guest address,
+ * 0x4000000000, then lies at host 0x2aac00000000, some 5 GiB above where
+ * the host kernel starts placing mappings in the bottom-up layout (the
+ * TASK_UNMAPPED_BASE of a 47-bit address space, 0x2aaaaaaab000), above
+ * QEMU's own libraries; the plugin reserves what lies between. */
 #define QEMU_RUN_GUEST_BASE_9 "0x2a6c00000000"
 
 /* QEMU's translation buffer, in MiB (-tb-size), for QEMU 9 on: not a
