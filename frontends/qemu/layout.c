@@ -174,8 +174,10 @@ static void say(const char *why)
 
 /* 7.2's placement from guest base l->base on, for the program at path
  * (NULL: none known), QEMU's translation buffer tb bytes long (0: not
- * known); false (said) when QEMU's own mappings reach 7.2's first
- * address. */
+ * known), the holes among QEMU's mappings closed in any case; false when
+ * the base puts 7.2's first address below the host's mappings (QEMU 8,
+ * whose base softpmu chooses as 7.2's, or a base given by hand) or
+ * (said) among them. */
 static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
 {
   uint64_t first = l->base + QEMU7_UNMAPPED_BASE, top;
@@ -183,7 +185,9 @@ static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
   struct program p;
 
   close_holes(first, &top);
-  if (!top || top + hole + PAGE > first) {
+  if (first <= getauxval(AT_BASE))
+    return false; /* a base below the host's mappings: not one for this */
+  if (top + hole + PAGE > first) {
     say("QEMU's own memory reaches where the guest's starts");
     return false;
   }
