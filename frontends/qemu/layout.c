@@ -235,14 +235,12 @@ struct spmu_qemu_layout *spmu_qemu_layout_new(void)
   }
   l->base = strtoull(b, NULL, 0);
   tb = spmu_qemu_cmdline_option(cmd, n, "tb-size");
-  /* QEMU's own large blocks from its heap (brk), never mapped among the
-   * guest's. */
-  (void)mallopt(M_MMAP_MAX, 0);
   if (!place(l, spmu_qemu_cmdline_program(cmd, n),
              tb ? strtoull(tb, NULL, 0) << 20 : 0)) {
     spmu_qemu_layout_free(l);
     l = NULL;
-  }
+  } else /* QEMU's large blocks from its heap, never among the guest's */
+    (void)mallopt(M_MMAP_MAX, 0);
   free(cmd);
   return l;
 }
