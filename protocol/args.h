@@ -76,6 +76,18 @@
 #define SPMU_PLUGIN_ARGS_MODEL_MAX 256
 #define SPMU_PLUGIN_ARGS_COMM_MAX 16 /* SPMU_REC_COMM_LEN */
 
+/* The stack's padding: softpmu stat and record give QEMU 9 on (without
+ * vdso=1) SPMU_PLUGIN_PADS environment variables named
+ * SPMU_PLUGIN_PAD_PREFIX and a digit from 1, their strings
+ * SPMU_PLUGIN_PAD_BYTES long together, NULs included, set last (-E), so
+ * that QEMU puts them first in the environment, their strings just above
+ * the arguments': the program's stack pointer then starts one page below
+ * QEMU 7.2's, at its page offset, and the plugin takes them out
+ * (frontends/qemu/auxv.c). */
+#define SPMU_PLUGIN_PAD_PREFIX "SOFTPMU_PAD"
+#define SPMU_PLUGIN_PADS 2
+#define SPMU_PLUGIN_PAD_BYTES 4064
+
 struct spmu_plugin_args {
   char profile[SPMU_PLUGIN_ARGS_PROFILE_MAX];
   char out[SPMU_PLUGIN_ARGS_PATH_MAX];    /* "": not counting */

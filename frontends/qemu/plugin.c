@@ -114,6 +114,7 @@ struct plugin {
   struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
   struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
   bool seed_failed;                  /* said that a write failed */
+  struct spmu_qemu_layout *layout;   /* 7.2's placement kept, or NULL */
 };
 
 static struct plugin *root;
@@ -380,6 +381,7 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
   struct spmu_qemu_exec_call call = {num, {a1, a2, a3, a4, a5}};
 
   (void)id, (void)a6, (void)a7, (void)a8;
+  spmu_qemu_layout_syscall(root->layout, vcpu_index, num, call.a);
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
@@ -426,6 +428,7 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
   (void)id;
   if (num == NR_GETRANDOM && p->seed)
     on_getrandom_ret(p, vcpu_index, ret);
+  spmu_qemu_layout_syscall_ret(p->layout, vcpu_index, num, ret);
   if (ret != -QEMU_ERESTARTSYS_)
     return;
   if (p->inline_mode) {
@@ -640,6 +643,33 @@ EXPORT int kill(pid_t pid, int sig)
   return next.f(pid, sig);
 }
 
+/* QEMU 8.2 (at least) on hands each ELF file it loads (the program, its dynamic
+ * linker) to elfutils (dwfl_report_elf, for its own debug output), which
+ * maps the whole file, at an address of the host's choosing: while the
+ * plugin keeps 7.2's placement (layout.c), that mapping would sit among
+ * the guest's (QEMU 7.2's are elsewhere), so the file is not reported:
+ * QEMU's log loses the program's symbols and line numbers, nothing
+ * else. */
+struct Dwfl;
+struct Dwfl_Module;
+EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
+                                           const char *file, int fd,
+                                           uint64_t bias, bool preload);
+EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
+                                           const char *file, int fd,
+                                           uint64_t bias, bool preload)
+{
+  union {
+    void *p;
+    struct Dwfl_Module *(*f)(struct Dwfl *, const char *, const char *, int,
+                             uint64_t, bool);
+  } next = {.p = dlsym(RTLD_NEXT, "dwfl_report_elf")};
+
+  if ((root && root->layout) || !next.p)
+    return NULL;
+  return next.f(dwfl, name, file, fd, bias, preload);
+}
+
 /* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
  * kernel place a guest's mmap without an address; a host thread's first
  * malloc (QEMU's RCU thread, a guest thread's) maps a new arena of 64 MiB
@@ -708,6 +738,7 @@ static void drop(struct plugin *p)
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
   spmu_qemu_seed_free(p->seed);
+  spmu_qemu_layout_free(p->layout);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }
@@ -766,7 +797,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
   if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
-    (void)spmu_qemu_layout_close_holes();
+    p->layout = spmu_qemu_layout_new();
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
