@@ -60,8 +60,21 @@ enum cli_exit {
   "        getcpu there, without a system call) and its environment in\n"      \
   "        order. By default softpmu's plugin withholds the vDSO and\n"        \
   "        gives the environment last variable first, as QEMU 7.2 does,\n"     \
-  "        so that a program retires the same instructions under both.\n"      \
-  "        No effect under QEMU 7.2.\n\n"
+  "        and starts its stack one page below 7.2's (two padding\n"           \
+  "        variables, taken out again), so that a program retires the\n"       \
+  "        same instructions under both. No effect under QEMU 7.2.\n\n"        \
+  "    --seed N\n"                                                             \
+  "        Give the program random bytes from N (0 to 2^64 - 1, decimal\n"     \
+  "        or 0x hexadecimal), the same on every run and under every\n"        \
+  "        QEMU: getrandom(2)'s (softpmu's plugin replaces the host's)\n"      \
+  "        and AT_RANDOM's, RDRAND's and RDSEED's (QEMU's -seed N), in\n"      \
+  "        every process, an execve'd program starting again from N.\n"        \
+  "        A program that seeds itself from them then counts the same\n"       \
+  "        every run (python3's hash seed); one that reads /dev/urandom\n"     \
+  "        still gets the host's bytes there (perl's hash seed: set\n"         \
+  "        PERL_HASH_SEED). Default: the host's randomness, as without\n"      \
+  "        softpmu: a profiler does not make a program's keys\n"               \
+  "        predictable unasked.\n\n"
 
 /* -c PROFILE, the profile's former short spelling in every command but
  * record (whose -c is the period, as perf's): still taken, with this

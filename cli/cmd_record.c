@@ -677,7 +677,8 @@ const struct cli_command cli_cmd_record = {
                 " [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
                 "             [--cpu PROFILE] [--model SPEC | --no-model]"
                 " [--all-user]\n"
-                "             [-N] [--qemu PATH] [--vdso] [--] PROG [ARGS...]\n"
+                "             [-N] [--qemu PATH] [--vdso] [--seed N]\n"
+                "             [--] PROG [ARGS...]\n"
                 "    softpmu record [-e EVENT,...] [-c PERIOD] [-g] [-o FILE]"
                 " --from STREAM",
     .description =

@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "args.h"
+
 /* ---- finding qemu, the plugin and the program --------------------------- */
 
 static void qemu_run_block_signals(sigset_t *old);
@@ -365,7 +367,8 @@ const char *qemu_run_model(const spmu_profile *p)
 /* The strings qemu_run_argv makes, kept in the block of the array that
  * points at them, so that freeing the array frees them too. */
 struct qemu_argv_strings {
-  char preload[4096];   /* -E LD_PRELOAD=... */
+  char preload[4096]; /* -E LD_PRELOAD=... */
+  char pad[SPMU_PLUGIN_PADS][SPMU_PLUGIN_PAD_BYTES / SPMU_PLUGIN_PADS];
   char interp[256];     /* a script's interpreter */
   char interp_arg[256]; /* and its argument */
 };
@@ -435,6 +438,13 @@ static bool sh_script(const char *prog)
  * change. The plugin reads the base of the process it runs in
  * (qemu_plugin_insn_haddr). */
 #define QEMU_RUN_GUEST_BASE "0x100000000000"
+/* QEMU 9 on: the base under which the plugin gives the guest QEMU 7.2's
+ * addresses (frontends/qemu/layout.c). 7.2's first guest address,
+ * 0x4000000000, then lies at host 0x2aac00000000, some 5 GiB above where
+ * the host kernel starts placing mappings in the bottom-up layout (the
+ * TASK_UNMAPPED_BASE of a 47-bit address space, 0x2aaaaaaab000), above
+ * QEMU's own libraries; the plugin reserves what lies between. */
+#define QEMU_RUN_GUEST_BASE_9 "0x2a6c00000000"
 
 /* QEMU's translation buffer, in MiB (-tb-size), for QEMU 9 on: not a
  * multiple of 2 MiB. QEMU 10 reserves 128 MiB for it with mmap, and the
@@ -449,8 +459,26 @@ static bool sh_script(const char *prog)
  * no -tb-size in user mode; 8.x is left as it was. */
 #define QEMU_RUN_TB_SIZE "127"
 
+/* The stack's padding (protocol/args.h) into str, on qargv from q on; the
+ * next free place. */
+static int pad_stack(struct qemu_argv_strings *str, char **qargv, int q)
+{
+  size_t i, len = sizeof(str->pad[0]);
+
+  for (i = 0; i < SPMU_PLUGIN_PADS; i++) {
+    int n = snprintf(str->pad[i], len, "%s%zu=", SPMU_PLUGIN_PAD_PREFIX, i + 1);
+
+    memset(str->pad[i] + n, 'x', len - 1 - (size_t)n);
+    str->pad[i][len - 1] = '\0';
+    qargv[q++] = "-E";
+    qargv[q++] = str->pad[i];
+  }
+  return q;
+}
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
-                     char *parg, const char *prog, char **prog_argv)
+                     const char *seed, char *parg, bool pad, const char *prog,
+                     char **prog_argv)
 {
   int nargs = 0, q = 0;
   size_t nptr;
@@ -459,7 +487,8 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
 
   while (prog_argv[nargs])
     nargs++;
-  nptr = (size_t)nargs + 16;
+  /* the options above and below, 18 at most, and the padding */
+  nptr = (size_t)nargs + 18 + 2 * SPMU_PLUGIN_PADS;
   qargv = calloc(1, nptr * sizeof(*qargv) + sizeof(*str));
   if (!qargv)
     return NULL;
@@ -468,10 +497,14 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)qemu_run_model(p);
   qargv[q++] = "-B";
-  qargv[q++] = QEMU_RUN_GUEST_BASE;
+  qargv[q++] = qemu_major >= 9 ? QEMU_RUN_GUEST_BASE_9 : QEMU_RUN_GUEST_BASE;
   if (qemu_major >= 9) {
     qargv[q++] = "-tb-size";
     qargv[q++] = QEMU_RUN_TB_SIZE;
+  }
+  if (seed) {
+    qargv[q++] = "-seed";
+    qargv[q++] = (char *)seed;
   }
   if (parg) {
     const char *pre = getenv("LD_PRELOAD");
@@ -487,6 +520,8 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
       qargv[q++] = "-U";
       qargv[q++] = "LD_PRELOAD";
     }
+    if (pad && qemu_major >= 9)
+      q = pad_stack(str, qargv, q);
   }
   if (shebang(prog, str->interp, sizeof(str->interp), str->interp_arg,
               sizeof(str->interp_arg))) {

@@ -4,7 +4,9 @@
 #define _GNU_SOURCE /* mkstemp */
 #include "session.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,7 @@ static const struct session_option session_shared[] = {
     {NULL, "--from", SESSION_VALUE, SESSION_KEY_FROM, NULL},
     {NULL, "--qemu", SESSION_VALUE, SESSION_KEY_QEMU, NULL},
     {NULL, "--vdso", SESSION_FLAG, SESSION_KEY_VDSO, NULL},
+    {NULL, "--seed", SESSION_VALUE, SESSION_KEY_SEED, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -98,6 +101,27 @@ static bool session_listed(const char *const *values, const char *a)
     if (strcmp(*values, a) == 0)
       return true;
   return false;
+}
+
+/* --seed N: a number from 0 to 2^64 - 1, in decimal or in hexadecimal
+ * after 0x, kept in decimal for QEMU's -seed (which would read a leading
+ * 0 as octal). */
+static int session_set_seed(struct session *s, const char *val)
+{
+  int base = strncmp(val, "0x", 2) == 0 || strncmp(val, "0X", 2) == 0 ? 16 : 10;
+  const char *digits = val + (base == 16 ? 2 : 0);
+  char *end;
+
+  errno = 0;
+  s->seed = strtoull(digits, &end, base);
+  if (!isxdigit((unsigned char)digits[0]) || *end || errno)
+    return session_error(s, true,
+                         "--seed %s: a number from 0 to 2^64 - 1 (decimal, "
+                         "or hexadecimal after 0x)",
+                         val);
+  s->seeded = true;
+  snprintf(s->seed_text, sizeof(s->seed_text), "%" PRIu64, s->seed);
+  return 0;
 }
 
 /* A shared option, or the command's (its callback). */
@@ -133,6 +157,8 @@ static int session_set(struct session *s, const struct session_option *o,
   case SESSION_KEY_VDSO:
     s->vdso = true;
     return 0;
+  case SESSION_KEY_SEED:
+    return session_set_seed(s, val);
   case SESSION_KEY_TARGET:
     return session_error(s, false,
                          "%s: the program runs under qemu-x86_64, in user "
@@ -498,6 +524,8 @@ void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
   if (session_needs_model(s) && s->model.use == STAT_MODEL_ON)
     snprintf(a->model, sizeof(a->model), "%s", s->model.spec);
   a->vdso = s->vdso;
+  a->seed.given = s->seeded;
+  a->seed.value = s->seed;
 }
 
 /* Tell the command's guard what a signal must clean up. */
@@ -563,8 +591,9 @@ int session_start(struct session *s, struct spmu_plugin_args *a)
     s->parg = spmu_plugin_args_option(s->plugin, a);
   }
   if (!a || s->parg)
-    s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major, s->parg,
-                             s->prog, s->prog_argv);
+    s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major,
+                             s->seeded ? s->seed_text : NULL, s->parg,
+                             a && !a->vdso, s->prog, s->prog_argv);
   if (!s->qargv)
     return session_error(s, false, "out of memory");
   return 0;

@@ -78,6 +78,7 @@ enum session_key {
   SESSION_KEY_FROM,     /* --from FILE: run nothing */
   SESSION_KEY_QEMU,     /* --qemu PATH: the qemu-x86_64 to run */
   SESSION_KEY_VDSO,     /* --vdso: the program keeps QEMU's vDSO */
+  SESSION_KEY_SEED,     /* --seed N: the program's random bytes from N */
   SESSION_KEY_TARGET,   /* -a, -p, -t, -C, -G: refused (session_target.c) */
   SESSION_KEY_COMMAND = 64
 };
@@ -136,6 +137,9 @@ struct session {
   const char *model_spec;   /* --model */
   bool no_model;            /* --no-model */
   bool vdso;                /* --vdso: vdso=1 to the plugin */
+  bool seeded;              /* --seed N: -seed N to QEMU, seed=N to the */
+  uint64_t seed;            /* plugin */
+  char seed_text[24];       /* N in decimal, for QEMU's command line */
   const char *event_lists[SESSION_MAX_EVENTS]; /* each -e */
   unsigned nlists;
   char **prog_argv; /* the program and its arguments, NULL-terminated */

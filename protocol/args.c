@@ -20,6 +20,7 @@ enum kind {
   EVENT,  /* a hexadecimal number, appended to event[] */
   FLAG,   /* 0 or 1 */
   COUNT,  /* inline or callback */
+  SEED,   /* a decimal number from 0 up, given or not */
 };
 
 struct key {
@@ -52,6 +53,7 @@ static const struct key keys[] = {
     {"count", COUNT, FIELD(count_callback), false},
     {"exec", DEC, FIELD(exec_time), false},
     {"vdso", FLAG, FIELD(vdso), false},
+    {"seed", SEED, FIELD(seed), false},
 };
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
@@ -126,6 +128,9 @@ static bool same(const struct spmu_plugin_args *a,
   case FLAG:
   case COUNT:
     return *(const bool *)f == *(const bool *)g;
+  case SEED:
+    return !((const struct spmu_plugin_seed *)f)->given &&
+           !((const struct spmu_plugin_seed *)g)->given;
   default:
     return *(const uint64_t *)f == *(const uint64_t *)g;
   }
@@ -164,6 +169,9 @@ static void build_key(struct out *o, const struct spmu_plugin_args *a,
     break;
   case COUNT:
     put_text(o, *(const bool *)f ? "callback" : "inline", false);
+    break;
+  case SEED:
+    put_u64(o, ((const struct spmu_plugin_seed *)f)->value, false);
     break;
   case EVENT:
     break;
@@ -268,6 +276,17 @@ static int parse_number(const struct key *k, const char *val, uint64_t *dst,
   return 0;
 }
 
+/* seed=N: any 64-bit number, 0 included, in decimal. */
+static int parse_seed(const char *val, struct spmu_plugin_seed *dst, char *why,
+                      size_t len)
+{
+  if (val[0] < '0' || val[0] > '9' || !parse_u64(val, 10, &dst->value))
+    return say(why, len, "seed", val,
+               "not a decimal number from 0 to 2^64 - 1");
+  dst->given = true;
+  return 0;
+}
+
 static int parse_value(struct spmu_plugin_args *a, const struct key *k,
                        const char *val, char *why, size_t len)
 {
@@ -292,6 +311,8 @@ static int parse_value(struct spmu_plugin_args *a, const struct key *k,
   case COUNT:
     *(bool *)f = strcmp(val, "callback") == 0;
     return 0;
+  case SEED:
+    return parse_seed(val, f, why, len);
   }
   return -1;
 }

@@ -51,6 +51,11 @@
  *   vdso=0|1       1: leave the program the vDSO QEMU gives it (QEMU 9 on);
  *                  0, the default: withhold it, as QEMU 7.2 gives none
  *                  (frontends/qemu/auxv.c)
+ *   seed=N         the bytes getrandom(2) returns to the program come from
+ *                  N (0 to 2^64 - 1, decimal), the same on every run
+ *                  (frontends/qemu/seed.c); absent, the default: the
+ *                  host's. QEMU's -seed N, which the commands give QEMU
+ *                  with it, does the same for AT_RANDOM and RDRAND
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
  * event; period, callgraph, precise and branch only with record; multiplex
@@ -71,6 +76,18 @@
 #define SPMU_PLUGIN_ARGS_MODEL_MAX 256
 #define SPMU_PLUGIN_ARGS_COMM_MAX 16 /* SPMU_REC_COMM_LEN */
 
+/* The stack's padding: softpmu stat and record give QEMU 9 on (without
+ * vdso=1) SPMU_PLUGIN_PADS environment variables named
+ * SPMU_PLUGIN_PAD_PREFIX and a digit from 1, their strings
+ * SPMU_PLUGIN_PAD_BYTES long together, NULs included, set last (-E), so
+ * that QEMU puts them first in the environment, their strings just above
+ * the arguments': the program's stack pointer then starts one page below
+ * QEMU 7.2's, at its page offset, and the plugin takes them out
+ * (frontends/qemu/auxv.c). */
+#define SPMU_PLUGIN_PAD_PREFIX "SOFTPMU_PAD"
+#define SPMU_PLUGIN_PADS 2
+#define SPMU_PLUGIN_PAD_BYTES 4064
+
 struct spmu_plugin_args {
   char profile[SPMU_PLUGIN_ARGS_PROFILE_MAX];
   char out[SPMU_PLUGIN_ARGS_PATH_MAX];    /* "": not counting */
@@ -89,6 +106,10 @@ struct spmu_plugin_args {
   bool count_callback;                    /* count=callback */
   uint64_t exec_time;                     /* exec=N; 0: not exec'd */
   bool vdso;                              /* vdso=1 */
+  struct spmu_plugin_seed {
+    bool given;     /* seed=N */
+    uint64_t value; /* N */
+  } seed;
 };
 
 /* Every key at its default: profile skylake, comm prog, the rest 0 or

@@ -165,6 +165,41 @@ static void refused(const char *const *argv, int argc, const char *want)
   assert_string_equal(why, want);
 }
 
+/* seed=N (softpmu stat --seed N): written when given, 0 included, as a
+ * decimal number, last; any 64-bit value goes and comes back. */
+static void test_args_seed(void **state)
+{
+  static const char *const bad[] = {"seed=",     "seed=x",
+                                    "seed=-1",   "seed=+1",
+                                    "seed=0x10", "seed=18446744073709551616"};
+  struct spmu_plugin_args a;
+  char s[256];
+  size_t i;
+
+  (void)state;
+  spmu_plugin_args_init(&a);
+  snprintf(a.out, sizeof(a.out), "o");
+  a.event[a.nevents++] = 0x4300c0;
+  a.vdso = true;
+  a.seed.given = true;
+  spmu_plugin_args_build(&a, s, sizeof(s));
+  assert_string_equal(s, "profile=skylake,out=o,event=4300c0,vdso=1,seed=0");
+  round_trip(&a);
+  a.seed.value = UINT64_MAX;
+  spmu_plugin_args_build(&a, s, sizeof(s));
+  assert_string_equal(s, "profile=skylake,out=o,event=4300c0,vdso=1,"
+                         "seed=18446744073709551615");
+  round_trip(&a);
+  for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    const char *argv[] = {"out=o", "event=4300c0", bad[i]};
+    char want[128];
+
+    snprintf(want, sizeof(want), "%s: not a decimal number from 0 to 2^64 - 1",
+             bad[i]);
+    refused(argv, 3, want);
+  }
+}
+
 /* What the parser refuses, and why: each value's syntax, then the rules
  * between keys (args.h). */
 static void test_args_refusals(void **state)
@@ -463,6 +498,7 @@ int main(void)
       cmocka_unit_test(test_args_stat_round_trip),
       cmocka_unit_test(test_args_record_round_trip),
       cmocka_unit_test(test_args_defaults_omitted),
+      cmocka_unit_test(test_args_seed),
       cmocka_unit_test(test_args_build_cut_short),
       cmocka_unit_test(test_args_refusals),
       cmocka_unit_test(test_args_at_most_32_events),

@@ -5,7 +5,9 @@
  * time and getcpu through it; QEMU 7.2 gives none, and glibc makes the
  * system calls. So that a program retires the same instructions under
  * both, the plugin takes that entry out of the vector before the program's
- * first instruction runs, unless vdso=1 (docs/decisions.md). */
+ * first instruction runs, unless vdso=1, and, given the stack's padding
+ * (protocol/args.h), lays out the start as 7.2 does, one page lower
+ * (docs/decisions.md #95, #104). */
 #ifndef SOFTPMU_QEMU_AUXV_H
 #define SOFTPMU_QEMU_AUXV_H
 

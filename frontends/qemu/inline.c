@@ -35,7 +35,14 @@
  * or, from API 2 (QEMU 9 on), the words of per-vCPU scoreboards, added to
  * by the inline operation that replaced it (api.h). Inline counting runs
  * while the process has one thread, vCPU 0, either way: its words are
- * the ones read. */
+ * the ones read. Almost: the reset takes effect only when QEMU next
+ * stops every vCPU (it flushes the translated code in an exclusive
+ * section), and a thread whose start came in between runs the blocks
+ * translated for inline counting until then (QEMU 10, under load: the
+ * first block after its clone), its adds in its own vCPU's words from
+ * API 2. spmu_qemu_inline_gather, run by the reset's callback in that
+ * exclusive section, adds them to vCPU 0's, as QEMU 7.2's one word for
+ * every thread had them. */
 #include "inline.h"
 
 #include <stdbool.h>
@@ -378,6 +385,45 @@ bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
   if (t->far_alone && !count_restarts(in, qtb, t))
     return false;
   return t->rep_addr == UINT64_MAX || add_rep_block(in, qtb, t);
+}
+
+/* Every word of chunk c that is in use (used: the newest chunk's). */
+static size_t words_of(const struct spmu_qemu_inline *in,
+                       const struct inline_chunk *c)
+{
+  return c == in->chunk ? in->used : CHUNK_WORDS;
+}
+
+/* Word w of chunk c on vCPUs 1 to nvcpus - 1 added to vCPU 0's, and
+ * cleared. */
+static void gather_word(const struct spmu_qemu_inline *in,
+                        struct inline_chunk *c, uint32_t w, unsigned nvcpus)
+{
+  qemu_plugin_u64 e = entry_of((struct icounter){c, w});
+  uint64_t sum = 0;
+  unsigned k;
+
+  for (k = 1; k < nvcpus; k++) {
+    uint64_t n = in->api->u64_get(e, k);
+
+    if (n) {
+      sum += n;
+      in->api->u64_set(e, k, 0);
+    }
+  }
+  if (sum)
+    in->api->u64_set(e, INLINE_VCPU, in->api->u64_get(e, INLINE_VCPU) + sum);
+}
+
+void spmu_qemu_inline_gather(struct spmu_qemu_inline *in, unsigned nvcpus)
+{
+  struct inline_chunk *c;
+  size_t w;
+
+  for (c = in->chunk; c; c = c->prev)
+    if (c->score)
+      for (w = 0; w < words_of(in, c); w++)
+        gather_word(in, c, (uint32_t)w, nvcpus);
 }
 
 /* The repeats of each REP instruction counted by its runs, into the

@@ -26,12 +26,18 @@ void spmu_qemu_inline_free(struct spmu_qemu_inline *in);
  * of memory. */
 bool spmu_qemu_inline_tb(struct spmu_qemu_inline *in,
                          struct qemu_plugin_tb *qtb, struct tb *t);
-/* Hand the inline counts to v's cores, and count from 0 again. */
 /* QEMU returned from a system call to execute it again (it restarts
  * it): the next execution of a block that is one far transfer is that
  * call again, which retires nothing new. */
 void spmu_qemu_inline_restart(struct spmu_qemu_inline *in);
+/* Hand the inline counts to v's cores, and count from 0 again. */
 void spmu_qemu_inline_flush(struct spmu_qemu_inline *in, struct vcpu *v);
+/* The reset that ends inline counting has taken effect (its callback, in
+ * QEMU's exclusive section: no vCPU runs): what vCPUs 1 to nvcpus - 1
+ * added inline before it (threads that started meanwhile ran blocks
+ * translated for inline counting) into vCPU 0's counts, which flush
+ * reads. Nothing to do under API 1 (one word for every thread). */
+void spmu_qemu_inline_gather(struct spmu_qemu_inline *in, unsigned nvcpus);
 /* In a fork's child: the counts so far are the parent's. */
 void spmu_qemu_inline_forget(struct spmu_qemu_inline *in);
 

@@ -27,6 +27,7 @@
  *               event's count as read, multiplexed or not
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
+ *   seed.c      getrandom(2)'s bytes from a seed (seed=N)
  *   fail.c      the messages
  *   api.c       the plugin API versions: the calls that differ
  * and the types they share: config.h (the configuration, const once set),
@@ -45,6 +46,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -71,6 +73,7 @@
 #include "qemu_plugin_api.h"
 #include "results.h"
 #include "sample.h"
+#include "seed.h"
 #include "setup.h"
 #include "threads.h"
 #include "vcpu.h"
@@ -85,6 +88,7 @@
 #define NR_KILL 62
 #define NR_TKILL 200
 #define NR_TGKILL 234
+#define NR_GETRANDOM 318
 
 struct plugin {
   struct spmu_qemu_config cfg; /* set by setup.c; const to every part */
@@ -105,8 +109,12 @@ struct plugin {
   bool have_qemu_action; /* qemu_action is QEMU's handler */
   struct sigaction qemu_action;      /* set by the sigaction hook, once */
   int fork_tid;                      /* the host thread that forks */
+  unsigned vcpu_span;                /* 1 + the highest vCPU index seen */
   struct spmu_qemu_exec_probe probe; /* the first instruction translated */
   struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
+  struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
+  bool seed_failed;                  /* said that a write failed */
+  struct spmu_qemu_layout *layout;   /* 7.2's placement kept, or NULL */
 };
 
 static struct plugin *root;
@@ -220,16 +228,27 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
 
 static void register_callbacks(qemu_plugin_id_t id);
 
+/* The reset has taken effect: QEMU calls this in its exclusive section,
+ * the translated code flushed, no vCPU running. The threads that started
+ * before it ran blocks counted inline, on their own vCPUs' words from
+ * API 2: those counts join vCPU 0's (inline.c). */
 static void after_reset(qemu_plugin_id_t id)
 {
+  struct plugin *p = root;
+
+  pthread_mutex_lock(&p->lock);
+  if (p->inl)
+    spmu_qemu_inline_gather(p->inl, p->vcpu_span);
+  pthread_mutex_unlock(&p->lock);
   register_callbacks(id);
 }
 
 /* A second guest thread: QEMU 7.2's inline adds are not atomic, so the
  * plugin resets itself (its callbacks removed, the translated code
  * flushed) and counts with a callback per block from then on (inline.c).
- * The reset is asynchronous: it takes effect before this thread runs
- * another block. */
+ * The reset is asynchronous: it takes effect when QEMU next stops every
+ * vCPU, before this thread runs a block; a thread that starts before
+ * then runs the blocks counted inline (after_reset). */
 static void leave_inline_mode(struct plugin *p)
 {
   p->inline_mode = false;
@@ -258,6 +277,8 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
   v->ib = p->budget;
   v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
+  if (vcpu_index >= p->vcpu_span)
+    p->vcpu_span = vcpu_index + 1;
   if (spmu_qemu_threads_add(p->threads, vcpu_index, v) > 1 && p->inline_mode)
     leave_inline_mode(p);
   pthread_mutex_unlock(&p->lock);
@@ -364,12 +385,15 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
   struct spmu_qemu_exec_call call = {num, {a1, a2, a3, a4, a5}};
 
   (void)id, (void)a6, (void)a7, (void)a8;
+  spmu_qemu_layout_syscall(root->layout, vcpu_index, num, call.a);
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
     on_execve(root, vcpu_index, &call);
   if (num == NR_KILL || num == NR_TKILL || num == NR_TGKILL)
     on_self_kill(root, num, a1, a2, a3);
+  if (num == NR_GETRANDOM && root->seed)
+    spmu_qemu_seed_call(root->seed, vcpu_index, a1);
 }
 
 /* QEMU's own restart of a system call (QEMU_ERESTARTSYS, 512, which
@@ -382,13 +406,33 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
  * execution counts nothing (README.md, "Restarted system calls"). */
 #define QEMU_ERESTARTSYS_ 512
 
+/* getrandom returned: with seed=N its bytes are the generator's
+ * (seed.c). */
+static void on_getrandom_ret(struct plugin *p, unsigned int vcpu_index,
+                             int64_t ret)
+{
+  bool ok;
+
+  pthread_mutex_lock(&p->lock);
+  ok = spmu_qemu_seed_return(p->seed, &p->probe.mem, vcpu_index, ret);
+  if (!ok && !p->seed_failed)
+    spmu_qemu_fail("seed=%" PRIu64 ": getrandom's buffer could not be "
+                   "written: the host's bytes stay",
+                   p->cfg.args.seed.value);
+  p->seed_failed |= !ok;
+  pthread_mutex_unlock(&p->lock);
+}
+
 static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
                            int64_t num, int64_t ret)
 {
   struct plugin *p = root;
   struct vcpu *v;
 
-  (void)id, (void)num;
+  (void)id;
+  if (num == NR_GETRANDOM && p->seed)
+    on_getrandom_ret(p, vcpu_index, ret);
+  spmu_qemu_layout_syscall_ret(p->layout, vcpu_index, num, ret);
   if (ret != -QEMU_ERESTARTSYS_)
     return;
   if (p->inline_mode) {
@@ -603,6 +647,33 @@ EXPORT int kill(pid_t pid, int sig)
   return next.f(pid, sig);
 }
 
+/* QEMU 8.2 (at least) on hands each ELF file it loads (the program, its dynamic
+ * linker) to elfutils (dwfl_report_elf, for its own debug output), which
+ * maps the whole file, at an address of the host's choosing: while the
+ * plugin keeps 7.2's placement (layout.c), that mapping would sit among
+ * the guest's (QEMU 7.2's are elsewhere), so the file is not reported:
+ * QEMU's log loses the program's symbols and line numbers, nothing
+ * else. */
+struct Dwfl;
+struct Dwfl_Module;
+EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
+                                           const char *file, int fd,
+                                           uint64_t bias, bool preload);
+EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
+                                           const char *file, int fd,
+                                           uint64_t bias, bool preload)
+{
+  union {
+    void *p;
+    struct Dwfl_Module *(*f)(struct Dwfl *, const char *, const char *, int,
+                             uint64_t, bool);
+  } next = {.p = dlsym(RTLD_NEXT, "dwfl_report_elf")};
+
+  if ((root && root->layout) || !next.p)
+    return NULL;
+  return next.f(dwfl, name, file, fd, bias, preload);
+}
+
 /* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
  * kernel place a guest's mmap without an address; a host thread's first
  * malloc (QEMU's RCU thread, a guest thread's) maps a new arena of 64 MiB
@@ -670,6 +741,8 @@ static void drop(struct plugin *p)
   spmu_qemu_budget_free(p->budget);
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
+  spmu_qemu_seed_free(p->seed);
+  spmu_qemu_layout_free(p->layout);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }
@@ -706,6 +779,11 @@ static struct plugin *make(const struct spmu_qemu_api *api, int argc,
   p->status = SPMU_RESULTS_STATUS_UNKNOWN;
   p->inline_mode = p->cfg.inline_start;
   p->budget = spmu_qemu_budget_new(&p->cfg, &p->api);
+  if (p->cfg.args.seed.given &&
+      !(p->seed = spmu_qemu_seed_new(p->cfg.args.seed.value))) {
+    spmu_qemu_fail("out of memory");
+    goto fail;
+  }
   return p;
 fail:
   drop(p);
@@ -723,7 +801,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
   if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
   if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
-    (void)spmu_qemu_layout_close_holes();
+    p->layout = spmu_qemu_layout_new();
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);

@@ -571,6 +571,55 @@ for args in "threads event=4300c0,event=4300c4" \
   rows_add_up "$tmp/iv" || fail "interval=5000 ${args%% *}: the rows do not add up: $(cat "$tmp/iv")"
 done
 
+# --seed N: the program's random bytes are the seed's, the same on every
+# run (docs/perf-options.md, "softpmu's own options"): getrandom(2)'s are
+# the plugin's generator's (frontends/qemu/seed.c: SplitMix64 from N, its
+# first two outputs little-endian), AT_RANDOM's QEMU's (-seed N: GLib's
+# Mersenne Twister from N). Through an execve the plugin follows and in
+# record mode too; without --seed they are the host's, new each run.
+"$CC" -nostdlib -static -ffreestanding -fno-stack-protector -O2 \
+  -o "$tmp/random" "$SRC/random.c" || fail "random.c: does not build"
+SEED1="getrandom=c15c0289ec2d0a9167ec8e65a18debbe
+at_random=f5b165224a58b791df6af1d8303e61cd"
+SEED2="getrandom=ce56971cde355897421efc0b1046c8bf
+at_random=439123a3fb9f39f01ff4683712c212bc"
+for args in "1 $tmp/random" "1 $tmp/random" "0x1 $tmp/random" \
+  "1 sh -c 'exec $tmp/random'" "2 $tmp/random"; do
+  checks=$((checks + 1))
+  eval "run stat --seed ${args%% *} -e instructions -- ${args#* }"
+  case "${args%% *}" in 2) want=$SEED2 ;; *) want=$SEED1 ;; esac
+  [ "$rc" = 0 ] && same "$tmp/out" "$want" ||
+    fail "--seed ${args%% *}: $(cat "$tmp/out" "$tmp/err")"
+done
+checks=$((checks + 1))
+run record --seed 1 -e instructions -c 1000 -o "$tmp/seed.data" -- "$tmp/random"
+[ "$rc" = 0 ] && same "$tmp/out" "$SEED1" ||
+  fail "record --seed 1: $(cat "$tmp/out" "$tmp/err")"
+checks=$((checks + 1))
+run stat -e instructions -- "$tmp/random"
+cp "$tmp/out" "$tmp/host1"
+run stat -e instructions -- "$tmp/random"
+[ "$rc" = 0 ] && ! cmp -s "$tmp/out" "$tmp/host1" ||
+  fail "no --seed: the same random bytes twice: $(cat "$tmp/out")"
+for bad in x -1 18446744073709551616 0x ""; do
+  checks=$((checks + 1))
+  run stat --seed "$bad" -e instructions -- "$tmp/random"
+  [ "$rc" = 2 ] && grep -q "^softpmu: stat: --seed $bad: a number from 0 to 2^64 - 1" "$tmp/err" ||
+    fail "--seed '$bad': status $rc, $(cat "$tmp/err")"
+done
+# python3 draws its hash seed from getrandom: its count varies run to run
+# without --seed, and is the same twice with it.
+if command -v python3 >/dev/null; then
+  for i in 1 2; do
+    env -i PATH="$PATH" HOME=/tmp LANG=C "$SOFTPMU" stat --seed 1 --no-model \
+      -x , -e instructions -- python3 -c pass >/dev/null 2>"$tmp/py$i"
+  done
+  checks=$((checks + 1))
+  grep -q '^[0-9]*,,instructions,' "$tmp/py1" &&
+    [ "$(cut -d, -f1 "$tmp/py1")" = "$(cut -d, -f1 "$tmp/py2")" ] ||
+    fail "--seed 1, python3 -c pass: $(cat "$tmp/py1" "$tmp/py2")"
+fi
+
 # The plugin refuses CMASK (bits 31:24) rather than count it per block.
 checks=$((checks + 1))
 qemu-x86_64 -plugin "$PLUGIN,out=$tmp/r,event=10300c0" "$tmp/pagecross" \

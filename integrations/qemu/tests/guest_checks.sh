@@ -186,25 +186,19 @@ check "perf stat INST_RETIRED CMASK=2 of /memops" 0 \
 # Skylake as PEBS on INST_RETIRED with INV and CMASK=16 (every cycle
 # counts, SDM Vol. 3B 18.2.1.1; records on it: decisions.md #27), on
 # Ice Lake and later as PEBS on a counting cycles counter; cycles:pp too.
-# The samples land in the program: its symbol leads perf report, or, where
-# the cycles are the timing model's (Ice Lake and later), is among the
-# sampled symbols (the kernel's page clearing, a miss per new line, can
-# take more cycles than the loop).
-top_sym() { # FILE: the first "comm symbol" of perf report
-  perf report -i "$1" -q --stdio --sort comm,sym 2>/dev/null | awk 'NF { print $2, $NF; exit }'
-}
+# The samples land in the program: its symbol is among the sampled
+# symbols. It need not lead perf report: the cycles are the timing
+# model's on every profile, and the kernel's page clearing (a miss per new
+# line) can take more cycles than the loop, more or fewer from run to run
+# as the kernel's work around the program varies.
 loop_sym() { # FILE: "loop _start" if perf report has samples there
   perf report -i "$1" -q --stdio --sort comm,sym 2>/dev/null |
     awk '$2 == "loop" && $NF == "_start" { print $2, $NF; exit }'
 }
-case $SOFTPMU_PROFILE in
-icelake | sapphirerapids) sym=loop_sym ;;
-*) sym=top_sym ;;
-esac
 taskset 1 perf record -q -o /tmp/def.data /loop >/dev/null 2>&1
-check "perf record /loop (default event cycles:P): $sym" "loop _start" "$($sym /tmp/def.data)"
+check "perf record /loop (default event cycles:P): samples in _start" "loop _start" "$(loop_sym /tmp/def.data)"
 taskset 1 perf record -q -e cycles:pp -o /tmp/pp.data /loop >/dev/null 2>&1
-check "perf record -e cycles:pp /loop: $sym" "loop _start" "$($sym /tmp/pp.data)"
+check "perf record -e cycles:pp /loop: samples in _start" "loop _start" "$(loop_sym /tmp/pp.data)"
 # perf record -g of a real program (busybox's gzip of 109 KB), bounded:
 # it finishes within 120 s and its samples carry call chains.
 seq 1 20000 >/tmp/seq
