@@ -441,11 +441,11 @@ static void test_record_process_version(void **state)
   assert_int_equal(r.version, 1);
   assert_int_equal(spmu_rec_process_read(&w, 24, &r, why, sizeof(why)), -1);
   assert_string_equal(why, "a short PROCESS record");
-  w.version = 2;
+  w.version = SPMU_REC_VERSION + 1;
   assert_int_equal(spmu_rec_process_read(&w, sizeof(w), &r, why, sizeof(why)),
                    -1);
-  assert_string_equal(why, "a PROCESS record of format version 2 (this "
-                           "softpmu reads version 1)");
+  assert_string_equal(why, "a PROCESS record of format version 3 (this "
+                           "softpmu reads versions 1 to 2)");
 }
 
 /* Records are multiples of 8 bytes. */

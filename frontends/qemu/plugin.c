@@ -69,6 +69,7 @@
 #include "layout.h"
 #include "model.h"
 #include "qemu_plugin_api.h"
+#include "regs.h"
 #include "results.h"
 #include "sample.h"
 #include "setup.h"
@@ -94,6 +95,7 @@ struct plugin {
   struct spmu_qemu_blocks *blocks;
   struct spmu_qemu_inline *inl;
   struct spmu_qemu_budget *budget; /* record mode inline (budget.c), or NULL */
+  struct spmu_qemu_regs *regs;     /* regs=1 (regs.c), or NULL */
   struct spmu_qemu_threads *threads;
   struct spmu_qemu_stream *stream; /* record mode, else NULL */
   int status;                      /* exit status, or SPMU_RESULTS_STATUS_* */
@@ -207,8 +209,11 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
   } else if (p->budget) {
     spmu_qemu_budget_instrument(p->budget, qtb, t);
   } else {
-    qemu_plugin_register_vcpu_tb_exec_cb(
-        qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb,
+                                         spmu_qemu_exec_callback(&p->cfg, t),
+                                         spmu_qemu_regs_cb_flags(p->regs), t);
+    if (p->regs && !spmu_qemu_regs_tb(p->regs, qtb, t))
+      p->failed = true;
   }
 }
 
@@ -252,6 +257,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     return;
   }
   v->ib = p->budget;
+  v->regs = p->regs;
   v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
   if (spmu_qemu_threads_add(p->threads, vcpu_index, v) > 1 && p->inline_mode)
@@ -664,6 +670,7 @@ static void drop(struct plugin *p)
   spmu_qemu_threads_free(p->threads);
   spmu_qemu_inline_free(p->inl);
   spmu_qemu_budget_free(p->budget);
+  spmu_qemu_regs_free(p->regs);
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
   pthread_mutex_destroy(&p->lock);
@@ -702,6 +709,11 @@ static struct plugin *make(const struct spmu_qemu_api *api, int argc,
   p->status = SPMU_RESULTS_STATUS_UNKNOWN;
   p->inline_mode = p->cfg.inline_start;
   p->budget = spmu_qemu_budget_new(&p->cfg, &p->api);
+  p->regs = spmu_qemu_regs_new(&p->cfg, &p->api, why, sizeof(why));
+  if (!p->regs && why[0]) {
+    spmu_qemu_fail("%s", why);
+    goto fail;
+  }
   return p;
 fail:
   drop(p);

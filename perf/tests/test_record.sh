@@ -485,11 +485,11 @@ run record -e instructions --from "$tmp/trunc.bin" -o "$tmp/x.data"
 expect "stream: a truncated record" 2 "" \
   "softpmu: record: the sample stream has a truncated record at offset 32"
 # The stream's format version (protocol/record.h, in its PROCESS records):
-# another one is refused.
-printf 'process 1 0 p 2\nthread 1 1 0\n' | stream v2
-run record -e instructions --from "$tmp/v2.bin" -o "$tmp/x.data"
+# a later one is refused.
+printf 'process 1 0 p 3\nthread 1 1 0\n' | stream v3
+run record -e instructions --from "$tmp/v3.bin" -o "$tmp/x.data"
 expect "stream: another format version" 2 "" \
-  "softpmu: record: the sample stream has a PROCESS record of format version 2 (this softpmu reads version 1) at offset 0"
+  "softpmu: record: the sample stream has a PROCESS record of format version 3 (this softpmu reads versions 1 to 2) at offset 0"
 # A recording without samples: an empty table, no stacks.
 printf 'process 5 0 idle\nthread 5 5 0\nexit 5 5 9\n' | stream none
 run record -e instructions --from "$tmp/none.bin" -o "$tmp/none.data"
