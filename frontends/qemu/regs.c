@@ -94,9 +94,10 @@ struct spmu_qemu_regs *spmu_qemu_regs_new(const struct spmu_qemu_config *cfg,
   if (!spmu_qemu_api_per_vcpu(api) || !spmu_qemu_api_registers(api) ||
       !api->insn_exec_cond_cb) {
     snprintf(why, len,
-             "regs=1: the guest's registers need QEMU 9.1 or later (plugin "
-             "API 2 on, with register reads and conditional instruction "
-             "callbacks); this QEMU implements plugin API %d",
+             "regs=1 (softpmu record -I): the guest's registers need QEMU "
+             "9.1 or later (plugin API 2 on, with register reads and "
+             "conditional instruction callbacks); this QEMU implements "
+             "plugin API %d",
              api->qemu);
     return NULL;
   }
