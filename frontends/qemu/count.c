@@ -477,12 +477,13 @@ static void regs_next(struct vcpu *v, const struct tb *t, unsigned cont)
 {
   uint32_t c = t->charge[cont & VAR_CONT],
            taken = t->charge[(cont & VAR_CONT) | VAR_TAKEN];
+  bool near = c >= v->budget || taken >= v->budget ||
+              (v->cfg->model_sampled && spmu_qemu_model_logs(v));
 
-  if (taken > c)
-    c = taken;
-  spmu_qemu_regs_block(v, t,
-                       c >= v->budget ||
-                           (v->cfg->model_sampled && spmu_qemu_model_logs(v)));
+  v->regs_live = false;
+  v->regs_tb = t;
+  if (near || v->regs_on)
+    spmu_qemu_regs_block(v, t, near);
 }
 
 /* Count the block that ran before t on this thread, now that t tells
@@ -499,8 +500,7 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
   cfg = v->cfg;
   p = v->prev;
   v->prev = t;
-  if (__builtin_expect(v->regs != NULL, 0))
-    spmu_qemu_regs_enter(v);
+  v->regs_live = true; /* R_REGS with regs=1 (regs.c) */
   if (__builtin_expect(!p, 0)) {
     thread_first(v);
     v->prev_cont = 0;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "guest.h"
 #include "tb.h"
 #include "vcpu.h"
@@ -44,6 +45,7 @@ struct at_chunk {
 
 struct spmu_qemu_regs {
   const struct spmu_qemu_api *api;
+  const struct spmu_qemu_config *cfg;
   struct qemu_plugin_scoreboard *score;
   qemu_plugin_u64 word; /* per vCPU: nonzero, keep the registers */
   pthread_mutex_t lock; /* chunks */
@@ -61,10 +63,8 @@ struct spmu_qemu_vregs {
   const struct spmu_qemu_regs *r;
   struct spmu_qemu_gprs g;
   int found; /* 0: not looked for yet; 1: found; -1: QEMU has none */
-  bool on;   /* the scoreboard word is set */
-  bool live; /* in a block callback: the registers can be read */
   uint64_t gen;
-  const struct tb *block; /* the block that ran last (or runs) */
+  const struct tb *block; /* the block whose boundaries snap keeps */
   struct snap *snap;      /* [cap]: snap[k], before instruction k */
   uint32_t cap;
 };
@@ -108,6 +108,7 @@ struct spmu_qemu_regs *spmu_qemu_regs_new(const struct spmu_qemu_config *cfg,
     return NULL;
   }
   r->api = api;
+  r->cfg = cfg;
   r->word.score = r->score;
   r->word.offset = 0;
   pthread_mutex_init(&r->lock, NULL);
@@ -187,6 +188,24 @@ static struct insn_at *at_new(struct spmu_qemu_regs *r)
   return &c->at[c->used++];
 }
 
+/* Can instruction c be a PEBS record's eventing instruction: does it add
+ * to a sampled event's line (any, with a modelled event)? Then the
+ * registers after it may be needed. The taken-branch count of a block's
+ * last instruction is not looked at: the registers after a block's last
+ * instruction need no callback of its own. */
+static bool may_event(const struct spmu_qemu_config *cfg, const insn_class *c)
+{
+  uint32_t lines[NLINES];
+  unsigned i;
+
+  spmu_qemu_insn_lines(c, lines);
+  for (i = 0; i < cfg->nevents; i++)
+    if (cfg->mline_of[i] >= 0 ||
+        (cfg->line_of[i] >= 0 && lines[cfg->line_of[i]] > 0))
+      return true;
+  return false;
+}
+
 bool spmu_qemu_regs_tb(struct spmu_qemu_regs *r, struct qemu_plugin_tb *qtb,
                        const struct tb *t)
 {
@@ -194,10 +213,16 @@ bool spmu_qemu_regs_tb(struct spmu_qemu_regs *r, struct qemu_plugin_tb *qtb,
   bool ok = true;
 
   /* Instruction k's callback: the registers after k - 1, up to after the
-   * block's last (QEMU may have one more, which the plugin cut). */
+   * block's last (QEMU may have one more, which the plugin cut); only
+   * where k - 1 may be an eventing instruction, since each such callback
+   * makes QEMU store the guest's registers before the instruction. */
   pthread_mutex_lock(&r->lock);
   for (k = 1; k < n && k <= t->ninsns && ok; k++) {
-    struct insn_at *at = at_new(r);
+    struct insn_at *at;
+
+    if (!may_event(r->cfg, &t->insn[k - 1]))
+      continue;
+    at = at_new(r);
 
     if (!(ok = at != NULL))
       break;
@@ -221,14 +246,6 @@ static struct spmu_qemu_vregs *vregs_of(struct vcpu *v)
   return v->vregs;
 }
 
-void spmu_qemu_regs_enter(struct vcpu *v)
-{
-  struct spmu_qemu_vregs *x = vregs_of(v);
-
-  if (x)
-    x->live = true;
-}
-
 /* Room for the boundaries of a block of n instructions. */
 static bool room(struct spmu_qemu_vregs *x, uint32_t n)
 {
@@ -245,45 +262,52 @@ static bool room(struct spmu_qemu_vregs *x, uint32_t n)
   return true;
 }
 
+/* Keep the registers at t's boundaries from now on (on), or no more. */
+static void keep(struct vcpu *v, struct spmu_qemu_vregs *x, const struct tb *t,
+                 bool on)
+{
+  on = on && t && room(x, t->ninsns);
+  if (on) {
+    x->gen++;
+    x->block = t;
+  } else {
+    x->block = NULL;
+  }
+  if (on != v->regs_on) {
+    x->r->api->u64_set(x->r->word, v->vcpu_index, on);
+    v->regs_on = on;
+  }
+}
+
 void spmu_qemu_regs_block(struct vcpu *v, const struct tb *t, bool near)
 {
   struct spmu_qemu_vregs *x = vregs_of(v);
 
-  if (!x)
-    return;
-  x->live = false;
-  x->gen++;
-  x->block = t;
-  near = near && room(x, t->ninsns);
-  if (near != x->on) {
-    x->r->api->u64_set(x->r->word, v->vcpu_index, near);
-    x->on = near;
-  }
+  if (x)
+    keep(v, x, t, near);
 }
 
 void spmu_qemu_regs_follow(struct vcpu *v)
 {
-  struct spmu_qemu_vregs *x = v->vregs;
+  struct spmu_qemu_vregs *x = vregs_of(v);
 
-  if (x && !x->on && x->block && room(x, x->block->ninsns)) {
-    x->r->api->u64_set(x->r->word, v->vcpu_index, 1);
-    x->on = true;
-  }
+  if (x && !v->regs_on)
+    keep(v, x, v->regs_tb, true);
 }
 
 bool spmu_qemu_regs_at(struct vcpu *v, const struct tb *t, uint32_t j,
                        spmu_machine_state *st)
 {
-  struct spmu_qemu_vregs *x = v->vregs;
+  struct spmu_qemu_vregs *x = vregs_of(v);
   struct snap now;
   const struct snap *s = NULL;
 
-  if (!x || !t || x->block != t)
+  if (!x || !t)
     return false;
-  if (j + 1 < x->cap && x->snap[j + 1].gen == x->gen)
+  if (x->block == t && j + 1 < x->cap && x->snap[j + 1].gen == x->gen)
     s = &x->snap[j + 1];
-  else if (j + 1 >= t->ninsns && x->live && take(x, &now))
-    s = &now;
+  else if (j + 1 >= t->ninsns && v->regs_live && take(x, &now))
+    s = &now; /* after the block that just ran: the registers now */
   if (!s)
     return false;
   memcpy(st->gpr, s->gpr, sizeof(st->gpr));

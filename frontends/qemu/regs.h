@@ -43,12 +43,10 @@ spmu_qemu_regs_cb_flags(const struct spmu_qemu_regs *r);
 bool spmu_qemu_regs_tb(struct spmu_qemu_regs *r, struct qemu_plugin_tb *qtb,
                        const struct tb *t);
 
-/* The callback of a block's execution on v begins (the registers can be
- * read: they are those after the block before it). */
-void spmu_qemu_regs_enter(struct vcpu *v);
-/* The same callback, the block before counted, goes on to block t (the
- * registers can no longer be read); near: count.c may take t per
- * instruction. */
+/* The callback of block t's execution on v, the block before it counted
+ * (count.c marks v->regs_live while it runs, and v->regs_tb = t): near,
+ * count.c may take t per instruction; called when near, or when v keeps
+ * the registers (v->regs_on) and should no more. */
 void spmu_qemu_regs_block(struct vcpu *v, const struct tb *t, bool near);
 
 /* The block running on v may go per instruction after all (the model

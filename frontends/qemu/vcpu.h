@@ -63,6 +63,9 @@ struct vcpu {
    * and whether the last PEBS assist had the registers. */
   const struct spmu_qemu_regs *regs;
   struct spmu_qemu_vregs *vregs;
+  const struct tb *regs_tb; /* the block starting or running */
+  bool regs_live;           /* in its callback: the registers can be read */
+  bool regs_on;             /* its registers are kept (regs.c) */
   bool assist_regs;
   uint64_t *stack; /* return addresses, outermost first */
   size_t depth, stackcap;

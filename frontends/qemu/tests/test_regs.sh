@@ -102,6 +102,21 @@ for cpu in skylake icelake core2; do
     fail "$cpu: registers differ: $(diff "$want" "$tmp/got" | head -5)"
 done
 
+# branches:pp: record k's eventing instruction is the k(P + 1)-th branch,
+# the JNZ of iteration k(P + 1) - 1, the last of its block (read at the
+# next block's callback: no instruction callbacks in the loop's block).
+k=1
+: >"$tmp/want_br"
+while [ $((k * (P + 1))) -le $N ]; do
+  regs $((LOOP + 12)) $((k * (P + 1) - 1)) 4 >>"$tmp/want_br"
+  k=$((k + 1))
+done
+record branches -e branches:pp -c $P -I
+script "$tmp/branches.data" >"$tmp/got"
+checks=$((checks + 1))
+cmp -s "$tmp/want_br" "$tmp/got" ||
+  fail "branches: registers differ: $(diff "$tmp/want_br" "$tmp/got" | head -3)"
+
 # A subset (perf's names, any case): those registers alone, in perf's
 # order (AX, then R15).
 record subset --cpu skylake -e instructions:pp -c $P --intr-regs=r15,ax
