@@ -64,9 +64,9 @@
 #define REC_ADAPT_GROUPS 0x20u  /* adaptive: the groups after Basic */
 #define ADAPT_MEMINFO 1u        /* MSR_PEBS_DATA_CFG bits (18.9.2.2) */
 #define ADAPT_GPRS 2u
-#define EVTSEL_ADAPTIVE                                                        \
-  (UINT64_C(1) << 34) /* 18.9.2.2: the record's groups                         \
-                       */
+/* A counter's ADAPTIVE bit: its records take DATA_CFG's groups
+ * (18.9.2.2): IA32_PERFEVTSELx bit 34, IA32_FIXED_CTR_CTRL bit 32 + 4j. */
+#define EVTSEL_ADAPTIVE (UINT64_C(1) << 34)
 #define FIXED_ADAPTIVE(j) (UINT64_C(1) << (32 + 4 * (j)))
 #define REC_MAX 0x800u /* larger than any record a profile writes */
 #define BUF_SIZE (16u * REC_MAX)

@@ -10,13 +10,13 @@
  * a block it may take per instruction, one that may bring a sampling
  * counter to overflow or hold an armed counter's assist (its charge
  * reaches the budget; with a sampled modelled event, the model keeps the
- * block's log), and clears it otherwise. Every instruction but a block's
- * first has a callback QEMU calls only while the word is set, before the
- * instruction runs: the registers after the one before it, kept by its
- * index. After the block's last instruction they are read at the next
- * block's callback, while that block is counted. Executions are told
- * apart by a count of block starts (gen), so a block's kept registers
- * never stand for another execution's. */
+ * block's log), and clears it otherwise. Each instruction after one that
+ * may be an eventing instruction (it adds to a sampled line) has a
+ * callback QEMU calls only while the word is set, before the instruction
+ * runs: the registers after the one before it, kept by its index. After the
+ * block's last instruction they are read at the next block's callback, while
+ * that block is counted. Executions are told apart by a count of block starts
+ * (gen), so a block's kept registers never stand for another execution's. */
 #include "regs.h"
 
 #include <pthread.h>

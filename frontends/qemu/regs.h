@@ -4,10 +4,10 @@
  * register reads and conditional instruction callbacks). The assist
  * comes while count.c hands a block that has already run to the model,
  * so the registers after its eventing instruction are taken as the block
- * runs: at the start of each of its instructions but the first, by a
- * conditional callback that QEMU's generated code calls only in a block
- * count.c may take per instruction (one compare of a per-vCPU word per
- * instruction; the registers are read in those blocks only); after the
+ * runs: before each instruction that follows one adding to a sampled
+ * line, by a conditional callback that QEMU's generated code calls only
+ * in a block count.c may take per instruction (one compare of a per-vCPU
+ * word there; the registers are read in those blocks only); after the
  * block's last instruction they are read at the next block's callback,
  * which QEMU then runs with QEMU_PLUGIN_CB_R_REGS. */
 #ifndef SOFTPMU_QEMU_REGS_H
