@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Every general-purpose register set to a value of its own, then a loop
- * of N iterations in which RAX, RBX, R8 and RCX change by known steps:
- * after the instruction at each address of iteration I (from 0), the
- * registers are known by construction (test_regs.sh). The stack is not
- * used: RSP holds a value of its own too. */
+/* RFLAGS.AC set (a system flag QEMU keeps in its eflags word; SDM Vol. 1
+ * 3.4.3.3), every general-purpose register set to a value of its own, then
+ * a loop of N iterations in which RAX, RBX, R8 and RCX change by known
+ * steps: after the instruction at each address of iteration I (from 0),
+ * the registers are known by construction (test_regs.sh). The stack is
+ * not used after that: RSP holds a value of its own too. */
         .globl _start
         .text
 _start:
+        pushfq
+        orq     $0x40000, (%rsp)
+        popfq
         mov     $0x1111111111111100, %rax
         mov     $0x2222222222222200, %rbx
         mov     $0x3333333333333300, %rdx
@@ -23,7 +27,7 @@ _start:
         mov     $0xeeeeeeeeeeeeee00, %r14
         mov     $0xffffffffffffff00, %r15
         mov     $N, %ecx
-        /* 16 instructions before the loop. */
+        /* 19 instructions before the loop. */
 loop:   inc     %rax            /* loop + 0 */
         add     $2, %rbx        /* loop + 3 */
         inc     %r8             /* loop + 7 */
