@@ -1014,15 +1014,15 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
     watched_access(m, vaddr, len, w); /* not begun: no order */
     return;
   }
-  if (r->j >= m->fetched) {
+  if (r->j >= m->fetched)
     fetch_to(m, r->j + 1);
-    /* regs=1: a block that starts to keep its log here keeps its
-     * registers from the next boundary on (regs.c). */
-    if (__builtin_expect(v->regs != NULL, 0) && m->logging)
-      spmu_qemu_regs_follow(v);
-  }
   if (r->j == m->cur->rep)
     rep_access(m);
+  /* regs=1: a block that keeps its log from here (the fetches above, or
+   * an access before this one) keeps its registers from the next
+   * boundary on (regs.c). */
+  if (__builtin_expect(v->regs != NULL, 0) && m->logging)
+    spmu_qemu_regs_follow(v);
   if (m->pend && m->pend_j == r->j) {
     /* One access QEMU made in pieces. */
     if (w == m->pend_write && vaddr == m->pend_addr + m->pend_len &&
