@@ -27,7 +27,8 @@ struct spmu_qemu_api {
   spmu_qemu_u64_get_fn u64_get;
   spmu_qemu_u64_set_fn u64_set;
   spmu_qemu_tb_exec_inline_fn tb_exec_inline;
-  spmu_qemu_tb_exec_cond_cb_fn tb_exec_cond_cb; /* QEMU 9.1 on */
+  spmu_qemu_tb_exec_cond_cb_fn tb_exec_cond_cb;     /* QEMU 9.1 on */
+  spmu_qemu_insn_exec_cond_cb_fn insn_exec_cond_cb; /* QEMU 9.1 on */
   /* API 3 on. */
   spmu_qemu_insn_data_v3_fn insn_data_v3;
   /* Optional, NULL where QEMU lacks them: the guest's registers (API 2
