@@ -47,6 +47,16 @@
  * a dynamic program (linux-user/x86_64/target_mman.h). */
 #define QEMU10_UNMAPPED_BASE UINT64_C(0x2aaaaaaab000)
 #define QEMU10_ET_DYN_BASE (2 * QEMU10_UNMAPPED_BASE)
+/* QEMU's translation buffer in user mode when -tb-size gives none (QEMU
+ * 8.x has no such option there): 128 MiB (tcg/region.c), which the host
+ * kernel puts at a 2 MiB boundary (its length a multiple of 2 MiB, for
+ * transparent huge pages; Linux 6.18, measured), so it needs a hole 2 MiB
+ * longer. */
+#define QEMU_TB_DEFAULT (UINT64_C(128) << 20)
+#define THP_ALIGN (UINT64_C(2) << 20)
+/* x86-64 Linux's vsyscall page, which QEMU gives the guest at the same
+ * guest address without mapping it. */
+#define VSYSCALL_PAGE UINT64_C(0xffffffffff600000)
 
 /* Linux x86-64 system call numbers, and mremap's flag that keeps the old
  * range mapped. */
@@ -68,6 +78,7 @@ struct spmu_qemu_layout {
   uint64_t base;           /* QEMU's guest base */
   uint64_t heap;           /* the program's first break, or 0: no room kept */
   uint64_t brk_lo, brk_hi; /* the heap's room still reserved (guest) */
+  uint64_t gap_lo, gap_hi; /* left for a buffer the host aligns, or 0 */
   struct call calls[CALLS];
 };
 
@@ -129,6 +140,27 @@ static void close_holes(uint64_t limit, uint64_t *top)
   fclose(f);
 }
 
+/* What of [lo, hi) no mapping holds, reserved. */
+static void fill(uint64_t lo, uint64_t hi)
+{
+  unsigned long start, end;
+  uint64_t prev = lo;
+  char line[512];
+  FILE *f = fopen("/proc/self/maps", "re");
+
+  if (!f)
+    return;
+  while (prev < hi && fgets(line, sizeof line, f) &&
+         sscanf(line, "%lx-%lx", &start, &end) == 2) {
+    if (end <= prev)
+      continue;
+    reserve(prev, start < hi ? start : hi);
+    prev = end;
+  }
+  fclose(f);
+  reserve(prev, hi);
+}
+
 /* The program's ELF header and PT_LOAD segments (ELF gABI): false when it
  * is not a 64-bit ELF file that can be read. */
 static bool read_program(const char *path, struct program *p)
@@ -181,7 +213,7 @@ static void say(const char *why)
 static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
 {
   uint64_t first = l->base + QEMU7_UNMAPPED_BASE, top;
-  uint64_t hole = PAGE_UP(tb) + PAGE;
+  uint64_t hole = (tb ? PAGE_UP(tb) : QEMU_TB_DEFAULT + THP_ALIGN) + PAGE;
   struct program p;
 
   close_holes(first, &top);
@@ -197,6 +229,10 @@ static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
    * none): the host puts each in the lowest hole it fits. */
   reserve(top, first - PAGE - hole);
   reserve(first - PAGE, first);
+  if (!tb) { /* what the buffer leaves of it is closed once it is mapped */
+    l->gap_lo = first - PAGE - hole;
+    l->gap_hi = first - 2 * PAGE;
+  }
   reserve(l->base + QEMU10_UNMAPPED_BASE,
           l->base + QEMU10_UNMAPPED_BASE + PAGE);
   if (!path || !read_program(path, &p) || !p.pie_dynamic)
@@ -213,7 +249,14 @@ static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
   return true;
 }
 
-struct spmu_qemu_layout *spmu_qemu_layout_new(void)
+/* Is b (-B) a guest base under which 7.2's first address lies above the
+ * host's mappings (QEMU's own)? */
+static bool high_base(const char *b)
+{
+  return b && strtoull(b, NULL, 0) + QEMU7_UNMAPPED_BASE > getauxval(AT_BASE);
+}
+
+struct spmu_qemu_layout *spmu_qemu_layout_new(bool by_base)
 {
   struct spmu_qemu_layout *l;
   char *cmd = NULL;
@@ -224,6 +267,10 @@ struct spmu_qemu_layout *spmu_qemu_layout_new(void)
     return NULL;
   n = spmu_qemu_cmdline_read(&cmd);
   b = n ? spmu_qemu_cmdline_option(cmd, n, "B") : NULL;
+  if (by_base && !high_base(b)) {
+    free(cmd);
+    return NULL;
+  }
   l = b ? calloc(1, sizeof(*l)) : NULL;
   if (!l || pthread_mutex_init(&l->lock, NULL) != 0) {
     uint64_t top;
@@ -234,6 +281,12 @@ struct spmu_qemu_layout *spmu_qemu_layout_new(void)
     return NULL;
   }
   l->base = strtoull(b, NULL, 0);
+  /* QEMU 8.2's /proc/self/maps (open_self_maps_2 in linux-user/syscall.c)
+   * looks each guest range up among the host's mappings, the vsyscall
+   * page's at base + VSYSCALL_PAGE (modulo 2^64: 10 MiB below the base,
+   * below QEMU's own mappings), and crashes when none is there. */
+  if (by_base)
+    reserve(l->base + VSYSCALL_PAGE, l->base + VSYSCALL_PAGE + PAGE);
   tb = spmu_qemu_cmdline_option(cmd, n, "tb-size");
   if (!place(l, spmu_qemu_cmdline_program(cmd, n),
              tb ? strtoull(tb, NULL, 0) << 20 : 0)) {
@@ -251,6 +304,17 @@ void spmu_qemu_layout_free(struct spmu_qemu_layout *l)
     return;
   pthread_mutex_destroy(&l->lock);
   free(l);
+}
+
+void spmu_qemu_layout_vcpu_init(struct spmu_qemu_layout *l)
+{
+  if (!l)
+    return;
+  pthread_mutex_lock(&l->lock);
+  if (l->gap_hi)
+    fill(l->gap_lo, l->gap_hi);
+  l->gap_lo = l->gap_hi = 0;
+  pthread_mutex_unlock(&l->lock);
 }
 
 /* The heap's room below the break wanted (brk's argument) given back, so

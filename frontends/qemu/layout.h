@@ -15,6 +15,7 @@
 #ifndef SOFTPMU_QEMU_LAYOUT_H
 #define SOFTPMU_QEMU_LAYOUT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct spmu_qemu_layout;
@@ -22,10 +23,19 @@ struct spmu_qemu_layout;
 /* At install, before QEMU maps anything of the guest, in the bottom-up
  * layout only (else NULL, nothing done): the holes among QEMU's own
  * mappings closed and, when QEMU's command line gives a guest base, 7.2's
- * placement prepared as above (said once when it cannot be). NULL also
- * when there is nothing to follow as the program runs. */
-struct spmu_qemu_layout *spmu_qemu_layout_new(void);
+ * placement prepared as above (said once when it cannot be). With
+ * by_base (plugin API 1: QEMU 7.2 or 8.x, api.h), only when that base
+ * puts 7.2's first address above QEMU's own mappings, else NULL, nothing
+ * done. NULL also when there is nothing to follow as the program runs. */
+struct spmu_qemu_layout *spmu_qemu_layout_new(bool by_base);
 void spmu_qemu_layout_free(struct spmu_qemu_layout *l);
+
+/* A vCPU started. The first time, when QEMU's command line gave no
+ * -tb-size (QEMU 8.x), what its translation buffer, mapped by now, left
+ * of the hole kept for it is reserved, but for the page below 7.2's first
+ * address that the vDSO takes. QEMU 8.x starts its first vCPU after the
+ * buffer and before the guest's program. l may be NULL. */
+void spmu_qemu_layout_vcpu_init(struct spmu_qemu_layout *l);
 
 /* A system call of the guest's, before it runs and after it returned
  * (RET), on vCPU VCPU: brk, munmap and mremap keep 7.2's placement.

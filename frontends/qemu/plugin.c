@@ -267,6 +267,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
   char why[256];
 
   (void)id;
+  spmu_qemu_layout_vcpu_init(p->layout);
   if (vcpu_index >= MAX_VCPUS) {
     spmu_qemu_fail("guest thread %u: more threads than the plugin counts",
                    vcpu_index);
@@ -812,8 +813,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 
   if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
-  if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
-    p->layout = spmu_qemu_layout_new();
+  /* the guest at 7.2's addresses where the host places its mmaps */
+  p->layout = spmu_qemu_layout_new(!spmu_qemu_api_host_places(&api));
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
