@@ -249,8 +249,8 @@ for ev in "$EVENTS" "$EVENTS_INLINE"; do
   # exec: a lone command dash would vfork, its wait racing the child.
   same_sys "$ev" "$sh_" -c "exec $true_"
 done
-# Programs whose path depends on the guest's addresses: under QEMU 10 the
-# plugin keeps QEMU 7.2's (layout.c: the program at 0x4000000000, its heap,
+# Programs whose path depends on the guest's addresses: under QEMU 8.2 and
+# 10 the plugin keeps QEMU 7.2's (layout.c: the program at 0x4000000000, its heap,
 # the stack, the dynamic linker, libc, each mapping after the last) and
 # starts the stack pointer one page below 7.2's, at its page offset (the
 # stack's padding, auxv.c): a local array's strlen, memmove between the
@@ -258,25 +258,21 @@ done
 # (its allocator checks address ranges, its arenas' alignment; hash seed
 # fixed), perl (hash seed fixed), and layout through an execve (env: sh
 # formats its parent's pid, whose digits vary run to run).
-# Not under QEMU 8.2, whose guest runs at the host kernel's addresses and
-# whose stack gets no padding (README.md, "QEMU 8.2"): layout.c and python
-# differ there; perl does not.
 "$CC" -O2 -o "$tmp/layout" "$SRC/layout.c" || fail "layout.c: does not build"
-if [ "$OTHER" = 10 ]; then
-  for ev in "$EVENTS" "$EVENTS_INLINE"; do
-    same_sys "$ev" "$tmp/layout"
-  done
-  checks=$((checks + 1))
-  grep -q '^total=289943 .* heap=0x4000[0-9a-f]* .*heap<local=1 big<local=0$' \
-    "$tmp/out7" || fail "layout under QEMU 7.2: $(cat "$tmp/out7")"
-  same_sys instructions env "$tmp/layout"
-fi
+for ev in "$EVENTS" "$EVENTS_INLINE"; do
+  same_sys "$ev" "$tmp/layout"
+done
+checks=$((checks + 1))
+grep -q '^total=289943 .* heap=0x4000[0-9a-f]* .*heap<local=1 big<local=0$' \
+  "$tmp/out7" || fail "layout under QEMU 7.2: $(cat "$tmp/out7")"
+same_sys instructions "$(realpath "$(command -v env)")" "$tmp/layout"
 same_sys instructions perl -e 1
 same_sys instructions,branches perl -e \
   'my %h = map { $_ => $_ * 2 } 1 .. 500; my $s = 0; $s += $h{$_} for sort keys %h; print "$s\n"'
-if [ "$OTHER" = 10 ] && command -v python3 >/dev/null; then
-  same_sys instructions python3 -c pass
-  same_sys instructions,branches python3 -c \
+if command -v python3 >/dev/null; then
+  python3_=$(realpath "$(command -v python3)")
+  same_sys instructions "$python3_" -c pass
+  same_sys instructions,branches "$python3_" -c \
     'd = {str(i): [i] * (i % 7) for i in range(3000)}; print(sum(map(len, d.values())))'
 fi
 
