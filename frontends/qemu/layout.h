@@ -3,9 +3,10 @@
  * 8.1 on lets the host kernel place a guest's mmap without an address,
  * first fit from the bottom in the layout softpmu runs QEMU in; QEMU 7.2
  * places each after the last, from guest address 0x4000000000 up (its
- * TASK_UNMAPPED_BASE), and never fills a hole again. Under QEMU 9 on the
- * plugin reserves (PROT_NONE, no memory), at install, every hole below
- * that address plus QEMU's guest base (-B), so that the host's first fit
+ * TASK_UNMAPPED_BASE), and never fills a hole again. Under QEMU 9 on (and
+ * 8.x, given softpmu's guest base: api.h) the plugin reserves (PROT_NONE,
+ * no memory), at install, every hole below that address plus QEMU's guest
+ * base (-B), so that the host's first fit
  * is 7.2's next one; the space 7.2 keeps for the program's heap (brk)
  * while it loads the dynamic linker and the stack; the addresses QEMU
  * asks the host for first (a dynamic program's ELF_ET_DYN_BASE, its own
