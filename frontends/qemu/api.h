@@ -61,6 +61,28 @@ static inline bool spmu_qemu_api_registers(const struct spmu_qemu_api *api)
          api->byte_array_free && api->array_free;
 }
 
+/* Does this QEMU give the program its environment in order, where QEMU
+ * 7.2 gives it last variable first (auxv.c)? QEMU 10 does (API 2 on), and
+ * so does 8.2, which is API 1 as 7.2 is but, unlike 7.2, names a vDSO in
+ * the auxiliary vector (vdso: the vector has AT_SYSINFO_EHDR). */
+static inline bool spmu_qemu_api_env_in_order(const struct spmu_qemu_api *api,
+                                              bool vdso)
+{
+  return api->version >= 2 || vdso;
+}
+
+/* Can the plugin reset itself (qemu_plugin_reset) while the program
+ * runs? Not under QEMU 8.2 (API 1 with a vDSO, as above), whose reset
+ * leaves QEMU's plugin lock held (plugin_reset_destroy in its
+ * plugins/loader.c locks it a second time where it means to unlock it),
+ * so that the next guest thread to start or end waits for it for ever:
+ * there the plugin counts by callbacks from the start, never inline. */
+static inline bool spmu_qemu_api_can_reset(const struct spmu_qemu_api *api,
+                                           bool vdso)
+{
+  return api->version >= 2 || !vdso;
+}
+
 /* Up to len of insn's bytes into buf; how many. */
 size_t spmu_qemu_insn_bytes(const struct spmu_qemu_api *api,
                             const struct qemu_plugin_insn *insn, void *buf,

@@ -196,8 +196,12 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     if (!p->probe.n) {
       take_probe(&p->probe, &p->api, qtb);
       spmu_qemu_stream_set_base(p->stream, p->probe.mem.base);
-      if (p->probe.n && !p->cfg.args.vdso)
-        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, &p->probe.mem);
+      if (p->probe.n)
+        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, &p->probe.mem,
+                           p->cfg.args.vdso);
+      /* before any block is counted inline: one that cannot be left */
+      if (!spmu_qemu_api_can_reset(&p->api, p->auxv.vdso))
+        p->inline_mode = false;
     }
   }
   pthread_mutex_unlock(&p->lock);
