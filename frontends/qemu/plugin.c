@@ -680,6 +680,28 @@ EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
   return next.f(dwfl, name, file, fd, bias, preload);
 }
 
+/* QEMU's mmap (QEMU 10 calls mmap64, libraries mmap), preloaded: while
+ * the plugin keeps 7.2's placement, a mapping the host kernel would put
+ * at a 2 MiB boundary goes where it fits first, as 7.2's placement puts
+ * it (layout.c); any other goes to the kernel as it is. */
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                  off_t off);
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                  off_t off)
+{
+  return spmu_qemu_layout_mmap(root ? root->layout : NULL, addr, len, prot,
+                               flags, fd, off);
+}
+
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                    off_t off);
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                    off_t off)
+{
+  return spmu_qemu_layout_mmap(root ? root->layout : NULL, addr, len, prot,
+                               flags, fd, off);
+}
+
 /* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
  * kernel place a guest's mmap without an address; a host thread's first
  * malloc (QEMU's RCU thread, a guest thread's) maps a new arena of 64 MiB

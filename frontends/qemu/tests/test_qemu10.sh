@@ -280,6 +280,52 @@ if [ "$OTHER" = 10 ] && command -v python3 >/dev/null; then
     'd = {str(i): [i] * (i % 7) for i in range(3000)}; print(sum(map(len, d.values())))'
 fi
 
+# Mappings the host kernel puts at a 2 MiB boundary (transparent huge
+# pages): a file's of 2 MiB or more, an anonymous one whose length is a
+# multiple of 2 MiB. 7.2 puts each after the last; under QEMU 10 the
+# plugin places them where the kernel's first fit without that alignment
+# is (layout.c): thp.c maps a 2,240,000-byte file (made next to the
+# build, on its file system: a tmpfs /tmp may not align), 4 MiB and 1
+# MiB, moves the latter to 8 MiB (mremap; QEMU finds the place with a
+# mapping of its own) and attaches 4 MiB of System V shared memory (the
+# same), and copies between them; cc1 (gcc's compiler proper, when
+# installed) maps libisl (2 MiB) that way.
+# Under QEMU 10 alone: 8.2's guest runs at the host kernel's addresses.
+if [ "$OTHER" = 10 ]; then
+  thp_dir=$(mktemp -d "$PWD/qemu10-thp.XXXXXX") || thp_dir=$tmp
+  trap 'rm -rf "$tmp" "$thp_dir"' EXIT INT TERM
+  awk 'BEGIN { for (i = 0; i < 40000; i++) printf "%055d\n", i }' \
+    >"$thp_dir/big"
+  "$CC" -O2 -o "$tmp/thp" "$SRC/thp.c" || fail "thp.c: does not build"
+  for ev in "$EVENTS" "$EVENTS_INLINE"; do
+    same_sys "$ev" "$tmp/thp" "$thp_dir/big"
+  done
+  # Under 7.2 each mapping right after the last (the file's length in whole
+  # pages, 0x223000, then 4 MiB, 1 MiB, 8 MiB), strlen's lengths summed
+  # three times (twice without System V IPC).
+  checks=$((checks + 1))
+  read -r t f b s m sh <<EOF
+$(sed -n 's/^total=\([0-9]*\) file=\(0x40[0-9a-f]\{8\}\) big=\(0x[0-9a-f]*\) small=\(0x[0-9a-f]*\) moved=\(0x[0-9a-f]*\) shm=\(0x[0-9a-f]*\|0\) .*/\1 \2 \3 \4 \5 \6/p' "$tmp/out7")
+EOF
+  case "$t:$sh" in
+  1316418:0x*) [ $((sh)) = $((m + 0x800000)) ] || t= ;;
+  877612:0) ;;
+  *) t= ;;
+  esac
+  [ -n "$t" ] && [ $((b)) = $((f + 0x223000)) ] && [ $((s)) = $((b + 0x400000)) ] &&
+    [ $((m)) = $((s + 0x100000)) ] ||
+    fail "thp under QEMU 7.2: $(cat "$tmp/out7")"
+  cc1=$(gcc -print-prog-name=cc1 2>/dev/null)
+  if [ -x "$cc1" ] && [ "${cc1#/}" != "$cc1" ]; then
+    echo 'int main(void){return 0;}' >"$tmp/t.c"
+    # to /dev/null: cc1 writes a file it creates and one it replaces with
+    # different instructions
+    same_sys instructions "$cc1" -quiet "$tmp/t.c" -o /dev/null
+  else
+    echo "no cc1 (gcc -print-prog-name=cc1): its case skipped"
+  fi
+fi
+
 # The same command gives the same modelled counts on every run under QEMU
 # 10 too, a dynamic program's included: QEMU 10 lets the host kernel place
 # the guest's libraries, and softpmu runs it without address randomisation
