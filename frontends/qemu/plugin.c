@@ -28,6 +28,7 @@
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
  *   seed.c      getrandom(2)'s bytes from a seed (seed=N)
+ *   procmaps.c  the guest's /proc/self/maps as QEMU 7.2 writes it
  *   fail.c      the messages
  *   api.c       the plugin API versions: the calls that differ
  * and the types they share: config.h (the configuration, const once set),
@@ -70,6 +71,7 @@
 #include "inline.h"
 #include "layout.h"
 #include "model.h"
+#include "procmaps.h"
 #include "qemu_plugin_api.h"
 #include "results.h"
 #include "sample.h"
@@ -107,14 +109,15 @@ struct plugin {
   bool exit_deferred;    /* at exit with no exit call: a signal may follow */
   bool catch_signals;    /* QEMU's handler on more signals (API 2 on) */
   bool have_qemu_action; /* qemu_action is QEMU's handler */
-  struct sigaction qemu_action;      /* set by the sigaction hook, once */
-  int fork_tid;                      /* the host thread that forks */
-  unsigned vcpu_span;                /* 1 + the highest vCPU index seen */
-  struct spmu_qemu_exec_probe probe; /* the first instruction translated */
-  struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
-  struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
-  bool seed_failed;                  /* said that a write failed */
-  struct spmu_qemu_layout *layout;   /* 7.2's placement kept, or NULL */
+  struct sigaction qemu_action;        /* set by the sigaction hook, once */
+  int fork_tid;                        /* the host thread that forks */
+  unsigned vcpu_span;                  /* 1 + the highest vCPU index seen */
+  struct spmu_qemu_exec_probe probe;   /* the first instruction translated */
+  struct spmu_qemu_auxv auxv;          /* the vDSO withheld (auxv.c) */
+  struct spmu_qemu_seed *seed;         /* seed=N, else NULL */
+  bool seed_failed;                    /* said that a write failed */
+  struct spmu_qemu_layout *layout;     /* 7.2's placement kept, or NULL */
+  struct spmu_qemu_procmaps *procmaps; /* with it, 7.2's maps, or NULL */
 };
 
 static struct plugin *root;
@@ -373,6 +376,18 @@ static void on_self_kill(struct plugin *p, int64_t num, uint64_t a1,
     write_before_signal(p, sig);
 }
 
+/* An open, which may be of the file 7.2's maps go into (procmaps.c). */
+static void on_open(struct plugin *p, unsigned vcpu_index, int64_t num,
+                    const uint64_t *args)
+{
+  struct spmu_qemu_guest_mem mem;
+
+  pthread_mutex_lock(&p->lock);
+  mem = p->probe.mem;
+  pthread_mutex_unlock(&p->lock);
+  spmu_qemu_procmaps_syscall(p->procmaps, &mem, vcpu_index, num, args);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
@@ -382,6 +397,8 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
 
   (void)id, (void)a6, (void)a7, (void)a8;
   spmu_qemu_layout_syscall(root->layout, vcpu_index, num, call.a);
+  if (root->procmaps && spmu_qemu_procmaps_follows(num))
+    on_open(root, vcpu_index, num, call.a);
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
@@ -429,6 +446,7 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
   if (num == NR_GETRANDOM && p->seed)
     on_getrandom_ret(p, vcpu_index, ret);
   spmu_qemu_layout_syscall_ret(p->layout, vcpu_index, num, ret);
+  spmu_qemu_procmaps_syscall_ret(p->procmaps, vcpu_index, num, ret);
   if (ret != -QEMU_ERESTARTSYS_)
     return;
   if (p->inline_mode) {
@@ -739,6 +757,7 @@ static void drop(struct plugin *p)
   spmu_qemu_stream_free(p->stream);
   spmu_qemu_seed_free(p->seed);
   spmu_qemu_layout_free(p->layout);
+  spmu_qemu_procmaps_free(p->procmaps);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }
@@ -798,6 +817,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
     return -1;
   if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
     p->layout = spmu_qemu_layout_new();
+  if (p->layout) /* the guest's mappings are 7.2's: so are its maps */
+    p->procmaps = spmu_qemu_procmaps_new(p->cfg.args.vdso);
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
