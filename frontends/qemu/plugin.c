@@ -109,15 +109,16 @@ struct plugin {
   bool exit_deferred;    /* at exit with no exit call: a signal may follow */
   bool catch_signals;    /* QEMU's handler on more signals (API 2 on) */
   bool have_qemu_action; /* qemu_action is QEMU's handler */
-  struct sigaction qemu_action;        /* set by the sigaction hook, once */
-  int fork_tid;                        /* the host thread that forks */
-  unsigned vcpu_span;                  /* 1 + the highest vCPU index seen */
-  struct spmu_qemu_exec_probe probe;   /* the first instruction translated */
-  struct spmu_qemu_auxv auxv;          /* the vDSO withheld (auxv.c) */
-  struct spmu_qemu_seed *seed;         /* seed=N, else NULL */
-  bool seed_failed;                    /* said that a write failed */
-  struct spmu_qemu_layout *layout;     /* 7.2's placement kept, or NULL */
-  struct spmu_qemu_procmaps *procmaps; /* with it, 7.2's maps, or NULL */
+  struct sigaction qemu_action;      /* set by the sigaction hook, once */
+  int fork_tid;                      /* the host thread that forks */
+  unsigned vcpu_span;                /* 1 + the highest vCPU index seen */
+  struct spmu_qemu_exec_probe probe; /* the first instruction translated */
+  struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
+  struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
+  bool seed_failed;                  /* said that a write failed */
+  struct spmu_qemu_layout *layout;   /* 7.2's placement kept, or NULL */
+  /* With the layout, the guest's maps as 7.2's (procmaps.c); or NULL. */
+  struct spmu_qemu_procmaps *procmaps;
 };
 
 static struct plugin *root;

@@ -293,18 +293,17 @@ static void put_line(struct text *t, const struct guest *g,
   const struct range *r = find_range(g, start);
   unsigned flags = r->flags;
   uint64_t offset = h->offset + (h->inode ? start - first : 0);
-  const char *path =
-      g->have_stack && start == g->stack ? "[stack]" : h->path;
+  const char *path = g->have_stack && start == g->stack ? "[stack]" : h->path;
   int count;
 
   if (!pages_agree(g, start, end, flags,
                    (flags & PAGE_W) && h->perms[1] == 'w'))
     return;
-  count = put(t, "%" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %s %" PRId64,
-              start, end, (flags & PAGE_R) ? 'r' : '-',
-              (flags & PAGE_W) ? 'w' : '-', (flags & PAGE_X) ? 'x' : '-',
-              h->perms[3] == 'p' ? 'p' : 's', offset, h->dev,
-              (int64_t)h->inode);
+  count =
+      put(t, "%" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %s %" PRId64,
+          start, end, (flags & PAGE_R) ? 'r' : '-',
+          (flags & PAGE_W) ? 'w' : '-', (flags & PAGE_X) ? 'x' : '-',
+          h->perms[3] == 'p' ? 'p' : 's', offset, h->dev, (int64_t)h->inode);
   if (path)
     put(t, "%*s%s\n", 73 - count, "", path);
   else
@@ -450,9 +449,9 @@ void spmu_qemu_procmaps_syscall(struct spmu_qemu_procmaps *m,
     return;
   /* "/proc/" and a pid's digits, "/maps": 7.2 fakes nothing longer. */
   memset(path, 0, sizeof(path));
-  self = read_path(mem, num == NR_OPEN ? args[0] : args[1], path,
-                   sizeof(path)) &&
-         spmu_qemu_procmaps_is_self(path, (long)getpid());
+  self =
+      read_path(mem, num == NR_OPEN ? args[0] : args[1], path, sizeof(path)) &&
+      spmu_qemu_procmaps_is_self(path, (long)getpid());
   pthread_mutex_lock(&m->lock);
   m->calls[vcpu % CALLS] = (struct call){vcpu, self, mem->base};
   pthread_mutex_unlock(&m->lock);
@@ -483,8 +482,7 @@ static char *slurp(int fd, const char *path)
   int in = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC);
   ssize_t k = 0;
 
-  while (s && in >= 0 &&
-         (k = pread(in, s + n, cap - n - 1, (off_t)n)) > 0) {
+  while (s && in >= 0 && (k = pread(in, s + n, cap - n - 1, (off_t)n)) > 0) {
     n += (size_t)k;
     if (cap - n - 1 == 0) {
       if (!(more = realloc(s, 2 * cap)))
@@ -520,8 +518,8 @@ static bool rewrite(int fd, uint64_t base, bool vdso)
   return ok;
 }
 
-void spmu_qemu_procmaps_syscall_ret(struct spmu_qemu_procmaps *m,
-                                    unsigned vcpu, int64_t num, int64_t ret)
+void spmu_qemu_procmaps_syscall_ret(struct spmu_qemu_procmaps *m, unsigned vcpu,
+                                    int64_t num, int64_t ret)
 {
   struct call *c;
   bool pending, said;

@@ -39,8 +39,8 @@ void spmu_qemu_procmaps_syscall(struct spmu_qemu_procmaps *m,
 
 /* Its return (ret): the file QEMU 10 faked rewritten with 7.2's text
  * (said once when it cannot be). m may be NULL. */
-void spmu_qemu_procmaps_syscall_ret(struct spmu_qemu_procmaps *m,
-                                    unsigned vcpu, int64_t num, int64_t ret);
+void spmu_qemu_procmaps_syscall_ret(struct spmu_qemu_procmaps *m, unsigned vcpu,
+                                    int64_t num, int64_t ret);
 
 /* Would QEMU 7.2 fake the file at path for process pid (is_proc_myself):
  * "/proc/self/maps" or "/proc/PID/maps", the path as the guest gave it? */
