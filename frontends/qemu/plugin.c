@@ -117,7 +117,7 @@ struct plugin {
   struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
   bool seed_failed;                  /* said that a write failed */
   struct spmu_qemu_layout *layout;   /* 7.2's placement kept, or NULL */
-  /* With the layout, the guest's maps as 7.2's (procmaps.c); or NULL. */
+  /* With the layout and 7.2's start, 7.2's maps (procmaps.c); or NULL. */
   struct spmu_qemu_procmaps *procmaps;
 };
 
@@ -818,8 +818,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
     return -1;
   if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
     p->layout = spmu_qemu_layout_new();
-  if (p->layout) /* the guest's mappings are 7.2's: so are its maps */
-    p->procmaps = spmu_qemu_procmaps_new(p->cfg.args.vdso);
+  if (p->layout && !p->cfg.args.vdso) /* 7.2's mappings and start */
+    p->procmaps = spmu_qemu_procmaps_new();
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);

@@ -58,7 +58,6 @@ struct call {
 
 struct spmu_qemu_procmaps {
   pthread_mutex_t lock;
-  bool vdso;
   bool said;
   struct call calls[CALLS];
 };
@@ -135,7 +134,7 @@ static void add_range(struct guest *g, uint64_t start, uint64_t end,
 
 /* One line of QEMU 10's (open_self_maps_4): "start-end rwxp offset dev
  * inode", padding, the name. */
-static void read_guest_line(struct guest *g, const char *line, bool vdso)
+static void read_guest_line(struct guest *g, const char *line)
 {
   uint64_t start, end;
   char perms[5];
@@ -147,8 +146,8 @@ static void read_guest_line(struct guest *g, const char *line, bool vdso)
       at < 0 || strlen(perms) != 4 || end <= start)
     return;
   name = line + at;
-  if (strcmp(name, "[vdso]") == 0 && !vdso)
-    return; /* 7.2 maps none */
+  if (strcmp(name, "[vdso]") == 0)
+    return; /* withheld; 7.2 maps none */
   if (strcmp(name, "[stack]") == 0 && !g->have_stack) {
     g->stack = start;
     g->have_stack = true;
@@ -158,7 +157,7 @@ static void read_guest_line(struct guest *g, const char *line, bool vdso)
                 (perms[2] == 'x' ? PAGE_X : 0));
 }
 
-static void read_guest(struct guest *g, const char *text, bool vdso)
+static void read_guest(struct guest *g, const char *text)
 {
   char line[PATH_MAX + 256];
 
@@ -168,7 +167,7 @@ static void read_guest(struct guest *g, const char *text, bool vdso)
     if (len < sizeof(line)) {
       memcpy(line, text, len);
       line[len] = '\0';
-      read_guest_line(g, line, vdso);
+      read_guest_line(g, line);
     }
     text += len + (text[len] == '\n');
   }
@@ -334,7 +333,7 @@ static void put_host_map(struct text *t, const struct guest *g,
 }
 
 char *spmu_qemu_procmaps_text(const char *host, const char *qemu10,
-                              uint64_t base, bool vdso, size_t *n)
+                              uint64_t base, size_t *n)
 {
   struct guest g = {0};
   struct text t = {0};
@@ -342,7 +341,7 @@ char *spmu_qemu_procmaps_text(const char *host, const char *qemu10,
   struct host_map h;
   int count;
 
-  read_guest(&g, qemu10, vdso);
+  read_guest(&g, qemu10);
   while (*host && !g.oom) {
     size_t len = strcspn(host, "\n");
 
@@ -390,7 +389,7 @@ bool spmu_qemu_procmaps_is_self(const char *path, long pid)
   return strcmp(path, "maps") == 0;
 }
 
-struct spmu_qemu_procmaps *spmu_qemu_procmaps_new(bool vdso)
+struct spmu_qemu_procmaps *spmu_qemu_procmaps_new(void)
 {
   struct spmu_qemu_procmaps *m = calloc(1, sizeof(*m));
 
@@ -398,8 +397,6 @@ struct spmu_qemu_procmaps *spmu_qemu_procmaps_new(bool vdso)
     free(m);
     return NULL;
   }
-  if (m)
-    m->vdso = vdso;
   return m;
 }
 
@@ -473,8 +470,10 @@ static bool qemu_fake(int fd)
          (strstr(target, "/qemu-open.") && strstr(target, " (deleted)"));
 }
 
-/* The whole of fd from offset 0, or of the file at path (fd < 0): a new
- * string, NULL when it cannot be read. */
+/* The whole of fd from offset 0 (pread: QEMU's file, whose offset the
+ * guest reads from), or of the file at path (fd < 0; read in order, as
+ * /proc's files are meant to be): a new string, NULL when it cannot be
+ * read. */
 static char *slurp(int fd, const char *path)
 {
   size_t n = 0, cap = 16384;
@@ -482,9 +481,13 @@ static char *slurp(int fd, const char *path)
   int in = fd >= 0 ? fd : open(path, O_RDONLY | O_CLOEXEC);
   ssize_t k = 0;
 
-  while (s && in >= 0 && (k = pread(in, s + n, cap - n - 1, (off_t)n)) > 0) {
+  while (s && in >= 0) {
+    k = fd >= 0 ? pread(in, s + n, cap - n - 1, (off_t)n)
+                : read(in, s + n, cap - n - 1);
+    if (k <= 0)
+      break;
     n += (size_t)k;
-    if (cap - n - 1 == 0) {
+    if (n + 1 == cap) {
       if (!(more = realloc(s, 2 * cap)))
         break;
       s = more;
@@ -502,13 +505,13 @@ static char *slurp(int fd, const char *path)
 }
 
 /* fd's text replaced by 7.2's: false when it cannot be. */
-static bool rewrite(int fd, uint64_t base, bool vdso)
+static bool rewrite(int fd, uint64_t base)
 {
   char *qemu10 = slurp(fd, NULL), *host = slurp(-1, "/proc/self/maps");
   char *text = NULL;
   size_t n = 0;
   bool ok = qemu10 && host &&
-            (text = spmu_qemu_procmaps_text(host, qemu10, base, vdso, &n)) &&
+            (text = spmu_qemu_procmaps_text(host, qemu10, base, &n)) &&
             ftruncate(fd, 0) == 0 && pwrite(fd, text, n, 0) == (ssize_t)n &&
             lseek(fd, 0, SEEK_SET) == 0;
 
@@ -535,7 +538,7 @@ void spmu_qemu_procmaps_syscall_ret(struct spmu_qemu_procmaps *m, unsigned vcpu,
   pthread_mutex_unlock(&m->lock);
   if (!pending || ret < 0 || ret > INT_MAX || !qemu_fake((int)ret))
     return;
-  if (rewrite((int)ret, base, m->vdso))
+  if (rewrite((int)ret, base))
     return;
   pthread_mutex_lock(&m->lock);
   said = m->said;

@@ -21,10 +21,9 @@
 
 struct spmu_qemu_procmaps;
 
-/* For a guest whose mappings are 7.2's (the layout kept), with QEMU 10's
- * vDSO withheld (vdso false: its page is left out, as 7.2 has none) or
- * not. NULL: out of memory. */
-struct spmu_qemu_procmaps *spmu_qemu_procmaps_new(bool vdso);
+/* For a guest whose mappings are 7.2's (the layout kept) and whose start
+ * is 7.2's (QEMU 10's vDSO withheld: auxv.h). NULL: out of memory. */
+struct spmu_qemu_procmaps *spmu_qemu_procmaps_new(void);
 void spmu_qemu_procmaps_free(struct spmu_qemu_procmaps *m);
 
 /* Is num a call this file follows (open, openat)? */
@@ -48,9 +47,9 @@ bool spmu_qemu_procmaps_is_self(const char *path, long pid);
 
 /* 7.2's text from the host's /proc/self/maps (host) and QEMU 10's text
  * (qemu10: the guest's pages, their flags, "[stack]" and "[vdso]"), guest
- * base base; the vDSO's page left out unless vdso. A new string (its
+ * base base; the vDSO's page left out (7.2 has none). A new string (its
  * length in *n), NULL when out of memory. */
 char *spmu_qemu_procmaps_text(const char *host, const char *qemu10,
-                              uint64_t base, bool vdso, size_t *n);
+                              uint64_t base, size_t *n);
 
 #endif

@@ -32,11 +32,10 @@ bool spmu_qemu_guest_read(const struct spmu_qemu_guest_mem *m, uint64_t addr,
   "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  "  \
   "[vsyscall]\n"
 
-static void check(const char *host, const char *qemu10, bool vdso,
-                  const char *want)
+static void check(const char *host, const char *qemu10, const char *want)
 {
   size_t n = 0;
-  char *got = spmu_qemu_procmaps_text(host, qemu10, BASE, vdso, &n);
+  char *got = spmu_qemu_procmaps_text(host, qemu10, BASE, &n);
 
   assert_non_null(got);
   assert_string_equal(got, want);
@@ -72,19 +71,7 @@ static void test_first_page_flags(void **state)
       "4000006000-4000008000 rw-p 00000000 00:00 0     [stack]\n" VSYSCALL;
 
   (void)state;
-  check(host, qemu10, false,
-        "4000000000-4000003000 r--p 00000000 fe:00 42                        "
-        "     /tmp/prog\n"
-        "4000004000-4000005000 rw-p 00003000 fe:00 42                        "
-        "     /tmp/prog\n"
-        "4000005000-4000006000 ---p 00000000 00:00 0                         "
-        "     \n"
-        "4000006000-4000008000 rw-p 00000000 00:00 0                         "
-        "     [stack]\n" VSYSCALL);
-  /* vdso=1: the guest has QEMU 10's vDSO; its page is listed. */
-  check(host, qemu10, true,
-        "3fffffe000-3ffffff000 r-xp 00000000 00:00 0                         "
-        "     \n"
+  check(host, qemu10,
         "4000000000-4000003000 r--p 00000000 fe:00 42                        "
         "     /tmp/prog\n"
         "4000004000-4000005000 rw-p 00003000 fe:00 42                        "
@@ -105,7 +92,7 @@ static void test_reservations_left_out(void **state)
   const char *qemu10 = "4000011000-4000012000 ---p 00000000 00:00 0\n";
 
   (void)state;
-  check(host, qemu10, false,
+  check(host, qemu10,
         "4000011000-4000012000 ---p 00000000 00:00 0                         "
         "     \n" VSYSCALL);
 }
@@ -122,11 +109,9 @@ static void test_page_check(void **state)
                        "4000011000-4000012000 r--p 00000000 00:00 0\n";
 
   (void)state;
-  check("2aac00000000-2aac00002000 r--p 00000000 00:00 0 \n", qemu10, false,
-        VSYSCALL);
-  check("2aac00010000-2aac00012000 rw-p 00000000 00:00 0 \n", qemu10, false,
-        VSYSCALL);
-  check("2aac00010000-2aac00012000 r--p 00000000 00:00 0 \n", qemu10, false,
+  check("2aac00000000-2aac00002000 r--p 00000000 00:00 0 \n", qemu10, VSYSCALL);
+  check("2aac00010000-2aac00012000 rw-p 00000000 00:00 0 \n", qemu10, VSYSCALL);
+  check("2aac00010000-2aac00012000 r--p 00000000 00:00 0 \n", qemu10,
         "4000010000-4000012000 rw-p 00000000 00:00 0                         "
         "     \n" VSYSCALL);
 }
@@ -143,17 +128,18 @@ static void test_fields_and_padding(void **state)
                        "4000004000-4000005000 r--p 00000000 00:00 0\n";
 
   (void)state;
-  check("2aac00000000-2aac00001000 rw-p 00000000 00:00 0\n"
-        "2aac00001000-2aac00005000 r--p 00010000 fe:00 7       /a b (deleted)\n",
-        qemu10, false,
-        "4000000000-4000001000 rw-p 00000000 00:00 0\n"
-        "4000002000-4000003000 r--p 00011000 fe:00 7                         "
-        "     /a b (deleted)\n"
-        "4000004000-4000005000 r--p 00013000 fe:00 7                         "
-        "     /a b (deleted)\n" VSYSCALL);
+  check(
+      "2aac00000000-2aac00001000 rw-p 00000000 00:00 0\n"
+      "2aac00001000-2aac00005000 r--p 00010000 fe:00 7       /a b (deleted)\n",
+      qemu10,
+      "4000000000-4000001000 rw-p 00000000 00:00 0\n"
+      "4000002000-4000003000 r--p 00011000 fe:00 7                         "
+      "     /a b (deleted)\n"
+      "4000004000-4000005000 r--p 00013000 fe:00 7                         "
+      "     /a b (deleted)\n" VSYSCALL);
   check("2aac00000000-2aac00001000 rw-p 00000000 1234567890abc:345678 "
         "1234567890123456789 /x\n",
-        qemu10, false,
+        qemu10,
         "4000000000-4000001000 rw-p 00000000 1234567890abc:345678 "
         "1234567890123456789   /x\n" VSYSCALL);
 }
