@@ -5,7 +5,8 @@
  * vector: (type, value) pairs up to AT_NULL (the System V x86-64 ABI's
  * process start, 3.4.1, as Linux and qemu-user lay it out); the strings
  * they point to lie above, each environment string after the one before
- * it. Two things differ between QEMU 7.2 and 10, and are made 7.2's:
+ * it. These differ between QEMU 7.2 and 10 (and 8.2: the vDSO and the
+ * environment), and are made 7.2's:
  *  - the vDSO: the entry whose type is AT_SYSINFO_EHDR is taken out, the
  *    entries after it moved down, so the dynamic linker sets up no vDSO.
  *    (Turned into AT_IGNORE instead, it would still cost the dynamic
@@ -33,6 +34,7 @@
 
 #include "args.h"
 #include "fail.h"
+#include "stack.h"
 
 #define AT_NULL 0
 #define AT_PLATFORM 15
@@ -366,72 +368,114 @@ static const char *unpad(const struct spmu_qemu_guest_mem *m, uint64_t sp,
   return why;
 }
 
-/* The vector from sp without its AT_SYSINFO_EHDR entry: the entries after
- * it moved down, so the vector is the one QEMU 7.2 gives, one AT_NULL
- * entry longer at its end. */
-static const char *hide(const struct spmu_qemu_guest_mem *m, uint64_t sp)
+/* The vector's AT_SYSINFO_EHDR entry, from its first entry at p: its
+ * address into *vdso, 0 when it has none. */
+static const char *find_vdso(const struct spmu_qemu_guest_mem *m, uint64_t p,
+                             uint64_t *vdso)
 {
-  uint64_t argc, p, envp, type, k, pads, front;
-  const char *why;
+  uint64_t type, k;
 
-  if (!spmu_qemu_guest_read(m, sp, &argc, sizeof(argc)) || argc >= WALK_MAX)
-    return "no argument count at the stack pointer";
-  if ((why = unpad(m, sp, &pads)) != NULL)
-    say(why); /* what was done stays */
-  front = set_by_qemu();
-  front = front > pads ? front - pads : 0;
-  p = sp + 8 * (argc + 2); /* argc, argv[0..argc), its null */
-  envp = p;
-  if ((why = reverse_environment(m, &p, front)) != NULL) {
-    if (p == envp) /* its end not found: nor is the vector */
-      return why;
-    say(why); /* the vDSO is withheld all the same */
-  }
+  *vdso = 0;
   for (k = 0; k < WALK_MAX; k++, p += 16) {
     if (!spmu_qemu_guest_read(m, p, &type, sizeof(type)))
       return "no end of the auxiliary vector";
     if (type == AT_NULL)
       return NULL;
-    if (type == AT_SYSINFO_EHDR)
-      return close_up(m, p + 16);
+    if (type == AT_SYSINFO_EHDR && !*vdso)
+      *vdso = p;
   }
   return "no end of the auxiliary vector";
+}
+
+/* The start from sp made QEMU 7.2's: the padding taken out (unpad), the
+ * environment last variable first where QEMU gave it in order, and the
+ * vector without its AT_SYSINFO_EHDR entry (the entries after it moved
+ * down, so the vector is the one QEMU 7.2 gives, one AT_NULL entry longer
+ * at its end). a->vdso: whether QEMU's start names a vDSO. */
+static const char *hide(struct spmu_qemu_auxv *a, uint64_t sp)
+{
+  const struct spmu_qemu_guest_mem *m = &a->mem;
+  uint64_t argc, p, envp, vdso, pads, front;
+  const char *why;
+
+  if (!spmu_qemu_guest_read(m, sp, &argc, sizeof(argc)) || argc >= WALK_MAX)
+    return "no argument count at the stack pointer";
+  p = envp = sp + 8 * (argc + 2); /* argc, argv[0..argc), its null */
+  if (!skip_pointers(m, &p))
+    return "no end of the environment";
+  if ((why = find_vdso(m, p, &vdso)) != NULL)
+    return why;
+  a->vdso = vdso != 0;
+  if (a->keep)
+    return NULL;
+  if ((why = unpad(m, sp, &pads)) != NULL)
+    say(why); /* what was done stays */
+  front = set_by_qemu();
+  front = front > pads ? front - pads : 0;
+  p = envp;
+  if (!spmu_qemu_api_env_in_order(a->api, a->vdso)) {
+    if (!skip_pointers(m, &p))
+      return "no end of the environment";
+  } else if ((why = reverse_environment(m, &p, front)) != NULL) {
+    if (p == envp) /* its end not found: nor is the vector */
+      return why;
+    say(why); /* the vDSO is withheld all the same */
+  }
+  if ((why = find_vdso(m, p, &vdso)) != NULL)
+    return why;
+  return vdso ? close_up(m, vdso + 16) : NULL;
+}
+
+/* The stack pointer at the program's first instruction: read where the
+ * plugin API reads registers (API 2 on), else found by the stack's
+ * content (stack.c). */
+static const char *stack_pointer(const struct spmu_qemu_auxv *a, uint64_t *sp)
+{
+  struct spmu_qemu_gprs g;
+  uint64_t r[SPMU_QEMU_GPRS];
+
+  if (!spmu_qemu_api_registers(a->api))
+    return spmu_qemu_stack_find(&a->mem, sp) ? NULL : "its stack is not found";
+  if (!spmu_qemu_gprs_find(a->api, &g) ||
+      !spmu_qemu_gprs_read(a->api, &g, SPMU_QEMU_GPRS, r))
+    return "its stack pointer cannot be read";
+  *sp = r[SPMU_QEMU_RSP];
+  if (!spmu_qemu_guest_agrees(&a->mem, a->api, *sp, 8))
+    return "its stack is not where the plugin looks";
+  return NULL;
 }
 
 static void on_first_block(unsigned int vcpu_index, void *userdata)
 {
   struct spmu_qemu_auxv *a = userdata;
-  struct spmu_qemu_gprs g;
-  uint64_t r[SPMU_QEMU_GPRS];
-  const char *why = NULL;
+  uint64_t sp = 0;
+  const char *why;
 
   (void)vcpu_index;
   if (atomic_exchange(&a->done, true))
     return;
-  if (!spmu_qemu_gprs_find(a->api, &g) ||
-      !spmu_qemu_gprs_read(a->api, &g, SPMU_QEMU_GPRS, r))
-    why = "its stack pointer cannot be read";
-  else if (!spmu_qemu_guest_agrees(&a->mem, a->api, r[SPMU_QEMU_RSP], 8))
-    why = "its stack is not where the plugin looks";
-  else
-    why = hide(&a->mem, r[SPMU_QEMU_RSP]);
-  if (why)
+  if ((why = stack_pointer(a, &sp)) == NULL)
+    why = hide(a, sp);
+  if (why && !a->keep)
     say(why);
 }
 
 void spmu_qemu_auxv_arm(struct spmu_qemu_auxv *a,
                         const struct spmu_qemu_api *api,
                         struct qemu_plugin_tb *qtb,
-                        const struct spmu_qemu_guest_mem *mem)
+                        const struct spmu_qemu_guest_mem *mem, bool keep)
 {
   a->api = api;
   a->mem = *mem;
-  if (!spmu_qemu_api_registers(api))
-    return;
+  a->keep = keep;
   if (!mem->known) {
-    say("its memory is not where the plugin looks");
+    if (!keep)
+      say("its memory is not where the plugin looks");
     return;
   }
-  qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_first_block,
-                                       QEMU_PLUGIN_CB_R_REGS, a);
+  if (!spmu_qemu_api_registers(api))
+    on_first_block(0, a); /* nothing has run: the start is as QEMU laid it */
+  else if (!keep)
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb, on_first_block,
+                                         QEMU_PLUGIN_CB_R_REGS, a);
 }

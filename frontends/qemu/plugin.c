@@ -73,6 +73,7 @@
 #include "model.h"
 #include "procmaps.h"
 #include "qemu_plugin_api.h"
+#include "regs.h"
 #include "results.h"
 #include "sample.h"
 #include "seed.h"
@@ -100,6 +101,7 @@ struct plugin {
   struct spmu_qemu_blocks *blocks;
   struct spmu_qemu_inline *inl;
   struct spmu_qemu_budget *budget; /* record mode inline (budget.c), or NULL */
+  struct spmu_qemu_regs *regs;     /* regs=1 (regs.c), or NULL */
   struct spmu_qemu_threads *threads;
   struct spmu_qemu_stream *stream; /* record mode, else NULL */
   int status;                      /* exit status, or SPMU_RESULTS_STATUS_* */
@@ -200,8 +202,12 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     if (!p->probe.n) {
       take_probe(&p->probe, &p->api, qtb);
       spmu_qemu_stream_set_base(p->stream, p->probe.mem.base);
-      if (p->probe.n && !p->cfg.args.vdso)
-        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, &p->probe.mem);
+      if (p->probe.n)
+        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, &p->probe.mem,
+                           p->cfg.args.vdso);
+      /* before any block is counted inline: one that cannot be left */
+      if (!spmu_qemu_api_can_reset(&p->api, p->auxv.vdso))
+        p->inline_mode = false;
     }
   }
   pthread_mutex_unlock(&p->lock);
@@ -219,8 +225,11 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
   } else if (p->budget) {
     spmu_qemu_budget_instrument(p->budget, qtb, t);
   } else {
-    qemu_plugin_register_vcpu_tb_exec_cb(
-        qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb,
+                                         spmu_qemu_exec_callback(&p->cfg, t),
+                                         spmu_qemu_regs_cb_flags(p->regs), t);
+    if (p->regs && !spmu_qemu_regs_tb(p->regs, qtb, t))
+      p->failed = true;
   }
 }
 
@@ -275,6 +284,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     return;
   }
   v->ib = p->budget;
+  v->regs = p->regs;
   v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
   if (vcpu_index >= p->vcpu_span)
@@ -754,6 +764,7 @@ static void drop(struct plugin *p)
   spmu_qemu_threads_free(p->threads);
   spmu_qemu_inline_free(p->inl);
   spmu_qemu_budget_free(p->budget);
+  spmu_qemu_regs_free(p->regs);
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
   spmu_qemu_seed_free(p->seed);
@@ -798,6 +809,11 @@ static struct plugin *make(const struct spmu_qemu_api *api, int argc,
   if (p->cfg.args.seed.given &&
       !(p->seed = spmu_qemu_seed_new(p->cfg.args.seed.value))) {
     spmu_qemu_fail("out of memory");
+    goto fail;
+  }
+  p->regs = spmu_qemu_regs_new(&p->cfg, &p->api, why, sizeof(why));
+  if (!p->regs && why[0]) {
+    spmu_qemu_fail("%s", why);
     goto fail;
   }
   return p;
