@@ -12,12 +12,15 @@
  * asks the host for first (a dynamic program's ELF_ET_DYN_BASE, its own
  * TASK_UNMAPPED_BASE), so that the host's own choice is taken; and, as
  * the program runs, every range it unmaps, and the brk space above the
- * break. README.md, "The guest's layout". */
+ * break; and it places the mappings the kernel would align to 2 MiB
+ * where they fit first. README.md, "The guest's layout". */
 #ifndef SOFTPMU_QEMU_LAYOUT_H
 #define SOFTPMU_QEMU_LAYOUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct spmu_qemu_layout;
 
@@ -31,13 +34,6 @@ struct spmu_qemu_layout;
 struct spmu_qemu_layout *spmu_qemu_layout_new(bool by_base);
 void spmu_qemu_layout_free(struct spmu_qemu_layout *l);
 
-/* A vCPU started. The first time, when QEMU's command line gave no
- * -tb-size (QEMU 8.x), what its translation buffer, mapped by now, left
- * of the hole kept for it is reserved, but for the page below 7.2's first
- * address that the vDSO takes. QEMU 8.x starts its first vCPU after the
- * buffer and before the guest's program. l may be NULL. */
-void spmu_qemu_layout_vcpu_init(struct spmu_qemu_layout *l);
-
 /* A system call of the guest's, before it runs and after it returned
  * (RET), on vCPU VCPU: brk, munmap and mremap keep 7.2's placement.
  * l may be NULL. */
@@ -45,5 +41,15 @@ void spmu_qemu_layout_syscall(struct spmu_qemu_layout *l, unsigned vcpu,
                               int64_t num, const uint64_t *args);
 void spmu_qemu_layout_syscall_ret(struct spmu_qemu_layout *l, unsigned vcpu,
                                   int64_t num, int64_t ret);
+
+/* An mmap of QEMU's (the plugin preloaded answers it): while l keeps
+ * 7.2's placement, one that the host kernel may put at a 2 MiB boundary
+ * for transparent huge pages (a file's of 2 MiB or more, an anonymous one
+ * whose length is a multiple of 2 MiB; no address required) goes where
+ * the kernel puts a mapping it does not align, which is 7.2's next
+ * address; anything else, and everything when l is NULL, goes to the
+ * kernel as it is (the system call, not libc's mmap). */
+void *spmu_qemu_layout_mmap(const struct spmu_qemu_layout *l, void *addr,
+                            size_t len, int prot, int flags, int fd, off_t off);
 
 #endif
