@@ -198,7 +198,7 @@ grep -q '^err$' "$tmp/err" || fail "standard error passes through"
 run stat -- "$tmp/no-such-program"
 checks=$((checks + 1))
 [ "$rc" = 127 ] || fail "a missing program: exit status $rc, want 127"
-PATH=/nonexistent run stat -- /bin/true
+PATH=/nonexistent XDG_CACHE_HOME=$tmp/no-cache run stat -- /bin/true
 checks=$((checks + 1))
 [ "$rc" = 2 ] || fail "no qemu-x86_64: exit status $rc, want 2"
 grep -q 'apt-get install qemu-user' "$tmp/err" ||
