@@ -62,10 +62,11 @@ int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
 const char *qemu_run_model(const spmu_profile *p);
 
 /* The command line given to qemu-x86_64: qemu, -cpu MODEL, -B BASE,
- * -tb-size when qemu_major (qemu's major version, 0 unknown) is 9 or more,
+ * (QEMU 8 on's own: qemu_run.c), -tb-size when qemu_major (qemu's major
+ * version, 0 unknown) is 9 or more,
  * -seed seed when seed is not NULL (a decimal number), -plugin parg and the
  * guest's LD_PRELOAD as it is here (-E, or -U when unset) when parg is not
- * NULL, then, with pad too and QEMU 9 on, the stack's padding
+ * NULL, then, with pad too and QEMU 8 on, the stack's padding
  * (protocol/args.h), a script's interpreter and its argument (its "#!" line,
  * as the kernel runs a script), prog, then prog_argv[1...]. One calloc'ed
  * block, which also holds the strings made for it: the caller frees it. NULL

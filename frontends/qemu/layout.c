@@ -59,6 +59,13 @@
  * a dynamic program (linux-user/x86_64/target_mman.h). */
 #define QEMU10_UNMAPPED_BASE UINT64_C(0x2aaaaaaab000)
 #define QEMU10_ET_DYN_BASE (2 * QEMU10_UNMAPPED_BASE)
+/* QEMU's translation buffer in user mode when -tb-size gives none (QEMU
+ * 8.x has no such option there): 128 MiB (tcg/region.c), which
+ * spmu_qemu_layout_mmap places at the host's first fit, unaligned. */
+#define QEMU_TB_DEFAULT (UINT64_C(128) << 20)
+/* x86-64 Linux's vsyscall page, which QEMU gives the guest at the same
+ * guest address without mapping it. */
+#define VSYSCALL_PAGE UINT64_C(0xffffffffff600000)
 
 /* Linux x86-64 system call numbers, and mremap's flag that keeps the old
  * range mapped. */
@@ -185,15 +192,15 @@ static void say(const char *why)
 }
 
 /* 7.2's placement from guest base l->base on, for the program at path
- * (NULL: none known), QEMU's translation buffer tb bytes long (0: not
- * known), the holes among QEMU's mappings closed in any case; false when
- * the base puts 7.2's first address below the host's mappings (QEMU 8,
- * whose base softpmu chooses as 7.2's, or a base given by hand) or
- * (said) among them. */
+ * (NULL: none known), QEMU's translation buffer tb bytes long (0: no
+ * -tb-size, QEMU's default), the holes among QEMU's mappings closed in
+ * any case; false when the base puts 7.2's first address below the
+ * host's mappings (QEMU 7.2, whose base softpmu chooses so, or a base
+ * given by hand) or (said) among them. */
 static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
 {
   uint64_t first = l->base + QEMU7_UNMAPPED_BASE, top;
-  uint64_t hole = PAGE_UP(tb) + PAGE;
+  uint64_t hole = PAGE_UP(tb ? tb : QEMU_TB_DEFAULT) + PAGE;
   struct program p;
 
   close_holes(first, &top);
@@ -204,7 +211,8 @@ static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
     return false;
   }
   /* Below the first address, a hole left for QEMU's translation buffer,
-   * which QEMU maps after the install, and one page above it, for QEMU
+   * which QEMU maps after the install (at the first fit, unaligned:
+   * spmu_qemu_layout_mmap), and one page above it, for QEMU 8.2's and
    * 10's vDSO (one page, mapped after the dynamic linker; 7.2 maps
    * none): the host puts each in the lowest hole it fits. */
   reserve(top, first - PAGE - hole);
@@ -225,7 +233,14 @@ static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
   return true;
 }
 
-struct spmu_qemu_layout *spmu_qemu_layout_new(void)
+/* Is b (-B) a guest base under which 7.2's first address lies above the
+ * host's mappings (QEMU's own)? */
+static bool high_base(const char *b)
+{
+  return b && strtoull(b, NULL, 0) + QEMU7_UNMAPPED_BASE > getauxval(AT_BASE);
+}
+
+struct spmu_qemu_layout *spmu_qemu_layout_new(bool by_base)
 {
   struct spmu_qemu_layout *l;
   char *cmd = NULL;
@@ -236,6 +251,10 @@ struct spmu_qemu_layout *spmu_qemu_layout_new(void)
     return NULL;
   n = spmu_qemu_cmdline_read(&cmd);
   b = n ? spmu_qemu_cmdline_option(cmd, n, "B") : NULL;
+  if (by_base && !high_base(b)) {
+    free(cmd);
+    return NULL;
+  }
   l = b ? calloc(1, sizeof(*l)) : NULL;
   if (!l || pthread_mutex_init(&l->lock, NULL) != 0) {
     uint64_t top;
@@ -246,6 +265,12 @@ struct spmu_qemu_layout *spmu_qemu_layout_new(void)
     return NULL;
   }
   l->base = strtoull(b, NULL, 0);
+  /* QEMU 8.2's /proc/self/maps (open_self_maps_2 in linux-user/syscall.c)
+   * looks each guest range up among the host's mappings, the vsyscall
+   * page's at base + VSYSCALL_PAGE (modulo 2^64: 10 MiB below the base,
+   * below QEMU's own mappings), and crashes when none is there. */
+  if (by_base)
+    reserve(l->base + VSYSCALL_PAGE, l->base + VSYSCALL_PAGE + PAGE);
   tb = spmu_qemu_cmdline_option(cmd, n, "tb-size");
   if (!place(l, spmu_qemu_cmdline_program(cmd, n),
              tb ? strtoull(tb, NULL, 0) << 20 : 0)) {

@@ -854,8 +854,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 
   if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
-  if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
-    p->layout = spmu_qemu_layout_new();
+  /* the guest at 7.2's addresses where the host places its mmaps */
+  p->layout = spmu_qemu_layout_new(!spmu_qemu_api_host_places(&api));
   if (p->layout && !p->cfg.args.vdso) /* 7.2's mappings and start */
     p->procmaps = spmu_qemu_procmaps_new();
   p->id = id;

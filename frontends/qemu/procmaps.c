@@ -310,14 +310,17 @@ static void put_line(struct text *t, const struct guest *g,
 }
 
 /* The lines of host mapping h: each run of guest pages in it, the gaps
- * (the plugin's reservations) left out. */
+ * (the plugin's reservations) left out. None for a mapping below the
+ * guest base: the plugin's reservation of the vsyscall page's host page
+ * under QEMU 8.x (layout.c), where 7.2, which runs at softpmu's other
+ * base, has nothing. */
 static void put_host_map(struct text *t, const struct guest *g,
                          const struct host_map *h, uint64_t base)
 {
   uint64_t first = h->start - base, last = h->end - base, at = first;
   const struct range *r;
 
-  if (h->end <= h->start)
+  if (h->end <= h->start || h->start < base)
     return;
   while (at < last && (r = find_range(g, at)) && r->start < last) {
     uint64_t start = r->start > at ? r->start : at, end = r->end;

@@ -269,16 +269,16 @@ for ev in "$EVENTS" "$EVENTS_INLINE"; do
 done
 # Programs that read their /proc/self/maps, which QEMU fakes: 7.2 prints
 # the host's mappings of the guest, each with its first page's flags; 10
-# its own table of the guest's pages, so under 10 the plugin writes 7.2's
-# text into the file QEMU opened (procmaps.c): procmaps.c (through openat
-# and open, as /proc/self/maps and /proc/PID/maps, a PROT_NONE page the
-# host merges with the plugin's reservation, pthread_getattr_np), and
-# grep, whose libsigsegv reads the file at start: the same text and
-# counts under both. Not under QEMU 8.2 (plugin API 1: neither 7.2's
-# layout nor its maps; with a guest base, -B, its open_self_maps ends in a
-# SIGSEGV of QEMU's own, having no host mapping of the vsyscall page).
-if [ "$OTHER" = 10 ]; then
-  "$CC" -O2 -o "$tmp/procmaps" "$SRC/procmaps.c" || fail "procmaps.c: does not build"
+# its own table of the guest's pages (8.2 too), so under 10 and 8.2 the
+# plugin writes 7.2's text into the file QEMU opened (procmaps.c):
+# procmaps.c (through openat and open, as /proc/self/maps and
+# /proc/PID/maps, a PROT_NONE page the host merges with the plugin's
+# reservation, pthread_getattr_np), and grep, whose libsigsegv reads the
+# file at start: the same text and counts under both (under 8.2 with the
+# host page of the guest's vsyscall page reserved, layout.c: else its
+# open_self_maps faults under a guest base).
+"$CC" -O2 -o "$tmp/procmaps" "$SRC/procmaps.c" || fail "procmaps.c: does not build"
+{
   for ev in "$EVENTS" "$EVENTS_INLINE"; do
     same_sys "$ev" "$tmp/procmaps"
   done
@@ -289,10 +289,11 @@ if [ "$OTHER" = 10 ]; then
     grep -q '^stack=0x40[0-9a-f]*000$' "$tmp/out7" &&
     ! grep -q 'heap\]\|vdso\]' "$tmp/out7" ||
     fail "procmaps under QEMU 7.2: $(head -5 "$tmp/out7")"
-  same_sys instructions,branches grep -c a "$SRC/procmaps.c"
-fi
-# Programs whose path depends on the guest's addresses: under QEMU 10 the
-# plugin keeps QEMU 7.2's (layout.c: the program at 0x4000000000, its heap,
+  same_sys instructions,branches "$(realpath "$(command -v grep)")" -c a \
+    "$SRC/procmaps.c"
+}
+# Programs whose path depends on the guest's addresses: under QEMU 8.2 and
+# 10 the plugin keeps QEMU 7.2's (layout.c: the program at 0x4000000000, its heap,
 # the stack, the dynamic linker, libc, each mapping after the last) and
 # starts the stack pointer one page below 7.2's, at its page offset (the
 # stack's padding, auxv.c): a local array's strlen, memmove between the
@@ -300,25 +301,21 @@ fi
 # (its allocator checks address ranges, its arenas' alignment; hash seed
 # fixed), perl (hash seed fixed), and layout through an execve (env: sh
 # formats its parent's pid, whose digits vary run to run).
-# Not under QEMU 8.2, whose guest runs at the host kernel's addresses and
-# whose stack gets no padding (README.md, "QEMU 8.2"): layout.c and python
-# differ there; perl does not.
 "$CC" -O2 -o "$tmp/layout" "$SRC/layout.c" || fail "layout.c: does not build"
-if [ "$OTHER" = 10 ]; then
-  for ev in "$EVENTS" "$EVENTS_INLINE"; do
-    same_sys "$ev" "$tmp/layout"
-  done
-  checks=$((checks + 1))
-  grep -q '^total=289943 .* heap=0x4000[0-9a-f]* .*heap<local=1 big<local=0$' \
-    "$tmp/out7" || fail "layout under QEMU 7.2: $(cat "$tmp/out7")"
-  same_sys instructions env "$tmp/layout"
-fi
+for ev in "$EVENTS" "$EVENTS_INLINE"; do
+  same_sys "$ev" "$tmp/layout"
+done
+checks=$((checks + 1))
+grep -q '^total=289943 .* heap=0x4000[0-9a-f]* .*heap<local=1 big<local=0$' \
+  "$tmp/out7" || fail "layout under QEMU 7.2: $(cat "$tmp/out7")"
+same_sys instructions "$(realpath "$(command -v env)")" "$tmp/layout"
 same_sys instructions perl -e 1
 same_sys instructions,branches perl -e \
   'my %h = map { $_ => $_ * 2 } 1 .. 500; my $s = 0; $s += $h{$_} for sort keys %h; print "$s\n"'
-if [ "$OTHER" = 10 ] && command -v python3 >/dev/null; then
-  same_sys instructions python3 -c pass
-  same_sys instructions,branches python3 -c \
+if command -v python3 >/dev/null; then
+  python3_=$(realpath "$(command -v python3)")
+  same_sys instructions "$python3_" -c pass
+  same_sys instructions,branches "$python3_" -c \
     'd = {str(i): [i] * (i % 7) for i in range(3000)}; print(sum(map(len, d.values())))'
 fi
 
@@ -331,9 +328,8 @@ fi
 # MiB, moves the latter to 8 MiB (mremap; QEMU finds the place with a
 # mapping of its own) and attaches 4 MiB of System V shared memory (the
 # same), and copies between them; cc1 (gcc's compiler proper, when
-# installed) maps libisl (2 MiB) that way.
-# Under QEMU 10 alone: 8.2's guest runs at the host kernel's addresses.
-if [ "$OTHER" = 10 ]; then
+# installed) maps libisl (2 MiB) that way. The same under QEMU 8.2.
+{
   thp_dir=$(mktemp -d "$PWD/qemu10-thp.XXXXXX") || thp_dir=$tmp
   trap 'rm -rf "$tmp" "$thp_dir"' EXIT INT TERM
   awk 'BEGIN { for (i = 0; i < 40000; i++) printf "%055d\n", i }' \
@@ -366,7 +362,7 @@ EOF
   else
     echo "no cc1 (gcc -print-prog-name=cc1): its case skipped"
   fi
-fi
+}
 
 # The same command gives the same modelled counts on every run under QEMU
 # 10 too, a dynamic program's included: QEMU 10 lets the host kernel place
