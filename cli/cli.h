@@ -55,13 +55,15 @@ enum cli_exit {
   "        missing, not executable or refusing plugins (a static build)\n"     \
   "        is refused before the program runs, status 2.\n\n"                  \
   "    --vdso\n"                                                               \
-  "        Start the program as QEMU 9 and later make it: with their\n"        \
+  "        Start the program as QEMU 8.2 and later make it: with their\n"      \
   "        vDSO (glibc then calls clock_gettime, gettimeofday, time and\n"     \
   "        getcpu there, without a system call) and its environment in\n"      \
   "        order. By default softpmu's plugin withholds the vDSO and\n"        \
   "        gives the environment last variable first, as QEMU 7.2 does,\n"     \
-  "        so that a program retires the same instructions under both.\n"      \
-  "        No effect under QEMU 7.2.\n\n"                                      \
+  "        and, under QEMU 8.2 and later, starts its stack one page below\n"   \
+  "        7.2's (two padding variables, taken out again), so that a\n"        \
+  "        program retires the same instructions under each. No effect\n"      \
+  "        under QEMU 7.2.\n\n"                                                \
   "    --seed N\n"                                                             \
   "        Give the program random bytes from N (0 to 2^64 - 1, decimal\n"     \
   "        or 0x hexadecimal), the same on every run and under every\n"        \

@@ -12,6 +12,7 @@
  * stream (protocol/record.h) the plugin wrote to a temporary file
  * (record_stream.h). --from converts a stream written by hand instead of
  * running anything. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -62,6 +63,7 @@ struct rec_opts {
   bool all_user;         /* --all-user: every event :u */
   bool no_buildid_cache; /* -N: nothing added to $HOME/.debug */
   uint64_t branch;       /* -b, -j: perf's branch_sample_type bits */
+  uint64_t intr_regs;    /* -I: perf's sample_regs_intr bits; 0: none */
   bool lbr_callgraph;
   int argc; /* the command line, for perf.data's HEADER_CMDLINE */
   char **argv;
@@ -282,6 +284,66 @@ static int record_callgraph_mode(struct rec_opts *o, const char *mode)
                          mode);
 }
 
+/* ---- -I: the registers ------------------------------------------------- */
+
+/* perf's x86-64 registers for -I (its names, <asm/perf_regs.h>'s
+ * PERF_REG_X86_* indices): the general-purpose registers, IP, FLAGS, CS
+ * and SS; perf record -I with no list asks for all of them (perf's
+ * PERF_REGS_MASK: DS, ES, FS and GS are not sampled on x86-64). */
+static const struct {
+  const char *name;
+  unsigned bit;
+} record_regs[] = {
+    {"AX", 0},   {"BX", 1},   {"CX", 2},   {"DX", 3},   {"SI", 4},
+    {"DI", 5},   {"BP", 6},   {"SP", 7},   {"IP", 8},   {"FLAGS", 9},
+    {"CS", 10},  {"SS", 11},  {"R8", 16},  {"R9", 17},  {"R10", 18},
+    {"R11", 19}, {"R12", 20}, {"R13", 21}, {"R14", 22}, {"R15", 23},
+};
+#define REC_REGS_DEFAULT UINT64_C(0xff0fff)
+
+/* Register name tok (len characters, any case), as a bit of the mask; 0
+ * when perf has no such name here. */
+static uint64_t record_reg_bit(const char *tok, size_t len)
+{
+  char up[8];
+  size_t i;
+
+  if (len == 0 || len >= sizeof(up))
+    return 0;
+  for (i = 0; i < len; i++)
+    up[i] = (char)toupper((unsigned char)tok[i]);
+  up[len] = '\0';
+  for (i = 0; i < sizeof(record_regs) / sizeof(record_regs[0]); i++)
+    if (strcmp(up, record_regs[i].name) == 0)
+      return UINT64_C(1) << record_regs[i].bit;
+  return 0;
+}
+
+/* -I (all of them) or --intr-regs=REG,... (perf's names, any case). */
+static int record_intr_regs(struct rec_opts *o, const char *list)
+{
+  const char *tok, *end;
+
+  o->intr_regs = 0;
+  for (tok = list; tok && *tok; tok = *end ? end + 1 : end) {
+    uint64_t bit;
+
+    end = strchr(tok, ',');
+    if (!end)
+      end = tok + strlen(tok);
+    if (!(bit = record_reg_bit(tok, (size_t)(end - tok))))
+      return cli_usage_error(&cli_cmd_record,
+                             "record: --intr-regs: unknown register '%.*s' "
+                             "(AX, BX, CX, DX, SI, DI, BP, SP, IP, FLAGS, "
+                             "CS, SS, R8-R15)",
+                             (int)(end - tok), tok);
+    o->intr_regs |= bit;
+  }
+  if (!o->intr_regs)
+    o->intr_regs = REC_REGS_DEFAULT;
+  return CLI_EXIT_OK;
+}
+
 /* ---- the command line ---------------------------------------------------- */
 
 /* record's own options; the shared ones are the session's. */
@@ -294,6 +356,7 @@ enum record_key {
   REC_KEY_BRANCH_ANY,                   /* -b */
   REC_KEY_ALL_USER,                     /* --all-user */
   REC_KEY_NO_BUILDID_CACHE,             /* -N, --no-buildid-cache */
+  REC_KEY_INTR_REGS,                    /* -I, --intr-regs[=REGS] */
 };
 
 /* --call-graph takes its mode as the next argument only when it is one
@@ -312,6 +375,7 @@ static const struct session_option record_options[] = {
     {"-b", "--branch-any", SESSION_FLAG, REC_KEY_BRANCH_ANY, NULL},
     {NULL, "--all-user", SESSION_FLAG, REC_KEY_ALL_USER, NULL},
     {"-N", "--no-buildid-cache", SESSION_FLAG, REC_KEY_NO_BUILDID_CACHE, NULL},
+    {"-I", "--intr-regs", SESSION_OPTIONAL, REC_KEY_INTR_REGS, NULL},
     {NULL, NULL, SESSION_FLAG, 0, NULL},
 };
 
@@ -343,6 +407,8 @@ static int record_option(struct session *s, void *ctx, int key, const char *val)
   case REC_KEY_NO_BUILDID_CACHE:
     o->no_buildid_cache = true;
     return CLI_EXIT_OK;
+  case REC_KEY_INTR_REGS:
+    return record_intr_regs(o, val);
   default: /* REC_KEY_BRANCH_ANY */
     o->branch |= PERF_SAMPLE_BRANCH_ANY;
     return CLI_EXIT_OK;
@@ -469,6 +535,14 @@ static int record_setup(struct rec_opts *o)
   /* PEBS arms every sampling counter (a :p on one event included). */
   for (l = 0; l < o->desc.nev; l++)
     o->desc.ev[l].precise = o->precise;
+  /* The registers are the PEBS records' (docs/decisions.md). */
+  if (o->intr_regs && !o->precise)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -I (--intr-regs): the registers come "
+                           "from the PEBS records (SDM Vol. 3B 18.4.4): "
+                           "sample a precise event (:p, :pp, :ppp, :P, or "
+                           "--precise)");
+  o->desc.regs_intr = o->intr_regs;
   return record_groups(o);
 }
 
@@ -583,6 +657,7 @@ static void record_plugin_args(const struct rec_opts *o,
   a->period = o->desc.period;
   a->callgraph = o->desc.callchain && !o->lbr_callgraph;
   a->precise = o->precise;
+  a->regs = o->intr_regs != 0;
   for (i = 0; i < o->desc.nev; i++)
     if (o->desc.ev[i].sample_read && o->desc.ev[i].group != i + 1)
       a->read |= 1ULL << i; /* {...}:S: read at the leader's samples */
@@ -662,8 +737,17 @@ static int record_main(int argc, char **argv)
     record_backup(o.s.out);
     return record_convert(&o, o.s.from);
   }
-  if ((rc = session_find(&o.s)) != CLI_EXIT_OK ||
-      (rc = record_open_output(&o)) != CLI_EXIT_OK)
+  if ((rc = session_find(&o.s)) != CLI_EXIT_OK)
+    return rc;
+  /* A QEMU known to be older than 9 gives a plugin no registers (the
+   * plugin refuses regs=1 on any QEMU that cannot give them). */
+  if (o.intr_regs && o.s.qemu_major && o.s.qemu_major < 9)
+    return cli_usage_error(&cli_cmd_record,
+                           "record: -I (--intr-regs): QEMU %d gives a plugin "
+                           "no registers; QEMU 9.1 or later does (--qemu, "
+                           "scripts/qemu-user --debian 13)",
+                           o.s.qemu_major);
+  if ((rc = record_open_output(&o)) != CLI_EXIT_OK)
     return rc;
   return record_execute(&o);
 }
@@ -672,7 +756,7 @@ static int record_main(int argc, char **argv)
 const struct cli_command cli_cmd_record = {
     .name = "record",
     .summary = "run a program and sample its events into perf.data",
-    .synopsis = "[-e EVENT,...] [-c PERIOD | -F FREQ] [--precise] [-g]\n"
+    .synopsis = "[-e EVENT,...] [-c PERIOD | -F FREQ] [--precise] [-I] [-g]\n"
                 "             [-o FILE]"
                 " [-b | -j FILTER,...] [--call-graph fp|lbr]\n"
                 "             [--cpu PROFILE] [--model SPEC | --no-model]"
@@ -747,6 +831,21 @@ const struct cli_command cli_cmd_record = {
         "        (a record every PERIOD + 1 events), and the IP is the\n"
         "        record's EventingIP (format 2 on) or, on Core 2 and\n"
         "        Nehalem, the next instruction's. Profiles with PEBS only.\n\n"
+        "    -I, --intr-regs[=REG,...]\n"
+        "        With a precise event (:p, --precise), each sample carries "
+        "the\n"
+        "        registers its PEBS record holds: the program's general-\n"
+        "        purpose registers after the eventing instruction (SDM Vol. "
+        "3B\n"
+        "        18.4.4.2), for perf script -F ip,iregs. -I gives perf's\n"
+        "        default set: AX, BX, CX, DX, SI, DI, BP, SP, IP (the\n"
+        "        sample's), FLAGS (QEMU keeps CF, PF, AF, ZF, SF, OF and DF\n"
+        "        apart: they read 0; bit 3 marks the exact IP, as Linux\n"
+        "        marks it), CS, SS (Linux's user selectors), R8-R15; or the\n"
+        "        REGs named (perf's names). Needs QEMU 9.1 or later; refused\n"
+        "        without a precise event. E.g. softpmu record -e\n"
+        "        instructions:pp -c 10007 -I -- ./prog, then perf script -F\n"
+        "        ip,iregs.\n\n"
         "    -g, --call-graph [fp]\n"
         "        Record each sample's call chain, from a shadow stack of the\n"
         "        calls and returns the program executed (nothing is unwound\n"
@@ -808,7 +907,8 @@ const struct cli_command cli_cmd_record = {
         "    127 when PROG is not found, 126 when it cannot be run (a\n"
         "    directory included); 2 for bad usage (an unknown event, an\n"
         "    empty event list, a bad period or frequency, -F with -c,\n"
-        "    --precise without PEBS, an -o FILE that cannot be written) or\n"
+        "    --precise without PEBS, -I without a precise event or under a\n"
+        "    QEMU before 9, an -o FILE that cannot be written) or\n"
         "    when qemu-x86_64 or the plugin is missing (or --qemu's or\n"
         "    $SOFTPMU_QEMU's qemu-x86_64 cannot load it) or the stream is\n"
         "    malformed. Killed by SIGHUP, SIGINT, SIGPIPE or SIGTERM,\n"

@@ -50,6 +50,8 @@ struct perf_data_writer {
   size_t nbids, capbids;
   uint64_t read[PERF_DATA_MAX_EVENTS]; /* perf_data_set_read's */
   unsigned nread;
+  uint64_t regs[PERF_DATA_NREGS]; /* perf_data_set_regs's */
+  bool have_regs;
 };
 
 /* Append n bytes at p (a failure is kept in w->failed). */
@@ -107,6 +109,8 @@ uint64_t perf_data_sample_type(const struct perf_data_desc *desc)
     t |= PERF_SAMPLE_CALLCHAIN;
   if (desc->branch_sample_type)
     t |= PERF_SAMPLE_BRANCH_STACK;
+  if (desc->regs_intr)
+    t |= PERF_SAMPLE_REGS_INTR;
   if (desc->nev > 1)
     t |= PERF_SAMPLE_IDENTIFIER;
   return t;
@@ -166,6 +170,7 @@ static struct perf_data_attr perf_data_attr_of(const struct perf_data_desc *d,
     a.sample_period = d->freq; /* the union's sample_freq */
   }
   memcpy(a.rest + PERF_DATA_ATTR_BRANCH_OFF, &d->branch_sample_type, 8);
+  memcpy(a.rest + PERF_DATA_ATTR_REGS_INTR_OFF, &d->regs_intr, 8);
   return a;
 }
 
@@ -336,16 +341,38 @@ static size_t perf_data_put_read(struct perf_data_writer *w, uint64_t *f,
   return n;
 }
 
+void perf_data_set_regs(struct perf_data_writer *w, const uint64_t *val)
+{
+  memcpy(w->regs, val, sizeof(w->regs));
+  w->have_regs = true;
+}
+
+/* REGS_INTR: the ABI, then the registers of the mask, lowest bit first
+ * (perf_data_set_regs's; none known: ABI none alone). */
+static size_t perf_data_put_regs(struct perf_data_writer *w, uint64_t *f)
+{
+  uint64_t mask = w->desc.regs_intr;
+  size_t n = 0;
+  unsigned i;
+
+  f[n++] = w->have_regs ? PERF_SAMPLE_REGS_ABI_64 : PERF_SAMPLE_REGS_ABI_NONE;
+  for (i = 0; w->have_regs && i < 64; i++)
+    if (mask >> i & 1)
+      f[n++] = i < PERF_DATA_NREGS ? w->regs[i] : 0;
+  w->have_regs = false;
+  return n;
+}
+
 /* The sample's fields in sample_type's order (<linux/perf_event.h>,
  * PERF_RECORD_SAMPLE): IDENTIFIER, IP, TID, TIME, PERIOD, READ,
- * CALLCHAIN, BRANCH_STACK. */
+ * CALLCHAIN, BRANCH_STACK, REGS_INTR. */
 int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
                      uint32_t tid, uint64_t time, uint64_t ip, uint64_t period,
                      const uint64_t *chain, uint32_t nr,
                      const struct perf_data_branches *br)
 {
   uint64_t f[11 + 2 * PERF_DATA_MAX_EVENTS + PERF_DATA_MAX_CHAIN +
-             3 * PERF_DATA_MAX_BRANCHES];
+             3 * PERF_DATA_MAX_BRANCHES + 1 + 64];
   size_t n = 0;
   uint32_t i;
   uint16_t misc = PERF_RECORD_MISC_USER;
@@ -369,6 +396,8 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
   }
   if (w->sample_type & PERF_SAMPLE_BRANCH_STACK)
     n += perf_data_put_branches(w, f + n, br);
+  if (w->sample_type & PERF_SAMPLE_REGS_INTR)
+    n += perf_data_put_regs(w, f + n);
   if (ev < w->desc.nev && w->desc.ev[ev].precise)
     misc |= PERF_RECORD_MISC_EXACT_IP;
   return perf_data_record(w, PERF_RECORD_SAMPLE, misc, f, n * 8, NULL);
@@ -695,6 +724,20 @@ static int perf_data_sample_fields(const struct perf_data_file *f,
     if (r->nbr > (n - o) / 24)
       return -1;
     r->br = p + o;
+    o += 24 * r->nbr;
+  }
+  if ((st & PERF_SAMPLE_REGS_INTR) &&
+      !(st &
+        (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT |
+         PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION))) {
+    uint64_t mask;
+
+    memcpy(&mask, f->ev[ev].attr.rest + PERF_DATA_ATTR_REGS_INTR_OFF, 8);
+    PD_TAKE(r->regs_abi);
+    r->nregs = r->regs_abi ? (uint64_t)__builtin_popcountll(mask) : 0;
+    if (r->nregs > (n - o) / 8)
+      return -1;
+    r->regs = p + o;
   }
 #undef PD_TAKE
   (void)skip;
@@ -914,6 +957,11 @@ int perf_data_sort(struct perf_data_file *f, char *why, size_t whylen)
   perf_data_flush(f, held, &nheld);
   free(held);
   return 0;
+}
+
+uint64_t perf_data_reg_at(const struct perf_data_rec *r, uint64_t i)
+{
+  return perf_data_u64(r->regs + 8 * i);
 }
 
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i)

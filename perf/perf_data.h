@@ -32,12 +32,15 @@
  * attr.branch_sample_type): after the call chain, u64 nr, u64 hw_idx when
  * branch_sample_type has PERF_SAMPLE_BRANCH_HW_INDEX, then nr perf_branch_entry
  * (from, to, a u64 of flags: mispred bit 0, predicted 1, in_tx 2, abort 3,
- * cycles 19:4, type 23:20), most recent first. Leader sampling ({a,b}:S): every
- * event of the group has PERF_SAMPLE_READ with read_format ID | GROUP, the
- * members no period; the leader's samples carry, after the period, u64 nr then
- * per event of the group (leader first) u64 value, u64 id: the event's count
- * over the whole recording, from which perf takes each member's samples (a
- *   member's period: its count since the leader's previous sample).
+ * cycles 19:4, type 23:20), most recent first. Interrupt registers
+ * (PERF_SAMPLE_REGS_INTR, attr.sample_regs_intr): after the branch stack,
+ * u64 abi (PERF_SAMPLE_REGS_ABI_64, or _NONE when not known), then with
+ * ABI 64 one u64 per bit of the mask, lowest bit first. Leader sampling
+ * ({a,b}:S): every event of the group has PERF_SAMPLE_READ with read_format ID
+ * | GROUP, the members no period; the leader's samples carry, after the period,
+ * u64 nr then per event of the group (leader first) u64 value, u64 id: the
+ * event's count over the whole recording, from which perf takes each member's
+ * samples (a member's period: its count since the leader's previous sample).
  * sample_id_all is clear: only samples carry a time, so perf delivers the
  * other records as they come in the file and orders the samples by time.
  *
@@ -74,7 +77,8 @@ struct perf_data_attr {
 #define PERF_DATA_ATTR_FREQ (1ULL << 10) /* sample_freq, not _period */
 #define PERF_DATA_ATTR_PRECISE_SHIFT 15  /* precise_ip, 2 bits */
 #define PERF_DATA_ATTR_SAMPLE_ID_ALL (1ULL << 18)
-#define PERF_DATA_ATTR_BRANCH_OFF 24 /* branch_sample_type: rest[24] */
+#define PERF_DATA_ATTR_BRANCH_OFF 24    /* branch_sample_type: rest[24] */
+#define PERF_DATA_ATTR_REGS_INTR_OFF 48 /* sample_regs_intr: rest[48] */
 
 /* One perf_branch_entry (<linux/perf_event.h>), its bit-fields as one
  * u64 (flags), in the order they are laid out on x86. */
@@ -127,10 +131,20 @@ struct perf_data_desc {
    * not --call-graph lbr). */
   uint64_t branch_sample_type;
   bool branch_feature;
+  /* PERF_SAMPLE_REGS_INTR with these attr.sample_regs_intr bits (perf's
+   * register indices, <asm/perf_regs.h> on x86: AX 0, BX, CX, DX, SI,
+   * DI, BP, SP, IP 8, FLAGS, CS, SS, DS, ES, FS, GS 15, R8 16 to R15
+   * 23); 0: none. */
+  uint64_t regs_intr;
 };
 
+/* The x86 registers perf indexes (PERF_REG_X86_*), enough for
+ * regs_intr's values. */
+#define PERF_DATA_NREGS 24
+
 /* The sample_type of desc: IP, TID, TIME, PERIOD; CALLCHAIN with
- * callchain; BRANCH_STACK with branch_sample_type; IDENTIFIER when there
+ * callchain; BRANCH_STACK with branch_sample_type; REGS_INTR with
+ * regs_intr; IDENTIFIER when there
  * are several events (and READ for an event of a leader-sampled group:
  * perf_data_event_sample_type). */
 uint64_t perf_data_sample_type(const struct perf_data_desc *desc);
@@ -192,6 +206,11 @@ int perf_data_sample(struct perf_data_writer *w, unsigned ev, uint32_t pid,
  * first). */
 void perf_data_set_read(struct perf_data_writer *w, const uint64_t *values,
                         unsigned n);
+/* The next sample's interrupt registers (desc.regs_intr), val[i] that
+ * of perf's register index i (PERF_DATA_NREGS of them): written as ABI
+ * 64-bit, then the value of each bit of regs_intr, lowest first. A
+ * sample with none set has no registers known: ABI none, no values. */
+void perf_data_set_regs(struct perf_data_writer *w, const uint64_t *val);
 /* PERF_RECORD_FINISHED_ROUND: the end of a round of records (perf
  * delivers the samples it holds up to the previous round's latest time). */
 int perf_data_round(struct perf_data_writer *w);
@@ -250,6 +269,10 @@ struct perf_data_rec {
   const unsigned char *read;
   uint64_t nread, read_stride;
   uint64_t lost; /* LOST, LOST_SAMPLES */
+  /* PERF_SAMPLE_REGS_INTR (read when the fields before it are those this
+   * writer writes): its ABI and the nregs values after it; 0 without. */
+  uint64_t regs_abi, nregs;
+  const unsigned char *regs;
 };
 
 /* Read path whole: 0, or -1 with the reason in why (not a perf.data file,
@@ -268,6 +291,8 @@ int perf_data_next(struct perf_data_file *f, struct perf_data_rec *r, char *why,
  * that order from the first record: 0, or -1 with the reason in why (a
  * malformed record, out of memory). */
 int perf_data_sort(struct perf_data_file *f, char *why, size_t whylen);
+/* Value i of a sample's interrupt registers (in its mask's bit order). */
+uint64_t perf_data_reg_at(const struct perf_data_rec *r, uint64_t i);
 /* Entry i of a sample's call chain. */
 uint64_t perf_data_chain(const struct perf_data_rec *r, uint64_t i);
 /* Entry i of a sample's READ group: the event its id names (its index in

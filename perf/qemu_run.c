@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "args.h"
+
 /* ---- finding qemu, the plugin and the program --------------------------- */
 
 static void qemu_run_block_signals(sigset_t *old);
@@ -365,7 +367,8 @@ const char *qemu_run_model(const spmu_profile *p)
 /* The strings qemu_run_argv makes, kept in the block of the array that
  * points at them, so that freeing the array frees them too. */
 struct qemu_argv_strings {
-  char preload[4096];   /* -E LD_PRELOAD=... */
+  char preload[4096]; /* -E LD_PRELOAD=... */
+  char pad[SPMU_PLUGIN_PADS][SPMU_PLUGIN_PAD_BYTES / SPMU_PLUGIN_PADS];
   char interp[256];     /* a script's interpreter */
   char interp_arg[256]; /* and its argument */
 };
@@ -435,6 +438,13 @@ static bool sh_script(const char *prog)
  * change. The plugin reads the base of the process it runs in
  * (qemu_plugin_insn_haddr). */
 #define QEMU_RUN_GUEST_BASE "0x100000000000"
+/* QEMU 8 on: the base under which the plugin gives the guest QEMU 7.2's
+ * addresses (frontends/qemu/layout.c). 7.2's first guest address,
+ * 0x4000000000, then lies at host 0x2aac00000000, some 5 GiB above where
+ * the host kernel starts placing mappings in the bottom-up layout (the
+ * TASK_UNMAPPED_BASE of a 47-bit address space, 0x2aaaaaaab000), above
+ * QEMU's own libraries; the plugin reserves what lies between. */
+#define QEMU_RUN_GUEST_BASE_8 "0x2a6c00000000"
 
 /* QEMU's translation buffer, in MiB (-tb-size), for QEMU 9 on: not a
  * multiple of 2 MiB. QEMU 10 reserves 128 MiB for it with mmap, and the
@@ -445,12 +455,47 @@ static bool sh_script(const char *prog)
  * so that ld.so's second page of its own allocator came right after its
  * first (adjacent: 1 instruction more per process than under 7.2, which
  * puts it after libc). 127 MiB is placed where it falls, no hole is left,
- * and the guest's mappings follow each other as under 7.2. QEMU 7.2 has
- * no -tb-size in user mode; 8.x is left as it was. */
+ * and the guest's mappings follow each other as under 7.2. QEMU 7.2 and
+ * 8.x have no -tb-size in user mode (8.x's 128 MiB buffer: layout.c). */
 #define QEMU_RUN_TB_SIZE "127"
 
+/* The differences between QEMU versions in how softpmu starts QEMU, in
+ * one place, by QEMU's major version (0: not known, taken as 7.2's).
+ * QEMU 8.1 on hands a guest's mmap without an address to the host kernel
+ * (7.2 places it by its own hints), and the plugin puts the guest at
+ * 7.2's addresses (layout.c) under QEMU 8.1's base; QEMU 8 on names a
+ * vDSO, so the stack's padding (protocol/args.h) gives its stack 7.2's
+ * page offset (frontends/qemu/auxv.c). QEMU 8.0 (no vDSO for x86-64, 7.2's
+ * placement) is not told apart from 8.1 and 8.2 by its major version. */
+static bool qemu_places_by_host(int qemu_major)
+{
+  return qemu_major >= 8;
+}
+
+static bool qemu_has_tb_size(int qemu_major)
+{
+  return qemu_major >= 9;
+}
+
+/* The stack's padding (protocol/args.h) into str, on qargv from q on; the
+ * next free place. */
+static int pad_stack(struct qemu_argv_strings *str, char **qargv, int q)
+{
+  size_t i, len = sizeof(str->pad[0]);
+
+  for (i = 0; i < SPMU_PLUGIN_PADS; i++) {
+    int n = snprintf(str->pad[i], len, "%s%zu=", SPMU_PLUGIN_PAD_PREFIX, i + 1);
+
+    memset(str->pad[i] + n, 'x', len - 1 - (size_t)n);
+    str->pad[i][len - 1] = '\0';
+    qargv[q++] = "-E";
+    qargv[q++] = str->pad[i];
+  }
+  return q;
+}
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
-                     const char *seed, char *parg, const char *prog,
+                     const char *seed, char *parg, bool pad, const char *prog,
                      char **prog_argv)
 {
   int nargs = 0, q = 0;
@@ -460,7 +505,8 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
 
   while (prog_argv[nargs])
     nargs++;
-  nptr = (size_t)nargs + 18; /* the options above and below, 16 at most */
+  /* the options above and below, 18 at most, and the padding */
+  nptr = (size_t)nargs + 18 + 2 * SPMU_PLUGIN_PADS;
   qargv = calloc(1, nptr * sizeof(*qargv) + sizeof(*str));
   if (!qargv)
     return NULL;
@@ -469,8 +515,9 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
   qargv[q++] = "-cpu";
   qargv[q++] = (char *)qemu_run_model(p);
   qargv[q++] = "-B";
-  qargv[q++] = QEMU_RUN_GUEST_BASE;
-  if (qemu_major >= 9) {
+  qargv[q++] = qemu_places_by_host(qemu_major) ? QEMU_RUN_GUEST_BASE_8
+                                               : QEMU_RUN_GUEST_BASE;
+  if (qemu_has_tb_size(qemu_major)) {
     qargv[q++] = "-tb-size";
     qargv[q++] = QEMU_RUN_TB_SIZE;
   }
@@ -492,6 +539,8 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
       qargv[q++] = "-U";
       qargv[q++] = "LD_PRELOAD";
     }
+    if (pad && qemu_places_by_host(qemu_major))
+      q = pad_stack(str, qargv, q);
   }
   if (shebang(prog, str->interp, sizeof(str->interp), str->interp_arg,
               sizeof(str->interp_arg))) {

@@ -62,14 +62,17 @@ int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
 const char *qemu_run_model(const spmu_profile *p);
 
 /* The command line given to qemu-x86_64: qemu, -cpu MODEL, -B BASE,
- * -tb-size when qemu_major (qemu's major version, 0 unknown) is 9 or more,
+ * (QEMU 8 on's own: qemu_run.c), -tb-size when qemu_major (qemu's major
+ * version, 0 unknown) is 9 or more,
  * -seed seed when seed is not NULL (a decimal number), -plugin parg and the
  * guest's LD_PRELOAD as it is here (-E, or -U when unset) when parg is not
- * NULL, a script's interpreter and its argument (its "#!" line, as the kernel
- * runs a script), prog, then prog_argv[1...]. One calloc'ed block, which also
- * holds the strings made for it: the caller frees it. NULL if out of memory. */
+ * NULL, then, with pad too and QEMU 8 on, the stack's padding
+ * (protocol/args.h), a script's interpreter and its argument (its "#!" line,
+ * as the kernel runs a script), prog, then prog_argv[1...]. One calloc'ed
+ * block, which also holds the strings made for it: the caller frees it. NULL
+ * if out of memory. */
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
-                     const char *seed, char *parg, const char *prog,
+                     const char *seed, char *parg, bool pad, const char *prog,
                      char **prog_argv);
 
 /* Call fn(opaque) with the signals a command cleans up after blocked

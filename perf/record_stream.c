@@ -77,6 +77,9 @@ struct rs_state {
    * leader's, the sum of its periods; a member's, of its counts' growth
    * in every thread. */
   uint64_t total[PERF_DATA_MAX_EVENTS];
+  /* The REGS record that waits for its thread's next SAMPLE. */
+  bool regs_pending;
+  struct spmu_rec_regs regs;
   uint64_t off; /* of the record being converted */
   char *why;
   size_t whylen;
@@ -410,6 +413,47 @@ static void rs_hits(struct rs_state *s, const struct spmu_rec_sample *r,
   }
 }
 
+static int rs_regs(struct rs_state *s, const unsigned char *b, size_t n)
+{
+  if (n < sizeof(s->regs))
+    return rs_fail(s, "a short REGS record");
+  memcpy(&s->regs, b, sizeof(s->regs));
+  s->regs_pending = true;
+  return 0;
+}
+
+/* x86-64 Linux's user code and stack segment selectors (__USER_CS,
+ * __USER_DS): a PMI's interrupt frame in user code has them. */
+#define RS_USER_CS 0x33
+#define RS_USER_SS 0x2b
+/* Linux marks a PEBS sample's exact IP in the flags it samples: bit 3
+ * of RFLAGS, reserved as 0 (PERF_EFLAGS_EXACT, <asm/perf_event.h>). */
+#define RS_EFLAGS_EXACT 0x8
+
+/* The registers of the sample r (perf's indices, perf_data.h): those of
+ * the REGS record just before it in its thread; IP the sample's. */
+static void rs_sample_regs(struct rs_state *s, const struct spmu_rec_sample *r)
+{
+  /* perf's index of each register number (RAX, RCX, RDX, RBX, RSP, RBP,
+   * RSI, RDI, R8-R15). */
+  static const uint8_t perf_index[SPMU_REC_NGPRS] = {
+      0, 2, 3, 1, 7, 6, 4, 5, 16, 17, 18, 19, 20, 21, 22, 23};
+  uint64_t val[PERF_DATA_NREGS] = {0};
+  unsigned i;
+
+  if (!s->regs_pending || s->regs.pid != r->pid || s->regs.tid != r->tid)
+    return;
+  s->regs_pending = false;
+  for (i = 0; i < SPMU_REC_NGPRS; i++)
+    val[perf_index[i]] = s->regs.gpr[i];
+  val[8] = r->ip;
+  val[9] =
+      s->regs.rflags | (s->desc->ev[r->event].precise ? RS_EFLAGS_EXACT : 0);
+  val[10] = RS_USER_CS;
+  val[11] = RS_USER_SS;
+  perf_data_set_regs(s->w, val);
+}
+
 static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
 {
   struct spmu_rec_sample r;
@@ -449,6 +493,9 @@ static int rs_sample(struct rs_state *s, const unsigned char *b, size_t n)
   if (s->desc->ev[r.event].sample_read &&
       s->desc->ev[r.event].group == r.event + 1 && rs_group_read(s, &r) != 0)
     return -1;
+  if (s->desc->regs_intr)
+    rs_sample_regs(s, &r);
+  s->regs_pending = false;
   return perf_data_sample(s->w, r.event, r.pid, r.tid, r.time, r.ip, r.period,
                           chain, nr, br.nr ? &br : NULL);
 }
@@ -558,6 +605,8 @@ static int rs_convert_one(struct rs_state *s, uint32_t type,
     return rs_lost(s, b, n);
   case SPMU_REC_READ:
     return rs_read(s, b, n);
+  case SPMU_REC_REGS:
+    return rs_regs(s, b, n);
   default:
     return 0; /* a type this reader does not know: skipped by size */
   }

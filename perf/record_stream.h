@@ -19,7 +19,13 @@
  *   READ     nothing of its own: the counts of a leader-sampled group
  *            ({a,b}:S), which the leader's next SAMPLE of the thread
  *            carries (PERF_SAMPLE_READ) as each event's count over the
- *            recording, every thread's growth added (perf_data.h).
+ *            recording, every thread's growth added (perf_data.h);
+ *   REGS     nothing of its own: the registers the thread's next SAMPLE
+ *            carries (PERF_SAMPLE_REGS_INTR, when the desc asks for
+ *            them): its general-purpose registers and flags (bit 3,
+ *            PERF_EFLAGS_EXACT, set for a precise event, as Linux sets it
+ *            for a PEBS sample), the sample's IP, and x86-64 Linux's user
+ *            CS and SS; a sample without one, ABI none.
  * Records of other types are skipped, as the stream's readers must. The
  * header's HEADER_BUILD_ID gives the build id (symbols_build_id) of each
  * mapped file that a sample's ip, call chain or branch stack touches. */

@@ -592,8 +592,8 @@ int session_start(struct session *s, struct spmu_plugin_args *a)
   }
   if (!a || s->parg)
     s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major,
-                             s->seeded ? s->seed_text : NULL, s->parg, s->prog,
-                             s->prog_argv);
+                             s->seeded ? s->seed_text : NULL, s->parg,
+                             a && !a->vdso, s->prog, s->prog_argv);
   if (!s->qargv)
     return session_error(s, false, "out of memory");
   return 0;

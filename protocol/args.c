@@ -47,6 +47,7 @@ static const struct key keys[] = {
     {"read", HEX, FIELD(read), false},
     {"callgraph", FLAG, FIELD(callgraph), false},
     {"precise", FLAG, FIELD(precise), false},
+    {"regs", FLAG, FIELD(regs), false},
     {"comm", NAME, FIELD(comm), false},
     {"branch", HEX, FIELD(branch), false},
     {"model", TEXT, FIELD(model), false},
@@ -345,6 +346,8 @@ static int check(const struct spmu_plugin_args *a, char *why, size_t len)
     return -1;
   } else if (!a->record[0] && (a->period || a->callgraph || a->precise))
     msg = "period, callgraph and precise go with record=PATH";
+  else if (a->regs && !a->precise)
+    msg = "regs=1 goes with precise=1";
   else if (a->branch && (!a->record[0] || a->precise))
     msg = "branch= goes with record=PATH, without precise=1";
   else if (a->multiplex && a->record[0])
@@ -375,7 +378,7 @@ int spmu_plugin_args_parse(struct spmu_plugin_args *a, int argc,
       snprintf(why, len,
                "unknown argument '%s' (profile=NAME, out=PATH, event=HEX, "
                "record=PATH, period=N, callgraph=0|1, precise=0|1, "
-               "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, "
+               "regs=0|1, comm=NAME, branch=HEX, multiplex=N, grouped=HEX, "
                "interval=N, read=HEX, model=SPEC, count=inline|callback)",
                argv[i]);
       return -1;

@@ -35,6 +35,9 @@
  *                  protocol/record.h's SPMU_REC_READ
  *   callgraph=0|1  record mode: each sample's call chain
  *   precise=0|1    record mode: sample through PEBS
+ *   regs=0|1       with precise=1: each PEBS record holds the guest's
+ *                  general-purpose registers (plugin API 2 on), and each
+ *                  sample its record's: protocol/record.h's SPMU_REC_REGS
  *   comm=NAME      the process name: of SPMU_REC_PROCESS in record mode,
  *                  of each thread's lines in the results
  *                  (default prog; longer names are cut to 15 characters)
@@ -48,7 +51,7 @@
  *                  instructions the thread that called execve had retired:
  *                  the stream's times go on from there. Written by the
  *                  plugin itself, never by the commands
- *   vdso=0|1       1: leave the program the vDSO QEMU gives it (QEMU 9 on);
+ *   vdso=0|1       1: leave the program the vDSO QEMU gives it (QEMU 8.2 on);
  *                  0, the default: withhold it, as QEMU 7.2 gives none
  *                  (frontends/qemu/auxv.c)
  *   seed=N         the bytes getrandom(2) returns to the program come from
@@ -58,7 +61,8 @@
  *                  with it, does the same for AT_RANDOM and RDRAND
  * A key the builder omits has its default value. The parser checks each
  * value's syntax and the rules between keys (out or record, at least one
- * event; period, callgraph, precise and branch only with record; multiplex
+ * event; period, callgraph, precise and branch only with record; regs
+ * only with precise; multiplex
  * and interval only without; grouped only with multiplex; read only with
  * record, not with precise, and never on event 0); what a value means (a
  * profile, a model, the bits of an event select) is the plugin's to check.
@@ -76,6 +80,18 @@
 #define SPMU_PLUGIN_ARGS_MODEL_MAX 256
 #define SPMU_PLUGIN_ARGS_COMM_MAX 16 /* SPMU_REC_COMM_LEN */
 
+/* The stack's padding: softpmu stat and record give QEMU 8 on (without
+ * vdso=1) SPMU_PLUGIN_PADS environment variables named
+ * SPMU_PLUGIN_PAD_PREFIX and a digit from 1, their strings
+ * SPMU_PLUGIN_PAD_BYTES long together, NULs included, set last (-E), so
+ * that QEMU puts them first in the environment, their strings just above
+ * the arguments': the program's stack pointer then starts one page below
+ * QEMU 7.2's, at its page offset, and the plugin takes them out
+ * (frontends/qemu/auxv.c). */
+#define SPMU_PLUGIN_PAD_PREFIX "SOFTPMU_PAD"
+#define SPMU_PLUGIN_PADS 2
+#define SPMU_PLUGIN_PAD_BYTES 4064
+
 struct spmu_plugin_args {
   char profile[SPMU_PLUGIN_ARGS_PROFILE_MAX];
   char out[SPMU_PLUGIN_ARGS_PATH_MAX];    /* "": not counting */
@@ -88,6 +104,7 @@ struct spmu_plugin_args {
   uint64_t interval;  /* instructions a row of intervals; 0: none */
   uint64_t read;      /* bit i: event i is read at its leader's samples */
   bool callgraph, precise;
+  bool regs; /* regs=1 */
   char comm[SPMU_PLUGIN_ARGS_COMM_MAX];
   uint64_t branch;                        /* 0: no branch stacks */
   char model[SPMU_PLUGIN_ARGS_MODEL_MAX]; /* "": no model */

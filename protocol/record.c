@@ -31,11 +31,11 @@ int spmu_rec_process_read(const void *rec, size_t len,
   out->comm[SPMU_REC_COMM_LEN - 1] = '\0';
   if (len < sizeof(*out))
     out->version = 1; /* written before the field: version 1 */
-  if (out->version != SPMU_REC_VERSION) {
+  if (out->version < SPMU_REC_VERSION_MIN || out->version > SPMU_REC_VERSION) {
     snprintf(why, whylen,
              "a PROCESS record of format version %u (this softpmu reads "
-             "version %d)",
-             (unsigned)out->version, SPMU_REC_VERSION);
+             "versions %d to %d)",
+             (unsigned)out->version, SPMU_REC_VERSION_MIN, SPMU_REC_VERSION);
     return -1;
   }
   return 0;

@@ -25,8 +25,11 @@
 /* The format's version, stated by each process's PROCESS record. It was
  * added after version 1's other bytes were fixed, at the end of that
  * record, so a PROCESS record too short to hold it (32 bytes, from before
- * the field) is version 1 as well; a reader refuses any other. */
-#define SPMU_REC_VERSION 1
+ * the field) is version 1 as well. Version 2 added the REGS record; a
+ * version 1 stream is version 2 without it. A reader refuses versions
+ * after its own. */
+#define SPMU_REC_VERSION 2
+#define SPMU_REC_VERSION_MIN 1
 
 enum spmu_rec_type {
   /* A process starts: its first record (a forked child's included, with
@@ -49,6 +52,10 @@ enum spmu_rec_type {
    * leads, written just before that SAMPLE record (perf's leader
    * sampling, {a,b}:S). */
   SPMU_REC_READ = 7,
+  /* With regs=1 (args.h; version 2 on): the registers a sample's PEBS
+   * record holds, written just before that SAMPLE record. A sample
+   * without one has no registers known. */
+  SPMU_REC_REGS = 8,
 };
 
 #define SPMU_REC_COMM_LEN 16
@@ -143,6 +150,18 @@ struct spmu_rec_read {
   uint64_t count[];
 };
 
+/* The general-purpose registers by their number in the instruction
+ * encoding (SDM Vol. 2A 2.1.5, Table 2-2): RAX, RCX, RDX, RBX, RSP, RBP,
+ * RSI, RDI, R8 to R15. */
+#define SPMU_REC_NGPRS 16
+
+struct spmu_rec_regs {
+  struct spmu_rec_head head;
+  uint32_t pid, tid;
+  uint64_t rflags;              /* as the PEBS record holds it */
+  uint64_t gpr[SPMU_REC_NGPRS]; /* by register number */
+};
+
 struct spmu_rec_exit {
   struct spmu_rec_head head;
   uint32_t pid, tid;
@@ -175,7 +194,7 @@ int spmu_rec_process_read(const void *rec, size_t len,
                           size_t whylen);
 
 /* The plugin's record-mode arguments are args.h's record=, period=,
- * callgraph=, precise=, comm= and branch= (with event=HEX as for
+ * callgraph=, precise=, regs=, comm= and branch= (with event=HEX as for
  * counting). */
 
 #endif

@@ -303,6 +303,70 @@ static void branch_stack_as_perf_lays_it_out(void **state)
   perf_data_free(&f);
 }
 
+/* PERF_SAMPLE_REGS_INTR (<linux/perf_event.h>, PERF_RECORD_SAMPLE: "u64
+ * abi; u64 regs[weight(mask)]", after the branch stack):
+ * attr.sample_regs_intr at byte 96 of perf_event_attr; in each sample the
+ * ABI (PERF_SAMPLE_REGS_ABI_64), then one value per bit of the mask,
+ * lowest bit first; a sample with no registers known, ABI none alone. */
+static void regs_intr_abi_then_mask_order(void **state)
+{
+  struct perf_data_desc d = two_events();
+  /* AX, CX, FLAGS and R15 (perf's indices 0, 2, 9, 23). */
+  const uint64_t mask = 1ULL << 0 | 1ULL << 2 | 1ULL << 9 | 1ULL << 23;
+  uint64_t val[PERF_DATA_NREGS] = {0};
+  struct perf_data_writer *w;
+  struct perf_data_file f;
+  struct perf_data_rec r;
+  char why[256];
+  size_t len, off, rec;
+  unsigned char *b;
+  unsigned i;
+
+  (void)state;
+  d.nev = 1;
+  d.callchain = false;
+  d.regs_intr = mask;
+  for (i = 0; i < PERF_DATA_NREGS; i++)
+    val[i] = 0x1000 + i;
+  w = perf_data_open(path, &d, why, sizeof(why));
+  assert_non_null(w);
+  perf_data_set_regs(w, val);
+  assert_int_equal(
+      perf_data_sample(w, 0, 10, 10, 5, 0x40101e, 1009, NULL, 0, NULL), 0);
+  assert_int_equal(
+      perf_data_sample(w, 0, 10, 10, 6, 0x401021, 1009, NULL, 0, NULL), 0);
+  assert_int_equal(perf_data_close(w, why, sizeof(why)), 0);
+  b = slurp(&len);
+  assert_int_equal(u64_at(b, 104 + 24),
+                   PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+                       PERF_SAMPLE_PERIOD | PERF_SAMPLE_REGS_INTR);
+  assert_int_equal(u64_at(b, 104 + 96), mask); /* sample_regs_intr */
+  /* header, attr + ids section, one id; the sample's header; ip, pid/tid,
+   * time, period; then the ABI and AX, CX, FLAGS, R15. */
+  rec = 104 + 144 + 8;
+  off = rec + 8 + 4 * 8;
+  assert_int_equal(u64_at(b, off), PERF_SAMPLE_REGS_ABI_64);
+  assert_int_equal(u64_at(b, off + 8), 0x1000);
+  assert_int_equal(u64_at(b, off + 16), 0x1002);
+  assert_int_equal(u64_at(b, off + 24), 0x1009);
+  assert_int_equal(u64_at(b, off + 32), 0x1017);
+  assert_int_equal(b[rec + 6] | b[rec + 7] << 8, 8 + 4 * 8 + 5 * 8);
+  /* The second sample: no registers set for it, ABI none, no values. */
+  rec = off + 40;
+  assert_int_equal(b[rec + 6] | b[rec + 7] << 8, 8 + 4 * 8 + 8);
+  assert_int_equal(u64_at(b, rec + 8 + 4 * 8), PERF_SAMPLE_REGS_ABI_NONE);
+  free(b);
+  assert_int_equal(perf_data_load(path, &f, why, sizeof(why)), 0);
+  assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 1);
+  assert_int_equal(r.regs_abi, PERF_SAMPLE_REGS_ABI_64);
+  assert_int_equal(r.nregs, 4);
+  assert_int_equal(perf_data_reg_at(&r, 2), 0x1009);
+  assert_int_equal(perf_data_next(&f, &r, why, sizeof(why)), 1);
+  assert_int_equal(r.regs_abi, PERF_SAMPLE_REGS_ABI_NONE);
+  assert_int_equal(r.nregs, 0);
+  perf_data_free(&f);
+}
+
 /* One event: no IDENTIFIER, no call chain unless asked. */
 static void one_event_sample_type(void **state)
 {
@@ -703,6 +767,8 @@ int main(void)
                                       teardown),
       cmocka_unit_test_setup_teardown(read_back, setup, teardown),
       cmocka_unit_test_setup_teardown(branch_stack_as_perf_lays_it_out, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(regs_intr_abi_then_mask_order, setup,
                                       teardown),
       cmocka_unit_test(one_event_sample_type),
       cmocka_unit_test_setup_teardown(header_features_as_perf_writes_them,

@@ -118,6 +118,8 @@ static void test_args_record_round_trip(void **state)
   a.read = 0;
   a.precise = true;
   round_trip(&a);
+  a.regs = true;
+  round_trip(&a);
 }
 
 /* A key at its default is not written (profile is, always); what is not
@@ -209,15 +211,14 @@ static void test_args_refusals(void **state)
           "event=xyz: not a hexadecimal IA32_PERFEVTSELx value");
   refused((const char *[]){"out=o", "event=4300c0", "colour=blue"}, 3,
           "unknown argument 'colour=blue' (profile=NAME, out=PATH, event=HEX, "
-          "record=PATH, period=N, callgraph=0|1, precise=0|1, comm=NAME, "
-          "branch=HEX, multiplex=N, grouped=HEX, interval=N, read=HEX, "
-          "model=SPEC, "
-          "count=inline|callback)");
+          "record=PATH, period=N, callgraph=0|1, precise=0|1, regs=0|1, "
+          "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, interval=N, "
+          "read=HEX, model=SPEC, count=inline|callback)");
   refused((const char *[]){"out=o", "event=4300c0", "count=sometimes"}, 3,
           "unknown argument 'count=sometimes' (profile=NAME, out=PATH, "
           "event=HEX, record=PATH, period=N, callgraph=0|1, precise=0|1, "
-          "comm=NAME, branch=HEX, multiplex=N, grouped=HEX, interval=N, "
-          "read=HEX, model=SPEC, count=inline|callback)");
+          "regs=0|1, comm=NAME, branch=HEX, multiplex=N, grouped=HEX, "
+          "interval=N, read=HEX, model=SPEC, count=inline|callback)");
   refused((const char *[]){"out=", "event=4300c0"}, 2,
           "out=: empty or too long a path");
   refused((const char *[]){"record=r", "event=4300c0", "period=0"}, 3,
@@ -240,6 +241,9 @@ static void test_args_refusals(void **state)
           "record=r: period=N is required");
   refused((const char *[]){"out=o", "event=4300c0", "precise=1"}, 3,
           "period, callgraph and precise go with record=PATH");
+  /* regs=1: the registers of the PEBS records. */
+  refused((const char *[]){"record=r", "event=4300c0", "period=5", "regs=1"}, 4,
+          "regs=1 goes with precise=1");
   refused((const char *[]){"out=o", "event=4300c0", "branch=9"}, 3,
           "branch= goes with record=PATH, without precise=1");
   refused(
@@ -476,11 +480,11 @@ static void test_record_process_version(void **state)
   assert_int_equal(r.version, 1);
   assert_int_equal(spmu_rec_process_read(&w, 24, &r, why, sizeof(why)), -1);
   assert_string_equal(why, "a short PROCESS record");
-  w.version = 2;
+  w.version = SPMU_REC_VERSION + 1;
   assert_int_equal(spmu_rec_process_read(&w, sizeof(w), &r, why, sizeof(why)),
                    -1);
-  assert_string_equal(why, "a PROCESS record of format version 2 (this "
-                           "softpmu reads version 1)");
+  assert_string_equal(why, "a PROCESS record of format version 3 (this "
+                           "softpmu reads versions 1 to 2)");
 }
 
 /* Records are multiples of 8 bytes. */

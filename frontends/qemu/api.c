@@ -85,6 +85,8 @@ static bool resolve_v2(struct spmu_qemu_api *api, char *why, size_t whylen)
        "qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu");
   /* optional: the inline budget needs it (QEMU 9.1 on) */
   LOOKUP(api->tb_exec_cond_cb, "qemu_plugin_register_vcpu_tb_exec_cond_cb");
+  /* optional: the registers at a PEBS assist need it (regs.c) */
+  LOOKUP(api->insn_exec_cond_cb, "qemu_plugin_register_vcpu_insn_exec_cond_cb");
   if (api->qemu >= 3)
     NEED(api->insn_data_v3, "qemu_plugin_insn_data");
   else

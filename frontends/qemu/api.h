@@ -27,7 +27,8 @@ struct spmu_qemu_api {
   spmu_qemu_u64_get_fn u64_get;
   spmu_qemu_u64_set_fn u64_set;
   spmu_qemu_tb_exec_inline_fn tb_exec_inline;
-  spmu_qemu_tb_exec_cond_cb_fn tb_exec_cond_cb; /* QEMU 9.1 on */
+  spmu_qemu_tb_exec_cond_cb_fn tb_exec_cond_cb;     /* QEMU 9.1 on */
+  spmu_qemu_insn_exec_cond_cb_fn insn_exec_cond_cb; /* QEMU 9.1 on */
   /* API 3 on. */
   spmu_qemu_insn_data_v3_fn insn_data_v3;
   /* Optional, NULL where QEMU lacks them: the guest's registers (API 2
@@ -59,6 +60,41 @@ static inline bool spmu_qemu_api_registers(const struct spmu_qemu_api *api)
 {
   return api->get_registers && api->read_register && api->byte_array_new &&
          api->byte_array_free && api->array_free;
+}
+
+/* Does this QEMU give the program its environment in order, where QEMU
+ * 7.2 gives it last variable first (auxv.c)? QEMU 10 does (API 2 on), and
+ * so does 8.2, which is API 1 as 7.2 is but, unlike 7.2, names a vDSO in
+ * the auxiliary vector (vdso: the vector has AT_SYSINFO_EHDR). */
+static inline bool spmu_qemu_api_env_in_order(const struct spmu_qemu_api *api,
+                                              bool vdso)
+{
+  return api->version >= 2 || vdso;
+}
+
+/* Can the plugin reset itself (qemu_plugin_reset) while the program
+ * runs? Not under QEMU 8.2 (API 1 with a vDSO, as above), whose reset
+ * leaves QEMU's plugin lock held (plugin_reset_destroy in its
+ * plugins/loader.c locks it a second time where it means to unlock it),
+ * so that the next guest thread to start or end waits for it for ever:
+ * there the plugin counts by callbacks from the start, never inline. */
+static inline bool spmu_qemu_api_can_reset(const struct spmu_qemu_api *api,
+                                           bool vdso)
+{
+  return api->version >= 2 || !vdso;
+}
+
+/* Does QEMU hand the guest's mmaps without an address to the host kernel
+ * (QEMU 8.1 on), so that the plugin must put them at 7.2's addresses
+ * (layout.c)? Under API 2 on (QEMU 9 on), yes. API 1 is QEMU 7.2's, which
+ * places them by its own hints, and 8.2's, which does not, and the two
+ * cannot be told apart at install (the vDSO that tells them apart,
+ * auxv.c, is mapped later): there layout.c goes by QEMU's guest base
+ * (-B), which softpmu chooses for 8 on above QEMU's own mappings and for
+ * 7.2 below them (perf/qemu_run.c). */
+static inline bool spmu_qemu_api_host_places(const struct spmu_qemu_api *api)
+{
+  return api->version >= 2;
 }
 
 /* Up to len of insn's bytes into buf; how many. */

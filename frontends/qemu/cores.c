@@ -17,6 +17,7 @@
 #include "model.h"
 #include "mux.h"
 #include "pebs.h"
+#include "regs.h"
 #include "vcpu.h"
 
 static int new_core(struct vcpu *v, char *why, size_t len)
@@ -164,6 +165,7 @@ struct vcpu *spmu_qemu_vcpu_new(const struct spmu_qemu_config *cfg,
 void spmu_qemu_vcpu_free(struct vcpu *v)
 {
   free_cores(v);
+  spmu_qemu_regs_vcpu_free(v);
   spmu_qemu_ival_free(v);
   free(v->stack);
   free(v);

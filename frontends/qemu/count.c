@@ -32,6 +32,7 @@
 #include "model.h"
 #include "mux.h"
 #include "pebs.h"
+#include "regs.h"
 #include "sample.h"
 #include "vcpu.h"
 
@@ -173,6 +174,8 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     v->insns += n[L_INST];
     v->cur_ip = t->insn_vaddr[j];
     v->cur_next_ip = j + 1 < t->ninsns ? t->insn_vaddr[j + 1] : next;
+    v->cur_tb = t;
+    v->cur_j = j;
     if (cfg->branch && j + 1 == t->ninsns)
       br = spmu_qemu_lbr_branch(v, t, var, next, &b);
     deliver_clock(v, lines,
@@ -181,6 +184,7 @@ static void deliver_insns(struct vcpu *v, const struct tb *t, unsigned var,
     if (cfg->ival)
       spmu_qemu_ival_tick(v);
   }
+  v->cur_tb = NULL;
 }
 
 _Static_assert(sizeof(((struct spmu_qemu_config *)0)->lane_line) ==
@@ -465,6 +469,23 @@ static inline unsigned restart_of(struct vcpu *v, const struct tb *t)
   return VAR_CONT;
 }
 
+/* regs=1: may block t, starting (cont: repeating its REP instruction), go
+ * per instruction (count_block: its charge reaches the budget; with a
+ * sampled modelled event, the model keeps its log)? Then regs.c keeps
+ * its registers at each instruction boundary. */
+static void regs_next(struct vcpu *v, const struct tb *t, unsigned cont)
+{
+  uint32_t c = t->charge[cont & VAR_CONT],
+           taken = t->charge[(cont & VAR_CONT) | VAR_TAKEN];
+  bool near = c >= v->budget || taken >= v->budget ||
+              (v->cfg->model_sampled && spmu_qemu_model_logs(v));
+
+  v->regs_live = false;
+  v->regs_tb = t;
+  if (near || v->regs_on)
+    spmu_qemu_regs_block(v, t, near);
+}
+
 /* Count the block that ran before t on this thread, now that t tells
  * whether its branch was taken: taken when t is not its fall-through. */
 void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
@@ -479,11 +500,14 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
   cfg = v->cfg;
   p = v->prev;
   v->prev = t;
+  v->regs_live = true; /* R_REGS with regs=1 (regs.c) */
   if (__builtin_expect(!p, 0)) {
     thread_first(v);
     v->prev_cont = 0;
     if (cfg->model)
       spmu_qemu_model_begin(v, t, 0);
+    if (v->regs)
+      regs_next(v, t, 0);
     return;
   }
   if (cfg->model)
@@ -497,6 +521,8 @@ void spmu_qemu_on_tb_exec(unsigned int vcpu_index, void *udata)
                  restart_of(v, t);
   if (cfg->model)
     spmu_qemu_model_begin(v, t, v->prev_cont);
+  if (__builtin_expect(v->regs != NULL, 0))
+    regs_next(v, t, v->prev_cont);
 }
 
 /* ---- counting by packed lanes (cfg->packed) ------------------------------

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "cmdline.h"
 
 #define NR_EXECVEAT 322
 #define MAX_VECTOR (1u << 20) /* more arguments than ARG_MAX holds */
@@ -51,6 +52,7 @@ struct spmu_qemu_exec {
   const struct spmu_qemu_config *cfg;
   struct vec argv, envp;          /* qemu-x86_64's; envp its environment */
   struct vec own;                 /* every string made here, to free */
+  struct vec pads;                /* the stack's padding (-E), if given */
   size_t plugin_at;               /* argv's -plugin value of this plugin */
   struct spmu_qemu_guest_mem mem; /* the guest's memory (the probe's) */
   char plugin[PATH_MAX];          /* its path, as the command line has it */
@@ -104,6 +106,7 @@ void spmu_qemu_exec_free(struct spmu_qemu_exec *x)
     return;
   vec_free(&x->argv, false);
   vec_free(&x->envp, false);
+  vec_free(&x->pads, false);
   vec_free(&x->own, true);
   free(x);
 }
@@ -259,20 +262,6 @@ static enum spmu_qemu_exec_way check_file(const char *path, unsigned depth,
 
 /* ---- qemu-x86_64's command line ------------------------------------------ */
 
-/* QEMU 7.2's user-mode options that take a value (qemu-x86_64 -h). */
-static bool takes_value(const char *opt)
-{
-  static const char *const with[] = {
-      "g", "L", "s",       "cpu", "E", "U",    "0",     "r",      "B",
-      "R", "d", "dfilter", "D",   "p", "seed", "trace", "plugin", "tb-size"};
-  size_t i;
-
-  for (i = 0; i < sizeof(with) / sizeof(with[0]); i++)
-    if (strcmp(opt, with[i]) == 0)
-      return true;
-  return false;
-}
-
 /* This plugin's file, resolved. */
 static bool own_path(char *buf)
 {
@@ -299,45 +288,13 @@ static bool is_own_plugin(struct spmu_qemu_exec *x, const char *val,
   return realpath(x->plugin, resolved) && strcmp(resolved, own) == 0;
 }
 
-/* The whole of /proc/self/cmdline, NUL-separated, into *buf: its length,
- * or 0. */
-static size_t read_cmdline(char **buf)
-{
-  size_t len = 0, cap = 0;
-  ssize_t n = 0;
-  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-  char *b = NULL, *t;
-
-  if (fd < 0)
-    return 0;
-  for (;;) {
-    if (len == cap) {
-      cap = cap ? 2 * cap : 4096;
-      if (!(t = realloc(b, cap + 1)))
-        break;
-      b = t;
-    }
-    if ((n = read(fd, b + len, cap - len)) <= 0)
-      break;
-    len += (size_t)n;
-  }
-  close(fd);
-  if (!b || n < 0) {
-    free(b);
-    return 0;
-  }
-  b[len] = '\0';
-  *buf = b;
-  return len;
-}
-
 /* qemu-x86_64's options from its command line, but for those that set the
  * guest's environment and argv[0] (-E, -U, -0: the new program's are the
  * execve's), onto x->argv; the place of this plugin's -plugin value. */
 static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
 {
   char own[PATH_MAX], *cmd = NULL, *p, *end;
-  size_t n = read_cmdline(&cmd);
+  size_t n = spmu_qemu_cmdline_read(&cmd);
   bool found = false, ok = n > 0;
 
   if (!own_path(own)) {
@@ -353,13 +310,16 @@ static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
 
     if (!strcmp(p, "--"))
       break;
-    if (!takes_value(opt)) {
+    if (!spmu_qemu_cmdline_takes_value(opt)) {
       ok = push_copy(x, &x->argv, p);
       p = val;
       continue;
     }
     if (val >= end)
       break;
+    if (!strcmp(opt, "E") && strncmp(val, SPMU_PLUGIN_PAD_PREFIX,
+                                     sizeof(SPMU_PLUGIN_PAD_PREFIX) - 1) == 0)
+      ok = push_copy(x, &x->pads, val);
     if (!strcmp(opt, "plugin") && !found && is_own_plugin(x, val, own)) {
       found = true;
       x->plugin_at = x->argv.n + 1;
@@ -377,6 +337,18 @@ static bool take_options(struct spmu_qemu_exec *x, char *why, size_t len)
 }
 
 /* ---- the environment ----------------------------------------------------- */
+
+/* The stack's padding as this qemu-x86_64 had it (protocol/args.h), set
+ * last, so that the new program's stack starts as this one's did. */
+static bool take_pads(struct spmu_qemu_exec *x)
+{
+  size_t i;
+  bool ok = true;
+
+  for (i = 0; ok && i < x->pads.n; i++)
+    ok = push_copy(x, &x->argv, "-E") && push_copy(x, &x->argv, x->pads.v[i]);
+  return ok;
+}
 
 /* The new qemu-x86_64's environment is the execve's, in reverse order
  * (QEMU 7.2 hands its environment to the program last variable first), but
@@ -513,7 +485,7 @@ spmu_qemu_exec_prepare(const struct spmu_qemu_config *cfg,
     way = SPMU_QEMU_EXEC_FAILS; /* EFAULT, E2BIG */
   else if ((way = check_file(path, 0, &t, why, len)) == SPMU_QEMU_EXEC_FOLLOW &&
            (!take_options(x, why, len) || !take_environment(x, &env) ||
-            !take_program(x, path, &t, &argv))) {
+            !take_pads(x) || !take_program(x, path, &t, &argv))) {
     if (!why[0])
       snprintf(why, len, "out of memory");
     way = SPMU_QEMU_EXEC_NATIVE;

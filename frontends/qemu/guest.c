@@ -37,6 +37,8 @@ bool spmu_qemu_gprs_find(const struct spmu_qemu_api *api,
   for (i = 0; i < list->len; i++) {
     int k = gpr_index(d[i].name);
 
+    if (!g->eflags && d[i].name && strcmp(d[i].name, "eflags") == 0)
+      g->eflags = d[i].handle;
     if (k >= 0 && !g->handle[k]) {
       g->handle[k] = d[i].handle;
       found++;
@@ -63,6 +65,23 @@ bool spmu_qemu_gprs_read(const struct spmu_qemu_api *api,
   for (i = 0; ok && i < n; i++)
     for (val[i] = 0, k = 8; k-- > 0;)
       val[i] = val[i] << 8 | buf->data[8 * i + k];
+  api->byte_array_free(buf, 1);
+  return ok;
+}
+
+bool spmu_qemu_eflags_read(const struct spmu_qemu_api *api,
+                           const struct spmu_qemu_gprs *g, uint64_t *val)
+{
+  struct spmu_glib_bytes *buf;
+  int n;
+  bool ok;
+
+  if (!g->eflags || !(buf = api->byte_array_new()))
+    return false;
+  n = api->read_register(g->eflags, buf);
+  ok = (n == 4 || n == 8) && buf->len == (unsigned)n;
+  for (*val = 0; ok && n-- > 0;)
+    *val = *val << 8 | buf->data[n];
   api->byte_array_free(buf, 1);
   return ok;
 }

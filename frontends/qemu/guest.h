@@ -20,9 +20,11 @@
  * 18.6.2.4.2: RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8 to R15). */
 enum { SPMU_QEMU_GPRS = 16, SPMU_QEMU_RSP = 7 };
 
-/* QEMU's handles of the registers, found once per vCPU. */
+/* QEMU's handles of the registers, found once per vCPU; eflags NULL
+ * when QEMU does not name it. */
 struct spmu_qemu_gprs {
   struct qemu_plugin_register *handle[SPMU_QEMU_GPRS];
+  struct qemu_plugin_register *eflags;
 };
 
 /* The handles, from inside a callback of a vCPU (QEMU lists the
@@ -37,6 +39,12 @@ bool spmu_qemu_gprs_find(const struct spmu_qemu_api *api,
 bool spmu_qemu_gprs_read(const struct spmu_qemu_api *api,
                          const struct spmu_qemu_gprs *g, unsigned n,
                          uint64_t *val);
+
+/* The eflags register as QEMU's gdb description gives it (32 bits),
+ * from inside a callback registered with QEMU_PLUGIN_CB_R_REGS: false
+ * when QEMU names none or the read fails. */
+bool spmu_qemu_eflags_read(const struct spmu_qemu_api *api,
+                           const struct spmu_qemu_gprs *g, uint64_t *val);
 
 /* What a host address of the guest's memory is: guest address + base. */
 struct spmu_qemu_guest_mem {

@@ -60,6 +60,7 @@
 
 #include "count.h"
 #include "insn.h"
+#include "regs.h"
 #include "uarch_hot.h"
 #include "vcpu.h"
 
@@ -567,6 +568,11 @@ static uint64_t growth_to(const struct spmu_qemu_model *m,
   return g;
 }
 
+bool spmu_qemu_model_logs(const struct vcpu *v)
+{
+  return v->model && v->model->logging;
+}
+
 /* The budget the block just ended takes (count.c): the most any sampled
  * modelled line grew in it, or charge (its exact lines') if more. */
 uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge)
@@ -1012,6 +1018,11 @@ static void on_mem(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
     fetch_to(m, r->j + 1);
   if (r->j == m->cur->rep)
     rep_access(m);
+  /* regs=1: a block that keeps its log from here (the fetches above, or
+   * an access before this one) keeps its registers from the next
+   * boundary on (regs.c). */
+  if (__builtin_expect(v->regs != NULL, 0) && m->logging)
+    spmu_qemu_regs_follow(v);
   if (m->pend && m->pend_j == r->j) {
     /* One access QEMU made in pieces. */
     if (w == m->pend_write && vaddr == m->pend_addr + m->pend_len &&

@@ -50,6 +50,9 @@ bool spmu_qemu_model_branch(const struct vcpu *v, bool *misp, uint64_t *cycles);
 uint32_t spmu_qemu_model_charge(struct vcpu *v, uint32_t charge);
 void spmu_qemu_model_near(struct vcpu *v, bool near);
 bool spmu_qemu_model_pending(struct vcpu *v);
+/* Does the block running on v keep its counts at each instruction
+ * boundary (its log: count.c may deliver it per instruction)? */
+bool spmu_qemu_model_logs(const struct vcpu *v);
 size_t spmu_qemu_model_lines(struct vcpu *v, spmu_event_line *out);
 size_t spmu_qemu_model_insn_lines(struct vcpu *v, uint32_t j,
                                   spmu_event_line *out);

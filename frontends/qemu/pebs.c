@@ -21,8 +21,11 @@
  * a record describes the instruction after the one that overflowed the
  * counter; its instruction pointer is the EventingIP of record format 2
  * and later and of the adaptive basic group (18.9.2.2), the IP of the
- * instruction after it before that (format 0 and 1). The registers of a
- * record are not known to the plugin: they read 0. */
+ * instruction after it before that (format 0 and 1). With regs=1 the
+ * record's general-purpose registers are the guest's after the eventing
+ * instruction (regs.c; adaptive PEBS is given its GPR group, 18.9.2.2.2,
+ * as a driver asks for it), and each sample carries them; else, and
+ * where QEMU gives no registers, they read 0 (RFLAGS 202H). */
 #include "pebs.h"
 
 #include <stdio.h>
@@ -33,6 +36,7 @@
 #include <softpmu/events.h>
 #include <softpmu/regs.h>
 
+#include "regs.h"
 #include "sample.h"
 #include "vcpu.h"
 
@@ -56,7 +60,15 @@
 #define REC_ADAPT_IP 0x08u      /* adaptive: EventingIP */
 #define REC_ADAPT_STATUS 0x10u  /* adaptive: applicable counters */
 #define REC_ADAPT_SIZE_SHIFT 48 /* adaptive: record size, bits 63:48 */
-#define REC_MAX 0x800u          /* larger than any record a profile writes */
+#define REC_GPRS 0x10u          /* formats 0-3: RAX, RBX, ..., R15 */
+#define REC_ADAPT_GROUPS 0x20u  /* adaptive: the groups after Basic */
+#define ADAPT_MEMINFO 1u        /* MSR_PEBS_DATA_CFG bits (18.9.2.2) */
+#define ADAPT_GPRS 2u
+/* A counter's ADAPTIVE bit: its records take DATA_CFG's groups
+ * (18.9.2.2): IA32_PERFEVTSELx bit 34, IA32_FIXED_CTR_CTRL bit 32 + 4j. */
+#define EVTSEL_ADAPTIVE (UINT64_C(1) << 34)
+#define FIXED_ADAPTIVE(j) (UINT64_C(1) << (32 + 4 * (j)))
+#define REC_MAX 0x800u /* larger than any record a profile writes */
 #define BUF_SIZE (16u * REC_MAX)
 #define STATUS_OVF_BUF (UINT64_C(1) << 62) /* GLOBAL_STATUS.OvfBuffer */
 
@@ -122,15 +134,18 @@ static int write_mem(void *opaque, spmu_lp *lp, uint64_t la, const void *buf,
   return 0;
 }
 
-/* The instruction at the assist: the one count.c is delivering. */
+/* The instruction at the assist: the one count.c is delivering; with
+ * regs=1, the registers after it (regs.c). */
 static void machine_state(void *opaque, spmu_lp *lp, spmu_machine_state *st)
 {
-  const struct vcpu *v = opaque;
+  struct vcpu *v = opaque;
 
   (void)lp;
   st->ip = v->cur_ip;
   st->next_ip = v->cur_next_ip;
   st->rflags = 0x202; /* IF and the reserved bit 1 */
+  if (v->regs)
+    v->assist_regs = spmu_qemu_regs_at(v, v->cur_tb, v->cur_j, st);
 }
 
 /* The MSRs by their catalogue names, and the profile's PEBS format. */
@@ -210,19 +225,26 @@ int spmu_qemu_pebs_arm(struct vcpu *v, char *why, size_t len)
         put64(a->ds + DS_RESET_FIXED + 8 * j, -cfg->period);
         /* PMI clear: the PMI comes from the buffer (SDM 18.4.4). */
         spmu_rdmsr(spmu_core_lp(v->cores[k], 0), pb->fixed_ctrl, &sel);
-        rc = rc ? rc : wr(v, k, pb->fixed_ctrl, sel & ~SPMU_FIXED_PMI(j));
+        sel &= ~SPMU_FIXED_PMI(j);
+        if (cfg->args.regs)
+          sel |= FIXED_ADAPTIVE(j);
+        rc = rc ? rc : wr(v, k, pb->fixed_ctrl, sel);
       } else {
         put64(a->ds + DS_RESET_GP + 8 * c, -cfg->period);
         /* INT clear: the PMI comes from the buffer (SDM 18.4.4). */
         spmu_rdmsr(spmu_core_lp(v->cores[k], 0), pb->evtsel0 + c, &sel);
-        rc = rc ? rc : wr(v, k, pb->evtsel0 + c, sel & ~SPMU_EVTSEL_INT);
+        sel &= ~SPMU_EVTSEL_INT;
+        if (cfg->args.regs && pb->baseline)
+          sel |= EVTSEL_ADAPTIVE;
+        rc = rc ? rc : wr(v, k, pb->evtsel0 + c, sel);
       }
       enable |= UINT64_C(1) << c;
     }
     if (rc == 0)
       rc = spmu_core_set_host(v->cores[k], &host);
+    /* The basic group, and with regs=1 the GPRs (SDM 18.9.2.2). */
     if (rc == 0 && pb->baseline)
-      rc = wr(v, k, pb->data_cfg, 0); /* the basic group only */
+      rc = wr(v, k, pb->data_cfg, cfg->args.regs ? ADAPT_GPRS : 0);
     if (rc == 0)
       rc = wr(v, k, pb->ds_area, la_of(a->ds));
     if (rc == 0)
@@ -243,19 +265,61 @@ static unsigned event_of(const struct vcpu *v, unsigned k, uint64_t applic)
   return 0;
 }
 
-/* One record at r: its IP and the counters it applies to. */
+/* A record's registers: RFLAGS and the GPRs by register number. */
+struct rec_regs {
+  uint64_t rflags;
+  uint64_t gpr[16];
+  bool have;
+};
+
+/* The GPR fields of formats 0-3: RFLAGS, RIP, then RAX, RBX, RCX, RDX,
+ * RSI, RDI, RBP, RSP, R8-R15 (SDM 18.6.2.4.2, 18.9.1). */
+static void legacy_regs(const unsigned char *r, struct rec_regs *g)
+{
+  static const uint8_t regnum[16] = {0, 3, 1,  2,  6,  7,  5,  4,
+                                     8, 9, 10, 11, 12, 13, 14, 15};
+  unsigned i;
+
+  g->rflags = get64(r);
+  for (i = 0; i < 16; i++)
+    g->gpr[regnum[i]] = get64(r + REC_GPRS + 8 * i);
+  g->have = true;
+}
+
+/* The adaptive record's GPR group, when its DATA_CFG echo (bits 47:0 of
+ * its first field) has it: after Basic and MemInfo, RFLAGS, RIP, then
+ * RAX to R15 by register number (SDM 18.9.2.2.2). */
+static void adaptive_regs(const unsigned char *r, size_t size,
+                          struct rec_regs *g)
+{
+  uint64_t cfg = get64(r);
+  size_t at = REC_ADAPT_GROUPS + ((cfg & ADAPT_MEMINFO) ? 0x20 : 0);
+  unsigned i;
+
+  if (!(cfg & ADAPT_GPRS) || size < at + 0x90)
+    return;
+  g->rflags = get64(r + at);
+  for (i = 0; i < 16; i++)
+    g->gpr[i] = get64(r + at + 0x10 + 8 * i);
+  g->have = true;
+}
+
+/* One record at r: its IP, the counters it applies to, its registers. */
 static size_t parse(const struct spmu_qemu_pebs_regs *pb,
-                    const unsigned char *r, uint64_t *ip, uint64_t *applic)
+                    const unsigned char *r, uint64_t *ip, uint64_t *applic,
+                    struct rec_regs *g)
 {
   if (pb->baseline) {
     size_t size = (size_t)(get64(r) >> REC_ADAPT_SIZE_SHIFT);
 
     *ip = get64(r + REC_ADAPT_IP);
     *applic = get64(r + REC_ADAPT_STATUS);
+    adaptive_regs(r, size, g);
     return size;
   }
   *ip = get64(r + (pb->fmt >= 2 ? REC_EVENTING_IP : REC_RIP));
   *applic = pb->fmt >= 1 ? get64(r + REC_STATUS_FMT1) : 1;
+  legacy_regs(r, g);
   return pb->fmt >= 3 ? 0xC8 : pb->fmt == 2 ? 0xC0 : pb->fmt == 1 ? 0xB0 : 0x90;
 }
 
@@ -274,11 +338,17 @@ void spmu_qemu_pebs_drain(struct vcpu *v, unsigned k)
   index = get64(a->ds + DS_PEBS_INDEX);
   for (at = base; at < index && at - base < BUF_SIZE;) {
     uint64_t ip = 0, applic = 0;
-    size_t size = parse(pb, a->buf + (at - base), &ip, &applic);
+    struct rec_regs g = {.have = false};
+    size_t size = parse(pb, a->buf + (at - base), &ip, &applic, &g);
 
     if (size == 0)
       break;
-    spmu_qemu_sample(v, event_of(v, k, applic), ip);
+    /* The registers are the guest's only when the assist had them (the
+     * threshold is one record: this one). */
+    if (v->regs && v->assist_regs && g.have)
+      spmu_qemu_sample_regs(v, event_of(v, k, applic), ip, g.rflags, g.gpr);
+    else
+      spmu_qemu_sample(v, event_of(v, k, applic), ip);
     at += size;
   }
   put64(a->ds + DS_PEBS_INDEX, base);

@@ -28,6 +28,7 @@
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
  *   seed.c      getrandom(2)'s bytes from a seed (seed=N)
+ *   procmaps.c  the guest's /proc/self/maps as QEMU 7.2 writes it
  *   fail.c      the messages
  *   api.c       the plugin API versions: the calls that differ
  * and the types they share: config.h (the configuration, const once set),
@@ -70,7 +71,9 @@
 #include "inline.h"
 #include "layout.h"
 #include "model.h"
+#include "procmaps.h"
 #include "qemu_plugin_api.h"
+#include "regs.h"
 #include "results.h"
 #include "sample.h"
 #include "seed.h"
@@ -98,6 +101,7 @@ struct plugin {
   struct spmu_qemu_blocks *blocks;
   struct spmu_qemu_inline *inl;
   struct spmu_qemu_budget *budget; /* record mode inline (budget.c), or NULL */
+  struct spmu_qemu_regs *regs;     /* regs=1 (regs.c), or NULL */
   struct spmu_qemu_threads *threads;
   struct spmu_qemu_stream *stream; /* record mode, else NULL */
   int status;                      /* exit status, or SPMU_RESULTS_STATUS_* */
@@ -114,6 +118,9 @@ struct plugin {
   struct spmu_qemu_auxv auxv;        /* the vDSO withheld (auxv.c) */
   struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
   bool seed_failed;                  /* said that a write failed */
+  struct spmu_qemu_layout *layout;   /* 7.2's placement kept, or NULL */
+  /* With the layout and 7.2's start, 7.2's maps (procmaps.c); or NULL. */
+  struct spmu_qemu_procmaps *procmaps;
 };
 
 static struct plugin *root;
@@ -195,8 +202,12 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
     if (!p->probe.n) {
       take_probe(&p->probe, &p->api, qtb);
       spmu_qemu_stream_set_base(p->stream, p->probe.mem.base);
-      if (p->probe.n && !p->cfg.args.vdso)
-        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, &p->probe.mem);
+      if (p->probe.n)
+        spmu_qemu_auxv_arm(&p->auxv, &p->api, qtb, &p->probe.mem,
+                           p->cfg.args.vdso);
+      /* before any block is counted inline: one that cannot be left */
+      if (!spmu_qemu_api_can_reset(&p->api, p->auxv.vdso))
+        p->inline_mode = false;
     }
   }
   pthread_mutex_unlock(&p->lock);
@@ -214,8 +225,11 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *qtb)
   } else if (p->budget) {
     spmu_qemu_budget_instrument(p->budget, qtb, t);
   } else {
-    qemu_plugin_register_vcpu_tb_exec_cb(
-        qtb, spmu_qemu_exec_callback(&p->cfg, t), QEMU_PLUGIN_CB_NO_REGS, t);
+    qemu_plugin_register_vcpu_tb_exec_cb(qtb,
+                                         spmu_qemu_exec_callback(&p->cfg, t),
+                                         spmu_qemu_regs_cb_flags(p->regs), t);
+    if (p->regs && !spmu_qemu_regs_tb(p->regs, qtb, t))
+      p->failed = true;
   }
 }
 
@@ -270,6 +284,7 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu_index)
     return;
   }
   v->ib = p->budget;
+  v->regs = p->regs;
   v->vcpu_index = vcpu_index;
   pthread_mutex_lock(&p->lock);
   if (vcpu_index >= p->vcpu_span)
@@ -372,6 +387,18 @@ static void on_self_kill(struct plugin *p, int64_t num, uint64_t a1,
     write_before_signal(p, sig);
 }
 
+/* An open, which may be of the file 7.2's maps go into (procmaps.c). */
+static void on_open(struct plugin *p, unsigned vcpu_index, int64_t num,
+                    const uint64_t *args)
+{
+  struct spmu_qemu_guest_mem mem;
+
+  pthread_mutex_lock(&p->lock);
+  mem = p->probe.mem;
+  pthread_mutex_unlock(&p->lock);
+  spmu_qemu_procmaps_syscall(p->procmaps, &mem, vcpu_index, num, args);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
@@ -380,6 +407,9 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
   struct spmu_qemu_exec_call call = {num, {a1, a2, a3, a4, a5}};
 
   (void)id, (void)a6, (void)a7, (void)a8;
+  spmu_qemu_layout_syscall(root->layout, vcpu_index, num, call.a);
+  if (root->procmaps && spmu_qemu_procmaps_follows(num))
+    on_open(root, vcpu_index, num, call.a);
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
@@ -426,6 +456,8 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
   (void)id;
   if (num == NR_GETRANDOM && p->seed)
     on_getrandom_ret(p, vcpu_index, ret);
+  spmu_qemu_layout_syscall_ret(p->layout, vcpu_index, num, ret);
+  spmu_qemu_procmaps_syscall_ret(p->procmaps, vcpu_index, num, ret);
   if (ret != -QEMU_ERESTARTSYS_)
     return;
   if (p->inline_mode) {
@@ -640,6 +672,55 @@ EXPORT int kill(pid_t pid, int sig)
   return next.f(pid, sig);
 }
 
+/* QEMU 8.2 (at least) on hands each ELF file it loads (the program, its dynamic
+ * linker) to elfutils (dwfl_report_elf, for its own debug output), which
+ * maps the whole file, at an address of the host's choosing: while the
+ * plugin keeps 7.2's placement (layout.c), that mapping would sit among
+ * the guest's (QEMU 7.2's are elsewhere), so the file is not reported:
+ * QEMU's log loses the program's symbols and line numbers, nothing
+ * else. */
+struct Dwfl;
+struct Dwfl_Module;
+EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
+                                           const char *file, int fd,
+                                           uint64_t bias, bool preload);
+EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
+                                           const char *file, int fd,
+                                           uint64_t bias, bool preload)
+{
+  union {
+    void *p;
+    struct Dwfl_Module *(*f)(struct Dwfl *, const char *, const char *, int,
+                             uint64_t, bool);
+  } next = {.p = dlsym(RTLD_NEXT, "dwfl_report_elf")};
+
+  if ((root && root->layout) || !next.p)
+    return NULL;
+  return next.f(dwfl, name, file, fd, bias, preload);
+}
+
+/* QEMU's mmap (QEMU 10 calls mmap64, libraries mmap), preloaded: while
+ * the plugin keeps 7.2's placement, a mapping the host kernel would put
+ * at a 2 MiB boundary goes where it fits first, as 7.2's placement puts
+ * it (layout.c); any other goes to the kernel as it is. */
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                  off_t off);
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                  off_t off)
+{
+  return spmu_qemu_layout_mmap(root ? root->layout : NULL, addr, len, prot,
+                               flags, fd, off);
+}
+
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                    off_t off);
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                    off_t off)
+{
+  return spmu_qemu_layout_mmap(root ? root->layout : NULL, addr, len, prot,
+                               flags, fd, off);
+}
+
 /* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
  * kernel place a guest's mmap without an address; a host thread's first
  * malloc (QEMU's RCU thread, a guest thread's) maps a new arena of 64 MiB
@@ -705,9 +786,12 @@ static void drop(struct plugin *p)
   spmu_qemu_threads_free(p->threads);
   spmu_qemu_inline_free(p->inl);
   spmu_qemu_budget_free(p->budget);
+  spmu_qemu_regs_free(p->regs);
   spmu_qemu_blocks_free(p->blocks);
   spmu_qemu_stream_free(p->stream);
   spmu_qemu_seed_free(p->seed);
+  spmu_qemu_layout_free(p->layout);
+  spmu_qemu_procmaps_free(p->procmaps);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }
@@ -749,6 +833,11 @@ static struct plugin *make(const struct spmu_qemu_api *api, int argc,
     spmu_qemu_fail("out of memory");
     goto fail;
   }
+  p->regs = spmu_qemu_regs_new(&p->cfg, &p->api, why, sizeof(why));
+  if (!p->regs && why[0]) {
+    spmu_qemu_fail("%s", why);
+    goto fail;
+  }
   return p;
 fail:
   drop(p);
@@ -765,8 +854,10 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 
   if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
-  if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
-    (void)spmu_qemu_layout_close_holes();
+  /* the guest at 7.2's addresses where the host places its mmaps */
+  p->layout = spmu_qemu_layout_new(!spmu_qemu_api_host_places(&api));
+  if (p->layout && !p->cfg.args.vdso) /* 7.2's mappings and start */
+    p->procmaps = spmu_qemu_procmaps_new();
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);

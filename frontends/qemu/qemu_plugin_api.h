@@ -43,7 +43,7 @@ struct qemu_plugin_tb;
 struct qemu_plugin_insn;
 
 /* Which guest registers a callback may touch: R_REGS to read them
- * (auxv.c, pebs.c). */
+ * (auxv.c, regs.c). */
 enum qemu_plugin_cb_flags {
   QEMU_PLUGIN_CB_NO_REGS,
   QEMU_PLUGIN_CB_R_REGS,
@@ -144,6 +144,14 @@ typedef void (*spmu_qemu_tb_exec_cond_cb_fn)(struct qemu_plugin_tb *tb,
                                              enum qemu_plugin_cond cond,
                                              qemu_plugin_u64 entry,
                                              uint64_t imm, void *userdata);
+
+/* API 2 on (QEMU 9.1 on): the same for one instruction, before it runs. */
+typedef void (*spmu_qemu_insn_exec_cond_cb_fn)(struct qemu_plugin_insn *insn,
+                                               qemu_plugin_vcpu_udata_cb_t cb,
+                                               enum qemu_plugin_cb_flags flags,
+                                               enum qemu_plugin_cond cond,
+                                               qemu_plugin_u64 entry,
+                                               uint64_t imm, void *userdata);
 
 /* API 2 on: the guest's registers, read in a callback registered with
  * QEMU_PLUGIN_CB_R_REGS. The list and the buffer are GLib arrays

@@ -4,7 +4,8 @@
  * Each file mapping an address of a sample falls in (its IP, its call
  * chain, either end of a branch) is written (MMAP) before the sample.
  * With read= (perf's leader sampling), a leader's sample is preceded by
- * the counts of the events it reads (READ).
+ * the counts of the events it reads (READ); with regs=1, a sample whose
+ * PEBS record had the guest's registers by them (REGS).
  *
  * A sample's IP is the instruction whose retirement made the counter
  * overflow (the model takes one clock per instruction in that block); its
@@ -211,7 +212,25 @@ static void put_read(struct spmu_qemu_stream *rec, struct vcpu *v,
     r->count[i] = spmu_qemu_event_count(v, event + 1 + i);
 }
 
+/* regs=1: the registers of the sample that follows (rec->lock held). */
+static void put_regs(struct spmu_qemu_stream *rec, struct vcpu *v,
+                     uint64_t rflags, const uint64_t *gpr)
+{
+  struct spmu_rec_regs *r = reserve(rec, SPMU_REC_REGS, sizeof(*r));
+
+  r->pid = (uint32_t)getpid();
+  r->tid = (uint32_t)v->tid;
+  r->rflags = rflags;
+  memcpy(r->gpr, gpr, sizeof(r->gpr));
+}
+
 void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
+{
+  spmu_qemu_sample_regs(v, event, ip, 0, NULL);
+}
+
+void spmu_qemu_sample_regs(struct vcpu *v, unsigned event, uint64_t ip,
+                           uint64_t rflags, const uint64_t *gpr)
 {
   struct spmu_qemu_stream *rec = v->stream;
   size_t nr = v->cfg->callgraph ? v->depth : 0, i, br;
@@ -228,6 +247,8 @@ void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip)
     map_ip(rec, (uint32_t)v->tid, v->stack[v->depth - 1 - i]);
   br = map_branches(rec, v, &brs);
   put_read(rec, v, event);
+  if (gpr)
+    put_regs(rec, v, rflags, gpr);
   s = reserve(rec, SPMU_REC_SAMPLE, sizeof(*s) + nr * sizeof(uint64_t) + br);
   s->pid = (uint32_t)getpid();
   s->tid = (uint32_t)v->tid;

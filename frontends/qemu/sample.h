@@ -34,6 +34,10 @@ bool spmu_qemu_stream_failed(const struct spmu_qemu_stream *rec);
 
 /* The thread's records (none without a stream, v->stream NULL). */
 void spmu_qemu_sample(struct vcpu *v, unsigned event, uint64_t ip);
+/* The same with the registers of its PEBS record (regs=1), written just
+ * before it (REGS): rflags, and gpr by register number (16). */
+void spmu_qemu_sample_regs(struct vcpu *v, unsigned event, uint64_t ip,
+                           uint64_t rflags, const uint64_t *gpr);
 void spmu_qemu_thread_start(struct vcpu *v); /* sets v->tid */
 void spmu_qemu_thread_exit(struct vcpu *v);
 void spmu_qemu_record_lost(struct vcpu *v, uint64_t count);

@@ -22,6 +22,8 @@
 struct spmu_qemu_stream;
 struct spmu_qemu_ival;
 struct spmu_qemu_budget;
+struct spmu_qemu_regs;
+struct spmu_qemu_vregs;
 
 struct vcpu {
   const struct spmu_qemu_config *cfg;
@@ -55,7 +57,17 @@ struct vcpu {
   uint64_t slice_start, slice_left;
   uint64_t mux_count[MAX_EVENTS], mux_running[MAX_EVENTS];
   uint64_t cur_ip, cur_next_ip; /* the instruction being delivered alone */
-  uint64_t *stack;              /* return addresses, outermost first */
+  const struct tb *cur_tb;      /* its block (NULL: a bulk delivery) */
+  uint32_t cur_j;               /* its index there */
+  /* regs=1 (regs.c): the process's register capture and the thread's,
+   * and whether the last PEBS assist had the registers. */
+  const struct spmu_qemu_regs *regs;
+  struct spmu_qemu_vregs *vregs;
+  const struct tb *regs_tb; /* the block starting or running */
+  bool regs_live;           /* in its callback: the registers can be read */
+  bool regs_on;             /* its registers are kept (regs.c) */
+  bool assist_regs;
+  uint64_t *stack; /* return addresses, outermost first */
   size_t depth, stackcap;
   struct spmu_qemu_lbr *lbr;     /* branch stacks (lbr.c) */
   struct spmu_qemu_model *model; /* the thread's modelled uarch (model.c) */

@@ -381,6 +381,43 @@ if [ $have_perf = 1 ]; then
     fail "perf script after {a,b}:S from a stream: $(cat "$tmp/got")"
 fi
 
+# ---- -I: the registers of the PEBS records (REGS) -------------------------
+# A REGS record gives the registers of its thread's next SAMPLE
+# (PERF_SAMPLE_REGS_INTR, perf's default -I set): the general-purpose
+# registers by register number in the stream, by perf's indices in the
+# file (AX, BX, CX, DX, SI, DI, BP, SP, then R8-R15), IP the sample's,
+# FLAGS with bit 3 (Linux's exact-IP mark, a precise event), CS and SS
+# x86-64 Linux's user selectors. A sample without one (thread 78's: the
+# REGS before it is thread 77's) has no registers (ABI none).
+G="0xa0 0xa1 0xa2 0xa3 0xa4 0xa5 0xa6 0xa7 0xa8 0xa9 0xaa 0xab 0xac 0xad 0xae 0xaf"
+stream regs <<EOF2
+process 77 0 prog
+mmap 77 77 $(hex $MSTART) 0x1000 $(hex $PGOFF) $tmp/prog
+thread 77 77 0
+regs 77 77 0x202 $G
+sample 77 77 100 $(hex $BAR) 100 0
+thread 77 78 10
+regs 77 77 0x246 $G
+sample 77 78 150 $(hex $FOO) 100 0
+exit 77 78 400
+exit 77 77 400
+EOF2
+run record --from "$tmp/regs.bin" -c 100 -e instructions:pp -I -o "$tmp/regs.data"
+expect "record --from -I" 0 "" \
+  "[ softpmu record: wrote 2 samples to $tmp/regs.data ]"
+run record --from "$tmp/regs.bin" -c 100 -e instructions -I -o "$tmp/x.data"
+checks=$((checks + 1))
+[ "$rc" = 2 ] && grep -q "^softpmu: record: -I (--intr-regs): the registers come from the PEBS records" "$tmp/err" ||
+  fail "record --from -I without a precise event: $rc $(head -1 "$tmp/err")"
+if [ $have_perf = 1 ]; then
+  perf script -i "$tmp/regs.data" -F tid,ip,iregs >"$tmp/script" 2>/dev/null
+  norm "$tmp/script" >"$tmp/got"
+  checks=$((checks + 1))
+  B=$(printf %x $BAR) F=$(printf %x $FOO)
+  same "$tmp/got" "77 $B ABI:2 AX:0xa0 BX:0xa3 CX:0xa1 DX:0xa2 SI:0xa6 DI:0xa7 BP:0xa5 SP:0xa4 IP:0x$B FLAGS:0x20a CS:0x33 SS:0x2b R8:0xa8 R9:0xa9 R10:0xaa R11:0xab R12:0xac R13:0xad R14:0xae R15:0xaf
+78 $F" || fail "perf script -F iregs from a stream: $(cat "$tmp/got")"
+fi
+
 # ---- -F and the default event ---------------------------------------------
 # -F FREQ: a period of round(10^9 / FREQ) events, a second being 10^9
 # retired instructions (a sample's time). An event counting retired
@@ -485,11 +522,11 @@ run record -e instructions --from "$tmp/trunc.bin" -o "$tmp/x.data"
 expect "stream: a truncated record" 2 "" \
   "softpmu: record: the sample stream has a truncated record at offset 32"
 # The stream's format version (protocol/record.h, in its PROCESS records):
-# another one is refused.
-printf 'process 1 0 p 2\nthread 1 1 0\n' | stream v2
-run record -e instructions --from "$tmp/v2.bin" -o "$tmp/x.data"
+# a later one is refused.
+printf 'process 1 0 p 3\nthread 1 1 0\n' | stream v3
+run record -e instructions --from "$tmp/v3.bin" -o "$tmp/x.data"
 expect "stream: another format version" 2 "" \
-  "softpmu: record: the sample stream has a PROCESS record of format version 2 (this softpmu reads version 1) at offset 0"
+  "softpmu: record: the sample stream has a PROCESS record of format version 3 (this softpmu reads versions 1 to 2) at offset 0"
 # A recording without samples: an empty table, no stacks.
 printf 'process 5 0 idle\nthread 5 5 0\nexit 5 5 9\n' | stream none
 run record -e instructions --from "$tmp/none.bin" -o "$tmp/none.data"
@@ -524,7 +561,7 @@ PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
 rc=$?
 checks=$((checks + 1))
 [ "$rc" = 127 ] || fail "a missing program: exit status $rc, want 127"
-PATH=/nonexistent "$SOFTPMU" record -e instructions -o "$tmp/x.data" -- /bin/true \
+PATH=/nonexistent XDG_CACHE_HOME=$tmp/no-cache "$SOFTPMU" record -e instructions -o "$tmp/x.data" -- /bin/true \
   >"$tmp/out" 2>"$tmp/err"
 rc=$?
 checks=$((checks + 1))

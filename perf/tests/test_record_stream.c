@@ -11,6 +11,7 @@
  *   exit PID TID TIME
  *   lost PID TID COUNT
  *   read PID TID EVENT COUNT...   the counts of the events EVENT leads
+ *   regs PID TID RFLAGS RAX RCX RDX RBX RSP RBP RSI RDI R8 ... R15
  *   unknown TYPE          a record of that type, 24 bytes
  *   badsize               a record whose size is not a multiple of 8
  *   truncated             a SAMPLE record cut short by the end of file */
@@ -136,6 +137,22 @@ static void read_rec(char **w, int nw)
   }
 }
 
+static void regs_rec(char **w)
+{
+  struct spmu_rec_regs r;
+  int i;
+
+  memset(&r, 0, sizeof(r));
+  r.head.type = SPMU_REC_REGS;
+  r.head.size = sizeof(r);
+  r.pid = (uint32_t)num(w[1]);
+  r.tid = (uint32_t)num(w[2]);
+  r.rflags = num(w[3]);
+  for (i = 0; i < SPMU_REC_NGPRS; i++)
+    r.gpr[i] = num(w[4 + i]);
+  put(&r, sizeof(r));
+}
+
 static void odd(char **w, int kind)
 {
   uint32_t r[6] = {kind ? 4 : (uint32_t)num(w[1]), kind ? 12 : 24};
@@ -161,6 +178,8 @@ static void line(char **w, int nw)
     lost(w);
   else if (strcmp(w[0], "read") == 0 && nw >= 5)
     read_rec(w, nw);
+  else if (strcmp(w[0], "regs") == 0 && nw == 4 + SPMU_REC_NGPRS)
+    regs_rec(w);
   else if (strcmp(w[0], "unknown") == 0 && nw == 2)
     odd(w, 0);
   else if (strcmp(w[0], "badsize") == 0)

@@ -7,6 +7,7 @@
  *   sample PID TID TIME IP PERIOD EVENT [CHAIN...]
  *   exit PID TID TIME
  *   lost PID TID COUNT
+ *   regs PID TID RFLAGS RAX RCX RDX RBX RSP RBP RSI RDI R8 ... R15 (hex)
  * Numbers in decimal, addresses in hexadecimal. Exit status 1 on a
  * malformed stream. */
 #include <inttypes.h>
@@ -95,6 +96,16 @@ static int dump(const unsigned char *d, size_t n)
       const struct spmu_rec_exit *e = r;
       printf("exit %" PRIu32 " %" PRIu32 " %" PRIu64 "\n", e->pid, e->tid,
              e->time);
+      break;
+    }
+    case SPMU_REC_REGS: {
+      const struct spmu_rec_regs *g = r;
+      unsigned i;
+      printf("regs %" PRIu32 " %" PRIu32 " %" PRIx64, g->pid, g->tid,
+             g->rflags);
+      for (i = 0; i < SPMU_REC_NGPRS; i++)
+        printf(" %" PRIx64, g->gpr[i]);
+      printf("\n");
       break;
     }
     case SPMU_REC_LOST: {

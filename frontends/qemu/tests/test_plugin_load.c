@@ -256,6 +256,19 @@ static void test_refuses_bad_arguments(void **state)
       -1);
 }
 
+/* regs=1 (the PEBS records' registers) needs register reads and
+ * conditional instruction callbacks, which API 1 (QEMU 7.2) lacks:
+ * refused at install. */
+static void test_refuses_regs_on_api_1(void **state)
+{
+  qemu_info_t info = qemu72();
+  char *argv[] = {"record=/dev/null", "period=1009", "event=4300c0",
+                  "precise=1", "regs=1"};
+
+  (void)state;
+  assert_int_equal(install(0, &info, 5, argv), -1);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -264,6 +277,7 @@ int main(void)
       cmocka_unit_test(test_refuses_other_targets),
       cmocka_unit_test(test_refuses_cmask_inv_edge),
       cmocka_unit_test(test_refuses_bad_arguments),
+      cmocka_unit_test(test_refuses_regs_on_api_1),
   };
 
   return cmocka_run_group_tests(tests, load, unload);

@@ -17,16 +17,24 @@
 # where the stack starts: the two QEMUs start it at different addresses
 # for one environment (their auxiliary vectors differ), so such a
 # program's data lines fall differently under each.
-#   test_qemu10.sh CC SOFTPMU PLUGIN SRCDIR REC_DUMP
-# QEMU 10's qemu-x86_64 is $SOFTPMU_QEMU10; skipped (77, said why) when it
-# is unset, a failure when SOFTPMU_REQUIRE_QEMU10=1. QEMU 7.2 is
-# qemu-x86_64 on PATH (need_qemu), or the cached one (below).
-CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4 DUMP=$5
+# With 8 after the arguments, the same comparison of QEMU 8.2 (Ubuntu
+# 24.04's, plugin API 1 as 7.2's, which names a vDSO and gives the
+# environment in order as 10 does: auxv.c and stack.c make the start 7.2's).
+#   test_qemu10.sh CC SOFTPMU PLUGIN SRCDIR REC_DUMP [8]
+# QEMU 10's qemu-x86_64 is $SOFTPMU_QEMU10 (8.2's $SOFTPMU_QEMU8); skipped
+# (77, said why) when it is unset, a failure when SOFTPMU_REQUIRE_QEMU10=1
+# (SOFTPMU_REQUIRE_QEMU8=1). QEMU 7.2 is qemu-x86_64 on PATH (need_qemu),
+# or the cached one (below).
+CC=$1 SOFTPMU=$2 PLUGIN=$3 SRC=$4 DUMP=$5 OTHER=${6:-10}
 . "$(dirname "$0")/../../../cli/test_lib.sh"
 need_qemu
+case $OTHER in
+8) SOFTPMU_QEMU10=${SOFTPMU_QEMU8:-} require=${SOFTPMU_REQUIRE_QEMU8:-0} api=1 ;;
+*) require=${SOFTPMU_REQUIRE_QEMU10:-0} api=4 ;;
+esac
 if [ -z "${SOFTPMU_QEMU10:-}" ] || [ ! -x "$SOFTPMU_QEMU10" ]; then
-  echo "SOFTPMU_QEMU10 (QEMU 10's qemu-x86_64 with plugins) not set or not executable: skipped"
-  [ "${SOFTPMU_REQUIRE_QEMU10:-0}" = 1 ] && exit 1
+  echo "SOFTPMU_QEMU$OTHER (QEMU $OTHER's qemu-x86_64 with plugins) not set or not executable: skipped"
+  [ "$require" = 1 ] && exit 1
   exit 77
 fi
 # QEMU 7.2: need_qemu's, unless that is QEMU 9 or newer (on Debian 13 it is
@@ -62,7 +70,7 @@ same_counts() {
     a=$(counts "$QEMU7" "$ev" "$1")
     b=$(counts "$SOFTPMU_QEMU10" "$ev" "$1")
     case "$a" in *instructions=*) ;; *) fail "$1: no counts under 7.2: '$a'" ;; esac
-    [ "$a" = "$b" ] || fail "$1 ($ev): QEMU 7.2 '$a', QEMU 10 '$b'"
+    [ "$a" = "$b" ] || fail "$1 ($ev): QEMU 7.2 '$a', QEMU $OTHER '$b'"
   done
 }
 
@@ -90,7 +98,7 @@ same_model() {
       a=$(model_counts "$QEMU7" "$spec" "$ev" "$name")
       b=$(model_counts "$SOFTPMU_QEMU10" "$spec" "$ev" "$name")
       case "$a" in *=*=*) ;; *) fail "$name: no modelled counts under 7.2: '$a'" ;; esac
-      [ "$a" = "$b" ] || fail "$name ($spec, $ev): QEMU 7.2 '$a', QEMU 10 '$b'"
+      [ "$a" = "$b" ] || fail "$name ($spec, $ev): QEMU 7.2 '$a', QEMU $OTHER '$b'"
     done
   done
 }
@@ -114,10 +122,11 @@ same_samples() {
   samples "$SOFTPMU_QEMU10" "$1" "$2" >"$tmp/s10"
   # A program a signal ends: QEMU 10 calls the exit callback first, so
   # its stream has the thread's EXIT record; QEMU 7.2's has none (softpmu
-  # record adds it at the last time it saw). The rest must be the same.
-  if [ "$1" = signal ]; then
+  # record adds it at the last time it saw), nor has 8.2's. The rest must
+  # be the same.
+  if [ "$1" = signal ] && [ "$OTHER" = 10 ]; then
     checks=$((checks + 1))
-    grep -q '^exit ' "$tmp/s10" || fail "signal: no exit record under QEMU 10"
+    grep -q '^exit ' "$tmp/s10" || fail "signal: no exit record under QEMU $OTHER"
     grep -v '^exit ' "$tmp/s10" >"$tmp/s10x"
     mv "$tmp/s10x" "$tmp/s10"
   fi
@@ -130,8 +139,8 @@ same_samples() {
 checks=$((checks + 1))
 "$SOFTPMU" stat -v --qemu "$SOFTPMU_QEMU10" -e instructions -- /bin/true \
   >/dev/null 2>"$tmp/err"
-grep -q 'plugin API version 4$' "$tmp/err" ||
-  fail "stat -v under QEMU 10: '$(head -n 1 "$tmp/err")', want API version 4"
+grep -q "plugin API version $api\$" "$tmp/err" ||
+  fail "stat -v under QEMU $OTHER: '$(head -n 1 "$tmp/err")', want API version $api"
 
 build alt -DN=1000 -DPERIOD=4
 build atomic -DN=1000 -DPERIOD=4
@@ -187,7 +196,7 @@ for p in libc_static libc_dyn; do
     case "$a" in *instructions=*) ;; *) fail "$p: no counts under 7.2: '$a'" ;; esac
     cmp -s "$tmp/libc7" "$tmp/libc" ||
       fail "$p: output differs: $(diff "$tmp/libc7" "$tmp/libc" | head -4)"
-    [ "$a" = "$b" ] || fail "$p ($ev): QEMU 7.2 '$a', QEMU 10 '$b'"
+    [ "$a" = "$b" ] || fail "$p ($ev): QEMU 7.2 '$a', QEMU $OTHER '$b'"
   done
   checks=$((checks + 1))
   same "$tmp/libc7" "vdso=0 found=2 first=2697667 last=4291593908
@@ -201,7 +210,7 @@ PATH=$PATH" || fail "$p under QEMU 7.2: not the output above"
 PATH=$PATH
 AA=1
 BB=22
-CCC=333" || fail "$p --vdso under QEMU 10: not the output above"
+CCC=333" || fail "$p --vdso under QEMU $OTHER: not the output above"
 done
 # Dynamic system programs, one process and two (sh, then /bin/true through
 # the execve the plugin follows: QEMU's -tb-size carried over), in a set
@@ -211,7 +220,8 @@ sys_counts() {
   q=$1
   ev=$2
   shift 2
-  env -i PATH="$PATH" HOME=/tmp LANG=C "$SOFTPMU" stat --qemu "$q" -e "$ev" \
+  env -i PATH="$PATH" HOME=/tmp LANG=C PYTHONHASHSEED=0 PERL_HASH_SEED=0 \
+    PERL_PERTURB_KEYS=0 "$SOFTPMU" stat --qemu "$q" -e "$ev" \
     -- "$@" >"$tmp/out" 2>"$tmp/err"
   echo "status=$? $(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
     gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")"
@@ -222,15 +232,137 @@ same_sys() {
   ev=$1
   shift
   a=$(sys_counts "$QEMU7" "$ev" "$@")
+  cp "$tmp/out" "$tmp/out7"
   b=$(sys_counts "$SOFTPMU_QEMU10" "$ev" "$@")
   case "$a" in *instructions=*) ;; *) fail "$*: no counts under 7.2: '$a'" ;; esac
-  [ "$a" = "$b" ] || fail "$* ($ev): QEMU 7.2 '$a', QEMU 10 '$b'"
+  [ "$a" = "$b" ] || fail "$* ($ev): QEMU 7.2 '$a', QEMU $OTHER '$b'"
+  cmp -s "$tmp/out7" "$tmp/out" ||
+    fail "$*: output differs: $(diff "$tmp/out7" "$tmp/out" | head -4)"
+}
+# The programs by their resolved paths: QEMU 8.2 names a program in
+# AT_EXECFN by its realpath, 7.2 and 10 as given, and the string's length
+# moves every string of the start (README.md, "The program's start").
+true_=$(realpath /bin/true)
+sh_=$(realpath /bin/sh)
+# same_sys_sh EVENTS: same_sys of `sh -c 'exec true'`. dash formats its
+# parent's pid ($PPID) as it starts, so its count follows the pid's digits,
+# which the host assigns: the shell prints how many there are, and the
+# pair is run again (three times at most) when the two runs had different
+# ones, so that only runs alike in that are compared.
+same_sys_sh() {
+  for try in 1 2 3; do
+    a=$(sys_counts "$QEMU7" "$1" "$sh_" -c "echo \${#PPID}; exec $true_")
+    cp "$tmp/out" "$tmp/out7"
+    b=$(sys_counts "$SOFTPMU_QEMU10" "$1" "$sh_" -c "echo \${#PPID}; exec $true_")
+    cmp -s "$tmp/out7" "$tmp/out" || continue
+    checks=$((checks + 1))
+    case "$a" in *instructions=*) ;; *) fail "sh -c: no counts under 7.2: '$a'" ;; esac
+    [ "$a" = "$b" ] || fail "sh -c 'exec true' ($1): QEMU 7.2 '$a', QEMU $OTHER '$b'"
+    return
+  done
+  fail "sh -c 'exec true': the parent's pid had a different number of digits in 3 runs"
 }
 for ev in "$EVENTS" "$EVENTS_INLINE"; do
-  same_sys "$ev" /bin/true
+  same_sys "$ev" "$true_"
   # exec: a lone command dash would vfork, its wait racing the child.
-  same_sys "$ev" sh -c 'exec /bin/true'
+  same_sys_sh "$ev"
 done
+# Programs that read their /proc/self/maps, which QEMU fakes: 7.2 prints
+# the host's mappings of the guest, each with its first page's flags; 10
+# its own table of the guest's pages (8.2 too), so under 10 and 8.2 the
+# plugin writes 7.2's text into the file QEMU opened (procmaps.c):
+# procmaps.c (through openat and open, as /proc/self/maps and
+# /proc/PID/maps, a PROT_NONE page the host merges with the plugin's
+# reservation, pthread_getattr_np), and grep, whose libsigsegv reads the
+# file at start: the same text and counts under both (under 8.2 with the
+# host page of the guest's vsyscall page reserved, layout.c: else its
+# open_self_maps faults under a guest base).
+"$CC" -O2 -o "$tmp/procmaps" "$SRC/procmaps.c" || fail "procmaps.c: does not build"
+{
+  for ev in "$EVENTS" "$EVENTS_INLINE"; do
+    same_sys "$ev" "$tmp/procmaps"
+  done
+  checks=$((checks + 1))
+  [ "$(grep -c '^4000000000-[0-9a-f]* r--p 00000000 .* '"$tmp/procmaps"'$' "$tmp/out7")" = 2 ] &&
+    [ "$(grep -c '^40[0-9a-f]*-[0-9a-f]* rw-p 00000000 00:00 0  *\[stack\]$' "$tmp/out7")" = 2 ] &&
+    [ "$(grep -c '^ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0  *\[vsyscall\]$' "$tmp/out7")" = 2 ] &&
+    grep -q '^stack=0x40[0-9a-f]*000$' "$tmp/out7" &&
+    ! grep -q 'heap\]\|vdso\]' "$tmp/out7" ||
+    fail "procmaps under QEMU 7.2: $(head -5 "$tmp/out7")"
+  same_sys instructions,branches "$(realpath "$(command -v grep)")" -c a \
+    "$SRC/procmaps.c"
+}
+# Programs whose path depends on the guest's addresses: under QEMU 8.2 and
+# 10 the plugin keeps QEMU 7.2's (layout.c: the program at 0x4000000000, its heap,
+# the stack, the dynamic linker, libc, each mapping after the last) and
+# starts the stack pointer one page below 7.2's, at its page offset (the
+# stack's padding, auxv.c): a local array's strlen, memmove between the
+# stack and the heap (layout.c, which prints the addresses it saw), python
+# (its allocator checks address ranges, its arenas' alignment; hash seed
+# fixed), perl (hash seed fixed), and layout through an execve (env: sh
+# formats its parent's pid, whose digits vary run to run).
+"$CC" -O2 -o "$tmp/layout" "$SRC/layout.c" || fail "layout.c: does not build"
+for ev in "$EVENTS" "$EVENTS_INLINE"; do
+  same_sys "$ev" "$tmp/layout"
+done
+checks=$((checks + 1))
+grep -q '^total=289943 .* heap=0x4000[0-9a-f]* .*heap<local=1 big<local=0$' \
+  "$tmp/out7" || fail "layout under QEMU 7.2: $(cat "$tmp/out7")"
+same_sys instructions "$(realpath "$(command -v env)")" "$tmp/layout"
+same_sys instructions perl -e 1
+same_sys instructions,branches perl -e \
+  'my %h = map { $_ => $_ * 2 } 1 .. 500; my $s = 0; $s += $h{$_} for sort keys %h; print "$s\n"'
+if command -v python3 >/dev/null; then
+  python3_=$(realpath "$(command -v python3)")
+  same_sys instructions "$python3_" -c pass
+  same_sys instructions,branches "$python3_" -c \
+    'd = {str(i): [i] * (i % 7) for i in range(3000)}; print(sum(map(len, d.values())))'
+fi
+
+# Mappings the host kernel puts at a 2 MiB boundary (transparent huge
+# pages): a file's of 2 MiB or more, an anonymous one whose length is a
+# multiple of 2 MiB. 7.2 puts each after the last; under QEMU 10 the
+# plugin places them where the kernel's first fit without that alignment
+# is (layout.c): thp.c maps a 2,240,000-byte file (made next to the
+# build, on its file system: a tmpfs /tmp may not align), 4 MiB and 1
+# MiB, moves the latter to 8 MiB (mremap; QEMU finds the place with a
+# mapping of its own) and attaches 4 MiB of System V shared memory (the
+# same), and copies between them; cc1 (gcc's compiler proper, when
+# installed) maps libisl (2 MiB) that way. The same under QEMU 8.2.
+{
+  thp_dir=$(mktemp -d "$PWD/qemu10-thp.XXXXXX") || thp_dir=$tmp
+  trap 'rm -rf "$tmp" "$thp_dir"' EXIT INT TERM
+  awk 'BEGIN { for (i = 0; i < 40000; i++) printf "%055d\n", i }' \
+    >"$thp_dir/big"
+  "$CC" -O2 -o "$tmp/thp" "$SRC/thp.c" || fail "thp.c: does not build"
+  for ev in "$EVENTS" "$EVENTS_INLINE"; do
+    same_sys "$ev" "$tmp/thp" "$thp_dir/big"
+  done
+  # Under 7.2 each mapping right after the last (the file's length in whole
+  # pages, 0x223000, then 4 MiB, 1 MiB, 8 MiB), strlen's lengths summed
+  # three times (twice without System V IPC).
+  checks=$((checks + 1))
+  read -r t f b s m sh <<EOF
+$(sed -n 's/^total=\([0-9]*\) file=\(0x40[0-9a-f]\{8\}\) big=\(0x[0-9a-f]*\) small=\(0x[0-9a-f]*\) moved=\(0x[0-9a-f]*\) shm=\(0x[0-9a-f]*\|0\) .*/\1 \2 \3 \4 \5 \6/p' "$tmp/out7")
+EOF
+  case "$t:$sh" in
+  1316418:0x*) [ $((sh)) = $((m + 0x800000)) ] || t= ;;
+  877612:0) ;;
+  *) t= ;;
+  esac
+  [ -n "$t" ] && [ $((b)) = $((f + 0x223000)) ] && [ $((s)) = $((b + 0x400000)) ] &&
+    [ $((m)) = $((s + 0x100000)) ] ||
+    fail "thp under QEMU 7.2: $(cat "$tmp/out7")"
+  cc1=$(gcc -print-prog-name=cc1 2>/dev/null)
+  if [ -x "$cc1" ] && [ "${cc1#/}" != "$cc1" ]; then
+    echo 'int main(void){return 0;}' >"$tmp/t.c"
+    # to /dev/null: cc1 writes a file it creates and one it replaces with
+    # different instructions
+    same_sys instructions "$cc1" -quiet "$tmp/t.c" -o /dev/null
+  else
+    echo "no cc1 (gcc -print-prog-name=cc1): its case skipped"
+  fi
+}
 
 # The same command gives the same modelled counts on every run under QEMU
 # 10 too, a dynamic program's included: QEMU 10 lets the host kernel place
@@ -247,14 +379,14 @@ model_twice() {
     checks=$((checks + 1))
     env -i PATH="$PATH" HOME=/tmp LANG=C "$SOFTPMU" stat \
       --qemu "$SOFTPMU_QEMU10" -x , -- "$@" >/dev/null 2>"$tmp/err" ||
-      fail "$name: stat under QEMU 10 failed: $(cat "$tmp/err")"
+      fail "$name: stat under QEMU $OTHER failed: $(cat "$tmp/err")"
     # the count and the event, not the time enabled
     awk -F , '$1 ~ /^[0-9]+$/ { print $1, $3, $NF }' "$tmp/err" >"$tmp/m$i"
   done
   grep -q '^[0-9]* cycles model$' "$tmp/m1" ||
-    fail "$name: no modelled cycles under QEMU 10: $(head -3 "$tmp/m1")"
+    fail "$name: no modelled cycles under QEMU $OTHER: $(head -3 "$tmp/m1")"
   cmp -s "$tmp/m1" "$tmp/m2" ||
-    fail "$name: modelled counts differ run to run under QEMU 10: $(diff "$tmp/m1" "$tmp/m2" | head -4)"
+    fail "$name: modelled counts differ run to run under QEMU $OTHER: $(diff "$tmp/m1" "$tmp/m2" | head -4)"
 }
 model_twice true /bin/true
 model_twice libc_dyn "$tmp/libc_dyn" AA CCC ZZ
