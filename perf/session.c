@@ -471,7 +471,7 @@ static int session_plugin_api(const char *version)
   return SPMU_QEMU_PLUGIN_API_VERSION;
 }
 
-/* qemu-x86_64 and the plugin; a chosen qemu-x86_64 asked whether it
+/* qemu-x86_64 and the plugin; the qemu-x86_64 asked whether it
  * loads plugins, and with describe_qemu the one that runs said. */
 static int session_find_qemu(struct session *s)
 {
@@ -483,8 +483,10 @@ static int session_find_qemu(struct session *s)
   if (qemu_run_find_tools(given, what, s->qemu, sizeof(s->qemu), s->plugin,
                           sizeof(s->plugin), why, sizeof(why)) != 0)
     return session_error(s, false, "%s", why);
-  if (!given && !s->describe_qemu)
-    return 0;
+  /* Asked every time, found or given: its major version decides the
+   * command line (qemu_run_argv: the guest base, -tb-size, the stack's
+   * padding), and the default one may be any version (Ubuntu 24.04's 8.2
+   * on PATH, a scripts/qemu-user build in the cache). About 4 ms. */
   if (!given)
     snprintf(what, sizeof what, "%s", s->qemu);
   if (qemu_run_probe(s->qemu, what, s->plugin, version, sizeof version, why,
@@ -502,13 +504,15 @@ int session_find(struct session *s)
   char why[8192];
   int rc;
 
-  if ((rc = session_find_qemu(s)) != 0)
-    return rc;
+  /* The program first: a missing one is 127, as a shell says, whatever
+   * the QEMU. */
   rc = qemu_run_find_program(s->prog_argv[0], s->prog, sizeof(s->prog), why,
                              sizeof(why));
-  if (rc != 0)
+  if (rc != 0) {
     session_error(s, false, "%s", why);
-  return rc;
+    return rc;
+  }
+  return session_find_qemu(s);
 }
 
 void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
