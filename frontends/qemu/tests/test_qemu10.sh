@@ -21,7 +21,10 @@
 # 24.04's, plugin API 1 as 7.2's, which names a vDSO and gives the
 # environment in order as 10 does: auxv.c and stack.c make the start 7.2's).
 #   test_qemu10.sh CC SOFTPMU PLUGIN SRCDIR REC_DUMP [8]
-# QEMU 10's qemu-x86_64 is $SOFTPMU_QEMU10 (8.2's $SOFTPMU_QEMU8); skipped
+# QEMU 10's qemu-x86_64 is $SOFTPMU_QEMU10 (8.2's $SOFTPMU_QEMU8); any
+# QEMU from 9.2 on may be given there (Ubuntu 25.04's 9.2 and 25.10's
+# 10.1 from scripts/qemu-user --ubuntu 25.04 and 25.10 are compared so):
+# the version its --version names is the one compared and reported. Skipped
 # (77, said why) when it is unset, a failure when SOFTPMU_REQUIRE_QEMU10=1
 # (SOFTPMU_REQUIRE_QEMU8=1). QEMU 7.2 is qemu-x86_64 on PATH (need_qemu),
 # or the cached one (below).
@@ -50,6 +53,12 @@ if [ "${major:-0}" -ge 9 ]; then
     exit 77
   fi
 fi
+# The other QEMU's version, as its --version names it (10.0, 9.2, 8.2...):
+# the messages name it; from 9 on it starts the program as 10.0 does.
+OTHER=$("$SOFTPMU_QEMU10" --version | sed -n '1s/.*version \([0-9]*\.[0-9]*\).*/\1/p')
+[ -n "$OTHER" ] || fail "$SOFTPMU_QEMU10 --version names no version"
+later=false
+[ "${OTHER%%.*}" -lt 9 ] || later=true
 unset SOFTPMU_QEMU
 export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 
@@ -124,7 +133,7 @@ same_samples() {
   # its stream has the thread's EXIT record; QEMU 7.2's has none (softpmu
   # record adds it at the last time it saw), nor has 8.2's. The rest must
   # be the same.
-  if [ "$1" = signal ] && [ "$OTHER" = 10 ]; then
+  if [ "$1" = signal ] && $later; then
     checks=$((checks + 1))
     grep -q '^exit ' "$tmp/s10" || fail "signal: no exit record under QEMU $OTHER"
     grep -v '^exit ' "$tmp/s10" >"$tmp/s10x"
@@ -262,7 +271,7 @@ done
 # whose stack gets no padding (README.md, "QEMU 8.2"): layout.c and python
 # differ there; perl does not.
 "$CC" -O2 -o "$tmp/layout" "$SRC/layout.c" || fail "layout.c: does not build"
-if [ "$OTHER" = 10 ]; then
+if $later; then
   for ev in "$EVENTS" "$EVENTS_INLINE"; do
     same_sys "$ev" "$tmp/layout"
   done
@@ -274,7 +283,7 @@ fi
 same_sys instructions perl -e 1
 same_sys instructions,branches perl -e \
   'my %h = map { $_ => $_ * 2 } 1 .. 500; my $s = 0; $s += $h{$_} for sort keys %h; print "$s\n"'
-if [ "$OTHER" = 10 ] && command -v python3 >/dev/null; then
+if $later && command -v python3 >/dev/null; then
   same_sys instructions python3 -c pass
   same_sys instructions,branches python3 -c \
     'd = {str(i): [i] * (i % 7) for i in range(3000)}; print(sum(map(len, d.values())))'
