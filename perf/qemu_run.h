@@ -61,8 +61,9 @@ int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
 /* QEMU's -cpu model for profile p (glibc picks its code by CPUID). */
 const char *qemu_run_model(const spmu_profile *p);
 
-/* The command line given to qemu-x86_64: qemu, -cpu MODEL, -B BASE,
- * -tb-size when qemu_major (qemu's major version, 0 unknown) is 9 or more,
+/* The command line given to qemu-x86_64: qemu, -cpu MODEL (with QEMU
+ * 10.0's CPUID when qemu_major.qemu_minor, qemu's version, 0 unknown, is
+ * 10.1 or more), -B BASE, -tb-size from QEMU 10 on,
  * -seed seed when seed is not NULL (a decimal number), -plugin parg and the
  * guest's LD_PRELOAD as it is here (-E, or -U when unset) when parg is not
  * NULL, then, with pad too and QEMU 9 on, the stack's padding
@@ -71,8 +72,8 @@ const char *qemu_run_model(const spmu_profile *p);
  * block, which also holds the strings made for it: the caller frees it. NULL
  * if out of memory. */
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
-                     const char *seed, char *parg, bool pad, const char *prog,
-                     char **prog_argv);
+                     int qemu_minor, const char *seed, char *parg, bool pad,
+                     const char *prog, char **prog_argv);
 
 /* Call fn(opaque) with the signals a command cleans up after blocked
  * (SIGHUP, SIGINT, SIGPIPE, SIGTERM: session.h, guard), so that their
