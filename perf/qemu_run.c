@@ -505,6 +505,11 @@ static const char *qemu_run_cpu(const spmu_profile *p, int qemu_major,
   return buf;
 }
 
+bool qemu_run_reset_hangs(int qemu_major)
+{
+  return qemu_major == 9;
+}
+
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
                      int qemu_minor, const char *seed, char *parg, bool pad,
                      const char *prog, char **prog_argv)

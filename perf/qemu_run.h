@@ -61,6 +61,16 @@ int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
 /* QEMU's -cpu model for profile p (glibc picks its code by CPUID). */
 const char *qemu_run_model(const spmu_profile *p);
 
+/* Does a plugin's qemu_plugin_reset leave QEMU's plugin lock held under
+ * QEMU qemu_major (0 unknown)? Under 9.x (9.2.1 read and run: its
+ * plugins/loader.c, plugin_reset_destroy, locks the lock a second time
+ * where it means to unlock it; 10.0 unlocks it), so that the next guest
+ * thread to start or end waits for ever: the plugin is then told to count
+ * by callbacks from the start (count=callback), never inline, as it does
+ * by itself under 8.2 (frontends/qemu/api.h, which cannot tell 9.2 from
+ * 10.0: both offer plugin API 4). */
+bool qemu_run_reset_hangs(int qemu_major);
+
 /* The command line given to qemu-x86_64: qemu, -cpu MODEL (with QEMU
  * 10.0's CPUID when qemu_major.qemu_minor, qemu's version, 0 unknown, is
  * 10.1 or more), -B BASE, -tb-size from QEMU 10 on,

@@ -525,6 +525,7 @@ void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
   if (session_needs_model(s) && s->model.use == STAT_MODEL_ON)
     snprintf(a->model, sizeof(a->model), "%s", s->model.spec);
   a->vdso = s->vdso;
+  a->count_callback = qemu_run_reset_hangs(s->qemu_major);
   a->seed.given = s->seeded;
   a->seed.value = s->seed;
 }
