@@ -60,7 +60,7 @@ enum cli_exit {
   "        getcpu there, without a system call) and its environment in\n"      \
   "        order. By default softpmu's plugin withholds the vDSO and\n"        \
   "        gives the environment last variable first, as QEMU 7.2 does,\n"     \
-  "        and, under QEMU 9 and later, starts its stack one page below\n"     \
+  "        and, under QEMU 8.2 and later, starts its stack one page below\n"   \
   "        7.2's (two padding variables, taken out again), so that a\n"        \
   "        program retires the same instructions under each. No effect\n"      \
   "        under QEMU 7.2.\n\n"                                                \

@@ -1000,7 +1000,7 @@ const struct cli_command cli_cmd_stat = {
         "    exact counts are never marked. Modelled counts depend on the\n"
         "    program's addresses, which QEMU is run to keep the same (no\n"
         "    address randomisation, a fixed guest base): the same command\n"
-        "    gives them the same on every run too. Under QEMU 9 and later\n"
+        "    gives them the same on every run too. Under QEMU 8.2 and later\n"
         "    the program gets QEMU 7.2's addresses (its stack one page\n"
         "    lower, at 7.2's page offsets; --vdso: QEMU's own start), so that\n"
         "    a program whose path depends on them counts as under 7.2.\n"

@@ -439,13 +439,13 @@ static bool sh_script(const char *prog)
  * change. The plugin reads the base of the process it runs in
  * (qemu_plugin_insn_haddr). */
 #define QEMU_RUN_GUEST_BASE "0x100000000000"
-/* QEMU 9 on: the base under which the plugin gives the guest QEMU 7.2's
+/* QEMU 8 on: the base under which the plugin gives the guest QEMU 7.2's
  * addresses (frontends/qemu/layout.c). 7.2's first guest address,
  * 0x4000000000, then lies at host 0x2aac00000000, some 5 GiB above where
  * the host kernel starts placing mappings in the bottom-up layout (the
  * TASK_UNMAPPED_BASE of a 47-bit address space, 0x2aaaaaaab000), above
  * QEMU's own libraries; the plugin reserves what lies between. */
-#define QEMU_RUN_GUEST_BASE_9 "0x2a6c00000000"
+#define QEMU_RUN_GUEST_BASE_8 "0x2a6c00000000"
 
 /* QEMU's translation buffer, in MiB (-tb-size), for QEMU 10 on: not a
  * multiple of 2 MiB. QEMU 10 reserves 128 MiB for it with mmap, and the
@@ -458,8 +458,26 @@ static bool sh_script(const char *prog)
  * puts it after libc). 127 MiB is placed where it falls, no hole is left,
  * and the guest's mappings follow each other as under 7.2. QEMU 7.2 to
  * 9.2 have no -tb-size in user mode (10.0 added it; 9.2 refuses the
- * option and runs nothing): 8.x and 9.x get none. */
+ * option and runs nothing): 8.x's and 9.x's 128 MiB buffer, layout.c. */
 #define QEMU_RUN_TB_SIZE "127"
+
+/* The differences between QEMU versions in how softpmu starts QEMU, in
+ * one place, by QEMU's major version (0: not known, taken as 7.2's).
+ * QEMU 8.1 on hands a guest's mmap without an address to the host kernel
+ * (7.2 places it by its own hints), and the plugin puts the guest at
+ * 7.2's addresses (layout.c) under QEMU 8.1's base; QEMU 8 on names a
+ * vDSO, so the stack's padding (protocol/args.h) gives its stack 7.2's
+ * page offset (frontends/qemu/auxv.c). QEMU 8.0 (no vDSO for x86-64, 7.2's
+ * placement) is not told apart from 8.1 and 8.2 by its major version. */
+static bool qemu_places_by_host(int qemu_major)
+{
+  return qemu_major >= 8;
+}
+
+static bool qemu_has_tb_size(int qemu_major)
+{
+  return qemu_major >= 10;
+}
 
 /* The stack's padding (protocol/args.h) into str, on qargv from q on; the
  * next free place. */
@@ -532,8 +550,9 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
   qargv[q++] = (char *)qemu_run_cpu(p, qemu_major, qemu_minor, str->cpu,
                                     sizeof(str->cpu));
   qargv[q++] = "-B";
-  qargv[q++] = qemu_major >= 9 ? QEMU_RUN_GUEST_BASE_9 : QEMU_RUN_GUEST_BASE;
-  if (qemu_major >= 10) {
+  qargv[q++] = qemu_places_by_host(qemu_major) ? QEMU_RUN_GUEST_BASE_8
+                                               : QEMU_RUN_GUEST_BASE;
+  if (qemu_has_tb_size(qemu_major)) {
     qargv[q++] = "-tb-size";
     qargv[q++] = QEMU_RUN_TB_SIZE;
   }
@@ -555,7 +574,7 @@ char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
       qargv[q++] = "-U";
       qargv[q++] = "LD_PRELOAD";
     }
-    if (pad && qemu_major >= 9)
+    if (pad && qemu_places_by_host(qemu_major))
       q = pad_stack(str, qargv, q);
   }
   if (shebang(prog, str->interp, sizeof(str->interp), str->interp_arg,

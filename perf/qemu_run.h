@@ -73,10 +73,11 @@ bool qemu_run_reset_hangs(int qemu_major);
 
 /* The command line given to qemu-x86_64: qemu, -cpu MODEL (with QEMU
  * 10.0's CPUID when qemu_major.qemu_minor, qemu's version, 0 unknown, is
- * 10.1 or more), -B BASE, -tb-size from QEMU 10 on,
+ * 10.1 or more), -B BASE (QEMU 8 on's own: qemu_run.c), -tb-size from
+ * QEMU 10 on,
  * -seed seed when seed is not NULL (a decimal number), -plugin parg and the
  * guest's LD_PRELOAD as it is here (-E, or -U when unset) when parg is not
- * NULL, then, with pad too and QEMU 9 on, the stack's padding
+ * NULL, then, with pad too and QEMU 8 on, the stack's padding
  * (protocol/args.h), a script's interpreter and its argument (its "#!" line,
  * as the kernel runs a script), prog, then prog_argv[1...]. One calloc'ed
  * block, which also holds the strings made for it: the caller frees it. NULL

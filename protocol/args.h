@@ -51,7 +51,7 @@
  *                  instructions the thread that called execve had retired:
  *                  the stream's times go on from there. Written by the
  *                  plugin itself, never by the commands
- *   vdso=0|1       1: leave the program the vDSO QEMU gives it (QEMU 9 on);
+ *   vdso=0|1       1: leave the program the vDSO QEMU gives it (QEMU 8.2 on);
  *                  0, the default: withhold it, as QEMU 7.2 gives none
  *                  (frontends/qemu/auxv.c)
  *   seed=N         the bytes getrandom(2) returns to the program come from
@@ -80,7 +80,7 @@
 #define SPMU_PLUGIN_ARGS_MODEL_MAX 256
 #define SPMU_PLUGIN_ARGS_COMM_MAX 16 /* SPMU_REC_COMM_LEN */
 
-/* The stack's padding: softpmu stat and record give QEMU 9 on (without
+/* The stack's padding: softpmu stat and record give QEMU 8 on (without
  * vdso=1) SPMU_PLUGIN_PADS environment variables named
  * SPMU_PLUGIN_PAD_PREFIX and a digit from 1, their strings
  * SPMU_PLUGIN_PAD_BYTES long together, NULs included, set last (-E), so

@@ -84,6 +84,19 @@ static inline bool spmu_qemu_api_can_reset(const struct spmu_qemu_api *api,
   return api->version >= 2 || !vdso;
 }
 
+/* Does QEMU hand the guest's mmaps without an address to the host kernel
+ * (QEMU 8.1 on), so that the plugin must put them at 7.2's addresses
+ * (layout.c)? Under API 2 on (QEMU 9 on), yes. API 1 is QEMU 7.2's, which
+ * places them by its own hints, and 8.2's, which does not, and the two
+ * cannot be told apart at install (the vDSO that tells them apart,
+ * auxv.c, is mapped later): there layout.c goes by QEMU's guest base
+ * (-B), which softpmu chooses for 8 on above QEMU's own mappings and for
+ * 7.2 below them (perf/qemu_run.c). */
+static inline bool spmu_qemu_api_host_places(const struct spmu_qemu_api *api)
+{
+  return api->version >= 2;
+}
+
 /* Up to len of insn's bytes into buf; how many. */
 size_t spmu_qemu_insn_bytes(const struct spmu_qemu_api *api,
                             const struct qemu_plugin_insn *insn, void *buf,

@@ -16,11 +16,17 @@
  * unusable (one page reserved at each), holds the heap's room after the
  * program until the break grows into it, and fills again each range the
  * program unmaps or moves away from: the host's first fit is then 7.2's
- * next one, and the guest's addresses are 7.2's. */
+ * next one, and the guest's addresses are 7.2's. The host kernel puts a
+ * mapping of 2 MiB or more of a file, or an anonymous one whose length is
+ * a multiple of 2 MiB, at a 2 MiB boundary, for transparent huge pages,
+ * where 7.2's placement (its own) takes the first address free: the
+ * plugin, preloaded, hands each such mmap of QEMU's here, which places it
+ * at the kernel's first fit of a length it does not align. */
 #define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, MAP_FIXED_NOREPLACE */
 #include "layout.h"
 
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -31,6 +37,7 @@
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "cmdline.h"
@@ -38,6 +45,11 @@
 
 #define PAGE UINT64_C(4096)
 #define PAGE_UP(x) (((x) + PAGE - 1) & ~(PAGE - 1))
+/* The x86-64 host's huge page (a page directory entry's, SDM Vol. 3A
+ * 4.5), the boundary the kernel aligns large mappings to. */
+#define HUGE_PAGE (UINT64_C(2) << 20)
+/* The exact ranges first_fit sets aside, at most. */
+#define FIT_TRIES 64
 /* QEMU 7.2's TASK_UNMAPPED_BASE for a 64-bit guest, and the room it keeps
  * after a dynamic program for its heap (linux-user/mmap.c, elfload.c). */
 #define QEMU7_UNMAPPED_BASE (UINT64_C(1) << 38)
@@ -47,6 +59,13 @@
  * a dynamic program (linux-user/x86_64/target_mman.h). */
 #define QEMU10_UNMAPPED_BASE UINT64_C(0x2aaaaaaab000)
 #define QEMU10_ET_DYN_BASE (2 * QEMU10_UNMAPPED_BASE)
+/* QEMU's translation buffer in user mode when -tb-size gives none (QEMU
+ * 8.x has no such option there): 128 MiB (tcg/region.c), which
+ * spmu_qemu_layout_mmap places at the host's first fit, unaligned. */
+#define QEMU_TB_DEFAULT (UINT64_C(128) << 20)
+/* x86-64 Linux's vsyscall page, which QEMU gives the guest at the same
+ * guest address without mapping it. */
+#define VSYSCALL_PAGE UINT64_C(0xffffffffff600000)
 
 /* Linux x86-64 system call numbers, and mremap's flag that keeps the old
  * range mapped. */
@@ -173,15 +192,15 @@ static void say(const char *why)
 }
 
 /* 7.2's placement from guest base l->base on, for the program at path
- * (NULL: none known), QEMU's translation buffer tb bytes long (0: not
- * known), the holes among QEMU's mappings closed in any case; false when
- * the base puts 7.2's first address below the host's mappings (QEMU 8,
- * whose base softpmu chooses as 7.2's, or a base given by hand) or
- * (said) among them. */
+ * (NULL: none known), QEMU's translation buffer tb bytes long (0: no
+ * -tb-size, QEMU's default), the holes among QEMU's mappings closed in
+ * any case; false when the base puts 7.2's first address below the
+ * host's mappings (QEMU 7.2, whose base softpmu chooses so, or a base
+ * given by hand) or (said) among them. */
 static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
 {
   uint64_t first = l->base + QEMU7_UNMAPPED_BASE, top;
-  uint64_t hole = PAGE_UP(tb) + PAGE;
+  uint64_t hole = PAGE_UP(tb ? tb : QEMU_TB_DEFAULT) + PAGE;
   struct program p;
 
   close_holes(first, &top);
@@ -192,7 +211,8 @@ static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
     return false;
   }
   /* Below the first address, a hole left for QEMU's translation buffer,
-   * which QEMU maps after the install, and one page above it, for QEMU
+   * which QEMU maps after the install (at the first fit, unaligned:
+   * spmu_qemu_layout_mmap), and one page above it, for QEMU 8.2's and
    * 10's vDSO (one page, mapped after the dynamic linker; 7.2 maps
    * none): the host puts each in the lowest hole it fits. */
   reserve(top, first - PAGE - hole);
@@ -213,7 +233,14 @@ static bool place(struct spmu_qemu_layout *l, const char *path, uint64_t tb)
   return true;
 }
 
-struct spmu_qemu_layout *spmu_qemu_layout_new(void)
+/* Is b (-B) a guest base under which 7.2's first address lies above the
+ * host's mappings (QEMU's own)? */
+static bool high_base(const char *b)
+{
+  return b && strtoull(b, NULL, 0) + QEMU7_UNMAPPED_BASE > getauxval(AT_BASE);
+}
+
+struct spmu_qemu_layout *spmu_qemu_layout_new(bool by_base)
 {
   struct spmu_qemu_layout *l;
   char *cmd = NULL;
@@ -224,6 +251,10 @@ struct spmu_qemu_layout *spmu_qemu_layout_new(void)
     return NULL;
   n = spmu_qemu_cmdline_read(&cmd);
   b = n ? spmu_qemu_cmdline_option(cmd, n, "B") : NULL;
+  if (by_base && !high_base(b)) {
+    free(cmd);
+    return NULL;
+  }
   l = b ? calloc(1, sizeof(*l)) : NULL;
   if (!l || pthread_mutex_init(&l->lock, NULL) != 0) {
     uint64_t top;
@@ -234,6 +265,12 @@ struct spmu_qemu_layout *spmu_qemu_layout_new(void)
     return NULL;
   }
   l->base = strtoull(b, NULL, 0);
+  /* QEMU 8.2's /proc/self/maps (open_self_maps_2 in linux-user/syscall.c)
+   * looks each guest range up among the host's mappings, the vsyscall
+   * page's at base + VSYSCALL_PAGE (modulo 2^64: 10 MiB below the base,
+   * below QEMU's own mappings), and crashes when none is there. */
+  if (by_base)
+    reserve(l->base + VSYSCALL_PAGE, l->base + VSYSCALL_PAGE + PAGE);
   tb = spmu_qemu_cmdline_option(cmd, n, "tb-size");
   if (!place(l, spmu_qemu_cmdline_program(cmd, n),
              tb ? strtoull(tb, NULL, 0) << 20 : 0)) {
@@ -328,4 +365,97 @@ void spmu_qemu_layout_syscall_ret(struct spmu_qemu_layout *l, unsigned vcpu,
     c->num = 0;
   }
   pthread_mutex_unlock(&l->lock);
+}
+
+/* ---- mappings without the huge-page alignment ------------------------ */
+
+static void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd,
+                      off_t off)
+{
+  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+/* Whether the host kernel may put a mapping of n bytes (whole pages) at
+ * a 2 MiB boundary rather than at the first address free (Linux 6.18,
+ * measured: a file's, private or shared, of 2 MiB or more, also at a
+ * hint that is taken; a shared anonymous one; a private anonymous one
+ * whose length is a multiple of 2 MiB, with or without a hint). A
+ * mapping at an address (MAP_FIXED, MAP_FIXED_NOREPLACE), in the low 2
+ * GiB (MAP_32BIT) or of huge pages stays as it is. */
+static bool may_align(uint64_t n, int flags)
+{
+  if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE | MAP_32BIT | MAP_HUGETLB)) ||
+      n < HUGE_PAGE)
+    return false;
+  if ((flags & MAP_ANONYMOUS) && !(flags & MAP_SHARED))
+    return n % HUGE_PAGE == 0;
+  return true;
+}
+
+/* n bytes reserved where the kernel puts the first fit (hint: at it when
+ * free), or MAP_FAILED. */
+static void *hold(void *hint, uint64_t n)
+{
+  return sys_mmap(hint, n, PROT_NONE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+}
+
+/* The page at at reserved too (nothing there). */
+static bool hold_page(void *at)
+{
+  void *p = sys_mmap(
+      at, PAGE, PROT_NONE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+
+  if (p != MAP_FAILED && p != at) /* a kernel without MAP_FIXED_NOREPLACE */
+    munmap(p, PAGE);
+  return p == at;
+}
+
+/* len bytes (whole pages, 2 MiB or more) reserved where the kernel would
+ * put them without aligning them: at hint if that range is free, else at
+ * the lowest free range that fits (the bottom-up layout, layout_new).
+ * The kernel aligns no private anonymous mapping whose length is not a
+ * multiple of 2 MiB: that is one of len bytes, or, when len is such a
+ * multiple, one a page shorter, completed by the page after it; a free
+ * range exactly a page too short (the lowest first) is set aside while
+ * looking further, then freed. MAP_FAILED: none found. */
+static void *first_fit(void *hint, uint64_t len)
+{
+  uint64_t n = len % HUGE_PAGE ? len : len - PAGE;
+  void *held[FIT_TRIES], *at = MAP_FAILED;
+  int k = 0, i;
+
+  for (i = 0; i < FIT_TRIES; i++) {
+    at = hold(i ? NULL : hint, n);
+    if (at == MAP_FAILED || n == len || hold_page((char *)at + n))
+      break;
+    if (i == 0 && hint) /* not at hint: first fit from the bottom then */
+      munmap(at, n);
+    else
+      held[k++] = at;
+    at = MAP_FAILED;
+  }
+  while (k > 0)
+    munmap(held[--k], n);
+  return at;
+}
+
+void *spmu_qemu_layout_mmap(const struct spmu_qemu_layout *l, void *addr,
+                            size_t len, int prot, int flags, int fd, off_t off)
+{
+  uint64_t n = PAGE_UP((uint64_t)len);
+  void *at, *p;
+  int err;
+
+  if (!l || n < len || !may_align(n, flags) ||
+      (at = first_fit(addr, n)) == MAP_FAILED)
+    return sys_mmap(addr, len, prot, flags, fd, off);
+  p = sys_mmap(at, len, prot, flags | MAP_FIXED, fd, off);
+  if (p == MAP_FAILED) {
+    err = errno;
+    munmap(at, n);
+    errno = err;
+  }
+  return p;
 }

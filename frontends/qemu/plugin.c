@@ -28,6 +28,7 @@
  *   classify.c  the translated blocks: what each instruction is (Zydis)
  *   model.c     the modelled micro-architecture (model=SPEC)
  *   seed.c      getrandom(2)'s bytes from a seed (seed=N)
+ *   procmaps.c  the guest's /proc/self/maps as QEMU 7.2 writes it
  *   fail.c      the messages
  *   api.c       the plugin API versions: the calls that differ
  * and the types they share: config.h (the configuration, const once set),
@@ -70,6 +71,7 @@
 #include "inline.h"
 #include "layout.h"
 #include "model.h"
+#include "procmaps.h"
 #include "qemu_plugin_api.h"
 #include "regs.h"
 #include "results.h"
@@ -117,6 +119,8 @@ struct plugin {
   struct spmu_qemu_seed *seed;       /* seed=N, else NULL */
   bool seed_failed;                  /* said that a write failed */
   struct spmu_qemu_layout *layout;   /* 7.2's placement kept, or NULL */
+  /* With the layout and 7.2's start, 7.2's maps (procmaps.c); or NULL. */
+  struct spmu_qemu_procmaps *procmaps;
 };
 
 static struct plugin *root;
@@ -383,6 +387,18 @@ static void on_self_kill(struct plugin *p, int64_t num, uint64_t a1,
     write_before_signal(p, sig);
 }
 
+/* An open, which may be of the file 7.2's maps go into (procmaps.c). */
+static void on_open(struct plugin *p, unsigned vcpu_index, int64_t num,
+                    const uint64_t *args)
+{
+  struct spmu_qemu_guest_mem mem;
+
+  pthread_mutex_lock(&p->lock);
+  mem = p->probe.mem;
+  pthread_mutex_unlock(&p->lock);
+  spmu_qemu_procmaps_syscall(p->procmaps, &mem, vcpu_index, num, args);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
                        int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
                        uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
@@ -392,6 +408,8 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu_index,
 
   (void)id, (void)a6, (void)a7, (void)a8;
   spmu_qemu_layout_syscall(root->layout, vcpu_index, num, call.a);
+  if (root->procmaps && spmu_qemu_procmaps_follows(num))
+    on_open(root, vcpu_index, num, call.a);
   if (num == NR_EXIT_GROUP || num == NR_EXIT)
     root->status = (int)(a1 & 0xff);
   if (num == NR_EXECVE || num == NR_EXECVEAT)
@@ -439,6 +457,7 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu_index,
   if (num == NR_GETRANDOM && p->seed)
     on_getrandom_ret(p, vcpu_index, ret);
   spmu_qemu_layout_syscall_ret(p->layout, vcpu_index, num, ret);
+  spmu_qemu_procmaps_syscall_ret(p->procmaps, vcpu_index, num, ret);
   if (ret != -QEMU_ERESTARTSYS_)
     return;
   if (p->inline_mode) {
@@ -680,6 +699,28 @@ EXPORT struct Dwfl_Module *dwfl_report_elf(struct Dwfl *dwfl, const char *name,
   return next.f(dwfl, name, file, fd, bias, preload);
 }
 
+/* QEMU's mmap (QEMU 10 calls mmap64, libraries mmap), preloaded: while
+ * the plugin keeps 7.2's placement, a mapping the host kernel would put
+ * at a 2 MiB boundary goes where it fits first, as 7.2's placement puts
+ * it (layout.c); any other goes to the kernel as it is. */
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                  off_t off);
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
+                  off_t off)
+{
+  return spmu_qemu_layout_mmap(root ? root->layout : NULL, addr, len, prot,
+                               flags, fd, off);
+}
+
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                    off_t off);
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+                    off_t off)
+{
+  return spmu_qemu_layout_mmap(root ? root->layout : NULL, addr, len, prot,
+                               flags, fd, off);
+}
+
 /* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
  * kernel place a guest's mmap without an address; a host thread's first
  * malloc (QEMU's RCU thread, a guest thread's) maps a new arena of 64 MiB
@@ -750,6 +791,7 @@ static void drop(struct plugin *p)
   spmu_qemu_stream_free(p->stream);
   spmu_qemu_seed_free(p->seed);
   spmu_qemu_layout_free(p->layout);
+  spmu_qemu_procmaps_free(p->procmaps);
   pthread_mutex_destroy(&p->lock);
   free(p);
 }
@@ -812,8 +854,10 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 
   if (!check_qemu(&api, info) || !(p = make(&api, argc, argv)))
     return -1;
-  if (api.version >= 2) /* QEMU 9 on: the host places the guest's mmaps */
-    p->layout = spmu_qemu_layout_new();
+  /* the guest at 7.2's addresses where the host places its mmaps */
+  p->layout = spmu_qemu_layout_new(!spmu_qemu_api_host_places(&api));
+  if (p->layout && !p->cfg.args.vdso) /* 7.2's mappings and start */
+    p->procmaps = spmu_qemu_procmaps_new();
   p->id = id;
   root = p;
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);

@@ -561,7 +561,7 @@ PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
 rc=$?
 checks=$((checks + 1))
 [ "$rc" = 127 ] || fail "a missing program: exit status $rc, want 127"
-PATH=/nonexistent "$SOFTPMU" record -e instructions -o "$tmp/x.data" -- /bin/true \
+PATH=/nonexistent XDG_CACHE_HOME=$tmp/no-cache "$SOFTPMU" record -e instructions -o "$tmp/x.data" -- /bin/true \
   >"$tmp/out" 2>"$tmp/err"
 rc=$?
 checks=$((checks + 1))

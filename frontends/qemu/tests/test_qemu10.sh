@@ -252,16 +252,60 @@ same_sys() {
 # program in AT_EXECFN by its realpath, 7.2 and 10.0 as given, and the
 # string's length moves every string of the start (README.md, "The
 # program's start"; python3, a link to python3.11, retired 42 instructions
-# more under 9.2 and 10.1 than under 7.2 by that name alone).
+# more under 9.2 and 10.1 than under 7.2 by that name alone: python3 is
+# run by its real path below).
 true_=$(realpath /bin/true)
 sh_=$(realpath /bin/sh)
+# same_sys_sh EVENTS: same_sys of `sh -c 'exec true'`. dash formats its
+# parent's pid ($PPID) as it starts, so its count follows the pid's digits,
+# which the host assigns: the shell prints how many there are, and the
+# pair is run again (three times at most) when the two runs had different
+# ones, so that only runs alike in that are compared.
+same_sys_sh() {
+  for try in 1 2 3; do
+    a=$(sys_counts "$QEMU7" "$1" "$sh_" -c "echo \${#PPID}; exec $true_")
+    cp "$tmp/out" "$tmp/out7"
+    b=$(sys_counts "$SOFTPMU_QEMU10" "$1" "$sh_" -c "echo \${#PPID}; exec $true_")
+    cmp -s "$tmp/out7" "$tmp/out" || continue
+    checks=$((checks + 1))
+    case "$a" in *instructions=*) ;; *) fail "sh -c: no counts under 7.2: '$a'" ;; esac
+    [ "$a" = "$b" ] || fail "sh -c 'exec true' ($1): QEMU 7.2 '$a', QEMU $OTHER '$b'"
+    return
+  done
+  fail "sh -c 'exec true': the parent's pid had a different number of digits in 3 runs"
+}
 for ev in "$EVENTS" "$EVENTS_INLINE"; do
   same_sys "$ev" "$true_"
   # exec: a lone command dash would vfork, its wait racing the child.
-  same_sys "$ev" "$sh_" -c "exec $true_"
+  same_sys_sh "$ev"
 done
-# Programs whose path depends on the guest's addresses: under QEMU 10 the
-# plugin keeps QEMU 7.2's (layout.c: the program at 0x4000000000, its heap,
+# Programs that read their /proc/self/maps, which QEMU fakes: 7.2 prints
+# the host's mappings of the guest, each with its first page's flags; 10
+# its own table of the guest's pages (8.2 too), so under 10 and 8.2 the
+# plugin writes 7.2's text into the file QEMU opened (procmaps.c):
+# procmaps.c (through openat and open, as /proc/self/maps and
+# /proc/PID/maps, a PROT_NONE page the host merges with the plugin's
+# reservation, pthread_getattr_np), and grep, whose libsigsegv reads the
+# file at start: the same text and counts under both (under 8.2 with the
+# host page of the guest's vsyscall page reserved, layout.c: else its
+# open_self_maps faults under a guest base).
+"$CC" -O2 -o "$tmp/procmaps" "$SRC/procmaps.c" || fail "procmaps.c: does not build"
+{
+  for ev in "$EVENTS" "$EVENTS_INLINE"; do
+    same_sys "$ev" "$tmp/procmaps"
+  done
+  checks=$((checks + 1))
+  [ "$(grep -c '^4000000000-[0-9a-f]* r--p 00000000 .* '"$tmp/procmaps"'$' "$tmp/out7")" = 2 ] &&
+    [ "$(grep -c '^40[0-9a-f]*-[0-9a-f]* rw-p 00000000 00:00 0  *\[stack\]$' "$tmp/out7")" = 2 ] &&
+    [ "$(grep -c '^ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0  *\[vsyscall\]$' "$tmp/out7")" = 2 ] &&
+    grep -q '^stack=0x40[0-9a-f]*000$' "$tmp/out7" &&
+    ! grep -q 'heap\]\|vdso\]' "$tmp/out7" ||
+    fail "procmaps under QEMU 7.2: $(head -5 "$tmp/out7")"
+  same_sys instructions,branches "$(realpath "$(command -v grep)")" -c a \
+    "$SRC/procmaps.c"
+}
+# Programs whose path depends on the guest's addresses: under QEMU 8.2 and
+# 10 the plugin keeps QEMU 7.2's (layout.c: the program at 0x4000000000, its heap,
 # the stack, the dynamic linker, libc, each mapping after the last) and
 # starts the stack pointer one page below 7.2's, at its page offset (the
 # stack's padding, auxv.c): a local array's strlen, memmove between the
@@ -269,28 +313,68 @@ done
 # (its allocator checks address ranges, its arenas' alignment; hash seed
 # fixed), perl (hash seed fixed), and layout through an execve (env: sh
 # formats its parent's pid, whose digits vary run to run).
-# Not under QEMU 8.2, whose guest runs at the host kernel's addresses and
-# whose stack gets no padding (README.md, "QEMU 8.2"): layout.c and python
-# differ there; perl does not.
 "$CC" -O2 -o "$tmp/layout" "$SRC/layout.c" || fail "layout.c: does not build"
-if $later; then
-  for ev in "$EVENTS" "$EVENTS_INLINE"; do
-    same_sys "$ev" "$tmp/layout"
-  done
-  checks=$((checks + 1))
-  grep -q '^total=289943 .* heap=0x4000[0-9a-f]* .*heap<local=1 big<local=0$' \
-    "$tmp/out7" || fail "layout under QEMU 7.2: $(cat "$tmp/out7")"
-  same_sys instructions env "$tmp/layout"
-fi
+for ev in "$EVENTS" "$EVENTS_INLINE"; do
+  same_sys "$ev" "$tmp/layout"
+done
+checks=$((checks + 1))
+grep -q '^total=289943 .* heap=0x4000[0-9a-f]* .*heap<local=1 big<local=0$' \
+  "$tmp/out7" || fail "layout under QEMU 7.2: $(cat "$tmp/out7")"
+same_sys instructions "$(realpath "$(command -v env)")" "$tmp/layout"
 same_sys instructions perl -e 1
 same_sys instructions,branches perl -e \
   'my %h = map { $_ => $_ * 2 } 1 .. 500; my $s = 0; $s += $h{$_} for sort keys %h; print "$s\n"'
-if $later && command -v python3 >/dev/null; then
-  py_=$(realpath "$(command -v python3)")
-  same_sys instructions "$py_" -c pass
-  same_sys instructions,branches "$py_" -c \
+if command -v python3 >/dev/null; then
+  python3_=$(realpath "$(command -v python3)")
+  same_sys instructions "$python3_" -c pass
+  same_sys instructions,branches "$python3_" -c \
     'd = {str(i): [i] * (i % 7) for i in range(3000)}; print(sum(map(len, d.values())))'
 fi
+
+# Mappings the host kernel puts at a 2 MiB boundary (transparent huge
+# pages): a file's of 2 MiB or more, an anonymous one whose length is a
+# multiple of 2 MiB. 7.2 puts each after the last; under QEMU 10 the
+# plugin places them where the kernel's first fit without that alignment
+# is (layout.c): thp.c maps a 2,240,000-byte file (made next to the
+# build, on its file system: a tmpfs /tmp may not align), 4 MiB and 1
+# MiB, moves the latter to 8 MiB (mremap; QEMU finds the place with a
+# mapping of its own) and attaches 4 MiB of System V shared memory (the
+# same), and copies between them; cc1 (gcc's compiler proper, when
+# installed) maps libisl (2 MiB) that way. The same under QEMU 8.2.
+{
+  thp_dir=$(mktemp -d "$PWD/qemu10-thp.XXXXXX") || thp_dir=$tmp
+  trap 'rm -rf "$tmp" "$thp_dir"' EXIT INT TERM
+  awk 'BEGIN { for (i = 0; i < 40000; i++) printf "%055d\n", i }' \
+    >"$thp_dir/big"
+  "$CC" -O2 -o "$tmp/thp" "$SRC/thp.c" || fail "thp.c: does not build"
+  for ev in "$EVENTS" "$EVENTS_INLINE"; do
+    same_sys "$ev" "$tmp/thp" "$thp_dir/big"
+  done
+  # Under 7.2 each mapping right after the last (the file's length in whole
+  # pages, 0x223000, then 4 MiB, 1 MiB, 8 MiB), strlen's lengths summed
+  # three times (twice without System V IPC).
+  checks=$((checks + 1))
+  read -r t f b s m sh <<EOF
+$(sed -n 's/^total=\([0-9]*\) file=\(0x40[0-9a-f]\{8\}\) big=\(0x[0-9a-f]*\) small=\(0x[0-9a-f]*\) moved=\(0x[0-9a-f]*\) shm=\(0x[0-9a-f]*\|0\) .*/\1 \2 \3 \4 \5 \6/p' "$tmp/out7")
+EOF
+  case "$t:$sh" in
+  1316418:0x*) [ $((sh)) = $((m + 0x800000)) ] || t= ;;
+  877612:0) ;;
+  *) t= ;;
+  esac
+  [ -n "$t" ] && [ $((b)) = $((f + 0x223000)) ] && [ $((s)) = $((b + 0x400000)) ] &&
+    [ $((m)) = $((s + 0x100000)) ] ||
+    fail "thp under QEMU 7.2: $(cat "$tmp/out7")"
+  cc1=$(gcc -print-prog-name=cc1 2>/dev/null)
+  if [ -x "$cc1" ] && [ "${cc1#/}" != "$cc1" ]; then
+    echo 'int main(void){return 0;}' >"$tmp/t.c"
+    # to /dev/null: cc1 writes a file it creates and one it replaces with
+    # different instructions
+    same_sys instructions "$cc1" -quiet "$tmp/t.c" -o /dev/null
+  else
+    echo "no cc1 (gcc -print-prog-name=cc1): its case skipped"
+  fi
+}
 
 # The same command gives the same modelled counts on every run under QEMU
 # 10 too, a dynamic program's included: QEMU 10 lets the host kernel place
