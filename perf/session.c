@@ -445,15 +445,16 @@ static const char *session_qemu_given(const struct session *s, char *what,
   return NULL;
 }
 
-/* The major version in QEMU's --version line; 0 if it names none. */
-static int session_qemu_major(const char *version)
+/* The major and minor version in QEMU's --version line; 0 if it names
+ * none. */
+static void session_qemu_version(const char *version, int *major, int *minor)
 {
   const char *v = strstr(version, "version ");
-  int major = 0;
 
-  if (!v || sscanf(v + 8, "%d", &major) != 1 || major < 0)
-    return 0;
-  return major;
+  *major = *minor = 0;
+  if (!v || sscanf(v + 8, "%d.%d", major, minor) < 1 || *major < 0 ||
+      *minor < 0)
+    *major = *minor = 0;
 }
 
 /* The QEMU plugin API version the plugin takes from the QEMU whose
@@ -492,7 +493,7 @@ static int session_find_qemu(struct session *s)
   if (qemu_run_probe(s->qemu, what, s->plugin, version, sizeof version, why,
                      sizeof why) != 0)
     return session_error(s, false, "%s", why);
-  s->qemu_major = session_qemu_major(version);
+  session_qemu_version(version, &s->qemu_major, &s->qemu_minor);
   if (s->describe_qemu)
     session_error(s, false, "qemu: %s (%s), plugin API version %d", s->qemu,
                   version, session_plugin_api(version));
@@ -528,6 +529,7 @@ void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
   if (session_needs_model(s) && s->model.use == STAT_MODEL_ON)
     snprintf(a->model, sizeof(a->model), "%s", s->model.spec);
   a->vdso = s->vdso;
+  a->count_callback = qemu_run_reset_hangs(s->qemu_major);
   a->seed.given = s->seeded;
   a->seed.value = s->seed;
 }
@@ -595,7 +597,7 @@ int session_start(struct session *s, struct spmu_plugin_args *a)
     s->parg = spmu_plugin_args_option(s->plugin, a);
   }
   if (!a || s->parg)
-    s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major,
+    s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major, s->qemu_minor,
                              s->seeded ? s->seed_text : NULL, s->parg,
                              a && !a->vdso, s->prog, s->prog_argv);
   if (!s->qargv)
