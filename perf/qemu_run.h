@@ -61,9 +61,20 @@ int qemu_run_probe(const char *qemu, const char *what, const char *plugin,
 /* QEMU's -cpu model for profile p (glibc picks its code by CPUID). */
 const char *qemu_run_model(const spmu_profile *p);
 
-/* The command line given to qemu-x86_64: qemu, -cpu MODEL, -B BASE,
- * (QEMU 8 on's own: qemu_run.c), -tb-size when qemu_major (qemu's major
- * version, 0 unknown) is 9 or more,
+/* Does a plugin's qemu_plugin_reset leave QEMU's plugin lock held under
+ * QEMU qemu_major (0 unknown)? Under 9.x (9.2.1 read and run: its
+ * plugins/loader.c, plugin_reset_destroy, locks the lock a second time
+ * where it means to unlock it; 10.0 unlocks it), so that the next guest
+ * thread to start or end waits for ever: the plugin is then told to count
+ * by callbacks from the start (count=callback), never inline, as it does
+ * by itself under 8.2 (frontends/qemu/api.h, which cannot tell 9.2 from
+ * 10.0: both offer plugin API 4). */
+bool qemu_run_reset_hangs(int qemu_major);
+
+/* The command line given to qemu-x86_64: qemu, -cpu MODEL (with QEMU
+ * 10.0's CPUID when qemu_major.qemu_minor, qemu's version, 0 unknown, is
+ * 10.1 or more), -B BASE (QEMU 8 on's own: qemu_run.c), -tb-size from
+ * QEMU 10 on,
  * -seed seed when seed is not NULL (a decimal number), -plugin parg and the
  * guest's LD_PRELOAD as it is here (-E, or -U when unset) when parg is not
  * NULL, then, with pad too and QEMU 8 on, the stack's padding
@@ -72,8 +83,8 @@ const char *qemu_run_model(const spmu_profile *p);
  * block, which also holds the strings made for it: the caller frees it. NULL
  * if out of memory. */
 char **qemu_run_argv(const spmu_profile *p, const char *qemu, int qemu_major,
-                     const char *seed, char *parg, bool pad, const char *prog,
-                     char **prog_argv);
+                     int qemu_minor, const char *seed, char *parg, bool pad,
+                     const char *prog, char **prog_argv);
 
 /* Call fn(opaque) with the signals a command cleans up after blocked
  * (SIGHUP, SIGINT, SIGPIPE, SIGTERM: session.h, guard), so that their

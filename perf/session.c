@@ -445,15 +445,16 @@ static const char *session_qemu_given(const struct session *s, char *what,
   return NULL;
 }
 
-/* The major version in QEMU's --version line; 0 if it names none. */
-static int session_qemu_major(const char *version)
+/* The major and minor version in QEMU's --version line; 0 if it names
+ * none. */
+static void session_qemu_version(const char *version, int *major, int *minor)
 {
   const char *v = strstr(version, "version ");
-  int major = 0;
 
-  if (!v || sscanf(v + 8, "%d", &major) != 1 || major < 0)
-    return 0;
-  return major;
+  *major = *minor = 0;
+  if (!v || sscanf(v + 8, "%d.%d", major, minor) < 1 || *major < 0 ||
+      *minor < 0)
+    *major = *minor = 0;
 }
 
 /* The QEMU plugin API version the plugin takes from the QEMU whose
@@ -471,7 +472,7 @@ static int session_plugin_api(const char *version)
   return SPMU_QEMU_PLUGIN_API_VERSION;
 }
 
-/* qemu-x86_64 and the plugin; a chosen qemu-x86_64 asked whether it
+/* qemu-x86_64 and the plugin; the qemu-x86_64 asked whether it
  * loads plugins, and with describe_qemu the one that runs said. */
 static int session_find_qemu(struct session *s)
 {
@@ -483,14 +484,16 @@ static int session_find_qemu(struct session *s)
   if (qemu_run_find_tools(given, what, s->qemu, sizeof(s->qemu), s->plugin,
                           sizeof(s->plugin), why, sizeof(why)) != 0)
     return session_error(s, false, "%s", why);
-  if (!given && !s->describe_qemu)
-    return 0;
+  /* Asked every time, found or given: its major version decides the
+   * command line (qemu_run_argv: the guest base, -tb-size, the stack's
+   * padding), and the default one may be any version (Ubuntu 24.04's 8.2
+   * on PATH, a scripts/qemu-user build in the cache). About 4 ms. */
   if (!given)
     snprintf(what, sizeof what, "%s", s->qemu);
   if (qemu_run_probe(s->qemu, what, s->plugin, version, sizeof version, why,
                      sizeof why) != 0)
     return session_error(s, false, "%s", why);
-  s->qemu_major = session_qemu_major(version);
+  session_qemu_version(version, &s->qemu_major, &s->qemu_minor);
   if (s->describe_qemu)
     session_error(s, false, "qemu: %s (%s), plugin API version %d", s->qemu,
                   version, session_plugin_api(version));
@@ -502,13 +505,15 @@ int session_find(struct session *s)
   char why[8192];
   int rc;
 
-  if ((rc = session_find_qemu(s)) != 0)
-    return rc;
+  /* The program first: a missing one is 127, as a shell says, whatever
+   * the QEMU. */
   rc = qemu_run_find_program(s->prog_argv[0], s->prog, sizeof(s->prog), why,
                              sizeof(why));
-  if (rc != 0)
+  if (rc != 0) {
     session_error(s, false, "%s", why);
-  return rc;
+    return rc;
+  }
+  return session_find_qemu(s);
 }
 
 void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
@@ -524,6 +529,7 @@ void session_plugin_args(const struct session *s, struct spmu_plugin_args *a)
   if (session_needs_model(s) && s->model.use == STAT_MODEL_ON)
     snprintf(a->model, sizeof(a->model), "%s", s->model.spec);
   a->vdso = s->vdso;
+  a->count_callback = qemu_run_reset_hangs(s->qemu_major);
   a->seed.given = s->seeded;
   a->seed.value = s->seed;
 }
@@ -591,7 +597,7 @@ int session_start(struct session *s, struct spmu_plugin_args *a)
     s->parg = spmu_plugin_args_option(s->plugin, a);
   }
   if (!a || s->parg)
-    s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major,
+    s->qargv = qemu_run_argv(&s->profile, s->qemu, s->qemu_major, s->qemu_minor,
                              s->seeded ? s->seed_text : NULL, s->parg,
                              a && !a->vdso, s->prog, s->prog_argv);
   if (!s->qargv)

@@ -159,6 +159,7 @@ struct session {
                                  (else /tmp); "" when there is none */
   char *parg;                 /* qemu-x86_64's -plugin argument */
   int qemu_major;             /* the asked QEMU's major version; 0 unknown */
+  int qemu_minor;             /* and its minor version */
   char **qargv;               /* its command line */
   struct qemu_child child;    /* the last run */
 };

@@ -572,7 +572,7 @@ grep -q 'apt-get install qemu-user' "$tmp/err" ||
 # (status 2, not run); one that can is created then, an existing file
 # kept as FILE.old first, as perf record does. (The stand-in qemu notes
 # that it ran.)
-printf '#!/bin/sh\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
+printf '#!/bin/sh\n[ "$*" = "-plugin $SOFTPMU_QEMU_PLUGIN --version" ] && exec echo "qemu-x86_64 version 7.2.0"\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
 rm -f "$tmp/ran"
 RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/prog" \
   "$SOFTPMU" record -e instructions -o "$tmp/no-dir/x.data" -- /bin/true >"$tmp/out" 2>"$tmp/err"

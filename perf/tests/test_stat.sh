@@ -601,7 +601,7 @@ done
 # $RAN and sleeps (the plugin: any readable file; the program is looked
 # up first).
 mkdir -p "$tmp/bin" "$tmp/tmpdir"
-printf '#!/bin/sh\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
+printf '#!/bin/sh\n[ "$*" = "-plugin $SOFTPMU_QEMU_PLUGIN --version" ] && exec echo "qemu-x86_64 version 7.2.0"\necho $$ >"$RAN"\nexec sleep "${NAP:-0}"\n' >"$tmp/bin/qemu-x86_64"
 chmod +x "$tmp/bin/qemu-x86_64"
 standin() {
   RAN="$tmp/ran" PATH="$tmp/bin:$PATH" SOFTPMU_QEMU_PLUGIN="$tmp/res" \
