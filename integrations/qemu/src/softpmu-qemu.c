@@ -81,7 +81,8 @@ static const uint8_t *code_of(unsigned i)
 /* A batch never holds more than this per line (spmu_event_line.count is 32
  * bits). */
 #define BUDGET_MAX (INT64_C(1) << 31)
-#define MSR_MISC_ENABLE 0x1a0 /* QEMU's (env->msr_ia32_misc_enable) */
+#define MSR_MISC_ENABLE                                                        \
+  0x1a0 /* QEMU's (env->msr_ia32_misc_enable) but for the perf bits */
 #define MSR_DEBUGCTL 0x1d9
 #define MSR_PERFEVTSEL0 0x186
 #define MSR_FIXED_CTR_CTRL 0x38d
@@ -1266,6 +1267,32 @@ bool qspmu_wrmsr(CPUX86State *env, uint32_t msr, uint64_t val, uintptr_t ra)
   return true;
 }
 
+/* IA32_MISC_ENABLE's bits 7 (performance monitoring available), 11 (BTS
+ * unavailable) and 12 (PEBS unavailable) are the profile's, read-only
+ * (SDM Vol. 4, Table 2-2; Core Duo: PEBS unavailable); its other bits
+ * stay QEMU's, which keeps and writes the MSR. */
+#define MISC_ENABLE_PERF_BITS                                                  \
+  (UINT64_C(1) << 7 | UINT64_C(1) << 11 | UINT64_C(1) << 12)
+
+static bool read_misc_enable(QSpmuVcpu *v, const CPUX86State *env,
+                             uint64_t *val)
+{
+  uint32_t msr = MSR_MISC_ENABLE;
+  uint64_t m = 0;
+  int rc;
+
+  if (!bsearch(&msr, qs.msrs, qs.nmsrs, sizeof *qs.msrs, cmp_u32))
+    return false;
+  qemu_mutex_lock(&qs.lock);
+  rc = spmu_rdmsr(v->lp, msr, &m);
+  unlock();
+  if (rc != SPMU_OK)
+    return false;
+  *val = (env->msr_ia32_misc_enable & ~MISC_ENABLE_PERF_BITS) |
+         (m & MISC_ENABLE_PERF_BITS);
+  return true;
+}
+
 bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra)
 {
   QSpmuVcpu *v = env_archcpu(env)->spmu;
@@ -1273,6 +1300,8 @@ bool qspmu_rdmsr(CPUX86State *env, uint32_t msr, uint64_t *val, uintptr_t ra)
 
   if (!v)
     return false;
+  if (msr == MSR_MISC_ENABLE)
+    return read_misc_enable(v, env, val);
   fault_absent(env, msr, ra);
   if (!owned(msr))
     return false;
