@@ -12,7 +12,6 @@
 
 #include "api.h"
 #include "insn.h"
-#include "model.h"
 
 #define PAGE_SIZE_X86 4096u
 #define MAX_INSN_LEN 15u /* SDM Vol. 2A 2.3.11: at most 15 bytes */
@@ -423,8 +422,10 @@ static void add_insn(struct tb *t, const insn_class *c, uint64_t vaddr,
 
 void spmu_qemu_free_tb(struct tb *t)
 {
-  if (t)
-    spmu_qemu_model_free_tb(t); /* its memory is the table's */
+  if (t && t->model) { /* the block's own memory is the table's */
+    free(t->model);
+    t->model = NULL;
+  }
 }
 
 /* size bytes at 0 for a block and its arrays, from the newest chunk or a

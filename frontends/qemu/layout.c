@@ -97,6 +97,14 @@ struct program {
   uint64_t align;   /* its segments' alignments, or'ed */
 };
 
+/* The system call itself: once preloaded, mmap is the plugin's own
+ * (plugin.c), which comes back here. */
+static void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd,
+                      off_t off)
+{
+  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
 /* [from, to) of the host reserved: no access, no memory, and never over a
  * mapping (a racing thread's). */
 static int reserve(uint64_t from, uint64_t to)
@@ -105,9 +113,9 @@ static int reserve(uint64_t from, uint64_t to)
 
   if (to <= from)
     return 0;
-  at = mmap((void *)(uintptr_t)from, to - from, PROT_NONE,
-            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
-            -1, 0);
+  at = sys_mmap(
+      (void *)(uintptr_t)from, to - from, PROT_NONE,
+      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (at == MAP_FAILED)
     return 0;
   if ((uintptr_t)at != from) { /* a kernel without MAP_FIXED_NOREPLACE */
@@ -368,12 +376,6 @@ void spmu_qemu_layout_syscall_ret(struct spmu_qemu_layout *l, unsigned vcpu,
 }
 
 /* ---- mappings without the huge-page alignment ------------------------ */
-
-static void *sys_mmap(void *addr, size_t len, int prot, int flags, int fd,
-                      off_t off)
-{
-  return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
-}
 
 /* Whether the host kernel may put a mapping of n bytes (whole pages) at
  * a 2 MiB boundary rather than at the first address free (Linux 6.18,

@@ -1273,11 +1273,3 @@ bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
   t->model = b;
   return true;
 }
-
-void spmu_qemu_model_free_tb(struct tb *t)
-{
-  if (t && t->model) {
-    free(t->model);
-    t->model = NULL;
-  }
-}

@@ -34,7 +34,6 @@ void spmu_qemu_model_free(struct vcpu *v);
  * each of its instructions; false when out of memory. */
 bool spmu_qemu_model_tb(const struct spmu_qemu_config *cfg,
                         struct qemu_plugin_tb *qtb, struct tb *t);
-void spmu_qemu_model_free_tb(struct tb *t);
 
 /* A block begins on v (cont: repeating its REP instruction), ends (p,
  * with next the block that ran after it, or NULL). */

@@ -67,7 +67,8 @@ struct tb {
   uint8_t rep_accesses;
   uint64_t *insn_vaddr;        /* [ninsns] */
   insn_class *insn;            /* [ninsns] */
-  struct spmu_qemu_mtb *model; /* what model.c keeps of it, or NULL */
+  struct spmu_qemu_mtb *model; /* what model.c keeps of it (one malloc'd
+                                 block, freed with the tb), or NULL */
 };
 
 #endif
