@@ -712,14 +712,9 @@ EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd,
                                flags, fd, off);
 }
 
+/* The same function (off_t is 64 bits on x86-64). */
 EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
-                    off_t off);
-EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
-                    off_t off)
-{
-  return spmu_qemu_layout_mmap(root ? root->layout : NULL, addr, len, prot,
-                               flags, fd, off);
-}
+                    off_t off) __attribute__((alias("mmap")));
 
 /* One malloc arena for all of QEMU's threads. QEMU 8.1 on lets the host
  * kernel place a guest's mmap without an address; a host thread's first
