@@ -276,13 +276,11 @@ struct rec_regs {
  * RSI, RDI, RBP, RSP, R8-R15 (SDM 18.6.2.4.2, 18.9.1). */
 static void legacy_regs(const unsigned char *r, struct rec_regs *g)
 {
-  static const uint8_t regnum[16] = {0, 3, 1,  2,  6,  7,  5,  4,
-                                     8, 9, 10, 11, 12, 13, 14, 15};
   unsigned i;
 
   g->rflags = get64(r);
   for (i = 0; i < 16; i++)
-    g->gpr[regnum[i]] = get64(r + REC_GPRS + 8 * i);
+    g->gpr[spmu_qemu_legacy_regnum[i]] = get64(r + REC_GPRS + 8 * i);
   g->have = true;
 }
 

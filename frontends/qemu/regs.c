@@ -77,10 +77,11 @@ struct spmu_qemu_vregs {
 #define FLAGS_NOT_KEPT UINT64_C(0xCD5)
 #define FLAGS_DEFAULT UINT64_C(0x202) /* IF and the reserved bit 1 */
 
-/* guest.c's order (the legacy PEBS record's: RAX, RBX, RCX, RDX, RSI,
+/* regs.h: guest.c's order (the legacy PEBS record's: RAX, RBX, RCX, RDX, RSI,
  * RDI, RBP, RSP, R8-R15) to register numbers (SDM Vol. 2A Table 2-2). */
-static const uint8_t regnum[SPMU_QEMU_GPRS] = {0, 3, 1,  2,  6,  7,  5,  4,
-                                               8, 9, 10, 11, 12, 13, 14, 15};
+const uint8_t spmu_qemu_legacy_regnum[16] = {0, 3, 1,  2,  6,  7,  5,  4,
+                                             8, 9, 10, 11, 12, 13, 14, 15};
+_Static_assert(SPMU_QEMU_GPRS == 16, "guest.c reads the 16 GPRs");
 
 struct spmu_qemu_regs *spmu_qemu_regs_new(const struct spmu_qemu_config *cfg,
                                           const struct spmu_qemu_api *api,
@@ -153,7 +154,7 @@ static bool take(struct spmu_qemu_vregs *x, struct snap *s)
   if (!found(x) || !spmu_qemu_gprs_read(x->r->api, &x->g, SPMU_QEMU_GPRS, val))
     return false;
   for (i = 0; i < SPMU_QEMU_GPRS; i++)
-    s->gpr[regnum[i]] = val[i];
+    s->gpr[spmu_qemu_legacy_regnum[i]] = val[i];
   s->rflags = spmu_qemu_eflags_read(x->r->api, &x->g, &flags)
                   ? flags & ~FLAGS_NOT_KEPT
                   : FLAGS_DEFAULT;

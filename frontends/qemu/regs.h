@@ -62,4 +62,10 @@ bool spmu_qemu_regs_at(struct vcpu *v, const struct tb *t, uint32_t j,
 
 void spmu_qemu_regs_vcpu_free(struct vcpu *v);
 
+/* The register number (SDM Vol. 2A Table 2-2) of each GPR field of the
+ * legacy PEBS record, in its order, which is QEMU's register list's too
+ * (RAX, RBX, RCX, RDX, RSI, RDI, RBP, RSP, R8-R15; SDM Vol. 3B
+ * 18.6.2.4.2). */
+extern const uint8_t spmu_qemu_legacy_regnum[16];
+
 #endif

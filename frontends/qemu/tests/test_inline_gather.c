@@ -196,6 +196,16 @@ static void run_handover(void)
   run(1, 3);
 }
 
+/* Gather nvcpus vCPUs' words, flush: blocks 0 and 1 delivered so far. */
+static void gather_flush(struct spmu_qemu_inline *in, unsigned nvcpus,
+                         uint64_t want0, uint64_t want1)
+{
+  spmu_qemu_inline_gather(in, nvcpus);
+  spmu_qemu_inline_flush(in, NULL);
+  assert_int_equal(fake.delivered[0], want0);
+  assert_int_equal(fake.delivered[1], want1);
+}
+
 /* Plugin API 2 on: each vCPU's adds in its own words; gathered when the
  * reset took effect, every execution reaches the cores. */
 static void test_api2_threads_started_before_the_reset_count(void **state)
@@ -204,15 +214,9 @@ static void test_api2_threads_started_before_the_reset_count(void **state)
 
   (void)state;
   run_handover();
-  spmu_qemu_inline_gather(in, NVCPUS);
-  spmu_qemu_inline_flush(in, NULL);
-  assert_int_equal(fake.delivered[0], 5);
-  assert_int_equal(fake.delivered[1], 3);
+  gather_flush(in, NVCPUS, 5, 3);
   /* every word read and cleared: a second flush hands nothing over */
-  spmu_qemu_inline_gather(in, NVCPUS);
-  spmu_qemu_inline_flush(in, NULL);
-  assert_int_equal(fake.delivered[0], 5);
-  assert_int_equal(fake.delivered[1], 3);
+  gather_flush(in, NVCPUS, 5, 3);
   spmu_qemu_inline_free(in);
 }
 
@@ -225,10 +229,7 @@ static void test_api2_gather_reads_the_vcpus_seen(void **state)
 
   (void)state;
   run_handover();
-  spmu_qemu_inline_gather(in, 3); /* vCPUs 0 to 2 */
-  spmu_qemu_inline_flush(in, NULL);
-  assert_int_equal(fake.delivered[0], 5);
-  assert_int_equal(fake.delivered[1], 2);
+  gather_flush(in, 3, 5, 2); /* vCPUs 0 to 2 */
   spmu_qemu_inline_free(in);
 }
 
@@ -240,10 +241,7 @@ static void test_api1_one_word_for_every_thread(void **state)
 
   (void)state;
   run_handover();
-  spmu_qemu_inline_gather(in, NVCPUS);
-  spmu_qemu_inline_flush(in, NULL);
-  assert_int_equal(fake.delivered[0], 5);
-  assert_int_equal(fake.delivered[1], 3);
+  gather_flush(in, NVCPUS, 5, 3);
   spmu_qemu_inline_free(in);
 }
 
