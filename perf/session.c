@@ -457,15 +457,12 @@ static void session_qemu_version(const char *version, int *major, int *minor)
     *major = *minor = 0;
 }
 
-/* The QEMU plugin API version the plugin takes from the QEMU whose
- * --version line is version (frontends/qemu/api.c: 1 before QEMU 9, 2 on
- * 9.0 and 9.1, 4 from 9.2), at most the newest it knows. */
-static int session_plugin_api(const char *version)
+/* The QEMU plugin API version the plugin takes from QEMU major.minor
+ * (session_qemu_version; frontends/qemu/api.c: 1 before QEMU 9, 2 on 9.0
+ * and 9.1, 4 from 9.2), at most the newest it knows. */
+static int session_plugin_api(int major, int minor)
 {
-  const char *v = strstr(version, "version ");
-  int major = 0, minor = 0;
-
-  if (!v || sscanf(v + 8, "%d.%d", &major, &minor) != 2 || major < 9)
+  if (major < 9)
     return 1;
   if (major == 9 && minor < 2)
     return 2;
@@ -496,7 +493,7 @@ static int session_find_qemu(struct session *s)
   session_qemu_version(version, &s->qemu_major, &s->qemu_minor);
   if (s->describe_qemu)
     session_error(s, false, "qemu: %s (%s), plugin API version %d", s->qemu,
-                  version, session_plugin_api(version));
+                  version, session_plugin_api(s->qemu_major, s->qemu_minor));
   return 0;
 }
 

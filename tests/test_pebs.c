@@ -459,6 +459,26 @@ static void test_cleared_overflow_disarms_pebs_18_4_4(void **state)
   assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), ST_OVF_BUF);
 }
 
+/* SDM 18.4.4 with 18.2.2: the overflow status cleared by a host write of
+ * IA32_PERF_GLOBAL_STATUS (a VMM restoring the guest's state) disarms
+ * PEBS as the guest's STATUS_RESET does: the event after it performs no
+ * assist, writes no record, and counts on. */
+static void test_host_status_write_disarms_pebs_18_4_4(void **state)
+{
+  (void)state;
+  setup("skylake");
+  ds(4096, 200, W48 - 99);
+  pebs_pmc0(W48 - 1);
+  assert_int_equal(insts(1, 2), 0); /* the 2nd event wraps: armed */
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 1);
+  HWR(MSR_GLOBAL_STATUS, 0);
+  assert_int_equal(insts(1, 1), 0);
+  assert_int_equal(gm_index64(gm), GM_PEBS);
+  assert_int_equal(gm->nlog, 0);
+  assert_int_equal(rd(lp, MSR_PMC0), 1);
+  assert_int_equal(rd(lp, MSR_GLOBAL_STATUS), 0);
+}
+
 /* A profile without LBRs of its own (lbr_depth=0): the LBR group holds
  * exactly what the host supplied (a host that keeps its own LBRs), zeros
  * past it. */
@@ -738,6 +758,8 @@ int main(void)
                                 pebs_teardown),
       cmocka_unit_test_teardown(test_armed_survives_snapshot, pebs_teardown),
       cmocka_unit_test_teardown(test_cleared_overflow_disarms_pebs_18_4_4,
+                                pebs_teardown),
+      cmocka_unit_test_teardown(test_host_status_write_disarms_pebs_18_4_4,
                                 pebs_teardown),
       cmocka_unit_test_teardown(test_adaptive_sizes_all_data_cfg,
                                 pebs_teardown),

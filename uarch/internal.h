@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal interfaces of the micro-architecture models: one module each
- * (cache.c, hier.c, bpred.c, timing.c, config.c), put together by
+ * (cache.c, llc.c, hier.c, bpred.c, timing.c, config.c), put together by
  * uarch.c. Not installed. */
 #ifndef SPMU_UARCH_INTERNAL_H
 #define SPMU_UARCH_INTERNAL_H
@@ -111,7 +111,7 @@ typedef struct spmu_llc {
   uint32_t run;  /* sets per leader pair: the first LRU's, the last BIP's */
   uint32_t psel; /* the selector, 0 to 1023 */
   uint32_t sets;
-  uint8_t *bip; /* [sets] each set's BIP insertions mod 32 (adaptive) */
+  uint8_t *bip; /* [sets] each set's BIP insertions mod 64 (adaptive) */
 } spmu_llc;
 
 /* Allocates the per-set counts (adaptive only); 0, or -1 if out of

@@ -65,11 +65,17 @@ export SOFTPMU_QEMU_PLUGIN="$PLUGIN"
 EVENTS=instructions,branches,r01c4,r02c4,r08c4,r20c4,r40c4,r81d0,r82d0
 EVENTS_INLINE=instructions,branches,r01c4,r02c4,r08c4,r40c4,r81d0,r82d0
 
+# status_counts N: "status=N event=count ..." from softpmu stat's report
+# in $tmp/err.
+status_counts() {
+  echo "status=$1 $(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
+    gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")"
+}
+
 # counts QEMU EVENTS NAME: "status=N event=count ..." from softpmu stat.
 counts() {
   "$SOFTPMU" stat --qemu "$1" -e "$2" -- "$tmp/$3" >"$tmp/out" 2>"$tmp/err"
-  echo "status=$? $(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
-    gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")"
+  status_counts $?
 }
 
 # same_counts NAME: the stat counts of both QEMUs, both ways of counting.
@@ -190,8 +196,7 @@ done
 libc_run() {
   env -i PATH="$PATH" AA=1 BB=22 CCC=333 "$SOFTPMU" stat --qemu "$1" $4 \
     -e "$2" -- "$tmp/$3" AA CCC ZZ >"$tmp/libc" 2>"$tmp/err"
-  echo "status=$? $(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
-    gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")"
+  status_counts $?
 }
 "$CC" -O2 -o "$tmp/libc_dyn" "$SRC/libc.c" || fail "libc.c: does not build"
 "$CC" -O2 -static -o "$tmp/libc_static" "$SRC/libc.c" ||
@@ -232,8 +237,7 @@ sys_counts() {
   env -i PATH="$PATH" HOME=/tmp LANG=C PYTHONHASHSEED=0 PERL_HASH_SEED=0 \
     PERL_PERTURB_KEYS=0 "$SOFTPMU" stat --qemu "$q" -e "$ev" \
     -- "$@" >"$tmp/out" 2>"$tmp/err"
-  echo "status=$? $(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
-    gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")"
+  status_counts $?
 }
 # same_sys EVENTS PROG ARGS...: sys_counts of both QEMUs.
 same_sys() {
