@@ -23,16 +23,14 @@
  *    7.2's page offset; they are taken out (unpad): the arguments'
  *    strings, the platform string and the random bytes moved up to 7.2's
  *    addresses, 7.2's pointers and vector written at the stack pointer. */
-#define _GNU_SOURCE /* O_CLOEXEC */
 #include "auxv.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "args.h"
+#include "cmdline.h"
 #include "fail.h"
 #include "stack.h"
 
@@ -128,23 +126,17 @@ static const char *reverse_strings(const struct spmu_qemu_guest_mem *m,
  * the environment, after ordering the rest. */
 static uint64_t set_by_qemu(void)
 {
-  char buf[1 << 16];
+  char *cmd = NULL;
+  size_t n = spmu_qemu_cmdline_read(&cmd), i;
   uint64_t k = 0;
-  ssize_t n, i;
-  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 
-  if (fd < 0)
-    return 0;
-  n = read(fd, buf, sizeof(buf) - 1);
-  close(fd);
-  if (n > 0)
-    buf[n] = '\0';
-  for (i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1) {
-    if (strcmp(buf + i, "--") == 0)
+  for (i = 0; i < n; i += strlen(cmd + i) + 1) {
+    if (strcmp(cmd + i, "--") == 0)
       break;
-    if (strcmp(buf + i, "-E") == 0)
+    if (strcmp(cmd + i, "-E") == 0)
       k++;
   }
+  free(cmd);
   return k;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* qemu-x86_64's own command line, as the process's /proc/self/cmdline
  * gives it (cmdline.c): read by exec.c (the options an execve carries
- * over) and layout.c (the guest base, the program). */
+ * over), layout.c (the guest base, the program) and auxv.c (the -E
+ * options). */
 #ifndef SOFTPMU_QEMU_CMDLINE_H
 #define SOFTPMU_QEMU_CMDLINE_H
 
