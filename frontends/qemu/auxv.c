@@ -74,18 +74,23 @@ static bool skip_pointers(const struct spmu_qemu_guest_mem *m, uint64_t *p)
 }
 
 /* The length of the string at addr, or 0 when there is none (no NUL
- * within STRING_MAX, or nothing mapped). */
+ * within STRING_MAX, or nothing mapped): read a page at most at a time,
+ * so that a string that ends before an unmapped page is found. */
 static uint64_t string_length(const struct spmu_qemu_guest_mem *m,
                               uint64_t addr)
 {
-  char c;
-  uint64_t n;
+  char buf[PAGE];
+  const char *nul;
+  uint64_t n, k;
 
-  for (n = 0; n < STRING_MAX; n++) {
-    if (!spmu_qemu_guest_read(m, addr + n, &c, 1))
+  for (n = 0; n < STRING_MAX; n += k) {
+    k = PAGE - (addr + n) % PAGE;
+    if (k > STRING_MAX - n)
+      k = STRING_MAX - n;
+    if (!spmu_qemu_guest_read(m, addr + n, buf, k))
       return 0;
-    if (!c)
-      return n + 1;
+    if ((nul = memchr(buf, 0, k)) != NULL)
+      return n + (uint64_t)(nul - buf) + 1;
   }
   return 0;
 }
