@@ -127,20 +127,14 @@ static const char *reverse_strings(const struct spmu_qemu_guest_mem *m,
 }
 
 /* How many variables QEMU's -E options set (on its command line,
- * /proc/self/cmdline): QEMU 7.2 and 10 alike put each at the front of
- * the environment, after ordering the rest. */
+ * /proc/self/cmdline, before the program): QEMU 7.2 and 10 alike put
+ * each at the front of the environment, after ordering the rest. */
 static uint64_t set_by_qemu(void)
 {
   char *cmd = NULL;
-  size_t n = spmu_qemu_cmdline_read(&cmd), i;
-  uint64_t k = 0;
+  size_t n = spmu_qemu_cmdline_read(&cmd);
+  uint64_t k = n ? spmu_qemu_cmdline_count(cmd, n, "E") : 0;
 
-  for (i = 0; i < n; i += strlen(cmd + i) + 1) {
-    if (strcmp(cmd + i, "--") == 0)
-      break;
-    if (strcmp(cmd + i, "-E") == 0)
-      k++;
-  }
   free(cmd);
   return k;
 }

@@ -25,4 +25,9 @@ const char *spmu_qemu_cmdline_option(const char *cmd, size_t n,
                                      const char *opt);
 const char *spmu_qemu_cmdline_program(const char *cmd, size_t n);
 
+/* How many times QEMU's option OPT is given before the program, in cmd[0,
+ * n) as spmu_qemu_cmdline_read gives it (the program's own arguments are
+ * not QEMU's). */
+size_t spmu_qemu_cmdline_count(const char *cmd, size_t n, const char *opt);
+
 #endif
