@@ -23,16 +23,14 @@
  *    7.2's page offset; they are taken out (unpad): the arguments'
  *    strings, the platform string and the random bytes moved up to 7.2's
  *    addresses, 7.2's pointers and vector written at the stack pointer. */
-#define _GNU_SOURCE /* O_CLOEXEC */
 #include "auxv.h"
 
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "args.h"
+#include "cmdline.h"
 #include "fail.h"
 #include "stack.h"
 
@@ -76,18 +74,23 @@ static bool skip_pointers(const struct spmu_qemu_guest_mem *m, uint64_t *p)
 }
 
 /* The length of the string at addr, or 0 when there is none (no NUL
- * within STRING_MAX, or nothing mapped). */
+ * within STRING_MAX, or nothing mapped): read a page at most at a time,
+ * so that a string that ends before an unmapped page is found. */
 static uint64_t string_length(const struct spmu_qemu_guest_mem *m,
                               uint64_t addr)
 {
-  char c;
-  uint64_t n;
+  char buf[PAGE];
+  const char *nul;
+  uint64_t n, k;
 
-  for (n = 0; n < STRING_MAX; n++) {
-    if (!spmu_qemu_guest_read(m, addr + n, &c, 1))
+  for (n = 0; n < STRING_MAX; n += k) {
+    k = PAGE - (addr + n) % PAGE;
+    if (k > STRING_MAX - n)
+      k = STRING_MAX - n;
+    if (!spmu_qemu_guest_read(m, addr + n, buf, k))
       return 0;
-    if (!c)
-      return n + 1;
+    if ((nul = memchr(buf, 0, k)) != NULL)
+      return n + (uint64_t)(nul - buf) + 1;
   }
   return 0;
 }
@@ -124,27 +127,15 @@ static const char *reverse_strings(const struct spmu_qemu_guest_mem *m,
 }
 
 /* How many variables QEMU's -E options set (on its command line,
- * /proc/self/cmdline): QEMU 7.2 and 10 alike put each at the front of
- * the environment, after ordering the rest. */
+ * /proc/self/cmdline, before the program): QEMU 7.2 and 10 alike put
+ * each at the front of the environment, after ordering the rest. */
 static uint64_t set_by_qemu(void)
 {
-  char buf[1 << 16];
-  uint64_t k = 0;
-  ssize_t n, i;
-  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  char *cmd = NULL;
+  size_t n = spmu_qemu_cmdline_read(&cmd);
+  uint64_t k = n ? spmu_qemu_cmdline_count(cmd, n, "E") : 0;
 
-  if (fd < 0)
-    return 0;
-  n = read(fd, buf, sizeof(buf) - 1);
-  close(fd);
-  if (n > 0)
-    buf[n] = '\0';
-  for (i = 0; n > 0 && i < n; i += (ssize_t)strlen(buf + i) + 1) {
-    if (strcmp(buf + i, "--") == 0)
-      break;
-    if (strcmp(buf + i, "-E") == 0)
-      k++;
-  }
+  free(cmd);
   return k;
 }
 

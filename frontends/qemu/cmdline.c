@@ -55,8 +55,10 @@ bool spmu_qemu_cmdline_takes_value(const char *opt)
 }
 
 /* The walk over the options after argv[0], up to the program: the value
- * of the last OPT (opt non-NULL), or the program (opt NULL). */
-static const char *walk(const char *cmd, size_t n, const char *opt)
+ * of the last OPT (opt non-NULL; *count: how many OPT, when count is
+ * non-NULL), or the program (opt NULL). */
+static const char *walk(const char *cmd, size_t n, const char *opt,
+                        size_t *count)
 {
   const char *end = cmd + n, *p, *found = NULL;
 
@@ -75,18 +77,29 @@ static const char *walk(const char *cmd, size_t n, const char *opt)
     p += strlen(p) + 1;
     if (p >= end)
       break;
-    if (opt && strcmp(name, opt) == 0)
+    if (opt && strcmp(name, opt) == 0) {
       found = p;
+      if (count)
+        (*count)++;
+    }
   }
   return opt ? found : NULL;
 }
 
 const char *spmu_qemu_cmdline_option(const char *cmd, size_t n, const char *opt)
 {
-  return walk(cmd, n, opt);
+  return walk(cmd, n, opt, NULL);
+}
+
+size_t spmu_qemu_cmdline_count(const char *cmd, size_t n, const char *opt)
+{
+  size_t k = 0;
+
+  walk(cmd, n, opt, &k);
+  return k;
 }
 
 const char *spmu_qemu_cmdline_program(const char *cmd, size_t n)
 {
-  return walk(cmd, n, NULL);
+  return walk(cmd, n, NULL, NULL);
 }

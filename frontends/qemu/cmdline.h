@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* qemu-x86_64's own command line, as the process's /proc/self/cmdline
  * gives it (cmdline.c): read by exec.c (the options an execve carries
- * over) and layout.c (the guest base, the program). */
+ * over), layout.c (the guest base, the program) and auxv.c (the -E
+ * options). */
 #ifndef SOFTPMU_QEMU_CMDLINE_H
 #define SOFTPMU_QEMU_CMDLINE_H
 
@@ -23,5 +24,10 @@ bool spmu_qemu_cmdline_takes_value(const char *opt);
 const char *spmu_qemu_cmdline_option(const char *cmd, size_t n,
                                      const char *opt);
 const char *spmu_qemu_cmdline_program(const char *cmd, size_t n);
+
+/* How many times QEMU's option OPT is given before the program, in cmd[0,
+ * n) as spmu_qemu_cmdline_read gives it (the program's own arguments are
+ * not QEMU's). */
+size_t spmu_qemu_cmdline_count(const char *cmd, size_t n, const char *opt);
 
 #endif

@@ -22,7 +22,8 @@
  * where 7.2's placement (its own) takes the first address free: the
  * plugin, preloaded, hands each such mmap of QEMU's here, which places it
  * at the kernel's first fit of a length it does not align. */
-#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, MAP_FIXED_NOREPLACE */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE, MAP_FIXED_NOREPLACE,      \
+                       getline */
 #include "layout.h"
 
 #include <elf.h>
@@ -139,13 +140,15 @@ static void close_holes(uint64_t limit, uint64_t *top)
 {
   uint64_t lo = getauxval(AT_BASE), prog = getauxval(AT_PHDR), prev = 0;
   unsigned long start, end;
-  char line[512];
+  char *line = NULL;
+  size_t cap = 0;
   FILE *f;
 
   *top = 0;
   if (!lo || !prog || !(f = fopen("/proc/self/maps", "re")))
     return;
-  while (fgets(line, sizeof line, f) &&
+  /* getline: a line is as long as its path (PATH_MAX), whole. */
+  while (getline(&line, &cap, f) > 0 &&
          sscanf(line, "%lx-%lx", &start, &end) == 2) {
     if (prev >= lo && start > prev && end <= prog)
       reserve(prev, start);
@@ -153,6 +156,7 @@ static void close_holes(uint64_t limit, uint64_t *top)
       *top = end;
     prev = end;
   }
+  free(line);
   fclose(f);
 }
 

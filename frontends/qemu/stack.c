@@ -14,6 +14,7 @@
  * zero, a string's are not; a vector's type is followed by its value,
  * not by a pointer to a string), so the first word from the top that
  * does is argc. */
+#define _GNU_SOURCE /* getline */
 #include "stack.h"
 
 #include <stdio.h>
@@ -195,14 +196,16 @@ static bool name_at_top(const struct spmu_qemu_guest_mem *m, uint64_t hi)
 static bool search_maps(const struct spmu_qemu_guest_mem *m, bool named,
                         uint64_t *sp)
 {
-  char line[512];
+  char *line = NULL;
+  size_t cap = 0;
   uint64_t lo, hi, prev_end = 0;
   bool prev_guard = false, found = false;
   FILE *f = fopen("/proc/self/maps", "re");
 
   if (!f)
     return false;
-  while (!found && fgets(line, sizeof line, f)) {
+  /* getline: a line is as long as its path (PATH_MAX), whole. */
+  while (!found && getline(&line, &cap, f) > 0) {
     unsigned long start, end;
     char perms[8];
 
@@ -214,6 +217,7 @@ static bool search_maps(const struct spmu_qemu_guest_mem *m, bool named,
     prev_end = end;
     prev_guard = strncmp(perms, "---p", 4) == 0;
   }
+  free(line);
   fclose(f);
   return found;
 }

@@ -226,6 +226,32 @@ AA=1
 BB=22
 CCC=333" || fail "$p --vdso under QEMU $OTHER: not the output above"
 done
+# A program whose path makes its line of /proc/self/maps longer than 512
+# bytes (PATH_MAX allows 4096): the plugin reads each line whole (layout.c,
+# stack.c), finds the start under QEMU 8.2 too, and counts as under 7.2.
+deep=d$(printf '%0200d' 0)/e$(printf '%0200d' 0)/f$(printf '%0150d' 0)
+mkdir -p "$tmp/$deep" && cp "$tmp/libc_dyn" "$tmp/$deep/" ||
+  fail "cannot copy libc_dyn to a long path"
+checks=$((checks + 1))
+a=$(libc_run "$QEMU7" "$EVENTS" "$deep/libc_dyn")
+b=$(libc_run "$SOFTPMU_QEMU10" "$EVENTS" "$deep/libc_dyn")
+case "$a" in *instructions=*) ;; *) fail "long path: no counts under 7.2: '$a'" ;; esac
+! grep -q 'softpmu-qemu: cannot' "$tmp/err" ||
+  fail "long path under QEMU $OTHER: $(grep 'softpmu-qemu: cannot' "$tmp/err")"
+[ "$a" = "$b" ] || fail "long path: QEMU 7.2 '$a', QEMU $OTHER '$b'"
+# The program's own "-E" is not one of QEMU's (cmdline.c counts QEMU's -E
+# options before the program): its environment is reversed as under 7.2.
+checks=$((checks + 1))
+for q in "$QEMU7" "$SOFTPMU_QEMU10"; do
+  env -i PATH="$PATH" AA=1 BB=22 "$SOFTPMU" stat --qemu "$q" -e "$EVENTS" \
+    -- "$tmp/libc_dyn" -E >"$tmp/libc" 2>"$tmp/err"
+  echo "status=$? $(awk 'NF == 2 && $1 ~ /^[0-9,]+$/ {
+    gsub(",", "", $1); printf "%s=%s ", $2, $1 }' "$tmp/err")" >>"$tmp/libc"
+  [ "$q" = "$QEMU7" ] && cp "$tmp/libc" "$tmp/libc7"
+done
+grep -q '^AA=1$' "$tmp/libc7" || fail "libc_dyn -E under 7.2: $(head -3 "$tmp/libc7")"
+cmp -s "$tmp/libc7" "$tmp/libc" ||
+  fail "libc_dyn -E: QEMU 7.2 and $OTHER differ: $(diff "$tmp/libc7" "$tmp/libc" | head -6)"
 # Dynamic system programs, one process and two (sh, then /bin/true through
 # the execve the plugin follows: QEMU's -tb-size carried over), in a set
 # environment: the same exact counts under both.
